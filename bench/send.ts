@@ -1,0 +1,337 @@
+/**
+ * npm run bench:send — the sending engine end to end (a benchmark, not a test):
+ *
+ *   BENCH_RECIPIENTS=100000 BENCH_WORKERS=2 BENCH_DKIM=off,rsa-sha256,ed25519-sha256 npx tsx bench/send.ts
+ *
+ * Creates a throwaway PostgreSQL database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test),
+ * an account with N contacts in one list, and for each DKIM mode a campaign with a ~6 KB pt-BR template (merge
+ * tags in subject and body, 10 links). The smtp sink (bench/smtp-sink.ts, counts and discards) runs as a child
+ * process on 127.0.0.1; BENCH_WORKERS sender processes each run the real CampaignSender against the database.
+ * Prints messages/s from "send" (startCampaignSend: snapshot + reservation) to "last message accepted and
+ * recorded" (campaign status sent, settled), CPU µs per message of the senders (and of the sink), the senders'
+ * peak RSS, and the sink's raw acceptance rate with the pipelining SmtpPool measured in the same run.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import pino from 'pino';
+import { type Database, openDatabase } from '../server/src/db/database';
+import { accounts } from '../server/src/modules/accounts/accounts.db';
+import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
+import { CampaignSender } from '../server/src/modules/sending/campaign-sender';
+import {
+  createDkimSigner,
+  DEFAULT_SIGNED_HEADERS,
+  type DkimAlgorithm,
+} from '../server/src/modules/sending/dkim/dkim-signer';
+import { buildMimeMessage, createMessageFrame } from '../server/src/modules/sending/mime/build-message';
+import { createRelayTransport } from '../server/src/modules/sending/sending-runtime';
+import { createSmtpPool } from '../server/src/modules/sending/smtp/smtp-pool';
+import { startCampaignSend } from '../server/src/modules/sending/start-campaign-send';
+import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
+
+const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+const MODES = (process.env.BENCH_DKIM ?? 'off,rsa-sha256,ed25519-sha256').split(',') as Array<'off' | DkimAlgorithm>;
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const BATCH = Number(process.env.BENCH_BATCH ?? 500);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const PUBLIC_URL = 'https://bench.carteiro.test';
+
+const LINKS = Array.from(
+  { length: 10 },
+  (_, i) =>
+    `<p><a href="https://loja.exemplo.com.br/produtos/${i}?utm_source=carteiro">Oferta ${i + 1}: promoção de verão</a></p>`,
+).join('\n');
+const FILLER = Array.from(
+  { length: 14 },
+  () =>
+    '<p style="font-family:Arial,sans-serif;font-size:14px;color:#333333;line-height:1.5">Aproveite as condições especiais desta semana: frete grátis para todo o Brasil, parcelamento em até 10 vezes sem juros e atendimento em português. Não perca — é só até domingo!</p>',
+).join('\n');
+export const BENCH_TEMPLATE = `<!doctype html><html><head><meta charset="utf-8"><title>{{ campanha.nome }}</title></head>
+<body style="margin:0;padding:0;background:#f4f4f4">
+<table width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
+<h1 style="font-family:Arial,sans-serif">Olá, {{ contato.nome | default: "cliente" }}!</h1>
+<p>Separamos ofertas para quem mora em {{ contato.cidade | default: "sua cidade" }}.</p>
+${LINKS}
+${FILLER}
+<p style="font-size:12px;color:#777777">{{ conta.nome }} — {{ conta.endereco }}<br>
+Você recebeu este e-mail porque se cadastrou em nossa loja. <a href="{{ link_descadastro }}">Descadastrar</a></p>
+</td></tr></table></body></html>`;
+
+type ChildMessage =
+  | { type: 'ready' }
+  | { type: 'stats'; cpuMicros: number; peakRss: number }
+  | { type: 'ready-sink'; port: number };
+
+// ---------------------------------------------------------------------------------------------- sender child
+async function senderChild(): Promise<void> {
+  const env = process.env;
+  const database = await openDatabase({ kind: 'postgres', url: env.BENCH_DB as string, poolSize: CONCURRENCY + 2 });
+  const signers =
+    env.BENCH_MODE && env.BENCH_MODE !== 'off'
+      ? [
+          createDkimSigner({
+            domain: 'loja.exemplo.com.br',
+            selector: 'bench',
+            privateKeyPem: fs.readFileSync(env.BENCH_KEY as string, 'utf8'),
+            algorithm: env.BENCH_MODE as DkimAlgorithm,
+            headerNames: [...DEFAULT_SIGNED_HEADERS, 'feedback-id'],
+          }),
+        ]
+      : [];
+  const transport = createRelayTransport(`smtp://127.0.0.1:${env.BENCH_SINK_PORT}`, CONCURRENCY);
+  const sender = new CampaignSender({
+    db: database.db,
+    transports: [transport],
+    signers,
+    mailer: null,
+    logger: pino({ level: 'warn' }),
+    settings: {
+      batchSize: BATCH,
+      concurrency: CONCURRENCY,
+      ratePerRelay: 0,
+      retryBaseSeconds: 60,
+      retryMaxSeconds: 3600,
+      retryWindowSeconds: 86_400,
+      pauseAfterErrors: 5,
+      leaseSeconds: 120,
+      pollMs: 10,
+      scheduleSweepSeconds: 3600,
+      publicUrl: PUBLIC_URL,
+      bounceDomain: 'bounces.carteiro.test',
+      listIdDomain: 'carteiro.test',
+    },
+  });
+  let peakRss = process.memoryUsage().rss;
+  setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 50).unref();
+  let cpu0 = process.cpuUsage();
+  process.on('message', async (msg: { type: string }) => {
+    if (msg.type === 'go') {
+      cpu0 = process.cpuUsage();
+      sender.start();
+    }
+    if (msg.type === 'stats') {
+      const cpu = process.cpuUsage(cpu0);
+      process.send?.({ type: 'stats', cpuMicros: cpu.user + cpu.system, peakRss } satisfies ChildMessage);
+    }
+    if (msg.type === 'exit') {
+      await sender.stop();
+      await transport.close();
+      await database.close();
+      process.exit(0);
+    }
+  });
+  process.send?.({ type: 'ready' } satisfies ChildMessage);
+}
+
+// ---------------------------------------------------------------------------------------------- parent
+function once<T extends ChildMessage['type']>(
+  child: ChildProcess,
+  type: T,
+): Promise<Extract<ChildMessage, { type: T }>> {
+  return new Promise((resolve) => {
+    const listener = (msg: ChildMessage) => {
+      if (msg.type === type) {
+        child.off('message', listener);
+        resolve(msg as Extract<ChildMessage, { type: T }>);
+      }
+    };
+    child.on('message', listener);
+  });
+}
+
+async function sinkStats(sink: ChildProcess): Promise<{ accepted: number; cpuMicros: number }> {
+  const reply = new Promise<{ accepted: number; cpuMicros: number }>((resolve) => {
+    const listener = (msg: { type: string; accepted: number; cpuMicros: number }) => {
+      if (msg.type === 'stats') {
+        sink.off('message', listener);
+        resolve(msg);
+      }
+    };
+    sink.on('message', listener);
+  });
+  sink.send({ type: 'stats' });
+  return reply;
+}
+
+/** The sink's raw acceptance rate: pre-built ~6 KB messages through the pipelining SmtpPool, nothing else. */
+async function rawRate(port: number, sink: ChildProcess): Promise<number> {
+  const frame = createMessageFrame({
+    fromEmail: 'loja@exemplo.com.br',
+    fromName: 'Loja',
+    listId: 'bench.carteiro.test',
+    feedbackId: 'bench:bench:campaign:carteiro',
+    messageIdDomain: 'carteiro.test',
+  });
+  const raw = buildMimeMessage(frame, {
+    messageId: 'raw',
+    to: 'x@destino.com.br',
+    subject: 'Raw',
+    unsubscribeUrl: `${PUBLIC_URL}/u/raw`,
+    text: 'x'.repeat(1500),
+    html: BENCH_TEMPLATE,
+  });
+  const pool = createSmtpPool({ host: '127.0.0.1', port, startTls: 'never', connections: 8 });
+  const total = 30_000;
+  const before = (await sinkStats(sink)).accepted;
+  const t0 = performance.now();
+  for (let i = 0; i < total; i += 1000) {
+    await pool.deliver(
+      Array.from({ length: 1000 }, (_, j) => ({
+        id: String(i + j),
+        envelopeFrom: 'b@x.test',
+        recipient: `r${j}@destino.com.br`,
+        raw,
+      })),
+    );
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  await pool.close();
+  const accepted = (await sinkStats(sink)).accepted - before;
+  return accepted / seconds;
+}
+
+async function main(): Promise<void> {
+  const dbName = `carteiro_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${dbName}`;
+  const database: Database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-bench-send-'));
+  const sink = fork(new URL('./smtp-sink.ts', import.meta.url).pathname);
+  const children: ChildProcess[] = [];
+  try {
+    await database.migrate();
+    const { port } = await new Promise<{ port: number }>((resolve) =>
+      sink.once('message', (msg: { port: number }) => resolve(msg)),
+    );
+    console.log(
+      `sending engine bench: ${N} recipients, ${WORKERS} sender processes × ${CONCURRENCY} lanes, batch ${BATCH}, ${os.cpus().length} CPUs`,
+    );
+    const raw = await rawRate(port, sink);
+    console.log(`sink raw acceptance (pipelining SmtpPool, 8 connections, pre-built ~6 KB): ${Math.round(raw)} msg/s`);
+
+    const [account] = await database.db
+      .insert(accounts)
+      .values({
+        uuid: crypto.randomUUID(),
+        ownerUserId: 'bench',
+        name: 'Loja Bench',
+        address: 'Rua das Flores, 100 — Recife/PE',
+      })
+      .returning();
+    if (!account) throw new Error('no account');
+    await creditAccount(database.db, account.id, 5 * N * MODES.length + 1000);
+    const t0 = performance.now();
+    const [list] = await database.db
+      .execute<{ id: string }>(sql`insert into lists (account_id, name) values (${account.id}, 'Bench') returning id`)
+      .then((r) => (r as unknown as { rows: { id: string }[] }).rows);
+    await database.db.execute(sql`insert into contacts (account_id, email, name, fields)
+      select ${account.id}, 'pessoa' || g || '@exemplo' || (g % 97) || '.com.br', 'Pessoa ' || g,
+             jsonb_build_object('cidade', (array['São Paulo','Maceió','Conceição do Araguaia','Recife'])[1 + g % 4])
+        from generate_series(1, ${N}) g`);
+    await database.db.execute(sql`insert into list_memberships (list_id, contact_id)
+      select ${list?.id}, id from contacts where account_id = ${account.id}`);
+    await database.db.execute(sql`analyze`);
+    console.log(`setup: ${N} contacts in ${Math.round(performance.now() - t0)} ms`);
+
+    const rows: string[] = [];
+    for (const mode of MODES) {
+      const keyFile = path.join(tmp, `${mode}.pem`);
+      if (mode !== 'off') {
+        const pair =
+          mode === 'rsa-sha256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ed25519');
+        fs.writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+      }
+      const [campaign] = await database.db
+        .insert(campaigns)
+        .values({
+          uuid: crypto.randomUUID(),
+          createdBy: account.id,
+          name: `Bench ${mode}`,
+          subject: '{{ contato.nome }}, ofertas para {{ contato.cidade }} — até 60% off',
+          preheader: 'Só até domingo',
+          fromName: 'Loja Ação',
+          fromEmail: 'loja@loja.exemplo.com.br',
+          includeListIds: [list?.id as string],
+          template: BENCH_TEMPLATE,
+        })
+        .returning();
+      if (!campaign) throw new Error('no campaign');
+      const senders = Array.from({ length: WORKERS }, () =>
+        fork(new URL(import.meta.url).pathname, ['sender'], {
+          execArgv: process.env.BENCH_PROFILE
+            ? [...process.execArgv, '--cpu-prof', '--cpu-prof-dir=/tmp/carteiro-prof']
+            : process.execArgv,
+          env: {
+            ...process.env,
+            BENCH_DB: url.toString(),
+            BENCH_SINK_PORT: String(port),
+            BENCH_MODE: mode,
+            BENCH_KEY: keyFile,
+          },
+        }),
+      );
+      children.push(...senders);
+      await Promise.all(senders.map((c) => once(c, 'ready')));
+      const sink0 = await sinkStats(sink);
+      const start = performance.now();
+      const started = await startCampaignSend(database.db, account.id, campaign.id, null);
+      const snapshotMs = performance.now() - start;
+      for (const c of senders) c.send({ type: 'go' });
+      for (;;) {
+        const [row] = await database.db
+          .select({ status: campaigns.status })
+          .from(campaigns)
+          .where(eq(campaigns.id, campaign.id));
+        if (row?.status === 'sent') break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const seconds = (performance.now() - start) / 1000;
+      const stats = await Promise.all(
+        senders.map(async (c) => {
+          const reply = once(c, 'stats');
+          c.send({ type: 'stats' });
+          return reply;
+        }),
+      );
+      const sink1 = await sinkStats(sink);
+      for (const c of senders) c.send({ type: 'exit' });
+      await Promise.all(senders.map((c) => new Promise((r) => c.once('exit', r))));
+      const [sent] = await database.db
+        .select({ n: campaigns.sentCount })
+        .from(campaigns)
+        .where(eq(campaigns.id, campaign.id));
+      const cpu = stats.reduce((a, s) => a + s.cpuMicros, 0) / started.recipients;
+      const sinkCpu = (sink1.cpuMicros - sink0.cpuMicros) / started.recipients;
+      const rss = Math.max(...stats.map((s) => s.peakRss)) / 1048576;
+      const rate = started.recipients / seconds;
+      const line = `DKIM ${mode.padEnd(14)} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}`;
+      console.log(line);
+      rows.push(line);
+    }
+  } finally {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    sink.send({ type: 'exit' });
+    await database.close();
+    const cleanup = new pg.Client({ connectionString: PG_URL });
+    await cleanup.connect();
+    await cleanup.query(`drop database if exists ${dbName} with (force)`);
+    await cleanup.end();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === 'sender') await senderChild();
+else await main();

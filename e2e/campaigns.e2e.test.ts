@@ -1,0 +1,218 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningApp, startApp } from './support/app';
+import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { signUpAndOpen } from './support/session';
+
+const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+
+/** A same-origin JSON call from the page (the session cookie goes along). */
+async function api<T>(page: Page, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const response = await fetch(path, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+      return response.json();
+    },
+    { path, body },
+  ) as Promise<T>;
+}
+
+/** `YYYY-MM-DD` of a date in São Paulo. */
+function spDay(date: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(date);
+}
+
+describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', () => {
+  let app: RunningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(RESULTS, { recursive: true });
+    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('builds a template, previews on mobile, test-sends, schedules a campaign, drags it on the calendar, opens the viewer', async () => {
+    const { page, context } = await signUpAndOpen(browser, app.baseURL, { path: '/dashboard' });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const list = await api<{ id: string }>(page, '/api/lists', { name: 'Clientes VIP' });
+    const contact = await api<{ id: string }>(page, '/api/contacts', {
+      email: 'ana.souza@example.com',
+      name: 'Ana Souza',
+      listIds: [list.id],
+      legalBasis: 'consent',
+      consentSource: 'e2e',
+    });
+    expect(contact.id).toBeTruthy();
+
+    // Template library → new from the blank starter → visual builder.
+    await page.goto(`${app.baseURL}/dashboard/templates`);
+    await page.getByText('Nenhum modelo ainda').waitFor();
+    await page.getByRole('button', { name: 'Novo modelo' }).click();
+    await page.getByRole('button', { name: 'Usar este' }).nth(1).waitFor();
+    await page.screenshot({ path: join(RESULTS, 'templates-starters-1280.png') });
+    await page.getByRole('button', { name: 'Usar este' }).first().click();
+    await page.getByTestId('visual-builder').waitFor();
+    const canvas = page.frameLocator('.gjs-frame');
+    const greeting = canvas.getByText('Olá,', { exact: false }).first();
+    await greeting.waitFor({ timeout: 30_000 });
+    await page.getByLabel('Nome do modelo').fill('Boas-vindas');
+    await greeting.click();
+    await page.getByLabel('Inserir campo').selectOption({ label: 'E-mail do contato' });
+    await page.screenshot({ path: join(RESULTS, 'template-editor-1280.png') });
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Modelo salvo').waitFor();
+
+    // Code mode keeps the merge tag; preview on mobile fills sample data.
+    await page.getByRole('tab', { name: 'Código HTML' }).click();
+    const code = await page.getByLabel('HTML do modelo').inputValue();
+    expect(code).toContain('{{ contato.email }}');
+    expect(code).toContain('link_descadastro');
+    // A Liquid mistake is refused at save time with its line, in pt-BR; fixing it saves.
+    const area = page.getByLabel('HTML do modelo');
+    await area.fill(`${code}\n{{ contato.nomee }}`);
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    const problem = page.getByRole('alert').filter({ hasText: 'Linha' });
+    await problem.waitFor();
+    expect(await problem.textContent()).toContain('contato.nomee');
+    await area.fill(code);
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await problem.waitFor({ state: 'detached' });
+    await page.getByRole('tab', { name: 'Pré-visualizar' }).click();
+    await page.getByRole('button', { name: 'Celular (375 px)' }).click();
+    const frame = page.getByTestId('preview-frame');
+    expect(await frame.getAttribute('sandbox')).toBe('');
+    expect(await frame.evaluate((el) => el.getBoundingClientRect().width)).toBe(375);
+    await page
+      .frameLocator('[data-testid="preview-frame"]')
+      .getByText('Maria Silva', { exact: false })
+      .first()
+      .waitFor();
+    await page.screenshot({ path: join(RESULTS, 'template-preview-mobile-1280.png') });
+
+    // Campaign: stepped form saving the draft, template from the library.
+    await page.goto(`${app.baseURL}/dashboard/campaigns`);
+    await page.getByText('Nenhuma campanha ainda').waitFor();
+    await page.getByRole('link', { name: 'Nova campanha' }).click();
+    await page.getByLabel('Nome da campanha (só você vê)').fill('Promoção de março');
+    await page.getByLabel('Assunto').fill('Olá, {{ contato.nome }}: novidades');
+    await page.getByLabel('Pré-cabeçalho').fill('Só esta semana');
+    await page.getByRole('button', { name: 'Salvar e continuar' }).click();
+    await page.waitForURL(/\/dashboard\/campaigns\/[0-9a-f-]+\/edit\?step=1$/);
+    await page.getByLabel('E-mail do remetente').fill('loja@example.com');
+    await page.getByRole('button', { name: 'Salvar e continuar' }).click();
+    await page.getByLabel('Enviar para Clientes VIP').check();
+    await page.screenshot({ path: join(RESULTS, 'campaign-form-1280.png') });
+    await page.getByRole('button', { name: 'Salvar e continuar' }).click();
+    await page.getByText('Modelo: Boas-vindas').click();
+    await page.getByRole('button', { name: 'Salvar e continuar' }).click();
+    await page.getByRole('button', { name: 'Salvar e revisar' }).click();
+    await page.waitForURL(/\/view$/);
+    const campaignId = page.url().split('/').at(-2) as string;
+    const summary = page.getByTestId('campaign-summary');
+    await summary.getByText('R$ 0,005').first().waitFor();
+    expect(await summary.textContent()).toContain('Destinatários1');
+    // Sending with no balance (and an unverified e-mail) is refused by the server with its pt-BR reason.
+    await page.getByRole('button', { name: 'Enviar agora' }).click();
+    await page.getByRole('alertdialog').getByText('custo de R$ 0,005').waitFor();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByText('Não foi possível enviar').waitFor();
+    expect((await api<{ status: string }>(page, `/api/campaigns/${campaignId}`)).status).toBe('draft');
+    await page.screenshot({ path: join(RESULTS, 'campaign-view-1280.png'), fullPage: true });
+
+    // The campaign's own template: preview with Ana, test-send, read it in the dev mailbox.
+    await page.getByRole('link', { name: 'Modelo', exact: true }).click();
+    await page.getByTestId('visual-builder').waitFor();
+    await page.getByRole('tab', { name: 'Pré-visualizar' }).click();
+    await page.getByLabel('Dados da pré-visualização').selectOption({ label: 'Ana Souza <ana.souza@example.com>' });
+    await page.getByRole('button', { name: 'Celular (375 px)' }).click();
+    await page
+      .frameLocator('[data-testid="preview-frame"]')
+      .getByText('ana.souza@example.com', { exact: false })
+      .first()
+      .waitFor();
+    await page.getByLabel('Até 5 e-mails').fill('teste@example.com');
+    await page.getByRole('button', { name: 'Enviar teste' }).click();
+    await page.getByText('Teste enviado para 1 endereço(s)').waitFor();
+    const mailbox = await api<{ messages: Array<{ id: number; subject: string; to: string }> }>(
+      page,
+      '/api/dev/mailbox',
+    );
+    const test = mailbox.messages.find((m) => m.subject.includes('Ana Souza'));
+    expect(test?.subject).toContain('[TESTE]');
+    const detail = await api<{ html?: string }>(page, `/api/dev/mailbox/${test?.id}`);
+    expect(JSON.stringify(detail)).toContain('Ana Souza');
+
+    // Schedule for D at 10:00, see it on the calendar, drag to D+1.
+    const day = new Date(Date.now() + 2 * 86_400_000);
+    const next = new Date(day.getTime() + 86_400_000);
+    await page.goto(`${app.baseURL}/dashboard/campaigns/${campaignId}/view`);
+    await page.getByLabel('Data e hora do envio').fill(`${spDay(day)}T10:00`);
+    await page.getByRole('button', { name: 'Agendar', exact: true }).click();
+    await page.getByTestId('scheduled-at').waitFor();
+
+    await page.goto(`${app.baseURL}/dashboard/campaigns/calendar`);
+    const event = page.locator('.fc-event', { hasText: 'Promoção de março' });
+    await page.locator('.fc-daygrid-day').first().waitFor();
+    if ((await page.locator(`td[data-date="${spDay(day)}"]`).count()) === 0)
+      await page.locator('.fc-next-button').click();
+    await event.waitFor();
+    await page.screenshot({ path: join(RESULTS, 'calendar-1280.png') });
+    const from = await event.boundingBox();
+    const to = await page.locator(`td[data-date="${spDay(next)}"] .fc-daygrid-day-frame`).boundingBox();
+    if (!from || !to) throw new Error('calendário sem posições');
+    await page.mouse.move(from.x + 10, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 30, from.y + from.height / 2 + 5, { steps: 5 });
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
+    await page.mouse.up();
+    await page.getByText('Campanha reagendada').waitFor();
+    const moved = await api<{ scheduledAt: string }>(page, `/api/campaigns/${campaignId}`);
+    expect(spDay(new Date(moved.scheduledAt))).toBe(spDay(next));
+    expect(new Date(moved.scheduledAt).toISOString().slice(11, 16)).toBe('13:00');
+    await page.locator(`td[data-date="${spDay(next)}"] .fc-event`).click();
+    await page.waitForURL(new RegExp(`/dashboard/campaigns/${campaignId}/view$`));
+
+    await page.goto(`${app.baseURL}/dashboard/campaigns/calendar`);
+    await page.getByRole('button', { name: 'Semana' }).click();
+    await page.screenshot({ path: join(RESULTS, 'calendar-week-1280.png') });
+
+    // The public template viewer: sandboxed frame with the campaign's HTML.
+    await page.goto(`${app.baseURL}/campaign/${campaignId}/template-viewer`);
+    const viewer = page.locator('iframe[sandbox=""]');
+    await viewer.waitFor();
+    await page.frameLocator('iframe[sandbox=""]').getByText('Descadastrar').first().waitFor();
+
+    // Phones.
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const [path, name] of [
+      ['/dashboard/campaigns', 'campaigns-375'],
+      [`/dashboard/campaigns/${campaignId}/view`, 'campaign-view-375'],
+      ['/dashboard/campaigns/calendar', 'calendar-375'],
+      ['/dashboard/templates', 'templates-375'],
+      [`/dashboard/campaigns/${campaignId}/template`, 'campaign-template-375'],
+      ['/dashboard/campaigns/new', 'campaign-new-375'],
+    ] as const) {
+      await page.goto(`${app.baseURL}${path}`, { waitUntil: 'networkidle' });
+      await page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${app.baseURL}/dashboard/campaigns`, { waitUntil: 'networkidle' });
+    await page.screenshot({ path: join(RESULTS, 'campaigns-1280.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

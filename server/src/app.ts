@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { type Config, resolveAuthSecret } from './config';
+import type { Database } from './db/database';
+import { registerCsrfProtection } from './http/csrf';
+import { registerErrorHandler } from './http/error-handler';
+import { registerSecurityHeaders } from './http/security-headers';
+import { registerSpa } from './http/spa';
+import type { JobQueue } from './jobs/job-queue';
+import type { Mailer } from './mail/mailer';
+import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { teamRoutes } from './modules/accounts/team.routes';
+import { authPlugin } from './modules/auth/auth.routes';
+import { billingRoutes } from './modules/billing/billing.routes';
+import { createMercadoPagoProvider, mercadoPagoApiFetcher } from './modules/billing/payments/mercado-pago';
+import { paymentWebhookRoutes } from './modules/billing/webhook.routes';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
+import { compatRoutes } from './modules/compat/compat.routes';
+import { sendCampaignCompatRoutes } from './modules/compat/send-campaign.routes';
+import { contactsRoutes } from './modules/contacts/contacts.routes';
+import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
+import { importsRoutes } from './modules/imports/imports.routes';
+import { listsRoutes } from './modules/lists/lists.routes';
+import { registerMetrics } from './modules/metrics/metrics';
+import { privacyRequestsRoutes } from './modules/privacy-requests/privacy-requests.routes';
+import { publicConfigRoutes } from './modules/public-config/public-config.routes';
+import { sendingRoutes } from './modules/sending/sending.routes';
+import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
+import { templatesRoutes } from './modules/templates/templates.routes';
+import { registerAfterSend } from './modules/tracking/after-send';
+import type { ReadableFileStorage } from './modules/uploads/file-storage';
+import { createFileStorage } from './modules/uploads/storage';
+import { localUploadsRoutes, uploadsRoutes } from './modules/uploads/uploads.routes';
+
+/** What the HTTP application needs from the process that runs it. */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  mailer: Mailer;
+  logger: Logger;
+  /** The built SPA (web/dist); null in API-only tests. */
+  webDistDir: string | null;
+  /** pg-boss, to enqueue background jobs; absent in tests (jobs then run in-process). */
+  jobs?: JobQueue | null;
+}
+
+/**
+ * Builds the Fastify application: cross-cutting plugins first, then each module's routes, then the SPA
+ * fallback — in this fixed order. Listening is the caller's business (tests use inject()).
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.isProduction,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // 1. Cross-cutting: errors, security headers, CSRF.
+  registerErrorHandler(app);
+  registerSecurityHeaders(app, { isProduction: config.isProduction });
+  registerCsrfProtection(app, config.trustedOrigins);
+
+  // 2. Operations.
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await database.ping();
+      return { status: 'ok', database: database.kind };
+    } catch (error) {
+      app.log.warn({ err: error }, 'readiness check failed: database unreachable');
+      return reply.status(503).send({ status: 'unavailable', database: database.kind });
+    }
+  });
+
+  // Prometheus /metrics: its onResponse hook must be on the root before the modules are registered.
+  registerMetrics(app, { db: database.db, access: config.metricsAccess, token: config.METRICS_TOKEN });
+
+  // 3. Modules.
+  await app.register(authPlugin, { config, database, mailer: deps.mailer, logger: deps.logger });
+  await app.register(accountsRoutes);
+  await app.register(teamRoutes);
+  await app.register(publicConfigRoutes, { config });
+  await app.register(billingRoutes, { db: database.db, config, mailer: deps.mailer });
+  await app.register(paymentWebhookRoutes, {
+    db: database.db,
+    mercadoPago:
+      config.MERCADO_PAGO_WEBHOOK_SECRET && config.MERCADO_PAGO_ACCESS_TOKEN
+        ? createMercadoPagoProvider({
+            secret: config.MERCADO_PAGO_WEBHOOK_SECRET,
+            fetchPayment: mercadoPagoApiFetcher(config.MERCADO_PAGO_ACCESS_TOKEN),
+          })
+        : null,
+  });
+  await app.register(contactsRoutes, { db: database.db });
+  await app.register(listsRoutes, { db: database.db });
+  await app.register(importsRoutes, {
+    db: database.db,
+    dataDir: config.DATA_DIR,
+    jobs: deps.jobs ?? null,
+    logger: deps.logger,
+  });
+  await app.register(subscriptionsRoutes, {
+    db: database.db,
+    mailer: deps.mailer,
+    publicUrl: config.PUBLIC_URL,
+    secret: resolveAuthSecret(config),
+  });
+  await app.register(privacyRequestsRoutes, {
+    db: database.db,
+    mailer: deps.mailer,
+    publicUrl: config.PUBLIC_URL,
+    secret: resolveAuthSecret(config),
+  });
+  await app.register(templatesRoutes, { db: database.db });
+  await app.register(campaignsRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.PUBLIC_URL });
+  await app.register(compatRoutes, { db: database.db });
+  await app.register(sendingRoutes, { db: database.db });
+  await app.register(sendCampaignCompatRoutes, { db: database.db });
+  await registerAfterSend(app, { config, db: database.db, logger: deps.logger });
+  const fileStorage = createFileStorage(config);
+  await app.register(uploadsRoutes, { db: database.db, storage: fileStorage, maxBytes: config.UPLOAD_MAX_BYTES });
+  if (fileStorage.kind === 'local') {
+    await app.register(localUploadsRoutes, { storage: fileStorage as ReadableFileStorage });
+  }
+  if (config.mailCatcherEnabled) await app.register(devMailboxRoutes, { db: database.db });
+
+  // 4. The SPA and the 404 answer, last.
+  await registerSpa(app, deps.webDistDir);
+  return app;
+}

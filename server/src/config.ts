@@ -1,0 +1,253 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_MAX_PASSWORD_LENGTH, DEFAULT_MIN_PASSWORD_LENGTH, DEFAULT_PORT } from '@carteiro/shared';
+import { z } from 'zod';
+
+/**
+ * Every setting Carteiro reads, parsed once from the environment. Nothing else reads process.env.
+ * docs/config.md documents each variable; keep the two in step.
+ */
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no', 'auto'])
+  .transform((v) => (v === 'auto' ? 'auto' : ['true', '1', 'on', 'yes'].includes(v)));
+
+const emailList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.email()));
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port.default(DEFAULT_PORT),
+  HOST: z.string().min(1).default('localhost'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TRUSTED_ORIGINS: z.string().default(''),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'deve começar com postgres:// / must start with postgres://')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  AUTH_SECRET: z.string().min(32, 'precisa de pelo menos 32 caracteres / needs at least 32 characters').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'deve começar com smtp:// ou smtps:// / must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_CATCHER: booleanFlag.default('auto'),
+  MAIL_CATCHER_PORT: port.default(10125),
+  MAIL_FROM: z.string().min(3).default('Carteiro <nao-responda@carteiro.local>'),
+  CONTACT_EMAIL: z.email().default('contato@carteiro.local'),
+  ADMIN_EMAILS: emailList.default([]),
+  MIN_PASSWORD_LENGTH: z.coerce.number().int().min(6).max(128).default(DEFAULT_MIN_PASSWORD_LENGTH),
+  MAX_PASSWORD_LENGTH: z.coerce.number().int().min(8).max(1024).default(DEFAULT_MAX_PASSWORD_LENGTH),
+  /** Sign-in, sign-up, magic-link and reset requests a client may make per minute (429 beyond). */
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(3),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Billing (issue 8): the operator's Pix receiver, top-up rules, payment webhook secret, low-balance warning.
+  PIX_KEY: z.string().trim().min(1).max(77).default('pix@carteiro.local'),
+  PIX_MERCHANT_NAME: z.string().trim().min(1).default('Carteiro'),
+  PIX_MERCHANT_CITY: z.string().trim().min(1).default('SAO PAULO'),
+  TOPUP_MIN_MILLIS: z.coerce.number().int().min(10).default(10_000),
+  TOPUP_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  MERCADO_PAGO_WEBHOOK_SECRET: z.string().min(1).optional(),
+  MERCADO_PAGO_ACCESS_TOKEN: z.string().min(1).optional(),
+  LOW_BALANCE_THRESHOLD_MILLIS: z.coerce.number().int().min(0).default(5_000),
+  // Sending engine (issue 6). Relays: comma-separated smtp(s):// URLs; empty = SMTP_URL, else the mail catcher.
+  SENDING_SMTP_URLS: z.string().default(''),
+  /** Messages claimed and delivered together (one claim UPDATE, one outcome UPDATE). */
+  SENDING_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(200),
+  /** Batches in flight at once per worker process (also the pooled SMTP connections per relay). */
+  SENDING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Messages per second per relay per worker process; 0 = unlimited. */
+  SENDING_RATE_PER_RELAY: z.coerce.number().min(0).default(0),
+  /** First retry delay after a 4xx or connection failure; doubles per attempt up to the max. */
+  SENDING_RETRY_BASE_SECONDS: z.coerce.number().min(0).default(300),
+  SENDING_RETRY_MAX_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .default(4 * 3600),
+  /** A message still failing temporarily this long after it was queued fails for good. */
+  SENDING_RETRY_WINDOW_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .default(3 * 24 * 3600),
+  /** Consecutive batches failing at the connection level (relay down, authentication) before the campaign pauses. */
+  SENDING_PAUSE_AFTER_ERRORS: z.coerce.number().int().min(1).default(5),
+  /** A message claimed longer than this by a worker that died is queued again (the in-flight window). */
+  SENDING_LEASE_SECONDS: z.coerce.number().min(1).default(120),
+  /** How often an idle worker looks for work, and how often due scheduled campaigns are started. */
+  SENDING_POLL_MS: z.coerce.number().int().min(10).default(500),
+  SENDING_SCHEDULE_SWEEP_SECONDS: z.coerce.number().min(1).default(15),
+  /** DKIM: signing domain and selector, with an RSA-2048 and/or Ed25519 private key file (PEM). */
+  DKIM_DOMAIN: z.string().min(1).optional(),
+  DKIM_SELECTOR: z.string().min(1).default('carteiro'),
+  DKIM_RSA_KEY_PATH: z.string().min(1).optional(),
+  DKIM_ED25519_SELECTOR: z.string().min(1).optional(),
+  DKIM_ED25519_KEY_PATH: z.string().min(1).optional(),
+  /** Domain of the VERP return path b+<token>@BOUNCE_DOMAIN; default: PUBLIC_URL's host. */
+  BOUNCE_DOMAIN: z.string().min(1).optional(),
+  /** Domain of List-Id and Message-ID; default: PUBLIC_URL's host. */
+  LIST_ID_DOMAIN: z.string().min(1).optional(),
+  // Tracking, unsubscribe, bounces (issue 7).
+  /** Inbound bounce SMTP receiver port; 0 = off; unset = 2526 in role all with the mail catcher on, else off. */
+  BOUNCE_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  BOUNCE_SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Soft bounces of one contact after which it is treated as bounced (suppressed). */
+  BOUNCE_SOFT_LIMIT: z.coerce.number().int().min(1).default(3),
+  /** Auto-pause: deliveries before the rates are judged, and the hard-bounce and complaint rate limits. */
+  PROTECTION_MIN_DELIVERIES: z.coerce.number().int().min(1).default(500),
+  PROTECTION_HARD_BOUNCE_RATE: z.coerce.number().min(0).max(1).default(0.05),
+  PROTECTION_COMPLAINT_RATE: z.coerce.number().min(0).max(1).default(0.001),
+  /** Opens/clicks are written in batches this often; a non-browser request this soon after delivery is a machine. */
+  TRACKING_FLUSH_MS: z.coerce.number().int().min(1).max(10_000).default(200),
+  TRACKING_MACHINE_WINDOW_SECONDS: z.coerce.number().min(0).default(3),
+  /** Amazon SES over SNS: allowed topic ARNs (comma-separated); empty = any topic with a valid AWS signature. */
+  SES_SNS_TOPIC_ARNS: z.string().default(''),
+  // Image uploads (issue 5): local directory by default, S3-compatible when every S3_* below is set.
+  /** Largest image accepted by POST /api/uploads/images (413 beyond). */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
+  /** Local storage directory; default DATA_DIR/uploads. */
+  UPLOADS_DIR: z.string().min(1).optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Public base URL of the bucket (CDN, custom domain); default S3_ENDPOINT/S3_BUCKET (path style). */
+  S3_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // Operations: Prometheus /metrics. auto = loopback clients only (not proxied); true = everyone; false = off.
+  METRICS_ENABLED: booleanFlag.default('auto'),
+  /** When set, /metrics also answers any client presenting `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(16, 'precisa de pelo menos 16 caracteres / needs at least 16 characters').optional(),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface S3Config {
+  bucket: string;
+  endpoint: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  publicUrl: string;
+}
+
+export interface Config
+  extends Omit<
+    Env,
+    'MAIL_CATCHER' | 'PUBLIC_URL' | 'TRUSTED_ORIGINS' | 'DATA_DIR' | 'UPLOADS_DIR' | 'METRICS_ENABLED'
+  > {
+  isProduction: boolean;
+  PUBLIC_URL: string;
+  /** Origins a browser may send state-changing requests from (CSRF check). */
+  trustedOrigins: string[];
+  DATA_DIR: string;
+  /** The built-in mail catcher: on by default when no SMTP relay is configured, never implicitly with one. */
+  mailCatcherEnabled: boolean;
+  googleSignInEnabled: boolean;
+  /** Local upload directory (absolute). */
+  UPLOADS_DIR: string;
+  /** S3-compatible storage for uploads, when all S3_* are set; null = local directory. */
+  s3: S3Config | null;
+  /** /metrics: 'loopback' (default), 'open', or 'off'. */
+  metricsAccess: 'loopback' | 'open' | 'off';
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; throws ConfigError naming every bad variable (pt-BR and English). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(blankAsUnset);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Configuração inválida / invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  if (isProduction && !e.AUTH_SECRET) {
+    throw new ConfigError(
+      'Configuração inválida / invalid configuration:\n  - AUTH_SECRET: obrigatório em produção / required in production',
+    );
+  }
+  if (e.MIN_PASSWORD_LENGTH > e.MAX_PASSWORD_LENGTH) {
+    throw new ConfigError(
+      'Configuração inválida / invalid configuration:\n  - MIN_PASSWORD_LENGTH: maior que MAX_PASSWORD_LENGTH / greater than MAX_PASSWORD_LENGTH',
+    );
+  }
+  const s3Vars = ['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+  const s3Missing = s3Vars.filter((name) => !e[name]);
+  if (s3Missing.length > 0 && s3Missing.length < s3Vars.length) {
+    throw new ConfigError(
+      `Configuração inválida / invalid configuration:\n${s3Missing.map((name) => `  - ${name}: obrigatório quando outro S3_* está definido / required when another S3_* is set`).join('\n')}`,
+    );
+  }
+  const s3: S3Config | null =
+    e.S3_BUCKET && e.S3_ENDPOINT && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT.replace(/\/+$/, ''),
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          publicUrl: (e.S3_PUBLIC_URL ?? `${e.S3_ENDPOINT.replace(/\/+$/, '')}/${e.S3_BUCKET}`).replace(/\/+$/, ''),
+        }
+      : null;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const trustedOrigins = [
+    new URL(publicUrl).origin,
+    ...e.TRUSTED_ORIGINS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ];
+  const mailCatcherEnabled = e.MAIL_CATCHER === 'auto' ? !e.SMTP_URL : e.MAIL_CATCHER;
+  return {
+    ...e,
+    isProduction,
+    PUBLIC_URL: publicUrl,
+    trustedOrigins,
+    DATA_DIR: path.resolve(e.DATA_DIR),
+    mailCatcherEnabled,
+    googleSignInEnabled: Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET),
+    UPLOADS_DIR: path.resolve(e.UPLOADS_DIR ?? path.join(e.DATA_DIR, 'uploads')),
+    s3,
+    metricsAccess: e.METRICS_ENABLED === 'auto' ? 'loopback' : e.METRICS_ENABLED ? 'open' : 'off',
+  };
+}
+
+/**
+ * The secret that signs sessions and tokens. In production it must be configured; in development one is
+ * generated once and kept in DATA_DIR so sessions survive restarts.
+ */
+export function resolveAuthSecret(config: Config): string {
+  if (config.AUTH_SECRET) return config.AUTH_SECRET;
+  const file = path.join(config.DATA_DIR, 'auth-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  fs.mkdirSync(config.DATA_DIR, { recursive: true });
+  const secret = (globalThis.crypto.randomUUID() + globalThis.crypto.randomUUID()).replace(/-/g, '');
+  fs.writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,20 @@
+/**
+ * Every table of every module, gathered for Drizzle (queries with relations) and drizzle-kit (migrations).
+ * Each module owns its tables in its own `*.db.ts`; only that module queries them.
+ */
+
+export * from '../modules/accounts/accounts.db';
+export * from '../modules/auth/auth.db';
+export * from '../modules/billing/billing.db';
+export * from '../modules/bounces/bounces.db';
+export * from '../modules/campaigns/campaigns.db';
+export * from '../modules/contacts/contacts.db';
+export * from '../modules/dev-mailbox/dev-mailbox.db';
+export * from '../modules/imports/imports.db';
+export * from '../modules/lists/lists.db';
+export * from '../modules/privacy-requests/privacy-requests.db';
+export * from '../modules/sending/messages.db';
+export * from '../modules/subscriptions/subscriptions.db';
+export * from '../modules/templates/templates.db';
+export * from '../modules/tracking/tracking.db';
+export * from '../modules/uploads/uploads.db';

@@ -1,0 +1,21 @@
+import { fromPglite, PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database';
+
+export type JobQueue = PgBoss;
+
+/**
+ * pg-boss on the application's own database: the PGlite adapter in embedded mode, a separate small pool
+ * on PostgreSQL. Queues carry ids only; the tables stay the source of truth.
+ */
+export async function startJobQueue(
+  database: Database,
+  options: { logger: Logger; connectionString?: string; schedule: boolean },
+): Promise<JobQueue> {
+  const boss = database.pglite
+    ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', schedule: options.schedule })
+    : new PgBoss({ connectionString: options.connectionString, max: 4, schedule: options.schedule });
+  boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
+  await boss.start();
+  return boss;
+}

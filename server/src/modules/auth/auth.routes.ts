@@ -1,0 +1,129 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../../config';
+import type { Database } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { sendError } from '../../http/error-handler';
+import type { Mailer } from '../../mail/mailer';
+import { AUTH_BASE_PATH, type Auth, CLIENT_IP_HEADER, createAuth, FRESH_SESSION_SECONDS } from './auth';
+import { mapAuthError } from './auth-errors';
+import { verifyAgainstDummy } from './password-hash';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The better-auth instance (created by authPlugin from config + database + mailer). */
+    auth: Auth;
+    authConfig: Config;
+    authDatabase: Database;
+    authMailer: Mailer;
+  }
+}
+
+export interface AuthPluginOptions {
+  config: Config;
+  database: Database;
+  mailer: Mailer;
+  logger: Logger;
+}
+
+/** Paths that change identity and need a recent sign-in (requires-recent-login). */
+const FRESH_SESSION_PATHS = new Set(['/change-email', '/change-password', '/delete-user']);
+
+/** Builds the Web Request better-auth expects from the Fastify request (body re-serialised, client IP pinned). */
+function toWebRequest(request: FastifyRequest, config: Config, body: unknown): Request {
+  const url = new URL(request.url, config.PUBLIC_URL);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name === CLIENT_IP_HEADER || name === 'content-length') continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, String(value));
+  }
+  headers.set(CLIENT_IP_HEADER, request.ip);
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && body !== undefined && body !== null;
+  if (hasBody && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  return new Request(url, {
+    method: request.method,
+    headers,
+    body: hasBody ? (typeof body === 'string' ? body : JSON.stringify(body)) : undefined,
+  });
+}
+
+/**
+ * Mounts better-auth under /api/auth and decorates the root instance with it (the plugin skips encapsulation,
+ * like fastify-plugin) so requireActor works in every module.
+ */
+async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions): Promise<void> {
+  const { config, database, mailer, logger } = options;
+  const auth = createAuth({ config, db: database.db, mailer, logger });
+  app.decorate('auth', auth);
+  app.decorate('authConfig', config);
+  app.decorate('authDatabase', database);
+  app.decorate('authMailer', mailer);
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = new URL(request.url, config.PUBLIC_URL).pathname.slice(AUTH_BASE_PATH.length) || '/';
+    let body = request.body as Record<string, unknown> | undefined;
+
+    if (FRESH_SESSION_PATHS.has(path)) {
+      const session = await auth.api.getSession({ headers: toWebRequest(request, config, undefined).headers });
+      if (!session) return sendError(reply, new AppError('unauthenticated'));
+      if (Date.now() - new Date(session.session.createdAt).getTime() >= FRESH_SESSION_SECONDS * 1000) {
+        return sendError(reply, new AppError('requires-recent-login'));
+      }
+      // A password change always signs out every other session.
+      if (path === '/change-password' && body && typeof body === 'object')
+        body = { ...body, revokeOtherSessions: true };
+    }
+
+    if (path === '/reset-password' && body && typeof body === 'object' && typeof body.token === 'string') {
+      const expired = await isExpiredResetToken(auth, body.token);
+      if (expired) return sendError(reply, new AppError('expired-action-code'));
+    }
+
+    const response = await auth.handler(toWebRequest(request, config, body));
+
+    if (response.status >= 400) {
+      const text = await response.text();
+      let parsed: { code?: string; message?: string } | null = null;
+      try {
+        parsed = text ? (JSON.parse(text) as { code?: string; message?: string }) : null;
+      } catch {
+        parsed = null;
+      }
+      const error = mapAuthError(path, response.status, parsed, config.MIN_PASSWORD_LENGTH, config.MAX_PASSWORD_LENGTH);
+      if (error.code === 'invalid-credential' && !parsed?.code?.includes('PASSWORD')) {
+        // Unknown e-mail: spend the time a password check takes, so timing does not tell either.
+        await verifyAgainstDummy(typeof body?.password === 'string' ? body.password : '');
+      }
+      if (error.status >= 500) request.log.error({ status: response.status, body: parsed }, 'auth request failed');
+      if (error.status === 429) {
+        const retryAfter = response.headers.get('x-retry-after') ?? response.headers.get('retry-after') ?? '60';
+        reply.header('retry-after', retryAfter);
+      }
+      for (const cookie of response.headers.getSetCookie()) reply.header('set-cookie', cookie);
+      return sendError(reply, error);
+    }
+
+    reply.status(response.status);
+    for (const [name, value] of response.headers) {
+      if (name === 'set-cookie' || name === 'content-length') continue;
+      reply.header(name, value);
+    }
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) reply.header('set-cookie', cookies);
+    const payload = await response.text();
+    return reply.send(payload);
+  };
+
+  app.route({ method: ['GET', 'POST'], url: `${AUTH_BASE_PATH}/*`, handler });
+}
+
+/** better-auth answers INVALID_TOKEN for expired reset tokens too; we tell the user it expired. */
+async function isExpiredResetToken(auth: Auth, token: string): Promise<boolean> {
+  const ctx = await auth.$context;
+  const row = await ctx.internalAdapter.findVerificationValue(`reset-password:${token}`);
+  return Boolean(row && new Date(row.expiresAt).getTime() < Date.now());
+}
+
+(authPluginImpl as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+export const authPlugin = authPluginImpl;

@@ -1,0 +1,105 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../http/app-error';
+import { ensureAccountForUser, findMembership } from '../accounts/accounts.service';
+
+/** Who is acting, in which account, with which role. Every authenticated route starts from this. */
+export interface RequestActor {
+  userId: string;
+  email: string;
+  emailVerified: boolean;
+  accountId: string;
+  role: 'owner' | 'admin' | 'member';
+  isOperator: boolean;
+}
+
+export interface SessionUser {
+  userId: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  isOperator: boolean;
+}
+
+/** The client names its current account with this header (API clients) or cookie (the web app). */
+export const ACCOUNT_HEADER = 'x-account-id';
+export const ACCOUNT_COOKIE = 'carteiro_account';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const sessionCache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
+
+function toHeaders(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, String(value));
+  }
+  return headers;
+}
+
+/** The signed-in user of this request, or null (looked up once per request, always in the database). */
+export function getSessionUser(request: FastifyRequest): Promise<SessionUser | null> {
+  let cached = sessionCache.get(request);
+  if (!cached) {
+    cached = (async () => {
+      const auth = request.server.auth;
+      const session = await auth.api.getSession({ headers: toHeaders(request), query: { disableCookieCache: true } });
+      if (!session) return null;
+      const email = session.user.email.toLowerCase();
+      return {
+        userId: session.user.id,
+        name: session.user.name,
+        email,
+        emailVerified: session.user.emailVerified,
+        isOperator: request.server.authConfig.ADMIN_EMAILS.includes(email),
+      };
+    })();
+    sessionCache.set(request, cached);
+  }
+  return cached;
+}
+
+/** The account id the client asked for (header first, then cookie), if it looks like one. */
+export function requestedAccountId(request: FastifyRequest): string | null {
+  const header = request.headers[ACCOUNT_HEADER];
+  const fromHeader = typeof header === 'string' ? header.trim() : '';
+  if (fromHeader) return fromHeader;
+  const cookie = request.headers.cookie ?? '';
+  const match = cookie.match(new RegExp(`(?:^|;\\s*)${ACCOUNT_COOKIE}=([^;]+)`));
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
+
+/**
+ * The acting user and account. 401 `unauthenticated` without a valid session; the current account is the one the
+ * client names (x-account-id header or carteiro_account cookie) — 403 `forbidden` when the user is not a member of
+ * it — else the user's first account, created at the first request when the user has none (spec §4).
+ * Membership is read from the database on every request: a removed member loses access at once.
+ */
+export async function requireActor(request: FastifyRequest): Promise<RequestActor> {
+  const user = await getSessionUser(request);
+  if (!user) throw new AppError('unauthenticated');
+  const db = request.server.authDatabase.db;
+  const wanted = requestedAccountId(request);
+  let accountId: string;
+  if (wanted) {
+    if (!UUID_RE.test(wanted)) throw new AppError('forbidden');
+    accountId = wanted;
+  } else {
+    accountId = (await ensureAccountForUser(db, { id: user.userId, name: user.name, email: user.email })).accountId;
+  }
+  const role = await findMembership(db, accountId, user.userId);
+  if (!role) throw new AppError('forbidden');
+  return {
+    userId: user.userId,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    accountId,
+    role,
+    isOperator: user.isOperator,
+  };
+}
+
+/** 403 `forbidden` unless the actor has one of `roles` in the current account. */
+export function requireRole(actor: RequestActor, roles: Array<RequestActor['role']>): void {
+  if (!roles.includes(actor.role)) throw new AppError('forbidden');
+}

@@ -1,0 +1,304 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { parsePixBrCode } from '@carteiro/shared';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { signUp } from '../../../test/support/sign-in';
+import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { queryRows } from '../../db/database';
+import { accountMembers } from '../accounts/accounts.db';
+import { topups } from './billing.db';
+import { reserveForCampaign } from './reserve-campaign-cost';
+import { settleCampaign } from './settle-campaign';
+import { csvText } from './statement-csv';
+
+const WEBHOOK_SECRET = 'segredo-do-webhook-mercado-pago';
+const OPERATOR_EMAIL = 'operador@carteiro.local';
+
+describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
+  let t: TestApp;
+  let operatorHeaders: Record<string, string>;
+  const payments = new Map<string, { status: string; amount: number | string; currency: string; ref: string }>();
+  const realFetch = globalThis.fetch;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, {
+      ADMIN_EMAILS: OPERATOR_EMAIL,
+      MERCADO_PAGO_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      MERCADO_PAGO_ACCESS_TOKEN: 'token-de-teste',
+      PIX_KEY: 'financeiro@carteiro.com.br',
+      PIX_MERCHANT_NAME: 'Carteiro Serviços Digitais',
+      PIX_MERCHANT_CITY: 'São Luís',
+    });
+    // The Mercado Pago API, faked: GET /v1/payments/:id answers the payment registered by the test.
+    vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const match = url.match(/^https:\/\/api\.mercadopago\.com\/v1\/payments\/(\w+)$/);
+      if (!match) return realFetch(input, init);
+      const p = payments.get(match[1] ?? '');
+      if (!p) return new Response('{}', { status: 404 });
+      return Response.json({
+        id: Number(match[1]),
+        status: p.status,
+        currency_id: p.currency,
+        transaction_amount: p.amount,
+        external_reference: p.ref,
+      });
+    });
+    operatorHeaders = (await signUp(t, { email: OPERATOR_EMAIL })).headers;
+  });
+  afterAll(async () => {
+    vi.unstubAllGlobals();
+    await t.close();
+  });
+  afterEach(() => {
+    payments.clear();
+  });
+
+  function webhook(paymentId: string, opts: { secret?: string; ts?: number } = {}) {
+    const ts = String(opts.ts ?? Math.floor(Date.now() / 1000));
+    const requestId = randomUUID();
+    const v1 = createHmac('sha256', opts.secret ?? WEBHOOK_SECRET)
+      .update(`id:${paymentId};request-id:${requestId};ts:${ts};`)
+      .digest('hex');
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/mercadopago?data.id=${paymentId}&type=payment`,
+      headers: { 'content-type': 'application/json', 'x-signature': `ts=${ts},v1=${v1}`, 'x-request-id': requestId },
+      payload: { action: 'payment.updated', type: 'payment', data: { id: paymentId } },
+    });
+  }
+
+  async function balanceOf(headers: Record<string, string>) {
+    return (await t.app.inject({ method: 'GET', url: '/api/billing/balance', headers })).json();
+  }
+
+  it('creates a Pix top-up with a valid BR Code and a local QR code, then credits it once for 3 concurrent webhooks', async () => {
+    const owner = await signUp(t);
+    const small = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/topups',
+      headers: owner.headers,
+      payload: { amountMillis: 9_990 },
+    });
+    expect(small.statusCode).toBe(400);
+    expect(small.json().error.message).toContain('R$\u00a010,00');
+
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/topups',
+      headers: owner.headers,
+      payload: { amountMillis: 25_000 },
+    });
+    expect(res.statusCode).toBe(201);
+    const topup = res.json();
+    expect(topup.txid).toMatch(/^[A-Za-z0-9]{25}$/);
+    expect(topup.qrSvgDataUrl).toMatch(/^data:image\/svg\+xml;base64,/);
+    const parsed = parsePixBrCode(topup.brCode);
+    expect(parsed).toMatchObject({
+      key: 'financeiro@carteiro.com.br',
+      merchantCity: 'SAO LUIS',
+      amountMillis: 25_000,
+      txid: topup.txid,
+    });
+
+    payments.set('9001', { status: 'approved', amount: 25, currency: 'BRL', ref: topup.txid });
+    const results = await Promise.all([webhook('9001'), webhook('9001'), webhook('9001')]);
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(results.map((r) => r.json().outcome).sort()).toEqual(['credited', 'duplicate', 'duplicate']);
+    expect((await balanceOf(owner.headers)).balanceMillis).toBe(25_000);
+    const later = await webhook('9001');
+    expect(later.json().outcome).toBe('duplicate');
+
+    const status = await t.app.inject({
+      method: 'GET',
+      url: `/api/billing/topups/${topup.id}`,
+      headers: owner.headers,
+    });
+    expect(status.json().status).toBe('paid');
+    const receipt = await t.app.inject({
+      method: 'GET',
+      url: `/api/billing/topups/${topup.id}/receipt`,
+      headers: owner.headers,
+    });
+    expect(receipt.json()).toMatchObject({ receiptNumber: topup.txid, formattedAmount: 'R$\u00a025,00' });
+  });
+
+  it('rejects webhooks with a wrong secret or stale timestamp, and sends mismatched or late payments to review', async () => {
+    const owner = await signUp(t);
+    const create = (amountMillis: number) =>
+      t.app.inject({ method: 'POST', url: '/api/billing/topups', headers: owner.headers, payload: { amountMillis } });
+    const a = (await create(10_000)).json();
+    payments.set('9101', { status: 'approved', amount: 1, currency: 'BRL', ref: a.txid });
+    expect((await webhook('9101', { secret: 'errado' })).statusCode).toBe(401);
+    expect((await webhook('9101', { ts: Math.floor(Date.now() / 1000) - 600 })).statusCode).toBe(401);
+    expect((await webhook('9101')).json().outcome).toBe('review');
+
+    const b = (await create(10_000)).json();
+    await t.database.db
+      .update(topups)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(topups.id, b.id));
+    payments.set('9102', { status: 'approved', amount: '10.00', currency: 'BRL', ref: b.txid });
+    expect((await webhook('9102')).json().outcome).toBe('review');
+
+    const c = (await create(10_000)).json();
+    payments.set('9103', { status: 'pending', amount: 10, currency: 'BRL', ref: c.txid });
+    expect((await webhook('9103')).json().outcome).toBe('ignored');
+    expect((await balanceOf(owner.headers)).balanceMillis).toBe(0);
+
+    // The operator sees the ones in review and can confirm by hand, once.
+    const pending = (await t.app.inject({ method: 'GET', url: '/api/admin/topups', headers: operatorHeaders })).json();
+    const inReview = pending.topups.filter(
+      (x: { accountId: string; status: string }) => x.accountId === owner.accountId,
+    );
+    expect(inReview.map((x: { status: string }) => x.status).sort()).toEqual(['pending', 'review', 'review']);
+    const confirm = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/admin/topups/${b.id}/confirm`,
+        headers: operatorHeaders,
+        payload: { reason: 'Pix conferido no extrato do banco' },
+      });
+    expect((await confirm()).statusCode).toBe(200);
+    expect((await confirm()).statusCode).toBe(409);
+    expect((await balanceOf(owner.headers)).balanceMillis).toBe(10_000);
+  });
+
+  it('shows balance, statement with running balance and an Excel-safe CSV', async () => {
+    const owner = await signUp(t);
+    const headers = operatorHeaders;
+    expect(
+      (
+        await t.app.inject({
+          method: 'PUT',
+          url: `/api/admin/accounts/${owner.accountId}/price`,
+          headers,
+          payload: { priceMillis: 4, reason: 'Volume acima de 1 milhão' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const credit = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/accounts/${owner.accountId}/adjustments`,
+      headers,
+      payload: { amountMillis: 2_000, reason: '=HYPERLINK("http://evil") bônus' },
+    });
+    expect(credit.statusCode).toBe(201);
+    const campaignId = randomUUID();
+    await reserveForCampaign(t.database.db, { accountId: owner.accountId, campaignId, recipients: 300 });
+    await settleCampaign(t.database.db, { campaignId, sentCount: 250 });
+
+    const balance = await balanceOf(owner.headers);
+    expect(balance).toMatchObject({ balanceMillis: 1_000, priceMillis: 4, emailsPaid: 250, formatted: 'R$\u00a01,00' });
+
+    const statement = (
+      await t.app.inject({ method: 'GET', url: '/api/billing/statement?limit=2', headers: owner.headers })
+    ).json();
+    expect(statement.entries.map((e: { kind: string }) => e.kind)).toEqual(['send', 'release']);
+    expect(statement.entries[0].balanceAfterMillis).toBe(1_000);
+    const next = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/billing/statement?limit=2&cursor=${statement.nextCursor}`,
+        headers: owner.headers,
+      })
+    ).json();
+    expect(next.entries.map((e: { kind: string }) => e.kind)).toEqual(['reservation', 'adjustment']);
+    expect(next.nextCursor).toBeNull();
+
+    const csv = await t.app.inject({ method: 'GET', url: '/api/billing/statement.csv', headers: owner.headers });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body.startsWith('\uFEFFData;Tipo;Descrição')).toBe(true);
+    expect(csv.body).toContain(';-1,000;1,000\r\n');
+    expect(csv.body).toContain(';"Crédito manual: =HYPERLINK(""http://evil"") bônus";');
+    expect(csvText('=1+1')).toBe("'=1+1");
+    expect(csvText('@SUM(A1)')).toBe("'@SUM(A1)");
+  });
+
+  it('warns the owner by e-mail once when the balance crosses the low-balance threshold', async () => {
+    const owner = await signUp(t, { email: `dona-${randomUUID().slice(0, 6)}@example.com` });
+    const adjust = (amountMillis: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/admin/accounts/${owner.accountId}/adjustments`,
+        headers: operatorHeaders,
+        payload: { amountMillis, reason: 'Teste de alerta' },
+      });
+    expect((await adjust(8_000)).statusCode).toBe(201);
+    expect((await adjust(-4_000)).statusCode).toBe(201); // 4 000 < 5 000: crossed
+    expect((await adjust(-1_000)).statusCode).toBe(201); // still below: no new warning
+    const warnings = (await t.sentMail()).filter((m) => m.to.includes(owner.email) && m.subject.includes('saldo'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.subject).toBe('Seu saldo no Carteiro está baixo: R$\u00a04,00');
+    expect((await balanceOf(owner.headers)).lowBalance).toBe(true);
+  });
+
+  it('keeps billing actions from members and the back office from non-operators', async () => {
+    const owner = await signUp(t);
+    const member = await signUp(t);
+    await t.database.db
+      .insert(accountMembers)
+      .values({ accountId: owner.accountId, userId: member.userId, role: 'member' });
+    const asMember = { ...member.headers, 'x-account-id': owner.accountId };
+    expect((await t.app.inject({ method: 'GET', url: '/api/billing/balance', headers: asMember })).statusCode).toBe(
+      200,
+    );
+    for (const [method, url] of [
+      ['GET', '/api/billing/statement'],
+      ['GET', '/api/billing/statement.csv'],
+      ['POST', '/api/billing/topups'],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: asMember,
+        payload: method === 'POST' ? { amountMillis: 10_000 } : undefined,
+      });
+      expect(res.statusCode, url).toBe(403);
+    }
+    for (const [method, url] of [
+      ['GET', '/api/admin/accounts'],
+      ['GET', '/api/admin/topups'],
+      ['GET', '/api/admin/audit-log'],
+      ['POST', `/api/admin/accounts/${owner.accountId}/adjustments`],
+      ['PUT', `/api/admin/accounts/${owner.accountId}/price`],
+      ['POST', `/api/admin/accounts/${owner.accountId}/suspend`],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: owner.headers,
+        payload: method === 'GET' ? undefined : {},
+      });
+      expect(res.statusCode, url).toBe(403);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/accounts' })).statusCode).toBe(401);
+  });
+
+  it('lets the operator suspend (no reservation possible) and audits every action', async () => {
+    const owner = await signUp(t);
+    const headers = operatorHeaders;
+    const suspend = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/accounts/${owner.accountId}/suspend`,
+      headers,
+      payload: { reason: 'Denúncias de spam' },
+    });
+    expect(suspend.statusCode).toBe(200);
+    await expect(
+      reserveForCampaign(t.database.db, { accountId: owner.accountId, campaignId: randomUUID(), recipients: 0 }),
+    ).rejects.toMatchObject({ code: 'account_suspended' });
+    const list = (await t.app.inject({ method: 'GET', url: '/api/admin/accounts', headers })).json();
+    expect(list.accounts.find((a: { id: string }) => a.id === owner.accountId)).toMatchObject({
+      status: 'suspended',
+      ownerEmail: owner.email,
+      priceMillis: 5,
+    });
+    const log = await queryRows<{ action: string }>(
+      t.database.db,
+      sql`select action from admin_audit_log where account_id = ${owner.accountId}`,
+    );
+    expect(log.map((r) => r.action)).toEqual(['account.suspend']);
+  });
+});

@@ -1,0 +1,272 @@
+import {
+  adminAdjustmentSchema,
+  adminConfirmTopupSchema,
+  adminPriceSchema,
+  adminStatusSchema,
+  type BalanceDto,
+  createTopupSchema,
+  emailsPaidBy,
+  formatBRL,
+  type LedgerEntryDto,
+  statementQuerySchema,
+  type TopupDto,
+} from '@carteiro/shared';
+import { desc, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../../config';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { parseInput } from '../../http/validate';
+import type { Mailer } from '../../mail/mailer';
+import { findBillingAccount } from '../accounts/account-balance';
+import { accounts } from '../accounts/accounts.db';
+import { getSessionUser, requireActor, requireRole } from '../auth/request-actor';
+import { adjustBalanceByOperator } from './adjust-balance';
+import { topups } from './billing.db';
+import { brCodeQrSvgDataUrl, createTopup, findTopup } from './create-topup';
+import { confirmTopupManually, type Topup } from './credit-topup';
+import type { LedgerEntry } from './ledger';
+import { listStatement } from './list-statement';
+import { listAccountsForOperator, listAdminAuditLog, setAccountStatus, setNegotiatedPrice } from './manage-account';
+import { notifyLowBalanceIfCrossed } from './notify-low-balance';
+import type { OperatorRef } from './record-admin-action';
+import { statementToCsv } from './statement-csv';
+
+const idParams = z.object({ id: z.uuid('Identificador inválido.') });
+const CSV_MAX_ROWS = 100_000;
+
+export function toLedgerEntryDto(e: LedgerEntry): LedgerEntryDto {
+  return {
+    id: e.id,
+    seq: e.seq,
+    kind: e.kind,
+    amountMillis: e.amountMillis,
+    balanceAfterMillis: e.balanceAfterMillis,
+    description: e.description,
+    campaignId: e.campaignId,
+    topupId: e.topupId,
+    emailCount: e.emailCount,
+    priceMillis: e.priceMillis,
+    createdAt: e.createdAt.toISOString(),
+  };
+}
+
+async function toTopupDto(t: Topup): Promise<TopupDto> {
+  return {
+    id: t.id,
+    txid: t.txid,
+    amountMillis: t.amountMillis,
+    status: t.status,
+    brCode: t.brCode,
+    qrSvgDataUrl: await brCodeQrSvgDataUrl(t.brCode),
+    expiresAt: t.expiresAt.toISOString(),
+    paidAt: t.paidAt?.toISOString() ?? null,
+    createdAt: t.createdAt.toISOString(),
+  };
+}
+
+/** 401 without a session, 403 unless the user is an operator (ADMIN_EMAILS). */
+async function requireOperator(request: FastifyRequest): Promise<OperatorRef> {
+  const user = await getSessionUser(request);
+  if (!user) throw new AppError('unauthenticated');
+  if (!user.isOperator) throw new AppError('forbidden');
+  return { userId: user.userId, email: user.email };
+}
+
+/** "Meu saldo", extrato, Pix top-ups and the operator back office's billing actions. */
+export async function billingRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; config: Config; mailer: Mailer },
+): Promise<void> {
+  const { db, config, mailer } = opts;
+  const pix = { key: config.PIX_KEY, merchantName: config.PIX_MERCHANT_NAME, merchantCity: config.PIX_MERCHANT_CITY };
+  const rules = { minMillis: config.TOPUP_MIN_MILLIS, expiryMinutes: config.TOPUP_EXPIRY_MINUTES };
+
+  // Every member sees the balance (they need it to know whether a campaign can go out).
+  app.get('/api/billing/balance', async (request): Promise<BalanceDto> => {
+    const actor = await requireActor(request);
+    const account = await findBillingAccount(db, actor.accountId);
+    if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+    return {
+      balanceMillis: account.balanceMillis,
+      priceMillis: account.priceMillis,
+      emailsPaid: emailsPaidBy(account.balanceMillis, account.priceMillis),
+      formatted: formatBRL(account.balanceMillis),
+      lowBalance: account.balanceMillis < config.LOW_BALANCE_THRESHOLD_MILLIS,
+      lowBalanceThresholdMillis: config.LOW_BALANCE_THRESHOLD_MILLIS,
+    };
+  });
+
+  app.get('/api/billing/statement', async (request) => {
+    const actor = await requireActor(request);
+    requireRole(actor, ['owner', 'admin']);
+    const query = parseInput(statementQuerySchema, request.query);
+    const page = await listStatement(db, { accountId: actor.accountId, ...query });
+    return { entries: page.entries.map(toLedgerEntryDto), nextCursor: page.nextCursor };
+  });
+
+  app.get('/api/billing/statement.csv', async (request, reply) => {
+    const actor = await requireActor(request);
+    requireRole(actor, ['owner', 'admin']);
+    const query = parseInput(statementQuerySchema.omit({ cursor: true, limit: true }), request.query);
+    const page = await listStatement(db, { accountId: actor.accountId, ...query, limit: CSV_MAX_ROWS });
+    const name = `extrato-carteiro${query.from ? `-${query.from}` : ''}${query.to ? `-a-${query.to}` : ''}.csv`;
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .header('cache-control', 'no-store')
+      .send(statementToCsv(page.entries));
+  });
+
+  app.post('/api/billing/topups', async (request, reply) => {
+    const actor = await requireActor(request);
+    requireRole(actor, ['owner', 'admin']);
+    const input = parseInput(createTopupSchema, request.body);
+    const topup = await createTopup(db, { ...input, accountId: actor.accountId, userId: actor.userId }, pix, rules);
+    return reply.status(201).send(await toTopupDto(topup));
+  });
+
+  app.get('/api/billing/topups', async (request) => {
+    const actor = await requireActor(request);
+    requireRole(actor, ['owner', 'admin']);
+    const rows = await db
+      .select()
+      .from(topups)
+      .where(eq(topups.accountId, actor.accountId))
+      .orderBy(desc(topups.createdAt))
+      .limit(50);
+    return {
+      topups: rows.map((t) => ({
+        id: t.id,
+        txid: t.txid,
+        amountMillis: t.amountMillis,
+        status: t.status,
+        expiresAt: t.expiresAt.toISOString(),
+        paidAt: t.paidAt?.toISOString() ?? null,
+        createdAt: t.createdAt.toISOString(),
+      })),
+    };
+  });
+
+  app.get('/api/billing/topups/:id', async (request) => {
+    const actor = await requireActor(request);
+    requireRole(actor, ['owner', 'admin']);
+    const { id } = parseInput(idParams, request.params);
+    const topup = await findTopup(db, actor.accountId, id);
+    if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
+    return toTopupDto(topup);
+  });
+
+  app.get('/api/billing/topups/:id/receipt', async (request) => {
+    const actor = await requireActor(request);
+    requireRole(actor, ['owner', 'admin']);
+    const { id } = parseInput(idParams, request.params);
+    const topup = await findTopup(db, actor.accountId, id);
+    if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
+    if (topup.status !== 'paid' || !topup.paidAt) {
+      throw new AppError('conflict', 'O recibo fica disponível quando o pagamento for confirmado.');
+    }
+    const [account] = await db
+      .select({ name: accounts.name, legalName: accounts.legalName, taxId: accounts.taxId, address: accounts.address })
+      .from(accounts)
+      .where(eq(accounts.id, actor.accountId));
+    return {
+      receiptNumber: topup.txid,
+      topupId: topup.id,
+      amountMillis: topup.amountMillis,
+      formattedAmount: formatBRL(topup.amountMillis),
+      paidAt: topup.paidAt.toISOString(),
+      method: 'Pix',
+      provider: topup.provider,
+      providerPaymentId: topup.providerPaymentId,
+      payer: account ?? null,
+      payee: { name: config.PIX_MERCHANT_NAME, city: config.PIX_MERCHANT_CITY, pixKey: config.PIX_KEY },
+      description: `Créditos pré-pagos para envio de e-mails (Carteiro) — ${formatBRL(topup.amountMillis)}`,
+    };
+  });
+
+  // ---- Operator back office ----
+
+  app.get('/api/admin/accounts', async (request) => {
+    await requireOperator(request);
+    const rows = await listAccountsForOperator(db);
+    return { accounts: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
+  });
+
+  app.post('/api/admin/accounts/:id/adjustments', async (request, reply) => {
+    const operator = await requireOperator(request);
+    const { id } = parseInput(idParams, request.params);
+    const input = parseInput(adminAdjustmentSchema, request.body);
+    const entry = await adjustBalanceByOperator(db, { accountId: id, ...input, operator });
+    const lowBalance = {
+      db,
+      mailer,
+      thresholdMillis: config.LOW_BALANCE_THRESHOLD_MILLIS,
+      publicUrl: config.PUBLIC_URL,
+    };
+    await notifyLowBalanceIfCrossed(lowBalance, entry).catch((error: unknown) => {
+      request.log.warn({ err: error, accountId: id }, 'low-balance warning could not be sent');
+    });
+    return reply.status(201).send(toLedgerEntryDto(entry));
+  });
+
+  app.put('/api/admin/accounts/:id/price', async (request) => {
+    const operator = await requireOperator(request);
+    const { id } = parseInput(idParams, request.params);
+    const input = parseInput(adminPriceSchema, request.body);
+    await setNegotiatedPrice(db, { accountId: id, ...input, operator });
+    return { ok: true };
+  });
+
+  for (const [path, status] of [
+    ['suspend', 'suspended'],
+    ['reactivate', 'active'],
+  ] as const) {
+    app.post(`/api/admin/accounts/:id/${path}`, async (request) => {
+      const operator = await requireOperator(request);
+      const { id } = parseInput(idParams, request.params);
+      const input = parseInput(adminStatusSchema, request.body);
+      await setAccountStatus(db, { accountId: id, status, reason: input.reason, operator });
+      return { ok: true, status };
+    });
+  }
+
+  app.get('/api/admin/topups', async (request) => {
+    await requireOperator(request);
+    const rows = await db
+      .select()
+      .from(topups)
+      .where(inArray(topups.status, ['pending', 'review', 'expired']))
+      .orderBy(desc(topups.createdAt))
+      .limit(200);
+    return {
+      topups: rows.map((t) => ({
+        id: t.id,
+        accountId: t.accountId,
+        txid: t.txid,
+        amountMillis: t.amountMillis,
+        status: t.status,
+        reviewReason: t.reviewReason,
+        providerPaymentId: t.providerPaymentId,
+        providerReport: t.providerReport,
+        expiresAt: t.expiresAt.toISOString(),
+        createdAt: t.createdAt.toISOString(),
+      })),
+    };
+  });
+
+  app.post('/api/admin/topups/:id/confirm', async (request) => {
+    const operator = await requireOperator(request);
+    const { id } = parseInput(idParams, request.params);
+    const input = parseInput(adminConfirmTopupSchema, request.body ?? {});
+    const topup = await confirmTopupManually(db, { topupId: id, operator, reason: input.reason ?? null });
+    return { id: topup.id, status: topup.status, paidAt: topup.paidAt?.toISOString() ?? null };
+  });
+
+  app.get('/api/admin/audit-log', async (request) => {
+    await requireOperator(request);
+    const rows = await listAdminAuditLog(db);
+    return { entries: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
+  });
+}

@@ -1,0 +1,101 @@
+import { randomInt } from 'node:crypto';
+import { buildPixBrCode, formatBRL } from '@carteiro/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import QRCode from 'qrcode';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { findBillingAccount } from '../accounts/account-balance';
+import { topups } from './billing.db';
+import type { Topup } from './credit-topup';
+
+/** Largest single top-up: R$ 100.000,00. */
+export const TOPUP_MAX_MILLIS = 100_000_000;
+const TXID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+const TXID_LENGTH = 25;
+
+export interface PixReceiver {
+  key: string;
+  merchantName: string;
+  merchantCity: string;
+}
+
+export interface TopupRules {
+  minMillis: number;
+  expiryMinutes: number;
+}
+
+/** 25 random letters and digits (≈ 143 bits): the txid the payer's bank echoes back. */
+export function generateTxid(): string {
+  let txid = '';
+  for (let i = 0; i < TXID_LENGTH; i++) txid += TXID_ALPHABET[randomInt(TXID_ALPHABET.length)];
+  return txid;
+}
+
+/** The BR Code as an SVG QR code in a data URL, generated locally (no third-party service sees the payload). */
+export async function brCodeQrSvgDataUrl(brCode: string): Promise<string> {
+  const svg = await QRCode.toString(brCode, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+}
+
+/**
+ * Creates a pending Pix top-up with a fresh txid, its BR Code (operator's key, name and city; exact amount) and
+ * an expiry. Throws validation_failed for an amount under the minimum, over the maximum or not in whole cents.
+ */
+export async function createTopup(
+  db: Db,
+  input: { accountId: string; amountMillis: number; userId?: string | null },
+  pix: PixReceiver,
+  rules: TopupRules,
+  now = new Date(),
+): Promise<Topup> {
+  const { amountMillis } = input;
+  if (!Number.isSafeInteger(amountMillis) || amountMillis < rules.minMillis) {
+    throw new AppError('validation_failed', `O valor mínimo de recarga é ${formatBRL(rules.minMillis)}.`);
+  }
+  if (amountMillis > TOPUP_MAX_MILLIS) {
+    throw new AppError('validation_failed', `O valor máximo de recarga é ${formatBRL(TOPUP_MAX_MILLIS)}.`);
+  }
+  if (amountMillis % 10 !== 0) {
+    throw new AppError('validation_failed', 'O valor da recarga deve ser em centavos inteiros.');
+  }
+  if (!(await findBillingAccount(db, input.accountId))) throw new AppError('not_found', 'Conta não encontrada.');
+  const txid = generateTxid();
+  const brCode = buildPixBrCode({ ...pix, amountMillis, txid });
+  const [topup] = await db
+    .insert(topups)
+    .values({
+      accountId: input.accountId,
+      amountMillis,
+      txid,
+      brCode,
+      createdByUserId: input.userId ?? null,
+      expiresAt: new Date(now.getTime() + rules.expiryMinutes * 60_000),
+    })
+    .returning();
+  if (!topup) throw new Error('top-up insert returned nothing');
+  return topup;
+}
+
+/**
+ * The account's top-up, marking it expired first when its time has passed unpaid; null when it does not exist
+ * in that account.
+ */
+export async function findTopup(
+  db: Db,
+  accountId: string | null,
+  topupId: string,
+  now = new Date(),
+): Promise<Topup | null> {
+  const where = accountId ? and(eq(topups.id, topupId), eq(topups.accountId, accountId)) : eq(topups.id, topupId);
+  const [topup] = await db.select().from(topups).where(where);
+  if (!topup) return null;
+  if (topup.status === 'pending' && topup.expiresAt.getTime() < now.getTime()) {
+    const [expired] = await db
+      .update(topups)
+      .set({ status: 'expired' })
+      .where(and(eq(topups.id, topup.id), eq(topups.status, 'pending'), sql`${topups.expiresAt} < ${now}`))
+      .returning();
+    return expired ?? (await db.select().from(topups).where(eq(topups.id, topupId)))[0] ?? null;
+  }
+  return topup;
+}

@@ -1,0 +1,42 @@
+import { LEDGER_KIND_LABELS_PT_BR } from '@carteiro/shared';
+import type { LedgerEntry } from './ledger';
+
+/** Millis as a pt-BR decimal with 3 places, no currency sign ("-12,345"), which Excel pt-BR reads as a number. */
+export function millisToCsvNumber(millis: number): string {
+  const sign = millis < 0 ? '-' : '';
+  const abs = Math.abs(millis);
+  return `${sign}${Math.floor(abs / 1000)},${String(abs % 1000).padStart(3, '0')}`;
+}
+
+/** A text cell: neutralises spreadsheet formulas (=, +, -, @, tab, CR) and quotes when needed. */
+export function csvText(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[;"\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The statement as a `;`-separated UTF-8 CSV with BOM (opens correctly in Excel pt-BR). */
+export function statementToCsv(entries: LedgerEntry[], timeZone = 'America/Sao_Paulo'): string {
+  const date = new Intl.DateTimeFormat('pt-BR', {
+    timeZone,
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  const lines = ['Data;Tipo;Descrição;Campanha;Valor (R$);Saldo (R$)'];
+  for (const e of entries) {
+    lines.push(
+      [
+        csvText(date.format(e.createdAt)),
+        csvText(LEDGER_KIND_LABELS_PT_BR[e.kind]),
+        csvText(e.description),
+        csvText(e.campaignId ?? ''),
+        millisToCsvNumber(e.amountMillis),
+        millisToCsvNumber(e.balanceAfterMillis),
+      ].join(';'),
+    );
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}

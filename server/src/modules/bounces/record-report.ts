@@ -1,0 +1,197 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { hashEmail } from '../contacts/email-hash';
+import { transitionCampaignStatus } from '../sending/campaign-controls';
+import { campaignSends } from '../sending/messages.db';
+import type { BounceKind } from '../tracking/tracking.db';
+import { campaignAlerts } from './bounces.db';
+
+const formatPercent = (rate: number) => `${(rate * 100).toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`;
+
+export interface ReportSettings {
+  /** Soft bounces of one contact (any campaign) after which the contact is treated as bounced. */
+  softBounceLimit: number;
+  /** Auto-pause: only once a campaign has at least this many deliveries. */
+  protectionMinDeliveries: number;
+  /** Auto-pause when hard bounces / deliveries exceeds this (0.05 = 5%). */
+  protectionHardBounceRate: number;
+  /** Auto-pause when complaints / deliveries exceeds this (0.001 = 0.1%). */
+  protectionComplaintRate: number;
+}
+
+export const DEFAULT_REPORT_SETTINGS: ReportSettings = {
+  softBounceLimit: 3,
+  protectionMinDeliveries: 500,
+  protectionHardBounceRate: 0.05,
+  protectionComplaintRate: 0.001,
+};
+
+export type DeliveryReport =
+  | { type: 'bounce'; bounceKind: BounceKind; status: string | null; diagnostic: string | null; source: string }
+  | { type: 'complaint'; feedbackType: string; source: string };
+
+export type ReportOutcome =
+  | { recorded: false; reason: 'unknown_message' | 'duplicate' }
+  | { recorded: true; messageId: number; campaignId: string; suppressed: boolean; paused: boolean };
+
+interface MessageFacts {
+  id: number;
+  campaign_id: string;
+  account_id: string;
+  contact_id: string | null;
+  email: string;
+}
+
+export async function findMessageByToken(db: Db, token: string): Promise<MessageFacts | null> {
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return null;
+  const [row] = await queryRows<MessageFacts>(
+    db,
+    sql`select id, campaign_id, account_id, contact_id, email from messages where token = ${token}`,
+  );
+  return row ? { ...row, id: Number(row.id) } : null;
+}
+
+/** Marks the contact bounced/complained and suppresses the address (complaints: off every list of the account). */
+async function suppressContact(db: Db, message: MessageFacts, reason: 'bounced' | 'complained'): Promise<void> {
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    if (message.contact_id) {
+      await t.execute(
+        sql`update contacts set status = ${reason}, updated_at = now()
+            where id = ${message.contact_id} and account_id = ${message.account_id} and status <> ${reason}`,
+      );
+      if (reason === 'complained') {
+        await t.execute(
+          sql`update list_memberships set status = 'unsubscribed'
+              where contact_id = ${message.contact_id} and status <> 'unsubscribed'`,
+        );
+      }
+    }
+    await t.execute(
+      sql`insert into suppressions (account_id, email_hash, reason)
+          values (${message.account_id}, ${hashEmail(message.email)}, ${reason}) on conflict do nothing`,
+    );
+  });
+}
+
+/**
+ * Applies a bounce or complaint to the message it names (by its opaque token; an unknown token is ignored):
+ * records the event once per message and kind, then
+ * - hard: contact bounced + address suppressed;
+ * - soft: suppressed once the contact has `softBounceLimit` soft bounces;
+ * - policy (5.7.x): recorded and flagged for the operator, the mailbox is not marked invalid;
+ * - complaint: contact complained, unsubscribed from every list of the account, address suppressed;
+ * and finally checks the campaign's protection thresholds.
+ */
+export async function recordDeliveryReport(
+  db: Db,
+  token: string,
+  report: DeliveryReport,
+  settings: ReportSettings,
+  logger?: Logger,
+): Promise<ReportOutcome> {
+  const message = await findMessageByToken(db, token);
+  if (!message) return { recorded: false, reason: 'unknown_message' };
+  const kind = report.type;
+  const bounceKind = report.type === 'bounce' ? report.bounceKind : null;
+  const detail =
+    report.type === 'bounce'
+      ? [report.status, report.diagnostic].filter(Boolean).join(' ').slice(0, 1000) || null
+      : report.feedbackType;
+  const inserted = await queryRows<{ id: number }>(
+    db,
+    sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, bounce_kind, detail, user_agent)
+        select ${message.id}, ${message.campaign_id}, ${message.account_id}, ${message.contact_id}, ${kind},
+               ${bounceKind}, ${detail}, ${report.source}
+        where not exists (select 1 from message_events where message_id = ${message.id} and kind = ${kind}
+                            and bounce_kind is not distinct from ${bounceKind})
+        returning id`,
+  );
+  if (inserted.length === 0) return { recorded: false, reason: 'duplicate' };
+
+  let suppressed = false;
+  if (report.type === 'complaint') {
+    await suppressContact(db, message, 'complained');
+    await db.execute(
+      sql`update campaigns set complained_count = complained_count + 1 where id = ${message.campaign_id}`,
+    );
+    suppressed = true;
+  } else if (report.bounceKind === 'hard') {
+    await suppressContact(db, message, 'bounced');
+    await db.execute(sql`update campaigns set bounced_count = bounced_count + 1 where id = ${message.campaign_id}`);
+    suppressed = true;
+  } else if (report.bounceKind === 'soft') {
+    const [row] = await queryRows<{ n: number }>(
+      db,
+      message.contact_id
+        ? sql`select count(*)::int as n from message_events
+              where contact_id = ${message.contact_id} and kind = 'bounce' and bounce_kind = 'soft'`
+        : sql`select 0 as n`,
+    );
+    if (Number(row?.n ?? 0) >= settings.softBounceLimit) {
+      await suppressContact(db, message, 'bounced');
+      suppressed = true;
+    }
+  } else {
+    await db.insert(campaignAlerts).values({
+      campaignId: message.campaign_id,
+      accountId: message.account_id,
+      kind: 'policy_rejection',
+      reason: `Rejeição por política (${report.status ?? '5.7.x'}) do provedor do destinatário: verifique SPF, DKIM, DMARC e a reputação do domínio remetente.`,
+    });
+  }
+  const paused = await checkCampaignProtection(db, message.campaign_id, settings);
+  logger?.info(
+    { campaignId: message.campaign_id, messageId: message.id, kind, bounceKind, suppressed, paused },
+    'delivery report recorded',
+  );
+  return { recorded: true, messageId: message.id, campaignId: message.campaign_id, suppressed, paused };
+}
+
+/**
+ * Auto-pause (product §5 E): a sending campaign with at least `protectionMinDeliveries` deliveries pauses
+ * when hard bounces or complaints pass their rate. The pt-BR reason goes on campaign_sends.paused_reason
+ * (shown to the sender) and a campaign_alerts row flags it for the operator. True when this call paused it.
+ */
+export async function checkCampaignProtection(db: Db, campaignId: string, settings: ReportSettings): Promise<boolean> {
+  const [stats] = await queryRows<{
+    status: string;
+    account_id: string;
+    delivered: number;
+    hard: number;
+    complaints: number;
+  }>(
+    db,
+    sql`select c.status, c.created_by as account_id,
+               (select count(*)::int from messages m where m.campaign_id = c.id and m.status = 'sent') as delivered,
+               (select count(distinct e.message_id)::int from message_events e
+                 where e.campaign_id = c.id and e.kind = 'bounce' and e.bounce_kind = 'hard')
+               + (select count(*)::int from messages m where m.campaign_id = c.id and m.status = 'failed'
+                   and m.smtp_code >= 500 and not m.policy) as hard,
+               (select count(distinct e.message_id)::int from message_events e
+                 where e.campaign_id = c.id and e.kind = 'complaint') as complaints
+          from campaigns c where c.id = ${campaignId}`,
+  );
+  if (!stats || stats.status !== 'sending') return false;
+  const delivered = Number(stats.delivered);
+  const attempted = delivered;
+  if (attempted < settings.protectionMinDeliveries || attempted === 0) return false;
+  const hardRate = Number(stats.hard) / attempted;
+  const complaintRate = Number(stats.complaints) / attempted;
+  let kind: 'hard_bounce_rate' | 'complaint_rate' | null = null;
+  let reason = '';
+  if (complaintRate > settings.protectionComplaintRate) {
+    kind = 'complaint_rate';
+    reason = `Envio pausado automaticamente: a taxa de reclamações de spam chegou a ${formatPercent(complaintRate)} (limite ${formatPercent(settings.protectionComplaintRate)}) após ${delivered} entregas. Revise a origem da lista e o conteúdo antes de retomar.`;
+  } else if (hardRate > settings.protectionHardBounceRate) {
+    kind = 'hard_bounce_rate';
+    reason = `Envio pausado automaticamente: a taxa de devoluções permanentes chegou a ${formatPercent(hardRate)} (limite ${formatPercent(settings.protectionHardBounceRate)}) após ${delivered} entregas. Limpe a lista (endereços inválidos) antes de retomar.`;
+  }
+  if (!kind) return false;
+  if (!(await transitionCampaignStatus(db, campaignId, ['sending'], 'paused'))) return false;
+  await db.update(campaignSends).set({ pausedReason: reason }).where(eq(campaignSends.campaignId, campaignId));
+  await db.insert(campaignAlerts).values({ campaignId, accountId: stats.account_id, kind, reason });
+  return true;
+}

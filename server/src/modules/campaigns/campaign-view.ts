@@ -1,0 +1,75 @@
+import type { CampaignStatus } from '@carteiro/shared';
+import type { CampaignRow } from './campaigns.db';
+
+/** A campaign as the API answers it (ISO dates). `createdBy` is the owning account id (spec §3). */
+export interface CampaignView {
+  id: string;
+  uuid: string;
+  createdBy: string;
+  name: string;
+  subject: string;
+  preheader: string;
+  fromName: string | null;
+  fromEmail: string | null;
+  replyTo: string | null;
+  includeListIds: string[];
+  excludeListIds: string[];
+  template: string;
+  templateProject: Record<string, unknown> | null;
+  trackOpens: boolean;
+  trackClicks: boolean;
+  status: CampaignStatus;
+  scheduledAt: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  counters: {
+    recipients: number;
+    sent: number;
+    failed: number;
+    bounced: number;
+    opened: number;
+    clicked: number;
+    unsubscribed: number;
+    complained: number;
+  };
+  createdAt: string;
+  updatedAt: string;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toCampaignView(row: CampaignRow): CampaignView {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    createdBy: row.createdBy,
+    name: row.name,
+    subject: row.subject,
+    preheader: row.preheader,
+    fromName: row.fromName,
+    fromEmail: row.fromEmail,
+    replyTo: row.replyTo,
+    includeListIds: row.includeListIds,
+    excludeListIds: row.excludeListIds,
+    template: row.template,
+    templateProject: row.templateProject ?? null,
+    trackOpens: row.trackOpens,
+    trackClicks: row.trackClicks,
+    status: row.status,
+    scheduledAt: iso(row.scheduledAt),
+    startedAt: iso(row.startedAt),
+    finishedAt: iso(row.finishedAt),
+    counters: {
+      recipients: row.recipientsCount,
+      sent: row.sentCount,
+      failed: row.failedCount,
+      bounced: row.bouncedCount,
+      opened: row.openedCount,
+      clicked: row.clickedCount,
+      unsubscribed: row.unsubscribedCount,
+      complained: row.complainedCount,
+    },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,107 @@
+import {
+  campaignCreateSchema,
+  campaignPreviewSchema,
+  campaignScheduleSchema,
+  campaignTestSendSchema,
+  campaignUpdateSchema,
+} from '@carteiro/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { parseInput } from '../../http/validate';
+import type { Mailer } from '../../mail/mailer';
+import { requireActor } from '../auth/request-actor';
+import { previewCampaign, renderPublicCampaign, sendCampaignTest, summariseCampaign } from './campaign-preview';
+import {
+  createCampaign,
+  deleteCampaign,
+  duplicateCampaign,
+  findCampaign,
+  findCampaigns,
+  findCampaignsBetween,
+  scheduleCampaign,
+  unscheduleCampaign,
+  updateCampaign,
+} from './campaigns';
+
+function campaignId(params: unknown): string {
+  const parsed = z.object({ id: z.uuid() }).safeParse(params);
+  if (!parsed.success) throw new AppError('not_found', 'Campanha não encontrada.');
+  return parsed.data.id;
+}
+
+const calendarQuery = z.object({
+  from: z.iso.datetime({ offset: true, error: 'Data inicial inválida.' }),
+  to: z.iso.datetime({ offset: true, error: 'Data final inválida.' }),
+});
+
+/** Campaigns REST API, scoped by the actor's account (created_by), and the public template viewer's data. */
+export async function campaignsRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; mailer: Mailer; publicUrl: string },
+): Promise<void> {
+  const { db, mailer, publicUrl } = opts;
+
+  app.get('/api/campaigns', async (request) => {
+    const actor = await requireActor(request);
+    return { items: await findCampaigns(db, actor.accountId) };
+  });
+  app.get('/api/campaigns/calendar', async (request) => {
+    const actor = await requireActor(request);
+    const { from, to } = parseInput(calendarQuery, request.query);
+    return { items: await findCampaignsBetween(db, actor.accountId, new Date(from), new Date(to)) };
+  });
+  app.post('/api/campaigns', async (request, reply) => {
+    const actor = await requireActor(request);
+    const input = parseInput(campaignCreateSchema, request.body);
+    return reply.status(201).send(await createCampaign(db, actor.accountId, input));
+  });
+  app.get('/api/campaigns/:id', async (request) => {
+    const actor = await requireActor(request);
+    return findCampaign(db, actor.accountId, campaignId(request.params));
+  });
+  app.patch('/api/campaigns/:id', async (request) => {
+    const actor = await requireActor(request);
+    const input = parseInput(campaignUpdateSchema, request.body);
+    return updateCampaign(db, actor.accountId, campaignId(request.params), input);
+  });
+  app.delete('/api/campaigns/:id', async (request, reply) => {
+    const actor = await requireActor(request);
+    await deleteCampaign(db, actor.accountId, campaignId(request.params));
+    return reply.status(204).send();
+  });
+  app.post('/api/campaigns/:id/duplicate', async (request, reply) => {
+    const actor = await requireActor(request);
+    return reply.status(201).send(await duplicateCampaign(db, actor.accountId, campaignId(request.params)));
+  });
+  app.post('/api/campaigns/:id/schedule', async (request) => {
+    const actor = await requireActor(request);
+    const { scheduledAt } = parseInput(campaignScheduleSchema, request.body);
+    return scheduleCampaign(db, actor.accountId, campaignId(request.params), scheduledAt);
+  });
+  app.post('/api/campaigns/:id/unschedule', async (request) => {
+    const actor = await requireActor(request);
+    return unscheduleCampaign(db, actor.accountId, campaignId(request.params));
+  });
+  app.post('/api/campaigns/:id/preview', async (request) => {
+    const actor = await requireActor(request);
+    const { contactId } = parseInput(campaignPreviewSchema, request.body ?? {});
+    return previewCampaign(db, actor.accountId, campaignId(request.params), { contactId, publicUrl });
+  });
+  app.post('/api/campaigns/:id/test-send', async (request) => {
+    const actor = await requireActor(request);
+    const input = parseInput(campaignTestSendSchema, request.body);
+    return sendCampaignTest(db, mailer, actor.accountId, campaignId(request.params), { ...input, publicUrl });
+  });
+  app.get('/api/campaigns/:id/summary', async (request) => {
+    const actor = await requireActor(request);
+    return summariseCampaign(db, actor.accountId, campaignId(request.params));
+  });
+  app.get('/api/public/campaigns/:id/html', async (request, reply) => {
+    const result = await renderPublicCampaign(db, campaignId(request.params), publicUrl);
+    // Sender HTML is shown in a sandboxed iframe by the web; never cache a draft that may still change.
+    reply.header('cache-control', 'no-store');
+    return result;
+  });
+}

@@ -1,0 +1,262 @@
+import {
+  assertTransition,
+  type CampaignCreateInput,
+  type CampaignStatus,
+  type CampaignUpdateInput,
+  isDeletable,
+  isEditable,
+} from '@carteiro/shared';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { accounts } from '../accounts/accounts.db';
+import { lists } from '../lists/lists.db';
+import { findCustomFieldNames } from '../templates/custom-field-names';
+import { findTemplate } from '../templates/templates';
+import { assertHasUnsubscribeLink, assertValidTemplate } from '../templates/validate-template';
+import { type CampaignView, toCampaignView } from './campaign-view';
+import { type CampaignRow, campaigns } from './campaigns.db';
+import { zonedLocalToDate } from './zoned-time';
+
+const NOT_FOUND = 'Campanha não encontrada.';
+const conflict = (message: string) => new AppError('conflict', message);
+
+/** The account's campaigns (spec §6: created_by = account), most recently updated first (spec §9). */
+export async function findCampaigns(db: Db, accountId: string): Promise<CampaignView[]> {
+  const rows = await db
+    .select()
+    .from(campaigns)
+    .where(eq(campaigns.createdBy, accountId))
+    .orderBy(desc(campaigns.updatedAt), desc(campaigns.id));
+  return rows.map(toCampaignView);
+}
+
+/** The row of one campaign of the account; 404 (never 403) when it is another account's. */
+export async function findCampaignRow(db: Db, accountId: string, id: string): Promise<CampaignRow> {
+  const [row] = await db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id)));
+  if (!row) throw new AppError('not_found', NOT_FOUND);
+  return row;
+}
+
+export async function findCampaign(db: Db, accountId: string, id: string): Promise<CampaignView> {
+  return toCampaignView(await findCampaignRow(db, accountId, id));
+}
+
+async function assertOwnLists(db: Db, accountId: string, ids: string[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const found = await db
+    .select({ id: lists.id })
+    .from(lists)
+    .where(and(eq(lists.accountId, accountId), inArray(lists.id, unique)));
+  if (found.length !== unique.length) throw new AppError('validation_failed', 'Uma das listas escolhidas não existe.');
+}
+
+async function assertTemplateParts(
+  db: Db,
+  accountId: string,
+  parts: { subject?: string; preheader?: string; template?: string },
+): Promise<void> {
+  if (parts.subject === undefined && parts.preheader === undefined && parts.template === undefined) return;
+  assertValidTemplate(
+    { subject: parts.subject, preheader: parts.preheader, html: parts.template },
+    await findCustomFieldNames(db, accountId),
+  );
+}
+
+/** Copies a library template's HTML and builder project (and subject, when the campaign has none). */
+async function withLibraryTemplate<T extends { templateId?: string; template?: string; subject?: string }>(
+  db: Db,
+  accountId: string,
+  input: T,
+): Promise<Omit<T, 'templateId'> & { templateProject?: Record<string, unknown> | null }> {
+  const { templateId, ...rest } = input;
+  if (!templateId) return rest;
+  const library = await findTemplate(db, accountId, templateId);
+  return {
+    ...rest,
+    template: library.html,
+    templateProject: library.builderProject,
+    subject: rest.subject || library.subject || rest.subject,
+  };
+}
+
+/**
+ * Creates a draft owned by the account (created_by is the caller's account, never the body's). 409 when the
+ * client uuid is already used; 400 for lists of another account or broken Liquid.
+ */
+export async function createCampaign(db: Db, accountId: string, input: CampaignCreateInput): Promise<CampaignView> {
+  const values = await withLibraryTemplate(db, accountId, input);
+  await assertOwnLists(db, accountId, [...(values.includeListIds ?? []), ...(values.excludeListIds ?? [])]);
+  await assertTemplateParts(db, accountId, values);
+  const [row] = await db
+    .insert(campaigns)
+    .values({ ...values, createdBy: accountId, status: 'draft' })
+    .onConflictDoNothing({ target: campaigns.uuid })
+    .returning();
+  if (!row) throw conflict('Já existe uma campanha com este identificador (uuid).');
+  return toCampaignView(row);
+}
+
+const NOT_EDITABLE = 'Esta campanha já começou a ser enviada e não pode mais ser editada.';
+
+/**
+ * Updates a draft or scheduled campaign (updated_at set). 409 once sending has started (status checked in the
+ * same UPDATE, so a campaign that starts sending meanwhile is not modified).
+ */
+export async function updateCampaign(
+  db: Db,
+  accountId: string,
+  id: string,
+  input: CampaignUpdateInput,
+): Promise<CampaignView> {
+  const current = await findCampaignRow(db, accountId, id);
+  if (!isEditable(current.status)) throw conflict(NOT_EDITABLE);
+  const values = await withLibraryTemplate(db, accountId, input);
+  await assertOwnLists(db, accountId, [...(values.includeListIds ?? []), ...(values.excludeListIds ?? [])]);
+  await assertTemplateParts(db, accountId, values);
+  const [row] = await db
+    .update(campaigns)
+    .set({ ...values, updatedAt: new Date() })
+    .where(
+      and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id), inArray(campaigns.status, ['draft', 'scheduled'])),
+    )
+    .returning();
+  if (!row) throw conflict(NOT_EDITABLE);
+  return toCampaignView(row);
+}
+
+/** Deletes a draft; 409 for any other status (cancel instead), 404 when not the account's. */
+export async function deleteCampaign(db: Db, accountId: string, id: string): Promise<void> {
+  const current = await findCampaignRow(db, accountId, id);
+  const refusal = 'Só rascunhos podem ser excluídos. Cancele a campanha em vez de excluí-la.';
+  if (!isDeletable(current.status)) throw conflict(refusal);
+  const rows = await db
+    .delete(campaigns)
+    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id), eq(campaigns.status, 'draft')))
+    .returning({ id: campaigns.id });
+  if (rows.length === 0) throw conflict(refusal);
+}
+
+/** A new draft with the same content, named "Cópia de …", a new uuid, no schedule and zero counters. */
+export async function duplicateCampaign(db: Db, accountId: string, id: string): Promise<CampaignView> {
+  const original = await findCampaignRow(db, accountId, id);
+  const [row] = await db
+    .insert(campaigns)
+    .values({
+      uuid: crypto.randomUUID(),
+      createdBy: accountId,
+      name: `Cópia de ${original.name}`.slice(0, 200),
+      subject: original.subject,
+      preheader: original.preheader,
+      fromName: original.fromName,
+      fromEmail: original.fromEmail,
+      replyTo: original.replyTo,
+      includeListIds: original.includeListIds,
+      excludeListIds: original.excludeListIds,
+      template: original.template,
+      templateProject: original.templateProject,
+      trackOpens: original.trackOpens,
+      trackClicks: original.trackClicks,
+      status: 'draft',
+    })
+    .returning();
+  if (!row) throw new Error('campaign insert returned nothing');
+  return toCampaignView(row);
+}
+
+/**
+ * Throws 400 validation_failed with a pt-BR message when the campaign cannot be sent as it is: no subject,
+ * no audience, no HTML, broken Liquid, or no unsubscribe link. Used by scheduling and by the sending engine.
+ */
+export async function assertReadyToSend(db: Db, campaign: CampaignRow): Promise<void> {
+  if (!campaign.subject.trim()) throw new AppError('validation_failed', 'Informe o assunto antes de enviar.');
+  if (campaign.includeListIds.length === 0)
+    throw new AppError('validation_failed', 'Escolha pelo menos uma lista de destinatários antes de enviar.');
+  if (!campaign.template.trim()) throw new AppError('validation_failed', 'A campanha não tem conteúdo (modelo vazio).');
+  assertValidTemplate(
+    { subject: campaign.subject, preheader: campaign.preheader, html: campaign.template },
+    await findCustomFieldNames(db, campaign.createdBy),
+  );
+  assertHasUnsubscribeLink(campaign.template);
+}
+
+/**
+ * Moves a campaign to `to` through the status machine (409 with a pt-BR reason when not allowed), guarded by
+ * the status it was read with so two concurrent changes cannot both win. `extra` columns are set alongside.
+ */
+export async function transitionCampaign(
+  db: Db,
+  accountId: string,
+  id: string,
+  to: CampaignStatus,
+  extra: Partial<typeof campaigns.$inferInsert> = {},
+): Promise<CampaignView> {
+  const current = await findCampaignRow(db, accountId, id);
+  assertTransition(current.status, to, conflict);
+  const [row] = await db
+    .update(campaigns)
+    .set({ ...extra, status: to, updatedAt: new Date() })
+    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id), eq(campaigns.status, current.status)))
+    .returning();
+  if (!row) throw conflict('A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.');
+  return toCampaignView(row);
+}
+
+const MIN_SCHEDULE_LEAD_MS = 60_000;
+
+/**
+ * Schedules (or reschedules) a draft or scheduled campaign. `scheduledAt` without offset is read in the
+ * account's time zone; it must be at least a minute ahead. The campaign must be ready to send.
+ */
+export async function scheduleCampaign(
+  db: Db,
+  accountId: string,
+  id: string,
+  scheduledAtText: string,
+  now = new Date(),
+): Promise<CampaignView> {
+  const [account] = await db.select({ timeZone: accounts.timeZone }).from(accounts).where(eq(accounts.id, accountId));
+  const scheduledAt = zonedLocalToDate(scheduledAtText, account?.timeZone ?? 'America/Sao_Paulo');
+  if (Number.isNaN(scheduledAt.getTime())) throw new AppError('validation_failed', 'Data e hora inválidas.');
+  if (scheduledAt.getTime() < now.getTime() + MIN_SCHEDULE_LEAD_MS)
+    throw new AppError('validation_failed', 'Escolha uma data e hora no futuro.');
+  const current = await findCampaignRow(db, accountId, id);
+  if (current.status === 'scheduled') {
+    await assertReadyToSend(db, current);
+    const [row] = await db
+      .update(campaigns)
+      .set({ scheduledAt, updatedAt: new Date() })
+      .where(and(eq(campaigns.id, id), eq(campaigns.createdBy, accountId), eq(campaigns.status, 'scheduled')))
+      .returning();
+    if (!row) throw conflict('A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.');
+    return toCampaignView(row);
+  }
+  assertTransition(current.status, 'scheduled', conflict);
+  await assertReadyToSend(db, current);
+  return transitionCampaign(db, accountId, id, 'scheduled', { scheduledAt });
+}
+
+/** Back to draft, schedule cleared; 409 unless scheduled. */
+export async function unscheduleCampaign(db: Db, accountId: string, id: string): Promise<CampaignView> {
+  return transitionCampaign(db, accountId, id, 'draft', { scheduledAt: null });
+}
+
+/** Campaigns with scheduled_at in [from, to) — for the calendar (scheduled and already sent/sending). */
+export async function findCampaignsBetween(db: Db, accountId: string, from: Date, to: Date): Promise<CampaignView[]> {
+  const rows = await db
+    .select()
+    .from(campaigns)
+    .where(
+      and(
+        eq(campaigns.createdBy, accountId),
+        sql`coalesce(${campaigns.scheduledAt}, ${campaigns.startedAt}) >= ${from.toISOString()}`,
+        sql`coalesce(${campaigns.scheduledAt}, ${campaigns.startedAt}) < ${to.toISOString()}`,
+      ),
+    )
+    .orderBy(sql`coalesce(${campaigns.scheduledAt}, ${campaigns.startedAt})`);
+  return rows.map(toCampaignView);
+}

@@ -1,0 +1,71 @@
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { accounts } from '../accounts/accounts.db';
+import { campaigns } from '../campaigns/campaigns.db';
+
+/**
+ * The collections the compatibility API (spec §7) knows, with the only fields it reads, filters, orders and
+ * writes. Anything else is refused with a 400: this is a translation of the old client's calls, never a
+ * generic door into the database.
+ */
+export interface CollectionSpec {
+  /** Field name (spec snake_case) → column, for where/order. */
+  filterable: Record<string, AnyPgColumn>;
+  orderable: Record<string, AnyPgColumn>;
+  /** Field names accepted in `data` on create / update (snake_case → camelCase input key). */
+  creatable: Record<string, string>;
+  updatable: Record<string, string>;
+}
+
+const accountWritable = {
+  name: 'name',
+  legal_name: 'legalName',
+  tax_id: 'taxId',
+  address: 'address',
+  time_zone: 'timeZone',
+  default_from_name: 'defaultFromName',
+  default_from_email: 'defaultFromEmail',
+};
+
+const campaignWritable = {
+  name: 'name',
+  subject: 'subject',
+  preheader: 'preheader',
+  from_name: 'fromName',
+  from_email: 'fromEmail',
+  reply_to: 'replyTo',
+  include_list_ids: 'includeListIds',
+  exclude_list_ids: 'excludeListIds',
+  template: 'template',
+  template_project: 'templateProject',
+  track_opens: 'trackOpens',
+  track_clicks: 'trackClicks',
+};
+
+export const COLLECTIONS = {
+  account: {
+    filterable: { id: accounts.id, uuid: accounts.uuid, owner: accounts.ownerUserId },
+    orderable: { created_at: accounts.createdAt, updated_at: accounts.updatedAt, name: accounts.name },
+    // uuid and owner on create: uuid is the client's, owner is always the signed-in user (checked).
+    creatable: { uuid: 'uuid', owner: 'owner', ...accountWritable },
+    updatable: accountWritable,
+  },
+  campaigns: {
+    filterable: {
+      id: campaigns.id,
+      uuid: campaigns.uuid,
+      created_by: campaigns.createdBy,
+      status: campaigns.status,
+      name: campaigns.name,
+    },
+    orderable: {
+      updated_at: campaigns.updatedAt,
+      created_at: campaigns.createdAt,
+      scheduled_at: campaigns.scheduledAt,
+      name: campaigns.name,
+    },
+    creatable: { uuid: 'uuid', created_by: 'createdBy', ...campaignWritable },
+    updatable: { created_by: 'createdBy', ...campaignWritable },
+  },
+} satisfies Record<string, CollectionSpec>;
+
+export type CollectionName = keyof typeof COLLECTIONS;

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { parseInput } from '../../http/validate';
+import { requireActor } from '../auth/request-actor';
+import { startCampaignSend } from '../sending/start-campaign-send';
+
+/**
+ * Spec §7 `POST /send-campaign {id}`: the old client's "Enviar". Same rules as the REST twin
+ * (`POST /api/campaigns/:id/send`); answers `{ ok, campaignId, recipients, reservedMillis }`.
+ */
+export async function sendCampaignCompatRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  app.post('/send-campaign', async (request) => {
+    const actor = await requireActor(request);
+    const { id } = parseInput(
+      z.object({ id: z.string({ error: 'Informe o id da campanha.' }).max(100) }),
+      request.body,
+    );
+    if (!z.uuid().safeParse(id).success) throw new AppError('not_found', 'Campanha não encontrada.');
+    return startCampaignSend(opts.db, actor.accountId, id, actor);
+  });
+}

@@ -1,0 +1,58 @@
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { accounts } from '../accounts/accounts.db';
+
+export const CONTACT_STATUSES = ['subscribed', 'unsubscribed', 'bounced', 'complained'] as const;
+export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+
+/**
+ * A contact of an account (product §4 Contact). `email` is normalised (shared normaliseEmail) and unique per
+ * account. Consent evidence is kept on the row (LGPD: the sender must be able to prove consent).
+ */
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    name: text('name'),
+    fields: jsonb('fields').$type<Record<string, string>>().notNull().default({}),
+    status: text('status', { enum: CONTACT_STATUSES }).notNull().default('subscribed'),
+    legalBasis: text('legal_basis', { enum: ['consent', 'legitimate_interest'] }),
+    consentSource: text('consent_source'),
+    consentIp: text('consent_ip'),
+    consentAt: timestamp('consent_at', { withTimezone: true }),
+    consentText: text('consent_text'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Unique per account and, with text_pattern_ops, also the prefix-search index (LIKE 'abc%' in any
+    // collation): one index instead of two on the import's hot path. ON CONFLICT (account_id, email) infers it.
+    uniqueIndex('contacts_account_email_uq').using('btree', t.accountId, sql`${t.email} text_pattern_ops`),
+    // Keyset pagination, newest first: (created_at, id) < (cursor).
+    index('contacts_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    // Prefix search on lower(name) (text_pattern_ops so LIKE 'abc%' uses the index in any collation).
+    index('contacts_account_name_prefix_idx').using('btree', t.accountId, sql`lower(${t.name}) text_pattern_ops`),
+    index('contacts_account_status_idx').on(t.accountId, t.status),
+  ],
+);
+
+/**
+ * Addresses an account never mails: unsubscribes from forms, complaints, erased contacts (LGPD). Only the
+ * sha256 hex of the normalised address is kept, so an erased person leaves no readable trace.
+ */
+export const suppressions = pgTable(
+  'suppressions',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    emailHash: text('email_hash').notNull(),
+    reason: text('reason', { enum: ['erased', 'unsubscribed', 'bounced', 'complained', 'manual'] }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.emailHash] })],
+);

@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SignedInUser, signUp } from '../../../test/support/sign-in';
+import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { csvCell } from './export-contacts';
+
+async function waitForImport(t: TestApp, user: SignedInUser, id: string) {
+  for (let i = 0; i < 200; i++) {
+    const res = await t.app.inject({ url: `/api/imports/${id}`, headers: user.headers });
+    const body = res.json();
+    if (body.status === 'done' || body.status === 'failed') return body;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('import did not finish');
+}
+
+describe('csvCell', () => {
+  it('escapes formula injection and quotes', () => {
+    expect(csvCell('=cmd()', ',')).toBe("'=cmd()");
+    expect(csvCell('+55 11', ';')).toBe("'+55 11");
+    expect(csvCell('-1', ',')).toBe("'-1");
+    expect(csvCell('@SUM(A1)', ',')).toBe("'@SUM(A1)");
+    expect(csvCell('\tx', ',')).toBe("'\tx");
+    expect(csvCell('a;b', ';')).toBe('"a;b"');
+    expect(csvCell('diz "oi"', ',')).toBe('"diz ""oi"""');
+    expect(csvCell('normal', ',')).toBe('normal');
+  });
+});
+
+describe.each(DATABASE_KINDS)('contacts, lists and imports API on %s', (kind) => {
+  let t: TestApp;
+  let a: SignedInUser;
+  let b: SignedInUser;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    a = await signUp(t, { verified: true });
+    b = await signUp(t, { verified: true });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const json = (user: SignedInUser) => ({ ...user.headers, 'content-type': 'application/json' });
+
+  it('requires a session', async () => {
+    expect((await t.app.inject({ url: '/api/contacts' })).statusCode).toBe(401);
+  });
+
+  it('creates, lists, updates and bulk-handles contacts; isolates accounts (404)', async () => {
+    const list = (
+      await t.app.inject({ method: 'POST', url: '/api/lists', headers: json(a), payload: { name: 'Clientes VIP' } })
+    ).json();
+    expect(list).toMatchObject({ name: 'Clientes VIP', optIn: 'single', contactCount: 0 });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: json(a),
+      payload: { email: ' Ana@Exemplo.COM ', name: 'Ana', fields: { cidade: 'Recife' }, listIds: [list.id] },
+    });
+    expect(created.statusCode).toBe(201);
+    const contact = created.json();
+    expect(contact.email).toBe('ana@exemplo.com');
+    const dup = await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: json(a),
+      payload: { email: 'ana@exemplo.com' },
+    });
+    expect(dup.statusCode).toBe(409);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: json(a),
+      payload: { email: 'nada' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toContain('E-mail inválido');
+
+    const page = (await t.app.inject({ url: `/api/contacts?listId=${list.id}`, headers: a.headers })).json();
+    expect(page.items.map((c: { email: string }) => c.email)).toEqual(['ana@exemplo.com']);
+
+    // Account B sees nothing of A's and cannot change it.
+    expect((await t.app.inject({ url: `/api/contacts/${contact.id}`, headers: b.headers })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: `/api/lists/${list.id}`, headers: b.headers })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PATCH',
+          url: `/api/contacts/${contact.id}`,
+          headers: json(b),
+          payload: { name: 'X' },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/lists/${list.id}`, headers: b.headers })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/contacts/${contact.id}/erase`, headers: b.headers })).statusCode,
+    ).toBe(404);
+    const bBulk = await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts/bulk',
+      headers: json(b),
+      payload: { action: 'delete', ids: [contact.id] },
+    });
+    expect(bBulk.json().affected).toBe(0);
+    expect((await t.app.inject({ url: '/api/contacts', headers: b.headers })).json().items).toEqual([]);
+    expect((await t.app.inject({ url: '/api/lists', headers: b.headers })).json().items).toEqual([]);
+
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/contacts/${contact.id}`,
+      headers: json(a),
+      payload: { name: 'Ana Paula' },
+    });
+    expect(patched.json().name).toBe('Ana Paula');
+    const unsub = await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts/bulk',
+      headers: json(a),
+      payload: { action: 'unsubscribe', ids: [contact.id] },
+    });
+    expect(unsub.json().affected).toBe(1);
+    const detail = (await t.app.inject({ url: `/api/contacts/${contact.id}`, headers: a.headers })).json();
+    expect(detail).toMatchObject({ status: 'unsubscribed', lists: [{ listId: list.id, status: 'unsubscribed' }] });
+  });
+
+  it('exports CSV with BOM, `;` and formula-injection escaping', async () => {
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: json(a),
+      payload: { email: 'formula@x.com', name: '=HYPERLINK("http://mal")' },
+    });
+    const res = await t.app.inject({ url: '/api/contacts/export.csv?delimiter=;', headers: a.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.body.startsWith('\uFEFFemail;nome;status')).toBe(true);
+    expect(res.body).toContain(`formula@x.com;"'=HYPERLINK(""http://mal"")";subscribed`);
+  });
+
+  it('imports over HTTP with preview, progress to 100%, rejected report; erase blocks re-import', async () => {
+    const list = (
+      await t.app.inject({ method: 'POST', url: '/api/lists', headers: json(a), payload: { name: 'Importados' } })
+    ).json();
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: '/api/imports',
+      headers: { ...a.headers, 'content-type': 'text/csv', 'x-file-name': 'clientes.csv' },
+      payload: 'email;nome\njoao@x.com;João\nruim;Ruim\n',
+    });
+    expect(upload.statusCode).toBe(201);
+    const up = upload.json();
+    expect(up).toMatchObject({ delimiter: ';', encoding: 'utf-8', columns: ['email', 'nome'], totalRows: 2 });
+    expect(up.suggestedMapping).toEqual({ email: 'email', nome: 'name' });
+    expect((await t.app.inject({ url: `/api/imports/${up.importId}`, headers: b.headers })).statusCode).toBe(404);
+    const start = await t.app.inject({
+      method: 'POST',
+      url: `/api/imports/${up.importId}/start`,
+      headers: json(a),
+      payload: { mapping: up.suggestedMapping, listId: list.id, legalBasis: 'consent', consentSource: 'loja física' },
+    });
+    expect(start.statusCode).toBe(202);
+    const done = await waitForImport(t, a, up.importId);
+    expect(done).toMatchObject({ status: 'done', percent: 100, inserted: 1, skippedInvalid: 1, rejectedCount: 1 });
+    const rejected = await t.app.inject({ url: `/api/imports/${up.importId}/rejected.csv`, headers: a.headers });
+    expect(rejected.body).toContain('ruim;Ruim;E-mail inválido');
+
+    const joao = (await t.app.inject({ url: '/api/contacts?search=joao', headers: a.headers })).json().items[0];
+    const exported = await t.app.inject({ url: `/api/contacts/${joao.id}/export`, headers: a.headers });
+    expect(exported.json()).toMatchObject({
+      contact: { email: 'joao@x.com', name: 'João', consent: { legalBasis: 'consent', source: 'loja física' } },
+      lists: [{ listName: 'Importados', status: 'subscribed' }],
+    });
+    const erase = await t.app.inject({ method: 'POST', url: `/api/contacts/${joao.id}/erase`, headers: a.headers });
+    expect(erase.statusCode).toBe(200);
+    expect((await t.app.inject({ url: `/api/contacts/${joao.id}`, headers: a.headers })).statusCode).toBe(404);
+
+    const again = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/imports',
+        headers: { ...a.headers, 'content-type': 'text/csv' },
+        payload: 'email\nJOAO@x.com\n',
+      })
+    ).json();
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/imports/${again.importId}/start`,
+      headers: json(a),
+      payload: { mapping: { email: 'email' }, legalBasis: 'consent', consentSource: 'planilha' },
+    });
+    expect(await waitForImport(t, a, again.importId)).toMatchObject({ inserted: 0, skippedSuppressed: 1 });
+    const manual = await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: json(a),
+      payload: { email: 'joao@x.com' },
+    });
+    expect(manual.statusCode).toBe(409);
+  });
+
+  it('refuses an upload without an e-mail column with a pt-BR error', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/imports',
+      headers: { ...a.headers, 'content-type': 'text/csv' },
+      payload: 'nome;cidade\nJoão;Recife\n',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toContain('Não encontramos uma coluna de e-mail');
+  });
+});

@@ -1,0 +1,108 @@
+import { Readable } from 'node:stream';
+import { contactBulkSchema, contactCreateSchema, contactQuerySchema, contactUpdateSchema } from '@carteiro/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { parseInput } from '../../http/validate';
+import { requireActor } from '../auth/request-actor';
+import { addContactsToList, removeContactsFromList } from '../lists/add-contacts-to-list';
+import { createContact } from './create-contact';
+import { deleteContacts } from './delete-contacts';
+import { eraseContact } from './erase-contact';
+import { exportContactData } from './export-contact-data';
+import { exportContactsCsv } from './export-contacts';
+import { findContact, findContacts } from './find-contacts';
+import { unsubscribeContacts } from './unsubscribe-contacts';
+import { updateContact } from './update-contact';
+
+const idParams = z.object({ id: z.uuid({ error: 'Contato não encontrado.' }) });
+const exportQuery = contactQuerySchema.omit({ cursor: true, limit: true }).extend({
+  delimiter: z.enum([',', ';', 'semicolon', 'comma']).optional(),
+});
+
+function contactId(params: unknown): string {
+  const parsed = idParams.safeParse(params);
+  if (!parsed.success) throw new AppError('not_found', 'Contato não encontrado.');
+  return parsed.data.id;
+}
+
+/** Contacts REST API: every query scoped by the actor's account (another account's id answers 404). */
+export async function contactsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  const { db } = opts;
+
+  app.get('/api/contacts', async (request) => {
+    const actor = await requireActor(request);
+    return findContacts(db, actor.accountId, parseInput(contactQuerySchema, request.query));
+  });
+
+  app.post('/api/contacts', async (request, reply) => {
+    const actor = await requireActor(request);
+    const contact = await createContact(db, actor.accountId, parseInput(contactCreateSchema, request.body), {
+      ip: request.ip,
+    });
+    return reply.status(201).send(contact);
+  });
+
+  app.get('/api/contacts/export.csv', async (request, reply) => {
+    const actor = await requireActor(request);
+    const { delimiter, ...filter } = parseInput(exportQuery, request.query);
+    const d = delimiter === ';' || delimiter === 'semicolon' ? ';' : ',';
+    const date = new Date().toISOString().slice(0, 10);
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="contatos-${date}.csv"`)
+      .header('cache-control', 'no-store');
+    return reply.send(Readable.from(exportContactsCsv(db, actor.accountId, filter, { delimiter: d })));
+  });
+
+  app.post('/api/contacts/bulk', async (request) => {
+    const actor = await requireActor(request);
+    const input = parseInput(contactBulkSchema, request.body);
+    const ids = [...new Set(input.ids)];
+    if ((input.action === 'add_to_list' || input.action === 'remove_from_list') && !input.listId) {
+      throw new AppError('validation_failed', 'Escolha a lista.');
+    }
+    let affected = 0;
+    if (input.action === 'add_to_list')
+      affected = await addContactsToList(db, actor.accountId, input.listId as string, ids);
+    else if (input.action === 'remove_from_list') {
+      affected = await removeContactsFromList(db, actor.accountId, input.listId as string, ids);
+    } else if (input.action === 'unsubscribe') affected = await unsubscribeContacts(db, actor.accountId, ids);
+    else affected = await deleteContacts(db, actor.accountId, ids);
+    return { action: input.action, affected };
+  });
+
+  app.get('/api/contacts/:id', async (request) => {
+    const actor = await requireActor(request);
+    return findContact(db, actor.accountId, contactId(request.params));
+  });
+
+  app.patch('/api/contacts/:id', async (request) => {
+    const actor = await requireActor(request);
+    return updateContact(db, actor.accountId, contactId(request.params), parseInput(contactUpdateSchema, request.body));
+  });
+
+  app.delete('/api/contacts/:id', async (request, reply) => {
+    const actor = await requireActor(request);
+    const deleted = await deleteContacts(db, actor.accountId, [contactId(request.params)]);
+    if (deleted === 0) throw new AppError('not_found', 'Contato não encontrado.');
+    return reply.status(204).send();
+  });
+
+  app.get('/api/contacts/:id/export', async (request, reply) => {
+    const actor = await requireActor(request);
+    const id = contactId(request.params);
+    const data = await exportContactData(db, actor.accountId, id);
+    reply
+      .header('content-disposition', `attachment; filename="contato-${id}.json"`)
+      .header('cache-control', 'no-store');
+    return data;
+  });
+
+  app.post('/api/contacts/:id/erase', async (request) => {
+    const actor = await requireActor(request);
+    await eraseContact(db, actor.accountId, contactId(request.params));
+    return { erased: true };
+  });
+}

@@ -1,0 +1,44 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+
+export interface Audience {
+  includeListIds: string[];
+  excludeListIds?: string[];
+}
+
+/**
+ * The SQL (select contact id, email, name, fields) of a campaign audience: distinct contacts of the account
+ * that are subscribed in at least one included list (membership status subscribed, so pending double opt-in
+ * is out), whose contact status is subscribed (not unsubscribed, bounced, complained), that are in no excluded
+ * list, and whose address hash is not suppressed. The campaigns module materialises recipients from it.
+ */
+export function audienceQuery(accountId: string, audience: Audience): SQL {
+  const include = audience.includeListIds.map((id) => sql`${id}::uuid`);
+  const exclude = (audience.excludeListIds ?? []).map((id) => sql`${id}::uuid`);
+  if (include.length === 0) return sql`select null::uuid as id, null::text as email where false`;
+  return sql`select c.id, c.email, c.name, c.fields
+    from contacts c
+    where c.account_id = ${accountId}
+      and c.status = 'subscribed'
+      and exists (select 1 from list_memberships m join lists l on l.id = m.list_id
+                  where m.contact_id = c.id and m.status = 'subscribed' and l.account_id = ${accountId}
+                    and m.list_id in (${sql.join(include, sql`, `)}))
+      ${
+        exclude.length > 0
+          ? sql`and not exists (select 1 from list_memberships x where x.contact_id = c.id
+                  and x.list_id in (${sql.join(exclude, sql`, `)}))`
+          : sql``
+      }
+      and not exists (select 1 from suppressions s where s.account_id = ${accountId}
+                  and s.email_hash = encode(sha256(convert_to(c.email, 'UTF8')), 'hex'))`;
+}
+
+/** Exact number of recipients of an audience (for the cost preview before sending). */
+export async function countRecipients(db: Db, accountId: string, audience: Audience): Promise<number> {
+  const [row] = await queryRows<{ n: number | string }>(
+    db,
+    sql`select count(*)::int as n from (${audienceQuery(accountId, audience)}) a`,
+  );
+  return Number(row?.n ?? 0);
+}

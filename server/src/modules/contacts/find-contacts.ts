@@ -1,0 +1,115 @@
+import type { ContactQuery } from '@carteiro/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { listMemberships } from '../lists/lists.db';
+import { type ContactRow, type ContactView, toContactView } from './contact-view';
+import { contacts } from './contacts.db';
+
+export interface ContactPage {
+  items: ContactView[];
+  /** Opaque cursor of the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!createdAt || !id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(Date.parse(createdAt))) {
+    throw new AppError('bad_request', 'Cursor de paginação inválido.');
+  }
+  return { createdAt, id };
+}
+
+/**
+ * One page of an account's contacts, newest first, by keyset ((created_at, id) < cursor) so page N costs the
+ * same as page 1 at a million contacts. Search is a prefix match on the e-mail or the lower-cased name (both
+ * indexed with text_pattern_ops); filters by status and list.
+ */
+export async function findContacts(db: Db, accountId: string, query: ContactQuery = {}): Promise<ContactPage> {
+  const limit = query.limit ?? 50;
+  const conditions = [sql`c.account_id = ${accountId}`];
+  if (query.status) conditions.push(sql`c.status = ${query.status}`);
+  if (query.listId) {
+    conditions.push(
+      sql`exists (select 1 from list_memberships m where m.contact_id = c.id and m.list_id = ${query.listId})`,
+    );
+  }
+  const search = query.search?.trim().toLowerCase();
+  if (search) {
+    const prefix = `${escapeLike(search)}%`;
+    conditions.push(
+      search.includes('@')
+        ? sql`c.email like ${prefix}`
+        : sql`(c.email like ${prefix} or lower(c.name) like ${prefix})`,
+    );
+  }
+  // The order must be exactly the index's (drizzle-kit writes DESC NULLS LAST): `desc` alone means NULLS FIRST
+  // and PostgreSQL would sort the whole account instead of reading 51 index entries.
+  if (query.cursor) {
+    const cursor = decodeCursor(query.cursor);
+    conditions.push(sql`(c.created_at, c.id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`);
+  }
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select c.id, c.email, c.name, c.fields, c.status, c.legal_basis, c.consent_source, c.consent_ip,
+          c.consent_at, c.consent_text, c.created_at, c.updated_at,
+          to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
+        from contacts c
+        where ${sql.join(conditions, sql` and `)}
+        order by c.created_at desc nulls last, c.id desc nulls last
+        limit ${limit + 1}`,
+  );
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((row) => toContactView(fromRaw(row))),
+    nextCursor: rows.length > limit && last ? encodeCursor(String(last.cursor_at), String(last.id)) : null,
+  };
+}
+
+/** A raw snake_case row as the Drizzle row type. */
+export function fromRaw(row: Record<string, unknown>): ContactRow {
+  const fields = typeof row.fields === 'string' ? JSON.parse(row.fields) : row.fields;
+  return {
+    id: row.id as string,
+    accountId: row.account_id as string,
+    email: row.email as string,
+    name: (row.name as string | null) ?? null,
+    fields: (fields as Record<string, string>) ?? {},
+    status: row.status as ContactRow['status'],
+    legalBasis: (row.legal_basis as ContactRow['legalBasis']) ?? null,
+    consentSource: (row.consent_source as string | null) ?? null,
+    consentIp: (row.consent_ip as string | null) ?? null,
+    consentAt: row.consent_at ? new Date(row.consent_at as string) : null,
+    consentText: (row.consent_text as string | null) ?? null,
+    createdAt: new Date(row.created_at as string),
+    updatedAt: new Date(row.updated_at as string),
+  };
+}
+
+export interface ContactDetail extends ContactView {
+  lists: Array<{ listId: string; status: string; createdAt: string }>;
+}
+
+/** One contact of the account with its list memberships; 404 when it belongs to another account. */
+export async function findContact(db: Db, accountId: string, contactId: string): Promise<ContactDetail> {
+  const [row] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.accountId, accountId), eq(contacts.id, contactId)));
+  if (!row) throw new AppError('not_found', 'Contato não encontrado.');
+  const memberships = await db.select().from(listMemberships).where(eq(listMemberships.contactId, contactId));
+  return {
+    ...toContactView(row),
+    lists: memberships.map((m) => ({ listId: m.listId, status: m.status, createdAt: m.createdAt.toISOString() })),
+  };
+}

@@ -1,0 +1,29 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { contacts } from './contacts.db';
+
+/**
+ * Unsubscribes contacts of the account from everything: contact status and every list membership. A later
+ * import never re-subscribes them (imports do not change an existing contact's status).
+ */
+export async function unsubscribeContacts(db: Db, accountId: string, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(contacts)
+      .set({ status: 'unsubscribed', updatedAt: new Date() })
+      .where(and(eq(contacts.accountId, accountId), inArray(contacts.id, ids), eq(contacts.status, 'subscribed')))
+      .returning({ id: contacts.id });
+    await queryRows(
+      tx as unknown as Db,
+      sql`update list_memberships m set status = 'unsubscribed'
+          from contacts c where c.id = m.contact_id and c.account_id = ${accountId}
+          and c.id in (${sql.join(
+            ids.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})`,
+    );
+    return rows.length;
+  });
+}

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ImportProgress, ImportStartInput } from '@carteiro/shared';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { lists } from '../lists/lists.db';
+import { contactImports } from './imports.db';
+import { type CsvInspection, inspectCsv } from './inspect-csv';
+
+export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
+
+export interface UploadResult {
+  importId: string;
+  totalRows: number;
+  delimiter: string;
+  encoding: string;
+  hasBom: boolean;
+  columns: string[];
+  preview: string[][];
+  suggestedMapping: Record<string, string>;
+}
+
+/**
+ * Stores an uploaded CSV under `<dir>/<accountId>/` (streamed to disk, never held in memory), inspects it and
+ * records an import in status `uploaded`. An empty file or one without an e-mail column is refused with a pt-BR
+ * error and nothing is kept.
+ */
+export async function uploadImport(
+  db: Db,
+  accountId: string,
+  dir: string,
+  body: Readable,
+  fileName: string | null,
+): Promise<UploadResult> {
+  const folder = path.join(dir, accountId);
+  fs.mkdirSync(folder, { recursive: true });
+  const filePath = path.join(folder, `${Date.now()}-${Math.random().toString(36).slice(2)}.csv`);
+  let inspection: CsvInspection;
+  try {
+    let bytes = 0;
+    body.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_IMPORT_BYTES) body.destroy(new AppError('payload_too_large', 'O arquivo passa de 200 MB.'));
+    });
+    await pipeline(body, fs.createWriteStream(filePath));
+    inspection = await inspectCsv(filePath);
+  } catch (error) {
+    fs.rmSync(filePath, { force: true });
+    throw error;
+  }
+  const [row] = await db
+    .insert(contactImports)
+    .values({
+      accountId,
+      fileName: fileName?.slice(0, 255) ?? null,
+      filePath,
+      fileInfo: inspection.info,
+      totalRows: inspection.totalRows,
+    })
+    .returning({ id: contactImports.id });
+  if (!row) throw new Error('import insert returned nothing');
+  return {
+    importId: row.id,
+    totalRows: inspection.totalRows,
+    delimiter: inspection.info.delimiter,
+    encoding: inspection.info.encoding,
+    hasBom: inspection.info.hasBom,
+    columns: inspection.info.columns,
+    preview: inspection.preview,
+    suggestedMapping: inspection.suggestedMapping,
+  };
+}
+
+async function requireImport(db: Db, accountId: string, importId: string) {
+  const [row] = await db
+    .select()
+    .from(contactImports)
+    .where(and(eq(contactImports.accountId, accountId), eq(contactImports.id, importId)));
+  if (!row) throw new AppError('not_found', 'Importação não encontrada.');
+  return row;
+}
+
+/** Validates the mapping step and queues the import; the caller enqueues the job. */
+export async function startImport(db: Db, accountId: string, importId: string, input: ImportStartInput): Promise<void> {
+  const row = await requireImport(db, accountId, importId);
+  if (row.status !== 'uploaded' && row.status !== 'failed') {
+    throw new AppError('conflict', 'Esta importação já foi iniciada.');
+  }
+  const emailColumns = Object.entries(input.mapping).filter(([, target]) => target === 'email');
+  if (emailColumns.length !== 1) {
+    throw new AppError('validation_failed', 'Escolha exatamente uma coluna para o e-mail.');
+  }
+  if (!row.fileInfo.columns.includes((emailColumns[0] as [string, string])[0])) {
+    throw new AppError('validation_failed', 'A coluna escolhida para o e-mail não existe no arquivo.');
+  }
+  if (input.listId) {
+    const [list] = await db
+      .select({ id: lists.id })
+      .from(lists)
+      .where(and(eq(lists.accountId, accountId), eq(lists.id, input.listId)));
+    if (!list) throw new AppError('not_found', 'Lista não encontrada.');
+  }
+  await db
+    .update(contactImports)
+    .set({ status: 'queued', listId: input.listId ?? null, options: input, updatedAt: new Date() })
+    .where(eq(contactImports.id, importId));
+}
+
+/** The progress of an import (contact_upload_progress); 404 for another account's import. */
+export async function findImport(db: Db, accountId: string, importId: string): Promise<ImportProgress> {
+  const row = await requireImport(db, accountId, importId);
+  const total = Math.max(row.totalRows, row.processedRows);
+  const percent =
+    row.status === 'done' ? 100 : total > 0 ? Math.min(99, Math.floor((row.processedRows / total) * 100)) : 0;
+  return {
+    id: row.id,
+    status: row.status,
+    fileName: row.fileName,
+    totalRows: total,
+    processedRows: row.processedRows,
+    percent,
+    inserted: row.inserted,
+    updated: row.updated,
+    unchanged: row.unchanged,
+    skippedInvalid: row.skippedInvalid,
+    skippedDuplicate: row.skippedDuplicate,
+    skippedSuppressed: row.skippedSuppressed,
+    rejectedCount: row.rejectedCount,
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** The path of the rejected-rows CSV of a finished import of the account, or 404. */
+export async function findRejectedFile(db: Db, accountId: string, importId: string): Promise<string> {
+  const row = await requireImport(db, accountId, importId);
+  if (!row.rejectedPath || !fs.existsSync(row.rejectedPath)) {
+    throw new AppError('not_found', 'Esta importação não tem linhas rejeitadas.');
+  }
+  return row.rejectedPath;
+}

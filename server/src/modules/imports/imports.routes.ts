@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { importStartSchema } from '@carteiro/shared';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { parseInput } from '../../http/validate';
+import type { JobQueue } from '../../jobs/job-queue';
+import { requireActor } from '../auth/request-actor';
+import { findImport, findRejectedFile, MAX_IMPORT_BYTES, startImport, uploadImport } from './import-files';
+import { IMPORT_JOB, runImport } from './run-import';
+
+function importId(params: unknown): string {
+  const parsed = z.object({ id: z.uuid() }).safeParse(params);
+  if (!parsed.success) throw new AppError('not_found', 'Importação não encontrada.');
+  return parsed.data.id;
+}
+
+export interface ImportsRoutesOptions {
+  db: Db;
+  dataDir: string;
+  /** pg-boss; null (tests, no worker) runs the import in this process. */
+  jobs: JobQueue | null;
+  logger: Logger;
+}
+
+/**
+ * CSV import: `POST /api/imports` takes the raw file (text/csv or application/octet-stream body, streamed to
+ * disk, up to 200 MB; file name in `x-file-name`) and answers the preview; `POST /api/imports/:id/start` takes
+ * the mapping step and queues the job; `GET /api/imports/:id` is contact_upload_progress.
+ */
+export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOptions): Promise<void> {
+  const { db, logger } = opts;
+  const dir = path.join(opts.dataDir, 'imports');
+  for (const type of ['text/csv', 'application/octet-stream', 'application/vnd.ms-excel', 'text/plain']) {
+    app.addContentTypeParser(type, (_request, payload, done) => done(null, payload));
+  }
+
+  app.post('/api/imports', { bodyLimit: MAX_IMPORT_BYTES }, async (request, reply) => {
+    const actor = await requireActor(request);
+    const body = request.body as Readable | undefined;
+    if (!body || typeof (body as Readable).pipe !== 'function') {
+      throw new AppError(
+        'bad_request',
+        'Envie o arquivo CSV no corpo da requisição (Content-Type: text/csv).',
+        undefined,
+        415,
+      );
+    }
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > MAX_IMPORT_BYTES) throw new AppError('payload_too_large', 'O arquivo passa de 200 MB.');
+    const rawName = request.headers['x-file-name'];
+    const fileName = typeof rawName === 'string' ? decodeURIComponent(rawName) : null;
+    const result = await uploadImport(db, actor.accountId, dir, body, fileName);
+    return reply.status(201).send(result);
+  });
+
+  app.post('/api/imports/:id/start', async (request, reply) => {
+    const actor = await requireActor(request);
+    const id = importId(request.params);
+    await startImport(db, actor.accountId, id, parseInput(importStartSchema, request.body));
+    if (opts.jobs) await opts.jobs.send(IMPORT_JOB, { importId: id }, { retryLimit: 2 });
+    else {
+      setImmediate(() => {
+        runImport(db, id, logger).catch((error: unknown) =>
+          logger.error({ err: error, importId: id }, 'import crashed'),
+        );
+      });
+    }
+    return reply.status(202).send(await findImport(db, actor.accountId, id));
+  });
+
+  app.get('/api/imports/:id', async (request) => {
+    const actor = await requireActor(request);
+    return findImport(db, actor.accountId, importId(request.params));
+  });
+
+  app.get('/api/imports/:id/rejected.csv', async (request, reply) => {
+    const actor = await requireActor(request);
+    const id = importId(request.params);
+    const file = await findRejectedFile(db, actor.accountId, id);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="rejeitados-${id}.csv"`)
+      .send(fs.createReadStream(file));
+  });
+}

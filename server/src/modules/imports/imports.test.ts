@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAccount } from '../../../test/support/test-account';
+import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
+import { queryRows } from '../../db/database';
+import { eraseContact } from '../contacts/erase-contact';
+import { findContacts } from '../contacts/find-contacts';
+import { createList } from '../lists/create-list';
+import { findLists } from '../lists/find-lists';
+import { findImport, findRejectedFile, startImport, uploadImport } from './import-files';
+import { runImport } from './run-import';
+
+describe.each(DATABASE_KINDS)('CSV import on %s', (kind) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let dir: string;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-import-'));
+  });
+  afterAll(async () => {
+    await database.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const upload = (accountId: string, content: string | Buffer) =>
+    uploadImport(database.db, accountId, dir, Readable.from([Buffer.from(content)]), 'contatos.csv');
+
+  async function importFile(
+    accountId: string,
+    content: string | Buffer,
+    options: Record<string, unknown> = {},
+    batchSize?: number,
+  ) {
+    const up = await upload(accountId, content);
+    await startImport(database.db, accountId, up.importId, {
+      mapping: up.suggestedMapping,
+      legalBasis: 'consent',
+      consentSource: 'planilha da loja',
+      updateExisting: false,
+      ...options,
+    });
+    await runImport(database.db, up.importId, undefined, { batchSize });
+    return { up, progress: await findImport(database.db, accountId, up.importId) };
+  }
+
+  it('imports a Windows-1252 `;` file with accents (pt-BR Excel)', async () => {
+    const account = await createTestAccount(database.db);
+    const text =
+      'Nome;E-mail;Cidade\r\nJoão da Silva;joao@exemplo.com.br;São Paulo\r\nMaria Conceição;MARIA@Exemplo.com;Maceió\r\n';
+    const win1252 = Buffer.from([...text].map((ch) => ({ ã: 0xe3, ç: 0xe7, ó: 0xf3 })[ch as 'ã'] ?? ch.charCodeAt(0)));
+    const { up, progress } = await importFile(account.id, win1252);
+    expect(up.encoding).toBe('windows-1252');
+    expect(up.delimiter).toBe(';');
+    expect(up.columns).toEqual(['Nome', 'E-mail', 'Cidade']);
+    expect(up.preview[0]).toEqual(['João da Silva', 'joao@exemplo.com.br', 'São Paulo']);
+    expect(progress).toMatchObject({ status: 'done', percent: 100, inserted: 2, processedRows: 2, totalRows: 2 });
+    const page = await findContacts(database.db, account.id, { search: 'maria' });
+    expect(page.items[0]).toMatchObject({
+      email: 'maria@exemplo.com',
+      name: 'Maria Conceição',
+      fields: { cidade: 'Maceió' },
+    });
+    expect(page.items[0]?.consent).toMatchObject({ legalBasis: 'consent', source: 'planilha da loja' });
+  });
+
+  it('imports a UTF-8 file with BOM, `,` delimiter, quoted newlines and ragged rows', async () => {
+    const account = await createTestAccount(database.db);
+    const csv = '\uFEFFemail,name,obs\n"a@x.com","Ana","linha 1\nlinha 2"\nb@x.com\nc@x.com,Caio,ok,extra,mais\n';
+    const { up, progress } = await importFile(account.id, csv);
+    expect(up).toMatchObject({ encoding: 'utf-8', hasBom: true, delimiter: ',', columns: ['email', 'name', 'obs'] });
+    expect(up.totalRows).toBe(3);
+    expect(progress).toMatchObject({ status: 'done', inserted: 3, skippedInvalid: 0 });
+    const { items } = await findContacts(database.db, account.id, { search: 'a@' });
+    expect(items[0]).toMatchObject({ email: 'a@x.com', fields: { obs: 'linha 1\nlinha 2' } });
+  });
+
+  it('detects tab delimiters', async () => {
+    const account = await createTestAccount(database.db);
+    const { up, progress } = await importFile(account.id, 'email\tnome\nt@x.com\tTereza\n');
+    expect(up.delimiter).toBe('\t');
+    expect(progress.inserted).toBe(1);
+  });
+
+  it('refuses an empty file and a file with no e-mail column, writing nothing', async () => {
+    const account = await createTestAccount(database.db);
+    await expect(upload(account.id, '')).rejects.toThrow('O arquivo está vazio');
+    await expect(upload(account.id, 'nome;cidade\nJoão;Recife\n')).rejects.toThrow(
+      'Não encontramos uma coluna de e-mail',
+    );
+    const [row] = await queryRows<{ n: number }>(
+      database.db,
+      sql`select (select count(*) from contact_imports where account_id = ${account.id})::int +
+                 (select count(*) from contacts where account_id = ${account.id})::int as n`,
+    );
+    expect(row?.n).toBe(0);
+    expect(fs.readdirSync(path.join(dir, account.id))).toEqual([]);
+  });
+
+  it('skips invalid, duplicate and suppressed rows, counts them and reports them with pt-BR reasons', async () => {
+    const account = await createTestAccount(database.db);
+    await importFile(account.id, 'email\napagado@x.com\n');
+    const [erased] = (await findContacts(database.db, account.id)).items;
+    await eraseContact(database.db, account.id, erased?.id as string);
+    const { up, progress } = await importFile(
+      account.id,
+      'email;nome\nok@x.com;Ok\nnao-e-email;Ruim\nOK@x.com;Repetido\napagado@x.com;Voltou\n;Vazio\n',
+    );
+    expect(progress).toMatchObject({
+      status: 'done',
+      percent: 100,
+      processedRows: 5,
+      inserted: 1,
+      skippedInvalid: 2,
+      skippedDuplicate: 1,
+      skippedSuppressed: 1,
+      rejectedCount: 4,
+    });
+    const report = fs.readFileSync(await findRejectedFile(database.db, account.id, up.importId), 'utf8');
+    expect(report).toContain('nao-e-email;Ruim;E-mail inválido');
+    expect(report).toContain('OK@x.com;Repetido;E-mail repetido no arquivo');
+    expect(report).toContain('apagado@x.com;Voltou;Endereço na lista de supressão');
+    expect(report).toContain(';Vazio;E-mail vazio');
+    const emails = (await findContacts(database.db, account.id)).items.map((c) => c.email);
+    expect(emails).toEqual(['ok@x.com']);
+  });
+
+  it('keeps existing contacts by default and updates them when asked; adds to the list', async () => {
+    const account = await createTestAccount(database.db);
+    const list = await createList(database.db, account.id, { name: 'Clientes' });
+    await importFile(account.id, 'email,nome\nz@x.com,Zé\n');
+    const keep = await importFile(account.id, 'email,nome\nz@x.com,José\nn@x.com,Novo\n', { listId: list.id });
+    expect(keep.progress).toMatchObject({ inserted: 1, updated: 0, unchanged: 1 });
+    expect((await findContacts(database.db, account.id, { search: 'z@' })).items[0]?.name).toBe('Zé');
+    const upd = await importFile(account.id, 'email,nome\nz@x.com,José\n', { updateExisting: true, listId: list.id });
+    expect(upd.progress).toMatchObject({ inserted: 0, updated: 1 });
+    expect((await findContacts(database.db, account.id, { search: 'z@' })).items[0]?.name).toBe('José');
+    const [counted] = await findLists(database.db, account.id);
+    expect(counted).toMatchObject({ contactCount: 2, subscribedCount: 2 });
+  });
+
+  it('keeps counts right across small batches (list, duplicates, suppressed, existing)', async () => {
+    const account = await createTestAccount(database.db);
+    const list = await createList(database.db, account.id, { name: 'Lotes' });
+    await importFile(account.id, 'email\nvelho@x.com\nsumido@x.com\n');
+    const sumido = (await findContacts(database.db, account.id, { search: 'sumido' })).items[0];
+    await eraseContact(database.db, account.id, sumido?.id as string);
+    const { progress } = await importFile(
+      account.id,
+      'email;nome\na@x.com;"Aspas ""duplas"" \\ barra"\nb@x.com;B\nvelho@x.com;V\nA@x.com;Rep\nsumido@x.com;S\nc@x.com;\n',
+      { listId: list.id },
+      2,
+    );
+    expect(progress).toMatchObject({
+      status: 'done',
+      processedRows: 6,
+      inserted: 3,
+      unchanged: 1,
+      skippedDuplicate: 1,
+      skippedSuppressed: 1,
+      rejectedCount: 2,
+    });
+    const [counted] = await findLists(database.db, account.id);
+    expect(counted).toMatchObject({ contactCount: 4 });
+    const a = (await findContacts(database.db, account.id, { search: 'a@' })).items[0];
+    expect(a?.name).toBe('Aspas "duplas" \\ barra');
+  });
+
+  it('imports several batches with progress reaching 100%', async () => {
+    const account = await createTestAccount(database.db);
+    const lines = ['email;nome'];
+    for (let i = 0; i < 5500; i++) lines.push(`pessoa${i}@exemplo.com.br;Pessoa ${i}`);
+    const { progress } = await importFile(account.id, `${lines.join('\n')}\n`, {}, 1000);
+    expect(progress).toMatchObject({
+      status: 'done',
+      percent: 100,
+      totalRows: 5500,
+      processedRows: 5500,
+      inserted: 5500,
+    });
+    let cursor: string | undefined;
+    let seen = 0;
+    do {
+      const page = await findContacts(database.db, account.id, { cursor, limit: 200 });
+      seen += page.items.length;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toBe(5500);
+  });
+});

@@ -1,0 +1,349 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { type ImportStartInput, normaliseEmail } from '@carteiro/shared';
+import { parse } from 'csv-parse';
+import { eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { csvCell } from '../contacts/export-contacts';
+import { contactImports } from './imports.db';
+import { SeenEmails } from './seen-emails';
+
+export const IMPORT_JOB = 'contacts.import';
+export const IMPORT_BATCH_SIZE = 10_000;
+/** Batches written at the same time (PostgreSQL uses one connection each; PGlite queues them). */
+export const IMPORT_CONCURRENCY = 2;
+
+export const REJECT_REASONS = {
+  empty: 'E-mail vazio',
+  invalid: 'E-mail inválido',
+  duplicate: 'E-mail repetido no arquivo',
+  suppressed: 'Endereço na lista de supressão (descadastrado ou dados apagados a pedido do titular)',
+} as const;
+
+interface PendingRow {
+  email: string;
+  name: string | null;
+  fields: Record<string, string> | null;
+  raw: string[];
+}
+
+/** Decodes a byte stream to text in the detected encoding (a UTF-8 BOM is dropped by TextDecoder). */
+function decoderStream(encoding: string): Transform {
+  const decoder = new TextDecoder(encoding);
+  return new Transform({
+    readableObjectMode: false,
+    transform(chunk: Buffer, _enc, done) {
+      done(null, decoder.decode(chunk, { stream: true }));
+    },
+    flush(done) {
+      done(null, decoder.decode());
+    },
+  });
+}
+
+/**
+ * Runs one import (the pg-boss job body): streams the file through the decoder and csv-parse (memory bounded:
+ * one batch at a time), validates and normalises e-mails, skips duplicates inside the file and suppressed
+ * addresses, upserts contacts in batches of IMPORT_BATCH_SIZE with one multi-row statement (jsonb_to_recordset),
+ * adds them to the target list, writes rejected rows with their pt-BR reason to a CSV next to the upload, and
+ * updates the progress counters after each batch. Safe to re-run from the start (upserts are idempotent).
+ */
+export async function runImport(
+  db: Db,
+  importId: string,
+  logger?: Logger,
+  tuning: { batchSize?: number; concurrency?: number } = {},
+): Promise<void> {
+  const batchSize = tuning.batchSize ?? IMPORT_BATCH_SIZE;
+  const concurrency = tuning.concurrency ?? IMPORT_CONCURRENCY;
+  const [job] = await db.select().from(contactImports).where(eq(contactImports.id, importId));
+  if (!job || job.status === 'done' || job.status === 'uploaded') return;
+  const options = job.options as unknown as ImportStartInput;
+  const accountId = job.accountId;
+  const info = job.fileInfo;
+  const rejectedPath = path.join(path.dirname(job.filePath), `${job.id}.rejected.csv`);
+  await db
+    .update(contactImports)
+    .set({
+      status: 'running',
+      startedAt: new Date(),
+      updatedAt: new Date(),
+      processedRows: 0,
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      skippedInvalid: 0,
+      skippedDuplicate: 0,
+      skippedSuppressed: 0,
+      rejectedCount: 0,
+      error: null,
+    })
+    .where(eq(contactImports.id, importId));
+
+  const counters = {
+    processed: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    invalid: 0,
+    duplicate: 0,
+    suppressed: 0,
+    rejected: 0,
+  };
+  const rejected = fs.createWriteStream(rejectedPath);
+  const d = info.delimiter;
+  const writeReject = (raw: string[], reason: string) => {
+    counters.rejected++;
+    rejected.write(`${[...raw, reason].map((c) => csvCell(c, d)).join(d)}\r\n`);
+  };
+  rejected.write(`\uFEFF${[...info.columns, 'motivo'].map((c) => csvCell(c, d)).join(d)}\r\n`);
+
+  const seen = new SeenEmails();
+  let emailIndex = -1;
+  let nameIndex = -1;
+  let fieldIndexes: Array<[number, string]> = [];
+  let batch: PendingRow[] = [];
+  let header = true;
+  const consentAt = new Date().toISOString();
+  // Batches are written while the next one is parsed (at most `concurrency` in flight: memory stays bounded).
+  const inFlight = new Set<Promise<void>>();
+  let written = 0;
+  let lastProgressAt = Date.now();
+
+  const writeProgress = async () => {
+    lastProgressAt = Date.now();
+    await db
+      .update(contactImports)
+      .set({
+        processedRows: written,
+        inserted: counters.inserted,
+        updated: counters.updated,
+        unchanged: counters.unchanged,
+        skippedInvalid: counters.invalid,
+        skippedDuplicate: counters.duplicate,
+        skippedSuppressed: counters.suppressed,
+        rejectedCount: counters.rejected,
+        updatedAt: new Date(),
+      })
+      .where(eq(contactImports.id, importId));
+  };
+
+  const writeOne = async (rows: PendingRow[], processedAtFlush: number) => {
+    if (rows.length > 0) {
+      const suppressed = await writeBatch(db, accountId, rows, options, consentAt, counters);
+      if (suppressed.size > 0) {
+        for (const row of rows) {
+          if (suppressed.has(row.email)) {
+            counters.suppressed++;
+            writeReject(row.raw, REJECT_REASONS.suppressed);
+          }
+        }
+      }
+    }
+    written = Math.max(written, processedAtFlush);
+    // Progress is written about once a second, not per batch (a progress bar needs no more).
+    if (Date.now() - lastProgressAt >= 1000) await writeProgress();
+  };
+
+  const flush = async () => {
+    const rows = batch;
+    batch = [];
+    while (inFlight.size >= concurrency) await Promise.race(inFlight);
+    const pending = writeOne(rows, counters.processed);
+    inFlight.add(pending);
+    pending.then(
+      () => inFlight.delete(pending),
+      () => {}, // a failure is raised by the final Promise.all
+    );
+  };
+
+  try {
+    const parser = parse({
+      delimiter: d,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      max_record_size: 10 * 1024 * 1024,
+    });
+    const source = pipeline(
+      fs.createReadStream(job.filePath, { highWaterMark: 256 * 1024 }),
+      decoderStream(info.encoding),
+      parser,
+    );
+    source.catch(() => {}); // awaited below; a failure also ends the loop
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (header) {
+        header = false;
+        const columns = record.map((h) => h.trim());
+        columns.forEach((column, i) => {
+          const target = options.mapping[column] ?? options.mapping[info.columns[i] ?? ''];
+          if (target === 'email' && emailIndex < 0) emailIndex = i;
+          else if (target === 'name' && nameIndex < 0) nameIndex = i;
+          else if (target?.startsWith('field:')) fieldIndexes.push([i, target.slice(6)]);
+        });
+        if (emailIndex < 0) throw new Error('Nenhuma coluna do arquivo foi mapeada para o e-mail.');
+        fieldIndexes = fieldIndexes.slice(0, 100);
+        continue;
+      }
+      counters.processed++;
+      const rawEmail = (record[emailIndex] ?? '').trim();
+      const email = rawEmail ? normaliseEmail(rawEmail) : null;
+      if (!email) {
+        counters.invalid++;
+        writeReject(record, rawEmail ? REJECT_REASONS.invalid : REJECT_REASONS.empty);
+      } else if (!seen.add(email)) {
+        counters.duplicate++;
+        writeReject(record, REJECT_REASONS.duplicate);
+      } else {
+        let fields: Record<string, string> | null = null;
+        for (const [i, key] of fieldIndexes) {
+          const value = record[i]?.trim();
+          if (value) {
+            fields ??= {};
+            fields[key] = value.slice(0, 2000);
+          }
+        }
+        const name = nameIndex >= 0 ? record[nameIndex]?.trim().slice(0, 200) || null : null;
+        batch.push({ email, name, fields, raw: record });
+      }
+      if (batch.length >= batchSize) await flush();
+    }
+    await source;
+    await flush();
+    await Promise.all(inFlight);
+    await writeProgress();
+    await new Promise<void>((resolve, reject) =>
+      rejected.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+    await db
+      .update(contactImports)
+      .set({
+        status: 'done',
+        totalRows: counters.processed,
+        rejectedPath: counters.rejected > 0 ? rejectedPath : null,
+        finishedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(contactImports.id, importId));
+  } catch (error) {
+    await Promise.allSettled(inFlight);
+    rejected.destroy();
+    logger?.warn({ err: error, importId }, 'contact import failed');
+    const message =
+      error instanceof Error && /^[A-ZÀ-Ú]/.test(error.message) && !error.message.includes('Error')
+        ? error.message
+        : 'Não foi possível ler o arquivo. Confira se é um CSV válido e tente de novo.';
+    await db
+      .update(contactImports)
+      .set({ status: 'failed', error: message, finishedAt: new Date(), updatedAt: new Date() })
+      .where(eq(contactImports.id, importId));
+  }
+}
+
+let uuidCounter = Math.floor(Math.random() * 0xffffff);
+
+/**
+ * Time-ordered ids (UUID version 7 layout: 48-bit milliseconds, then a counter and random bits) for the contacts
+ * of an import, so a million inserts append to the primary-key and membership indexes instead of landing on
+ * random pages (a random gen_random_uuid() per row makes the index churn the buffer cache at 1M rows).
+ */
+export function uuidV7Batch(count: number): string[] {
+  const ms = Date.now().toString(16).padStart(12, '0');
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const prefix = `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7`;
+  const ids = new Array<string>(count);
+  for (let i = 0; i < count; i++) {
+    uuidCounter = (uuidCounter + 1) & 0xffffff;
+    const c = uuidCounter.toString(16).padStart(6, '0');
+    ids[i] = `${prefix}${c.slice(0, 3)}-8${c.slice(3, 6)}-${random}`;
+  }
+  return ids;
+}
+
+/** A PostgreSQL array literal of texts (one bind parameter per column, whatever the number of rows). */
+export function pgTextArray(values: ReadonlyArray<string | null>): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    const v = values[i];
+    out += v === null || v === undefined ? 'NULL' : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  }
+  return `${out}}`;
+}
+
+/**
+ * One set-based statement per batch (never one row per round-trip): the batch arrives as one text[] per column
+ * and is expanded with unnest (the same SQL on PGlite and PostgreSQL); the database hashes the addresses and
+ * leaves suppressed ones out, upserts the contacts and adds them to the target list, and answers the counts
+ * and the suppressed addresses.
+ */
+async function writeBatch(
+  db: Db,
+  accountId: string,
+  rows: PendingRow[],
+  options: ImportStartInput,
+  consentAt: string,
+  counters: { inserted: number; updated: number; unchanged: number },
+): Promise<Set<string>> {
+  const ids = pgTextArray(uuidV7Batch(rows.length));
+  const emails = pgTextArray(rows.map((r) => r.email));
+  const names = pgTextArray(rows.map((r) => r.name));
+  const fields = pgTextArray(rows.map((r) => (r.fields ? JSON.stringify(r.fields) : null)));
+  const onConflict = options.updateExisting
+    ? sql`do update set name = coalesce(excluded.name, contacts.name), fields = contacts.fields || excluded.fields,
+          updated_at = now()`
+    : sql`do nothing`;
+  const membership = options.listId
+    ? sql`, mem as (
+        insert into list_memberships (list_id, contact_id, status)
+        select ${options.listId}::uuid, up.id, 'subscribed' from up
+        union
+        select ${options.listId}::uuid, c.id, 'subscribed' from input i
+          join contacts c on c.account_id = ${accountId} and c.email = i.email
+          where not exists (select 1 from sup where sup.email = i.email)
+        on conflict do nothing)`
+    : sql``;
+  const [result] = await queryRows<{ inserted: number; touched: number; suppressed: string[] | string | null }>(
+    db,
+    sql`with input as (
+          select t.id, t.email, t.name, t.fields
+          from unnest(${ids}::uuid[], ${emails}::text[], ${names}::text[], ${fields}::text[]) as t(id, email, name, fields)
+        ),
+        sup as (
+          select i.email from input i
+          join suppressions s on s.account_id = ${accountId}
+            and s.email_hash = encode(sha256(convert_to(i.email, 'UTF8')), 'hex')
+        ),
+        up as (
+          insert into contacts (id, account_id, email, name, fields, status, legal_basis, consent_source, consent_at)
+          select i.id, ${accountId}::uuid, i.email, i.name, coalesce(i.fields::jsonb, '{}'::jsonb), 'subscribed',
+                 ${options.legalBasis}, ${options.consentSource}, ${consentAt}::timestamptz
+          from input i
+          where not exists (select 1 from sup where sup.email = i.email)
+          on conflict (account_id, email) ${onConflict}
+          returning id, (xmax = 0) as inserted
+        )${membership}
+        select (select count(*) from up where inserted)::int as inserted,
+               (select count(*) from up)::int as touched,
+               (select array_agg(email) from sup) as suppressed`,
+  );
+  const suppressedList = Array.isArray(result?.suppressed)
+    ? result.suppressed
+    : typeof result?.suppressed === 'string'
+      ? result.suppressed.replace(/^{|}$/g, '').split(',').filter(Boolean)
+      : [];
+  const suppressed = new Set(suppressedList);
+  const inserted = Number(result?.inserted ?? 0);
+  const touched = Number(result?.touched ?? 0);
+  const candidates = rows.length - suppressed.size;
+  counters.inserted += inserted;
+  if (options.updateExisting) {
+    counters.updated += touched - inserted;
+    counters.unchanged += candidates - touched;
+  } else counters.unchanged += candidates - inserted;
+  return suppressed;
+}

@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import type { ListView } from './list-view';
+
+interface RawList {
+  id: string;
+  name: string;
+  description: string | null;
+  opt_in: 'single' | 'double';
+  contact_count: number | string;
+  subscribed_count: number | string;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+function toView(row: RawList): ListView {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    optIn: row.opt_in,
+    contactCount: Number(row.contact_count),
+    subscribedCount: Number(row.subscribed_count),
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+function listsQuery(accountId: string, listId?: string) {
+  return sql`select l.id, l.name, l.description, l.opt_in, l.created_at, l.updated_at,
+      (select count(*) from list_memberships m where m.list_id = l.id)::int as contact_count,
+      (select count(*) from list_memberships m join contacts c on c.id = m.contact_id
+        where m.list_id = l.id and m.status = 'subscribed' and c.status = 'subscribed')::int as subscribed_count
+    from lists l where l.account_id = ${accountId} ${listId ? sql`and l.id = ${listId}` : sql``}
+    order by l.created_at desc, l.id desc`;
+}
+
+/** The account's lists, newest first, with member and subscribed counts. */
+export async function findLists(db: Db, accountId: string): Promise<ListView[]> {
+  return (await queryRows<RawList>(db, listsQuery(accountId))).map(toView);
+}
+
+/** One list of the account; 404 when it is not the account's. */
+export async function findList(db: Db, accountId: string, listId: string): Promise<ListView> {
+  const [row] = await queryRows<RawList>(db, listsQuery(accountId, listId));
+  if (!row) throw new AppError('not_found', 'Lista não encontrada.');
+  return toView(row);
+}

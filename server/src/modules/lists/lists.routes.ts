@@ -1,0 +1,43 @@
+import { listCreateSchema, listUpdateSchema } from '@carteiro/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { parseInput } from '../../http/validate';
+import { requireActor } from '../auth/request-actor';
+import { createList } from './create-list';
+import { deleteList } from './delete-list';
+import { findList, findLists } from './find-lists';
+import { updateList } from './update-list';
+
+function listId(params: unknown): string {
+  const parsed = z.object({ id: z.uuid() }).safeParse(params);
+  if (!parsed.success) throw new AppError('not_found', 'Lista não encontrada.');
+  return parsed.data.id;
+}
+
+/** Lists REST API, scoped by the actor's account. */
+export async function listsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  const { db } = opts;
+  app.get('/api/lists', async (request) => {
+    const actor = await requireActor(request);
+    return { items: await findLists(db, actor.accountId) };
+  });
+  app.post('/api/lists', async (request, reply) => {
+    const actor = await requireActor(request);
+    return reply.status(201).send(await createList(db, actor.accountId, parseInput(listCreateSchema, request.body)));
+  });
+  app.get('/api/lists/:id', async (request) => {
+    const actor = await requireActor(request);
+    return findList(db, actor.accountId, listId(request.params));
+  });
+  app.patch('/api/lists/:id', async (request) => {
+    const actor = await requireActor(request);
+    return updateList(db, actor.accountId, listId(request.params), parseInput(listUpdateSchema, request.body));
+  });
+  app.delete('/api/lists/:id', async (request, reply) => {
+    const actor = await requireActor(request);
+    await deleteList(db, actor.accountId, listId(request.params));
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,21 @@
+import type { ListUpdateInput } from '@carteiro/shared';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { findList } from './find-lists';
+import type { ListView } from './list-view';
+import { lists } from './lists.db';
+
+export async function updateList(db: Db, accountId: string, listId: string, input: ListUpdateInput): Promise<ListView> {
+  const patch: Partial<typeof lists.$inferInsert> = { updatedAt: new Date() };
+  if (input.name !== undefined) patch.name = input.name;
+  if (input.description !== undefined) patch.description = input.description;
+  if (input.optIn !== undefined) patch.optIn = input.optIn;
+  const [row] = await db
+    .update(lists)
+    .set(patch)
+    .where(and(eq(lists.accountId, accountId), eq(lists.id, listId)))
+    .returning({ id: lists.id });
+  if (!row) throw new AppError('not_found', 'Lista não encontrada.');
+  return findList(db, accountId, listId);
+}

@@ -1,0 +1,324 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { AppError } from '../../http/app-error';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function assertCampaign(db: Db, accountId: string, campaignId: string): Promise<{ name: string }> {
+  if (!UUID_RE.test(campaignId)) throw new AppError('not_found', 'Campanha não encontrada.');
+  const [row] = await queryRows<{ name: string }>(
+    db,
+    sql`select name from campaigns where id = ${campaignId} and created_by = ${accountId}`,
+  );
+  if (!row) throw new AppError('not_found', 'Campanha não encontrada.');
+  return row;
+}
+
+const n = (v: unknown) => Number(v ?? 0);
+
+export interface CampaignReport {
+  campaignId: string;
+  recipients: number;
+  delivered: number;
+  failed: number;
+  skipped: number;
+  pending: number;
+  opens: { uniqueHuman: number; machine: number; total: number; rate: number };
+  clicks: { unique: number; machine: number; total: number; rate: number; clickToOpenRate: number };
+  links: Array<{ id: number; url: string; clicks: number; uniqueClicks: number }>;
+  unsubscribes: number;
+  bounces: { hard: number; soft: number; policy: number };
+  complaints: number;
+  pausedReason: string | null;
+  series: Array<{
+    hour: string;
+    opens: number;
+    clicks: number;
+    unsubscribes: number;
+    bounces: number;
+    complaints: number;
+  }>;
+}
+
+/**
+ * A campaign's results: messages by status, unique human opens (machine opens apart), unique clicks and per
+ * link, unsubscribes, bounces by kind (asynchronous DSN/provider bounces plus synchronous 5xx refusals),
+ * complaints, and an hourly series for the charts. Rates are over delivered messages.
+ */
+export async function campaignReport(db: Db, accountId: string, campaignId: string): Promise<CampaignReport> {
+  await assertCampaign(db, accountId, campaignId);
+  const [m] = await queryRows<Record<string, number>>(
+    db,
+    sql`select count(*)::int as recipients,
+               count(*) filter (where status = 'sent')::int as delivered,
+               count(*) filter (where status = 'failed')::int as failed,
+               count(*) filter (where status = 'skipped')::int as skipped,
+               count(*) filter (where status in ('queued', 'sending'))::int as pending,
+               count(*) filter (where status = 'failed' and smtp_code >= 500 and not policy)::int as sync_hard,
+               count(*) filter (where status = 'failed' and policy)::int as sync_policy
+          from messages where campaign_id = ${campaignId}`,
+  );
+  const [e] = await queryRows<Record<string, number>>(
+    db,
+    sql`select count(distinct message_id) filter (where kind = 'open' and not machine)::int as human_opens,
+               count(*) filter (where kind = 'open' and machine)::int as machine_opens,
+               count(*) filter (where kind = 'open')::int as total_opens,
+               count(distinct message_id) filter (where kind = 'click' and not machine)::int as unique_clicks,
+               count(*) filter (where kind = 'click' and machine)::int as machine_clicks,
+               count(*) filter (where kind = 'click')::int as total_clicks,
+               count(distinct message_id) filter (where kind = 'unsubscribe')::int as unsubscribes,
+               count(distinct message_id) filter (where kind = 'bounce' and bounce_kind = 'hard')::int as hard,
+               count(distinct message_id) filter (where kind = 'bounce' and bounce_kind = 'soft')::int as soft,
+               count(distinct message_id) filter (where kind = 'bounce' and bounce_kind = 'policy')::int as policy,
+               count(distinct message_id) filter (where kind = 'complaint')::int as complaints
+          from message_events where campaign_id = ${campaignId}`,
+  );
+  const links = await queryRows<{ id: number; url: string; clicks: number; unique_clicks: number }>(
+    db,
+    sql`select l.id, l.url,
+               count(e.id) filter (where not e.machine)::int as clicks,
+               count(distinct e.message_id) filter (where not e.machine)::int as unique_clicks
+          from campaign_links l
+          left join message_events e on e.campaign_id = l.campaign_id and e.kind = 'click' and e.link_id = l.id
+         where l.campaign_id = ${campaignId}
+         group by l.id, l.url order by clicks desc, l.id`,
+  );
+  const series = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select to_char(date_trunc('hour', created_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24":00:00Z"') as hour,
+               count(*) filter (where kind = 'open' and not machine)::int as opens,
+               count(*) filter (where kind = 'click' and not machine)::int as clicks,
+               count(*) filter (where kind = 'unsubscribe')::int as unsubscribes,
+               count(*) filter (where kind = 'bounce')::int as bounces,
+               count(*) filter (where kind = 'complaint')::int as complaints
+          from message_events where campaign_id = ${campaignId}
+         group by 1 order by 1`,
+  );
+  const [paused] = await queryRows<{ paused_reason: string | null }>(
+    db,
+    sql`select paused_reason from campaign_sends where campaign_id = ${campaignId}`,
+  );
+  const delivered = n(m?.delivered);
+  const rate = (x: number, of: number) => (of > 0 ? Math.round((x / of) * 10_000) / 10_000 : 0);
+  return {
+    campaignId,
+    recipients: n(m?.recipients),
+    delivered,
+    failed: n(m?.failed),
+    skipped: n(m?.skipped),
+    pending: n(m?.pending),
+    opens: {
+      uniqueHuman: n(e?.human_opens),
+      machine: n(e?.machine_opens),
+      total: n(e?.total_opens),
+      rate: rate(n(e?.human_opens), delivered),
+    },
+    clicks: {
+      unique: n(e?.unique_clicks),
+      machine: n(e?.machine_clicks),
+      total: n(e?.total_clicks),
+      rate: rate(n(e?.unique_clicks), delivered),
+      clickToOpenRate: rate(n(e?.unique_clicks), n(e?.human_opens)),
+    },
+    links: links.map((l) => ({ id: Number(l.id), url: l.url, clicks: n(l.clicks), uniqueClicks: n(l.unique_clicks) })),
+    unsubscribes: n(e?.unsubscribes),
+    bounces: { hard: n(e?.hard) + n(m?.sync_hard), soft: n(e?.soft), policy: n(e?.policy) + n(m?.sync_policy) },
+    complaints: n(e?.complaints),
+    pausedReason: paused?.paused_reason ?? null,
+    series: series.map((s) => ({
+      hour: String(s.hour),
+      opens: n(s.opens),
+      clicks: n(s.clicks),
+      unsubscribes: n(s.unsubscribes),
+      bounces: n(s.bounces),
+      complaints: n(s.complaints),
+    })),
+  };
+}
+
+export interface RecipientActivity {
+  messageId: number;
+  contactId: string | null;
+  email: string;
+  status: string;
+  sentAt: string | null;
+  opens: number;
+  clicks: number;
+  lastOpenAt: string | null;
+  lastClickAt: string | null;
+  unsubscribed: boolean;
+  bounce: string | null;
+  complained: boolean;
+}
+
+/** Per-recipient activity, e-mail prefix search, keyset by message id (cursor = last id). */
+export async function campaignRecipients(
+  db: Db,
+  accountId: string,
+  campaignId: string,
+  options: { search?: string; cursor?: number; limit?: number },
+): Promise<{ items: RecipientActivity[]; nextCursor: string | null }> {
+  await assertCampaign(db, accountId, campaignId);
+  const limit = Math.min(Math.max(options.limit ?? 50, 1), 10_000);
+  const search = (options.search ?? '').trim().toLowerCase();
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select m.id, m.contact_id, m.email, m.status, m.sent_at,
+               count(e.id) filter (where e.kind = 'open' and not e.machine)::int as opens,
+               count(e.id) filter (where e.kind = 'click' and not e.machine)::int as clicks,
+               max(e.created_at) filter (where e.kind = 'open' and not e.machine) as last_open_at,
+               max(e.created_at) filter (where e.kind = 'click' and not e.machine) as last_click_at,
+               bool_or(e.kind = 'unsubscribe') as unsubscribed,
+               max(e.bounce_kind) filter (where e.kind = 'bounce') as bounce,
+               bool_or(e.kind = 'complaint') as complained
+          from messages m left join message_events e on e.message_id = m.id
+         where m.campaign_id = ${campaignId}
+           ${search ? sql`and m.email like ${`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : sql``}
+           ${options.cursor ? sql`and m.id > ${options.cursor}` : sql``}
+         group by m.id order by m.id limit ${limit + 1}`,
+  );
+  const items = rows.slice(0, limit).map((r) => ({
+    messageId: Number(r.id),
+    contactId: (r.contact_id as string | null) ?? null,
+    email: String(r.email),
+    status: String(r.status),
+    sentAt: r.sent_at ? new Date(r.sent_at as string).toISOString() : null,
+    opens: n(r.opens),
+    clicks: n(r.clicks),
+    lastOpenAt: r.last_open_at ? new Date(r.last_open_at as string).toISOString() : null,
+    lastClickAt: r.last_click_at ? new Date(r.last_click_at as string).toISOString() : null,
+    unsubscribed: Boolean(r.unsubscribed),
+    bounce: (r.bounce as string | null) ?? null,
+    complained: Boolean(r.complained),
+  }));
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit && last ? String(last.messageId) : null };
+}
+
+const STATUS_PT: Record<string, string> = {
+  queued: 'na fila',
+  sending: 'enviando',
+  sent: 'entregue',
+  failed: 'falhou',
+  skipped: 'ignorada',
+};
+
+function csvCell(value: string): string {
+  // Spreadsheet formula injection: a leading = + - @ is neutralised.
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[";\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The per-recipient report as CSV (`;`-separated, UTF-8 with BOM, like the contacts export). */
+export async function campaignReportCsv(
+  db: Db,
+  accountId: string,
+  campaignId: string,
+): Promise<{ name: string; csv: string }> {
+  const campaign = await assertCampaign(db, accountId, campaignId);
+  const lines = [
+    'email;situacao;enviada_em;aberturas;cliques;ultima_abertura;ultimo_clique;descadastrou;devolucao;reclamacao',
+  ];
+  let cursor: number | undefined;
+  for (;;) {
+    const page = await campaignRecipients(db, accountId, campaignId, { cursor, limit: 5_000 });
+    for (const r of page.items) {
+      lines.push(
+        [
+          r.email,
+          STATUS_PT[r.status] ?? r.status,
+          r.sentAt ?? '',
+          String(r.opens),
+          String(r.clicks),
+          r.lastOpenAt ?? '',
+          r.lastClickAt ?? '',
+          r.unsubscribed ? 'sim' : 'não',
+          r.bounce ?? '',
+          r.complained ? 'sim' : 'não',
+        ]
+          .map(csvCell)
+          .join(';'),
+      );
+    }
+    if (!page.nextCursor) break;
+    cursor = Number(page.nextCursor);
+  }
+  return { name: campaign.name, csv: `\ufeff${lines.join('\r\n')}\r\n` };
+}
+
+/** A contact's history across campaigns (newest first): what the contact detail page shows. */
+export async function contactActivity(db: Db, accountId: string, contactId: string) {
+  if (!UUID_RE.test(contactId)) throw new AppError('not_found', 'Contato não encontrado.');
+  const [contact] = await queryRows<{ id: string }>(
+    db,
+    sql`select id from contacts where id = ${contactId} and account_id = ${accountId}`,
+  );
+  if (!contact) throw new AppError('not_found', 'Contato não encontrado.');
+  const messages = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select m.id, m.campaign_id, c.name as campaign_name, m.status, m.sent_at
+          from messages m join campaigns c on c.id = m.campaign_id
+         where m.contact_id = ${contactId} and m.account_id = ${accountId}
+         order by m.id desc limit 200`,
+  );
+  const events = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select e.kind, e.machine, e.bounce_kind, e.detail, e.created_at, e.campaign_id, c.name as campaign_name, l.url
+          from message_events e join campaigns c on c.id = e.campaign_id
+          left join campaign_links l on l.id = e.link_id
+         where e.contact_id = ${contactId} and e.account_id = ${accountId}
+         order by e.created_at desc, e.id desc limit 500`,
+  );
+  return {
+    messages: messages.map((r) => ({
+      messageId: Number(r.id),
+      campaignId: String(r.campaign_id),
+      campaignName: String(r.campaign_name),
+      status: String(r.status),
+      sentAt: r.sent_at ? new Date(r.sent_at as string).toISOString() : null,
+    })),
+    events: events.map((r) => ({
+      kind: String(r.kind),
+      machine: Boolean(r.machine),
+      bounceKind: (r.bounce_kind as string | null) ?? null,
+      detail: (r.detail as string | null) ?? null,
+      url: (r.url as string | null) ?? null,
+      campaignId: String(r.campaign_id),
+      campaignName: String(r.campaign_name),
+      at: new Date(r.created_at as string).toISOString(),
+    })),
+  };
+}
+
+/** Dashboard home: messages delivered this calendar month (UTC) and the account's human open/click rates. */
+export async function dashboardStats(db: Db, accountId: string) {
+  const [sent] = await queryRows<{ month: number; total: number }>(
+    db,
+    sql`select count(*) filter (where sent_at >= date_trunc('month', now()))::int as month,
+               count(*)::int as total
+          from messages where account_id = ${accountId} and status = 'sent'`,
+  );
+  const [events] = await queryRows<{ opened: number; clicked: number }>(
+    db,
+    sql`select count(distinct message_id) filter (where kind = 'open' and not machine)::int as opened,
+               count(distinct message_id) filter (where kind = 'click' and not machine)::int as clicked
+          from message_events where account_id = ${accountId}
+            and created_at >= date_trunc('month', now()) - interval '1 month'`,
+  );
+  const [recent] = await queryRows<{ delivered: number }>(
+    db,
+    sql`select count(*)::int as delivered from messages
+         where account_id = ${accountId} and status = 'sent' and sent_at >= date_trunc('month', now()) - interval '1 month'`,
+  );
+  const delivered = n(recent?.delivered);
+  const rate = (x: number) => (delivered > 0 ? Math.round((x / delivered) * 10_000) / 10_000 : 0);
+  return {
+    sentThisMonth: n(sent?.month),
+    sentTotal: n(sent?.total),
+    openRate: rate(n(events?.opened)),
+    clickRate: rate(n(events?.clicked)),
+    /** Rates cover messages delivered since the start of the previous month. */
+    rateWindowDelivered: delivered,
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * Fast RFC 5322 assembly for campaign mail.
+ *
+ * Everything a campaign's messages share is built once into a `MessageFrame` (From with an RFC 2047 display
+ * name, Reply-To, List-Id, Feedback-ID, MIME-Version, the multipart boundary and the part headers). Each message
+ * then only formats its own header strings (To, Subject, Date, Message-ID, List-Unsubscribe) and encodes its two
+ * bodies straight into one scratch buffer, which is copied out once. No MIME tree, no streams.
+ *
+ * Layout: multipart/alternative with text/plain then text/html, both UTF-8, quoted-printable (default) or base64,
+ * CRLF line endings, lines ≤ 76 characters in the bodies. The boundary starts with "=_", a sequence neither
+ * quoted-printable nor base64 output can contain, so one boundary serves the whole campaign safely.
+ * Dot-stuffing is left to the SMTP layer.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  currentRfc5322Date,
+  encodeBase64Lines,
+  encodeUnstructured,
+  formatAddress,
+  formatPhrase,
+  formatRfc5322Date,
+  qpMaxLength,
+  sanitizeHeaderValue,
+  writeQuotedPrintable,
+} from './encoding';
+
+export type BodyEncoding = 'quoted-printable' | 'base64';
+
+/** What every message of one campaign shares. */
+export interface CampaignFrameOptions {
+  fromEmail: string;
+  fromName?: string | null;
+  replyTo?: string | null;
+  /** List-Id identifier, e.g. `c123.lists.carteiro.app` (RFC 2919); brackets are added. */
+  listId: string;
+  /** Optional List-Id description (encoded when not ASCII). */
+  listName?: string | null;
+  /** Feedback-ID value (Gmail feedback loop), e.g. `c123:a45:campaign:carteiro`. */
+  feedbackId: string;
+  /** Right-hand side of every Message-ID. */
+  messageIdDomain: string;
+  bodyEncoding?: BodyEncoding;
+  /** Further campaign-wide headers (e.g. `Precedence: bulk`), printable ASCII names; values are sanitised. */
+  extraHeaders?: Record<string, string>;
+  /** Fixed boundary (tests); by default `=_crt_<random>`. */
+  boundary?: string;
+}
+
+/** The pre-built, campaign-wide parts of every message. Create once per campaign with `createMessageFrame`. */
+export interface MessageFrame {
+  readonly boundary: string;
+  readonly bodyEncoding: BodyEncoding;
+  readonly messageIdDomain: string;
+  /** `From:` (and `Reply-To:`) lines. */
+  readonly fromHeaders: string;
+  /** List-Id … Content-Type, the blank line and the text part's headers. */
+  readonly tailHeaders: string;
+  /** Between the text and the HTML body. */
+  readonly middle: string;
+  /** After the HTML body. */
+  readonly closing: string;
+}
+
+/** Per-recipient fields; `text` and `html` are the rendered bodies (preheader already in the HTML). */
+export interface MessageFields {
+  /** Local part of the Message-ID (the message's opaque token or id); `<messageId@messageIdDomain>`. */
+  messageId: string;
+  to: string;
+  toName?: string | null;
+  subject: string;
+  /** The one-click unsubscribe URL; must be https (RFC 8058). */
+  unsubscribeUrl: string;
+  text: string;
+  html: string;
+  /** Defaults to now (formatted once per second). */
+  date?: Date;
+}
+
+export function createMessageFrame(options: CampaignFrameOptions): MessageFrame {
+  const boundary = options.boundary ?? `=_crt_${randomBytes(12).toString('hex')}`;
+  const bodyEncoding = options.bodyEncoding ?? 'quoted-printable';
+  let fromHeaders = `From: ${formatAddress(options.fromEmail, options.fromName)}\r\n`;
+  if (options.replyTo) fromHeaders += `Reply-To: ${formatAddress(options.replyTo)}\r\n`;
+
+  const listId = `<${sanitizeHeaderValue(options.listId).replace(/[<>\s]/g, '')}>`;
+  const listName = options.listName ? sanitizeHeaderValue(options.listName) : '';
+  let tail = `List-Id: ${listName ? `${formatPhrase(listName)} ${listId}` : listId}\r\n`;
+  tail += `Feedback-ID: ${sanitizeHeaderValue(options.feedbackId)}\r\n`;
+  for (const [name, value] of Object.entries(options.extraHeaders ?? {})) {
+    if (!/^[!-9;-~]+$/.test(name)) throw new Error(`invalid header name: ${name}`);
+    tail += `${name}: ${encodeUnstructured(name, value)}\r\n`;
+  }
+  const partHeaders = (type: string) =>
+    `--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: ${bodyEncoding}\r\n\r\n`;
+  tail += `MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n`;
+  tail += partHeaders('text/plain');
+  return {
+    boundary,
+    bodyEncoding,
+    messageIdDomain: sanitizeHeaderValue(options.messageIdDomain),
+    fromHeaders,
+    tailHeaders: tail,
+    middle: `\r\n${partHeaders('text/html')}`,
+    closing: `\r\n--${boundary}--\r\n`,
+  };
+}
+
+/** The per-message header block (To … List-Unsubscribe-Post), ASCII. */
+export function messageHeaders(frame: MessageFrame, fields: MessageFields): string {
+  const url = fields.unsubscribeUrl;
+  if (!url.startsWith('https://') || /[\s<>]/.test(url)) {
+    throw new Error('List-Unsubscribe needs exactly one https URL without spaces or angle brackets');
+  }
+  const id = fields.messageId.replace(/[^A-Za-z0-9!#$%&'*+\-/=?^_`{|}~.]/g, '');
+  return (
+    `To: ${formatAddress(fields.to, fields.toName)}\r\n` +
+    `Subject: ${encodeUnstructured('Subject', fields.subject)}\r\n` +
+    `Date: ${fields.date ? formatRfc5322Date(fields.date) : currentRfc5322Date()}\r\n` +
+    `Message-ID: <${id}@${frame.messageIdDomain}>\r\n` +
+    `List-Unsubscribe: <${url}>\r\n` +
+    'List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n'
+  );
+}
+
+let scratch = Buffer.allocUnsafe(256 * 1024);
+
+function ensureScratch(size: number): Buffer {
+  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  return scratch;
+}
+
+/** Builds one complete message (CRLF line endings) from the campaign frame and the recipient's fields. */
+export function buildMimeMessage(frame: MessageFrame, fields: MessageFields): Buffer {
+  const head = frame.fromHeaders + messageHeaders(frame, fields) + frame.tailHeaders;
+  if (frame.bodyEncoding === 'base64') {
+    const text = encodeBase64Lines(Buffer.from(fields.text, 'utf8'));
+    const html = encodeBase64Lines(Buffer.from(fields.html, 'utf8'));
+    return Buffer.from(head + text + frame.middle + html + frame.closing, 'latin1');
+  }
+  const text = Buffer.from(fields.text, 'utf8');
+  const html = Buffer.from(fields.html, 'utf8');
+  const max =
+    head.length + frame.middle.length + frame.closing.length + qpMaxLength(text.length) + qpMaxLength(html.length);
+  const out = ensureScratch(max);
+  let pos = out.write(head, 0, 'latin1');
+  pos = writeQuotedPrintable(text, out, pos);
+  pos += out.write(frame.middle, pos, 'latin1');
+  pos = writeQuotedPrintable(html, out, pos);
+  pos += out.write(frame.closing, pos, 'latin1');
+  const message = Buffer.allocUnsafe(pos);
+  out.copy(message, 0, 0, pos);
+  return message;
+}

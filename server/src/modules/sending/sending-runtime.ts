@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import type { Logger } from 'pino';
+import type { Config } from '../../config';
+import type { Db } from '../../db/database';
+import type { Mailer } from '../../mail/mailer';
+import { CampaignSender, type SenderSettings } from './campaign-sender';
+import { createDkimSigner, DEFAULT_SIGNED_HEADERS, type DkimSigner } from './dkim/dkim-signer';
+import { createSmtpPool } from './smtp/smtp-pool';
+import type { MailTransport } from './transport';
+
+/** The SENDING_* variables in the sender's units, with the domains defaulting to PUBLIC_URL's host. */
+export function senderSettings(config: Config): SenderSettings {
+  const host = new URL(config.PUBLIC_URL).hostname;
+  return {
+    batchSize: config.SENDING_BATCH_SIZE,
+    concurrency: config.SENDING_CONCURRENCY,
+    ratePerRelay: config.SENDING_RATE_PER_RELAY,
+    retryBaseSeconds: config.SENDING_RETRY_BASE_SECONDS,
+    retryMaxSeconds: config.SENDING_RETRY_MAX_SECONDS,
+    retryWindowSeconds: config.SENDING_RETRY_WINDOW_SECONDS,
+    pauseAfterErrors: config.SENDING_PAUSE_AFTER_ERRORS,
+    leaseSeconds: config.SENDING_LEASE_SECONDS,
+    pollMs: config.SENDING_POLL_MS,
+    scheduleSweepSeconds: config.SENDING_SCHEDULE_SWEEP_SECONDS,
+    publicUrl: config.PUBLIC_URL,
+    bounceDomain: config.BOUNCE_DOMAIN ?? host,
+    listIdDomain: config.LIST_ID_DOMAIN ?? host,
+  };
+}
+
+/** The relays campaigns go out through: SENDING_SMTP_URLS, else the app's own SMTP URL (relay or catcher). */
+export function relayUrls(config: Config, fallbackSmtpUrl: string): string[] {
+  const listed = config.SENDING_SMTP_URLS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return listed.length > 0 ? listed : [fallbackSmtpUrl];
+}
+
+/** One pooled, pipelining SMTP client (smtp/smtp-pool.ts) for an smtp:// or smtps:// URL with optional credentials. */
+export function createRelayTransport(url: string, connections: number): MailTransport {
+  const parsed = new URL(url);
+  const loopback = parsed.hostname === '127.0.0.1' || parsed.hostname === 'localhost' || parsed.hostname === '::1';
+  return createSmtpPool({
+    host: parsed.hostname,
+    port: Number(parsed.port || (parsed.protocol === 'smtps:' ? 465 : 25)),
+    secure: parsed.protocol === 'smtps:',
+    startTls: loopback ? 'never' : 'opportunistic',
+    auth: parsed.username
+      ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) }
+      : undefined,
+    connections,
+  });
+}
+
+/** One transport per relay, SENDING_CONCURRENCY connections each. */
+export function createRelayTransports(config: Config, fallbackSmtpUrl: string): MailTransport[] {
+  return relayUrls(config, fallbackSmtpUrl).map((url) => createRelayTransport(url, config.SENDING_CONCURRENCY));
+}
+
+/**
+ * The DKIM signers configured (RSA-2048 via DKIM_RSA_KEY_PATH, Ed25519 via DKIM_ED25519_KEY_PATH, both may be
+ * set: the message then carries two signatures). Keys are read and parsed once at start-up. The signed
+ * headers include List-Unsubscribe and List-Unsubscribe-Post (RFC 8058).
+ */
+export function createDkimSigners(config: Config): DkimSigner[] {
+  if (!config.DKIM_DOMAIN) return [];
+  const signers: DkimSigner[] = [];
+  if (config.DKIM_RSA_KEY_PATH) {
+    signers.push(
+      createDkimSigner({
+        domain: config.DKIM_DOMAIN,
+        selector: config.DKIM_SELECTOR,
+        privateKeyPem: fs.readFileSync(config.DKIM_RSA_KEY_PATH, 'utf8'),
+        algorithm: 'rsa-sha256',
+        headerNames: [...DEFAULT_SIGNED_HEADERS, 'feedback-id', 'reply-to'],
+      }),
+    );
+  }
+  if (config.DKIM_ED25519_KEY_PATH) {
+    signers.push(
+      createDkimSigner({
+        domain: config.DKIM_DOMAIN,
+        selector: config.DKIM_ED25519_SELECTOR ?? `${config.DKIM_SELECTOR}-ed`,
+        privateKeyPem: fs.readFileSync(config.DKIM_ED25519_KEY_PATH, 'utf8'),
+        algorithm: 'ed25519-sha256',
+        headerNames: [...DEFAULT_SIGNED_HEADERS, 'feedback-id', 'reply-to'],
+      }),
+    );
+  }
+  return signers;
+}
+
+/** The worker's sending engine, started; stop() drains the batches in flight and closes the relays. */
+export function startSendingEngine(options: {
+  config: Config;
+  db: Db;
+  mailer: Mailer | null;
+  logger: Logger;
+  fallbackSmtpUrl: string;
+}): { sender: CampaignSender; stop(): Promise<void> } {
+  const transports = createRelayTransports(options.config, options.fallbackSmtpUrl);
+  const sender = new CampaignSender({
+    db: options.db,
+    transports,
+    settings: senderSettings(options.config),
+    logger: options.logger,
+    mailer: options.mailer,
+    signers: createDkimSigners(options.config),
+  });
+  sender.start();
+  options.logger.info({ workerId: sender.workerId, relays: transports.length }, 'sending engine started');
+  return {
+    sender,
+    async stop() {
+      await sender.stop();
+      for (const transport of transports) await transport.close();
+    },
+  };
+}

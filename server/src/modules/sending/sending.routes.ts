@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { requireActor } from '../auth/request-actor';
+import {
+  campaignProgress,
+  cancelCampaign,
+  finishCampaignIfDone,
+  pauseCampaign,
+  resumeCampaign,
+} from './campaign-controls';
+import { startCampaignSend } from './start-campaign-send';
+
+function campaignId(params: unknown): string {
+  const parsed = z.object({ id: z.uuid() }).safeParse(params);
+  if (!parsed.success) throw new AppError('not_found', 'Campanha não encontrada.');
+  return parsed.data.id;
+}
+
+/** Send, pause, resume, cancel and live progress of the actor's own campaigns. */
+export async function sendingRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  const { db } = opts;
+  app.post('/api/campaigns/:id/send', async (request) => {
+    const actor = await requireActor(request);
+    return startCampaignSend(db, actor.accountId, campaignId(request.params), actor);
+  });
+  app.post('/api/campaigns/:id/pause', async (request) => {
+    const actor = await requireActor(request);
+    return pauseCampaign(db, actor.accountId, campaignId(request.params));
+  });
+  app.post('/api/campaigns/:id/resume', async (request) => {
+    const actor = await requireActor(request);
+    return resumeCampaign(db, actor.accountId, campaignId(request.params));
+  });
+  app.post('/api/campaigns/:id/cancel', async (request) => {
+    const actor = await requireActor(request);
+    return cancelCampaign(db, actor.accountId, campaignId(request.params), (id) => finishCampaignIfDone(db, id));
+  });
+  app.get('/api/campaigns/:id/progress', async (request, reply) => {
+    const actor = await requireActor(request);
+    reply.header('cache-control', 'no-store');
+    return campaignProgress(db, actor.accountId, campaignId(request.params));
+  });
+}

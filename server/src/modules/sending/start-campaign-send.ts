@@ -1,0 +1,140 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { accounts } from '../accounts/accounts.db';
+import { reserveForCampaign } from '../billing/reserve-campaign-cost';
+import { assertReadyToSend, findCampaignRow } from '../campaigns/campaigns';
+import { type CampaignRow, campaigns } from '../campaigns/campaigns.db';
+import { audienceQuery } from '../contacts/count-recipients';
+import { campaignSends } from './messages.db';
+
+export interface StartCampaignSendResult {
+  ok: true;
+  campaignId: string;
+  recipients: number;
+  reservedMillis: number;
+}
+
+export const ALREADY_SENDING = 'Esta campanha já está sendo enviada ou já foi enviada.';
+
+/**
+ * 40 hex characters: all 122 random bits of one UUIDv4 plus 32 random bits of a second (≥ 150 bits), lowercase
+ * so a mail system that lowercases the VERP local part keeps it valid.
+ */
+const RANDOM_TOKEN = sql`substr(replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', ''), 1, 40)`;
+
+/**
+ * Checks that a campaign can be sent by this user now (pt-BR 400/403 otherwise): verified e-mail, active
+ * account, subject, audience, content with the unsubscribe link, sender address.
+ */
+export async function assertCanSend(db: Db, campaign: CampaignRow, user: { emailVerified: boolean }): Promise<void> {
+  if (!user.emailVerified) {
+    throw new AppError('forbidden', 'Confirme seu e-mail antes de enviar campanhas.', undefined, 403);
+  }
+  const [account] = await db.select().from(accounts).where(eq(accounts.id, campaign.createdBy));
+  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
+  await assertReadyToSend(db, campaign);
+  if (!(campaign.fromEmail ?? account.defaultFromEmail)) {
+    throw new AppError('validation_failed', 'Informe o e-mail do remetente antes de enviar.');
+  }
+}
+
+/**
+ * "Enviar": moves the campaign to sending and, in the same transaction, snapshots its recipients into one
+ * message row each and reserves their cost on the ledger. Either all three happen or none (a short balance
+ * rolls the status and the snapshot back and answers 409 with the missing amount). A second concurrent send
+ * waits for the first's row lock, then finds the status changed and gets 409 — never a second snapshot.
+ * `user` is null for the scheduler (the user was checked when the campaign was scheduled).
+ */
+export async function startCampaignSend(
+  db: Db,
+  accountId: string,
+  campaignId: string,
+  user: { emailVerified: boolean } | null,
+): Promise<StartCampaignSendResult> {
+  const campaign = await findCampaignRow(db, accountId, campaignId);
+  if (campaign.status !== 'draft' && campaign.status !== 'scheduled') {
+    throw new AppError(
+      'conflict',
+      campaign.status === 'paused' ? 'Esta campanha está pausada: use "Retomar".' : ALREADY_SENDING,
+    );
+  }
+  await assertCanSend(db, campaign, user ?? { emailVerified: true });
+
+  return db.transaction(async (tx) => {
+    // Compare-and-set: only one transaction can move the row out of draft/scheduled.
+    const [started] = await tx
+      .update(campaigns)
+      .set({ status: 'sending', startedAt: new Date(), updatedAt: new Date() })
+      .where(
+        and(
+          eq(campaigns.id, campaignId),
+          eq(campaigns.createdBy, accountId),
+          inArray(campaigns.status, ['draft', 'scheduled']),
+        ),
+      )
+      .returning();
+    if (!started) throw new AppError('conflict', ALREADY_SENDING);
+
+    // The snapshot: the audience query already yields each contact once (distinct across included lists).
+    const [inserted] = await queryRows<{ n: number | string }>(
+      tx as unknown as Db,
+      sql`with inserted as (
+            insert into messages (campaign_id, account_id, contact_id, email, token)
+            select ${campaignId}::uuid, ${accountId}::uuid, a.id, a.email, ${RANDOM_TOKEN}
+              from (${audienceQuery(accountId, { includeListIds: started.includeListIds, excludeListIds: started.excludeListIds })}) a
+            on conflict do nothing
+            returning 1)
+          select count(*)::int as n from inserted`,
+    );
+    const recipients = Number(inserted?.n ?? 0);
+    if (recipients === 0) {
+      throw new AppError('validation_failed', 'Nenhum destinatário: as listas escolhidas não têm contatos inscritos.');
+    }
+
+    const reservation = await reserveForCampaign(tx as unknown as Db, {
+      accountId,
+      campaignId,
+      recipients,
+      campaignName: started.name,
+    });
+    await tx
+      .insert(campaignSends)
+      .values({ campaignId, accountId, recipients, reservedMillis: reservation.reservedMillis });
+    await tx.update(campaigns).set({ recipientsCount: recipients }).where(eq(campaigns.id, campaignId));
+    return { ok: true as const, campaignId, recipients, reservedMillis: reservation.reservedMillis };
+  });
+}
+
+/**
+ * Starts every scheduled campaign whose time has come (the sweep, every SENDING_SCHEDULE_SWEEP_SECONDS in
+ * each worker). Lost races and campaigns that can no longer be sent are logged and left to the owner:
+ * a campaign refused here (short balance, emptied lists) goes back to draft so it does not retry forever.
+ */
+export async function startDueCampaigns(
+  db: Db,
+  onRefused: (campaignId: string, error: unknown) => void,
+  now = new Date(),
+): Promise<string[]> {
+  const due = await db
+    .select({ id: campaigns.id, accountId: campaigns.createdBy })
+    .from(campaigns)
+    .where(and(eq(campaigns.status, 'scheduled'), sql`${campaigns.scheduledAt} <= ${now.toISOString()}`));
+  const started: string[] = [];
+  for (const campaign of due) {
+    try {
+      await startCampaignSend(db, campaign.accountId, campaign.id, null);
+      started.push(campaign.id);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'conflict') continue; // another worker started it
+      onRefused(campaign.id, error);
+      await db
+        .update(campaigns)
+        .set({ status: 'draft', updatedAt: new Date() })
+        .where(and(eq(campaigns.id, campaign.id), eq(campaigns.status, 'scheduled')));
+    }
+  }
+  return started;
+}

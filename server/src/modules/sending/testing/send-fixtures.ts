@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/database';
+import { adjustBalanceByOperator } from '../../billing/adjust-balance';
+import { campaigns } from '../../campaigns/campaigns.db';
+import { contacts, suppressions } from '../../contacts/contacts.db';
+import { listMemberships, lists } from '../../lists/lists.db';
+
+export const TEST_TEMPLATE = `<html><body>
+<p>Olá, {{ contato.nome | default: "cliente" }} de {{ contato.cidade | default: "algum lugar" }}!</p>
+<p>Promoção de verão — ação válida até sábado.</p>
+<p><a href="https://exemplo.com.br/oferta">Ver oferta</a></p>
+<p>{{ conta.nome }}</p>
+<a href="{{ link_descadastro }}">Descadastrar</a>
+</body></html>`;
+
+/** Inserts `count` subscribed contacts into a new list of the account; returns the list id and addresses. */
+export async function createListWithContacts(
+  db: Db,
+  accountId: string,
+  emails: string[],
+  opts: { name?: string; cidade?: string } = {},
+): Promise<{ listId: string; emails: string[] }> {
+  const [list] = await db
+    .insert(lists)
+    .values({ accountId, name: opts.name ?? `Lista ${randomUUID().slice(0, 6)}` })
+    .returning();
+  if (!list) throw new Error('list insert failed');
+  for (let i = 0; i < emails.length; i += 5000) {
+    const chunk = emails.slice(i, i + 5000);
+    const rows = await db
+      .insert(contacts)
+      .values(
+        chunk.map((email) => ({
+          accountId,
+          email,
+          name: `Pessoa ${email.split('@')[0]}`,
+          fields: (opts.cidade ? { cidade: opts.cidade } : {}) as Record<string, string>,
+        })),
+      )
+      .onConflictDoUpdate({ target: [contacts.accountId, contacts.email], set: { updatedAt: new Date() } })
+      .returning({ id: contacts.id });
+    await db
+      .insert(listMemberships)
+      .values(rows.map((r) => ({ listId: list.id, contactId: r.id })))
+      .onConflictDoNothing();
+  }
+  return { listId: list.id, emails };
+}
+
+export async function creditAccount(db: Db, accountId: string, amountMillis: number): Promise<void> {
+  await adjustBalanceByOperator(db, {
+    accountId,
+    amountMillis,
+    reason: 'crédito de teste',
+    operator: { userId: 'test-operator', email: 'operador@example.com' },
+  });
+}
+
+export async function suppressEmail(db: Db, accountId: string, email: string): Promise<void> {
+  await db.insert(suppressions).values({
+    accountId,
+    emailHash: sql`encode(sha256(convert_to(${email}, 'UTF8')), 'hex')`,
+    reason: 'manual',
+  });
+}
+
+export async function unsubscribeEmail(db: Db, accountId: string, email: string): Promise<void> {
+  await db.execute(
+    sql`update contacts set status = 'unsubscribed' where account_id = ${accountId} and email = ${email}`,
+  );
+}
+
+export async function createReadyCampaign(
+  db: Db,
+  accountId: string,
+  fields: Partial<typeof campaigns.$inferInsert> & { includeListIds: string[] },
+): Promise<string> {
+  const [row] = await db
+    .insert(campaigns)
+    .values({
+      uuid: randomUUID(),
+      createdBy: accountId,
+      name: 'Campanha de teste',
+      subject: 'Oferta para {{ contato.nome }}',
+      fromName: 'Loja Ação',
+      fromEmail: 'loja@exemplo.com.br',
+      replyTo: 'contato@exemplo.com.br',
+      template: TEST_TEMPLATE,
+      ...fields,
+    })
+    .returning({ id: campaigns.id });
+  if (!row) throw new Error('campaign insert failed');
+  return row.id;
+}
+
+export async function campaignStatus(db: Db, id: string) {
+  const [row] = await db.select().from(campaigns).where(eq(campaigns.id, id));
+  return row;
+}

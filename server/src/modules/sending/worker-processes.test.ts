@@ -1,0 +1,167 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAccount } from '../../../test/support/test-account';
+import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
+import { queryRows } from '../../db/database';
+import { ledgerEntries } from '../billing/billing.db';
+import { startCampaignSend } from './start-campaign-send';
+import { campaignStatus, createListWithContacts, createReadyCampaign, creditAccount } from './testing/send-fixtures';
+import { type SmtpSink, startSmtpSink } from './testing/smtp-sink';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const BATCH = 10;
+const CONCURRENCY = 2;
+/** At most this many messages can be delivered twice per killed worker: the batches it had in flight. */
+const IN_FLIGHT_WINDOW = BATCH * CONCURRENCY;
+
+/**
+ * Real worker processes (`main.ts worker`, PostgreSQL only): one killed with SIGKILL mid-campaign and restarted;
+ * three sharing one campaign.
+ */
+describe.skipIf(!DATABASE_KINDS.includes('postgres'))('worker processes on PostgreSQL', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let sink: SmtpSink;
+  const children: ChildProcess[] = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-workers-'));
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    sink = await startSmtpSink();
+  });
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await sink.close();
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Starts `main.ts worker`; resolves once its sending engine runs (start-up is not part of what is timed). */
+  async function startWorker(extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'worker'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        DATABASE_URL: database.url as string,
+        DATA_DIR: dataDir,
+        AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
+        MAIL_CATCHER: 'off',
+        SMTP_URL: sink.url,
+        SENDING_SMTP_URLS: sink.url,
+        SENDING_BATCH_SIZE: String(BATCH),
+        SENDING_CONCURRENCY: String(CONCURRENCY),
+        SENDING_LEASE_SECONDS: '2',
+        SENDING_POLL_MS: '50',
+        PUBLIC_URL: 'https://app.carteiro.test',
+        LOG_LEVEL: 'info',
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    await new Promise<void>((resolve, reject) => {
+      let buffered = '';
+      const timer = setTimeout(() => reject(new Error('worker did not start')), 20_000);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        if (buffered.includes('sending engine started')) {
+          clearTimeout(timer);
+          buffered = '';
+          resolve();
+        }
+        if (buffered.length > 100_000) buffered = buffered.slice(-1000);
+      });
+      child.once('exit', () => reject(new Error('worker exited')));
+    });
+    return child;
+  }
+
+  async function until(check: () => Promise<boolean> | boolean, ms: number, what: string) {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  async function campaignWith(n: number, prefix: string) {
+    const account = await createTestAccount(database.db);
+    await creditAccount(database.db, account.id, 1_000_000);
+    const emails = Array.from({ length: n }, (_, i) => `${prefix}${i}@destino.com.br`);
+    const list = await createListWithContacts(database.db, account.id, emails, { cidade: 'Recife' });
+    const id = await createReadyCampaign(database.db, account.id, { includeListIds: [list.listId] });
+    return { id, emails, start: () => startCampaignSend(database.db, account.id, id, null) };
+  }
+
+  function received(prefix: string): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const m of sink.messages) if (m.to.startsWith(prefix)) counts.set(m.to, (counts.get(m.to) ?? 0) + 1);
+    return counts;
+  }
+
+  async function assertExact(id: string, n: number) {
+    const [row] = await queryRows<{ sent: number; other: number }>(
+      database.db,
+      sql`select count(*) filter (where status = 'sent')::int as sent, count(*) filter (where status <> 'sent')::int as other
+            from messages where campaign_id = ${id}`,
+    );
+    expect(row).toEqual({ sent: n, other: 0 });
+    expect(await campaignStatus(database.db, id)).toMatchObject({ status: 'sent', sentCount: n, failedCount: 0 });
+    const send = (await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.campaignId, id))).filter(
+      (e) => e.kind === 'send',
+    );
+    expect(send).toHaveLength(1);
+    expect(send[0]?.emailCount).toBe(n);
+  }
+
+  it('a worker killed with SIGKILL mid-campaign and restarted finishes it: duplicates ≤ the in-flight window, exact ledger', async () => {
+    const n = 400;
+    const { id, emails, start } = await campaignWith(n, 'kill');
+    const first = await startWorker({ SENDING_RATE_PER_RELAY: '200' });
+    await start();
+    await until(() => received('kill').size >= 120, 15_000, 'the first deliveries');
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    const atKill = received('kill').size;
+    expect(atKill).toBeLessThan(n);
+
+    await startWorker();
+    await until(
+      async () => (await campaignStatus(database.db, id))?.status === 'sent',
+      20_000,
+      'the campaign to finish',
+    );
+    const counts = received('kill');
+    expect([...counts.keys()].sort()).toEqual([...emails].sort());
+    const duplicates = [...counts.values()].reduce((a, c) => a + c - 1, 0);
+    expect(duplicates).toBeLessThanOrEqual(IN_FLIGHT_WINDOW);
+    await assertExact(id, n);
+  }, 45_000);
+
+  it('three workers share one campaign with no double send and exact counters', async () => {
+    const n = 600;
+    const { id, emails, start } = await campaignWith(n, 'tres');
+    await Promise.all([0, 1, 2].map(() => startWorker({ SENDING_RATE_PER_RELAY: '100' })));
+    await start();
+    await until(
+      async () => (await campaignStatus(database.db, id))?.status === 'sent',
+      15_000,
+      'the campaign to finish',
+    );
+    const counts = received('tres');
+    expect([...counts.keys()].sort()).toEqual([...emails].sort());
+    expect([...counts.values()].every((c) => c === 1)).toBe(true);
+    const [workers] = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(distinct claimed_by)::int as n from messages where campaign_id = ${id}`,
+    );
+    expect(workers?.n).toBeGreaterThanOrEqual(2); // the campaign really was shared
+    await assertExact(id, n);
+  }, 45_000);
+});

@@ -1,0 +1,49 @@
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { accounts } from '../accounts/accounts.db';
+import { contacts } from '../contacts/contacts.db';
+import { lists } from '../lists/lists.db';
+
+/**
+ * One submission of a subscribe form (hosted page or embedded snippet): the consent evidence (LGPD art. 8 — the
+ * controller must prove consent): when, from which IP and user agent, through which form, with which text.
+ * `confirmedAt` is set when a double opt-in link is followed (single opt-in: at submission). Erasing the
+ * contact erases its evidence (cascade).
+ */
+export const subscriptionConsents = pgTable(
+  'subscription_consents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    listId: uuid('list_id')
+      .notNull()
+      .references(() => lists.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    /** `<listId>:hospedado` or `<listId>:incorporado`. */
+    formId: text('form_id').notNull(),
+    consentText: text('consent_text').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    optIn: text('opt_in', { enum: ['single', 'double'] }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  },
+  (t) => [index('subscription_consents_contact_idx').on(t.contactId)],
+);
+
+/**
+ * Fixed-window counters for public (unauthenticated) forms, per key (e.g. `subscribe:<ip>`), kept in the
+ * database so every server process shares them.
+ */
+export const publicRateLimits = pgTable(
+  'public_rate_limits',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);

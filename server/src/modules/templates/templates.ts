@@ -1,0 +1,129 @@
+import type { TemplateCreateInput, TemplateUpdateInput } from '@carteiro/shared';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { findCustomFieldNames } from './custom-field-names';
+import { templates } from './templates.db';
+import { assertValidTemplate } from './validate-template';
+
+export type TemplateRow = typeof templates.$inferSelect;
+
+export interface TemplateSummary {
+  id: string;
+  name: string;
+  subject: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TemplateView extends TemplateSummary {
+  html: string;
+  builderProject: Record<string, unknown> | null;
+  text: string | null;
+}
+
+function toSummary(row: TemplateRow): TemplateSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    subject: row.subject,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toView(row: TemplateRow): TemplateView {
+  return { ...toSummary(row), html: row.html, builderProject: row.builderProject ?? null, text: row.text };
+}
+
+const NOT_FOUND = 'Modelo não encontrado.';
+
+/** The account's templates, most recently edited first (without their HTML). */
+export async function findTemplates(db: Db, accountId: string): Promise<TemplateSummary[]> {
+  const rows = await db
+    .select()
+    .from(templates)
+    .where(eq(templates.accountId, accountId))
+    .orderBy(desc(templates.updatedAt), desc(templates.id));
+  return rows.map(toSummary);
+}
+
+/** One template of the account; 404 when it belongs to another account or does not exist. */
+export async function findTemplate(db: Db, accountId: string, id: string): Promise<TemplateView> {
+  const [row] = await db
+    .select()
+    .from(templates)
+    .where(and(eq(templates.accountId, accountId), eq(templates.id, id)));
+  if (!row) throw new AppError('not_found', NOT_FOUND);
+  return toView(row);
+}
+
+async function validate(
+  db: Db,
+  accountId: string,
+  parts: { subject?: string | null; html?: string; text?: string | null },
+) {
+  assertValidTemplate(parts, await findCustomFieldNames(db, accountId));
+}
+
+/** Saves a new template after checking its Liquid (400 validation_failed with the problems and their lines). */
+export async function createTemplate(db: Db, accountId: string, input: TemplateCreateInput): Promise<TemplateView> {
+  await validate(db, accountId, input);
+  const [row] = await db
+    .insert(templates)
+    .values({
+      accountId,
+      name: input.name,
+      subject: input.subject ?? null,
+      html: input.html,
+      builderProject: input.builderProject ?? null,
+      text: input.text ?? null,
+    })
+    .returning();
+  if (!row) throw new Error('template insert returned nothing');
+  return toView(row);
+}
+
+/** Updates a template (Liquid checked as on create); 404 for another account's template. */
+export async function updateTemplate(
+  db: Db,
+  accountId: string,
+  id: string,
+  input: TemplateUpdateInput,
+): Promise<TemplateView> {
+  await validate(db, accountId, input);
+  const [row] = await db
+    .update(templates)
+    .set({ ...input, updatedAt: new Date() })
+    .where(and(eq(templates.accountId, accountId), eq(templates.id, id)))
+    .returning();
+  if (!row) throw new AppError('not_found', NOT_FOUND);
+  return toView(row);
+}
+
+/** Deletes a template (campaigns keep their own copy of the HTML); 404 when not the account's. */
+export async function deleteTemplate(db: Db, accountId: string, id: string): Promise<void> {
+  const rows = await db
+    .delete(templates)
+    .where(and(eq(templates.accountId, accountId), eq(templates.id, id)))
+    .returning({ id: templates.id });
+  if (rows.length === 0) throw new AppError('not_found', NOT_FOUND);
+}
+
+/** A copy named "Cópia de …"; 404 when the original is not the account's. */
+export async function duplicateTemplate(db: Db, accountId: string, id: string): Promise<TemplateView> {
+  const original = await findTemplate(db, accountId, id);
+  const [row] = await db
+    .insert(templates)
+    .values({
+      accountId,
+      name: `Cópia de ${original.name}`.slice(0, 200),
+      subject: original.subject,
+      html: original.html,
+      builderProject: original.builderProject,
+      text: original.text,
+    })
+    .returning();
+  if (!row) throw new Error('template insert returned nothing');
+  return toView(row);
+}

@@ -1,0 +1,176 @@
+import type { Template } from 'liquidjs';
+import { AppError } from '../../http/app-error';
+import { htmlLiquid, textLiquid } from './liquid-engine';
+
+/** The parts of a message that carry Liquid, named as the form names them. */
+export type TemplatePart = 'subject' | 'preheader' | 'html' | 'text';
+
+export interface TemplateProblem {
+  part: TemplatePart;
+  line: number;
+  /** pt-BR, starting with "Linha N:" — ready to show under the field. */
+  message: string;
+}
+
+const PART_LABELS: Record<TemplatePart, string> = {
+  subject: 'Assunto',
+  preheader: 'Pré-cabeçalho',
+  html: 'HTML',
+  text: 'Texto',
+};
+
+/** Variables every message has (render-message.ts buildScope). `contato` also has the account's custom fields. */
+const KNOWN_PROPERTIES: Record<string, readonly string[] | null> = {
+  contato: ['nome', 'email'],
+  conta: ['nome', 'razao_social', 'endereco', 'cnpj'],
+  campanha: ['nome'],
+  link_descadastro: null,
+  link_navegador: null,
+};
+// Properties Liquid itself answers on any value.
+const BUILT_IN_PROPERTIES = new Set(['size', 'first', 'last']);
+
+function translateLiquidError(raw: string): string {
+  const message = raw.replace(/, line:\d+, col:\d+$/, '');
+  let m: RegExpMatchArray | null = message.match(/^undefined filter: (.+)$/);
+  if (m) return `filtro desconhecido "${m[1]}"`;
+  m = message.match(/^tag (\{%.*%\}) not closed$/);
+  if (m) return `a tag ${m[1]} não foi fechada (falta o {% end… %} correspondente)`;
+  m = message.match(/^tag "(.+)" not found$/);
+  if (m) return m[1]?.startsWith('end') ? `{% ${m[1]} %} sem a tag de abertura` : `tag desconhecida "${m[1]}"`;
+  m = message.match(/^output "(.*)" not closed$/s);
+  if (m) return `"{{" sem o "}}" correspondente`;
+  m = message.match(/^tag "(.*)" not closed$/s);
+  if (m) return `"{%" sem o "%}" correspondente`;
+  m = message.match(/^illegal tag: (.+)$/);
+  if (m) return `tag mal escrita: ${m[1]}`;
+  if (/não é permitida/.test(message)) return message;
+  return `erro de sintaxe Liquid (${message})`;
+}
+
+function lineOf(error: unknown): number {
+  const token = (error as { token?: { getPosition?: () => [number, number] } }).token;
+  const position = token?.getPosition?.();
+  if (position) return position[0];
+  const match = String((error as Error).message).match(/line:(\d+)/);
+  return match ? Number(match[1]) : 1;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0] as number;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j] as number;
+      row[j] = Math.min(current + 1, (row[j - 1] as number) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length] as number;
+}
+
+function suggestion(name: string, candidates: string[]): string {
+  const best = candidates
+    .map((candidate) => ({ candidate, d: distance(name, candidate) }))
+    .filter((c) => c.d <= 2)
+    .sort((a, b) => a.d - b.d)[0];
+  return best ? ` (você quis dizer ${best.candidate}?)` : '';
+}
+
+const ALL_NAMES = (customFields: readonly string[]): string[] =>
+  Object.entries(KNOWN_PROPERTIES).flatMap(([root, props]) =>
+    props === null ? [root] : [...props, ...(root === 'contato' ? customFields : [])].map((p) => `${root}.${p}`),
+  );
+
+function unknownVariables(
+  parsed: Template[],
+  customFields: readonly string[] | null,
+): { line: number; name: string }[] {
+  const analysis = htmlLiquid.analyzeSync(parsed, { partials: false });
+  const problems: { line: number; name: string }[] = [];
+  for (const variables of Object.values(analysis.globals)) {
+    for (const variable of variables) {
+      const [root, property, third] = variable.segments;
+      if (typeof root !== 'string') continue;
+      const known = KNOWN_PROPERTIES[root];
+      let ok: boolean;
+      if (known === undefined) ok = false;
+      else if (known === null || property === undefined || typeof property !== 'string') ok = true;
+      else if (known.includes(property) || BUILT_IN_PROPERTIES.has(property)) ok = true;
+      else ok = root === 'contato' && (customFields === null || customFields.includes(property));
+      if (ok && typeof third === 'string' && known !== null && !BUILT_IN_PROPERTIES.has(third)) ok = false;
+      if (!ok) problems.push({ line: variable.location.row, name: variable.toString() });
+    }
+  }
+  return problems.sort((a, b) => a.line - b.line);
+}
+
+/**
+ * Checks Liquid syntax and variable names of each part; returns the problems in pt-BR with their line
+ * ("Linha 3: variável desconhecida contato.nomee"), empty when the template is fine. `customFields`: the
+ * account's custom field names (`contato.<campo>`), or null to accept any `contato.*`.
+ */
+export function validateTemplate(
+  parts: Partial<Record<TemplatePart, string | null | undefined>>,
+  customFields: readonly string[] | null,
+): TemplateProblem[] {
+  const problems: TemplateProblem[] = [];
+  const names = ALL_NAMES(customFields ?? []);
+  for (const part of ['subject', 'preheader', 'html', 'text'] as const) {
+    const source = parts[part];
+    if (!source) continue;
+    const prefix = (line: number) => (part === 'html' ? `Linha ${line}` : `${PART_LABELS[part]}, linha ${line}`);
+    let parsed: Template[];
+    try {
+      parsed = (part === 'html' ? htmlLiquid : textLiquid).parse(source);
+    } catch (error) {
+      const line = lineOf(error);
+      problems.push({
+        part,
+        line,
+        message: `${prefix(line)}: ${translateLiquidError(String((error as Error).message))}`,
+      });
+      continue;
+    }
+    for (const { line, name } of unknownVariables(parsed, customFields)) {
+      problems.push({
+        part,
+        line,
+        message: `${prefix(line)}: variável desconhecida ${name}${suggestion(name, names)}`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** Throws 400 validation_failed (details.problems) when validateTemplate finds anything. */
+export function assertValidTemplate(
+  parts: Partial<Record<TemplatePart, string | null | undefined>>,
+  customFields: readonly string[] | null,
+): void {
+  const problems = validateTemplate(parts, customFields);
+  const first = problems[0];
+  if (first) {
+    const more = problems.length > 1 ? ` (e mais ${problems.length - 1} problema(s))` : '';
+    throw new AppError('validation_failed', `${first.message}${more}`, { problems });
+  }
+}
+
+const UNSUBSCRIBE_TAG = /\{\{-?\s*link_descadastro\b/;
+
+/** True when the HTML outputs the recipient's unsubscribe link somewhere. */
+export function hasUnsubscribeLink(html: string): boolean {
+  return UNSUBSCRIBE_TAG.test(html);
+}
+
+/** Throws 400 validation_failed when a marketing template has no `{{ link_descadastro }}` (called at send time). */
+export function assertHasUnsubscribeLink(html: string): void {
+  if (!hasUnsubscribeLink(html)) {
+    throw new AppError(
+      'validation_failed',
+      'O modelo não tem o link de descadastro. Inclua {{ link_descadastro }} no rodapé (por exemplo, <a href="{{ link_descadastro }}">Descadastrar</a>): ele é obrigatório em e-mails de marketing.',
+      { problems: [{ part: 'html', line: 1, message: 'Falta o link de descadastro {{ link_descadastro }}.' }] },
+    );
+  }
+}

@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { pgTextArray } from '../imports/run-import';
+import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from './rewrite-links';
+
+interface CampaignTracking {
+  trackOpens: boolean;
+  trackClicks: boolean;
+  /** url → campaign_links.id */
+  linkIds: Map<string, number>;
+}
+
+/** Per process: each campaign's links are inserted once, then served from memory (bounded). */
+const byCampaign = new Map<string, Promise<CampaignTracking>>();
+/** link id → { campaign, url } for the click redirect. */
+const linkById = new Map<number, { campaignId: string; url: string } | null>();
+const MAX_CAMPAIGNS = 200;
+const MAX_LINKS = 100_000;
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  if (map.size >= max) {
+    const first = map.keys().next();
+    if (!first.done) map.delete(first.value);
+  }
+  map.set(key, value);
+}
+
+async function campaignTracking(db: Db, campaignId: string): Promise<CampaignTracking> {
+  let entry = byCampaign.get(campaignId);
+  if (!entry) {
+    entry = (async () => {
+      const [row] = await queryRows<{ track_opens: boolean; track_clicks: boolean }>(
+        db,
+        sql`select track_opens, track_clicks from campaigns where id = ${campaignId}`,
+      );
+      const links = await queryRows<{ id: number; url: string }>(
+        db,
+        sql`select id, url from campaign_links where campaign_id = ${campaignId}`,
+      );
+      return {
+        trackOpens: row?.track_opens ?? true,
+        trackClicks: row?.track_clicks ?? true,
+        linkIds: new Map(links.map((l) => [l.url, Number(l.id)])),
+      };
+    })();
+    entry.catch(() => byCampaign.delete(campaignId));
+    remember(byCampaign, campaignId, entry, MAX_CAMPAIGNS);
+  }
+  return entry;
+}
+
+/** The campaign_links ids of these URLs, inserting the missing ones (idempotent, safe across processes). */
+export async function ensureCampaignLinks(db: Db, campaignId: string, urls: string[]): Promise<Map<string, number>> {
+  const tracking = await campaignTracking(db, campaignId);
+  const missing = urls.filter((url) => !tracking.linkIds.has(url));
+  if (missing.length > 0) {
+    const rows = await queryRows<{ id: number; url: string }>(
+      db,
+      sql`with input as (select distinct u as url from unnest(${pgTextArray(missing)}::text[]) as u),
+          ins as (insert into campaign_links (campaign_id, url) select ${campaignId}::uuid, url from input
+                  on conflict (campaign_id, url) do nothing returning id, url)
+          select id, url from ins
+          union all
+          select l.id, l.url from campaign_links l join input i on i.url = l.url where l.campaign_id = ${campaignId}`,
+    );
+    for (const row of rows) tracking.linkIds.set(row.url, Number(row.id));
+  }
+  return tracking.linkIds;
+}
+
+/** The stored URL of a link (cached), or null when there is no such link. */
+export async function findCampaignLink(db: Db, linkId: number): Promise<{ campaignId: string; url: string } | null> {
+  const cached = linkById.get(linkId);
+  if (cached !== undefined) return cached;
+  const [row] = await queryRows<{ campaign_id: string; url: string }>(
+    db,
+    sql`select campaign_id, url from campaign_links where id = ${linkId}`,
+  );
+  const link = row ? { campaignId: row.campaign_id, url: row.url } : null;
+  if (link) remember(linkById, linkId, link, MAX_LINKS);
+  return link;
+}
+
+/**
+ * The tracking step of rendering one message (called from the sending engine's decorateForTracking): rewrite
+ * the links to the click redirect and add the open pixel, as the campaign's track_clicks / track_opens say.
+ */
+export async function applyTracking(
+  db: Db,
+  html: string,
+  options: { campaignId: string; messageToken: string; publicUrl: string },
+): Promise<string> {
+  const tracking = await campaignTracking(db, options.campaignId);
+  let out = html;
+  if (tracking.trackClicks) {
+    const urls = extractTrackableUrls(out, options.publicUrl);
+    const linkIds = urls.length > 0 ? await ensureCampaignLinks(db, options.campaignId, urls) : tracking.linkIds;
+    out = rewriteLinksForTracking(out, { publicUrl: options.publicUrl, messageToken: options.messageToken, linkIds });
+  }
+  if (tracking.trackOpens) out = addOpenPixel(out, options);
+  return out;
+}
+
+/** Tests: forget the caches. */
+export function clearTrackingCaches(): void {
+  byCampaign.clear();
+  linkById.clear();
+}

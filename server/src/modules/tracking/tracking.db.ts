@@ -1,0 +1,70 @@
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { accounts } from '../accounts/accounts.db';
+import { campaigns } from '../campaigns/campaigns.db';
+
+/** One tracked link of a campaign: the only URL its click redirect may go to. Inserted once per campaign and URL. */
+export const campaignLinks = pgTable(
+  'campaign_links',
+  {
+    id: serial('id').primaryKey(),
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('campaign_links_campaign_url_uq').on(t.campaignId, t.url)],
+);
+
+export const MESSAGE_EVENT_KINDS = ['open', 'click', 'unsubscribe', 'bounce', 'complaint'] as const;
+export type MessageEventKind = (typeof MESSAGE_EVENT_KINDS)[number];
+export const BOUNCE_KINDS = ['hard', 'soft', 'policy'] as const;
+export type BounceKind = (typeof BOUNCE_KINDS)[number];
+
+/**
+ * What happened to a sent message after delivery. Append-only; written in batches by the public endpoints
+ * (opens, clicks) and one at a time by unsubscribes, the bounce receiver and provider webhooks.
+ * `machine` marks pre-fetches (Apple MPP, scanners, HEAD) kept out of human rates.
+ */
+export const messageEvents = pgTable(
+  'message_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    messageId: bigint('message_id', { mode: 'number' }).notNull(),
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id'),
+    kind: text('kind', { enum: MESSAGE_EVENT_KINDS }).notNull(),
+    machine: boolean('machine').notNull().default(false),
+    linkId: integer('link_id'),
+    bounceKind: text('bounce_kind', { enum: BOUNCE_KINDS }),
+    /** Enhanced status code (bounces), feedback type (complaints), or the source (one-click, page, dsn, ses). */
+    detail: text('detail'),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('message_events_campaign_kind_idx').on(t.campaignId, t.kind, t.createdAt),
+    index('message_events_message_idx').on(t.messageId),
+    index('message_events_contact_idx').on(t.contactId, t.createdAt),
+  ],
+);
+
+export type MessageEventRow = typeof messageEvents.$inferSelect;

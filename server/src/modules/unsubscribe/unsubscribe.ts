@@ -1,0 +1,180 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { AppError } from '../../http/app-error';
+
+export interface UnsubscribeTarget {
+  messageId: number;
+  campaignId: string;
+  accountId: string;
+  accountName: string;
+  contactId: string | null;
+  email: string;
+  contactStatus: string | null;
+  campaignListIds: string[];
+}
+
+export interface PreferenceList {
+  id: string;
+  name: string;
+  description: string | null;
+  subscribed: boolean;
+  inCampaign: boolean;
+}
+
+/** The recipient a message token names (the token is the only credential), or null. */
+export async function findUnsubscribeTarget(db: Db, token: string): Promise<UnsubscribeTarget | null> {
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return null;
+  const [row] = await queryRows<{
+    id: number;
+    campaign_id: string;
+    account_id: string;
+    account_name: string;
+    contact_id: string | null;
+    email: string;
+    contact_status: string | null;
+    include_list_ids: string[] | string;
+  }>(
+    db,
+    sql`select m.id, m.campaign_id, m.account_id, a.name as account_name, m.contact_id, m.email,
+               ct.status as contact_status, c.include_list_ids
+          from messages m
+          join campaigns c on c.id = m.campaign_id
+          join accounts a on a.id = m.account_id
+          left join contacts ct on ct.id = m.contact_id and ct.account_id = m.account_id
+         where m.token = ${token}`,
+  );
+  if (!row) return null;
+  const lists = Array.isArray(row.include_list_ids)
+    ? row.include_list_ids
+    : String(row.include_list_ids).replace(/[{}]/g, '').split(',').filter(Boolean);
+  return {
+    messageId: Number(row.id),
+    campaignId: row.campaign_id,
+    accountId: row.account_id,
+    accountName: row.account_name,
+    contactId: row.contact_id,
+    email: row.email,
+    contactStatus: row.contact_status,
+    campaignListIds: lists,
+  };
+}
+
+function uuidArray(ids: string[]) {
+  return sql`array[${sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )}]::uuid[]`;
+}
+
+/** After list changes: unsubscribed when no list is left, subscribed again when one is (never bounced/complained). */
+async function syncContactStatus(db: Db, contactId: string): Promise<void> {
+  await db.execute(
+    sql`update contacts set status = case when exists (select 1 from list_memberships
+                                                        where contact_id = ${contactId} and status = 'subscribed')
+                                          then 'subscribed' else 'unsubscribed' end,
+               updated_at = now()
+         where id = ${contactId} and status in ('subscribed', 'unsubscribed')`,
+  );
+}
+
+/**
+ * One-click unsubscribe (RFC 8058) and the page's confirm button: the contact leaves the campaign's lists at
+ * once (every list when the contact would be left on none, the contact status becomes unsubscribed), recorded
+ * once per message as an `unsubscribe` event. Idempotent. Messages of the campaign not yet sent are skipped by
+ * the engine, which re-reads the memberships when it claims them.
+ */
+export async function unsubscribeByMessage(
+  db: Db,
+  target: UnsubscribeTarget,
+  source: 'one-click' | 'page',
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    if (target.contactId) {
+      if (target.campaignListIds.length > 0) {
+        await t.execute(
+          sql`update list_memberships set status = 'unsubscribed'
+               where contact_id = ${target.contactId} and status <> 'unsubscribed'
+                 and list_id = any(${uuidArray(target.campaignListIds)})`,
+        );
+      } else {
+        await t.execute(
+          sql`update list_memberships set status = 'unsubscribed' where contact_id = ${target.contactId}`,
+        );
+      }
+      await syncContactStatus(t, target.contactId);
+    }
+    const inserted = await queryRows<{ id: number }>(
+      t,
+      sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, detail)
+          select ${target.messageId}, ${target.campaignId}, ${target.accountId}, ${target.contactId}, 'unsubscribe', ${source}
+          where not exists (select 1 from message_events where message_id = ${target.messageId} and kind = 'unsubscribe')
+          returning id`,
+    );
+    if (inserted.length > 0) {
+      await t.execute(
+        sql`update campaigns set unsubscribed_count = unsubscribed_count + 1 where id = ${target.campaignId}`,
+      );
+    }
+    return inserted.length > 0;
+  });
+}
+
+/** The account's lists the contact belongs to (any status): what the preference centre offers. */
+export async function findPreferenceLists(db: Db, target: UnsubscribeTarget): Promise<PreferenceList[]> {
+  if (!target.contactId) return [];
+  const rows = await queryRows<{ id: string; name: string; description: string | null; status: string }>(
+    db,
+    sql`select l.id, l.name, l.description, lm.status
+          from list_memberships lm join lists l on l.id = lm.list_id
+         where lm.contact_id = ${target.contactId} and l.account_id = ${target.accountId}
+         order by l.name`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    subscribed: r.status === 'subscribed',
+    inCampaign: target.campaignListIds.includes(r.id),
+  }));
+}
+
+/**
+ * The preference centre's save: stay on exactly `keepListIds` among the contact's lists. A list that is not
+ * one of the contact's lists in this account is refused (400, nothing changed). Pending (double opt-in)
+ * memberships are left as they are unless unchecked.
+ */
+export async function savePreferences(db: Db, target: UnsubscribeTarget, keepListIds: string[]): Promise<void> {
+  if (!target.contactId) throw new AppError('bad_request', 'Este endereço não está mais na lista.');
+  if (target.contactStatus === 'bounced' || target.contactStatus === 'complained') {
+    throw new AppError('conflict', 'Este endereço não pode mais receber mensagens desta conta.');
+  }
+  const lists = await findPreferenceLists(db, target);
+  const known = new Set(lists.map((l) => l.id));
+  if (keepListIds.some((id) => !known.has(id))) throw new AppError('bad_request', 'Lista inválida.');
+  const keep = new Set(keepListIds);
+  const contactId = target.contactId;
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    for (const list of lists) {
+      if (keep.has(list.id) && !list.subscribed) {
+        await t.execute(
+          sql`update list_memberships set status = 'subscribed' where contact_id = ${contactId} and list_id = ${list.id}::uuid and status = 'unsubscribed'`,
+        );
+      } else if (!keep.has(list.id) && list.subscribed) {
+        await t.execute(
+          sql`update list_memberships set status = 'unsubscribed' where contact_id = ${contactId} and list_id = ${list.id}::uuid`,
+        );
+      }
+    }
+    await syncContactStatus(t, contactId);
+  });
+}
+
+/** Resubscribe: back on the campaign's lists (the contact's own decision, from the page). */
+export async function resubscribe(db: Db, target: UnsubscribeTarget): Promise<void> {
+  const lists = await findPreferenceLists(db, target);
+  const keep = lists.filter((l) => l.subscribed || l.inCampaign).map((l) => l.id);
+  await savePreferences(db, target, keep);
+}

@@ -1,0 +1,119 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from './app';
+import { type Config, resolveAuthSecret } from './config';
+import { type Database, openDatabase } from './db/database';
+import { type JobQueue, startJobQueue } from './jobs/job-queue';
+import { type MailCatcher, startMailCatcher } from './mail/mail-catcher';
+import { createMailer, type Mailer } from './mail/mailer';
+import { startBounceReceiver } from './modules/bounces/bounce-receiver';
+import { storeCaughtMail } from './modules/dev-mailbox/dev-mailbox';
+import { IMPORT_JOB, runImport } from './modules/imports/run-import';
+import { startSendingEngine } from './modules/sending/sending-runtime';
+import { reportSettingsFrom } from './modules/tracking/after-send';
+import { setTrackingSecret } from './modules/tracking/tracking-token';
+
+export type Role = 'all' | 'api' | 'worker' | 'migrate';
+
+export interface Runtime {
+  app: FastifyInstance | null;
+  database: Database;
+  mailer: Mailer | null;
+  /** The address the HTTP server listens on (null for worker and migrate). */
+  url: string | null;
+  stop(): Promise<void>;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** web/dist, whether we run from server/src (tests) or server/dist (npm start). */
+export const WEB_DIST_DIR = path.resolve(here, '../../web/dist');
+
+/**
+ * Starts the parts a role needs, in order: database (+ migrations) → mail catcher → mailer → job queue → HTTP.
+ * `all` is the single-process default (API + worker + catcher); `api` and `worker` scale out on PostgreSQL.
+ * stop() undoes them in reverse order and is safe to call twice.
+ */
+export async function startRuntime(config: Config, role: Role, logger: Logger): Promise<Runtime> {
+  const stack: Array<() => Promise<void> | void> = [];
+  const stop = async () => {
+    while (stack.length) {
+      const undo = stack.pop() as () => Promise<void> | void;
+      try {
+        await undo();
+      } catch (error) {
+        logger.error({ err: error }, 'error while stopping');
+      }
+    }
+  };
+  try {
+    const database = await openDatabase(
+      config.DATABASE_URL
+        ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+        : { kind: 'pglite', dataDir: path.join(config.DATA_DIR) },
+    );
+    stack.push(() => database.close());
+    await database.migrate();
+    logger.info({ database: database.kind }, 'database ready, migrations applied');
+    if (role === 'migrate') return { app: null, database, mailer: null, url: null, stop };
+
+    let catcher: MailCatcher | null = null;
+    if (config.mailCatcherEnabled && role !== 'worker') {
+      catcher = await startMailCatcher({
+        port: config.MAIL_CATCHER_PORT,
+        logger,
+        store: (mail) => storeCaughtMail(database.db, mail),
+      });
+      stack.push(() => catcher?.close());
+    }
+    // Tracking tokens are signed with AUTH_SECRET in every role (the worker renders, the API verifies).
+    setTrackingSecret(resolveAuthSecret(config));
+    // Inbound bounces (VERP DSNs, ARF): BOUNCE_SMTP_PORT, or 2526 in the all-in-one dev mode with the catcher on.
+    const bouncePort = config.BOUNCE_SMTP_PORT ?? (role === 'all' && config.mailCatcherEnabled ? 2526 : 0);
+    if (bouncePort > 0 && role !== 'worker') {
+      const receiver = await startBounceReceiver({
+        db: database.db,
+        port: bouncePort,
+        host: config.BOUNCE_SMTP_HOST,
+        logger,
+        settings: reportSettingsFrom(config),
+      });
+      stack.push(() => receiver.close());
+    }
+    const smtpUrl = config.SMTP_URL ?? `smtp://127.0.0.1:${catcher?.port ?? config.MAIL_CATCHER_PORT}`;
+    const mailer = createMailer({ smtpUrl, defaultFrom: config.MAIL_FROM, logger });
+    stack.push(() => mailer.close());
+
+    const jobs: JobQueue = await startJobQueue(database, {
+      logger,
+      connectionString: config.DATABASE_URL,
+      schedule: role !== 'api',
+    });
+    stack.push(() => jobs.stop({ graceful: true, timeout: 10_000 }));
+    await jobs.createQueue(IMPORT_JOB);
+    if (role !== 'api') {
+      await jobs.work<{ importId: string }>(IMPORT_JOB, async ([job]) => {
+        if (job) await runImport(database.db, job.data.importId, logger);
+      });
+    }
+
+    if (role !== 'api') {
+      // The campaign sender: claims message batches from the database (several workers share a campaign) and
+      // starts due scheduled campaigns every SENDING_SCHEDULE_SWEEP_SECONDS — state lives in the tables.
+      const engine = startSendingEngine({ config, db: database.db, mailer, logger, fallbackSmtpUrl: smtpUrl });
+      stack.push(() => engine.stop());
+    }
+
+    if (role === 'worker') return { app: null, database, mailer, url: null, stop };
+
+    const app = await buildApp({ config, database, mailer, logger, webDistDir: WEB_DIST_DIR, jobs });
+    stack.push(() => app.close());
+    const url = await app.listen({ port: config.PORT, host: config.HOST });
+    logger.info({ url, role, publicUrl: config.PUBLIC_URL }, 'Carteiro is listening');
+    return { app, database, mailer, url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

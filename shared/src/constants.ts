@@ -1,0 +1,13 @@
+/** Business constants of spec §9, in one place. */
+export const TOAST_LIMIT = 1;
+export const TOAST_REMOVE_DELAY_MS = 5000;
+export const TOAST_REMOVE_DELAY_AFTER_DISMISS_MS = 1_000_000;
+export const REQUEST_TIMEOUT_DESKTOP_MS = 30_000;
+export const REQUEST_TIMEOUT_MOBILE_MS = 60_000;
+export const UPLOAD_RETRY_MAX_DELAY_MS = 64_000;
+export const UPLOAD_RETRY_STATUSES = [408, 429] as const;
+export const DEFAULT_MIN_PASSWORD_LENGTH = 6;
+export const DEFAULT_MAX_PASSWORD_LENGTH = 128;
+export const DEFAULT_PORT = 10100;
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+export const COMPAT_COLLECTIONS = ['account', 'campaigns'] as const;

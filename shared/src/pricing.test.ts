@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import {
+  calculatorCostMillis,
+  costOfEmailsMillis,
+  emailsPaidBy,
+  formatBRL,
+  PRICE_PER_EMAIL_MILLIS,
+  parseReaisToMillis,
+} from './pricing';
+
+const NBSP = '\u00a0';
+
+describe('pricing', () => {
+  it('charges R$ 0,005 (5 millis) per e-mail by default', () => {
+    expect(PRICE_PER_EMAIL_MILLIS).toBe(5);
+    expect(costOfEmailsMillis(1000)).toBe(5000);
+    expect(costOfEmailsMillis(3, 4)).toBe(12);
+  });
+
+  it('rejects negative or fractional counts', () => {
+    expect(() => costOfEmailsMillis(-1)).toThrow(RangeError);
+    expect(() => costOfEmailsMillis(1.5)).toThrow(RangeError);
+  });
+
+  it.each([
+    ['', 0, `R$${NBSP}0,00`],
+    ['0', 0, `R$${NBSP}0,00`],
+    ['1', 5, `R$${NBSP}0,005`],
+    ['3', 15, `R$${NBSP}0,015`],
+    ['1000', 5000, `R$${NBSP}5,00`],
+    ['1000000', 5_000_000, `R$${NBSP}5.000,00`],
+  ])('calculator %j → %i millis → %s', (input, millis, text) => {
+    expect(calculatorCostMillis(input)).toBe(millis);
+    expect(formatBRL(millis)).toBe(text);
+  });
+
+  it('calculator rejects negatives and non-numbers', () => {
+    expect(calculatorCostMillis('-1')).toBeNull();
+    expect(calculatorCostMillis('abc')).toBeNull();
+    expect(calculatorCostMillis('1.5')).toBeNull();
+  });
+
+  it('formats exactly where floats would drift', () => {
+    // 0.1 + 0.2 style drift cannot happen: 3 × 0.005 is 15 millis.
+    expect(formatBRL(15)).toBe(`R$${NBSP}0,015`);
+    expect(formatBRL(123_456_789_012)).toBe(`R$${NBSP}123.456.789,012`);
+    expect(formatBRL(-2500)).toBe(`-R$${NBSP}2,50`);
+    expect(formatBRL(10)).toBe(`R$${NBSP}0,01`);
+  });
+
+  it('agrees with Intl for whole-cent amounts', () => {
+    const intl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+    for (const millis of [0, 10, 5000, 1_234_560, 5_000_000]) {
+      expect(formatBRL(millis)).toBe(intl.format(millis / 1000));
+    }
+  });
+
+  it('parses amounts typed in reais', () => {
+    expect(parseReaisToMillis('10')).toBe(10_000);
+    expect(parseReaisToMillis('10,50')).toBe(10_500);
+    expect(parseReaisToMillis('R$ 1.234,567')).toBe(1_234_567);
+    expect(parseReaisToMillis('10.5')).toBe(10_500);
+    expect(parseReaisToMillis('10,5555')).toBeNull();
+    expect(parseReaisToMillis('dez')).toBeNull();
+  });
+
+  it('counts the e-mails a balance pays for', () => {
+    expect(emailsPaidBy(5000)).toBe(1000);
+    expect(emailsPaidBy(4)).toBe(0);
+    expect(emailsPaidBy(5000, 4)).toBe(1250);
+  });
+});

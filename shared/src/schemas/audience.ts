@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { normaliseEmail } from '../email';
+
+/** Contacts, lists and CSV import: request bodies shared by the server (validation) and the web (forms). */
+
+export const CONTACT_STATUS_VALUES = ['subscribed', 'unsubscribed', 'bounced', 'complained'] as const;
+export const LEGAL_BASIS_VALUES = ['consent', 'legitimate_interest'] as const;
+
+const emailField = z.string({ error: 'Informe o e-mail.' }).transform((value, ctx) => {
+  const email = normaliseEmail(value);
+  if (!email) {
+    ctx.addIssue({ code: 'custom', message: 'E-mail inválido.' });
+    return z.NEVER;
+  }
+  return email;
+});
+
+const customFields = z
+  .record(z.string().min(1).max(100), z.string().max(2000), { error: 'Campos personalizados inválidos.' })
+  .refine((value) => Object.keys(value).length <= 100, 'No máximo 100 campos personalizados.');
+
+export const contactCreateSchema = z.object({
+  email: emailField,
+  name: z.string().trim().max(200, 'Nome longo demais.').optional().nullable(),
+  fields: customFields.optional(),
+  status: z.enum(CONTACT_STATUS_VALUES).optional(),
+  listIds: z.array(z.uuid()).max(100).optional(),
+  legalBasis: z.enum(LEGAL_BASIS_VALUES).optional(),
+  consentSource: z.string().trim().max(500).optional(),
+  consentText: z.string().max(5000).optional(),
+});
+export type ContactCreateInput = z.infer<typeof contactCreateSchema>;
+
+export const contactUpdateSchema = z.object({
+  email: emailField.optional(),
+  name: z.string().trim().max(200, 'Nome longo demais.').optional().nullable(),
+  fields: customFields.optional(),
+  status: z.enum(CONTACT_STATUS_VALUES).optional(),
+  legalBasis: z.enum(LEGAL_BASIS_VALUES).optional().nullable(),
+  consentSource: z.string().trim().max(500).optional().nullable(),
+});
+export type ContactUpdateInput = z.infer<typeof contactUpdateSchema>;
+
+export const contactQuerySchema = z.object({
+  search: z.string().trim().max(200).optional(),
+  status: z.enum(CONTACT_STATUS_VALUES).optional(),
+  listId: z.uuid().optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+export type ContactQuery = z.infer<typeof contactQuerySchema>;
+
+export const contactBulkSchema = z.object({
+  action: z.enum(['add_to_list', 'remove_from_list', 'unsubscribe', 'delete']),
+  ids: z.array(z.uuid()).min(1, 'Selecione ao menos um contato.').max(10_000),
+  listId: z.uuid().optional(),
+});
+export type ContactBulkInput = z.infer<typeof contactBulkSchema>;
+
+export const listCreateSchema = z.object({
+  name: z.string({ error: 'Informe o nome da lista.' }).trim().min(1, 'Informe o nome da lista.').max(200),
+  description: z.string().trim().max(2000).optional().nullable(),
+  optIn: z.enum(['single', 'double']).optional(),
+});
+export type ListCreateInput = z.infer<typeof listCreateSchema>;
+
+export const listUpdateSchema = listCreateSchema.partial();
+export type ListUpdateInput = z.infer<typeof listUpdateSchema>;
+
+/** Column mapping of an import: CSV header → "email" | "name" | "field:<key>" | "ignore". */
+export const importStartSchema = z.object({
+  mapping: z.record(z.string(), z.string().regex(/^(email|name|ignore|field:.{1,100})$/, 'Mapeamento inválido.')),
+  listId: z.uuid().optional().nullable(),
+  legalBasis: z.enum(LEGAL_BASIS_VALUES, { error: 'Informe a base legal (consentimento ou legítimo interesse).' }),
+  consentSource: z.string().trim().min(1, 'Informe a origem do consentimento.').max(500),
+  updateExisting: z.boolean().optional().default(false),
+});
+export type ImportStartInput = z.infer<typeof importStartSchema>;
+
+export interface ImportProgress {
+  id: string;
+  status: 'uploaded' | 'queued' | 'running' | 'done' | 'failed';
+  fileName: string | null;
+  totalRows: number;
+  processedRows: number;
+  /** 0–100. */
+  percent: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  skippedInvalid: number;
+  skippedDuplicate: number;
+  skippedSuppressed: number;
+  rejectedCount: number;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}

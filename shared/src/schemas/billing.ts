@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a data no formato AAAA-MM-DD.');
+const millis = z.number().int('Use um valor inteiro em milésimos de real.');
+
+/** POST /api/billing/topups */
+export const createTopupSchema = z.object({ amountMillis: millis.positive('O valor deve ser positivo.') });
+export type CreateTopupInput = z.infer<typeof createTopupSchema>;
+
+/** GET /api/billing/statement and statement.csv (dates inclusive, America/Sao_Paulo). */
+export const statementQuerySchema = z.object({
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  cursor: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type StatementQuery = z.infer<typeof statementQuerySchema>;
+
+/** POST /api/admin/accounts/:id/adjustments — signed amount, mandatory reason. */
+export const adminAdjustmentSchema = z.object({
+  amountMillis: millis.refine((v) => v !== 0, 'O valor não pode ser zero.'),
+  reason: z.string().trim().min(3, 'Informe o motivo do ajuste.').max(500),
+});
+
+/** PUT /api/admin/accounts/:id/price */
+export const adminPriceSchema = z.object({
+  priceMillis: z.number().int().min(0).max(1_000),
+  reason: z.string().trim().max(500).optional(),
+});
+
+/** POST /api/admin/accounts/:id/suspend and /reactivate */
+export const adminStatusSchema = z.object({ reason: z.string().trim().min(3, 'Informe o motivo.').max(500) });
+
+/** POST /api/admin/topups/:id/confirm */
+export const adminConfirmTopupSchema = z.object({ reason: z.string().trim().max(500).optional() });
+
+export const LEDGER_KIND_LABELS_PT_BR = {
+  topup: 'Recarga',
+  reservation: 'Reserva',
+  send: 'Envio',
+  release: 'Liberação',
+  refund: 'Estorno',
+  adjustment: 'Ajuste',
+} as const;
+
+export interface BalanceDto {
+  balanceMillis: number;
+  priceMillis: number;
+  emailsPaid: number;
+  formatted: string;
+  lowBalance: boolean;
+  lowBalanceThresholdMillis: number;
+}
+
+export interface LedgerEntryDto {
+  id: string;
+  seq: number;
+  kind: keyof typeof LEDGER_KIND_LABELS_PT_BR;
+  amountMillis: number;
+  balanceAfterMillis: number;
+  description: string;
+  campaignId: string | null;
+  topupId: string | null;
+  emailCount: number | null;
+  priceMillis: number | null;
+  createdAt: string;
+}
+
+export interface StatementDto {
+  entries: LedgerEntryDto[];
+  nextCursor: number | null;
+}
+
+export interface TopupDto {
+  id: string;
+  txid: string;
+  amountMillis: number;
+  status: 'pending' | 'paid' | 'expired' | 'cancelled' | 'review';
+  brCode: string;
+  qrSvgDataUrl: string;
+  expiresAt: string;
+  paidAt: string | null;
+  createdAt: string;
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** Templates of the library: request bodies shared by the server (validation) and the web (forms). */
+
+export const TEMPLATE_HTML_MAX_CHARS = 1_000_000;
+
+const builderProject = z.record(z.string(), z.unknown()).nullable();
+
+export const templateCreateSchema = z.object({
+  name: z
+    .string({ error: 'Informe o nome do modelo.' })
+    .trim()
+    .min(1, 'Informe o nome do modelo.')
+    .max(200, 'Nome longo demais.'),
+  subject: z.string().max(500, 'Assunto longo demais.').optional().nullable(),
+  html: z
+    .string({ error: 'Informe o HTML do modelo.' })
+    .max(TEMPLATE_HTML_MAX_CHARS, 'HTML grande demais (máximo 1 MB).'),
+  builderProject: builderProject.optional(),
+  text: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'Texto grande demais.').optional().nullable(),
+});
+export type TemplateCreateInput = z.infer<typeof templateCreateSchema>;
+
+export const templateUpdateSchema = templateCreateSchema.partial();
+export type TemplateUpdateInput = z.infer<typeof templateUpdateSchema>;
+
+/** A starter template offered to every account (pt-BR, responsive, with unsubscribe link and footer). */
+export interface StarterTemplate {
+  key: 'newsletter' | 'promocao' | 'anuncio';
+  name: string;
+  subject: string;
+  html: string;
+}

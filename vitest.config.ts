@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      'web/vitest.config.ts',
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['server/**/*.test.ts', 'shared/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/dist/**'],
+          setupFiles: ['server/test/support/fail-on-console-error.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+        resolve: { alias: { '@carteiro/shared': new URL('./shared/src/index.ts', import.meta.url).pathname } },
+      },
+    ],
+  },
+});

@@ -1,0 +1,65 @@
+import { apiFetch } from '@/lib/api-client';
+
+export interface AdminAccount {
+  id: string;
+  name: string;
+  ownerUserId: string;
+  ownerEmail: string | null;
+  balanceMillis: number;
+  priceMillis: number;
+  status: 'active' | 'suspended';
+  emailsSent: number;
+  createdAt: string;
+}
+
+export interface AdminTopup {
+  id: string;
+  accountId: string;
+  txid: string;
+  amountMillis: number;
+  status: 'pending' | 'review' | 'expired';
+  reviewReason: string | null;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  operatorEmail?: string | null;
+  action: string;
+  accountId: string | null;
+  reason?: string | null;
+  details?: unknown;
+  createdAt: string;
+  [field: string]: unknown;
+}
+
+export const ADMIN_QUERY_KEY = ['admin'] as const;
+
+export async function listAdminAccounts(signal?: AbortSignal): Promise<AdminAccount[]> {
+  return (await apiFetch<{ accounts: AdminAccount[] }>('/api/admin/accounts', { signal })).accounts;
+}
+
+export function adjustBalance(accountId: string, input: { amountMillis: number; reason: string }): Promise<unknown> {
+  return apiFetch(`/api/admin/accounts/${accountId}/adjustments`, { method: 'POST', body: input });
+}
+
+export function setPrice(accountId: string, input: { priceMillis: number; reason?: string }): Promise<unknown> {
+  return apiFetch(`/api/admin/accounts/${accountId}/price`, { method: 'PUT', body: input });
+}
+
+export function setStatus(accountId: string, action: 'suspend' | 'reactivate', reason: string): Promise<unknown> {
+  return apiFetch(`/api/admin/accounts/${accountId}/${action}`, { method: 'POST', body: { reason } });
+}
+
+export async function listPendingTopups(signal?: AbortSignal): Promise<AdminTopup[]> {
+  return (await apiFetch<{ topups: AdminTopup[] }>('/api/admin/topups', { signal })).topups;
+}
+
+export function confirmTopup(id: string, reason?: string): Promise<unknown> {
+  return apiFetch(`/api/admin/topups/${id}/confirm`, { method: 'POST', body: reason ? { reason } : {} });
+}
+
+export async function listAuditLog(signal?: AbortSignal): Promise<AuditEntry[]> {
+  return (await apiFetch<{ entries: AuditEntry[] }>('/api/admin/audit-log', { signal })).entries;
+}

@@ -1,0 +1,26 @@
+/**
+ * The post-login destination from `?next=`, only when it is a same-origin relative path
+ * ("/dashboard/…"): never "//evil.example", "/\\evil.example", "https://…" or "javascript:…". Else `fallback`.
+ */
+export function safeNextPath(next: string | null | undefined, fallback = '/dashboard'): string {
+  if (!next) return fallback;
+  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
+  // Control characters and backslashes let some browsers turn a path into another origin.
+  for (const char of next) {
+    const code = char.charCodeAt(0);
+    if (code < 0x20 || code === 0x7f || char === '\\') return fallback;
+  }
+  try {
+    const base = 'https://carteiro.invalid';
+    const url = new URL(next, base);
+    if (url.origin !== base) return fallback;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return fallback;
+  }
+}
+
+/** `/auth/login?next=<path>` for a page that needs a session. */
+export function loginPathFor(path: string): string {
+  return `/auth/login?next=${encodeURIComponent(safeNextPath(path))}`;
+}

@@ -1,0 +1,41 @@
+import type { TopupDto } from '@carteiro/shared';
+import { apiFetch } from '@/lib/api-client';
+
+export type TopupSummary = Omit<TopupDto, 'brCode' | 'qrSvgDataUrl'>;
+
+export const TOPUPS_QUERY_KEY = ['billing', 'topups'] as const;
+export const topupQueryKey = (id: string) => ['billing', 'topups', id] as const;
+
+/** Creates a Pix top-up: BR Code, QR code, txid and expiry. */
+export function createTopup(amountMillis: number): Promise<TopupDto> {
+  return apiFetch<TopupDto>('/api/billing/topups', { method: 'POST', body: { amountMillis } });
+}
+
+/** One top-up of the account (status refreshed: an unpaid one past its expiry comes back "expired"). */
+export function getTopup(id: string, signal?: AbortSignal): Promise<TopupDto> {
+  return apiFetch<TopupDto>(`/api/billing/topups/${encodeURIComponent(id)}`, { signal });
+}
+
+/** The account's 50 most recent top-ups. */
+export async function listTopups(signal?: AbortSignal): Promise<TopupSummary[]> {
+  return (await apiFetch<{ topups: TopupSummary[] }>('/api/billing/topups', { signal })).topups;
+}
+
+export interface Receipt {
+  receiptNumber: string;
+  topupId: string;
+  amountMillis: number;
+  formattedAmount: string;
+  paidAt: string;
+  method: string;
+  provider: string | null;
+  providerPaymentId: string | null;
+  payer: { name: string; legalName: string | null; taxId: string | null; address: string | null } | null;
+  payee: { name: string; city: string; pixKey: string };
+  description: string;
+}
+
+/** The receipt of a paid top-up (409 `conflict` while unpaid). */
+export function getReceipt(id: string, signal?: AbortSignal): Promise<Receipt> {
+  return apiFetch<Receipt>(`/api/billing/topups/${encodeURIComponent(id)}/receipt`, { signal });
+}

@@ -1,0 +1,178 @@
+import { formatBRL } from '@carteiro/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { PageHeader } from '@/components/coming-soon-page';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { formatDateTime } from '@/features/dashboard/utils/format';
+import { messageOf, toastSuccess } from '@/features/dashboard/utils/notify';
+import { useI18n } from '@/lib/i18n';
+import { queryClient } from '@/lib/query-client';
+import { getTopup, topupQueryKey } from '../api/topups';
+
+/** Polling interval while the payment is pending. */
+export const TOPUP_POLL_MS = 3000;
+
+/** The Pix page of one top-up: QR code, "copia e cola" with a copy button, txid, expiry; turns green when paid. */
+export function TopupPage() {
+  const { t } = useI18n();
+  const { id = '' } = useParams();
+  const [copied, setCopied] = useState(false);
+  const wasPending = useRef(false);
+  const topup = useQuery({
+    queryKey: topupQueryKey(id),
+    queryFn: ({ signal }) => getTopup(id, signal),
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? TOPUP_POLL_MS : false),
+    refetchIntervalInBackground: true,
+    staleTime: 0,
+  });
+  const status = topup.data?.status;
+
+  useEffect(() => {
+    document.title = `${t('balance.topup.pageTitle')} — Carteiro`;
+  }, [t]);
+
+  useEffect(() => {
+    if (status === 'pending') wasPending.current = true;
+    if (status === 'paid' && wasPending.current) {
+      wasPending.current = false;
+      toastSuccess(t('balance.topup.paidToast'), topup.data ? formatBRL(topup.data.amountMillis) : undefined);
+      void queryClient.invalidateQueries({ queryKey: ['billing'] });
+      void queryClient.invalidateQueries({ queryKey: ['session'] });
+    }
+  }, [status, t, topup.data]);
+
+  async function copy() {
+    if (!topup.data) return;
+    try {
+      await navigator.clipboard.writeText(topup.data.brCode);
+    } catch {
+      // Clipboard refused (http, permissions): select the text so the user can copy it by hand.
+      const field = document.getElementById('br-code') as HTMLTextAreaElement | null;
+      field?.select();
+      document.execCommand?.('copy');
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2500);
+  }
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title={t('balance.topup.pageTitle')}>
+        <Link to="/dashboard/my-balance" className={buttonVariants({ variant: 'ghost' })}>
+          {t('balance.backToBalance')}
+        </Link>
+      </PageHeader>
+      {topup.isPending ? (
+        <div className="flex justify-center py-20">
+          <Spinner label={t('common.loading')} />
+        </div>
+      ) : topup.isError ? (
+        <Card role="alert">
+          <CardContent className="flex flex-col items-start gap-3">
+            <p className="font-semibold text-slate-900">{t('balance.topup.loadError')}</p>
+            <p className="text-sm text-slate-600">{messageOf(topup.error)}</p>
+            <Button variant="outline" size="sm" onClick={() => void topup.refetch()}>
+              {t('common.retry')}
+            </Button>
+          </CardContent>
+        </Card>
+      ) : topup.data.status === 'paid' ? (
+        <Card className="border-emerald-300 bg-emerald-50" data-testid="topup-paid">
+          <CardContent className="flex flex-col items-center gap-4 py-10 text-center">
+            <span className="flex h-16 w-16 items-center justify-center rounded-full bg-emerald-600 text-white">
+              <svg
+                viewBox="0 0 24 24"
+                className="h-8 w-8"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2.5"
+                aria-hidden="true"
+              >
+                <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
+              </svg>
+            </span>
+            <h2 className="text-2xl font-bold text-emerald-900">{t('balance.topup.paidTitle')}</h2>
+            <p className="text-emerald-900">
+              {t('balance.topup.paidBody', { amount: formatBRL(topup.data.amountMillis) })}
+            </p>
+            <div className="flex flex-wrap justify-center gap-3">
+              <Link to={`/dashboard/my-balance/topups/${topup.data.id}/receipt`} className={buttonVariants()}>
+                {t('balance.topup.viewReceipt')}
+              </Link>
+              <Link to="/dashboard/my-balance" className={buttonVariants({ variant: 'outline' })}>
+                {t('balance.backToBalance')}
+              </Link>
+            </div>
+          </CardContent>
+        </Card>
+      ) : topup.data.status !== 'pending' ? (
+        <Card role="alert">
+          <CardContent className="flex flex-col items-start gap-3">
+            <p className="font-semibold text-slate-900">
+              {topup.data.status === 'review' ? t('balance.topup.reviewTitle') : t('balance.topup.expiredTitle')}
+            </p>
+            <p className="text-sm text-slate-600">
+              {topup.data.status === 'review' ? t('balance.topup.reviewBody') : t('balance.topup.expiredBody')}
+            </p>
+            <Link to="/dashboard/my-balance" className={buttonVariants({ size: 'sm' })}>
+              {t('balance.addCredits')}
+            </Link>
+          </CardContent>
+        </Card>
+      ) : (
+        <Card>
+          <CardContent className="grid gap-8 md:grid-cols-[auto_1fr]">
+            <div className="flex flex-col items-center gap-3">
+              <img
+                src={topup.data.qrSvgDataUrl}
+                alt={t('balance.topup.qrAlt')}
+                width={240}
+                height={240}
+                className="h-60 w-60 rounded-xl border border-slate-200 bg-white p-2"
+              />
+              <p className="flex items-center gap-2 text-sm text-slate-600" role="status">
+                <Spinner /> {t('balance.topup.waiting')}
+              </p>
+            </div>
+            <div className="min-w-0 space-y-5">
+              <div>
+                <p className="text-sm text-slate-600">{t('balance.topup.amount')}</p>
+                <p className="text-3xl font-bold tabular-nums text-slate-900">{formatBRL(topup.data.amountMillis)}</p>
+              </div>
+              <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
+                <li>{t('balance.topup.step1')}</li>
+                <li>{t('balance.topup.step2')}</li>
+                <li>{t('balance.topup.step3')}</li>
+              </ol>
+              <div>
+                <label htmlFor="br-code" className="text-sm font-medium text-slate-800">
+                  {t('balance.topup.copyPaste')}
+                </label>
+                <textarea
+                  id="br-code"
+                  readOnly
+                  value={topup.data.brCode}
+                  rows={3}
+                  className="mt-1.5 block w-full resize-none break-all rounded-lg border border-slate-300 bg-slate-50 p-3 font-mono text-xs text-slate-800"
+                  onFocus={(e) => e.currentTarget.select()}
+                />
+                <Button className="mt-2" variant={copied ? 'secondary' : 'primary'} onClick={() => void copy()}>
+                  {copied ? t('balance.topup.copied') : t('balance.topup.copy')}
+                </Button>
+              </div>
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                <dt className="text-slate-500">{t('balance.topup.txid')}</dt>
+                <dd className="break-all font-mono text-slate-900">{topup.data.txid}</dd>
+                <dt className="text-slate-500">{t('balance.topup.expires')}</dt>
+                <dd className="text-slate-900">{formatDateTime(topup.data.expiresAt)}</dd>
+              </dl>
+            </div>
+          </CardContent>
+        </Card>
+      )}
+    </div>
+  );
+}

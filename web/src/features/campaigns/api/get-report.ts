@@ -1,0 +1,44 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
+import { CAMPAIGNS_KEY } from './types';
+
+export interface CampaignReport {
+  campaignId: string;
+  recipients: number;
+  delivered: number;
+  failed: number;
+  skipped: number;
+  pending: number;
+  opens: { uniqueHuman: number; machine: number; total: number; rate: number };
+  clicks: { unique: number; machine: number; total: number; rate: number; clickToOpenRate: number };
+  links: Array<{ id: number; url: string; clicks: number; uniqueClicks: number }>;
+  unsubscribes: number;
+  bounces: { hard: number; soft: number; policy: number };
+  complaints: number;
+  pausedReason: string | null;
+  series: Array<{
+    hour: string;
+    opens: number;
+    clicks: number;
+    unsubscribes: number;
+    bounces: number;
+    complaints: number;
+  }>;
+}
+
+export function getCampaignReport(id: string, signal?: AbortSignal) {
+  return apiFetch<CampaignReport>(`/api/campaigns/${encodeURIComponent(id)}/report`, { signal });
+}
+
+export function useCampaignReport(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...CAMPAIGNS_KEY, id, 'report'],
+    queryFn: ({ signal }) => getCampaignReport(id, signal),
+    enabled,
+    refetchInterval: 30_000,
+  });
+}
+
+export function reportCsvUrl(id: string) {
+  return `/api/campaigns/${encodeURIComponent(id)}/report.csv`;
+}

@@ -1,0 +1,6 @@
+import { apiFetch } from '@/lib/api-client';
+import { campaignPath } from './mutation';
+
+/** Sends the rendered campaign, "[TESTE]" in the subject, to up to 5 addresses. */
+export const testSendCampaign = (id: string, emails: string[], contactId?: string) =>
+  apiFetch<{ sent: number }>(campaignPath(id, '/test-send'), { body: { emails, ...(contactId ? { contactId } : {}) } });

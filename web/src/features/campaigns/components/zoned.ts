@@ -1,0 +1,26 @@
+/** Wall-clock helpers for the account's time zone (default America/Sao_Paulo). */
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+
+/** `YYYY-MM-DDTHH:mm` of an instant as seen in `timeZone` (for datetime-local inputs and the calendar). */
+export function toZonedLocal(iso: string | Date, timeZone: string = DEFAULT_TIME_ZONE): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}`;
+}
+
+/** The wall time a UTC-coerced date carries (FullCalendar with timeZone "UTC"), as `YYYY-MM-DDTHH:mm`. */
+export function utcWallTime(date: Date): string {
+  return date.toISOString().slice(0, 16);
+}
+
+export function formatInZone(iso: string, timeZone: string = DEFAULT_TIME_ZONE): string {
+  return new Intl.DateTimeFormat('pt-BR', { dateStyle: 'full', timeStyle: 'short', timeZone }).format(new Date(iso));
+}

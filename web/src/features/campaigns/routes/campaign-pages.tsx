@@ -1,0 +1,458 @@
+import { formatBRL, isDeletable, isEditable } from '@carteiro/shared';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { PageHeader } from '@/components/coming-soon-page';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Input } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/label';
+import { Spinner } from '@/components/ui/spinner';
+import { useLists } from '@/features/lists/api/get-lists';
+import {
+  ErrorPanel,
+  errorText,
+  formatDateTime,
+  formatNumber,
+  LoadingPanel,
+  Stat,
+  TableShell,
+  td,
+  th,
+} from '@/features/lists/components/kit';
+import { TemplateEditor } from '@/features/templates/components/template-editor';
+import { confirmAction, toast, useAccount } from '@/stores/app-store';
+import { useDeleteCampaign } from '../api/delete-campaign';
+import { useDuplicateCampaign } from '../api/duplicate-campaign';
+import { useCampaign } from '../api/get-campaign';
+import { useCampaigns } from '../api/get-campaigns';
+import { useCampaignSummary } from '../api/get-summary';
+import { previewCampaign } from '../api/preview-campaign';
+import { useScheduleCampaign } from '../api/schedule-campaign';
+import { testSendCampaign } from '../api/test-send-campaign';
+import type { Campaign } from '../api/types';
+import { useUnscheduleCampaign } from '../api/unschedule-campaign';
+import { useUpdateCampaign } from '../api/update-campaign';
+import { CampaignForm } from '../components/campaign-form';
+import { CampaignProgressCard, CampaignReportSection, SendNowButton } from '../components/campaign-live';
+import { CampaignStatusBadge } from '../components/status-badge';
+import { DEFAULT_TIME_ZONE, formatInZone, toZonedLocal } from '../components/zoned';
+
+// FullCalendar loads only on the calendar route.
+const CalendarView = lazy(() => import('../components/calendar-view'));
+
+function useTitle(title: string) {
+  useEffect(() => {
+    document.title = `${title} — Carteiro`;
+  }, [title]);
+}
+
+function useTimeZone(): string {
+  const account = useAccount();
+  return typeof account?.timeZone === 'string' ? account.timeZone : DEFAULT_TIME_ZONE;
+}
+
+function pct(part: number, total: number): string {
+  return total > 0 ? `${((part / total) * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%` : '—';
+}
+
+export function CampaignsPage() {
+  useTitle('Campanhas');
+  const campaigns = useCampaigns();
+  return (
+    <div>
+      <PageHeader title="Campanhas">
+        <div className="flex flex-wrap gap-2">
+          <Link to="/dashboard/templates" className={buttonVariants({ variant: 'outline' })}>
+            Modelos
+          </Link>
+          <Link to="/dashboard/campaigns/calendar" className={buttonVariants({ variant: 'outline' })}>
+            Calendário
+          </Link>
+          <Link to="/dashboard/campaigns/new" className={buttonVariants()}>
+            Nova campanha
+          </Link>
+        </div>
+      </PageHeader>
+      {campaigns.isPending ? (
+        <LoadingPanel label="Carregando campanhas…" />
+      ) : campaigns.isError ? (
+        <ErrorPanel error={campaigns.error} onRetry={() => campaigns.refetch()} />
+      ) : campaigns.data.length === 0 ? (
+        <EmptyState
+          title="Nenhuma campanha ainda"
+          description="Crie sua primeira campanha: escolha as listas, monte o e-mail e agende o envio."
+          action={
+            <Link to="/dashboard/campaigns/new" className={buttonVariants()}>
+              Criar campanha
+            </Link>
+          }
+        />
+      ) : (
+        <TableShell>
+          <thead>
+            <tr>
+              <th className={th}>Campanha</th>
+              <th className={th}>Situação</th>
+              <th className={`${th} text-right`}>Enviados</th>
+              <th className={`${th} text-right`}>Aberturas</th>
+              <th className={`${th} text-right`}>Cliques</th>
+              <th className={th}>Atualizada</th>
+            </tr>
+          </thead>
+          <tbody>
+            {campaigns.data.map((campaign) => (
+              <tr key={campaign.id} className="hover:bg-slate-50">
+                <td className={td}>
+                  <Link
+                    to={`/dashboard/campaigns/${campaign.id}/view`}
+                    className="font-semibold text-brand-800 hover:underline"
+                  >
+                    {campaign.name}
+                  </Link>
+                  <p className="max-w-xs truncate text-xs text-slate-500">{campaign.subject || 'Sem assunto'}</p>
+                </td>
+                <td className={td}>
+                  <CampaignStatusBadge status={campaign.status} />
+                  {campaign.status === 'scheduled' && campaign.scheduledAt ? (
+                    <p className="mt-1 text-xs text-slate-500">{formatDateTime(campaign.scheduledAt)}</p>
+                  ) : null}
+                </td>
+                <td className={`${td} text-right tabular-nums`}>{formatNumber(campaign.counters.sent)}</td>
+                <td className={`${td} text-right tabular-nums`}>
+                  {pct(campaign.counters.opened, campaign.counters.sent)}
+                </td>
+                <td className={`${td} text-right tabular-nums`}>
+                  {pct(campaign.counters.clicked, campaign.counters.sent)}
+                </td>
+                <td className={td}>{formatDateTime(campaign.updatedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </TableShell>
+      )}
+    </div>
+  );
+}
+
+export function NewCampaignPage() {
+  useTitle('Nova campanha');
+  return (
+    <div>
+      <Link to="/dashboard/campaigns" className="text-sm text-brand-700 hover:underline">
+        ← Campanhas
+      </Link>
+      <PageHeader title="Nova campanha" />
+      <CampaignForm campaign={null} />
+    </div>
+  );
+}
+
+/** `/dashboard/campaigns/edit` (spec §2, no id: a new one) and `/dashboard/campaigns/:id/edit`. */
+export function EditCampaignPage() {
+  const { id = '' } = useParams();
+  const campaign = useCampaign(id);
+  useTitle('Editar campanha');
+  if (!id) return <NewCampaignPage />;
+  if (campaign.isPending) return <LoadingPanel />;
+  if (campaign.isError) return <ErrorPanel error={campaign.error} onRetry={() => campaign.refetch()} />;
+  return (
+    <div>
+      <Link to={`/dashboard/campaigns/${id}/view`} className="text-sm text-brand-700 hover:underline">
+        ← {campaign.data.name}
+      </Link>
+      <PageHeader title="Editar campanha" />
+      <CampaignForm key={campaign.data.id} campaign={campaign.data} />
+    </div>
+  );
+}
+
+export function CampaignCalendarPage() {
+  useTitle('Calendário de campanhas');
+  const timeZone = useTimeZone();
+  return (
+    <div>
+      <PageHeader title="Calendário">
+        <Link to="/dashboard/campaigns/new" className={buttonVariants()}>
+          Nova campanha
+        </Link>
+      </PageHeader>
+      <Suspense fallback={<LoadingPanel label="Carregando o calendário…" />}>
+        <CalendarView timeZone={timeZone} />
+      </Suspense>
+    </div>
+  );
+}
+
+export function CampaignTemplatePage() {
+  const { id = '' } = useParams();
+  const campaign = useCampaign(id);
+  useTitle('Modelo da campanha');
+  if (campaign.isPending) return <LoadingPanel />;
+  if (campaign.isError) return <ErrorPanel error={campaign.error} onRetry={() => campaign.refetch()} />;
+  return <CampaignTemplateEditor campaign={campaign.data} />;
+}
+
+function CampaignTemplateEditor({ campaign }: { campaign: Campaign }) {
+  const update = useUpdateCampaign(campaign.id);
+  const editable = isEditable(campaign.status);
+  return (
+    <div>
+      <Link to={`/dashboard/campaigns/${campaign.id}/view`} className="text-sm text-brand-700 hover:underline">
+        ← {campaign.name}
+      </Link>
+      <PageHeader title="Modelo da campanha">
+        <CampaignStatusBadge status={campaign.status} />
+      </PageHeader>
+      <p className="-mt-4 mb-4 text-sm text-slate-600">
+        Esta é a cópia própria da campanha: mudar aqui não altera a biblioteca de modelos.
+      </p>
+      <TemplateEditor
+        readOnly={!editable}
+        initial={{ html: campaign.template, project: campaign.templateProject }}
+        onSave={async ({ html, project }) => {
+          await update.mutateAsync({ template: html, templateProject: project });
+        }}
+        renderPreview={async (_content, contactId) => (await previewCampaign(campaign.id, contactId ?? undefined)).html}
+        onTestSend={async (_content, emails, contactId) =>
+          (await testSendCampaign(campaign.id, emails, contactId ?? undefined)).sent
+        }
+      />
+    </div>
+  );
+}
+
+export function CampaignViewPage() {
+  const { id = '' } = useParams();
+  const campaign = useCampaign(id);
+  useTitle(campaign.data?.name ?? 'Campanha');
+  if (campaign.isPending) return <LoadingPanel />;
+  if (campaign.isError) return <ErrorPanel error={campaign.error} onRetry={() => campaign.refetch()} />;
+  return <CampaignView campaign={campaign.data} />;
+}
+
+function CampaignView({ campaign }: { campaign: Campaign }) {
+  const summary = useCampaignSummary(campaign.id);
+  const lists = useLists();
+  const remove = useDeleteCampaign();
+  const duplicate = useDuplicateCampaign();
+  const unschedule = useUnscheduleCampaign();
+  const navigate = useNavigate();
+  const timeZone = useTimeZone();
+  const listName = new Map((lists.data ?? []).map((l) => [l.id, l.name]));
+  const names = (ids: string[]) => (ids.length ? ids.map((i) => listName.get(i) ?? 'Lista').join(', ') : '—');
+  const editable = isEditable(campaign.status);
+
+  return (
+    <div>
+      <Link to="/dashboard/campaigns" className="text-sm text-brand-700 hover:underline">
+        ← Campanhas
+      </Link>
+      <PageHeader title={campaign.name}>
+        <div className="flex flex-wrap items-center gap-2">
+          <CampaignStatusBadge status={campaign.status} />
+          {editable ? (
+            <>
+              <Link
+                to={`/dashboard/campaigns/${campaign.id}/edit`}
+                className={buttonVariants({ variant: 'outline', size: 'sm' })}
+              >
+                Editar
+              </Link>
+              <Link
+                to={`/dashboard/campaigns/${campaign.id}/template`}
+                className={buttonVariants({ variant: 'outline', size: 'sm' })}
+              >
+                Modelo
+              </Link>
+            </>
+          ) : null}
+          <a
+            href={`/campaign/${campaign.id}/template-viewer`}
+            target="_blank"
+            rel="noreferrer"
+            className={buttonVariants({ variant: 'ghost', size: 'sm' })}
+          >
+            Ver no navegador
+          </a>
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={async () => {
+              try {
+                const copy = await duplicate.mutateAsync(campaign.id);
+                toast({ title: 'Campanha duplicada', variant: 'success' });
+                navigate(`/dashboard/campaigns/${copy.id}/edit`);
+              } catch (error) {
+                toast({ title: 'Não foi possível duplicar', description: errorText(error), variant: 'error' });
+              }
+            }}
+          >
+            Duplicar
+          </Button>
+          {isDeletable(campaign.status) ? (
+            <Button
+              size="sm"
+              variant="destructive"
+              onClick={() =>
+                confirmAction({
+                  title: 'Excluir este rascunho?',
+                  description: `A campanha "${campaign.name}" será excluída. Esta ação não pode ser desfeita.`,
+                  action: async () => {
+                    try {
+                      await remove.mutateAsync(campaign.id);
+                      toast({ title: 'Campanha excluída', variant: 'success' });
+                      navigate('/dashboard/campaigns');
+                    } catch (error) {
+                      toast({ title: 'Não foi possível excluir', description: errorText(error), variant: 'error' });
+                    }
+                  },
+                })
+              }
+            >
+              Excluir
+            </Button>
+          ) : null}
+        </div>
+      </PageHeader>
+
+      <div className="mb-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-4" data-testid="campaign-summary">
+        {summary.isPending ? (
+          <Card className="col-span-full p-6">
+            <Spinner label="Calculando destinatários e custo…" />
+          </Card>
+        ) : summary.isError ? (
+          <div className="col-span-full">
+            <ErrorPanel error={summary.error} onRetry={() => summary.refetch()} />
+          </div>
+        ) : (
+          <>
+            <Stat
+              label="Destinatários"
+              value={formatNumber(summary.data.recipients)}
+              hint="sem repetidos, descadastrados e bloqueados"
+            />
+            <Stat
+              label="Custo do envio"
+              value={formatBRL(summary.data.costMillis)}
+              hint={`${formatBRL(summary.data.priceMillis)} por e-mail`}
+            />
+            <Stat label="Saldo atual" value={formatBRL(summary.data.balanceMillis)} />
+            <Stat
+              label="Saldo após o envio"
+              value={
+                <span className={summary.data.isBalanceSufficient ? '' : 'text-red-700'}>
+                  {formatBRL(summary.data.balanceAfterMillis)}
+                </span>
+              }
+              hint={
+                summary.data.isBalanceSufficient ? undefined : 'Saldo insuficiente: adicione créditos em Meu saldo.'
+              }
+            />
+          </>
+        )}
+      </div>
+
+      <CampaignProgressCard campaign={campaign} />
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <Card>
+          <CardContent>
+            <h2 className="mb-3 text-lg font-bold text-slate-900">Configurações</h2>
+            <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+              <Item label="Assunto">{campaign.subject || '—'}</Item>
+              <Item label="Pré-cabeçalho">{campaign.preheader || '—'}</Item>
+              <Item label="Remetente">
+                {campaign.fromName || '—'} {campaign.fromEmail ? `<${campaign.fromEmail}>` : ''}
+              </Item>
+              <Item label="Responder para">{campaign.replyTo || campaign.fromEmail || '—'}</Item>
+              <Item label="Enviar para">{names(campaign.includeListIds)}</Item>
+              <Item label="Exceto quem está em">{names(campaign.excludeListIds)}</Item>
+              <Item label="Rastreamento">
+                {[campaign.trackOpens && 'aberturas', campaign.trackClicks && 'cliques'].filter(Boolean).join(' e ') ||
+                  'desligado'}
+              </Item>
+              <Item label="Atualizada em">{formatDateTime(campaign.updatedAt)}</Item>
+            </dl>
+          </CardContent>
+        </Card>
+        <Card className="h-fit">
+          <CardContent className="space-y-4">
+            <h2 className="text-lg font-bold text-slate-900">Envio</h2>
+            {campaign.status === 'scheduled' && campaign.scheduledAt ? (
+              <div className="rounded-lg bg-brand-50 p-3 text-sm text-brand-900" data-testid="scheduled-at">
+                Agendada para <strong>{formatInZone(campaign.scheduledAt, timeZone)}</strong>
+              </div>
+            ) : null}
+            {editable ? <ScheduleForm campaign={campaign} timeZone={timeZone} /> : null}
+            {campaign.status === 'scheduled' ? (
+              <Button
+                variant="outline"
+                className="w-full"
+                disabled={unschedule.isPending}
+                onClick={async () => {
+                  try {
+                    await unschedule.mutateAsync(campaign.id);
+                    toast({
+                      title: 'Agendamento cancelado',
+                      description: 'A campanha voltou a ser rascunho.',
+                      variant: 'success',
+                    });
+                  } catch (error) {
+                    toast({ title: 'Não foi possível desagendar', description: errorText(error), variant: 'error' });
+                  }
+                }}
+              >
+                Desagendar
+              </Button>
+            ) : null}
+            {editable ? <SendNowButton campaign={campaign} summary={summary.data} /> : null}
+          </CardContent>
+        </Card>
+      </div>
+      <CampaignReportSection campaign={campaign} />
+    </div>
+  );
+}
+
+function Item({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-0.5 break-words text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+function ScheduleForm({ campaign, timeZone }: { campaign: Campaign; timeZone: string }) {
+  const schedule = useScheduleCampaign();
+  const [value, setValue] = useState(() =>
+    campaign.scheduledAt
+      ? toZonedLocal(campaign.scheduledAt, timeZone)
+      : `${toZonedLocal(new Date(Date.now() + 86_400_000), timeZone).slice(0, 11)}09:00`,
+  );
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      noValidate
+      className="space-y-2"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setError(null);
+        try {
+          await schedule.mutateAsync({ id: campaign.id, scheduledAt: value });
+          toast({ title: 'Campanha agendada', variant: 'success' });
+        } catch (failure) {
+          setError(errorText(failure));
+        }
+      }}
+    >
+      <Label htmlFor="schedule-at">Data e hora do envio</Label>
+      <Input id="schedule-at" type="datetime-local" value={value} onChange={(e) => setValue(e.target.value)} />
+      <p className="text-xs text-slate-500">Horário de {timeZone.replace('_', ' ')}.</p>
+      <FieldError>{error}</FieldError>
+      <Button type="submit" variant="secondary" className="w-full" disabled={schedule.isPending || !value}>
+        {campaign.status === 'scheduled' ? 'Reagendar' : 'Agendar'}
+      </Button>
+    </form>
+  );
+}

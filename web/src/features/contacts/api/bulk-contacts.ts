@@ -1,0 +1,20 @@
+import type { ContactBulkInput } from '@carteiro/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
+import { CONTACTS_KEY } from './types';
+
+export function bulkContacts(input: ContactBulkInput) {
+  return apiFetch<{ action: ContactBulkInput['action']; affected: number }>('/api/contacts/bulk', { body: input });
+}
+
+export function useBulkContacts() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: bulkContacts,
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: CONTACTS_KEY }),
+        client.invalidateQueries({ queryKey: ['lists'] }),
+      ]),
+  });
+}

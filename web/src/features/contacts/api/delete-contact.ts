@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
+import { CONTACTS_KEY } from './types';
+
+export function deleteContact(id: string) {
+  return apiFetch<void>(`/api/contacts/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+export function useDeleteContact() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: deleteContact,
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: CONTACTS_KEY }),
+        client.invalidateQueries({ queryKey: ['lists'] }),
+      ]),
+  });
+}

@@ -1,0 +1,161 @@
+import { contactCreateSchema } from '@carteiro/shared';
+import { useEffect, useState } from 'react';
+import { PageHeader } from '@/components/coming-soon-page';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/label';
+import { ImportProgressPanel } from '@/features/imports/components/import-progress';
+import { ImportWizard } from '@/features/imports/components/import-wizard';
+import { resumeImport } from '@/features/imports/import-tracker';
+import { useLists } from '@/features/lists/api/get-lists';
+import { Drawer, errorText, Select } from '@/features/lists/components/kit';
+import { useI18n } from '@/lib/i18n';
+import { toast } from '@/stores/app-store';
+import { useCreateContact } from '../api/create-contact';
+import { LEGAL_BASIS_LABELS } from '../api/types';
+import { ContactsBrowser } from '../components/contacts-browser';
+
+export function ContactsPage() {
+  const { t } = useI18n();
+  const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
+  useEffect(() => {
+    document.title = `${t('contacts.title')} — Carteiro`;
+  }, [t]);
+  useEffect(() => resumeImport(), []);
+  return (
+    <div>
+      <PageHeader title={t('contacts.title')}>
+        <Button variant="secondary" onClick={() => setImporting(true)}>
+          {t('contacts.importCsv')}
+        </Button>
+      </PageHeader>
+      {importing ? null : <ImportProgressPanel />}
+      <ContactsBrowser onAdd={() => setAdding(true)} />
+      <Drawer open={adding} title={t('contacts.new')} onClose={() => setAdding(false)}>
+        <NewContactForm onDone={() => setAdding(false)} />
+      </Drawer>
+      <Drawer open={importing} title={t('contacts.importTitle')} wide onClose={() => setImporting(false)}>
+        <ImportWizard onClose={() => setImporting(false)} />
+      </Drawer>
+    </div>
+  );
+}
+
+function NewContactForm({ onDone }: { onDone: () => void }) {
+  const { t } = useI18n();
+  const create = useCreateContact();
+  const lists = useLists();
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [listId, setListId] = useState('');
+  const [legalBasis, setLegalBasis] = useState<'consent' | 'legitimate_interest'>('consent');
+  const [consentSource, setConsentSource] = useState(() => t('contacts.form.defaultSource'));
+  const [fields, setFields] = useState<Array<{ k: string; v: string }>>([]);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      noValidate
+      className="space-y-4"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const parsed = contactCreateSchema.safeParse({
+          email,
+          name: name || null,
+          listIds: listId ? [listId] : undefined,
+          legalBasis,
+          consentSource,
+          fields: Object.fromEntries(fields.filter((f) => f.k.trim()).map((f) => [f.k.trim(), f.v])),
+        });
+        if (!parsed.success) {
+          setError(parsed.error.issues[0]?.message ?? t('contacts.form.checkFields'));
+          return;
+        }
+        try {
+          await create.mutateAsync(parsed.data);
+          toast({ title: t('contacts.form.added'), variant: 'success' });
+          onDone();
+        } catch (failure) {
+          setError(errorText(failure));
+        }
+      }}
+    >
+      <div>
+        <Label htmlFor="new-email">{t('contacts.form.email')}</Label>
+        <Input
+          id="new-email"
+          type="email"
+          className="mt-1.5"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+      </div>
+      <div>
+        <Label htmlFor="new-name">{t('contacts.form.name')}</Label>
+        <Input id="new-name" className="mt-1.5" value={name} onChange={(e) => setName(e.target.value)} />
+      </div>
+      <div>
+        <Label htmlFor="new-list">{t('contacts.form.list')}</Label>
+        <Select id="new-list" className="mt-1.5" value={listId} onChange={(e) => setListId(e.target.value)}>
+          <option value="">{t('contacts.form.noList')}</option>
+          {(lists.data ?? []).map((list) => (
+            <option key={list.id} value={list.id}>
+              {list.name}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <div>
+        <Label htmlFor="new-basis">{t('contacts.form.legalBasis')}</Label>
+        <Select
+          id="new-basis"
+          className="mt-1.5"
+          value={legalBasis}
+          onChange={(e) => setLegalBasis(e.target.value as 'consent' | 'legitimate_interest')}
+        >
+          {Object.entries(LEGAL_BASIS_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {t(label)}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <div>
+        <Label htmlFor="new-source">{t('contacts.form.consentSource')}</Label>
+        <Input
+          id="new-source"
+          className="mt-1.5"
+          value={consentSource}
+          onChange={(e) => setConsentSource(e.target.value)}
+        />
+      </div>
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium text-slate-800">{t('contacts.form.customFields')}</legend>
+        {fields.map((field, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place.
+          <div key={index} className="flex gap-2">
+            <Input
+              aria-label={t('contacts.form.field')}
+              placeholder={t('contacts.form.fieldExample')}
+              value={field.k}
+              onChange={(e) => setFields(fields.map((f, i) => (i === index ? { ...f, k: e.target.value } : f)))}
+            />
+            <Input
+              aria-label={t('contacts.form.value')}
+              placeholder={t('contacts.form.valuePlaceholder')}
+              value={field.v}
+              onChange={(e) => setFields(fields.map((f, i) => (i === index ? { ...f, v: e.target.value } : f)))}
+            />
+          </div>
+        ))}
+        <Button size="sm" variant="ghost" onClick={() => setFields([...fields, { k: '', v: '' }])}>
+          {t('contacts.form.addField')}
+        </Button>
+      </fieldset>
+      <FieldError>{error}</FieldError>
+      <Button type="submit" disabled={create.isPending}>
+        {create.isPending ? t('contacts.form.saving') : t('contacts.form.submit')}
+      </Button>
+    </form>
+  );
+}

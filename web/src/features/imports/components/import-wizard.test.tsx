@@ -1,0 +1,69 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { configureApiClient } from '@/lib/api-client';
+import { setLocale } from '@/lib/i18n';
+import { ImportWizard } from './import-wizard';
+
+const upload = {
+  importId: '0190b5d2-0000-7000-8000-000000000002',
+  totalRows: 2,
+  delimiter: ';',
+  encoding: 'windows-1252',
+  hasBom: false,
+  columns: ['Nome', 'Cidade'],
+  preview: [
+    ['João', 'São Paulo'],
+    ['Conceição', 'Belém'],
+  ],
+  suggestedMapping: { Nome: 'name', Cidade: 'field:cidade' },
+};
+
+let restore: () => void = () => {};
+afterEach(async () => {
+  restore();
+  await setLocale('pt-BR');
+});
+
+function renderWizard() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <ImportWizard />
+    </QueryClientProvider>,
+  );
+}
+
+describe('ImportWizard', () => {
+  it('shows what was detected, previews rows and asks for the e-mail column before starting', async () => {
+    const fetch = vi.fn(async (url: RequestInfo | URL) =>
+      String(url) === '/api/imports' ? Response.json(upload, { status: 201 }) : Response.json({ items: [] }),
+    );
+    restore = configureApiClient({ fetch });
+    renderWizard();
+    const input = document.querySelector<HTMLInputElement>('#import-file');
+    if (!input) throw new Error('sem campo de arquivo');
+    fireEvent.change(input, { target: { files: [new File(['Nome;Cidade\n'], 'clientes.csv', { type: 'text/csv' })] } });
+    expect(await screen.findByText('Separador: ponto e vírgula (;)')).toBeTruthy();
+    expect(screen.getByText(/Windows-1252/)).toBeTruthy();
+    expect(screen.getByText('Conceição')).toBeTruthy();
+    expect((screen.getByLabelText('Coluna Cidade') as HTMLSelectElement).value).toBe('field:cidade');
+    fireEvent.click(screen.getByRole('button', { name: 'Iniciar importação' }));
+    expect(await screen.findByText('Escolha a coluna que tem o e-mail.')).toBeTruthy();
+    expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/start'))).toBe(false);
+  });
+
+  it('speaks English when the locale is en', async () => {
+    restore = configureApiClient({ fetch: vi.fn(async () => Response.json(upload, { status: 201 })) });
+    await setLocale('en');
+    renderWizard();
+    expect(screen.getByText('Choose a CSV file')).toBeTruthy();
+    const input = document.querySelector<HTMLInputElement>('#import-file');
+    if (!input) throw new Error('sem campo de arquivo');
+    fireEvent.change(input, { target: { files: [new File(['Nome;Cidade\n'], 'clientes.csv', { type: 'text/csv' })] } });
+    expect(await screen.findByText('Separator: semicolon (;)')).toBeTruthy();
+    expect(screen.getByText('2 rows')).toBeTruthy();
+    expect(screen.getByText('Encoding: Windows-1252 (Excel)')).toBeTruthy();
+    expect(screen.getByLabelText('Column Cidade')).toBeTruthy();
+  });
+});

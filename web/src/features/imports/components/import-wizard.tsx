@@ -1,0 +1,284 @@
+import { importStartSchema } from '@carteiro/shared';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/label';
+import { useLists } from '@/features/lists/api/get-lists';
+import { errorText, formatNumber, pluralForm, Select } from '@/features/lists/components/kit';
+import '@/lib/i18n/app-messages';
+import { type MessageKey, useI18n } from '@/lib/i18n';
+import { startImport } from '../api/start-import';
+import { type ImportUpload, uploadImport } from '../api/upload-import';
+import { trackImport, useImportTracker } from '../import-tracker';
+import { ImportProgressPanel } from './import-progress';
+
+const DELIMITER_LABELS: Record<string, MessageKey> = {
+  ',': 'imports.delimiter.comma',
+  ';': 'imports.delimiter.semicolon',
+  '\t': 'imports.delimiter.tab',
+};
+// Encoding names are technical and the same in every language.
+const ENCODING_LABELS: Record<string, string> = {
+  'utf-8': 'UTF-8',
+  utf8: 'UTF-8',
+  'windows-1252': 'Windows-1252 (Excel)',
+};
+
+/** Upload → mapping (preview, detected delimiter/encoding, columns, list, legal basis) → progress → summary. */
+export function ImportWizard({ defaultListId, onClose }: { defaultListId?: string; onClose?: () => void }) {
+  const { t } = useI18n();
+  const [upload, setUpload] = useState<ImportUpload | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const tracker = useImportTracker();
+  const [started, setStarted] = useState(false);
+
+  if (started && tracker.importId) return <ImportProgressPanel />;
+
+  async function send(file: File) {
+    setUploading(true);
+    setError(null);
+    try {
+      setUpload(await uploadImport(file));
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setUploading(false);
+    }
+  }
+
+  if (!upload) {
+    return (
+      <div className="space-y-4">
+        <p className="text-sm text-slate-600">{t('imports.upload.intro')}</p>
+        <label
+          htmlFor="import-file"
+          onDragOver={(event) => event.preventDefault()}
+          onDrop={(event) => {
+            event.preventDefault();
+            const file = event.dataTransfer.files[0];
+            if (file && !uploading) void send(file);
+          }}
+          className="flex cursor-pointer flex-col items-center justify-center rounded-2xl border-2 border-dashed border-slate-300 bg-slate-50 px-6 py-10 text-center hover:border-brand-400"
+        >
+          <span className="font-semibold text-brand-800">
+            {uploading ? t('imports.upload.uploading') : t('imports.upload.choose')}
+          </span>
+          <span className="mt-1 text-sm text-slate-500">{t('imports.upload.drop')}</span>
+          <input
+            id="import-file"
+            type="file"
+            accept=".csv,text/csv,text/plain"
+            className="sr-only"
+            disabled={uploading}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              if (file) void send(file);
+            }}
+          />
+        </label>
+        <FieldError>{error}</FieldError>
+      </div>
+    );
+  }
+  return (
+    <MappingStep
+      upload={upload}
+      defaultListId={defaultListId}
+      onBack={() => setUpload(null)}
+      onCancel={onClose}
+      onStarted={() => setStarted(true)}
+    />
+  );
+}
+
+function MappingStep({
+  upload,
+  defaultListId,
+  onBack,
+  onCancel,
+  onStarted,
+}: {
+  upload: ImportUpload;
+  defaultListId?: string;
+  onBack: () => void;
+  onCancel?: () => void;
+  onStarted: () => void;
+}) {
+  const { t, locale } = useI18n();
+  const lists = useLists();
+  const [mapping, setMapping] = useState<Record<string, string>>(() =>
+    Object.fromEntries(upload.columns.map((c) => [c, upload.suggestedMapping[c] ?? `field:${c}`])),
+  );
+  const [listId, setListId] = useState(defaultListId ?? '');
+  const [legalBasis, setLegalBasis] = useState<'consent' | 'legitimate_interest' | ''>('');
+  const [consentSource, setConsentSource] = useState('');
+  const [updateExisting, setUpdateExisting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const hasEmail = Object.values(mapping).includes('email');
+  const delimiterLabel = DELIMITER_LABELS[upload.delimiter];
+
+  return (
+    <form
+      noValidate
+      className="space-y-6"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        if (!hasEmail) {
+          setError(t('imports.mapping.needEmail'));
+          return;
+        }
+        const parsed = importStartSchema.safeParse({
+          mapping,
+          listId: listId || null,
+          legalBasis: legalBasis || undefined,
+          consentSource,
+          updateExisting,
+        });
+        if (!parsed.success) {
+          setError(parsed.error.issues[0]?.message ?? t('imports.mapping.checkFields'));
+          return;
+        }
+        setPending(true);
+        setError(null);
+        try {
+          const progress = await startImport(upload.importId, parsed.data);
+          trackImport(upload.importId, progress);
+          onStarted();
+        } catch (failure) {
+          setError(errorText(failure));
+        } finally {
+          setPending(false);
+        }
+      }}
+    >
+      <div className="flex flex-wrap gap-2 text-sm" data-testid="import-detected">
+        <span className="rounded-full bg-slate-100 px-3 py-1">
+          {t(`imports.detected.rows.${pluralForm(locale, upload.totalRows)}`, {
+            count: formatNumber(upload.totalRows),
+          })}
+        </span>
+        <span className="rounded-full bg-slate-100 px-3 py-1">
+          {t('imports.detected.delimiter', { delimiter: delimiterLabel ? t(delimiterLabel) : upload.delimiter })}
+        </span>
+        <span className="rounded-full bg-slate-100 px-3 py-1">
+          {t(upload.hasBom ? 'imports.detected.encodingBom' : 'imports.detected.encoding', {
+            encoding: ENCODING_LABELS[upload.encoding.toLowerCase()] ?? upload.encoding,
+          })}
+        </span>
+      </div>
+
+      <section>
+        <h3 className="mb-2 font-semibold text-slate-900">{t('imports.mapping.columns')}</h3>
+        <p className="mb-3 text-sm text-slate-600">{t('imports.mapping.columnsHint')}</p>
+        <div className="overflow-x-auto rounded-xl border border-slate-200">
+          <table className="w-full min-w-[32rem] text-left text-sm">
+            <thead>
+              <tr className="bg-slate-50">
+                {upload.columns.map((column) => {
+                  const suggested = upload.suggestedMapping[column];
+                  const fieldValue = suggested?.startsWith('field:') ? suggested : `field:${column}`;
+                  return (
+                    <th key={column} className="px-3 py-2 align-top">
+                      <span className="mb-1 block font-semibold text-slate-800">{column}</span>
+                      <Select
+                        aria-label={t('imports.mapping.column', { column })}
+                        className="h-9 min-w-36"
+                        value={mapping[column]}
+                        onChange={(event) => setMapping({ ...mapping, [column]: event.target.value })}
+                      >
+                        <option value="email">{t('imports.mapping.email')}</option>
+                        <option value="name">{t('imports.mapping.name')}</option>
+                        <option value={fieldValue}>
+                          {t('imports.mapping.customField', { field: fieldValue.slice(6) })}
+                        </option>
+                        <option value="ignore">{t('imports.mapping.ignore')}</option>
+                      </Select>
+                    </th>
+                  );
+                })}
+              </tr>
+            </thead>
+            <tbody>
+              {upload.preview.slice(0, 5).map((row, r) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: preview rows are static.
+                <tr key={r} className="border-t border-slate-100">
+                  {upload.columns.map((column, c) => (
+                    <td key={column} className="max-w-48 truncate px-3 py-2 text-slate-700">
+                      {row[c] ?? ''}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <Label htmlFor="import-list">{t('imports.mapping.list')}</Label>
+          <Select id="import-list" className="mt-1.5" value={listId} onChange={(e) => setListId(e.target.value)}>
+            <option value="">{t('imports.mapping.noList')}</option>
+            {(lists.data ?? []).map((list) => (
+              <option key={list.id} value={list.id}>
+                {list.name}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div>
+          <Label htmlFor="import-basis">{t('imports.mapping.legalBasis')}</Label>
+          <Select
+            id="import-basis"
+            className="mt-1.5"
+            value={legalBasis}
+            onChange={(e) => setLegalBasis(e.target.value as typeof legalBasis)}
+          >
+            <option value="">{t('imports.mapping.choose')}</option>
+            <option value="consent">{t('imports.mapping.consent')}</option>
+            <option value="legitimate_interest">{t('imports.mapping.legitimateInterest')}</option>
+          </Select>
+        </div>
+        <div className="sm:col-span-2">
+          <Label htmlFor="import-source">{t('imports.mapping.consentSource')}</Label>
+          <Input
+            id="import-source"
+            className="mt-1.5"
+            placeholder={t('imports.mapping.consentSourcePlaceholder')}
+            value={consentSource}
+            onChange={(e) => setConsentSource(e.target.value)}
+          />
+        </div>
+        <label className="flex items-start gap-2 text-sm text-slate-700 sm:col-span-2">
+          <input
+            type="checkbox"
+            checked={updateExisting}
+            onChange={(e) => setUpdateExisting(e.target.checked)}
+            className="mt-0.5 accent-brand-700"
+          />
+          <span>
+            <span className="font-medium">{t('imports.mapping.updateExisting')}</span>
+            <span className="block text-slate-500">{t('imports.mapping.updateExistingHint')}</span>
+          </span>
+        </label>
+      </section>
+
+      <FieldError>{error}</FieldError>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={pending}>
+          {pending ? t('imports.mapping.starting') : t('imports.mapping.start')}
+        </Button>
+        <Button variant="outline" onClick={onBack}>
+          {t('imports.mapping.changeFile')}
+        </Button>
+        {onCancel ? (
+          <Button variant="ghost" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,46 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { PricingCalculator } from './pricing-calculator';
+
+const nbsp = '\u00a0';
+
+function type(value: string) {
+  fireEvent.change(screen.getByTestId('calculator-input'), { target: { value } });
+  return screen.getByTestId('calculator-cost').textContent;
+}
+
+describe('PricingCalculator', () => {
+  it('has a number input with minimum 0', () => {
+    render(<PricingCalculator />);
+    const input = screen.getByLabelText('Quantos e-mails você quer enviar?');
+    expect(input.getAttribute('type')).toBe('number');
+    expect(input.getAttribute('min')).toBe('0');
+  });
+
+  it.each([
+    ['0', 'R$ 0,00'],
+    ['', 'R$ 0,00'],
+    ['1', 'R$ 0,005'],
+    ['3', 'R$ 0,015'],
+    ['1000', 'R$ 5,00'],
+    ['1000000', 'R$ 5.000,00'],
+  ])('%j e-mails cost %s', (amount, cost) => {
+    render(<PricingCalculator />);
+    expect(type(amount)).toBe(cost.replace(' ', nbsp));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('rejects a negative amount with a pt-BR message, never NaN', () => {
+    render(<PricingCalculator />);
+    const shown = type('-5');
+    expect(shown).not.toContain('NaN');
+    expect(shown).toBe('—');
+    expect(screen.getByRole('alert').textContent).toBe('Digite um número inteiro de e-mails, igual ou maior que zero.');
+    expect(screen.getByTestId('calculator-input').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('rejects a fraction', () => {
+    render(<PricingCalculator />);
+    expect(type('1.5')).toBe('—');
+  });
+});

@@ -1,0 +1,68 @@
+import { Button } from '@/components/ui/button';
+import { getLocale, translate, useI18n } from '@/lib/i18n';
+import { toast } from '@/stores/app-store';
+import { useFormSnippet } from '../api/get-form-snippet';
+import { ErrorPanel, LoadingPanel, Textarea } from './kit';
+
+async function copy(text: string) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast({ title: translate(getLocale(), 'lists.form.copied'), variant: 'success' });
+  } catch {
+    toast({
+      title: translate(getLocale(), 'lists.form.copyFailed'),
+      description: translate(getLocale(), 'lists.form.copyManually'),
+      variant: 'error',
+    });
+  }
+}
+
+/** Hosted subscribe page link and the embeddable form snippet of one list. */
+export function SubscribeFormPanel({ listId }: { listId: string }) {
+  const { t } = useI18n();
+  const form = useFormSnippet(listId, true);
+  if (form.isPending) return <LoadingPanel />;
+  if (form.isError) return <ErrorPanel error={form.error} onRetry={() => form.refetch()} />;
+  const data = form.data;
+  return (
+    <div className="space-y-5">
+      <p className="text-sm text-slate-600">
+        {t(data.optIn === 'double' ? 'lists.form.doubleOptIn' : 'lists.form.singleOptIn')} {t('lists.form.evidence')}
+      </p>
+      <div>
+        <h3 className="text-sm font-semibold text-slate-900">{t('lists.form.hostedPage')}</h3>
+        <div className="mt-1.5 flex gap-2">
+          <a
+            href={data.hostedUrl}
+            target="_blank"
+            rel="noreferrer"
+            className="min-w-0 flex-1 truncate rounded-lg bg-slate-50 px-3 py-2 text-sm text-brand-800 hover:underline"
+          >
+            {data.hostedUrl}
+          </a>
+          <Button size="sm" variant="outline" onClick={() => copy(data.hostedUrl)}>
+            {t('lists.form.copyLink')}
+          </Button>
+        </div>
+      </div>
+      <div>
+        <h3 className="text-sm font-semibold text-slate-900">{t('lists.form.embedTitle')}</h3>
+        <Textarea
+          readOnly
+          aria-label={t('lists.form.snippetLabel')}
+          rows={10}
+          className="mt-1.5 font-mono text-xs"
+          value={data.snippet}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <Button size="sm" variant="outline" className="mt-2" onClick={() => copy(data.snippet)}>
+          {t('lists.form.copyCode')}
+        </Button>
+      </div>
+      <div>
+        <h3 className="text-sm font-semibold text-slate-900">{t('lists.form.consentText')}</h3>
+        <p className="mt-1 text-sm text-slate-600">{data.consentText}</p>
+      </div>
+    </div>
+  );
+}

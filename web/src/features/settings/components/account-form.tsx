@@ -1,0 +1,167 @@
+import { accountUpdateSchema, formatTaxId } from '@carteiro/shared';
+import { type FormEvent, useId, useMemo, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/label';
+import { Spinner } from '@/components/ui/spinner';
+import { SESSION_QUERY_KEY, type Session } from '@/features/auth/api/get-session';
+import { canManage, useSessionData } from '@/features/auth/utils/use-session';
+import { toastError, toastSuccess } from '@/features/dashboard/utils/notify';
+import { isApiError } from '@/lib/api-client';
+import { useI18n } from '@/lib/i18n';
+import { queryClient } from '@/lib/query-client';
+import { useAppStore } from '@/stores/app-store';
+import { updateAccount } from '../api/account';
+
+const FIELDS = ['name', 'legalName', 'taxId', 'address', 'timeZone', 'defaultFromName', 'defaultFromEmail'] as const;
+type Field = (typeof FIELDS)[number];
+
+function zones(): string[] {
+  const supported = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.(
+    'timeZone',
+  );
+  const list = supported?.filter((z) => z.startsWith('America/')) ?? [];
+  return list.includes('America/Sao_Paulo') ? list : ['America/Sao_Paulo', ...list];
+}
+
+/** Conta: name, legal name, CNPJ/CPF (check digits), address, time zone, default sender; merged by PATCH. */
+export function AccountForm() {
+  const { t } = useI18n();
+  const session = useSessionData();
+  const store = useAppStore();
+  const account = session.account as Record<string, unknown> | null;
+  const editable = canManage(session);
+  const initial = useMemo(() => {
+    const values = {} as Record<Field, string>;
+    for (const field of FIELDS) {
+      const value = account?.[field];
+      values[field] = typeof value === 'string' ? (field === 'taxId' ? formatTaxId(value) : value) : '';
+    }
+    if (!values.timeZone) values.timeZone = 'America/Sao_Paulo';
+    return values;
+  }, [account]);
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [pending, setPending] = useState(false);
+  const timeZones = useMemo(zones, []);
+  const baseId = useId();
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = accountUpdateSchema.safeParse(values);
+    if (!parsed.success) {
+      const next: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
+      return setErrors(next);
+    }
+    setErrors({});
+    setPending(true);
+    try {
+      const updated = await updateAccount(values);
+      queryClient.setQueryData<Session>(SESSION_QUERY_KEY, (old) =>
+        old
+          ? {
+              ...old,
+              account: { ...old.account, ...updated },
+              accounts: old.accounts.map((a) => (a.id === updated.id ? { ...a, name: updated.name } : a)),
+            }
+          : old,
+      );
+      store.dispatch({ type: 'SET_ACCOUNT', account: { ...updated } });
+      setValues((v) => ({ ...v, taxId: updated.taxId ? formatTaxId(updated.taxId) : '' }));
+      toastSuccess(t('settings.account.saved'));
+    } catch (error) {
+      const fields = isApiError(error)
+        ? (error.details as { fields?: Array<{ path: string; message: string }> })?.fields
+        : null;
+      if (fields?.length) {
+        setErrors(Object.fromEntries(fields.map((f) => [f.path, f.message])));
+      }
+      toastError(t('settings.account.saveFailed'), error);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const field = (name: Field, label: string, props: { type?: string; hint?: string; placeholder?: string } = {}) => {
+    const id = `${baseId}-${name}`;
+    return (
+      <div>
+        <Label htmlFor={id}>{label}</Label>
+        <Input
+          id={id}
+          name={name}
+          type={props.type ?? 'text'}
+          value={values[name]}
+          placeholder={props.placeholder}
+          disabled={!editable}
+          onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+          aria-invalid={errors[name] ? true : undefined}
+          className="mt-1.5"
+        />
+        {props.hint && !errors[name] ? <p className="mt-1.5 text-xs text-slate-500">{props.hint}</p> : null}
+        <FieldError>{errors[name] ?? null}</FieldError>
+      </div>
+    );
+  };
+
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-8">
+      {!editable ? (
+        <p className="rounded-lg border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700">
+          {t('settings.readOnly')}
+        </p>
+      ) : null}
+      <fieldset className="grid gap-5 sm:grid-cols-2">
+        <legend className="mb-4 text-base font-semibold text-slate-900">{t('settings.account.identity')}</legend>
+        {field('name', t('settings.account.name'))}
+        {field('legalName', t('settings.account.legalName'))}
+        {field('taxId', t('settings.account.taxId'), {
+          hint: t('settings.account.taxIdHint'),
+          placeholder: '00.000.000/0000-00',
+        })}
+        <div>
+          <Label htmlFor={`${baseId}-timeZone`}>{t('settings.account.timeZone')}</Label>
+          <select
+            id={`${baseId}-timeZone`}
+            value={values.timeZone}
+            disabled={!editable}
+            onChange={(e) => setValues((v) => ({ ...v, timeZone: e.target.value }))}
+            className="mt-1.5 h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-200 disabled:bg-slate-50"
+          >
+            {timeZones.map((zone) => (
+              <option key={zone} value={zone}>
+                {zone.replace('America/', '').replaceAll('_', ' ')}
+              </option>
+            ))}
+          </select>
+          <FieldError>{errors.timeZone ?? null}</FieldError>
+        </div>
+        <div className="sm:col-span-2">
+          <Label htmlFor={`${baseId}-address`}>{t('settings.account.address')}</Label>
+          <textarea
+            id={`${baseId}-address`}
+            rows={3}
+            value={values.address}
+            disabled={!editable}
+            onChange={(e) => setValues((v) => ({ ...v, address: e.target.value }))}
+            className="mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-200 disabled:bg-slate-50"
+          />
+          <p className="mt-1.5 text-xs text-slate-500">{t('settings.account.addressHint')}</p>
+          <FieldError>{errors.address ?? null}</FieldError>
+        </div>
+      </fieldset>
+      <fieldset className="grid gap-5 sm:grid-cols-2">
+        <legend className="mb-4 text-base font-semibold text-slate-900">{t('settings.account.sender')}</legend>
+        {field('defaultFromName', t('settings.account.fromName'))}
+        {field('defaultFromEmail', t('settings.account.fromEmail'), { type: 'email' })}
+      </fieldset>
+      {editable ? (
+        <Button type="submit" disabled={pending}>
+          {pending ? <Spinner className="text-white" /> : null}
+          {t('settings.save')}
+        </Button>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
+import { type StarterTemplate, TEMPLATES_KEY } from './types';
+
+export async function getStarterTemplates(signal?: AbortSignal): Promise<StarterTemplate[]> {
+  return (await apiFetch<{ items: StarterTemplate[] }>('/api/templates/starters', { signal })).items;
+}
+
+export function useStarterTemplates() {
+  return useQuery({
+    queryKey: [...TEMPLATES_KEY, 'starters'],
+    queryFn: ({ signal }) => getStarterTemplates(signal),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}

@@ -1,0 +1,20 @@
+import { uploadWithRetry } from '@/lib/api-client';
+
+export interface UploadedImage {
+  id: string;
+  url: string;
+  width?: number;
+  height?: number;
+  bytes: number;
+  contentType: string;
+  name?: string;
+  createdAt: string;
+}
+
+/** Uploads an image for e-mails (PNG, JPEG, GIF, WebP; the server checks the bytes and the size). */
+export function uploadImage(file: File): Promise<UploadedImage> {
+  return uploadWithRetry<UploadedImage>('/api/uploads/images', {
+    body: file,
+    headers: { 'Content-Type': file.type || 'application/octet-stream', 'x-file-name': encodeURIComponent(file.name) },
+  });
+}

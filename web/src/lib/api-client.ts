@@ -1,0 +1,246 @@
+import {
+  ERROR_MESSAGES_PT_BR,
+  isErrorCode,
+  REQUEST_TIMEOUT_DESKTOP_MS,
+  REQUEST_TIMEOUT_MOBILE_MS,
+  UPLOAD_RETRY_MAX_DELAY_MS,
+  UPLOAD_RETRY_STATUSES,
+} from '@carteiro/shared';
+
+/** Product identifier sent in the `From` header of every call (spec §7). */
+export const PRODUCT_IDENTIFIER = 'carteiro-web';
+
+/** The one error type of the web client: HTTP failures and network failures alike. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export function networkError(): ApiError {
+  return new ApiError(0, 'network-request-failed', ERROR_MESSAGES_PT_BR['network-request-failed']);
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** True on phones and tablets: their calls get the longer time-out (spec §9). */
+export function detectMobile(): boolean {
+  if (typeof navigator !== 'undefined' && /Mobi|Android|iPhone|iPad|iPod/i.test(navigator.userAgent)) return true;
+  return typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+}
+
+export interface ApiClientConfig {
+  fetch: typeof fetch;
+  isMobile: () => boolean;
+  /** Source of jitter for upload retries, in [0, 1). */
+  random: () => number;
+}
+
+const defaultConfig: ApiClientConfig = {
+  fetch: (...args) => globalThis.fetch(...args),
+  isMobile: detectMobile,
+  random: Math.random,
+};
+let config: ApiClientConfig = { ...defaultConfig };
+
+/** Replaces parts of the client's environment (tests); returns a function that restores the previous one. */
+export function configureApiClient(overrides: Partial<ApiClientConfig>): () => void {
+  const previous = config;
+  config = { ...config, ...overrides };
+  return () => {
+    config = previous;
+  };
+}
+
+export function requestTimeoutMs(): number {
+  return config.isMobile() ? REQUEST_TIMEOUT_MOBILE_MS : REQUEST_TIMEOUT_DESKTOP_MS;
+}
+
+export interface ApiFetchOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/**
+ * JSON call to our API (same origin). Resolves with the parsed body (undefined for 204);
+ * throws ApiError with the server's `{error:{code,message}}` on non-2xx, or `network-request-failed`
+ * on a network failure or after the time-out (30 s desktop, 60 s mobile). A caller's abort is rethrown as is.
+ */
+export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptions = {}): Promise<T> {
+  const { method = options.body === undefined ? 'GET' : 'POST', body, signal, headers = {} } = options;
+  const response = await fetchWithTimeout(
+    path,
+    {
+      method,
+      credentials: 'same-origin',
+      headers: {
+        Accept: 'application/json',
+        From: PRODUCT_IDENTIFIER,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    signal,
+    options.timeoutMs ?? requestTimeoutMs(),
+  );
+  if (!response.ok) throw await errorFromResponse(response);
+  return readBody<T>(response);
+}
+
+/** JSON bodies parsed, other bodies (an HTML page) as text, empty bodies as undefined. */
+async function readBody<T>(response: Response): Promise<T> {
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  if (!text) return undefined as T;
+  const type = response.headers.get('Content-Type') ?? '';
+  return (type.includes('json') ? JSON.parse(text) : text) as T;
+}
+
+async function fetchWithTimeout(
+  url: string,
+  init: RequestInit,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): Promise<Response> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) throw signal.reason ?? new DOMException('Aborted', 'AbortError');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new DOMException('Timed out', 'TimeoutError')), timeoutMs);
+  try {
+    return await config.fetch(url, { ...init, signal: controller.signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw networkError();
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Builds the ApiError of a non-2xx answer from its `{error:{code,message,details}}` body when it has one. */
+export async function errorFromResponse(response: Response): Promise<ApiError> {
+  let code = statusCode(response.status);
+  let message = '';
+  let details: unknown;
+  try {
+    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown; details?: unknown } };
+    if (body?.error) {
+      if (typeof body.error.code === 'string') code = body.error.code;
+      if (typeof body.error.message === 'string') message = body.error.message;
+      details = body.error.details;
+    }
+  } catch {
+    // Not JSON (a proxy's HTML error page, say): the status decides the code.
+  }
+  if (!message) message = isErrorCode(code) ? ERROR_MESSAGES_PT_BR[code] : ERROR_MESSAGES_PT_BR.internal_error;
+  return new ApiError(response.status, code, message, details);
+}
+
+function statusCode(status: number): string {
+  if (status === 400) return 'bad_request';
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status === 413) return 'payload_too_large';
+  if (status === 429) return 'too_many_requests';
+  if (status === 503) return 'service_unavailable';
+  return 'internal_error';
+}
+
+export const UPLOAD_RETRY_BASE_DELAY_MS = 1000;
+export const UPLOAD_MAX_ATTEMPTS = 10;
+/** Give up once retrying would pass this much time since the first attempt (as storage clients do). */
+export const UPLOAD_MAX_TOTAL_MS = 10 * 60_000;
+
+export function isRetryableStatus(status: number): boolean {
+  return status >= 500 || (UPLOAD_RETRY_STATUSES as readonly number[]).includes(status);
+}
+
+/** Delay before retry number `retry` (0-based): 1 s doubling to 64 s, plus up to 1 s of random jitter. */
+export function retryDelayMs(retry: number, random: () => number = config.random): number {
+  const exponential = Math.min(UPLOAD_RETRY_BASE_DELAY_MS * 2 ** retry, UPLOAD_RETRY_MAX_DELAY_MS);
+  return exponential + Math.floor(random() * UPLOAD_RETRY_BASE_DELAY_MS);
+}
+
+/** Retry-After in ms (seconds or an HTTP date), or null when absent or unreadable. */
+export function parseRetryAfterMs(value: string | null, now: number = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+export interface UploadOptions {
+  method?: 'POST' | 'PUT' | 'PATCH';
+  /** FormData, Blob or a string; a new body must be readable on every attempt (not a one-shot stream). */
+  body: BodyInit;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  maxAttempts?: number;
+  maxTotalMs?: number;
+  timeoutMs?: number;
+}
+
+/**
+ * Uploads with retries (spec §9): on 5xx, 408, 429 or a network failure, waits 1 s doubling to 64 s plus jitter
+ * (or the server's Retry-After, capped at 64 s) and tries again, up to `maxAttempts` or `maxTotalMs`; then throws
+ * `network-request-failed`. Other errors (400, 413…) throw their ApiError at once. Resolves with the JSON body.
+ */
+export async function uploadWithRetry<T = unknown>(url: string, options: UploadOptions): Promise<T> {
+  const maxAttempts = options.maxAttempts ?? UPLOAD_MAX_ATTEMPTS;
+  const maxTotalMs = options.maxTotalMs ?? UPLOAD_MAX_TOTAL_MS;
+  const startedAt = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    let retryAfter: number | null = null;
+    try {
+      const response = await fetchWithTimeout(
+        url,
+        {
+          method: options.method ?? 'POST',
+          credentials: 'same-origin',
+          headers: { Accept: 'application/json', From: PRODUCT_IDENTIFIER, ...options.headers },
+          body: options.body,
+        },
+        options.signal,
+        options.timeoutMs ?? requestTimeoutMs(),
+      );
+      if (response.ok) return await readBody<T>(response);
+      if (!isRetryableStatus(response.status)) throw await errorFromResponse(response);
+      retryAfter = parseRetryAfterMs(response.headers.get('Retry-After'));
+    } catch (error) {
+      if (!(isApiError(error) && error.code === 'network-request-failed')) throw error;
+    }
+    const delay = Math.min(retryAfter ?? retryDelayMs(attempt), UPLOAD_RETRY_MAX_DELAY_MS + UPLOAD_RETRY_BASE_DELAY_MS);
+    if (attempt + 1 >= maxAttempts || Date.now() + delay - startedAt > maxTotalMs) throw networkError();
+    await sleep(delay, options.signal);
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,53 @@
+import { DEFAULT_MIN_PASSWORD_LENGTH, PRICE_PER_EMAIL_MILLIS } from '@carteiro/shared';
+import { useEffect, useState } from 'react';
+import { apiFetch } from './api-client';
+
+export interface PublicConfig {
+  contactEmail: string;
+  googleSignIn: boolean;
+  minPasswordLength: number;
+  priceMillis: number;
+  /** Smallest Pix top-up, in millis. */
+  topupMinMillis: number;
+}
+
+/** Used until `/api/public-config` answers, and when it fails. */
+export const FALLBACK_PUBLIC_CONFIG: PublicConfig = {
+  contactEmail: 'contato@carteiro.local',
+  googleSignIn: false,
+  minPasswordLength: DEFAULT_MIN_PASSWORD_LENGTH,
+  priceMillis: PRICE_PER_EMAIL_MILLIS,
+  topupMinMillis: 10_000,
+};
+
+let pending: Promise<PublicConfig> | null = null;
+
+/** Fetches the public configuration once per page load; never rejects (falls back to the defaults). */
+export function loadPublicConfig(): Promise<PublicConfig> {
+  pending ??= apiFetch<Partial<PublicConfig>>('/api/public-config')
+    .then((config) => ({ ...FALLBACK_PUBLIC_CONFIG, ...config }))
+    .catch((error: unknown) => {
+      console.warn('public-config indisponível; usando os valores padrão', error);
+      return FALLBACK_PUBLIC_CONFIG;
+    });
+  return pending;
+}
+
+/** Test hook: forget the cached answer. */
+export function resetPublicConfigCache(): void {
+  pending = null;
+}
+
+export function usePublicConfig(): PublicConfig {
+  const [config, setConfig] = useState(FALLBACK_PUBLIC_CONFIG);
+  useEffect(() => {
+    let active = true;
+    void loadPublicConfig().then((loaded) => {
+      if (active) setConfig(loaded);
+    });
+    return () => {
+      active = false;
+    };
+  }, []);
+  return config;
+}

@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const apiTarget = process.env.CARTEIRO_API_URL ?? 'http://localhost:10100';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // The manifest lets scripts/check-bundle-size.mjs follow the landing page's import graph.
+    manifest: true,
+    sourcemap: false,
+  },
+  server: {
+    proxy: {
+      '/api': apiTarget,
+      '/dev': apiTarget,
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': apiTarget,
+      '/dev': apiTarget,
+    },
+  },
+});
