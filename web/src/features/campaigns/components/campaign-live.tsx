@@ -3,24 +3,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import {
-  downloadUrl,
-  ErrorPanel,
-  errorText,
-  formatDateTime,
-  formatNumber,
-  Stat,
-} from '@/features/lists/components/kit';
+import { ErrorPanel, errorText, formatDateTime, formatNumber } from '@/features/lists/components/kit';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useCancelCampaign } from '../api/cancel-campaign';
 import { useCampaignProgress } from '../api/get-progress';
-import { reportCsvUrl, useCampaignReport } from '../api/get-report';
 import { usePauseCampaign } from '../api/pause-campaign';
 import { useResumeCampaign } from '../api/resume-campaign';
 import { useSendCampaign } from '../api/send-campaign';
 import { CAMPAIGNS_KEY, type Campaign, type CampaignSummary } from '../api/types';
-
-const percent = (rate: number) => `${(rate * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`;
 
 /** "Enviar agora" with the confirmation dialog stating recipients and cost (the server reserves it). */
 export function SendNowButton({ campaign, summary }: { campaign: Campaign; summary: CampaignSummary | undefined }) {
@@ -66,8 +56,12 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
   }, [reported, campaign.status, client]);
   if (!live) return null;
   const data = progress.data;
+  // The engine's word wins over the (possibly older) campaign row: an auto-pause shows at once.
+  const status = data?.status ?? campaign.status;
+  const paused = status === 'paused';
   const done = data ? data.sent + data.failed + data.skipped : 0;
   const pct = data && data.recipients > 0 ? Math.min(100, Math.round((done / data.recipients) * 100)) : 0;
+  const busy = pause.isPending || resume.isPending || cancel.isPending;
   const run = async (fn: () => Promise<unknown>, ok: string) => {
     try {
       await fn();
@@ -81,8 +75,8 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
     <Card className="mb-6" data-testid="campaign-progress">
       <CardContent className="space-y-4">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 className="text-lg font-bold text-slate-900">
-            {data?.status === 'paused' ? 'Envio pausado' : 'Enviando…'}
+          <h2 className="text-lg font-bold text-slate-900" aria-live="polite">
+            {paused ? 'Envio pausado' : 'Enviando…'}
           </h2>
           <span className="text-sm tabular-nums text-slate-600">
             {data ? `${formatNumber(done)} de ${formatNumber(data.recipients)} · ${pct}%` : 'Carregando…'}
@@ -95,51 +89,71 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={pct}
+          aria-valuetext={data ? `${formatNumber(done)} de ${formatNumber(data.recipients)} (${pct}%)` : undefined}
         >
           <div
-            className={`h-full rounded-full transition-[width] duration-700 ${data?.status === 'paused' ? 'bg-amber-500' : 'bg-brand-600'}`}
+            className={`h-full rounded-full transition-[width] duration-700 ${paused ? 'bg-amber-500' : 'bg-brand-600'}`}
             style={{ width: `${pct}%` }}
           />
         </div>
         {progress.isError ? <ErrorPanel error={progress.error} onRetry={() => progress.refetch()} /> : null}
         {data?.pausedReason ? (
-          <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">{data.pausedReason}</p>
+          <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status">
+            {data.pausedReason}
+          </p>
         ) : null}
         {data ? (
-          <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+          <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-3 lg:grid-cols-5">
             <Mini label="Enviados" value={formatNumber(data.sent)} />
-            <Mini label="Falharam" value={formatNumber(data.failed)} />
+            <Mini
+              label="Falharam"
+              value={formatNumber(data.failed)}
+              hint={data.skipped > 0 ? `${formatNumber(data.skipped)} ignorados` : undefined}
+            />
             <Mini label="Faltam" value={formatNumber(data.remaining)} />
             <Mini
               label="Ritmo"
-              value={`${data.ratePerSecond.toLocaleString('pt-BR', { maximumFractionDigits: 1 })}/s`}
-              hint={data.estimatedEnd ? `término ≈ ${formatDateTime(data.estimatedEnd)}` : undefined}
+              value={paused ? '—' : `${data.ratePerSecond.toLocaleString('pt-BR', { maximumFractionDigits: 1 })}/s`}
+              hint={paused ? undefined : 'e-mails por segundo'}
+            />
+            <Mini
+              label="Término estimado"
+              value={
+                paused
+                  ? 'Pausado'
+                  : data.estimatedEnd
+                    ? formatTime(data.estimatedEnd)
+                    : data.remaining > 0
+                      ? 'Calculando…'
+                      : 'Finalizando…'
+              }
+              hint={!paused && data.estimatedEnd ? formatDateTime(data.estimatedEnd) : undefined}
             />
           </dl>
         ) : null}
         <div className="flex flex-wrap gap-2">
-          {campaign.status === 'sending' ? (
-            <Button
-              variant="outline"
-              disabled={pause.isPending}
-              onClick={() => run(() => pause.mutateAsync(campaign.id), 'Envio pausado')}
-            >
-              Pausar
+          {paused ? (
+            <Button disabled={busy} onClick={() => run(() => resume.mutateAsync(campaign.id), 'Envio retomado')}>
+              {resume.isPending ? 'Retomando…' : 'Retomar envio'}
             </Button>
           ) : (
             <Button
-              disabled={resume.isPending}
-              onClick={() => run(() => resume.mutateAsync(campaign.id), 'Envio retomado')}
+              variant="outline"
+              disabled={busy}
+              onClick={() => run(() => pause.mutateAsync(campaign.id), 'Envio pausado')}
             >
-              Retomar
+              {pause.isPending ? 'Pausando…' : 'Pausar envio'}
             </Button>
           )}
           <Button
             variant="destructive"
+            disabled={busy}
             onClick={() =>
               confirmAction({
                 title: 'Cancelar o envio?',
-                description: 'Quem ainda não recebeu não receberá mais. O valor não usado volta para o seu saldo.',
+                description: data
+                  ? `${formatNumber(data.remaining)} destinatário(s) que ainda não receberam não receberão mais. O valor não usado volta para o seu saldo. Esta ação não pode ser desfeita.`
+                  : 'Quem ainda não recebeu não receberá mais. O valor não usado volta para o seu saldo.',
                 action: () => run(() => cancel.mutateAsync(campaign.id), 'Envio cancelado'),
               })
             }
@@ -152,6 +166,13 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
   );
 }
 
+const timeFormat = new Intl.DateTimeFormat('pt-BR', {
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'America/Sao_Paulo',
+});
+const formatTime = (iso: string) => timeFormat.format(new Date(iso));
+
 function Mini({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
     <div className="rounded-lg bg-slate-50 px-3 py-2">
@@ -159,69 +180,5 @@ function Mini({ label, value, hint }: { label: string; value: string; hint?: str
       <dd className="text-lg font-bold tabular-nums text-slate-900">{value}</dd>
       {hint ? <dd className="text-xs text-slate-500">{hint}</dd> : null}
     </div>
-  );
-}
-
-/** The campaign's results once sending has started. */
-export function CampaignReportSection({ campaign }: { campaign: Campaign }) {
-  const started = !['draft', 'scheduled'].includes(campaign.status);
-  const report = useCampaignReport(campaign.id, started);
-  if (!started) return null;
-  if (report.isPending) return null;
-  if (report.isError) return <ErrorPanel error={report.error} onRetry={() => report.refetch()} />;
-  const r = report.data;
-  return (
-    <section className="mt-6 space-y-4" aria-label="Relatório" data-testid="campaign-report">
-      <div className="flex items-center justify-between">
-        <h2 className="text-lg font-bold text-slate-900">Relatório</h2>
-        <Button variant="outline" size="sm" onClick={() => downloadUrl(reportCsvUrl(campaign.id))}>
-          Baixar CSV por destinatário
-        </Button>
-      </div>
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <Stat
-          label="Entregues"
-          value={formatNumber(r.delivered)}
-          hint={`${formatNumber(r.failed)} falharam · ${formatNumber(r.pending)} pendentes`}
-        />
-        <Stat
-          label="Aberturas"
-          value={percent(r.opens.rate)}
-          hint={`${formatNumber(r.opens.uniqueHuman)} pessoas · ${formatNumber(r.opens.machine)} automáticas`}
-        />
-        <Stat
-          label="Cliques"
-          value={percent(r.clicks.rate)}
-          hint={`${formatNumber(r.clicks.unique)} pessoas · ${percent(r.clicks.clickToOpenRate)} de quem abriu`}
-        />
-        <Stat
-          label="Descadastros e queixas"
-          value={formatNumber(r.unsubscribes + r.complaints)}
-          hint={`${formatNumber(r.bounces.hard + r.bounces.soft + r.bounces.policy)} devoluções`}
-        />
-      </div>
-      {r.links.length > 0 ? (
-        <Card className="overflow-hidden">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th className="px-4 py-2">Link</th>
-                <th className="px-4 py-2 text-right">Cliques</th>
-                <th className="px-4 py-2 text-right">Pessoas</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.links.map((link) => (
-                <tr key={link.id} className="border-t border-slate-100">
-                  <td className="max-w-xs truncate px-4 py-2 text-slate-700">{link.url}</td>
-                  <td className="px-4 py-2 text-right tabular-nums">{formatNumber(link.clicks)}</td>
-                  <td className="px-4 py-2 text-right tabular-nums">{formatNumber(link.uniqueClicks)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
-      ) : null}
-    </section>
   );
 }

@@ -34,7 +34,8 @@ import type { Campaign } from '../api/types';
 import { useUnscheduleCampaign } from '../api/unschedule-campaign';
 import { useUpdateCampaign } from '../api/update-campaign';
 import { CampaignForm } from '../components/campaign-form';
-import { CampaignProgressCard, CampaignReportSection, SendNowButton } from '../components/campaign-live';
+import { CampaignProgressCard, SendNowButton } from '../components/campaign-live';
+import { CampaignReportSection } from '../components/campaign-report';
 import { CampaignStatusBadge } from '../components/status-badge';
 import { DEFAULT_TIME_ZONE, formatInZone, toZonedLocal } from '../components/zoned';
 
@@ -409,7 +410,7 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
           </CardContent>
         </Card>
       </div>
-      <CampaignReportSection campaign={campaign} />
+      <CampaignReportSection campaign={campaign} timeZone={timeZone} />
     </div>
   );
 }

@@ -1,0 +1,184 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { configureApiClient } from '@/lib/api-client';
+import type { RecipientActivity } from '../api/get-recipients';
+import type { CampaignReport } from '../api/get-report';
+import type { Campaign } from '../api/types';
+import { CampaignReportSection, ReportBody } from './campaign-report';
+import { activitySummary, hourlyPoints } from './report-data';
+
+const CAMPAIGN_ID = '0190b5d2-0000-7000-8000-0000000000c1';
+const TZ = 'America/Sao_Paulo';
+
+/** The shape GET /api/campaigns/:id/report answers (server/src/modules/reports/reports.ts). */
+const report: CampaignReport = {
+  campaignId: CAMPAIGN_ID,
+  recipients: 12_500,
+  delivered: 12_345,
+  failed: 120,
+  skipped: 35,
+  pending: 0,
+  opens: { uniqueHuman: 4_321, machine: 1_002, total: 7_000, rate: 0.35 },
+  clicks: { unique: 987, machine: 12, total: 1_500, rate: 0.08, clickToOpenRate: 0.2284 },
+  links: [
+    { id: 2, url: 'https://loja.example.com.br/promocao-de-marco', clicks: 1_200, uniqueClicks: 800 },
+    { id: 1, url: 'https://loja.example.com.br/', clicks: 300, uniqueClicks: 187 },
+  ],
+  unsubscribes: 42,
+  bounces: { hard: 80, soft: 30, policy: 10 },
+  complaints: 3,
+  pausedReason: null,
+  series: [
+    { hour: '2026-11-20T13:00:00Z', opens: 2_500, clicks: 600, unsubscribes: 10, bounces: 0, complaints: 0 },
+    { hour: '2026-11-20T16:00:00Z', opens: 1_000, clicks: 300, unsubscribes: 2, bounces: 0, complaints: 1 },
+  ],
+};
+
+const empty: CampaignReport = {
+  ...report,
+  delivered: 3,
+  recipients: 3,
+  failed: 0,
+  skipped: 0,
+  opens: { uniqueHuman: 0, machine: 0, total: 0, rate: 0 },
+  clicks: { unique: 0, machine: 0, total: 0, rate: 0, clickToOpenRate: 0 },
+  links: [],
+  unsubscribes: 0,
+  bounces: { hard: 0, soft: 0, policy: 0 },
+  complaints: 0,
+  series: [],
+};
+
+function recipient(id: number, email: string, extra: Partial<RecipientActivity> = {}): RecipientActivity {
+  return {
+    messageId: id,
+    contactId: null,
+    email,
+    status: 'sent',
+    sentAt: '2026-11-20T12:00:00.000Z',
+    opens: 0,
+    clicks: 0,
+    lastOpenAt: null,
+    lastClickAt: null,
+    unsubscribed: false,
+    bounce: null,
+    complained: false,
+    ...extra,
+  };
+}
+
+const campaign = { id: CAMPAIGN_ID, status: 'sent', name: 'Promoção' } as Campaign;
+
+let restore: () => void = () => {};
+afterEach(() => restore());
+
+function withClient(ui: React.ReactNode) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>);
+}
+
+describe('report data helpers', () => {
+  it('fills the quiet hours with zeros and labels them in São Paulo time', () => {
+    const points = hourlyPoints(report.series, TZ);
+    expect(points.map((p) => p.label)).toEqual(['20/11 10h', '20/11 11h', '20/11 12h', '20/11 13h']);
+    expect(points.map((p) => p.opens)).toEqual([2_500, 0, 0, 1_000]);
+    expect(activitySummary(points)).toBe(
+      '3.500 abertura(s) e 900 clique(s) em 4 hora(s); pico de 2.500 abertura(s) em 20/11 10h.',
+    );
+  });
+});
+
+describe('ReportBody', () => {
+  it('shows every number pt-BR formatted, the per-link table and the bounces by kind', async () => {
+    withClient(<ReportBody report={report} timeZone={TZ} />);
+    const numbers = screen.getByTestId('report-numbers');
+    expect(within(numbers).getByText('12.345')).toBeTruthy();
+    expect(within(numbers).getByText('de 12.500 destinatário(s) · 120 falharam · 0 pendentes')).toBeTruthy();
+    expect(within(numbers).getByText('4.321')).toBeTruthy();
+    expect(within(numbers).getByText('35% dos entregues · 1.002 automáticas à parte')).toBeTruthy();
+    expect(within(numbers).getByText('987')).toBeTruthy();
+    expect(within(numbers).getByText('8% dos entregues · 22,8% de quem abriu')).toBeTruthy();
+    expect(within(numbers).getByText('42')).toBeTruthy();
+    expect(within(numbers).getByText('120')).toBeTruthy();
+    expect(within(numbers).getByText('80 permanentes · 30 temporárias · 10 por política')).toBeTruthy();
+    expect(within(numbers).getByText('3')).toBeTruthy();
+
+    const rows = screen.getAllByTestId('link-row');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]?.textContent).toBe('https://loja.example.com.br/promocao-de-marco1.200800');
+    expect(rows[1]?.textContent).toBe('https://loja.example.com.br/300187');
+
+    // The chart has a text summary and a table alternative.
+    expect(screen.getByTestId('activity-summary').textContent).toContain('3.500 abertura(s) e 900 clique(s)');
+    expect(screen.getByRole('figure', { name: 'Gráfico de aberturas e cliques por hora' })).toBeTruthy();
+    const table = screen.getByRole('table', { name: 'Aberturas e cliques por hora' });
+    expect(within(table).getByText('20/11 10h')).toBeTruthy();
+    expect(within(table).getByText('2.500')).toBeTruthy();
+    expect(within(table).queryByText('20/11 11h')).toBeNull();
+
+    const bounces = screen.getByTestId('report-bounces');
+    expect(within(bounces).getByText('Permanentes').nextSibling?.textContent).toBe('80');
+    // Recharts arrives in its own chunk.
+    await waitFor(() => expect(screen.queryByText('Carregando o gráfico…')).toBeNull());
+  });
+
+  it('has a pt-BR empty state while nobody opened or clicked', () => {
+    withClient(<ReportBody report={empty} timeZone={TZ} />);
+    expect(screen.getByText(/Ainda não há aberturas nem cliques/)).toBeTruthy();
+    expect(screen.getByText('Este e-mail não tem links rastreados.')).toBeTruthy();
+    expect(screen.getByText('Nenhuma devolução até agora.')).toBeTruthy();
+    expect(screen.queryByRole('figure')).toBeNull();
+  });
+});
+
+describe('CampaignReportSection', () => {
+  it('loads the report, lists recipients, searches them and loads more with the cursor', async () => {
+    const fetch = vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.pathname.endsWith('/report')) return Response.json(report);
+      if (url.pathname.endsWith('/recipients')) {
+        const search = url.searchParams.get('search');
+        if (search) return Response.json({ items: [recipient(9, 'bruno@example.com')], nextCursor: null });
+        if (url.searchParams.get('cursor') === '2')
+          return Response.json({ items: [recipient(3, 'carla@example.com', { bounce: 'hard' })], nextCursor: null });
+        return Response.json({
+          items: [
+            recipient(1, 'ana@example.com', { opens: 2, clicks: 1, lastOpenAt: '2026-11-20T13:10:00.000Z' }),
+            recipient(2, 'beto@example.com', { unsubscribed: true }),
+          ],
+          nextCursor: '2',
+        });
+      }
+      return Response.json({}, { status: 404 });
+    });
+    restore = configureApiClient({ fetch });
+    withClient(<CampaignReportSection campaign={campaign} timeZone={TZ} />);
+
+    expect(await screen.findByText('12.345')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Exportar CSV por destinatário' }).getAttribute('href')).toBe(
+      `/api/campaigns/${CAMPAIGN_ID}/report.csv`,
+    );
+    await screen.findByText('ana@example.com');
+    expect(screen.getByText('descadastrou')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Carregar mais' }));
+    await screen.findByText('carla@example.com');
+    expect(screen.getByText('devolução permanente')).toBeTruthy();
+    expect(screen.getAllByTestId('recipient-row')).toHaveLength(3);
+    expect(screen.queryByRole('button', { name: 'Carregar mais' })).toBeNull();
+    expect(fetch.mock.calls.some(([url]) => String(url).includes('cursor=2'))).toBe(true);
+
+    fireEvent.change(screen.getByLabelText('Buscar destinatário por e-mail'), { target: { value: 'Bruno' } });
+    await screen.findByText('bruno@example.com');
+    expect(screen.getAllByTestId('recipient-row')).toHaveLength(1);
+    expect(fetch.mock.calls.some(([url]) => String(url).includes('search=bruno'))).toBe(true);
+  });
+
+  it('renders nothing for a draft', () => {
+    restore = configureApiClient({ fetch: vi.fn() });
+    const { container } = withClient(
+      <CampaignReportSection campaign={{ ...campaign, status: 'draft' }} timeZone={TZ} />,
+    );
+    expect(container.textContent).toBe('');
+  });
+});
