@@ -15,6 +15,13 @@ import {
   type RenderedMessage,
   renderMessage,
 } from '../templates/render-message';
+import {
+  applyTracking,
+  type PreparedTracking,
+  prepareCampaignTracking,
+  resolvePersonalisedLinks,
+  trackMessageHtml,
+} from '../tracking/campaign-links';
 import { buildMessage, type MessageEnvelope, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
 import type { DkimSigner } from './dkim/dkim-signer';
@@ -62,6 +69,8 @@ interface CampaignContext {
   envelope: MessageEnvelope;
   /** The pre-built MIME parts (mime/build-message.ts); null when PUBLIC_URL is not https (development). */
   frame: MessageFrame | null;
+  /** Click and open tracking, planned once (tracking/campaign-links.ts prepareCampaignTracking). */
+  tracking: PreparedTracking;
 }
 
 interface ClaimedMessage {
@@ -84,20 +93,6 @@ interface Outcome {
   enhancedCode: string | null;
   response: string;
   policy: boolean;
-}
-
-/**
- * Hook for the tracking engine: open pixel and click rewriting will be added here. Today it only adds the
- * "ver no navegador" link at the top of the body, unless the template already shows it ({{ link_navegador }}).
- */
-export function decorateForTracking(rendered: RenderedMessage, links: { browserUrl: string }): RenderedMessage {
-  if (rendered.html.includes(links.browserUrl)) return rendered;
-  const link = `<div style="text-align:center;font-size:12px;padding:8px 0"><a href="${links.browserUrl}" style="color:#666666">Ver no navegador</a></div>`;
-  const body = /<body\b[^>]*>/i.exec(rendered.html);
-  const html = body
-    ? rendered.html.slice(0, body.index + body[0].length) + link + rendered.html.slice(body.index + body[0].length)
-    : link + rendered.html;
-  return { ...rendered, html };
 }
 
 /** Waits so that a relay never gets more than `rate` messages per second from this process (0 = no limit). */
@@ -231,16 +226,34 @@ export class CampaignSender {
     const context = await this.context(campaignId);
 
     const outcomes: Outcome[] = [];
-    const wire: WireMessage[] = [];
+    const rendered: { message: ClaimedMessage; content: RenderedMessage }[] = [];
     for (const message of claimed) {
       if (message.blocked) {
         outcomes.push(final(message.id, 'skipped', null, 'destinatário descadastrado ou suprimido antes do envio'));
         continue;
       }
       try {
-        wire.push(await this.build(context, message));
+        rendered.push({ message, content: this.render(context, message) });
       } catch (error) {
         // A render that exceeds the Liquid limits for this contact's data: no retry can fix it.
+        outcomes.push(final(message.id, 'failed', null, `erro ao montar a mensagem: ${(error as Error).message}`));
+      }
+    }
+    // Links built with Liquid: the URLs not seen yet get their campaign_links rows in one statement.
+    const linkIds =
+      context.tracking.plan.personalised && rendered.length > 0
+        ? await resolvePersonalisedLinks(
+            this.db,
+            context.tracking,
+            rendered.map((r) => r.content.html),
+          )
+        : context.tracking.linkIds;
+    const wire: WireMessage[] = [];
+    for (const { message, content } of rendered) {
+      try {
+        const built = this.assemble(context, message, content, linkIds);
+        wire.push(built instanceof Promise ? await built : built);
+      } catch (error) {
         outcomes.push(final(message.id, 'failed', null, `erro ao montar a mensagem: ${(error as Error).message}`));
       }
     }
@@ -331,29 +344,72 @@ export class CampaignSender {
     return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts) }));
   }
 
-  private async build(context: CampaignContext, message: ClaimedMessage): Promise<WireMessage> {
+  /** Liquid render of one message (the tracking markers of the prepared HTML source included). */
+  private render(context: CampaignContext, message: ClaimedMessage): RenderedMessage {
     const links = messageLinks(this.settings.publicUrl, context.id, message.token);
     const contact = { email: message.email, name: message.name, fields: message.fields };
-    const rendered = decorateForTracking(
-      renderMessage(context.compiled, buildScope(contact, context.account, links, context.name)),
-      links,
-    );
+    return renderMessage(context.compiled, buildScope(contact, context.account, links, context.name));
+  }
+
+  /** Tracking, MIME and DKIM of one rendered message; synchronous on the fast path (https PUBLIC_URL). */
+  private assemble(
+    context: CampaignContext,
+    message: ClaimedMessage,
+    rendered: RenderedMessage,
+    linkIds: ReadonlyMap<string, number>,
+  ): WireMessage | Promise<WireMessage> {
+    if (context.tracking.plan.perMessage || !context.frame) return this.assembleSlow(context, message, rendered);
+    const html = trackMessageHtml(context.tracking, rendered.html, message.token, linkIds);
+    let raw = buildMimeMessage(context.frame, {
+      messageId: message.token,
+      to: message.email,
+      toName: message.name,
+      subject: rendered.subject,
+      unsubscribeUrl: messageLinks(this.settings.publicUrl, context.id, message.token).unsubscribeUrl,
+      text: rendered.text,
+      html,
+    });
+    for (const signer of this.deps.signers ?? []) raw = signer.sign(raw);
+    return this.wireMessage(message, raw);
+  }
+
+  /**
+   * Development (http PUBLIC_URL: nodemailer's composer) or a template whose `| raw` outputs may carry anchors
+   * the source does not show (every rendered message rewritten with applyTracking).
+   */
+  private async assembleSlow(
+    context: CampaignContext,
+    message: ClaimedMessage,
+    rendered: RenderedMessage,
+  ): Promise<WireMessage> {
+    const html = context.tracking.plan.perMessage
+      ? await applyTracking(this.db, rendered.html, {
+          campaignId: context.id,
+          messageToken: message.token,
+          publicUrl: this.settings.publicUrl,
+        })
+      : trackMessageHtml(context.tracking, rendered.html, message.token);
+    const withTracking = { ...rendered, html };
     let raw = context.frame
       ? buildMimeMessage(context.frame, {
           messageId: message.token,
           to: message.email,
           toName: message.name,
           subject: rendered.subject,
-          unsubscribeUrl: links.unsubscribeUrl,
+          unsubscribeUrl: messageLinks(this.settings.publicUrl, context.id, message.token).unsubscribeUrl,
           text: rendered.text,
-          html: rendered.html,
+          html,
         })
       : await buildMessage(
           context.envelope,
           { email: message.email, name: message.name, token: message.token },
-          rendered,
+          withTracking,
         );
     for (const signer of this.deps.signers ?? []) raw = signer.sign(raw);
+    return this.wireMessage(message, raw);
+  }
+
+  private wireMessage(message: ClaimedMessage, raw: Buffer): WireMessage {
     return {
       id: String(message.id),
       envelopeFrom: verpAddress(message.token, this.settings.bounceDomain),
@@ -493,10 +549,29 @@ export class CampaignSender {
       .where(eq(campaigns.id, campaignId));
     if (!row) throw new Error(`campaign ${campaignId} not found`);
     const { campaign, account } = row;
+    const tracking = await prepareCampaignTracking(this.db, {
+      campaignId: campaign.id,
+      html: campaign.template,
+      publicUrl: this.settings.publicUrl,
+    });
+    // The text part comes from the template as written; the HTML from the source prepared for tracking.
+    const compiled = compileCampaign({
+      subject: campaign.subject,
+      preheader: campaign.preheader,
+      html: campaign.template,
+    });
+    // (`text: '-'` only skips the HTML-to-text conversion of the prepared source; that text is not used.)
+    const trackedHtml = compileCampaign({
+      subject: '',
+      preheader: campaign.preheader,
+      html: tracking.plan.source,
+      text: '-',
+    }).html;
     const context: CampaignContext = {
       id: campaign.id,
       name: campaign.name,
-      compiled: compileCampaign({ subject: campaign.subject, preheader: campaign.preheader, html: campaign.template }),
+      compiled: { ...compiled, html: trackedHtml },
+      tracking,
       account,
       envelope: {
         campaignId: campaign.id,

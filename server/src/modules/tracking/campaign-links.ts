@@ -1,8 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { pgTextArray } from '../imports/run-import';
-import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from './rewrite-links';
+import {
+  addOpenPixel,
+  extractTrackableUrls,
+  finishTrackedHtml,
+  personalisedUrls,
+  planTrackedHtml,
+  rewriteLinksForTracking,
+  type TrackedHtmlPlan,
+} from './rewrite-links';
+import { trackingTokenSigner } from './tracking-token';
 
 interface CampaignTracking {
   trackOpens: boolean;
@@ -17,6 +27,8 @@ const byCampaign = new Map<string, Promise<CampaignTracking>>();
 const linkById = new Map<number, { campaignId: string; url: string } | null>();
 const MAX_CAMPAIGNS = 200;
 const MAX_LINKS = 100_000;
+/** Past this many links in one campaign's cache (personalised URLs), new ones are resolved but not kept. */
+const MAX_CACHED_CAMPAIGN_LINKS = 200_000;
 
 function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
   if (map.size >= max) {
@@ -64,6 +76,15 @@ export async function ensureCampaignLinks(db: Db, campaignId: string, urls: stri
           union all
           select l.id, l.url from campaign_links l join input i on i.url = l.url where l.campaign_id = ${campaignId}`,
     );
+    if (tracking.linkIds.size + rows.length > MAX_CACHED_CAMPAIGN_LINKS) {
+      // Answer with the cache plus this call's rows, without growing the cache.
+      const answer = new Map(rows.map((row) => [row.url, Number(row.id)]));
+      for (const url of urls) {
+        const id = tracking.linkIds.get(url);
+        if (id !== undefined) answer.set(url, id);
+      }
+      return answer;
+    }
     for (const row of rows) tracking.linkIds.set(row.url, Number(row.id));
   }
   return tracking.linkIds;
@@ -100,6 +121,87 @@ export async function applyTracking(
   }
   if (tracking.trackOpens) out = addOpenPixel(out, options);
   return out;
+}
+
+/**
+ * A campaign's tracking, prepared once per sending process (the engine's fast path; `applyTracking` is the
+ * per-message equivalent). The HTML source is planned (planTrackedHtml) and its static links get their
+ * campaign_links ids here, in one statement; each message then only renders, scans for the markers and signs
+ * its tokens. Links whose URL is built with Liquid are resolved per batch (`resolvePersonalised`): one
+ * statement for the URLs not seen yet, cached afterwards.
+ */
+export interface PreparedTracking {
+  readonly campaignId: string;
+  readonly publicUrl: string;
+  readonly trackOpens: boolean;
+  readonly trackClicks: boolean;
+  readonly plan: TrackedHtmlPlan;
+  readonly staticIds: number[];
+  /** url → campaign_links id, the process-wide cache (personalised links are added as they are met). */
+  readonly linkIds: ReadonlyMap<string, number>;
+}
+
+export async function prepareCampaignTracking(
+  db: Db,
+  options: { campaignId: string; html: string; publicUrl: string },
+): Promise<PreparedTracking> {
+  const tracking = await campaignTracking(db, options.campaignId);
+  const plan = planTrackedHtml(options.html, {
+    publicUrl: options.publicUrl,
+    trackClicks: tracking.trackClicks,
+    trackOpens: tracking.trackOpens,
+    nonce: randomBytes(6).toString('hex'),
+  });
+  const linkIds =
+    plan.staticUrls.length > 0 ? await ensureCampaignLinks(db, options.campaignId, plan.staticUrls) : tracking.linkIds;
+  const staticIds = plan.staticUrls.map((url) => {
+    const id = linkIds.get(url);
+    if (id === undefined) throw new Error(`campaign link not stored: ${url}`);
+    return id;
+  });
+  return {
+    campaignId: options.campaignId,
+    publicUrl: options.publicUrl,
+    trackOpens: tracking.trackOpens,
+    trackClicks: tracking.trackClicks,
+    plan,
+    staticIds,
+    linkIds: tracking.linkIds,
+  };
+}
+
+/**
+ * Stores the personalised tracked URLs of these rendered messages that are not known yet (one statement) and
+ * answers the ids to use for this batch (pass them to trackMessageHtml).
+ */
+export async function resolvePersonalisedLinks(
+  db: Db,
+  prepared: PreparedTracking,
+  htmls: string[],
+): Promise<ReadonlyMap<string, number>> {
+  if (!prepared.plan.personalised) return prepared.linkIds;
+  const urls = new Set<string>();
+  for (const html of htmls) personalisedUrls(html, prepared.plan, prepared.publicUrl, urls);
+  const missing = [...urls].filter((url) => !prepared.linkIds.has(url));
+  if (missing.length === 0) return prepared.linkIds;
+  return ensureCampaignLinks(db, prepared.campaignId, missing);
+}
+
+/** The final HTML of one message: click URLs, open pixel (sync; personalised links resolved beforehand). */
+export function trackMessageHtml(
+  prepared: PreparedTracking,
+  html: string,
+  messageToken: string,
+  batchIds: ReadonlyMap<string, number> = prepared.linkIds,
+): string {
+  if (!prepared.plan.hasMarkers) return html;
+  const cache = prepared.linkIds;
+  return finishTrackedHtml(html, prepared.plan, {
+    publicUrl: prepared.publicUrl,
+    sign: trackingTokenSigner(messageToken),
+    staticIds: prepared.staticIds,
+    linkIdOf: batchIds === cache ? (url) => cache.get(url) : (url) => batchIds.get(url) ?? cache.get(url),
+  });
 }
 
 /** Tests: forget the caches. */

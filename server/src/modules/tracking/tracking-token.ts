@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Opaque, unforgeable tracking tokens (standards.md "Tracking"): base64url of
@@ -10,10 +10,13 @@ const MAC_BYTES = 16;
 const HEX_TOKEN = /^[0-9a-f]+$/;
 
 let key: Buffer | null = null;
+/** The HMAC key XOR ipad / opad (RFC 2104), cached for the one-shot signer below; reset with the key. */
+let pads: { inner: Buffer; outer: Buffer } | null = null;
 
 /** Set once per process from AUTH_SECRET (app and worker); tokens of one deployment verify in every process. */
 export function setTrackingSecret(secret: string): void {
   key = createHash('sha256').update(`carteiro-tracking:${secret}`).digest();
+  pads = null;
 }
 
 function trackingKey(): Buffer {
@@ -38,6 +41,48 @@ export function signTrackingToken(messageToken: string, linkId: number): string 
   head.writeUInt32BE(linkId >>> 0, 1);
   const payload = Buffer.concat([head, encodeMessageToken(messageToken)]);
   return Buffer.concat([payload, mac(payload)]).toString('base64url');
+}
+
+/** Node ≥ 20.12 one-shot hash (no Hash object per call); older runtimes use createHmac. */
+const oneShotHash = (crypto as unknown as { hash?: (alg: string, data: Buffer, enc: 'buffer') => Buffer }).hash;
+
+/**
+ * The sending engine's fast path: a signer bound to one message that returns exactly what
+ * `signTrackingToken(messageToken, linkId)` returns, for each link id. The payload is laid out once per message
+ * and the HMAC is computed with two one-shot SHA-256 calls over pre-padded keys (RFC 2104), which costs about
+ * a third less than a createHmac object per token — the engine signs ~11 tokens per message.
+ */
+export function trackingTokenSigner(messageToken: string): (linkId: number) => string {
+  const tokenBytes = encodeMessageToken(messageToken);
+  const payloadLength = 5 + tokenBytes.length;
+  if (!oneShotHash) return (linkId) => signTrackingToken(messageToken, linkId);
+  if (!pads) {
+    const k = trackingKey();
+    const inner = Buffer.alloc(64);
+    const outer = Buffer.alloc(64);
+    for (let i = 0; i < 64; i++) {
+      inner[i] = 0x36 ^ (k[i] ?? 0);
+      outer[i] = 0x5c ^ (k[i] ?? 0);
+    }
+    pads = { inner, outer };
+  }
+  // [ipad | payload] and [opad | inner digest]; the token is [payload | first MAC_BYTES of the outer digest].
+  const inner = Buffer.allocUnsafe(64 + payloadLength);
+  pads.inner.copy(inner, 0);
+  inner.writeUInt8(VERSION, 64);
+  tokenBytes.copy(inner, 69);
+  const outer = Buffer.allocUnsafe(64 + 32);
+  pads.outer.copy(outer, 0);
+  const out = Buffer.allocUnsafe(payloadLength + MAC_BYTES);
+  const hash = oneShotHash;
+  return (linkId) => {
+    inner.writeUInt32BE(linkId >>> 0, 65);
+    hash('sha256', inner, 'buffer').copy(outer, 64);
+    const digest = hash('sha256', outer, 'buffer');
+    inner.copy(out, 0, 64);
+    digest.copy(out, payloadLength, 0, MAC_BYTES);
+    return out.toString('base64url');
+  };
 }
 
 export interface TrackingToken {
