@@ -24,6 +24,7 @@ import { accounts } from '../accounts/accounts.db';
 import { getSessionUser, requireActor, requireRole } from '../auth/request-actor';
 import { adjustBalanceByOperator } from './adjust-balance';
 import { topups } from './billing.db';
+import { acknowledgeCampaignAlert, listCampaignAlertsForOperator } from './campaign-alerts';
 import { brCodeQrSvgDataUrl, createTopup, findTopup } from './create-topup';
 import { confirmTopupManually, type Topup } from './credit-topup';
 import type { LedgerEntry } from './ledger';
@@ -35,6 +36,11 @@ import { statementToCsv } from './statement-csv';
 
 const idParams = z.object({ id: z.uuid('Identificador inválido.') });
 const CSV_MAX_ROWS = 100_000;
+const alertIdParams = z.object({ id: z.coerce.number().int().positive('Identificador inválido.') });
+const alertsQuery = z.object({ all: z.enum(['0', '1']).optional() });
+const alertReviewBody = z.object({
+  note: z.string().trim().max(500, 'A observação pode ter no máximo 500 caracteres.').optional(),
+});
 
 export function toLedgerEntryDto(e: LedgerEntry): LedgerEntryDto {
   return {
@@ -227,8 +233,8 @@ export async function billingRoutes(
       const operator = await requireOperator(request);
       const { id } = parseInput(idParams, request.params);
       const input = parseInput(adminStatusSchema, request.body);
-      await setAccountStatus(db, { accountId: id, status, reason: input.reason, operator });
-      return { ok: true, status };
+      const result = await setAccountStatus(db, { accountId: id, status, reason: input.reason, operator });
+      return { ok: true, status, changed: result.changed, pausedCampaignIds: result.pausedCampaignIds };
     });
   }
 
@@ -262,6 +268,27 @@ export async function billingRoutes(
     const input = parseInput(adminConfirmTopupSchema, request.body ?? {});
     const topup = await confirmTopupManually(db, { topupId: id, operator, reason: input.reason ?? null });
     return { id: topup.id, status: topup.status, paidAt: topup.paidAt?.toISOString() ?? null };
+  });
+
+  app.get('/api/admin/campaign-alerts', async (request) => {
+    await requireOperator(request);
+    const query = parseInput(alertsQuery, request.query ?? {});
+    const rows = await listCampaignAlertsForOperator(db, { includeReviewed: query.all === '1' });
+    return {
+      alerts: rows.map((r) => ({
+        ...r,
+        createdAt: r.createdAt.toISOString(),
+        acknowledgedAt: r.acknowledgedAt?.toISOString() ?? null,
+      })),
+    };
+  });
+
+  app.post('/api/admin/campaign-alerts/:id/review', async (request) => {
+    const operator = await requireOperator(request);
+    const { id } = parseInput(alertIdParams, request.params);
+    const input = parseInput(alertReviewBody, request.body ?? {});
+    const result = await acknowledgeCampaignAlert(db, { alertId: id, operator, note: input.note ?? null });
+    return { id, acknowledgedAt: result.acknowledgedAt.toISOString(), changed: result.changed };
   });
 
   app.get('/api/admin/audit-log', async (request) => {

@@ -1,9 +1,12 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { lockBillingAccount } from '../accounts/account-balance';
 import { accounts } from '../accounts/accounts.db';
 import { authUsers } from '../auth/auth.db';
+import { campaigns } from '../campaigns/campaigns.db';
+import { transitionCampaignStatus } from '../sending/campaign-controls';
+import { campaignSends } from '../sending/messages.db';
 import { adminAuditLog } from './billing.db';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
 
@@ -64,15 +67,31 @@ export async function setNegotiatedPrice(
   });
 }
 
-/** Suspends or reactivates an account (audited). A suspended account cannot reserve, so cannot send. */
+/** The pt-BR reason a campaign shows when it was paused because its account was suspended. */
+export const SUSPENSION_PAUSE_REASON =
+  'Envio pausado: a conta foi suspensa pelo operador do Carteiro. Fale com o suporte; depois da reativação, retome a campanha por aqui.';
+
+export interface AccountStatusChange {
+  /** False when the account already had that status (nothing new recorded). */
+  changed: boolean;
+  /** Campaigns this call moved from sending to paused (suspension only). */
+  pausedCampaignIds: string[];
+}
+
+/**
+ * Suspends or reactivates an account (audited). A suspended account cannot reserve, so cannot start a send, and
+ * cannot resume a paused campaign (assertAccountCanSend); its campaigns in status sending are paused with a
+ * pt-BR reason, each pause audited too. Scheduled campaigns are left alone: the scheduler refuses them while the
+ * account is suspended. Reactivation resumes nothing — the sender resumes each campaign by hand (decision 0008).
+ */
 export async function setAccountStatus(
   db: Db,
   input: { accountId: string; status: 'active' | 'suspended'; reason: string; operator: OperatorRef },
-): Promise<void> {
-  await db.transaction(async (tx) => {
+): Promise<AccountStatusChange> {
+  const changed = await db.transaction(async (tx) => {
     const account = await lockBillingAccount(tx, input.accountId);
     if (!account) throw new AppError('not_found', 'Conta não encontrada.');
-    if (account.status === input.status) return;
+    if (account.status === input.status) return false;
     await tx
       .update(accounts)
       .set({ status: input.status, updatedAt: sql`now()` })
@@ -83,10 +102,65 @@ export async function setAccountStatus(
       accountId: input.accountId,
       reason: input.reason,
     });
+    return true;
   });
+  // After the suspension commits: any send that reserved before it is visible now, and any later one is refused
+  // by the reservation. Also run when the account was already suspended, so a repeat repairs a sweep cut short.
+  const pausedCampaignIds =
+    input.status === 'suspended' ? await pauseSendingCampaignsOf(db, input.accountId, input.operator) : [];
+  return { changed, pausedCampaignIds };
 }
 
-/** The newest operator actions. */
+/**
+ * Pauses every campaign of the account in status sending (the in-flight batches finish and are recorded, no new
+ * batch is claimed). The compare-and-set is its own statement, then the reason and the audit row commit together:
+ * no transaction holds the campaign row while waiting for campaign_sends (or the reverse), so this never
+ * deadlocks with a worker writing a batch or finishing the campaign — the same shape as the bounce auto-pause.
+ */
+async function pauseSendingCampaignsOf(db: Db, accountId: string, operator: OperatorRef): Promise<string[]> {
+  const sending = await db
+    .select({ id: campaigns.id, name: campaigns.name })
+    .from(campaigns)
+    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.status, 'sending')));
+  const paused: string[] = [];
+  for (const campaign of sending) {
+    if (!(await transitionCampaignStatus(db, campaign.id, ['sending'], 'paused'))) continue;
+    await db.transaction(async (tx) => {
+      await tx
+        .update(campaignSends)
+        .set({ pausedReason: SUSPENSION_PAUSE_REASON })
+        .where(eq(campaignSends.campaignId, campaign.id));
+      await recordAdminAction(tx, {
+        operator,
+        action: 'campaign.pause',
+        accountId,
+        targetId: campaign.id,
+        reason: SUSPENSION_PAUSE_REASON,
+        details: { cause: 'account.suspend', campaignName: campaign.name },
+      });
+    });
+    paused.push(campaign.id);
+  }
+  return paused;
+}
+
+/** The newest operator actions, with the account's name. */
 export async function listAdminAuditLog(db: Db, limit = 200) {
-  return db.select().from(adminAuditLog).orderBy(desc(adminAuditLog.createdAt)).limit(limit);
+  return db
+    .select({
+      id: adminAuditLog.id,
+      operatorUserId: adminAuditLog.operatorUserId,
+      operatorEmail: adminAuditLog.operatorEmail,
+      action: adminAuditLog.action,
+      accountId: adminAuditLog.accountId,
+      accountName: accounts.name,
+      targetId: adminAuditLog.targetId,
+      reason: adminAuditLog.reason,
+      details: adminAuditLog.details,
+      createdAt: adminAuditLog.createdAt,
+    })
+    .from(adminAuditLog)
+    .leftJoin(accounts, eq(accounts.id, adminAuditLog.accountId))
+    .orderBy(desc(adminAuditLog.createdAt))
+    .limit(limit);
 }

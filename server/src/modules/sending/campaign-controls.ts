@@ -7,6 +7,7 @@ import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { authUsers } from '../auth/auth.db';
+import { assertAccountCanSend } from '../billing/account-status';
 import { settleCampaign } from '../billing/settle-campaign';
 import { findCampaignRow } from '../campaigns/campaigns';
 import { campaigns } from '../campaigns/campaigns.db';
@@ -44,6 +45,8 @@ export async function resumeCampaign(db: Db, accountId: string, campaignId: stri
   const campaign = await findCampaignRow(db, accountId, campaignId);
   if (campaign.status !== 'paused') throw new AppError('conflict', 'Só é possível retomar uma campanha pausada.');
   await db.transaction(async (tx) => {
+    // A suspended account cannot resume (share lock on the account: a concurrent suspension waits for us).
+    await assertAccountCanSend(tx, accountId);
     const moved = await tx
       .update(campaigns)
       .set({ status: 'sending', updatedAt: new Date() })

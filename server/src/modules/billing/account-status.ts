@@ -1,0 +1,23 @@
+import { sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import type { Tx } from '../accounts/account-balance';
+
+/** The pt-BR refusal when a suspended account tries to send or resume a campaign. */
+export const ACCOUNT_SUSPENDED_SEND_MESSAGE =
+  'Esta conta está suspensa: nenhuma campanha pode ser enviada ou retomada. Fale com o suporte do Carteiro.';
+
+/**
+ * Throws account_suspended (403, pt-BR) unless the account is active. Takes a share lock on the account row
+ * for the rest of the caller's transaction, so an operator's suspension (which locks the row FOR UPDATE) waits
+ * for this transaction — then pauses what it started — or this one sees the suspension: never a campaign that
+ * slips back to sending on a suspended account.
+ */
+export async function assertAccountCanSend(tx: Tx, accountId: string): Promise<void> {
+  const [row] = await queryRows<{ status: string }>(
+    tx as unknown as Db,
+    sql`select status from accounts where id = ${accountId} for share`,
+  );
+  if (!row) throw new AppError('not_found', 'Conta não encontrada.');
+  if (row.status !== 'active') throw new AppError('account_suspended', ACCOUNT_SUSPENDED_SEND_MESSAGE, undefined, 403);
+}
