@@ -7,9 +7,10 @@ export function getCampaignSummary(id: string, signal?: AbortSignal): Promise<Ca
   return apiFetch<CampaignSummary>(`/api/campaigns/${encodeURIComponent(id)}/summary`, { signal });
 }
 
-export function useCampaignSummary(id: string) {
+export function useCampaignSummary(id: string, enabled = true) {
   return useQuery({
     queryKey: [...CAMPAIGNS_KEY, id, 'summary'],
     queryFn: ({ signal }) => getCampaignSummary(id, signal),
+    enabled,
   });
 }

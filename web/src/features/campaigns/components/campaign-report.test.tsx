@@ -10,6 +10,8 @@ import { activitySummary, hourlyPoints } from './report-data';
 
 const CAMPAIGN_ID = '0190b5d2-0000-7000-8000-0000000000c1';
 const TZ = 'America/Sao_Paulo';
+/** The machine is shared: give async renders room. */
+const SLOW = { timeout: 5_000 };
 
 /** The shape GET /api/campaigns/:id/report answers (server/src/modules/reports/reports.ts). */
 const report: CampaignReport = {
@@ -120,7 +122,7 @@ describe('ReportBody', () => {
     const bounces = screen.getByTestId('report-bounces');
     expect(within(bounces).getByText('Permanentes').nextSibling?.textContent).toBe('80');
     // Recharts arrives in its own chunk.
-    await waitFor(() => expect(screen.queryByText('Carregando o gráfico…')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('Carregando o gráfico…')).toBeNull(), SLOW);
   });
 
   it('has a pt-BR empty state while nobody opened or clicked', () => {
@@ -155,21 +157,21 @@ describe('CampaignReportSection', () => {
     restore = configureApiClient({ fetch });
     withClient(<CampaignReportSection campaign={campaign} timeZone={TZ} />);
 
-    expect(await screen.findByText('12.345')).toBeTruthy();
+    expect(await screen.findByText('12.345', undefined, SLOW)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Exportar CSV por destinatário' }).getAttribute('href')).toBe(
       `/api/campaigns/${CAMPAIGN_ID}/report.csv`,
     );
-    await screen.findByText('ana@example.com');
+    await screen.findByText('ana@example.com', undefined, SLOW);
     expect(screen.getByText('descadastrou')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Carregar mais' }));
-    await screen.findByText('carla@example.com');
+    await screen.findByText('carla@example.com', undefined, SLOW);
     expect(screen.getByText('devolução permanente')).toBeTruthy();
     expect(screen.getAllByTestId('recipient-row')).toHaveLength(3);
     expect(screen.queryByRole('button', { name: 'Carregar mais' })).toBeNull();
     expect(fetch.mock.calls.some(([url]) => String(url).includes('cursor=2'))).toBe(true);
 
     fireEvent.change(screen.getByLabelText('Buscar destinatário por e-mail'), { target: { value: 'Bruno' } });
-    await screen.findByText('bruno@example.com');
+    await screen.findByText('bruno@example.com', undefined, SLOW);
     expect(screen.getAllByTestId('recipient-row')).toHaveLength(1);
     expect(fetch.mock.calls.some(([url]) => String(url).includes('search=bruno'))).toBe(true);
   });

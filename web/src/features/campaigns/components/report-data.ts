@@ -40,9 +40,12 @@ export function hourlyPoints(series: CampaignReport['series'], timeZone: string)
   const first = times[0];
   const last = times[times.length - 1];
   if (first === undefined || last === undefined) return [];
+  // A lone hour is drawn between two quiet ones, or the area chart would be a single dot.
+  const from = first === last ? first - HOUR_MS : first;
+  const to = first === last ? last + HOUR_MS : last;
   const filled =
-    (last - first) / HOUR_MS <= MAX_FILLED_HOURS
-      ? Array.from({ length: (last - first) / HOUR_MS + 1 }, (_, i) => first + i * HOUR_MS)
+    (to - from) / HOUR_MS <= MAX_FILLED_HOURS
+      ? Array.from({ length: (to - from) / HOUR_MS + 1 }, (_, i) => from + i * HOUR_MS)
       : times;
   return filled.map((time) => {
     const s = byHour.get(time);

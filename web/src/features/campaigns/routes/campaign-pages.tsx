@@ -233,7 +233,8 @@ export function CampaignViewPage() {
 }
 
 function CampaignView({ campaign }: { campaign: Campaign }) {
-  const summary = useCampaignSummary(campaign.id);
+  const editable = isEditable(campaign.status);
+  const summary = useCampaignSummary(campaign.id, editable);
   const lists = useLists();
   const remove = useDeleteCampaign();
   const duplicate = useDuplicateCampaign();
@@ -242,7 +243,6 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
   const timeZone = useTimeZone();
   const listName = new Map((lists.data ?? []).map((l) => [l.id, l.name]));
   const names = (ids: string[]) => (ids.length ? ids.map((i) => listName.get(i) ?? 'Lista').join(', ') : '—');
-  const editable = isEditable(campaign.status);
 
   return (
     <div>
@@ -317,42 +317,45 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
         </div>
       </PageHeader>
 
-      <div className="mb-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-4" data-testid="campaign-summary">
-        {summary.isPending ? (
-          <Card className="col-span-full p-6">
-            <Spinner label="Calculando destinatários e custo…" />
-          </Card>
-        ) : summary.isError ? (
-          <div className="col-span-full">
-            <ErrorPanel error={summary.error} onRetry={() => summary.refetch()} />
-          </div>
-        ) : (
-          <>
-            <Stat
-              label="Destinatários"
-              value={formatNumber(summary.data.recipients)}
-              hint="sem repetidos, descadastrados e bloqueados"
-            />
-            <Stat
-              label="Custo do envio"
-              value={formatBRL(summary.data.costMillis)}
-              hint={`${formatBRL(summary.data.priceMillis)} por e-mail`}
-            />
-            <Stat label="Saldo atual" value={formatBRL(summary.data.balanceMillis)} />
-            <Stat
-              label="Saldo após o envio"
-              value={
-                <span className={summary.data.isBalanceSufficient ? '' : 'text-red-700'}>
-                  {formatBRL(summary.data.balanceAfterMillis)}
-                </span>
-              }
-              hint={
-                summary.data.isBalanceSufficient ? undefined : 'Saldo insuficiente: adicione créditos em Meu saldo.'
-              }
-            />
-          </>
-        )}
-      </div>
+      {/* The cost preview is for what is still to be sent; once sending starts the report carries the numbers. */}
+      {editable ? (
+        <div className="mb-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-4" data-testid="campaign-summary">
+          {summary.isPending ? (
+            <Card className="col-span-full p-6">
+              <Spinner label="Calculando destinatários e custo…" />
+            </Card>
+          ) : summary.isError ? (
+            <div className="col-span-full">
+              <ErrorPanel error={summary.error} onRetry={() => summary.refetch()} />
+            </div>
+          ) : (
+            <>
+              <Stat
+                label="Destinatários"
+                value={formatNumber(summary.data.recipients)}
+                hint="sem repetidos, descadastrados e bloqueados"
+              />
+              <Stat
+                label="Custo do envio"
+                value={formatBRL(summary.data.costMillis)}
+                hint={`${formatBRL(summary.data.priceMillis)} por e-mail`}
+              />
+              <Stat label="Saldo atual" value={formatBRL(summary.data.balanceMillis)} />
+              <Stat
+                label="Saldo após o envio"
+                value={
+                  <span className={summary.data.isBalanceSufficient ? '' : 'text-red-700'}>
+                    {formatBRL(summary.data.balanceAfterMillis)}
+                  </span>
+                }
+                hint={
+                  summary.data.isBalanceSufficient ? undefined : 'Saldo insuficiente: adicione créditos em Meu saldo.'
+                }
+              />
+            </>
+          )}
+        </div>
+      ) : null}
 
       <CampaignProgressCard campaign={campaign} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
@@ -407,6 +410,16 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
               </Button>
             ) : null}
             {editable ? <SendNowButton campaign={campaign} summary={summary.data} /> : null}
+            {!editable ? (
+              <dl className="space-y-2 text-sm" data-testid="send-times">
+                <Item label="Iniciado em">
+                  {campaign.startedAt ? formatShortInZone(campaign.startedAt, timeZone) : '—'}
+                </Item>
+                <Item label="Concluído em">
+                  {campaign.finishedAt ? formatShortInZone(campaign.finishedAt, timeZone) : 'em andamento'}
+                </Item>
+              </dl>
+            ) : null}
           </CardContent>
         </Card>
       </div>
@@ -414,6 +427,9 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
     </div>
   );
 }
+
+const formatShortInZone = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(iso));
 
 function Item({ label, children }: { label: string; children: React.ReactNode }) {
   return (

@@ -12,13 +12,13 @@ import {
   LoadingPanel,
   Select,
 } from '@/features/lists/components/kit';
-import { type MessageKey, useI18n } from '@/lib/i18n';
+import { type Locale, type MessageKey, useI18n } from '@/lib/i18n';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useDeleteContact } from '../api/delete-contact';
 import { useEraseContact } from '../api/erase-contact';
 import { exportContactDataUrl } from '../api/export-contact-data';
 import { useContact } from '../api/get-contact';
-import { useContactActivity } from '../api/get-contact-activity';
+import { type ContactActivity, useContactActivity } from '../api/get-contact-activity';
 import { CONTACT_STATUS_LABELS, type ContactDetail, type ContactStatus, LEGAL_BASIS_LABELS } from '../api/types';
 import { useUpdateContact } from '../api/update-contact';
 import { StatusBadge } from './contacts-browser';
@@ -279,10 +279,59 @@ const MESSAGE_LABELS: Record<string, MessageKey> = {
   sending: 'contacts.message.sending',
 };
 
+/** Texts of the history summary (beside the component; the shared catalogue is not ours to grow). */
+const SUMMARY_TEXTS: Record<
+  Locale,
+  Record<'label' | 'received' | 'opens' | 'clicks' | 'unsubscribes' | 'bounces', string>
+> = {
+  'pt-BR': {
+    label: 'Resumo do histórico',
+    received: 'Campanhas recebidas',
+    opens: 'Aberturas',
+    clicks: 'Cliques',
+    unsubscribes: 'Descadastros',
+    bounces: 'Devoluções',
+  },
+  en: {
+    label: 'History summary',
+    received: 'Campaigns received',
+    opens: 'Opens',
+    clicks: 'Clicks',
+    unsubscribes: 'Unsubscribes',
+    bounces: 'Bounces',
+  },
+};
+
+/** Normalises the event kind (`open` or `opened`…) to its noun. */
+const BASE_KINDS: Record<string, string> = {
+  opened: 'open',
+  clicked: 'click',
+  unsubscribed: 'unsubscribe',
+  bounced: 'bounce',
+  complained: 'complaint',
+};
+const baseKind = (kind: string) => BASE_KINDS[kind] ?? kind;
+
+/** Campaigns received (delivered) and the human opens, clicks, unsubscribes and bounces across them. */
+export function activityCounts(activity: ContactActivity) {
+  const human = activity.events.filter((e) => !e.machine);
+  const count = (kind: string) => human.filter((e) => baseKind(e.kind) === kind).length;
+  return {
+    received: new Set(activity.messages.filter((m) => m.status === 'sent').map((m) => m.campaignId)).size,
+    opens: count('open'),
+    clicks: count('click'),
+    unsubscribes: activity.events.filter((e) => baseKind(e.kind) === 'unsubscribe').length,
+    bounces: activity.events.filter((e) => baseKind(e.kind) === 'bounce').length,
+  };
+}
+
 /** Sent messages and what the contact did with them (opens, clicks, bounces…), newest first. */
 function ActivitySection({ contactId }: { contactId: string }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
+  const texts = SUMMARY_TEXTS[locale] ?? SUMMARY_TEXTS['pt-BR'];
   const activity = useContactActivity(contactId);
+  const counts = activity.data ? activityCounts(activity.data) : null;
+  const number = new Intl.NumberFormat(locale);
   const eventText = (e: { kind: string; machine?: boolean | null; url?: string | null }) => {
     const label = EVENT_LABELS[e.kind];
     let text = label ? t(label) : e.kind;
@@ -315,18 +364,34 @@ function ActivitySection({ contactId }: { contactId: string }) {
       ) : items.length === 0 ? (
         <p className="text-sm text-slate-500">{t('contacts.activity.empty')}</p>
       ) : (
-        <ol className="space-y-1 text-sm">
-          {items.map((item, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a static, sorted timeline.
-            <li key={index} className="flex justify-between gap-3 rounded-lg bg-slate-50 px-3 py-2">
-              <span className="min-w-0 truncate">
-                <span className="font-medium text-slate-800">{item.text}</span>
-                <span className="text-slate-500"> · {item.campaign}</span>
-              </span>
-              <span className="shrink-0 text-slate-500">{formatDateTime(item.at)}</span>
-            </li>
-          ))}
-        </ol>
+        <>
+          {counts ? (
+            <dl
+              className="mb-3 grid grid-cols-3 gap-2 text-sm sm:grid-cols-5"
+              aria-label={texts.label}
+              data-testid="contact-activity-counts"
+            >
+              {(['received', 'opens', 'clicks', 'unsubscribes', 'bounces'] as const).map((key) => (
+                <div key={key} className="rounded-lg bg-slate-50 px-2 py-2">
+                  <dt className="text-xs leading-tight text-slate-500">{texts[key]}</dt>
+                  <dd className="text-lg font-bold tabular-nums text-slate-900">{number.format(counts[key])}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : null}
+          <ol className="space-y-1 text-sm">
+            {items.map((item, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a static, sorted timeline.
+              <li key={index} className="flex justify-between gap-3 rounded-lg bg-slate-50 px-3 py-2">
+                <span className="min-w-0 truncate">
+                  <span className="font-medium text-slate-800">{item.text}</span>
+                  <span className="text-slate-500"> · {item.campaign}</span>
+                </span>
+                <span className="shrink-0 text-slate-500">{formatDateTime(item.at)}</span>
+              </li>
+            ))}
+          </ol>
+        </>
       )}
     </section>
   );

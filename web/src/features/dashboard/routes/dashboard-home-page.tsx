@@ -1,6 +1,6 @@
 import { formatBRL } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -10,9 +10,14 @@ import { useSessionData } from '@/features/auth/utils/use-session';
 import { BALANCE_QUERY_KEY, getBalance } from '@/features/balance/api/get-balance';
 import { cn } from '@/lib/cn';
 import { type MessageKey, useI18n } from '@/lib/i18n';
+import { useDashboardStats } from '../api/get-stats';
 import { type CampaignSummary, hasAny, listCampaigns } from '../api/home';
-import { formatCount, formatDate, formatDateTime, isoDay } from '../utils/format';
+import { formatCount, formatDate, formatDateTime } from '../utils/format';
 import { messageOf } from '../utils/notify';
+import { useHomeText } from '../utils/texts';
+
+// Recharts loads only when the home has campaigns to draw.
+const RecentCampaignsChart = lazy(() => import('../components/recent-campaigns-chart'));
 
 const STATUS_LABEL: Record<CampaignSummary['status'], MessageKey> = {
   draft: 'dashboard.status.draft',
@@ -24,17 +29,25 @@ const STATUS_LABEL: Record<CampaignSummary['status'], MessageKey> = {
   failed: 'dashboard.status.failed',
 };
 
-function percent(part: number, whole: number): string {
-  return `${new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 }).format((part / whole) * 100)}%`;
+function percent(rate: number): string {
+  return `${new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 }).format(rate * 100)}%`;
 }
 
-/** Home: balance, this month's sending (from real campaign counters), campaigns, onboarding checklist. */
+/** dd/mm/aaaa of the first day of the previous month (UTC), where the server's rate window starts. */
+function previousMonthStart(now = new Date()): string {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  return formatDate(start.toISOString(), 'UTC');
+}
+
+/** Home: balance, the account's key numbers (GET /api/dashboard/stats), recent campaigns chart, lists, checklist. */
 export function DashboardHomePage() {
   const { t } = useI18n();
   const session = useSessionData();
   const timeZone = String(session.account?.timeZone ?? 'America/Sao_Paulo');
   const balance = useQuery({ queryKey: BALANCE_QUERY_KEY, queryFn: ({ signal }) => getBalance(signal) });
   const campaigns = useQuery({ queryKey: ['campaigns', 'home'], queryFn: ({ signal }) => listCampaigns(signal) });
+  const stats = useDashboardStats();
+  const text = useHomeText();
   const lists = useQuery({ queryKey: ['lists', 'any'], queryFn: ({ signal }) => hasAny('/api/lists', signal) });
   const contacts = useQuery({
     queryKey: ['contacts', 'any'],
@@ -45,13 +58,7 @@ export function DashboardHomePage() {
     document.title = `${t('dashboard.home.title')} — Carteiro`;
   }, [t]);
 
-  const month = isoDay(new Date(), timeZone).slice(0, 7);
   const items = campaigns.data ?? [];
-  const thisMonth = items.filter((c) => c.startedAt && isoDay(new Date(c.startedAt), timeZone).startsWith(month));
-  const sentThisMonth = thisMonth.reduce((sum, c) => sum + c.counters.sent, 0);
-  const delivered = thisMonth.reduce((sum, c) => sum + c.counters.sent, 0);
-  const opened = thisMonth.reduce((sum, c) => sum + c.counters.opened, 0);
-  const clicked = thisMonth.reduce((sum, c) => sum + c.counters.clicked, 0);
   const recent = items
     .filter((c) => ['sent', 'sending', 'paused', 'failed', 'cancelled'].includes(c.status))
     .slice(0, 5);
@@ -76,6 +83,11 @@ export function DashboardHomePage() {
     },
   ];
   const doneCount = steps.filter((s) => s.done).length;
+  const rateHint = stats.data
+    ? stats.data.rateWindowDelivered > 0
+      ? text('rateWindow', { count: formatCount(stats.data.rateWindowDelivered), date: previousMonthStart() })
+      : text('rateNone')
+    : undefined;
   const checklistKnown = steps.every((s) => s.done !== undefined);
 
   return (
@@ -162,18 +174,46 @@ export function DashboardHomePage() {
             )}
           </CardContent>
         </Card>
-        {campaigns.data ? (
+        {stats.isPending ? (
+          <Card className="sm:col-span-2 lg:col-span-3">
+            <CardContent>
+              <Spinner label={t('common.loading')} />
+            </CardContent>
+          </Card>
+        ) : stats.isError ? (
+          <Card className="sm:col-span-2 lg:col-span-3">
+            <CardContent role="alert" className="flex flex-wrap items-center gap-3 text-sm">
+              <p className="text-red-700">{messageOf(stats.error)}</p>
+              <Button variant="outline" size="sm" onClick={() => void stats.refetch()}>
+                {t('common.retry')}
+              </Button>
+            </CardContent>
+          </Card>
+        ) : (
           <>
-            <Stat label={t('dashboard.home.sentThisMonth')} value={formatCount(sentThisMonth)} />
-            {delivered > 0 ? (
-              <>
-                <Stat label={t('dashboard.home.openRate')} value={percent(opened, delivered)} />
-                <Stat label={t('dashboard.home.clickRate')} value={percent(clicked, delivered)} />
-              </>
-            ) : null}
+            <Stat
+              label={text('sentThisMonth')}
+              value={formatCount(stats.data.sentThisMonth)}
+              hint={text('sentTotal', { count: formatCount(stats.data.sentTotal) })}
+              testId="home-sent-month"
+            />
+            <Stat
+              label={text('openRate')}
+              value={stats.data.rateWindowDelivered > 0 ? percent(stats.data.openRate) : '—'}
+              hint={rateHint}
+              testId="home-open-rate"
+            />
+            <Stat
+              label={text('clickRate')}
+              value={stats.data.rateWindowDelivered > 0 ? percent(stats.data.clickRate) : '—'}
+              hint={rateHint}
+              testId="home-click-rate"
+            />
           </>
-        ) : null}
+        )}
       </div>
+
+      <RecentChart campaigns={items} pending={campaigns.isPending} />
 
       <div className="grid gap-6 lg:grid-cols-2">
         <CampaignList
@@ -195,12 +235,99 @@ export function DashboardHomePage() {
   );
 }
 
-function Stat({ label, value }: { label: string; value: string }) {
+function Stat({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId?: string }) {
   return (
     <Card>
       <CardContent>
         <p className="text-sm font-medium text-slate-600">{label}</p>
-        <p className="mt-1 text-3xl font-bold tabular-nums text-slate-900">{value}</p>
+        <p className="mt-1 text-3xl font-bold tabular-nums text-slate-900" data-testid={testId}>
+          {value}
+        </p>
+        {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+const CHART_CAMPAIGNS = 6;
+
+/** Delivered, opens and clicks of the latest campaigns that went out, oldest first, with a table alternative. */
+function RecentChart({ campaigns, pending }: { campaigns: CampaignSummary[]; pending: boolean }) {
+  const text = useHomeText();
+  if (pending) return null;
+  const data = campaigns
+    .filter((c) => c.startedAt && c.counters.sent > 0)
+    .sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''))
+    .slice(0, CHART_CAMPAIGNS)
+    .reverse()
+    .map((c) => ({
+      id: c.id,
+      name: c.name,
+      delivered: c.counters.sent,
+      opened: c.counters.opened,
+      clicked: c.counters.clicked,
+    }));
+  const total = (key: 'delivered' | 'opened' | 'clicked') => formatCount(data.reduce((sum, d) => sum + d[key], 0));
+  return (
+    <Card data-testid="home-chart">
+      <CardContent>
+        <h2 className="text-lg font-bold text-slate-900">{text('chartTitle')}</h2>
+        {data.length === 0 ? (
+          <p className="mt-3 rounded-lg bg-slate-50 px-4 py-6 text-center text-sm text-slate-600">
+            {text('chartEmpty')}
+          </p>
+        ) : (
+          <>
+            <p className="mt-1 text-sm text-slate-600">
+              {text('summary', {
+                campaigns: data.length,
+                delivered: total('delivered'),
+                opened: total('opened'),
+                clicked: total('clicked'),
+              })}
+            </p>
+            <figure aria-label={text('chartLabel')} className="mt-3">
+              <Suspense
+                fallback={
+                  <div className="flex h-40 items-center justify-center">
+                    <Spinner label={text('loading')} />
+                  </div>
+                }
+              >
+                <div aria-hidden="true">
+                  <RecentCampaignsChart
+                    data={data}
+                    formatCount={formatCount}
+                    labels={{ delivered: text('delivered'), opened: text('opened'), clicked: text('clicked') }}
+                  />
+                </div>
+              </Suspense>
+            </figure>
+            <details className="mt-2 text-sm">
+              <summary className="cursor-pointer font-medium text-brand-700">{text('chartTable')}</summary>
+              <table className="mt-2 w-full text-left">
+                <thead>
+                  <tr className="text-xs uppercase tracking-wide text-slate-500">
+                    <th className="py-1 font-semibold">{text('campaign')}</th>
+                    <th className="py-1 text-right font-semibold">{text('delivered')}</th>
+                    <th className="py-1 text-right font-semibold">{text('opened')}</th>
+                    <th className="py-1 text-right font-semibold">{text('clicked')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((d) => (
+                    <tr key={d.id} className="border-t border-slate-100">
+                      <td className="py-1">{d.name}</td>
+                      <td className="py-1 text-right tabular-nums">{formatCount(d.delivered)}</td>
+                      <td className="py-1 text-right tabular-nums">{formatCount(d.opened)}</td>
+                      <td className="py-1 text-right tabular-nums">{formatCount(d.clicked)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </details>
+          </>
+        )}
       </CardContent>
     </Card>
   );

@@ -1,0 +1,200 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningApp, startApp } from './support/app';
+import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { linkIn, newPage, register, waitForMail } from './support/journeys';
+
+const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+const OPERATOR = 'operacao.envio@carteiro.test';
+/**
+ * The recipient reads mail in an ordinary desktop browser: headless Chromium's own user agent says
+ * "HeadlessChrome", which the tracker rightly counts as a machine (a link scanner), not a person.
+ */
+const RECIPIENT_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/** A same-origin JSON GET from the page (the session cookie goes along). */
+async function api<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (path) => {
+    const response = await fetch(path);
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+    return response.json();
+  }, path) as Promise<T>;
+}
+
+describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
+  let app: RunningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(RESULTS, { recursive: true });
+    [app, browser] = await Promise.all([startApp({ ADMIN_EMAILS: OPERATOR }), launchBrowser()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('sign up → verify → Pix credit → list and contact → campaign → send → click → report → unsubscribe → extrato', async () => {
+    const stamp = Date.now();
+    const owner = { name: 'Paula Lima', email: `paula.${stamp}@exemplo.com.br`, password: 'senha-da-paula' };
+    const recipientEmail = `cliente.${stamp}@exemplo.com.br`;
+    const target = `${app.baseURL}/privacy-policy`;
+
+    // 1. Sign up and verify the e-mail through the dev mailbox.
+    const page = await newPage(browser, app.baseURL);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await register(page, owner);
+    await page.waitForURL('**/dashboard');
+    const verification = await waitForMail(app.baseURL, owner.email, /confirm/i);
+    await page.goto(linkIn(verification, app.baseURL, 'verify-email'));
+    await page.waitForURL('**/auth/email-verified**');
+
+    // 2. Credit: a Pix top-up the operator confirms by hand in /admin.
+    await page.goto('/dashboard/my-balance');
+    await page.getByRole('button', { name: 'Adicionar créditos' }).click();
+    await page.getByLabel('Valor').fill('10,00');
+    await page.getByRole('button', { name: 'Gerar Pix' }).click();
+    await page.waitForURL('**/dashboard/my-balance/topups/**');
+    const operator = await newPage(browser, app.baseURL);
+    await register(operator, { name: 'Operação', email: OPERATOR, password: 'senha-do-operador' });
+    await operator.waitForURL('**/dashboard');
+    await operator.goto('/admin');
+    await operator.getByRole('tab', { name: 'Recargas pendentes' }).click();
+    await operator.getByRole('button', { name: 'Confirmar pagamento' }).first().click();
+    await operator.getByRole('button', { name: 'Continuar' }).click();
+    await operator.getByText('Pagamento confirmado e creditado').waitFor();
+    await operator.context().close();
+    await page.getByTestId('topup-paid').waitFor({ timeout: 15_000 });
+
+    // 3. A list and one contact in it.
+    await page.goto('/dashboard/lists/new');
+    await page.getByLabel('Nome da lista').fill('Clientes da loja');
+    await page.getByRole('button', { name: 'Criar lista' }).click();
+    await page.getByRole('heading', { name: 'Clientes da loja' }).waitFor();
+    await page.goto('/dashboard/contacts');
+    await page.getByRole('button', { name: 'Novo contato' }).click();
+    const form = page.getByRole('dialog', { name: 'Novo contato' });
+    await form.getByLabel('E-mail').fill(recipientEmail);
+    await form.getByLabel('Nome', { exact: true }).fill('Joana Cliente');
+    await form.getByLabel('Lista').selectOption({ label: 'Clientes da loja' });
+    await form.getByRole('button', { name: 'Adicionar contato' }).click();
+    await page.getByText('Contato adicionado').waitFor();
+
+    // 4. The campaign: stepped form, a blank e-mail, then its HTML with a link and the unsubscribe link.
+    await page.goto('/dashboard/campaigns/new');
+    await page.getByLabel('Nome da campanha (só você vê)').fill('Novidades de novembro');
+    await page.getByLabel('Assunto').fill('Novidades para você, {{ contato.nome }}');
+    await page.getByRole('button', { name: 'Salvar e continuar' }).click();
+    await page.waitForURL(/\/dashboard\/campaigns\/[0-9a-f-]+\/edit\?step=1$/);
+    await page.getByLabel('E-mail do remetente').fill('loja@exemplo.com.br');
+    await page.getByRole('button', { name: 'Salvar e continuar' }).click();
+    await page.getByLabel('Enviar para Clientes da loja').check();
+    await page.getByRole('button', { name: 'Salvar e continuar' }).click();
+    await page.getByText('Começar do zero').click();
+    await page.getByRole('button', { name: 'Salvar e continuar' }).click();
+    await page.getByRole('button', { name: 'Salvar e revisar' }).click();
+    await page.waitForURL(/\/view$/);
+    const campaignId = page.url().split('/').at(-2) as string;
+
+    await page.getByRole('link', { name: 'Modelo', exact: true }).click();
+    await page.getByRole('tab', { name: 'Código HTML' }).click();
+    await page
+      .getByLabel('HTML do modelo')
+      .fill(
+        `<html><body><h1>Olá, {{ contato.nome }}!</h1><p>Chegaram as novidades de novembro.</p>` +
+          `<p><a href="${target}">Ver as novidades</a></p>` +
+          `<p style="font-size:12px"><a href="{{ link_descadastro }}">Descadastrar</a></p></body></html>`,
+      );
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Modelo salvo').waitFor();
+
+    // 5. Send now, confirm the cost, wait for "Enviada".
+    await page.goto(`/dashboard/campaigns/${campaignId}/view`);
+    await page.getByTestId('campaign-summary').getByText('R$ 0,005').first().waitFor();
+    await page.getByRole('button', { name: 'Enviar agora' }).click();
+    await page.getByRole('alertdialog').getByText('1 destinatário(s), custo de R$ 0,005').waitFor();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByText('Envio iniciado').waitFor();
+    await page.getByText('Enviada', { exact: true }).first().waitFor({ timeout: 30_000 });
+
+    // 6. The recipient opens the message in the dev mailbox and follows the content link (a tracked redirect).
+    const recipient = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      locale: 'pt-BR',
+      userAgent: RECIPIENT_UA,
+      baseURL: app.baseURL,
+    });
+    const inbox = await recipient.newPage();
+    const mail = await waitForMail(app.baseURL, recipientEmail, /Novidades para você, Joana Cliente/);
+    await inbox.goto('/dev/mailbox');
+    await inbox.getByRole('link', { name: 'Novidades para você, Joana Cliente' }).click();
+    const body = inbox.frameLocator('iframe[title="Conteúdo HTML da mensagem"]');
+    await body.getByText('Chegaram as novidades de novembro.').waitFor();
+    const contentHref = await body.getByRole('link', { name: 'Ver as novidades' }).getAttribute('href');
+    const unsubscribeHref = await body.getByRole('link', { name: 'Descadastrar' }).getAttribute('href');
+    expect(contentHref, 'o link do conteúdo passa pelo rastreador de cliques').toMatch(
+      new RegExp(`^${app.baseURL}/c/[A-Za-z0-9_-]+`),
+    );
+    expect(unsubscribeHref).toMatch(new RegExp(`^${app.baseURL}/u/[A-Za-z0-9_-]+`));
+    // The text part carries the same unsubscribe link.
+    expect(mail.text).toContain(unsubscribeHref);
+    await inbox.goto(contentHref as string);
+    expect(inbox.url()).toBe(target);
+    await inbox.getByRole('heading', { name: /Política de privacidade/i }).first().waitFor();
+
+    // 7. The click shows in the campaign report: numbers, the per-link table, the chart and its summary.
+    await page.reload();
+    const report = page.getByTestId('campaign-report');
+    await report.waitFor();
+    const linkRow = report.getByTestId('link-row').filter({ hasText: target });
+    await linkRow.waitFor();
+    expect(await linkRow.textContent()).toBe(`${target}11`);
+    expect(await report.getByTestId('report-numbers').getByText('Cliques únicos').locator('..').textContent()).toContain(
+      'Cliques únicos1',
+    );
+    await report.getByTestId('activity-summary').getByText(/1 clique\(s\)/).waitFor();
+    await report.getByTestId('activity-chart').locator('.recharts-surface').first().waitFor();
+    await report.getByTestId('recipient-row').filter({ hasText: recipientEmail }).waitFor();
+    const csvHref = await report.getByRole('link', { name: 'Exportar CSV por destinatário' }).getAttribute('href');
+    expect(csvHref).toBe(`/api/campaigns/${campaignId}/report.csv`);
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: join(RESULTS, 'campaign-report-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.screenshot({ path: join(RESULTS, 'campaign-report-375.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // 8. The footer link: a confirmation page first (a GET never unsubscribes), then the confirmation.
+    await inbox.goto(unsubscribeHref as string);
+    await inbox.getByRole('heading', { name: 'Cancelar inscrição' }).waitFor();
+    await inbox.screenshot({ path: join(RESULTS, 'unsubscribe-page-1280.png') });
+    await inbox.getByRole('button', { name: 'Confirmar cancelamento' }).click();
+    await inbox.getByText(/cancelad/i).first().waitFor();
+    await recipient.close();
+
+    await page.goto('/dashboard/contacts');
+    const row = page.getByRole('row').filter({ hasText: recipientEmail });
+    await row.getByText('Descadastrado').waitFor();
+    const campaignReport = await api<{ unsubscribes: number; clicks: { unique: number } }>(
+      page,
+      `/api/campaigns/${campaignId}/report`,
+    );
+    expect(campaignReport).toMatchObject({ unsubscribes: 1, clicks: { unique: 1 } });
+
+    // 9. Meu saldo: the reservation and the settlement of this campaign in the extrato.
+    await page.goto('/dashboard/my-balance');
+    await page.getByText('Reserva para o envio "Novidades de novembro"', { exact: false }).waitFor();
+    await page.getByText('Liberação da reserva da campanha', { exact: false }).waitFor();
+    await page.getByText('Envio da campanha: 1 e-mails enviados', { exact: false }).waitFor();
+    await page.getByTestId('balance').filter({ hasText: 'R$\u00a09,995' }).waitFor();
+    await page.screenshot({ path: join(RESULTS, 'balance-after-send-1280.png'), fullPage: true });
+
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 180_000);
+});
