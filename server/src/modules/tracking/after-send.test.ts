@@ -18,6 +18,7 @@ import { sesWebhookRoutes } from '../bounces/ses-webhook.routes';
 import { canonicalSnsString, SnsVerifier } from '../bounces/sns';
 import { hashEmail } from '../contacts/email-hash';
 import { applyTracking } from './campaign-links';
+import { EventRecorder, type PendingEvent } from './event-recorder';
 import { signTrackingToken } from './tracking-token';
 
 const PUBLIC = 'http://localhost:3000';
@@ -671,5 +672,159 @@ describe.each(DATABASE_KINDS)('after the send on %s', (kind) => {
     expect(confirmed).toEqual([subscribeUrl]);
     await app.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+// --- Batched open/click writes ------------------------------------------------------------------------------
+describe.each(DATABASE_KINDS)('tracking event batches on %s', (kind) => {
+  let t: TestApp;
+  let db: Db;
+  let accountId: string;
+  const silent = pino({ level: 'silent' });
+  const browser = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Chrome/120' };
+
+  beforeAll(async () => {
+    // A flush interval far longer than the test: only flush() and close() write.
+    t = await createTestApp(kind, { PUBLIC_URL: PUBLIC, TRACKING_FLUSH_MS: '10000' });
+    db = t.database.db;
+    accountId = (await signUp(t, { verified: true })).accountId;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const eventsOf = (messageId: number) =>
+    queryRows<{ kind: string; machine: boolean; link_id: number | null; user_agent: string | null }>(
+      db,
+      sql`select kind, machine, link_id, user_agent from message_events where message_id = ${messageId} order by id`,
+    );
+  const clickPath = async (s: Seeded, token: string) => {
+    const html = await applyTracking(db, '<html><body><a href="https://loja.example/a">A</a></body></html>', {
+      campaignId: s.campaignId,
+      messageToken: token,
+      publicUrl: PUBLIC,
+    });
+    return (/href="http:\/\/localhost:3000(\/c\/[^"]+)"/.exec(html)?.[1] as string) ?? '';
+  };
+
+  it('answers at once, writes nothing until the batch is flushed, then one row per request', async () => {
+    const s = await seed(db, accountId, 2);
+    const [a, b] = s.recipients as [Seeded['recipients'][number], Seeded['recipients'][number]];
+    const pixel = (token: string) => `/o/${signTrackingToken(token, 0)}.gif`;
+    const before = t.app.trackingRecorder.pending;
+    for (let i = 0; i < 3; i++) {
+      expect((await t.app.inject({ method: 'GET', url: pixel(a.token), headers: browser })).statusCode).toBe(200);
+    }
+    await t.app.inject({ method: 'HEAD', url: pixel(b.token), headers: browser });
+    const click = await clickPath(s, b.token);
+    expect((await t.app.inject({ method: 'GET', url: click, headers: browser })).statusCode).toBe(302);
+    expect(t.app.trackingRecorder.pending).toBe(before + 5);
+    expect(await eventsOf(a.messageId)).toEqual([]);
+    expect(await eventsOf(b.messageId)).toEqual([]);
+
+    await t.app.trackingRecorder.flush();
+    expect(t.app.trackingRecorder.pending).toBe(0);
+    expect((await eventsOf(a.messageId)).map((e) => [e.kind, e.machine])).toEqual([
+      ['open', false],
+      ['open', false],
+      ['open', false],
+    ]);
+    const bEvents = await eventsOf(b.messageId);
+    expect(bEvents.map((e) => [e.kind, e.machine])).toEqual([
+      ['open', true],
+      ['click', false],
+    ]);
+    expect(bEvents[1]?.link_id).toBeGreaterThan(0);
+  });
+
+  it('stores user agents with quotes, backslashes, braces and commas exactly; empty → null', async () => {
+    const s = await seed(db, accountId, 1);
+    const r = s.recipients[0] as Seeded['recipients'][number];
+    const odd = [
+      'Mozilla/5.0 "quoted" \\back\\slash\\ {braces}, commas, NULL',
+      'NULL',
+      'Mozilla/5.0 (ação; São Paulo) ☃',
+    ];
+    const url = `/o/${signTrackingToken(r.token, 0)}.gif`;
+    for (const ua of odd) await t.app.inject({ method: 'GET', url, headers: { 'user-agent': ua } });
+    await t.app.inject({ method: 'GET', url, headers: { 'user-agent': '' } });
+    await t.app.trackingRecorder.flush();
+    expect((await eventsOf(r.messageId)).map((e) => e.user_agent)).toEqual([...odd, null]);
+  });
+
+  it('a click on a link of another campaign, or a token of an unknown message, is answered but not recorded', async () => {
+    const s = await seed(db, accountId, 1);
+    const other = await seed(db, accountId, 1);
+    const r = s.recipients[0] as Seeded['recipients'][number];
+    const foreignClick = await clickPath(other, (other.recipients[0] as Seeded['recipients'][number]).token);
+    const foreignLinkId = Number(
+      (
+        await queryRows<{ id: number }>(db, sql`select id from campaign_links where campaign_id = ${other.campaignId}`)
+      )[0]?.id,
+    );
+    expect(foreignClick).toBeTruthy();
+    const crossed = await t.app.inject({ method: 'GET', url: `/c/${signTrackingToken(r.token, foreignLinkId)}` });
+    expect(crossed.statusCode).toBe(302); // the link exists; the event is dropped at write time
+    const ghost = randomBytes(20).toString('hex');
+    expect((await t.app.inject({ method: 'GET', url: `/o/${signTrackingToken(ghost, 0)}.gif` })).statusCode).toBe(200);
+    await t.app.trackingRecorder.flush();
+    expect(await eventsOf(r.messageId)).toEqual([]);
+    const ghosts = await queryRows(db, sql`select 1 from message_events where user_agent is null and message_id < 0`);
+    expect(ghosts).toEqual([]);
+  });
+
+  it('a full batch (maxBatch) is written without waiting for the interval; past maxPending events are dropped and counted', async () => {
+    const s = await seed(db, accountId, 1);
+    const r = s.recipients[0] as Seeded['recipients'][number];
+    const recorder = new EventRecorder(db, { logger: silent, flushMs: 60_000, maxBatch: 3, maxPending: 4 });
+    const event = (): PendingEvent => ({
+      messageToken: r.token,
+      kind: 'open',
+      linkId: null,
+      machine: false,
+      nonBrowser: false,
+      userAgent: 'Mozilla/5.0 (X11) Firefox/130',
+      ip: '203.0.113.9',
+      at: new Date(),
+    });
+    for (let i = 0; i < 3; i++) recorder.record(event());
+    // The third event started the write; two more fill maxPending (3 in flight + 1 queued), the sixth is dropped.
+    recorder.record(event());
+    recorder.record(event());
+    expect(recorder.stats.dropped).toBe(1);
+    for (let i = 0; i < 50 && recorder.stats.written < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(recorder.stats.written).toBe(3);
+    expect(await eventsOf(r.messageId)).toHaveLength(3);
+    await recorder.close();
+    expect(await eventsOf(r.messageId)).toHaveLength(4);
+    recorder.record(event()); // closed: ignored
+    await recorder.flush();
+    expect(await eventsOf(r.messageId)).toHaveLength(4);
+    expect(recorder.stats).toMatchObject({ recorded: 4, written: 4, dropped: 1, failedBatches: 0 });
+  });
+
+  it('closing the app (graceful shutdown) writes the last batch and refreshes the campaign counters', async () => {
+    const s = await seed(db, accountId, 2);
+    const [a, b] = s.recipients as [Seeded['recipients'][number], Seeded['recipients'][number]];
+    await t.app.inject({ method: 'GET', url: `/o/${signTrackingToken(a.token, 0)}.gif`, headers: browser });
+    await t.app.inject({ method: 'GET', url: `/o/${signTrackingToken(a.token, 0)}.gif`, headers: browser });
+    await t.app.inject({
+      method: 'GET',
+      url: `/o/${signTrackingToken(b.token, 0)}.gif`,
+      headers: { 'user-agent': '' },
+    });
+    await t.app.inject({ method: 'GET', url: await clickPath(s, b.token), headers: browser });
+    expect(await eventsOf(a.messageId)).toEqual([]);
+    await t.app.close(); // runtime.stop() closes the app before the database
+    expect(await eventsOf(a.messageId)).toHaveLength(2);
+    expect((await eventsOf(b.messageId)).map((e) => [e.kind, e.machine])).toEqual([
+      ['open', true],
+      ['click', false],
+    ]);
+    const [counters] = await queryRows<{ opened_count: number; clicked_count: number }>(
+      db,
+      sql`select opened_count, clicked_count from campaigns where id = ${s.campaignId}`,
+    );
+    expect(counters).toEqual({ opened_count: 1, clicked_count: 1 });
   });
 });
