@@ -1,13 +1,24 @@
 /**
  * npm run bench:import — generates a CSV of BENCH_ROWS rows (default 1,000,000) in a temp dir and imports it
- * through the real import path (inspect → batched upsert job) into PostgreSQL (BENCH_DATABASE_URL, default
- * postgres://postgres@127.0.0.1:5432/test; a throwaway database is created) and into PGlite, printing rows/s,
- * peak RSS and the time of a contacts list page at that size.
+ * through the real import path (upload + inspect → batched upsert job, into a list) into PostgreSQL
+ * (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; a throwaway database is created) and
+ * into PGlite (on disk), printing rows/s, peak RSS, the CPU time per row of Node and of the PostgreSQL backends,
+ * and the time of contact list pages at that size.
+ *
+ * Each import runs in its own child process, as the production worker runs it: this file bundled with esbuild
+ * (as server/build.mjs bundles the server) and started with plain `node`, so the peak RSS is that of a process
+ * doing nothing but the import — not the CSV generator's garbage, and not tsx's loader (a second V8 isolate,
+ * ~100 MB). The peak is the kernel's high-water mark (getrusage maxrss), not a sample.
+ *
+ * Env: BENCH_ROWS, BENCH_SKIP_PGLITE=1, BENCH_SKIP_POSTGRES=1, BENCH_BATCH / BENCH_CONCURRENCY (the import's
+ * batch size and batches in flight), BENCH_KEEP_DB=1 (keep the PostgreSQL database for EXPLAIN).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, openDatabase, queryRows } from '../server/src/db/database';
@@ -19,16 +30,13 @@ import { createList } from '../server/src/modules/lists/create-list';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const MB = 1024 * 1024;
 
-let peakRss = 0;
-let peakDetail = '';
-const sampler = setInterval(() => {
-  const m = process.memoryUsage();
-  if (m.rss > peakRss) {
-    peakRss = m.rss;
-    peakDetail = `heap ${Math.round(m.heapUsed / 1048576)}/${Math.round(m.heapTotal / 1048576)} MB, external ${Math.round(m.external / 1048576)} MB, arrayBuffers ${Math.round(m.arrayBuffers / 1048576)} MB`;
-  }
-}, 50);
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
 
 async function generate(file: string) {
   const out = fs.createWriteStream(file);
@@ -41,17 +49,50 @@ async function generate(file: string) {
   await new Promise<void>((resolve) => out.end(() => resolve()));
 }
 
-async function bench(label: string, database: Database, file: string, dir: string) {
-  await database.migrate();
+/** CPU seconds (user + system) of the PostgreSQL backends serving `database`, read from /proc. */
+async function backendCpuSeconds(database: Database): Promise<number | null> {
+  if (database.kind !== 'postgres') return null;
+  const rows = await queryRows<{ pid: number }>(
+    database.db,
+    sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+  );
+  const ticks = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const { pid } of rows) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / ticks; // utime, stime
+    } catch {
+      return null; // PostgreSQL on another machine or in a container: not measurable from here
+    }
+  }
+  return total;
+}
+
+/** The child: one import into one database, then the list pages; prints the figures. */
+async function child(label: string, database: Database, file: string, dir: string) {
   const [account] = await database.db
     .insert(accounts)
     .values({ uuid: crypto.randomUUID(), ownerUserId: 'bench', name: 'Bench' })
     .returning();
   if (!account) throw new Error('no account');
   const list = await createList(database.db, account.id, { name: 'Bench' });
-  const before = process.memoryUsage();
-  peakRss = before.rss;
-  peakDetail = '';
+  // Open the pool's connections before measuring their CPU (the import uses at most `concurrency` + 1).
+  await Promise.all(Array.from({ length: 4 }, () => queryRows(database.db, sql`select 1`)));
+  let peakSample = 0;
+  let peakDetail = '';
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    if (m.rss > peakSample) {
+      peakSample = m.rss;
+      peakDetail = `heap ${Math.round(m.heapUsed / MB)}/${Math.round(m.heapTotal / MB)} MB, external ${Math.round(m.external / MB)} MB`;
+    }
+  }, 20);
+  const rssBefore = process.memoryUsage().rss;
+  const loadBefore = load();
+  const backendBefore = await backendCpuSeconds(database);
+  const cpuBefore = process.cpuUsage();
   const t0 = performance.now();
   const up = await uploadImport(database.db, account.id, dir, fs.createReadStream(file), 'bench.csv');
   const t1 = performance.now();
@@ -66,18 +107,39 @@ async function bench(label: string, database: Database, file: string, dir: strin
     batchSize: process.env.BENCH_BATCH ? Number(process.env.BENCH_BATCH) : undefined,
     concurrency: process.env.BENCH_CONCURRENCY ? Number(process.env.BENCH_CONCURRENCY) : undefined,
   });
-  const seconds = (performance.now() - t0) / 1000;
-  const jobSeconds = (performance.now() - t1) / 1000;
+  const t2 = performance.now();
+  const cpu = process.cpuUsage(cpuBefore);
+  const backendAfter = await backendCpuSeconds(database);
+  const maxRss = process.resourceUsage().maxRSS * 1024;
+  clearInterval(sampler);
+  const loadAfter = load();
+  const seconds = (t2 - t0) / 1000;
+  const jobSeconds = (t2 - t1) / 1000;
   const progress = await findImport(database.db, account.id, up.importId);
-  if (progress.inserted !== ROWS) throw new Error(`expected ${ROWS} inserted, got ${JSON.stringify(progress)}`);
-  const rss = peakRss;
+  if (progress.inserted !== ROWS || progress.percent !== 100) {
+    throw new Error(`expected ${ROWS} inserted, got ${JSON.stringify(progress)}`);
+  }
+  const nodeUs = ((cpu.user + cpu.system) / ROWS).toFixed(1);
+  const backendUs =
+    backendBefore !== null && backendAfter !== null
+      ? `${(((backendAfter - backendBefore) * 1e6) / ROWS).toFixed(1)} µs/row`
+      : 'n/a';
+  console.log(
+    `${label}: ${progress.inserted} rows (into a list) in ${seconds.toFixed(1)} s = ${Math.round(ROWS / seconds)} rows/s ` +
+      `(upload+inspect ${(seconds - jobSeconds).toFixed(1)} s, import job ${jobSeconds.toFixed(1)} s = ` +
+      `${Math.round(ROWS / jobSeconds)} rows/s); peak RSS ${Math.round(maxRss / MB)} MB (RSS before the import ` +
+      `${Math.round(rssBefore / MB)} MB; at the sampled peak: ${peakDetail}); CPU: Node ${nodeUs} µs/row, ` +
+      `database backends ${backendUs}; load average ${loadBefore} → ${loadAfter}`,
+  );
+
   await queryRows(database.db, sql`analyze contacts`);
   await queryRows(database.db, sql`analyze list_memberships`);
   // A deep page: the cursor of the contact in the middle of the account (found outside the timing).
   const [middle] = await queryRows<{ cursor_at: string; id: string }>(
     database.db,
     sql`select id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
-        from contacts where account_id = ${account.id} order by created_at desc, id desc offset ${Math.floor(ROWS / 2)} limit 1`,
+        from contacts where account_id = ${account.id}
+        order by created_at desc nulls last, id desc nulls last offset ${Math.floor(ROWS / 2)} limit 1`,
   );
   const deepCursor = Buffer.from(`${middle?.cursor_at}|${middle?.id}`).toString('base64url');
   const time = async (fn: () => Promise<unknown>) => {
@@ -92,61 +154,98 @@ async function bench(label: string, database: Database, file: string, dir: strin
     return runs[2] as number; // median of 5
   };
   const first = await findContacts(database.db, account.id, { limit: 50 });
-  const firstMs = await time(() => findContacts(database.db, account.id, { limit: 50 }));
-  const nextMs = await time(() =>
-    findContacts(database.db, account.id, { limit: 50, cursor: first.nextCursor ?? undefined }),
-  );
-  const deepMs = await time(() => findContacts(database.db, account.id, { limit: 50, cursor: deepCursor }));
-  const searchMs = await time(() => findContacts(database.db, account.id, { limit: 50, search: 'pessoa99999' }));
-  const nameMs = await time(() => findContacts(database.db, account.id, { limit: 50, search: 'pessoa 4242' }));
-  const listMs = await time(() => findContacts(database.db, account.id, { limit: 50, listId: list.id }));
-  const f = (ms: number) => `${ms.toFixed(1)} ms`;
+  const pages = {
+    first: await time(() => findContacts(database.db, account.id, { limit: 50 })),
+    'page 2': await time(() =>
+      findContacts(database.db, account.id, { limit: 50, cursor: first.nextCursor ?? undefined }),
+    ),
+    [`deep page (row ${Math.floor(ROWS / 2)})`]: await time(() =>
+      findContacts(database.db, account.id, { limit: 50, cursor: deepCursor }),
+    ),
+    'e-mail search': await time(() => findContacts(database.db, account.id, { limit: 50, search: 'pessoa99999' })),
+    'name search': await time(() => findContacts(database.db, account.id, { limit: 50, search: 'pessoa 4242' })),
+    'list filter': await time(() => findContacts(database.db, account.id, { limit: 50, listId: list.id })),
+    'status filter (none match)': await time(() =>
+      findContacts(database.db, account.id, { limit: 50, status: 'unsubscribed' }),
+    ),
+  };
   console.log(
-    `${label}: ${progress.inserted} rows (into a list) in ${seconds.toFixed(1)} s = ${Math.round(ROWS / seconds)} rows/s ` +
-      `(upload+inspect ${(seconds - jobSeconds).toFixed(1)} s, import job ${jobSeconds.toFixed(1)} s = ` +
-      `${Math.round(ROWS / jobSeconds)} rows/s), peak RSS ${Math.round(rss / 1024 / 1024)} MB (${peakDetail}; RSS before the import ${Math.round(before.rss / 1048576)} MB)`,
+    `${label} list pages at ${ROWS} contacts (median of 5): ${Object.entries(pages)
+      .map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`)
+      .join(', ')}`,
   );
-  console.log(
-    `${label} list pages at ${ROWS} contacts (median of 5): first ${f(firstMs)}, page 2 ${f(nextMs)}, ` +
-      `deep page (row ${Math.floor(ROWS / 2)}) ${f(deepMs)}, e-mail search ${f(searchMs)}, name search ${f(nameMs)}, ` +
-      `list filter ${f(listMs)}`,
-  );
+}
+
+async function childMain() {
+  const file = process.env.BENCH_FILE as string;
+  const dir = path.dirname(file);
+  const kind = process.env.BENCH_CHILD;
+  const database =
+    kind === 'postgres'
+      ? await openDatabase({ kind: 'postgres', url: process.env.BENCH_CHILD_URL as string })
+      : await openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'pglite') });
+  try {
+    // On disk for PGlite, as the embedded mode runs (in memory it would hold the 1M-row database in RSS).
+    await database.migrate();
+    await child(kind === 'postgres' ? 'PostgreSQL' : 'PGlite', database, file, dir);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Bundles this file for plain node, next to the built server (so node_modules and server/drizzle resolve). */
+async function bundle(): Promise<string> {
+  const { build } = await import('esbuild');
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const outfile = path.resolve(here, '../server/dist/bench-import.mjs');
+  await build({
+    entryPoints: [fileURLToPath(import.meta.url)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    alias: { '@carteiro/shared': path.resolve(here, '../shared/src/index.ts') },
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+function runChild(script: string, env: Record<string, string>) {
+  const run = spawnSync(process.execPath, [script], { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (run.status !== 0) throw new Error(`bench child exited with ${run.status}`);
 }
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-bench-import-'));
   const file = path.join(dir, 'contacts.csv');
-  await generate(file);
-  console.log(`generated ${ROWS} rows, ${(fs.statSync(file).size / 1024 / 1024).toFixed(0)} MB`);
+  let script: string | null = null;
   try {
-    const name = `carteiro_bench_${process.pid}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ kind: 'postgres', url: url.toString() });
-    try {
-      await bench('PostgreSQL', database, file, dir);
-    } finally {
-      await database.close();
-      if (process.env.BENCH_KEEP_DB === '1') console.log(`kept database ${name}`);
-      else await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
-    if (process.env.BENCH_SKIP_PGLITE !== '1') {
-      // On disk, as the embedded mode runs (an in-memory PGlite would hold the whole 1M-row database in RSS).
-      const lite = await openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'pglite') });
+    await generate(file);
+    console.log(`generated ${ROWS} rows, ${(fs.statSync(file).size / MB).toFixed(0)} MB; ${os.cpus().length} cores`);
+    script = await bundle();
+    if (process.env.BENCH_SKIP_POSTGRES !== '1') {
+      const name = `carteiro_bench_${process.pid}`;
+      const admin = new pg.Client({ connectionString: PG_URL });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const url = new URL(PG_URL);
+      url.pathname = `/${name}`;
       try {
-        await bench('PGlite', lite, file, dir);
+        runChild(script, { BENCH_CHILD: 'postgres', BENCH_CHILD_URL: url.toString(), BENCH_FILE: file });
       } finally {
-        await lite.close();
+        if (process.env.BENCH_KEEP_DB === '1') console.log(`kept database ${name}`);
+        else await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
       }
     }
+    if (process.env.BENCH_SKIP_PGLITE !== '1') runChild(script, { BENCH_CHILD: 'pglite', BENCH_FILE: file });
   } finally {
-    clearInterval(sampler);
+    if (script) fs.rmSync(script, { force: true });
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-await main();
+if (process.env.BENCH_CHILD) await childMain();
+else await main();

@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { type ImportStartInput, normaliseEmail } from '@carteiro/shared';
-import { parse } from 'csv-parse';
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { csvCell } from '../contacts/export-contacts';
+import { CsvRecords } from './csv-records';
 import { contactImports } from './imports.db';
 import { SeenEmails } from './seen-emails';
 
@@ -24,25 +22,18 @@ export const REJECT_REASONS = {
   suppressed: 'Endereço na lista de supressão (descadastrado ou dados apagados a pedido do titular)',
 } as const;
 
-interface PendingRow {
-  email: string;
-  name: string | null;
-  fields: Record<string, string> | null;
-  raw: string[];
+/** The valid rows of one batch, column by column (fewer objects per row than one object per row). */
+interface PendingBatch {
+  emails: string[];
+  names: Array<string | null>;
+  /** Each row's custom fields as a JSON object text, or null when it has none. */
+  fields: Array<string | null>;
+  /** The record as read, for the rejected-rows report (a suppressed address is only known after writing). */
+  raws: string[][];
 }
 
-/** Decodes a byte stream to text in the detected encoding (a UTF-8 BOM is dropped by TextDecoder). */
-function decoderStream(encoding: string): Transform {
-  const decoder = new TextDecoder(encoding);
-  return new Transform({
-    readableObjectMode: false,
-    transform(chunk: Buffer, _enc, done) {
-      done(null, decoder.decode(chunk, { stream: true }));
-    },
-    flush(done) {
-      done(null, decoder.decode());
-    },
-  });
+function emptyBatch(): PendingBatch {
+  return { emails: [], names: [], fields: [], raws: [] };
 }
 
 /**
@@ -105,8 +96,9 @@ export async function runImport(
   const seen = new SeenEmails();
   let emailIndex = -1;
   let nameIndex = -1;
+  /** Custom field columns: [column index, the JSON key with its quotes]. */
   let fieldIndexes: Array<[number, string]> = [];
-  let batch: PendingRow[] = [];
+  let batch = emptyBatch();
   let header = true;
   const consentAt = new Date().toISOString();
   // Batches are written while the next one is parsed (at most `concurrency` in flight: memory stays bounded).
@@ -132,16 +124,16 @@ export async function runImport(
       .where(eq(contactImports.id, importId));
   };
 
-  const writeOne = async (rows: PendingRow[], processedAtFlush: number) => {
-    if (rows.length > 0) {
+  const writeOne = async (rows: PendingBatch, processedAtFlush: number) => {
+    if (rows.emails.length > 0) {
       const suppressed = await writeBatch(db, accountId, rows, options, consentAt, counters);
       if (suppressed.size > 0) {
-        for (const row of rows) {
-          if (suppressed.has(row.email)) {
+        rows.emails.forEach((email, i) => {
+          if (suppressed.has(email)) {
             counters.suppressed++;
-            writeReject(row.raw, REJECT_REASONS.suppressed);
+            writeReject(rows.raws[i] as string[], REJECT_REASONS.suppressed);
           }
-        }
+        });
       }
     }
     written = Math.max(written, processedAtFlush);
@@ -151,7 +143,7 @@ export async function runImport(
 
   const flush = async () => {
     const rows = batch;
-    batch = [];
+    batch = emptyBatch();
     while (inFlight.size >= concurrency) await Promise.race(inFlight);
     const pending = writeOne(rows, counters.processed);
     inFlight.add(pending);
@@ -161,58 +153,64 @@ export async function runImport(
     );
   };
 
-  try {
-    const parser = parse({
-      delimiter: d,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-      max_record_size: 10 * 1024 * 1024,
-    });
-    const source = pipeline(
-      fs.createReadStream(job.filePath, { highWaterMark: 256 * 1024 }),
-      decoderStream(info.encoding),
-      parser,
-    );
-    source.catch(() => {}); // awaited below; a failure also ends the loop
-    for await (const record of parser as AsyncIterable<string[]>) {
-      if (header) {
-        header = false;
-        const columns = record.map((h) => h.trim());
-        columns.forEach((column, i) => {
-          const target = options.mapping[column] ?? options.mapping[info.columns[i] ?? ''];
-          if (target === 'email' && emailIndex < 0) emailIndex = i;
-          else if (target === 'name' && nameIndex < 0) nameIndex = i;
-          else if (target?.startsWith('field:')) fieldIndexes.push([i, target.slice(6)]);
-        });
-        if (emailIndex < 0) throw new Error('Nenhuma coluna do arquivo foi mapeada para o e-mail.');
-        fieldIndexes = fieldIndexes.slice(0, 100);
-        continue;
-      }
-      counters.processed++;
-      const rawEmail = (record[emailIndex] ?? '').trim();
-      const email = rawEmail ? normaliseEmail(rawEmail) : null;
-      if (!email) {
-        counters.invalid++;
-        writeReject(record, rawEmail ? REJECT_REASONS.invalid : REJECT_REASONS.empty);
-      } else if (!seen.add(email)) {
-        counters.duplicate++;
-        writeReject(record, REJECT_REASONS.duplicate);
-      } else {
-        let fields: Record<string, string> | null = null;
-        for (const [i, key] of fieldIndexes) {
-          const value = record[i]?.trim();
-          if (value) {
-            fields ??= {};
-            fields[key] = value.slice(0, 2000);
-          }
-        }
-        const name = nameIndex >= 0 ? record[nameIndex]?.trim().slice(0, 200) || null : null;
-        batch.push({ email, name, fields, raw: record });
-      }
-      if (batch.length >= batchSize) await flush();
+  const onRecord = (record: string[]) => {
+    if (header) {
+      header = false;
+      const columns = record.map((h) => h.trim());
+      columns.forEach((column, i) => {
+        const target = options.mapping[column] ?? options.mapping[info.columns[i] ?? ''];
+        if (target === 'email' && emailIndex < 0) emailIndex = i;
+        else if (target === 'name' && nameIndex < 0) nameIndex = i;
+        else if (target?.startsWith('field:')) fieldIndexes.push([i, JSON.stringify(target.slice(6))]);
+      });
+      if (emailIndex < 0) throw new Error('Nenhuma coluna do arquivo foi mapeada para o e-mail.');
+      fieldIndexes = fieldIndexes.slice(0, 100);
+      return;
     }
-    await source;
+    counters.processed++;
+    const rawEmail = (record[emailIndex] ?? '').trim();
+    const email = rawEmail ? normaliseEmail(rawEmail) : null;
+    if (!email) {
+      counters.invalid++;
+      writeReject(record, rawEmail ? REJECT_REASONS.invalid : REJECT_REASONS.empty);
+      return;
+    }
+    if (!seen.add(email)) {
+      counters.duplicate++;
+      writeReject(record, REJECT_REASONS.duplicate);
+      return;
+    }
+    let fields: string | null = null;
+    for (const [i, key] of fieldIndexes) {
+      const value = record[i]?.trim();
+      if (value) fields = `${fields === null ? '{' : `${fields},`}${key}:${JSON.stringify(value.slice(0, 2000))}`;
+    }
+    batch.emails.push(email);
+    batch.names.push(nameIndex >= 0 ? record[nameIndex]?.trim().slice(0, 200) || null : null);
+    batch.fields.push(fields === null ? null : `${fields}}`);
+    batch.raws.push(record);
+  };
+
+  try {
+    const csv = new CsvRecords(d);
+    const decoder = new TextDecoder(info.encoding); // drops a UTF-8 BOM
+    const records: string[][] = [];
+    const take = async () => {
+      for (const record of records) {
+        onRecord(record);
+        if (batch.emails.length >= batchSize) await flush();
+      }
+      records.length = 0;
+    };
+    for await (const chunk of fs.createReadStream(job.filePath, {
+      highWaterMark: 256 * 1024,
+    }) as AsyncIterable<Buffer>) {
+      csv.push(decoder.decode(chunk, { stream: true }), records);
+      await take();
+    }
+    csv.push(decoder.decode(), records);
+    csv.end(records);
+    await take();
     await flush();
     await Promise.all(inFlight);
     await writeProgress();
@@ -266,48 +264,55 @@ export function uuidV7Batch(count: number): string[] {
 
 /** A PostgreSQL array literal of texts (one bind parameter per column, whatever the number of rows). */
 export function pgTextArray(values: ReadonlyArray<string | null>): string {
-  let out = '{';
+  const parts = new Array<string>(values.length);
   for (let i = 0; i < values.length; i++) {
-    if (i > 0) out += ',';
     const v = values[i];
-    out += v === null || v === undefined ? 'NULL' : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+    if (v === null || v === undefined) parts[i] = 'NULL';
+    else if (v.includes('"') || v.includes('\\')) parts[i] = `"${v.replace(/[\\"]/g, '\\$&')}"`;
+    else parts[i] = `"${v}"`;
   }
-  return `${out}}`;
+  return `{${parts.join(',')}}`;
 }
 
 /**
  * One set-based statement per batch (never one row per round-trip): the batch arrives as one text[] per column
  * and is expanded with unnest (the same SQL on PGlite and PostgreSQL); the database hashes the addresses and
  * leaves suppressed ones out, upserts the contacts and adds them to the target list, and answers the counts
- * and the suppressed addresses.
+ * and the suppressed addresses. The contacts that already existed (not returned by the upsert when they are
+ * kept unchanged) are looked up by the unique index only for the addresses the upsert did not return, so a
+ * batch of new contacts costs no lookup at all.
  */
 async function writeBatch(
   db: Db,
   accountId: string,
-  rows: PendingRow[],
+  rows: PendingBatch,
   options: ImportStartInput,
   consentAt: string,
   counters: { inserted: number; updated: number; unchanged: number },
 ): Promise<Set<string>> {
-  const ids = pgTextArray(uuidV7Batch(rows.length));
-  const emails = pgTextArray(rows.map((r) => r.email));
-  const names = pgTextArray(rows.map((r) => r.name));
-  const fields = pgTextArray(rows.map((r) => (r.fields ? JSON.stringify(r.fields) : null)));
+  const count = rows.emails.length;
+  const ids = pgTextArray(uuidV7Batch(count));
+  const emails = pgTextArray(rows.emails);
+  const names = pgTextArray(rows.names);
+  const fields = pgTextArray(rows.fields);
   const onConflict = options.updateExisting
     ? sql`do update set name = coalesce(excluded.name, contacts.name), fields = contacts.fields || excluded.fields,
           updated_at = now()`
     : sql`do nothing`;
+  // `union all`: the two parts are disjoint (a contact the upsert returned is excluded from the second) and
+  // the addresses of a batch are unique (the file was deduplicated), so there is nothing to deduplicate.
   const membership = options.listId
     ? sql`, mem as (
         insert into list_memberships (list_id, contact_id, status)
         select ${options.listId}::uuid, up.id, 'subscribed' from up
-        union
+        union all
         select ${options.listId}::uuid, c.id, 'subscribed' from input i
           join contacts c on c.account_id = ${accountId} and c.email = i.email
-          where not exists (select 1 from sup where sup.email = i.email)
+          where not exists (select 1 from up where up.email = i.email)
+            and not exists (select 1 from sup where sup.email = i.email)
         on conflict do nothing)`
     : sql``;
-  const [result] = await queryRows<{ inserted: number; touched: number; suppressed: string[] | string | null }>(
+  const [result] = await queryRows<{ inserted: number; touched: number; suppressed: string | null }>(
     db,
     sql`with input as (
           select t.id, t.email, t.name, t.fields
@@ -325,21 +330,17 @@ async function writeBatch(
           from input i
           where not exists (select 1 from sup where sup.email = i.email)
           on conflict (account_id, email) ${onConflict}
-          returning id, (xmax = 0) as inserted
+          returning id, email, (xmax = 0) as inserted
         )${membership}
         select (select count(*) from up where inserted)::int as inserted,
                (select count(*) from up)::int as touched,
-               (select array_agg(email) from sup) as suppressed`,
+               (select string_agg(email, chr(10)) from sup) as suppressed`,
   );
-  const suppressedList = Array.isArray(result?.suppressed)
-    ? result.suppressed
-    : typeof result?.suppressed === 'string'
-      ? result.suppressed.replace(/^{|}$/g, '').split(',').filter(Boolean)
-      : [];
-  const suppressed = new Set(suppressedList);
+  // Normalised addresses hold no line break: one address per line.
+  const suppressed = new Set(result?.suppressed ? result.suppressed.split('\n') : []);
   const inserted = Number(result?.inserted ?? 0);
   const touched = Number(result?.touched ?? 0);
-  const candidates = rows.length - suppressed.size;
+  const candidates = count - suppressed.size;
   counters.inserted += inserted;
   if (options.updateExisting) {
     counters.updated += touched - inserted;
