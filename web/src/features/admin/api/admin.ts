@@ -28,6 +28,8 @@ export interface AuditEntry {
   operatorEmail?: string | null;
   action: string;
   accountId: string | null;
+  accountName?: string | null;
+  targetId?: string | null;
   reason?: string | null;
   details?: unknown;
   createdAt: string;
@@ -48,7 +50,11 @@ export function setPrice(accountId: string, input: { priceMillis: number; reason
   return apiFetch(`/api/admin/accounts/${accountId}/price`, { method: 'PUT', body: input });
 }
 
-export function setStatus(accountId: string, action: 'suspend' | 'reactivate', reason: string): Promise<unknown> {
+export function setStatus(
+  accountId: string,
+  action: 'suspend' | 'reactivate',
+  reason: string,
+): Promise<{ ok: true; status: 'active' | 'suspended'; changed: boolean; pausedCampaignIds: string[] }> {
   return apiFetch(`/api/admin/accounts/${accountId}/${action}`, { method: 'POST', body: { reason } });
 }
 
@@ -62,4 +68,36 @@ export function confirmTopup(id: string, reason?: string): Promise<unknown> {
 
 export async function listAuditLog(signal?: AbortSignal): Promise<AuditEntry[]> {
   return (await apiFetch<{ entries: AuditEntry[] }>('/api/admin/audit-log', { signal })).entries;
+}
+
+export type CampaignAlertKind = 'hard_bounce_rate' | 'complaint_rate' | 'policy_rejection';
+
+/** A campaign flagged for the operator: paused by bounce/complaint protection, or a policy rejection. */
+export interface CampaignAlert {
+  id: number;
+  kind: CampaignAlertKind;
+  reason: string;
+  createdAt: string;
+  acknowledgedAt: string | null;
+  accountId: string;
+  accountName: string;
+  accountStatus: 'active' | 'suspended';
+  ownerEmail: string | null;
+  campaignId: string;
+  campaignName: string;
+  campaignStatus: 'draft' | 'scheduled' | 'sending' | 'paused' | 'sent' | 'cancelled' | 'failed';
+  sent: number;
+  bounced: number;
+  complained: number;
+  bounceRate: number;
+  complaintRate: number;
+}
+
+export async function listCampaignAlerts(includeReviewed: boolean, signal?: AbortSignal): Promise<CampaignAlert[]> {
+  const url = `/api/admin/campaign-alerts${includeReviewed ? '?all=1' : ''}`;
+  return (await apiFetch<{ alerts: CampaignAlert[] }>(url, { signal })).alerts;
+}
+
+export function reviewCampaignAlert(id: number, note?: string): Promise<unknown> {
+  return apiFetch(`/api/admin/campaign-alerts/${id}/review`, { method: 'POST', body: note ? { note } : {} });
 }

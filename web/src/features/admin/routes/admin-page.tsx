@@ -13,21 +13,30 @@ import { useSessionData } from '@/features/auth/utils/use-session';
 import { formatCount, formatDateTime } from '@/features/dashboard/utils/format';
 import { messageOf, toastError, toastSuccess } from '@/features/dashboard/utils/notify';
 import { cn } from '@/lib/cn';
-import { useI18n } from '@/lib/i18n';
+import { type MessageKey, useI18n } from '@/lib/i18n';
 import { queryClient } from '@/lib/query-client';
 import { confirmAction } from '@/stores/app-store';
 import {
   type AdminAccount,
   adjustBalance,
+  type CampaignAlert,
   confirmTopup,
   listAdminAccounts,
   listAuditLog,
+  listCampaignAlerts,
   listPendingTopups,
+  reviewCampaignAlert,
   setPrice,
   setStatus,
 } from '../api/admin';
 
-type Tab = 'contas' | 'recargas' | 'auditoria';
+type Tab = 'contas' | 'recargas' | 'alertas' | 'auditoria';
+
+/** An account to show in the accounts tab (from an alert's "Ver conta"): searched by name, row opened. */
+interface Focus {
+  accountId: string;
+  search: string;
+}
 
 function refresh() {
   void queryClient.invalidateQueries({ queryKey: ['admin'] });
@@ -38,6 +47,12 @@ export function AdminPage() {
   const { t } = useI18n();
   const session = useSessionData();
   const [tab, setTab] = useState<Tab>('contas');
+  const [focus, setFocus] = useState<Focus | null>(null);
+  const openAlerts = useQuery({
+    queryKey: ['admin', 'alerts', 'open'],
+    queryFn: ({ signal }) => listCampaignAlerts(false, signal),
+    enabled: session.isOperator,
+  });
 
   useEffect(() => {
     document.title = `${t('admin.title')} — Carteiro`;
@@ -45,11 +60,17 @@ export function AdminPage() {
 
   if (!session.isOperator) return <Forbidden />;
 
-  const tabs: Array<[Tab, string]> = [
-    ['contas', t('admin.tabs.accounts')],
-    ['recargas', t('admin.tabs.topups')],
-    ['auditoria', t('admin.tabs.audit')],
+  const alertCount = openAlerts.data?.length ?? 0;
+  const tabs: Array<[Tab, string, number]> = [
+    ['contas', t('admin.tabs.accounts'), 0],
+    ['recargas', t('admin.tabs.topups'), 0],
+    ['alertas', t('admin.tabs.alerts'), alertCount],
+    ['auditoria', t('admin.tabs.audit'), 0],
   ];
+  const showAccount = (accountId: string, search: string) => {
+    setFocus({ accountId, search });
+    setTab('contas');
+  };
   return (
     <div>
       <PageHeader title={t('admin.title')} />
@@ -58,7 +79,7 @@ export function AdminPage() {
         aria-label={t('admin.title')}
         className="mb-6 flex gap-1 overflow-x-auto border-b border-slate-200"
       >
-        {tabs.map(([id, label]) => (
+        {tabs.map(([id, label, count]) => (
           <button
             key={id}
             type="button"
@@ -71,11 +92,24 @@ export function AdminPage() {
             )}
           >
             {label}
+            {count > 0 ? (
+              <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 tabular-nums">
+                {count}
+              </span>
+            ) : null}
           </button>
         ))}
       </div>
       <div role="tabpanel">
-        {tab === 'contas' ? <Accounts /> : tab === 'recargas' ? <PendingTopups /> : <AuditLog />}
+        {tab === 'contas' ? (
+          <Accounts key={focus?.accountId ?? 'todas'} focus={focus} />
+        ) : tab === 'recargas' ? (
+          <PendingTopups />
+        ) : tab === 'alertas' ? (
+          <CampaignAlerts onShowAccount={showAccount} />
+        ) : (
+          <AuditLog />
+        )}
       </div>
     </div>
   );
@@ -121,10 +155,10 @@ function Loading() {
   );
 }
 
-function Accounts() {
+function Accounts({ focus }: { focus: Focus | null }) {
   const { t } = useI18n();
-  const [search, setSearch] = useState('');
-  const [open, setOpen] = useState<string | null>(null);
+  const [search, setSearch] = useState(focus?.search ?? '');
+  const [open, setOpen] = useState<string | null>(focus?.accountId ?? null);
   const query = useQuery({ queryKey: ['admin', 'accounts'], queryFn: ({ signal }) => listAdminAccounts(signal) });
   if (query.isPending) return <Loading />;
   if (query.isError) return <QueryState error={query.error} retry={() => void query.refetch()} />;
@@ -354,8 +388,15 @@ function StatusForm({ account }: { account: AdminAccount }) {
         : t('admin.status.reactivateBody', { account: account.name }),
       action: async () => {
         try {
-          await setStatus(account.id, suspend ? 'suspend' : 'reactivate', reason.value.trim());
-          toastSuccess(suspend ? t('admin.status.suspended') : t('admin.status.reactivated'));
+          const result = await setStatus(account.id, suspend ? 'suspend' : 'reactivate', reason.value.trim());
+          const paused = result.pausedCampaignIds.length;
+          toastSuccess(
+            suspend
+              ? paused > 0
+                ? t('admin.status.pausedCount', { count: paused })
+                : t('admin.status.suspended')
+              : t('admin.status.reactivated'),
+          );
           reason.setValue('');
         } catch (caught) {
           toastError(t('admin.status.failed'), caught);
@@ -370,6 +411,7 @@ function StatusForm({ account }: { account: AdminAccount }) {
       <h4 className="font-semibold text-slate-900">
         {suspend ? t('admin.status.suspend') : t('admin.status.reactivate')}
       </h4>
+      {suspend ? null : <p className="text-xs text-slate-600">{t('admin.status.suspendedNotice')}</p>}
       <div>
         <Label htmlFor={reason.id}>{t('admin.reason')}</Label>
         <Input id={reason.id} value={reason.value} onChange={(e) => reason.setValue(e.target.value)} className="mt-1" />
@@ -445,6 +487,27 @@ function PendingTopups() {
   );
 }
 
+const AUDIT_ACTIONS: Record<string, MessageKey> = {
+  'account.suspend': 'admin.audit.actions.account.suspend',
+  'account.reactivate': 'admin.audit.actions.account.reactivate',
+  'account.price': 'admin.audit.actions.account.price',
+  'balance.credit': 'admin.audit.actions.balance.credit',
+  'balance.debit': 'admin.audit.actions.balance.debit',
+  'topup.confirm': 'admin.audit.actions.topup.confirm',
+  'campaign.pause': 'admin.audit.actions.campaign.pause',
+  'campaign_alert.review': 'admin.audit.actions.campaign_alert.review',
+};
+
+/** Money moved by an adjustment or a confirmed top-up, when the entry's details carry it. */
+function auditAmount(details: unknown): string | null {
+  if (!details || typeof details !== 'object') return null;
+  const d = details as Record<string, unknown>;
+  const amount = typeof d.amountMillis === 'number' ? d.amountMillis : null;
+  if (amount !== null) return formatBRL(amount);
+  if (typeof d.from === 'number' && typeof d.to === 'number') return `${formatBRL(d.from)} → ${formatBRL(d.to)}`;
+  return null;
+}
+
 function AuditLog() {
   const { t } = useI18n();
   const query = useQuery({ queryKey: ['admin', 'audit'], queryFn: ({ signal }) => listAuditLog(signal) });
@@ -454,26 +517,184 @@ function AuditLog() {
     return <EmptyState title={t('admin.audit.emptyTitle')} description={t('admin.audit.emptyBody')} />;
   return (
     <div className="overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-sm">
-      <table className="w-full min-w-[40rem] text-sm">
+      <table className="w-full min-w-[48rem] text-sm" data-testid="audit-log">
         <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
           <tr>
             <th className="px-4 py-3 font-semibold">{t('admin.audit.when')}</th>
-            <th className="px-4 py-3 font-semibold">{t('admin.audit.operator')}</th>
             <th className="px-4 py-3 font-semibold">{t('admin.audit.action')}</th>
+            <th className="px-4 py-3 font-semibold">{t('admin.audit.account')}</th>
             <th className="px-4 py-3 font-semibold">{t('admin.reason')}</th>
+            <th className="px-4 py-3 font-semibold">{t('admin.audit.operator')}</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {query.data.map((entry) => (
-            <tr key={entry.id}>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700">{formatDateTime(entry.createdAt)}</td>
-              <td className="px-4 py-3 text-slate-700">{entry.operatorEmail ?? '—'}</td>
-              <td className="px-4 py-3 font-mono text-xs text-slate-900">{entry.action}</td>
-              <td className="px-4 py-3 text-slate-700">{entry.reason ?? '—'}</td>
-            </tr>
-          ))}
+          {query.data.map((entry) => {
+            const label = AUDIT_ACTIONS[entry.action];
+            const amount = auditAmount(entry.details);
+            return (
+              <tr key={entry.id} data-action={entry.action}>
+                <td className="whitespace-nowrap px-4 py-3 align-top text-slate-700">
+                  {formatDateTime(entry.createdAt)}
+                </td>
+                <td className="px-4 py-3 align-top">
+                  <p className="font-medium text-slate-900">{label ? t(label) : entry.action}</p>
+                  {amount ? <p className="text-xs tabular-nums text-slate-600">{amount}</p> : null}
+                </td>
+                <td className="px-4 py-3 align-top text-slate-700">{entry.accountName ?? '—'}</td>
+                <td className="max-w-md px-4 py-3 align-top text-slate-700">{entry.reason ?? '—'}</td>
+                <td className="px-4 py-3 align-top text-xs text-slate-600">{entry.operatorEmail ?? '—'}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
+  );
+}
+
+const ALERT_KINDS: Record<CampaignAlert['kind'], MessageKey> = {
+  hard_bounce_rate: 'admin.alerts.kind.hard_bounce_rate',
+  complaint_rate: 'admin.alerts.kind.complaint_rate',
+  policy_rejection: 'admin.alerts.kind.policy_rejection',
+};
+
+const CAMPAIGN_STATUS: Record<CampaignAlert['campaignStatus'], MessageKey> = {
+  draft: 'dashboard.status.draft',
+  scheduled: 'dashboard.status.scheduled',
+  sending: 'dashboard.status.sending',
+  paused: 'dashboard.status.paused',
+  sent: 'dashboard.status.sent',
+  cancelled: 'dashboard.status.cancelled',
+  failed: 'dashboard.status.failed',
+};
+
+const percent = new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 2 });
+
+/** Campaigns paused by bounce/complaint protection (and policy rejections) for the operator to review. */
+function CampaignAlerts({ onShowAccount }: { onShowAccount: (accountId: string, search: string) => void }) {
+  const { t } = useI18n();
+  const [all, setAll] = useState(false);
+  const query = useQuery({
+    queryKey: ['admin', 'alerts', all ? 'all' : 'open'],
+    queryFn: ({ signal }) => listCampaignAlerts(all, signal),
+  });
+  const checkboxId = useId();
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="max-w-2xl text-sm text-slate-600">{t('admin.alerts.intro')}</p>
+        <label htmlFor={checkboxId} className="flex items-center gap-2 text-sm text-slate-700">
+          <input
+            id={checkboxId}
+            type="checkbox"
+            checked={all}
+            onChange={(e) => setAll(e.target.checked)}
+            className="h-4 w-4 rounded border-slate-300"
+          />
+          {t('admin.alerts.showReviewed')}
+        </label>
+      </div>
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <QueryState error={query.error} retry={() => void query.refetch()} />
+      ) : query.data.length === 0 ? (
+        <EmptyState title={t('admin.alerts.emptyTitle')} description={t('admin.alerts.emptyBody')} />
+      ) : (
+        <ul className="space-y-3">
+          {query.data.map((alert) => (
+            <CampaignAlertItem key={alert.id} alert={alert} onShowAccount={onShowAccount} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function CampaignAlertItem({
+  alert,
+  onShowAccount,
+}: {
+  alert: CampaignAlert;
+  onShowAccount: (accountId: string, search: string) => void;
+}) {
+  const { t } = useI18n();
+  const reviewed = alert.acknowledgedAt !== null;
+  return (
+    <li
+      className={cn(
+        'rounded-2xl border bg-white p-4 shadow-sm sm:p-5',
+        reviewed ? 'border-slate-200 opacity-80' : 'border-amber-200',
+      )}
+      data-alert-id={alert.id}
+    >
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-2">
+            <Badge tone={alert.kind === 'policy_rejection' ? 'warning' : 'danger'}>{t(ALERT_KINDS[alert.kind])}</Badge>
+            <Badge tone="neutral">{t(CAMPAIGN_STATUS[alert.campaignStatus])}</Badge>
+            {alert.accountStatus === 'suspended' ? <Badge tone="danger">{t('admin.accounts.suspended')}</Badge> : null}
+          </div>
+          <p className="mt-2 font-semibold text-slate-900">{alert.campaignName}</p>
+          <p className="text-sm text-slate-600">
+            {alert.accountName} · {alert.ownerEmail ?? '—'}
+          </p>
+        </div>
+        <div className="text-right text-xs text-slate-500">
+          <p>{t('admin.alerts.when', { when: formatDateTime(alert.createdAt) })}</p>
+          {alert.acknowledgedAt ? (
+            <p>{t('admin.alerts.reviewedAt', { when: formatDateTime(alert.acknowledgedAt) })}</p>
+          ) : null}
+        </div>
+      </div>
+      <dl className="mt-3 grid max-w-md grid-cols-3 gap-3 text-sm">
+        <div>
+          <dt className="text-xs text-slate-500">{t('admin.alerts.sent')}</dt>
+          <dd className="font-semibold tabular-nums text-slate-900">{formatCount(alert.sent)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-500">{t('admin.alerts.bounceRate')}</dt>
+          <dd className="font-semibold tabular-nums text-slate-900">
+            {percent.format(alert.bounceRate)}{' '}
+            <span className="font-normal text-slate-500">({formatCount(alert.bounced)})</span>
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-500">{t('admin.alerts.complaintRate')}</dt>
+          <dd className="font-semibold tabular-nums text-slate-900">
+            {percent.format(alert.complaintRate)}{' '}
+            <span className="font-normal text-slate-500">({formatCount(alert.complained)})</span>
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-3 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">{alert.reason}</p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <Button variant="outline" size="sm" onClick={() => onShowAccount(alert.accountId, alert.accountName)}>
+          {t('admin.alerts.openAccount')}
+        </Button>
+        {reviewed ? null : (
+          <Button
+            size="sm"
+            onClick={() =>
+              confirmAction({
+                title: t('admin.alerts.reviewTitle'),
+                description: t('admin.alerts.reviewBody', { campaign: alert.campaignName, account: alert.accountName }),
+                action: async () => {
+                  try {
+                    await reviewCampaignAlert(alert.id);
+                    toastSuccess(t('admin.alerts.reviewed'));
+                  } catch (caught) {
+                    toastError(t('admin.alerts.failed'), caught);
+                  }
+                  refresh();
+                },
+              })
+            }
+          >
+            {t('admin.alerts.review')}
+          </Button>
+        )}
+      </div>
+    </li>
   );
 }

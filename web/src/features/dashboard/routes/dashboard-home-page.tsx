@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { useSessionData } from '@/features/auth/utils/use-session';
+import { canManage, useSessionData } from '@/features/auth/utils/use-session';
 import { BALANCE_QUERY_KEY, getBalance } from '@/features/balance/api/get-balance';
 import { cn } from '@/lib/cn';
 import { type MessageKey, useI18n } from '@/lib/i18n';
@@ -67,6 +67,8 @@ export function DashboardHomePage() {
     .sort((a, b) => (a.scheduledAt ?? '').localeCompare(b.scheduledAt ?? ''))
     .slice(0, 5);
 
+  // Members cannot buy credits (the server refuses them too): no "Adicionar créditos" step or link for them.
+  const manager = canManage(session);
   const steps: Array<{ done: boolean | undefined; label: MessageKey; to: string }> = [
     { done: session.user.emailVerified, label: 'dashboard.onboarding.verify', to: '/dashboard' },
     { done: lists.data, label: 'dashboard.onboarding.list', to: '/dashboard/lists/new' },
@@ -76,11 +78,15 @@ export function DashboardHomePage() {
       label: 'dashboard.onboarding.campaign',
       to: '/dashboard/campaigns/new',
     },
-    {
-      done: balance.data ? balance.data.balanceMillis > 0 : undefined,
-      label: 'dashboard.onboarding.credits',
-      to: '/dashboard/my-balance',
-    },
+    ...(manager
+      ? [
+          {
+            done: balance.data ? balance.data.balanceMillis > 0 : undefined,
+            label: 'dashboard.onboarding.credits' as const,
+            to: '/dashboard/my-balance',
+          },
+        ]
+      : []),
   ];
   const doneCount = steps.filter((s) => s.done).length;
   const rateHint = stats.data
@@ -164,12 +170,14 @@ export function DashboardHomePage() {
                     price: formatBRL(balance.data.priceMillis),
                   })}
                 </p>
-                <Link
-                  to="/dashboard/my-balance"
-                  className="mt-3 inline-block text-sm font-semibold text-brand-700 hover:text-brand-900"
-                >
-                  {t('balance.addCredits')} →
-                </Link>
+                {manager ? (
+                  <Link
+                    to="/dashboard/my-balance"
+                    className="mt-3 inline-block text-sm font-semibold text-brand-700 hover:text-brand-900"
+                  >
+                    {t('balance.addCredits')} →
+                  </Link>
+                ) : null}
               </>
             )}
           </CardContent>
