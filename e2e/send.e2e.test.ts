@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
@@ -11,7 +11,9 @@ const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-res
 const OPERATOR = 'operacao.envio@carteiro.test';
 /**
  * The recipient reads mail in an ordinary desktop browser: headless Chromium's own user agent says
- * "HeadlessChrome", which the tracker rightly counts as a machine (a link scanner), not a person.
+ * "HeadlessChrome", which the tracker rightly counts as a machine (a link scanner), not a person. It is set
+ * on the command line because Playwright's per-context override does not reach the subresources of the dev
+ * mailbox's sandboxed frame (where the open pixel loads).
  */
 const RECIPIENT_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -28,13 +30,23 @@ async function api<T>(page: Page, path: string): Promise<T> {
 describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
   let app: RunningApp;
   let browser: Browser;
+  let recipientBrowser: Browser;
 
   beforeAll(async () => {
     mkdirSync(RESULTS, { recursive: true });
-    [app, browser] = await Promise.all([startApp({ ADMIN_EMAILS: OPERATOR }), launchBrowser()]);
+    [app, browser, recipientBrowser] = await Promise.all([
+      startApp({ ADMIN_EMAILS: OPERATOR }),
+      launchBrowser(),
+      chromium.launch({
+        executablePath: CHROMIUM_PATH as string,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', `--user-agent=${RECIPIENT_UA}`],
+      }),
+    ]);
   });
 
   afterAll(async () => {
+    await recipientBrowser?.close();
     await browser?.close();
     await app?.stop();
   });
@@ -124,10 +136,9 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.getByText('Enviada', { exact: true }).first().waitFor({ timeout: 30_000 });
 
     // 6. The recipient opens the message in the dev mailbox and follows the content link (a tracked redirect).
-    const recipient = await browser.newContext({
+    const recipient = await recipientBrowser.newContext({
       viewport: { width: 1280, height: 800 },
       locale: 'pt-BR',
-      userAgent: RECIPIENT_UA,
       baseURL: app.baseURL,
     });
     const inbox = await recipient.newPage();
@@ -146,19 +157,32 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     expect(mail.text).toContain(unsubscribeHref);
     await inbox.goto(contentHref as string);
     expect(inbox.url()).toBe(target);
-    await inbox.getByRole('heading', { name: /Política de privacidade/i }).first().waitFor();
+    await inbox
+      .getByRole('heading', { name: /Política de privacidade/i })
+      .first()
+      .waitFor();
 
-    // 7. The click shows in the campaign report: numbers, the per-link table, the chart and its summary.
+    // 7. The open and the click show in the campaign report: numbers, the per-link table, the chart.
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const current = await api<{ opens: { uniqueHuman: number }; clicks: { unique: number } }>(
+        page,
+        `/api/campaigns/${campaignId}/report`,
+      );
+      if (current.opens.uniqueHuman === 1 && current.clicks.unique === 1) break;
+      if (Date.now() > deadline) throw new Error(`abertura e clique não registrados: ${JSON.stringify(current)}`);
+      await page.waitForTimeout(300);
+    }
     await page.reload();
     const report = page.getByTestId('campaign-report');
     await report.waitFor();
     const linkRow = report.getByTestId('link-row').filter({ hasText: target });
     await linkRow.waitFor();
     expect(await linkRow.textContent()).toBe(`${target}11`);
-    expect(await report.getByTestId('report-numbers').getByText('Cliques únicos').locator('..').textContent()).toContain(
-      'Cliques únicos1',
-    );
-    await report.getByTestId('activity-summary').getByText(/1 clique\(s\)/).waitFor();
+    const numbers = report.getByTestId('report-numbers');
+    expect(await numbers.getByText('Aberturas únicas').locator('..').textContent()).toContain('Aberturas únicas1');
+    expect(await numbers.getByText('Cliques únicos').locator('..').textContent()).toContain('Cliques únicos1');
+    await report.getByTestId('activity-summary').getByText('1 abertura(s) e 1 clique(s)', { exact: false }).waitFor();
     await report.getByTestId('activity-chart').locator('.recharts-surface').first().waitFor();
     await report.getByTestId('recipient-row').filter({ hasText: recipientEmail }).waitFor();
     const csvHref = await report.getByRole('link', { name: 'Exportar CSV por destinatário' }).getAttribute('href');
@@ -174,7 +198,10 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await inbox.getByRole('heading', { name: 'Cancelar inscrição' }).waitFor();
     await inbox.screenshot({ path: join(RESULTS, 'unsubscribe-page-1280.png') });
     await inbox.getByRole('button', { name: 'Confirmar cancelamento' }).click();
-    await inbox.getByText(/cancelad/i).first().waitFor();
+    await inbox
+      .getByText(/cancelad/i)
+      .first()
+      .waitFor();
     await recipient.close();
 
     await page.goto('/dashboard/contacts');
