@@ -1,0 +1,163 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfirmDialog } from '@/app/confirm-dialog';
+import { SESSION_QUERY_KEY } from '@/features/auth/api/get-session';
+import { configureApiClient } from '@/lib/api-client';
+import '@/lib/i18n/app-messages';
+import { AdminPage } from './admin-page';
+
+const SLOW = { timeout: 5_000 };
+
+const operatorSession = {
+  user: { id: 'op', name: 'Olga Operadora', email: 'olga@carteiro.com.br', emailVerified: true },
+  account: { id: 'a0', uuid: 'a0', name: 'Carteiro', timeZone: 'America/Sao_Paulo' },
+  accounts: [],
+  role: 'owner',
+  isOperator: true,
+};
+
+const account = {
+  id: 'acc-1',
+  name: 'Padaria Pão Quente',
+  ownerUserId: 'u1',
+  ownerEmail: 'dono@padaria.com.br',
+  balanceMillis: 12_345,
+  priceMillis: 4,
+  status: 'active',
+  emailsSent: 15_000,
+  createdAt: '2026-11-01T12:00:00.000Z',
+};
+
+const alert = {
+  id: 7,
+  kind: 'hard_bounce_rate',
+  reason:
+    'Envio pausado automaticamente: a taxa de devoluções permanentes chegou a 12,5% (limite 5%) após 800 entregas.',
+  createdAt: '2026-11-20T15:30:00.000Z',
+  acknowledgedAt: null,
+  accountId: 'acc-1',
+  accountName: 'Padaria Pão Quente',
+  accountStatus: 'active',
+  ownerEmail: 'dono@padaria.com.br',
+  campaignId: 'camp-1',
+  campaignName: 'Promoção de Natal',
+  campaignStatus: 'paused',
+  sent: 800,
+  bounced: 100,
+  complained: 1,
+  bounceRate: 0.125,
+  complaintRate: 0.00125,
+};
+
+let restore: () => void = () => {};
+afterEach(() => restore());
+
+function renderAdmin(session: object = operatorSession) {
+  const calls: Array<{ path: string; method: string; body: unknown }> = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = String(input);
+    const method = init?.method ?? 'GET';
+    calls.push({ path, method, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    if (path === '/api/admin/accounts') return Response.json({ accounts: [account] });
+    if (path.startsWith('/api/admin/campaign-alerts') && method === 'GET') return Response.json({ alerts: [alert] });
+    if (path === '/api/admin/campaign-alerts/7/review')
+      return Response.json({ id: 7, acknowledgedAt: new Date().toISOString(), changed: true });
+    if (path === '/api/admin/audit-log')
+      return Response.json({
+        entries: [
+          {
+            id: 'e1',
+            operatorEmail: 'olga@carteiro.com.br',
+            action: 'account.suspend',
+            accountId: 'acc-1',
+            accountName: 'Padaria Pão Quente',
+            reason: 'Denúncias de spam',
+            details: null,
+            createdAt: '2026-11-21T10:00:00.000Z',
+          },
+          {
+            id: 'e2',
+            operatorEmail: 'olga@carteiro.com.br',
+            action: 'balance.credit',
+            accountId: 'acc-1',
+            accountName: 'Padaria Pão Quente',
+            reason: 'Cortesia',
+            details: { amountMillis: 50_000 },
+            createdAt: '2026-11-21T09:00:00.000Z',
+          },
+        ],
+      });
+    return Response.json({ topups: [] });
+  });
+  restore = configureApiClient({ fetch });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  client.setQueryData(SESSION_QUERY_KEY, session);
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <AdminPage />
+        <ConfirmDialog />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return calls;
+}
+
+describe('AdminPage', () => {
+  it('shows a 403 page to non-operators and calls no admin API', async () => {
+    const calls = renderAdmin({ ...operatorSession, isOperator: false });
+    expect(await screen.findByText('Acesso restrito (403)')).toBeTruthy();
+    expect(calls.filter((c) => c.path.startsWith('/api/admin'))).toEqual([]);
+  });
+
+  it('lists accounts with owner, balance, price, volume and status, pt-BR formatted', async () => {
+    renderAdmin();
+    const row = (await screen.findByText('Padaria Pão Quente', undefined, SLOW)).closest('tr') as HTMLElement;
+    expect(within(row).getByText('dono@padaria.com.br')).toBeTruthy();
+    expect(within(row).getByText(/R\$\s12,345/)).toBeTruthy();
+    expect(within(row).getByText(/R\$\s0,004/)).toBeTruthy();
+    expect(within(row).getByText('15.000')).toBeTruthy();
+    expect(within(row).getByText('Ativa')).toBeTruthy();
+  });
+
+  it('lists campaigns paused by protection with rates and marks one reviewed', async () => {
+    const calls = renderAdmin();
+    const tab = await screen.findByRole('tab', { name: /Campanhas pausadas/ });
+    await vi.waitFor(() => expect(tab.textContent).toBe('Campanhas pausadas1')); // open alerts count
+    fireEvent.click(tab);
+    const item = (await screen.findByText('Promoção de Natal', undefined, SLOW)).closest('li') as HTMLElement;
+    expect(within(item).getByText('Devoluções permanentes')).toBeTruthy();
+    expect(within(item).getByText('Pausada')).toBeTruthy();
+    expect(within(item).getByText(/Padaria Pão Quente · dono@padaria\.com\.br/)).toBeTruthy();
+    expect(within(item).getByText('800')).toBeTruthy();
+    expect(item.textContent).toContain('12,5%');
+    expect(item.textContent).toContain('0,13%');
+    expect(within(item).getByText(/taxa de devoluções permanentes chegou a 12,5%/)).toBeTruthy();
+
+    fireEvent.click(within(item).getByRole('button', { name: 'Marcar como revisado' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Marcar como revisado?' });
+    expect(dialog.textContent).toContain('Promoção de Natal');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continuar' }));
+    await vi.waitFor(() =>
+      expect(calls.some((c) => c.path === '/api/admin/campaign-alerts/7/review' && c.method === 'POST')).toBe(true),
+    );
+
+    // "Ver conta" goes to the accounts tab with that account found and opened.
+    fireEvent.click(within(item).getByRole('button', { name: 'Ver conta' }));
+    expect(await screen.findByRole('button', { name: 'Suspender conta' }, SLOW)).toBeTruthy();
+    expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('Padaria Pão Quente');
+  });
+
+  it('shows the audit log with pt-BR actions, account, amount and reason', async () => {
+    renderAdmin();
+    fireEvent.click(await screen.findByRole('tab', { name: 'Auditoria' }));
+    const table = await screen.findByTestId('audit-log', undefined, SLOW);
+    expect(within(table).getByText('Conta suspensa')).toBeTruthy();
+    expect(within(table).getByText('Denúncias de spam')).toBeTruthy();
+    expect(within(table).getByText('Crédito lançado')).toBeTruthy();
+    expect(within(table).getByText(/R\$\s50,00/)).toBeTruthy();
+    expect(within(table).getAllByText('Padaria Pão Quente')).toHaveLength(2);
+  });
+});
