@@ -86,7 +86,7 @@ describe('report data helpers', () => {
     expect(points.map((p) => p.label)).toEqual(['20/11 10h', '20/11 11h', '20/11 12h', '20/11 13h']);
     expect(points.map((p) => p.opens)).toEqual([2_500, 0, 0, 1_000]);
     expect(activitySummary(points)).toBe(
-      '3.500 abertura(s) e 900 clique(s) em 4 hora(s); pico de 2.500 abertura(s) em 20/11 10h.',
+      '3.500 abertura(s) e 900 clique(s) no total; pico de 2.500 abertura(s) em 20/11 10h.',
     );
   });
 });

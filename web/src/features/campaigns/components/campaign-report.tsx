@@ -62,7 +62,7 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
   const bounces = totalBounces(r.bounces);
   return (
     <div className="space-y-4">
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" data-testid="report-numbers">
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-3" data-testid="report-numbers">
         <Stat
           label="Entregues"
           value={formatCount(r.delivered)}
@@ -146,7 +146,7 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
         )}
       </ChartCard>
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <ChartCard title="Cliques por link" testId="report-links">
           {r.links.length === 0 ? (
             <Empty>Este e-mail não tem links rastreados.</Empty>
@@ -162,8 +162,13 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
                 </figure>
               ) : null}
               <div className="overflow-x-auto">
-                <table className="w-full text-left text-sm">
+                <table className="w-full table-fixed text-left text-sm">
                   <caption className="sr-only">Cliques em cada link do e-mail</caption>
+                  <colgroup>
+                    <col />
+                    <col className="w-20" />
+                    <col className="w-20" />
+                  </colgroup>
                   <thead>
                     <tr className="text-xs uppercase tracking-wide text-slate-500">
                       <th className="py-2 pr-3 font-semibold">Link</th>
@@ -174,7 +179,7 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
                   <tbody>
                     {r.links.map((link) => (
                       <tr key={link.id} className="border-t border-slate-100" data-testid="link-row">
-                        <td className="max-w-[16rem] truncate py-2 pr-3 text-slate-700" title={link.url}>
+                        <td className="truncate py-2 pr-3 text-slate-700" title={link.url}>
                           {link.url}
                         </td>
                         <td className="py-2 pr-3 text-right tabular-nums">{formatCount(link.clicks)}</td>
@@ -217,7 +222,7 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
 
 function ChartCard({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
   return (
-    <Card data-testid={testId}>
+    <Card data-testid={testId} className="min-w-0">
       <CardContent>
         <h3 className="mb-3 font-bold text-slate-900">{title}</h3>
         {children}

@@ -73,7 +73,7 @@ export function ActivityChart({ points }: { points: HourPoint[] }) {
 
 /** Unique clicks per link, most clicked first (horizontal bars so long URLs stay legible). */
 export function LinksChart({ links }: { links: Array<{ url: string; uniqueClicks: number; clicks: number }> }) {
-  const data = links.slice(0, 10).map((l) => ({ name: shortUrl(l.url, 28), url: l.url, pessoas: l.uniqueClicks }));
+  const data = links.slice(0, 10).map((l) => ({ name: shortUrl(l.url, 22), url: l.url, pessoas: l.uniqueClicks }));
   return (
     <ResponsiveContainer width="100%" height={Math.max(120, data.length * 40 + 40)}>
       <BarChart data={data} layout="vertical" margin={{ top: 8, right: 24, bottom: 0, left: 8 }}>
@@ -86,7 +86,7 @@ export function LinksChart({ links }: { links: Array<{ url: string; uniqueClicks
           axisLine={false}
           tickFormatter={tooltipCount}
         />
-        <YAxis type="category" dataKey="name" tick={AXIS} tickLine={false} axisLine={false} width={200} />
+        <YAxis type="category" dataKey="name" tick={AXIS} tickLine={false} axisLine={false} width={150} />
         <Tooltip formatter={tooltipCount} />
         <Bar
           dataKey="pessoas"

@@ -59,7 +59,7 @@ export function activitySummary(points: HourPoint[]): string {
   const opens = points.reduce((sum, p) => sum + p.opens, 0);
   const clicks = points.reduce((sum, p) => sum + p.clicks, 0);
   const peak = points.reduce<HourPoint | null>((best, p) => (!best || p.opens > best.opens ? p : best), null);
-  const base = `${formatCount(opens)} abertura(s) e ${formatCount(clicks)} clique(s) em ${formatCount(points.length)} hora(s)`;
+  const base = `${formatCount(opens)} abertura(s) e ${formatCount(clicks)} clique(s) no total`;
   return peak && peak.opens > 0
     ? `${base}; pico de ${formatCount(peak.opens)} abertura(s) em ${peak.label}.`
     : `${base}.`;
