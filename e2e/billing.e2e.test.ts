@@ -9,6 +9,7 @@ import { newPage, register } from './support/journeys';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const OPERATOR = 'operacao@carteiro.test';
+const SECOND_OPERATOR = 'suporte@carteiro.test';
 
 describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', () => {
   let app: RunningApp;
@@ -16,7 +17,7 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
 
   beforeAll(async () => {
     mkdirSync(RESULTS, { recursive: true });
-    [app, browser] = await Promise.all([startApp({ ADMIN_EMAILS: OPERATOR }), launchBrowser()]);
+    [app, browser] = await Promise.all([startApp({ ADMIN_EMAILS: `${OPERATOR},${SECOND_OPERATOR}` }), launchBrowser()]);
   });
 
   afterAll(async () => {
@@ -61,7 +62,7 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
     await operator.getByText('R$\u00a050,00').first().waitFor();
     await operator.screenshot({ path: join(RESULTS, 'admin-accounts-1280.png'), fullPage: true });
     await operator.getByRole('tab', { name: 'Auditoria' }).click();
-    await operator.getByText('topup', { exact: false }).first().waitFor();
+    await operator.locator('tr[data-action="topup.confirm"]').getByText('Recarga confirmada').waitFor();
     await operator.screenshot({ path: join(RESULTS, 'admin-audit-1280.png'), fullPage: true });
     await operator.context().close();
 
@@ -87,5 +88,75 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
     await page.goto('/admin');
     await page.getByText('Acesso restrito (403)').waitFor();
     await page.context().close();
+  });
+
+  it('the operator suspends an account in /admin, the audit log shows it, then reactivates it', async () => {
+    const customerEmail = `loja.${Date.now()}@exemplo.com.br`;
+    const customer = await newPage(browser, app.baseURL);
+    await register(customer, { name: 'Dona da Loja', email: customerEmail, password: 'senha-da-loja' });
+    await customer.waitForURL('**/dashboard');
+    await customer.getByTestId('home-balance').waitFor(); // the account exists once the dashboard shows it
+    await customer.context().close();
+
+    const operator = await newPage(browser, app.baseURL);
+    await register(operator, { name: 'Suporte', email: SECOND_OPERATOR, password: 'senha-do-suporte' });
+    await operator.waitForURL('**/dashboard');
+    await operator.goto('/admin');
+    await operator.getByRole('searchbox', { name: 'Buscar por conta ou e-mail' }).fill(customerEmail);
+    const row = operator.getByRole('row').filter({ hasText: customerEmail });
+    await row.getByText('Ativa', { exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Gerenciar' }).click();
+
+    // Suspend: the reason is mandatory.
+    const suspendForm = operator
+      .locator('form')
+      .filter({ has: operator.getByRole('heading', { name: 'Suspender conta' }) });
+    await suspendForm.getByRole('button', { name: 'Suspender conta' }).click();
+    await suspendForm.getByText('Informe o motivo (ao menos 3 caracteres).').waitFor();
+    await suspendForm.getByLabel('Motivo').fill('Denúncias de spam em série');
+    await suspendForm.getByRole('button', { name: 'Suspender conta' }).click();
+    const dialog = operator.getByRole('alertdialog', { name: 'Suspender a conta?' });
+    await dialog.getByText('as campanhas em andamento serão pausadas').waitFor();
+    await dialog.getByRole('button', { name: 'Continuar' }).click();
+    await row.getByText('Suspensa', { exact: true }).waitFor();
+    await operator.getByText('Esta conta está suspensa: não envia nem retoma campanhas.', { exact: false }).waitFor();
+    await operator.screenshot({ path: join(RESULTS, 'admin-account-suspended-1280.png'), fullPage: true });
+
+    // The audit log shows who suspended which account and why.
+    await operator.getByRole('tab', { name: 'Auditoria' }).click();
+    const suspended = operator
+      .locator('tr[data-action="account.suspend"]')
+      .filter({ hasText: 'Denúncias de spam em série' });
+    await suspended.waitFor();
+    expect(await suspended.textContent()).toContain('Conta suspensa');
+    expect(await suspended.textContent()).toContain(SECOND_OPERATOR);
+    await operator.screenshot({ path: join(RESULTS, 'admin-audit-suspend-1280.png'), fullPage: true });
+
+    // Campaigns paused by protection: none in this run, the empty state explains what would show.
+    await operator.getByRole('tab', { name: 'Campanhas pausadas' }).click();
+    await operator.getByText('Nenhuma campanha aguardando revisão').waitFor();
+    await operator.screenshot({ path: join(RESULTS, 'admin-alerts-1280.png'), fullPage: true });
+
+    // Reactivate.
+    await operator.getByRole('tab', { name: 'Contas' }).click();
+    await operator.getByRole('searchbox', { name: 'Buscar por conta ou e-mail' }).fill(customerEmail);
+    await row.getByRole('button', { name: 'Gerenciar' }).click();
+    const reactivateForm = operator
+      .locator('form')
+      .filter({ has: operator.getByRole('heading', { name: 'Reativar conta' }) });
+    await reactivateForm.getByLabel('Motivo').fill('Lista revisada com a cliente');
+    await reactivateForm.getByRole('button', { name: 'Reativar conta' }).click();
+    await operator
+      .getByRole('alertdialog', { name: 'Reativar a conta?' })
+      .getByRole('button', { name: 'Continuar' })
+      .click();
+    await row.getByText('Ativa', { exact: true }).waitFor();
+    await operator.getByRole('tab', { name: 'Auditoria' }).click();
+    await operator
+      .locator('tr[data-action="account.reactivate"]')
+      .filter({ hasText: 'Lista revisada com a cliente' })
+      .getByText('Conta reativada')
+      .waitFor();
+    await operator.context().close();
   });
 });

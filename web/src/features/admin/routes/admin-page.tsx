@@ -186,7 +186,7 @@ function Accounts({ focus }: { focus: Focus | null }) {
                 <th className="px-4 py-3 font-semibold">{t('admin.accounts.account')}</th>
                 <th className="px-4 py-3 text-right font-semibold">{t('admin.accounts.balance')}</th>
                 <th className="px-4 py-3 text-right font-semibold">{t('admin.accounts.price')}</th>
-                <th className="px-4 py-3 text-right font-semibold">{t('admin.accounts.volume')}</th>
+                <th className="whitespace-nowrap px-4 py-3 text-right font-semibold">{t('admin.accounts.volume')}</th>
                 <th className="px-4 py-3 font-semibold">{t('admin.accounts.status')}</th>
                 <th className="px-4 py-3" />
               </tr>
