@@ -5,7 +5,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
-import { linkIn, newPage, register, waitForMail } from './support/journeys';
+import { expectNoOverflow, linkIn, newPage, register, waitForMail } from './support/journeys';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const OPERATOR = 'operacao.envio@carteiro.test';
@@ -35,7 +35,8 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(RESULTS, { recursive: true });
     [app, browser, recipientBrowser] = await Promise.all([
-      startApp({ ADMIN_EMAILS: OPERATOR }),
+      // BOUNCE_SMTP_PORT=0: the inbound bounce receiver's fixed default port clashes with parallel suites.
+      startApp({ ADMIN_EMAILS: OPERATOR, BOUNCE_SMTP_PORT: '0' }),
       launchBrowser(),
       chromium.launch({
         executablePath: CHROMIUM_PATH as string,
@@ -190,6 +191,8 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.waitForLoadState('networkidle');
     await page.screenshot({ path: join(RESULTS, 'campaign-report-1280.png'), fullPage: true });
     await page.setViewportSize({ width: 375, height: 800 });
+    await page.waitForTimeout(300);
+    expectNoOverflow(375, await page.evaluate(() => document.documentElement.scrollWidth));
     await page.screenshot({ path: join(RESULTS, 'campaign-report-375.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -207,6 +210,13 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.goto('/dashboard/contacts');
     const row = page.getByRole('row').filter({ hasText: recipientEmail });
     await row.getByText('Descadastrado').waitFor();
+    // The contact's drawer tells its history: one campaign received, opened, clicked, unsubscribed.
+    await page.getByRole('button', { name: recipientEmail }).click();
+    const counts = page.getByRole('dialog', { name: recipientEmail }).getByTestId('contact-activity-counts');
+    await counts.waitFor();
+    expect(await counts.textContent()).toBe('Campanhas recebidas1Aberturas1Cliques1Descadastros1Devoluções0');
+    await page.screenshot({ path: join(RESULTS, 'contact-history-1280.png') });
+    await page.keyboard.press('Escape');
     const campaignReport = await api<{ unsubscribes: number; clicks: { unique: number } }>(
       page,
       `/api/campaigns/${campaignId}/report`,
@@ -220,6 +230,13 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.getByText('Envio da campanha: 1 e-mails enviados', { exact: false }).waitFor();
     await page.getByTestId('balance').filter({ hasText: 'R$\u00a09,995' }).waitFor();
     await page.screenshot({ path: join(RESULTS, 'balance-after-send-1280.png'), fullPage: true });
+
+    // The home: the account's numbers and the recent campaigns chart.
+    await page.goto('/dashboard');
+    expect(await page.getByTestId('home-sent-month').textContent()).toBe('1');
+    expect(await page.getByTestId('home-open-rate').textContent()).toBe('100%');
+    await page.getByTestId('home-chart').locator('.recharts-surface').first().waitFor();
+    await page.screenshot({ path: join(RESULTS, 'dashboard-home-chart-1280.png'), fullPage: true });
 
     expect(errors).toEqual([]);
     await page.context().close();
