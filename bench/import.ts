@@ -11,7 +11,8 @@
  * ~100 MB). The peak is the kernel's high-water mark (getrusage maxrss), not a sample.
  *
  * Env: BENCH_ROWS, BENCH_SKIP_PGLITE=1, BENCH_SKIP_POSTGRES=1, BENCH_BATCH / BENCH_CONCURRENCY (the import's
- * batch size and batches in flight), BENCH_KEEP_DB=1 (keep the PostgreSQL database for EXPLAIN).
+ * batch size and batches in flight), BENCH_KEEP_DB=1 (keep the PostgreSQL database for EXPLAIN), BENCH_NODE_ARGS
+ * (extra node flags for the child, e.g. `--cpu-prof`).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -213,7 +214,8 @@ async function bundle(): Promise<string> {
 }
 
 function runChild(script: string, env: Record<string, string>) {
-  const run = spawnSync(process.execPath, [script], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const run = spawnSync(process.execPath, [...nodeArgs, script], { stdio: 'inherit', env: { ...process.env, ...env } });
   if (run.status !== 0) throw new Error(`bench child exited with ${run.status}`);
 }
 

@@ -78,6 +78,29 @@ describe.each(DATABASE_KINDS)('CSV import on %s', (kind) => {
     expect(items[0]).toMatchObject({ email: 'a@x.com', fields: { obs: 'linha 1\nlinha 2' } });
   });
 
+  it('stores custom fields per row, leaving out empty cells; two columns on one field: the last non-empty', async () => {
+    const account = await createTestAccount(database.db);
+    const csv =
+      'email;cidade;uf;telefone;celular\n' +
+      'a@x.com;Recife;PE;;81 9999\n' +
+      'b@x.com; ;"S\\P ""x""";11 1111;\n' +
+      'c@x.com;;;;\n';
+    const { progress } = await importFile(account.id, csv, {
+      mapping: {
+        email: 'email',
+        cidade: 'field:cidade',
+        uf: 'field:uf',
+        telefone: 'field:fone',
+        celular: 'field:fone',
+      },
+    });
+    expect(progress).toMatchObject({ status: 'done', inserted: 3 });
+    const byEmail = new Map((await findContacts(database.db, account.id)).items.map((c) => [c.email, c.fields]));
+    expect(byEmail.get('a@x.com')).toEqual({ cidade: 'Recife', uf: 'PE', fone: '81 9999' });
+    expect(byEmail.get('b@x.com')).toEqual({ uf: 'S\\P "x"', fone: '11 1111' });
+    expect(byEmail.get('c@x.com')).toEqual({});
+  });
+
   it('detects tab delimiters', async () => {
     const account = await createTestAccount(database.db);
     const { up, progress } = await importFile(account.id, 'email\tnome\nt@x.com\tTereza\n');

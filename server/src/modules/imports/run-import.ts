@@ -26,14 +26,14 @@ export const REJECT_REASONS = {
 interface PendingBatch {
   emails: string[];
   names: Array<string | null>;
-  /** Each row's custom fields as a JSON object text, or null when it has none. */
-  fields: Array<string | null>;
+  /** One array per custom field (the import's field keys, in order): each row's value, or null when empty. */
+  fields: Array<Array<string | null>>;
   /** The record as read, for the rejected-rows report (a suppressed address is only known after writing). */
   raws: string[][];
 }
 
-function emptyBatch(): PendingBatch {
-  return { emails: [], names: [], fields: [], raws: [] };
+function emptyBatch(fieldCount: number): PendingBatch {
+  return { emails: [], names: [], fields: Array.from({ length: fieldCount }, () => []), raws: [] };
 }
 
 /**
@@ -96,9 +96,10 @@ export async function runImport(
   const seen = new SeenEmails();
   let emailIndex = -1;
   let nameIndex = -1;
-  /** Custom field columns: [column index, the JSON key with its quotes]. */
-  let fieldIndexes: Array<[number, string]> = [];
-  let batch = emptyBatch();
+  let fieldCount = 0;
+  /** Custom fields: the key and the columns mapped to it (several columns on one key: the last non-empty wins). */
+  const fieldColumns: Array<{ key: string; indexes: number[] }> = [];
+  let batch = emptyBatch(0);
   let header = true;
   const consentAt = new Date().toISOString();
   // Batches are written while the next one is parsed (at most `concurrency` in flight: memory stays bounded).
@@ -126,7 +127,8 @@ export async function runImport(
 
   const writeOne = async (rows: PendingBatch, processedAtFlush: number) => {
     if (rows.emails.length > 0) {
-      const suppressed = await writeBatch(db, accountId, rows, options, consentAt, counters);
+      const keys = fieldColumns.map((f) => f.key);
+      const suppressed = await writeBatch(db, accountId, rows, keys, options, consentAt, counters);
       if (suppressed.size > 0) {
         rows.emails.forEach((email, i) => {
           if (suppressed.has(email)) {
@@ -143,7 +145,7 @@ export async function runImport(
 
   const flush = async () => {
     const rows = batch;
-    batch = emptyBatch();
+    batch = emptyBatch(fieldColumns.length);
     while (inFlight.size >= concurrency) await Promise.race(inFlight);
     const pending = writeOne(rows, counters.processed);
     inFlight.add(pending);
@@ -161,10 +163,16 @@ export async function runImport(
         const target = options.mapping[column] ?? options.mapping[info.columns[i] ?? ''];
         if (target === 'email' && emailIndex < 0) emailIndex = i;
         else if (target === 'name' && nameIndex < 0) nameIndex = i;
-        else if (target?.startsWith('field:')) fieldIndexes.push([i, JSON.stringify(target.slice(6))]);
+        else if (target?.startsWith('field:') && fieldCount < 100) {
+          fieldCount++;
+          const key = target.slice(6);
+          const known = fieldColumns.find((f) => f.key === key);
+          if (known) known.indexes.unshift(i);
+          else fieldColumns.push({ key, indexes: [i] });
+        }
       });
       if (emailIndex < 0) throw new Error('Nenhuma coluna do arquivo foi mapeada para o e-mail.');
-      fieldIndexes = fieldIndexes.slice(0, 100);
+      batch = emptyBatch(fieldColumns.length);
       return;
     }
     counters.processed++;
@@ -180,14 +188,19 @@ export async function runImport(
       writeReject(record, REJECT_REASONS.duplicate);
       return;
     }
-    let fields: string | null = null;
-    for (const [i, key] of fieldIndexes) {
-      const value = record[i]?.trim();
-      if (value) fields = `${fields === null ? '{' : `${fields},`}${key}:${JSON.stringify(value.slice(0, 2000))}`;
+    for (let f = 0; f < fieldColumns.length; f++) {
+      let value: string | null = null;
+      for (const i of (fieldColumns[f] as { indexes: number[] }).indexes) {
+        const cell = record[i]?.trim();
+        if (cell) {
+          value = cell.slice(0, 2000);
+          break;
+        }
+      }
+      (batch.fields[f] as Array<string | null>).push(value);
     }
     batch.emails.push(email);
     batch.names.push(nameIndex >= 0 ? record[nameIndex]?.trim().slice(0, 200) || null : null);
-    batch.fields.push(fields === null ? null : `${fields}}`);
     batch.raws.push(record);
   };
 
@@ -286,6 +299,7 @@ async function writeBatch(
   db: Db,
   accountId: string,
   rows: PendingBatch,
+  fieldKeys: string[],
   options: ImportStartInput,
   consentAt: string,
   counters: { inserted: number; updated: number; unchanged: number },
@@ -294,7 +308,17 @@ async function writeBatch(
   const ids = pgTextArray(uuidV7Batch(count));
   const emails = pgTextArray(rows.emails);
   const names = pgTextArray(rows.names);
-  const fields = pgTextArray(rows.fields);
+  // Custom fields travel as one text[] per key (no JSON to write here and parse there) and become the jsonb
+  // object in the database; empty cells are nulls, left out of the object.
+  const fieldArrays = rows.fields.map((values) => sql`, ${pgTextArray(values)}::text[]`);
+  const fieldNames = fieldKeys.map((_k, i) => sql.raw(`, f${i}`));
+  const fieldsJson =
+    fieldKeys.length === 0
+      ? sql`'{}'::jsonb`
+      : sql`jsonb_strip_nulls(jsonb_build_object(${sql.join(
+          fieldKeys.map((key, i) => sql`${key}::text, i.${sql.raw(`f${i}`)}`),
+          sql`, `,
+        )}))`;
   const onConflict = options.updateExisting
     ? sql`do update set name = coalesce(excluded.name, contacts.name), fields = contacts.fields || excluded.fields,
           updated_at = now()`
@@ -315,8 +339,9 @@ async function writeBatch(
   const [result] = await queryRows<{ inserted: number; touched: number; suppressed: string | null }>(
     db,
     sql`with input as (
-          select t.id, t.email, t.name, t.fields
-          from unnest(${ids}::uuid[], ${emails}::text[], ${names}::text[], ${fields}::text[]) as t(id, email, name, fields)
+          select *
+          from unnest(${ids}::uuid[], ${emails}::text[], ${names}::text[]${sql.join(fieldArrays)})
+            as t(id, email, name${sql.join(fieldNames)})
         ),
         sup as (
           select i.email from input i
@@ -325,7 +350,7 @@ async function writeBatch(
         ),
         up as (
           insert into contacts (id, account_id, email, name, fields, status, legal_basis, consent_source, consent_at)
-          select i.id, ${accountId}::uuid, i.email, i.name, coalesce(i.fields::jsonb, '{}'::jsonb), 'subscribed',
+          select i.id, ${accountId}::uuid, i.email, i.name, ${fieldsJson}, 'subscribed',
                  ${options.legalBasis}, ${options.consentSource}, ${consentAt}::timestamptz
           from input i
           where not exists (select 1 from sup where sup.email = i.email)
