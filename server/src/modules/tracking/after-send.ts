@@ -50,6 +50,9 @@ export async function registerAfterSend(
   const recorder = new EventRecorder(db, {
     logger: deps.logger,
     flushMs: config.TRACKING_FLUSH_MS,
+    // PGlite runs each statement on this process's own thread: smaller batches keep one write from holding the
+    // pixel and redirect answers queued behind it for long (PostgreSQL writes in another process).
+    maxBatch: config.DATABASE_URL ? 2000 : 250,
     machineWindowSeconds: config.TRACKING_MACHINE_WINDOW_SECONDS,
   });
   app.decorate('trackingRecorder', recorder);

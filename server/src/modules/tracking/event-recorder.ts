@@ -180,8 +180,13 @@ export class EventRecorder {
                                     ${array(batch.nonBrowser)}::text[], ${array(batch.userAgent)}::text[],
                                     ${array(batch.ip)}::text[], ${array(batch.at)}::text[])
                              with ordinality as u(token, kind, link, machine, non_browser, ua, ip, at, n)) v
-                join messages m on m.token = v.token
-                left join campaign_links l on l.id = v.link and l.campaign_id = m.campaign_id
+                -- lateral … limit 1: one index probe per event (messages_token_idx, the links' primary key)
+                -- whatever the batch size; a plain join lets the planner hash the whole messages table
+                -- once a batch has a few thousand rows.
+                cross join lateral (select id, campaign_id, account_id, contact_id, sent_at from messages
+                                     where token = v.token limit 1) m
+                left join lateral (select id from campaign_links
+                                    where id = v.link and campaign_id = m.campaign_id limit 1) l on true
                where v.kind = 'open' or l.id is not null
                order by v.n
               returning campaign_id)
