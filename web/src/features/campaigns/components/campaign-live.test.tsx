@@ -69,7 +69,7 @@ describe('CampaignProgressCard', () => {
     expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/cancel'))).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Continuar' }));
     await waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/cancel'))).toBe(true), SLOW);
-  });
+  }, 20_000);
 
   it('when paused shows the reason and offers to resume', async () => {
     const fetch = renderCard('paused', {
@@ -84,10 +84,10 @@ describe('CampaignProgressCard', () => {
     expect(screen.getByText('Término estimado').nextSibling?.textContent).toBe('Pausado');
     fireEvent.click(screen.getByRole('button', { name: 'Retomar envio' }));
     await waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/resume'))).toBe(true), SLOW);
-  });
+  }, 20_000);
 
   it('renders nothing once the campaign is sent', () => {
     renderCard('sent', { ...progress, status: 'sent' });
     expect(screen.queryByTestId('campaign-progress')).toBeNull();
-  });
+  }, 20_000);
 });

@@ -88,7 +88,7 @@ describe('report data helpers', () => {
     expect(activitySummary(points)).toBe(
       '3.500 abertura(s) e 900 clique(s) no total; pico de 2.500 abertura(s) em 20/11 10h.',
     );
-  });
+  }, 20_000);
 });
 
 describe('ReportBody', () => {
@@ -123,7 +123,7 @@ describe('ReportBody', () => {
     expect(within(bounces).getByText('Permanentes').nextSibling?.textContent).toBe('80');
     // Recharts arrives in its own chunk.
     await waitFor(() => expect(screen.queryByText('Carregando o gráfico…')).toBeNull(), SLOW);
-  });
+  }, 20_000);
 
   it('has a pt-BR empty state while nobody opened or clicked', () => {
     withClient(<ReportBody report={empty} timeZone={TZ} />);
@@ -131,7 +131,7 @@ describe('ReportBody', () => {
     expect(screen.getByText('Este e-mail não tem links rastreados.')).toBeTruthy();
     expect(screen.getByText('Nenhuma devolução até agora.')).toBeTruthy();
     expect(screen.queryByRole('figure')).toBeNull();
-  });
+  }, 20_000);
 });
 
 describe('CampaignReportSection', () => {
@@ -174,7 +174,7 @@ describe('CampaignReportSection', () => {
     await screen.findByText('bruno@example.com', undefined, SLOW);
     expect(screen.getAllByTestId('recipient-row')).toHaveLength(1);
     expect(fetch.mock.calls.some(([url]) => String(url).includes('search=bruno'))).toBe(true);
-  });
+  }, 20_000);
 
   it('renders nothing for a draft', () => {
     restore = configureApiClient({ fetch: vi.fn() });
@@ -182,5 +182,5 @@ describe('CampaignReportSection', () => {
       <CampaignReportSection campaign={{ ...campaign, status: 'draft' }} timeZone={TZ} />,
     );
     expect(container.textContent).toBe('');
-  });
+  }, 20_000);
 });

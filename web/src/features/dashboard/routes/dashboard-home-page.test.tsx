@@ -86,12 +86,12 @@ describe('DashboardHomePage', () => {
     const rows = within(chart).getAllByRole('row').slice(1);
     // Oldest first, drafts left out.
     expect(rows.map((r) => r.textContent)).toEqual(['Boas-vindas2.3451.000100', 'Black Friday10.0003.500400']);
-  });
+  }, 20_000);
 
   it('has an empty chart state and dashes for rates before the first send', async () => {
     renderHome({ sentThisMonth: 0, sentTotal: 0, openRate: 0, clickRate: 0, rateWindowDelivered: 0 }, []);
     expect((await screen.findByTestId('home-open-rate', undefined, SLOW)).textContent).toBe('—');
     expect(screen.getAllByText('ainda sem e-mails entregues')).toHaveLength(2);
     expect(await screen.findByText('O gráfico aparece depois do primeiro envio.', undefined, SLOW)).toBeTruthy();
-  });
+  }, 20_000);
 });
