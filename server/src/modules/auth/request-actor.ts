@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/app-error';
 import { ensureAccountForUser, findMembership } from '../accounts/accounts.service';
+import { hasOperatorRole } from '../billing/operators';
 
 /** Who is acting, in which account, with which role. Every authenticated route starts from this. */
 export interface RequestActor {
@@ -51,7 +52,10 @@ export function getSessionUser(request: FastifyRequest): Promise<SessionUser | n
         name: session.user.name,
         email,
         emailVerified: session.user.emailVerified,
-        isOperator: request.server.authConfig.ADMIN_EMAILS.includes(email),
+        // Operators: ADMIN_EMAILS (configuration) or the operator role granted in the back office.
+        isOperator:
+          request.server.authConfig.ADMIN_EMAILS.includes(email) ||
+          (await hasOperatorRole(request.server.authDatabase.db, session.user.id)),
       };
     })();
     sessionCache.set(request, cached);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
+import { authUsers } from '../auth/auth.db';
 
 export const LEDGER_ENTRY_KINDS = ['topup', 'reservation', 'send', 'release', 'refund', 'adjustment'] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
@@ -114,4 +115,16 @@ export const lowBalanceAlerts = pgTable('low_balance_alerts', {
     .references(() => accounts.id),
   thresholdMillis: bigint('threshold_millis', { mode: 'number' }).notNull(),
   sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Operators by role (product §5 J: "ADMIN_EMAILS or an operator role"): users granted the back office by another
+ * operator (audited), on top of the addresses in ADMIN_EMAILS, which stay configuration-only.
+ */
+export const operatorRoles = pgTable('operator_roles', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => authUsers.id, { onDelete: 'cascade' }),
+  grantedByUserId: text('granted_by_user_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

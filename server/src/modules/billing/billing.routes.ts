@@ -31,12 +31,18 @@ import type { LedgerEntry } from './ledger';
 import { listStatement } from './list-statement';
 import { listAccountsForOperator, listAdminAuditLog, setAccountStatus, setNegotiatedPrice } from './manage-account';
 import { notifyLowBalanceIfCrossed } from './notify-low-balance';
+import { grantOperatorRole, listOperators, revokeOperatorRole } from './operators';
 import type { OperatorRef } from './record-admin-action';
 import { statementToCsv } from './statement-csv';
 
 const idParams = z.object({ id: z.uuid('Identificador inválido.') });
 const CSV_MAX_ROWS = 100_000;
 const alertIdParams = z.object({ id: z.coerce.number().int().positive('Identificador inválido.') });
+const operatorParams = z.object({ userId: z.string().min(1).max(200) });
+const grantOperatorBody = z.object({
+  email: z.email('Informe um e-mail válido.'),
+  reason: z.string().trim().min(3, 'Informe o motivo.').max(500),
+});
 const alertsQuery = z.object({ all: z.enum(['0', '1']).optional() });
 const alertReviewBody = z.object({
   note: z.string().trim().max(500, 'A observação pode ter no máximo 500 caracteres.').optional(),
@@ -289,6 +295,26 @@ export async function billingRoutes(
     const input = parseInput(alertReviewBody, request.body ?? {});
     const result = await acknowledgeCampaignAlert(db, { alertId: id, operator, note: input.note ?? null });
     return { id, acknowledgedAt: result.acknowledgedAt.toISOString(), changed: result.changed };
+  });
+
+  app.get('/api/admin/operators', async (request) => {
+    await requireOperator(request);
+    const rows = await listOperators(db, config.ADMIN_EMAILS);
+    return { operators: rows.map((r) => ({ ...r, grantedAt: r.grantedAt?.toISOString() ?? null })) };
+  });
+
+  app.post('/api/admin/operators', async (request, reply) => {
+    const operator = await requireOperator(request);
+    const input = parseInput(grantOperatorBody, request.body);
+    const result = await grantOperatorRole(db, { ...input, operator });
+    return reply.status(result.created ? 201 : 200).send(result);
+  });
+
+  app.delete('/api/admin/operators/:userId', async (request) => {
+    const operator = await requireOperator(request);
+    const { userId } = parseInput(operatorParams, request.params);
+    const input = parseInput(adminStatusSchema, request.body ?? {});
+    return revokeOperatorRole(db, { userId, reason: input.reason, operator });
   });
 
   app.get('/api/admin/audit-log', async (request) => {

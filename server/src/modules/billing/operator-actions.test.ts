@@ -202,6 +202,71 @@ describe.each(DATABASE_KINDS)('operator back office on %s', (kind) => {
     ]);
   });
 
+  it('grants the operator role to a signed-up user (back office opens), revokes it (403 again), all audited', async () => {
+    const helper = await signUp(t);
+    const session = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/session', headers: helper.headers })).json();
+    const accountsAsHelper = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/admin/accounts', headers: helper.headers })).statusCode;
+    expect(await accountsAsHelper()).toBe(403);
+    expect((await session()).isOperator).toBe(false);
+
+    const unknown = await post('/api/admin/operators', operator.headers, {
+      email: 'ninguem@example.com',
+      reason: 'Novo colega',
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.message).toContain('precisa criar a conta');
+    const noReason = await post('/api/admin/operators', operator.headers, { email: helper.email });
+    expect(noReason.statusCode).toBe(400);
+
+    const grant = await post('/api/admin/operators', operator.headers, {
+      email: helper.email.toUpperCase(),
+      reason: 'Entrou no suporte',
+    });
+    expect(grant.statusCode, grant.body).toBe(201);
+    expect(
+      (await post('/api/admin/operators', operator.headers, { email: helper.email, reason: 'De novo' })).statusCode,
+    ).toBe(200);
+    expect(await accountsAsHelper()).toBe(200);
+    expect((await session()).isOperator).toBe(true);
+
+    const list = (await t.app.inject({ method: 'GET', url: '/api/admin/operators', headers: operator.headers })).json();
+    expect(list.operators).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ email: OPERATOR_EMAIL, source: 'config', userId: operator.userId }),
+        expect.objectContaining({ email: helper.email, source: 'role', userId: helper.userId }),
+      ]),
+    );
+
+    // Nobody removes their own access; another operator can.
+    const self = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/operators/${helper.userId}`,
+      headers: helper.headers,
+      payload: { reason: 'Saindo' },
+    });
+    expect(self.statusCode).toBe(409);
+    const revoke = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/operators/${helper.userId}`,
+      headers: operator.headers,
+      payload: { reason: 'Saiu do suporte' },
+    });
+    expect(revoke.json()).toEqual({ removed: true });
+    expect(await accountsAsHelper()).toBe(403);
+
+    const log = await queryRows<{ action: string; reason: string; operator_email: string }>(
+      db,
+      sql`select action, reason, operator_email from admin_audit_log where target_id = ${helper.userId}
+          order by created_at`,
+    );
+    expect(log).toEqual([
+      { action: 'operator.grant', reason: 'Entrou no suporte', operator_email: OPERATOR_EMAIL },
+      { action: 'operator.revoke', reason: 'Saiu do suporte', operator_email: OPERATOR_EMAIL },
+    ]);
+  });
+
   it('answers 401 without a session and 403 to non-operators on every /api/admin route', async () => {
     const owner = await signUp(t);
     const routes = adminRoutes(t);
