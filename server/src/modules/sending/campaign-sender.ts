@@ -7,6 +7,7 @@ import { queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
+import { htmlLiquid, textLiquid } from '../templates/liquid-engine';
 import {
   buildScope,
   type CompiledCampaign,
@@ -17,16 +18,23 @@ import {
 } from '../templates/render-message';
 import {
   applyTracking,
+  messageTrackingHooks,
   type PreparedTracking,
   prepareCampaignTracking,
   resolvePersonalisedLinks,
   trackMessageHtml,
 } from '../tracking/campaign-links';
+import { BodyProgram } from './body-program';
 import { buildMessage, type MessageEnvelope, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
 import type { DkimSigner } from './dkim/dkim-signer';
 import { campaignSends } from './messages.db';
-import { buildMimeMessage, createMessageFrame, type MessageFrame } from './mime/build-message';
+import {
+  buildMimeMessage,
+  buildMimeMessageFromParts,
+  createMessageFrame,
+  type MessageFrame,
+} from './mime/build-message';
 import { startDueCampaigns } from './start-campaign-send';
 import type { DeliveryOutcome, MailTransport, WireMessage } from './transport';
 
@@ -71,6 +79,17 @@ interface CampaignContext {
   frame: MessageFrame | null;
   /** Click and open tracking, planned once (tracking/campaign-links.ts prepareCampaignTracking). */
   tracking: PreparedTracking;
+  /**
+   * The fast path (body-program.ts): both bodies as pre-encoded static parts + per-message values. Null in
+   * development (no frame), for `| raw` templates and for tracked links built with Liquid (string path).
+   */
+  programs: BodyPrograms | null;
+}
+
+interface BodyPrograms {
+  html: BodyProgram;
+  text: BodyProgram;
+  subject: BodyProgram;
 }
 
 interface ClaimedMessage {
@@ -227,13 +246,15 @@ export class CampaignSender {
 
     const outcomes: Outcome[] = [];
     const rendered: { message: ClaimedMessage; content: RenderedMessage }[] = [];
+    const wire: WireMessage[] = [];
     for (const message of claimed) {
       if (message.blocked) {
         outcomes.push(final(message.id, 'skipped', null, 'destinatário descadastrado ou suprimido antes do envio'));
         continue;
       }
       try {
-        rendered.push({ message, content: this.render(context, message) });
+        if (context.programs) wire.push(this.buildFast(context, context.programs, message));
+        else rendered.push({ message, content: this.render(context, message) });
       } catch (error) {
         // A render that exceeds the Liquid limits for this contact's data: no retry can fix it.
         outcomes.push(final(message.id, 'failed', null, `erro ao montar a mensagem: ${(error as Error).message}`));
@@ -248,7 +269,6 @@ export class CampaignSender {
             rendered.map((r) => r.content.html),
           )
         : context.tracking.linkIds;
-    const wire: WireMessage[] = [];
     for (const { message, content } of rendered) {
       try {
         const built = this.assemble(context, message, content, linkIds);
@@ -342,6 +362,35 @@ export class CampaignSender {
     );
     // bigint ids arrive as number (pg) or bigint/string (PGlite): one type from here on.
     return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts) }));
+  }
+
+  /** The fast path: render, track, encode and sign one message from the campaign's body programs. */
+  private buildFast(context: CampaignContext, programs: BodyPrograms, message: ClaimedMessage): WireMessage {
+    const links = messageLinks(this.settings.publicUrl, context.id, message.token);
+    const contact = { email: message.email, name: message.name, fields: message.fields };
+    const scope = buildScope(contact, context.account, links, context.name);
+    const subject = programs.subject.renderString(scope).replace(/\s+/g, ' ').trim();
+    const tracking = context.tracking;
+    const html = programs.html.prepare(
+      scope,
+      tracking.plan.hasMarkers ? messageTrackingHooks(tracking, message.token) : null,
+      tracking.plan.marker,
+    );
+    const text = programs.text.prepare(scope, null);
+    let raw = buildMimeMessageFromParts(
+      context.frame as MessageFrame,
+      {
+        messageId: message.token,
+        to: message.email,
+        toName: message.name,
+        subject,
+        unsubscribeUrl: links.unsubscribeUrl,
+      },
+      text,
+      html,
+    );
+    for (const signer of this.deps.signers ?? []) raw = signer.sign(raw);
+    return this.wireMessage(message, raw);
   }
 
   /** Liquid render of one message (the tracking markers of the prepared HTML source included). */
@@ -584,6 +633,7 @@ export class CampaignSender {
         listIdDomain: this.settings.listIdDomain,
       },
       frame: null,
+      programs: null,
     };
     if (this.settings.publicUrl.startsWith('https://')) {
       context.frame = createMessageFrame({
@@ -595,6 +645,13 @@ export class CampaignSender {
         messageIdDomain: this.settings.listIdDomain,
         extraHeaders: { Precedence: 'bulk' },
       });
+      if (!tracking.plan.perMessage && !tracking.plan.personalised) {
+        context.programs = {
+          html: new BodyProgram(trackedHtml, htmlLiquid, { marker: tracking.plan.marker }),
+          text: new BodyProgram(compiled.text, textLiquid, { trim: true }),
+          subject: new BodyProgram(compiled.subject, textLiquid),
+        };
+      }
     }
     this.contexts.set(campaignId, context);
     return context;

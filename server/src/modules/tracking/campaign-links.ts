@@ -5,6 +5,7 @@ import { queryRows } from '../../db/database';
 import { pgTextArray } from '../imports/run-import';
 import {
   addOpenPixel,
+  escapeAttribute,
   extractTrackableUrls,
   finishTrackedHtml,
   personalisedUrls,
@@ -137,6 +138,8 @@ export interface PreparedTracking {
   readonly trackClicks: boolean;
   readonly plan: TrackedHtmlPlan;
   readonly staticIds: number[];
+  /** PUBLIC_URL as written in an attribute. */
+  readonly urlPrefix: string;
   /** url → campaign_links id, the process-wide cache (personalised links are added as they are met). */
   readonly linkIds: ReadonlyMap<string, number>;
 }
@@ -166,6 +169,7 @@ export async function prepareCampaignTracking(
     trackClicks: tracking.trackClicks,
     plan,
     staticIds,
+    urlPrefix: escapeAttribute(options.publicUrl),
     linkIds: tracking.linkIds,
   };
 }
@@ -202,6 +206,20 @@ export function trackMessageHtml(
     staticIds: prepared.staticIds,
     linkIdOf: batchIds === cache ? (url) => cache.get(url) : (url) => batchIds.get(url) ?? cache.get(url),
   });
+}
+
+/**
+ * The per-message URLs of the fast body path (sending/body-program.ts): click URL of static link `index`, open
+ * pixel URL, and the string path for a rendered piece that holds markers.
+ */
+export function messageTrackingHooks(prepared: PreparedTracking, messageToken: string) {
+  const sign = trackingTokenSigner(messageToken);
+  const prefix = prepared.urlPrefix;
+  return {
+    click: (index: number) => `${prefix}/c/${sign(prepared.staticIds[index] as number)}`,
+    pixel: () => `${prefix}/o/${sign(0)}.gif`,
+    finish: (rendered: string) => trackMessageHtml(prepared, rendered, messageToken),
+  };
 }
 
 /** Tests: forget the caches. */

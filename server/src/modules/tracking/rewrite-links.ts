@@ -12,7 +12,7 @@ function decodeEntities(value: string): string {
     .replace(/&gt;/gi, '>');
 }
 
-function escapeAttribute(value: string): string {
+export function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

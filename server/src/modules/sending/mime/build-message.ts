@@ -24,6 +24,14 @@ import {
   writeQuotedPrintable,
 } from './encoding';
 
+/** A body part encoded straight into the message (see sending/body-program.ts): its size bound and writer. */
+export interface EncodedBody {
+  /** Upper bound of the bytes `write` produces. */
+  readonly maxLength: number;
+  /** Writes the quoted-printable body at `pos` of `out`; returns the new position. */
+  write(out: Buffer, pos: number): number;
+}
+
 export type BodyEncoding = 'quoted-printable' | 'base64';
 
 /** What every message of one campaign shares. */
@@ -146,6 +154,30 @@ export function buildMimeMessage(frame: MessageFrame, fields: MessageFields): Bu
   pos = writeQuotedPrintable(text, out, pos);
   pos += out.write(frame.middle, pos, 'latin1');
   pos = writeQuotedPrintable(html, out, pos);
+  pos += out.write(frame.closing, pos, 'latin1');
+  const message = Buffer.allocUnsafe(pos);
+  out.copy(message, 0, 0, pos);
+  return message;
+}
+
+/**
+ * `buildMimeMessage` for bodies that encode themselves (pre-encoded static parts + per-message values): the
+ * same headers and layout, quoted-printable only.
+ */
+export function buildMimeMessageFromParts(
+  frame: MessageFrame,
+  fields: Omit<MessageFields, 'text' | 'html'>,
+  text: EncodedBody,
+  html: EncodedBody,
+): Buffer {
+  if (frame.bodyEncoding !== 'quoted-printable') throw new Error('encoded bodies are quoted-printable');
+  const head = frame.fromHeaders + messageHeaders(frame, fields as MessageFields) + frame.tailHeaders;
+  const max = head.length + frame.middle.length + frame.closing.length + text.maxLength + html.maxLength;
+  const out = ensureScratch(max);
+  let pos = out.write(head, 0, 'latin1');
+  pos = text.write(out, pos);
+  pos += out.write(frame.middle, pos, 'latin1');
+  pos = html.write(out, pos);
   pos += out.write(frame.closing, pos, 'latin1');
   const message = Buffer.allocUnsafe(pos);
   out.copy(message, 0, 0, pos);

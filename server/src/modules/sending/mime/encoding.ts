@@ -23,8 +23,20 @@ export function qpMaxLength(n: number): number {
  * escaped. `out` must hold `qpMaxLength(input.length)` bytes from `pos`. Dot-stuffing is the SMTP layer's job.
  */
 export function writeQuotedPrintable(input: Buffer, out: Buffer, pos: number): number {
+  return writeQuotedPrintableAt(input, out, pos, 0);
+}
+
+/** The output column after the last `writeQuotedPrintableAt` call. */
+export const qpState = { column: 0 };
+
+/**
+ * `writeQuotedPrintable` continuing a line that already holds `column` characters (parts of one body encoded
+ * one after the other: pre-encoded static parts and per-message values). The column reached is left in
+ * `qpState.column`. A space or tab at the very end of `input` is escaped (it may end a line).
+ */
+export function writeQuotedPrintableAt(input: Buffer, out: Buffer, pos: number, column: number): number {
   const n = input.length;
-  let line = 0;
+  let line = column;
   for (let i = 0; i < n; i++) {
     const b = input[i]!;
     if (b === LF || (b === CR && input[i + 1] === LF)) {
@@ -56,6 +68,7 @@ export function writeQuotedPrintable(input: Buffer, out: Buffer, pos: number): n
     }
     line += width;
   }
+  qpState.column = line;
   return pos;
 }
 
