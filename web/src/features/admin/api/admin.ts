@@ -101,3 +101,24 @@ export async function listCampaignAlerts(includeReviewed: boolean, signal?: Abor
 export function reviewCampaignAlert(id: number, note?: string): Promise<unknown> {
   return apiFetch(`/api/admin/campaign-alerts/${id}/review`, { method: 'POST', body: note ? { note } : {} });
 }
+
+/** Someone with the back office: from ADMIN_EMAILS (configuration) or granted the operator role. */
+export interface OperatorEntry {
+  userId: string | null;
+  email: string;
+  name: string | null;
+  source: 'config' | 'role';
+  grantedAt: string | null;
+}
+
+export async function listOperators(signal?: AbortSignal): Promise<OperatorEntry[]> {
+  return (await apiFetch<{ operators: OperatorEntry[] }>('/api/admin/operators', { signal })).operators;
+}
+
+export function grantOperator(input: { email: string; reason: string }): Promise<unknown> {
+  return apiFetch('/api/admin/operators', { method: 'POST', body: input });
+}
+
+export function revokeOperator(userId: string, reason: string): Promise<unknown> {
+  return apiFetch(`/api/admin/operators/${encodeURIComponent(userId)}`, { method: 'DELETE', body: { reason } });
+}

@@ -64,6 +64,21 @@ function renderAdmin(session: object = operatorSession) {
     if (path.startsWith('/api/admin/campaign-alerts') && method === 'GET') return Response.json({ alerts: [alert] });
     if (path === '/api/admin/campaign-alerts/7/review')
       return Response.json({ id: 7, acknowledgedAt: new Date().toISOString(), changed: true });
+    if (path === '/api/admin/operators' && method === 'GET')
+      return Response.json({
+        operators: [
+          { userId: 'op', email: 'olga@carteiro.com.br', name: 'Olga Operadora', source: 'config', grantedAt: null },
+          {
+            userId: 'u9',
+            email: 'rui@carteiro.com.br',
+            name: 'Rui Suporte',
+            source: 'role',
+            grantedAt: '2026-11-10T12:00:00.000Z',
+          },
+        ],
+      });
+    if (path === '/api/admin/operators' && method === 'POST') return Response.json({ userId: 'u10', created: true });
+    if (path === '/api/admin/operators/u9' && method === 'DELETE') return Response.json({ removed: true });
     if (path === '/api/admin/audit-log')
       return Response.json({
         entries: [
@@ -159,5 +174,52 @@ describe('AdminPage', () => {
     expect(within(table).getByText('Crédito lançado')).toBeTruthy();
     expect(within(table).getByText(/R\$\s50,00/)).toBeTruthy();
     expect(within(table).getAllByText('Padaria Pão Quente')).toHaveLength(2);
+  });
+
+  it('lists operators and grants and removes the role with a reason', async () => {
+    const calls = renderAdmin();
+    fireEvent.click(await screen.findByRole('tab', { name: 'Operadores' }));
+    const self = (await screen.findByText(/olga@carteiro\.com\.br/, undefined, SLOW)).closest('li') as HTMLElement;
+    expect(within(self).getByText('Configuração (ADMIN_EMAILS)')).toBeTruthy();
+    expect(within(self).getByText('(você)')).toBeTruthy();
+    expect(within(self).queryByRole('button', { name: 'Remover acesso' })).toBeNull();
+
+    fireEvent.change(screen.getByLabelText('E-mail de quem já tem conta no Carteiro'), {
+      target: { value: 'nova@carteiro.com.br' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Dar acesso' }));
+    expect(await screen.findByText('Informe o motivo (ao menos 3 caracteres).')).toBeTruthy();
+    const form = screen.getByRole('button', { name: 'Dar acesso' }).closest('form') as HTMLElement;
+    fireEvent.change(within(form).getByLabelText('Motivo'), { target: { value: 'Entrou no suporte' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Dar acesso' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog', { name: 'Dar acesso de operação?' })).getByRole('button', {
+        name: 'Continuar',
+      }),
+    );
+    await vi.waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/admin/operators' && c.method === 'POST')?.body).toEqual({
+        email: 'nova@carteiro.com.br',
+        reason: 'Entrou no suporte',
+      }),
+    );
+
+    await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+
+    const rui = screen.getByText('rui@carteiro.com.br').closest('li') as HTMLElement;
+    expect(within(rui).getByText('Acesso concedido')).toBeTruthy();
+    fireEvent.click(within(rui).getByRole('button', { name: 'Remover acesso' }));
+    fireEvent.change(within(rui).getByLabelText('Motivo'), { target: { value: 'Saiu do suporte' } });
+    fireEvent.click(within(rui).getByRole('button', { name: 'Remover acesso' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog', { name: 'Remover o acesso de operação?' })).getByRole('button', {
+        name: 'Continuar',
+      }),
+    );
+    await vi.waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/admin/operators/u9' && c.method === 'DELETE')?.body).toEqual({
+        reason: 'Saiu do suporte',
+      }),
+    );
   });
 });

@@ -21,16 +21,20 @@ import {
   adjustBalance,
   type CampaignAlert,
   confirmTopup,
+  grantOperator,
   listAdminAccounts,
   listAuditLog,
   listCampaignAlerts,
+  listOperators,
   listPendingTopups,
+  type OperatorEntry,
   reviewCampaignAlert,
+  revokeOperator,
   setPrice,
   setStatus,
 } from '../api/admin';
 
-type Tab = 'contas' | 'recargas' | 'alertas' | 'auditoria';
+type Tab = 'contas' | 'recargas' | 'alertas' | 'auditoria' | 'operadores';
 
 /** An account to show in the accounts tab (from an alert's "Ver conta"): searched by name, row opened. */
 interface Focus {
@@ -66,6 +70,7 @@ export function AdminPage() {
     ['recargas', t('admin.tabs.topups'), 0],
     ['alertas', t('admin.tabs.alerts'), alertCount],
     ['auditoria', t('admin.tabs.audit'), 0],
+    ['operadores', t('admin.tabs.operators'), 0],
   ];
   const showAccount = (accountId: string, search: string) => {
     setFocus({ accountId, search });
@@ -107,8 +112,10 @@ export function AdminPage() {
           <PendingTopups />
         ) : tab === 'alertas' ? (
           <CampaignAlerts onShowAccount={showAccount} />
-        ) : (
+        ) : tab === 'auditoria' ? (
           <AuditLog />
+        ) : (
+          <Operators />
         )}
       </div>
     </div>
@@ -496,7 +503,16 @@ const AUDIT_ACTIONS: Record<string, MessageKey> = {
   'topup.confirm': 'admin.audit.actions.topup.confirm',
   'campaign.pause': 'admin.audit.actions.campaign.pause',
   'campaign_alert.review': 'admin.audit.actions.campaign_alert.review',
+  'operator.grant': 'admin.audit.actions.operator.grant',
+  'operator.revoke': 'admin.audit.actions.operator.revoke',
 };
+
+/** Whom an entry without an account is about (operator access changes carry the e-mail). */
+function auditSubject(entry: { accountName?: string | null; details?: unknown }): string {
+  if (entry.accountName) return entry.accountName;
+  const details = entry.details as Record<string, unknown> | null | undefined;
+  return typeof details?.email === 'string' ? details.email : '—';
+}
 
 /** Money moved by an adjustment or a confirmed top-up, when the entry's details carry it. */
 function auditAmount(details: unknown): string | null {
@@ -540,7 +556,7 @@ function AuditLog() {
                   <p className="font-medium text-slate-900">{label ? t(label) : entry.action}</p>
                   {amount ? <p className="text-xs tabular-nums text-slate-600">{amount}</p> : null}
                 </td>
-                <td className="px-4 py-3 align-top text-slate-700">{entry.accountName ?? '—'}</td>
+                <td className="px-4 py-3 align-top text-slate-700">{auditSubject(entry)}</td>
                 <td className="max-w-md px-4 py-3 align-top text-slate-700">{entry.reason ?? '—'}</td>
                 <td className="px-4 py-3 align-top text-xs text-slate-600">{entry.operatorEmail ?? '—'}</td>
               </tr>
@@ -695,6 +711,163 @@ function CampaignAlertItem({
           </Button>
         )}
       </div>
+    </li>
+  );
+}
+
+/** Who has the back office; operators grant and remove the role (audited), ADMIN_EMAILS is configuration. */
+function Operators() {
+  const { t } = useI18n();
+  const session = useSessionData();
+  const query = useQuery({ queryKey: ['admin', 'operators'], queryFn: ({ signal }) => listOperators(signal) });
+  const email = useField();
+  const reason = useField();
+  const [error, setError] = useState<string | null>(null);
+
+  function onGrant(event: FormEvent) {
+    event.preventDefault();
+    const value = email.value.trim();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return setError(t('admin.operators.invalidEmail'));
+    if (reason.value.trim().length < 3) return setError(t('admin.reasonRequired'));
+    setError(null);
+    confirmAction({
+      title: t('admin.operators.grantConfirm'),
+      description: t('admin.operators.grantBody', { email: value }),
+      action: async () => {
+        try {
+          await grantOperator({ email: value, reason: reason.value.trim() });
+          toastSuccess(t('admin.operators.granted'));
+          email.setValue('');
+          reason.setValue('');
+        } catch (caught) {
+          toastError(t('admin.operators.failed'), caught);
+        }
+        refresh();
+      },
+    });
+  }
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+      <div className="space-y-3">
+        <p className="text-sm text-slate-600">{t('admin.operators.intro')}</p>
+        {query.isPending ? (
+          <Loading />
+        ) : query.isError ? (
+          <QueryState error={query.error} retry={() => void query.refetch()} />
+        ) : (
+          <ul className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm">
+            {query.data.map((op) => (
+              <OperatorItem key={`${op.source}:${op.email}`} entry={op} self={op.userId === session.user.id} />
+            ))}
+          </ul>
+        )}
+      </div>
+      <form
+        noValidate
+        onSubmit={onGrant}
+        className="space-y-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm"
+      >
+        <h3 className="font-semibold text-slate-900">{t('admin.operators.grantTitle')}</h3>
+        <div>
+          <Label htmlFor={email.id}>{t('admin.operators.email')}</Label>
+          <Input
+            id={email.id}
+            type="email"
+            value={email.value}
+            onChange={(e) => email.setValue(e.target.value)}
+            className="mt-1"
+          />
+        </div>
+        <div>
+          <Label htmlFor={reason.id}>{t('admin.reason')}</Label>
+          <Input
+            id={reason.id}
+            value={reason.value}
+            onChange={(e) => reason.setValue(e.target.value)}
+            className="mt-1"
+          />
+        </div>
+        <FieldError>{error}</FieldError>
+        <Button type="submit" size="sm">
+          {t('admin.operators.grant')}
+        </Button>
+      </form>
+    </div>
+  );
+}
+
+function OperatorItem({ entry, self }: { entry: OperatorEntry; self: boolean }) {
+  const { t } = useI18n();
+  const reason = useField();
+  const [removing, setRemoving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const userId = entry.userId;
+
+  function onRevoke(event: FormEvent) {
+    event.preventDefault();
+    if (!userId) return;
+    if (reason.value.trim().length < 3) return setError(t('admin.reasonRequired'));
+    setError(null);
+    confirmAction({
+      title: t('admin.operators.revokeConfirm'),
+      description: t('admin.operators.revokeBody', { email: entry.email, reason: reason.value.trim() }),
+      action: async () => {
+        try {
+          await revokeOperator(userId, reason.value.trim());
+          toastSuccess(t('admin.operators.revoked'));
+        } catch (caught) {
+          toastError(t('admin.operators.failed'), caught);
+        }
+        refresh();
+      },
+    });
+  }
+
+  return (
+    <li className="px-4 py-3 text-sm" data-operator={entry.email}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="min-w-0">
+          <p className="font-medium text-slate-900">
+            {entry.email}
+            {self ? <span className="ml-1 text-slate-500">({t('admin.operators.you')})</span> : null}
+          </p>
+          <p className="text-xs text-slate-500">
+            {entry.name ?? t('admin.operators.notSignedUp')}
+            {entry.grantedAt ? ` · ${formatDateTime(entry.grantedAt)}` : ''}
+          </p>
+        </div>
+        <div className="flex items-center gap-2">
+          <Badge tone={entry.source === 'config' ? 'neutral' : 'success'}>
+            {entry.source === 'config' ? t('admin.operators.config') : t('admin.operators.role')}
+          </Badge>
+          {entry.source === 'role' && !self && !removing ? (
+            <Button variant="outline" size="sm" onClick={() => setRemoving(true)}>
+              {t('admin.operators.revoke')}
+            </Button>
+          ) : null}
+        </div>
+      </div>
+      {removing ? (
+        <form noValidate onSubmit={onRevoke} className="mt-3 flex flex-wrap items-end gap-2">
+          <div className="min-w-[16rem] flex-1">
+            <Label htmlFor={reason.id}>{t('admin.reason')}</Label>
+            <Input
+              id={reason.id}
+              value={reason.value}
+              onChange={(e) => reason.setValue(e.target.value)}
+              className="mt-1"
+            />
+          </div>
+          <Button type="submit" size="sm" variant="destructive">
+            {t('admin.operators.revoke')}
+          </Button>
+          <Button type="button" size="sm" variant="outline" onClick={() => setRemoving(false)}>
+            {t('common.cancel')}
+          </Button>
+          <FieldError>{error}</FieldError>
+        </form>
+      ) : null}
     </li>
   );
 }
