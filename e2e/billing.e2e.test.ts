@@ -157,6 +157,13 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
       .filter({ hasText: 'Lista revisada com a cliente' })
       .getByText('Conta reativada')
       .waitFor();
+    await operator.screenshot({ path: join(RESULTS, 'admin-audit-1280.png'), fullPage: true });
+
+    // Who has the back office: both ADMIN_EMAILS operators, marked as configuration.
+    await operator.getByRole('tab', { name: 'Operadores' }).click();
+    await operator.locator(`li[data-operator="${SECOND_OPERATOR}"]`).getByText('(você)').waitFor();
+    await operator.locator(`li[data-operator="${OPERATOR}"]`).getByText('Configuração (ADMIN_EMAILS)').waitFor();
+    await operator.screenshot({ path: join(RESULTS, 'admin-operators-1280.png'), fullPage: true });
     await operator.context().close();
   });
 });
