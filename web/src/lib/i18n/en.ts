@@ -419,6 +419,7 @@ export const en = {
   'admin.alerts.bounceRate': 'Bounces',
   'admin.alerts.complaintRate': 'Complaints',
   'admin.alerts.when': 'Paused on {when}',
+  'admin.alerts.flaggedAt': 'Flagged on {when}',
   'admin.alerts.reviewedAt': 'Reviewed on {when}',
   'admin.alerts.showReviewed': 'Also show reviewed ones',
   'admin.alerts.openAccount': 'View account',

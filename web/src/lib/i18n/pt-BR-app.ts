@@ -254,6 +254,7 @@ export const ptBRApp = {
   'admin.alerts.bounceRate': 'Devoluções',
   'admin.alerts.complaintRate': 'Reclamações',
   'admin.alerts.when': 'Pausada em {when}',
+  'admin.alerts.flaggedAt': 'Sinalizada em {when}',
   'admin.alerts.reviewedAt': 'Revisado em {when}',
   'admin.alerts.showReviewed': 'Mostrar também os já revisados',
   'admin.alerts.openAccount': 'Ver conta',

@@ -657,7 +657,11 @@ function CampaignAlertItem({
           </p>
         </div>
         <div className="text-right text-xs text-slate-500">
-          <p>{t('admin.alerts.when', { when: formatDateTime(alert.createdAt) })}</p>
+          <p>
+            {t(alert.kind === 'policy_rejection' ? 'admin.alerts.flaggedAt' : 'admin.alerts.when', {
+              when: formatDateTime(alert.createdAt),
+            })}
+          </p>
           {alert.acknowledgedAt ? (
             <p>{t('admin.alerts.reviewedAt', { when: formatDateTime(alert.acknowledgedAt) })}</p>
           ) : null}
