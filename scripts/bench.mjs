@@ -17,7 +17,12 @@ if (unknown.length > 0) {
 }
 const selected = wanted.length > 0 ? wanted : ALL;
 
-console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+console.log(
+  `machine: ${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
+);
 let failed = 0;
 for (const name of selected) {
   console.log(`\n▶ bench:${name}`);

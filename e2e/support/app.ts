@@ -47,6 +47,8 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
       DATA_DIR: dataDir,
       PUBLIC_URL: baseURL,
       MAIL_CATCHER_PORT: '0',
+      // The inbound bounce receiver would take its fixed dev port (2526): suites run side by side, so it is off.
+      BOUNCE_SMTP_PORT: '0',
       NODE_ENV: 'test',
       // Every browser journey comes from 127.0.0.1: the default 3 sign-ins a minute per client would trip.
       AUTH_RATE_LIMIT_PER_MINUTE: '100',
