@@ -5,10 +5,13 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
-import { expectNoOverflow, linkIn, newPage, register, waitForMail } from './support/journeys';
+import { expectNoOverflow, linkIn, newPage, register, signIn, waitForMail } from './support/journeys';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const OPERATOR = 'operacao.envio@carteiro.test';
+const OPERATOR_PASSWORD = 'senha-do-operador';
+/** Recipients of the slow campaign: at SENDING_RATE_PER_RELAY=2 it lasts about 30 s, time to pause and cancel. */
+const SLOW_RECIPIENTS = 60;
 /**
  * The recipient reads mail in an ordinary desktop browser: headless Chromium's own user agent says
  * "HeadlessChrome", which the tracker rightly counts as a machine (a link scanner), not a person. It is set
@@ -18,13 +21,20 @@ const OPERATOR = 'operacao.envio@carteiro.test';
 const RECIPIENT_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-/** A same-origin JSON GET from the page (the session cookie goes along). */
-async function api<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (path) => {
-    const response = await fetch(path);
-    if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
-    return response.json();
-  }, path) as Promise<T>;
+/** A same-origin JSON call from the page (the session cookie goes along): GET, or POST with a body. */
+async function api<T>(page: Page, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const response = await fetch(path, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+      return response.json();
+    },
+    { path, body },
+  ) as Promise<T>;
 }
 
 describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
@@ -36,7 +46,8 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     mkdirSync(RESULTS, { recursive: true });
     [app, browser, recipientBrowser] = await Promise.all([
       // BOUNCE_SMTP_PORT=0: the inbound bounce receiver's fixed default port clashes with parallel suites.
-      startApp({ ADMIN_EMAILS: OPERATOR, BOUNCE_SMTP_PORT: '0' }),
+      // One message at a time, 2 a second: the live progress card has time to be seen, paused and cancelled.
+      startApp({ ADMIN_EMAILS: OPERATOR, BOUNCE_SMTP_PORT: '0', SENDING_RATE_PER_RELAY: '2', SENDING_BATCH_SIZE: '1' }),
       launchBrowser(),
       chromium.launch({
         executablePath: CHROMIUM_PATH as string,
@@ -52,30 +63,27 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await app?.stop();
   });
 
-  it('sign up → verify → Pix credit → list and contact → campaign → send → click → report → unsubscribe → extrato', async () => {
-    const stamp = Date.now();
-    const owner = { name: 'Paula Lima', email: `paula.${stamp}@exemplo.com.br`, password: 'senha-da-paula' };
-    const recipientEmail = `cliente.${stamp}@exemplo.com.br`;
-    const target = `${app.baseURL}/privacy-policy`;
+  let operatorSignedUp = false;
 
-    // 1. Sign up and verify the e-mail through the dev mailbox.
+  /** Registers through the form, verifies the e-mail from the dev mailbox, and gets R$ 10,00 by Pix. */
+  async function fundedOwner(owner: { name: string; email: string; password: string }): Promise<Page> {
     const page = await newPage(browser, app.baseURL);
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
     await register(page, owner);
     await page.waitForURL('**/dashboard');
     const verification = await waitForMail(app.baseURL, owner.email, /confirm/i);
     await page.goto(linkIn(verification, app.baseURL, 'verify-email'));
     await page.waitForURL('**/auth/email-verified**');
 
-    // 2. Credit: a Pix top-up the operator confirms by hand in /admin.
     await page.goto('/dashboard/my-balance');
     await page.getByRole('button', { name: 'Adicionar créditos' }).click();
     await page.getByLabel('Valor').fill('10,00');
     await page.getByRole('button', { name: 'Gerar Pix' }).click();
     await page.waitForURL('**/dashboard/my-balance/topups/**');
+    // The operator confirms the payment by hand in /admin.
     const operator = await newPage(browser, app.baseURL);
-    await register(operator, { name: 'Operação', email: OPERATOR, password: 'senha-do-operador' });
+    if (operatorSignedUp) await signIn(operator, OPERATOR, OPERATOR_PASSWORD);
+    else await register(operator, { name: 'Operação', email: OPERATOR, password: OPERATOR_PASSWORD });
+    operatorSignedUp = true;
     await operator.waitForURL('**/dashboard');
     await operator.goto('/admin');
     await operator.getByRole('tab', { name: 'Recargas pendentes' }).click();
@@ -84,6 +92,19 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await operator.getByText('Pagamento confirmado e creditado').waitFor();
     await operator.context().close();
     await page.getByTestId('topup-paid').waitFor({ timeout: 15_000 });
+    return page;
+  }
+
+  it('sign up → verify → Pix credit → list and contact → campaign → send → click → report → unsubscribe → extrato', async () => {
+    const stamp = Date.now();
+    const owner = { name: 'Paula Lima', email: `paula.${stamp}@exemplo.com.br`, password: 'senha-da-paula' };
+    const recipientEmail = `cliente.${stamp}@exemplo.com.br`;
+    const target = `${app.baseURL}/privacy-policy`;
+
+    // 1. Sign up and verify the e-mail through the dev mailbox. 2. Credit by Pix, confirmed by the operator.
+    const page = await fundedOwner(owner);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
 
     // 3. A list and one contact in it.
     await page.goto('/dashboard/lists/new');
@@ -238,6 +259,92 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.getByTestId('home-chart').locator('.recharts-surface').first().waitFor();
     await page.screenshot({ path: join(RESULTS, 'dashboard-home-chart-1280.png'), fullPage: true });
 
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 180_000);
+
+  it('live progress: sent, remaining, rate and estimated end; pause, resume, cancel with confirmation', async () => {
+    const stamp = Date.now();
+    const page = await fundedOwner({
+      name: 'Rui Costa',
+      email: `rui.${stamp}@exemplo.com.br`,
+      password: 'senha-do-rui',
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const list = await api<{ id: string }>(page, '/api/lists', { name: 'Clientes antigos' });
+    for (let i = 0; i < SLOW_RECIPIENTS; i++) {
+      await api(page, '/api/contacts', {
+        email: `antigo${i}.${stamp}@exemplo.com.br`,
+        listIds: [list.id],
+        legalBasis: 'consent',
+        consentSource: 'e2e',
+      });
+    }
+    const campaign = await api<{ id: string }>(page, '/api/campaigns', {
+      uuid: crypto.randomUUID(),
+      name: 'Liquidação de verão',
+      subject: 'Liquidação de verão',
+      fromEmail: 'loja@exemplo.com.br',
+      includeListIds: [list.id],
+      template: '<p>Descontos!</p><p><a href="{{ link_descadastro }}">Descadastrar</a></p>',
+    });
+
+    await page.goto(`/dashboard/campaigns/${campaign.id}/view`);
+    await page.getByRole('button', { name: 'Enviar agora' }).click();
+    await page.getByRole('alertdialog').getByText(`${SLOW_RECIPIENTS} destinatário(s), custo de R$ 0,30`).waitFor();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    const card = page.getByTestId('campaign-progress');
+    await card.getByRole('heading', { name: 'Enviando…' }).waitFor();
+    await card.getByText('Término estimado').waitFor();
+    await card.getByText('e-mails por segundo').waitFor();
+    await card.getByText(new RegExp(`de ${SLOW_RECIPIENTS} · \\d+%`)).waitFor();
+    await page.screenshot({ path: join(RESULTS, 'campaign-progress-1280.png') });
+
+    // Pause: the engine stops claiming messages; the card says so and offers to resume.
+    await card.getByRole('button', { name: 'Pausar envio' }).click();
+    await card.getByRole('heading', { name: 'Envio pausado' }).waitFor();
+    await page.getByText('Pausada', { exact: true }).first().waitFor();
+    expect(await card.getByText('Término estimado').locator('..').textContent()).toContain('Pausado');
+    const pausedAt = await api<{ sent: number; remaining: number }>(page, `/api/campaigns/${campaign.id}/progress`);
+    expect(pausedAt.remaining).toBeGreaterThan(0);
+    await page.screenshot({ path: join(RESULTS, 'campaign-paused-1280.png') });
+    await card.getByRole('button', { name: 'Retomar envio' }).click();
+    await card.getByRole('heading', { name: 'Enviando…' }).waitFor();
+
+    // Cancel asks first; "Cancelar" in the dialog keeps sending.
+    await card.getByRole('button', { name: 'Cancelar envio' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Cancelar o envio?' });
+    await dialog.getByText('não receberão mais', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await api<{ status: string }>(page, `/api/campaigns/${campaign.id}`)).status).toBe('sending');
+    await card.getByRole('button', { name: 'Cancelar envio' }).click();
+    await dialog.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByText('Cancelada', { exact: true }).first().waitFor({ timeout: 20_000 });
+    await card.waitFor({ state: 'detached' });
+    // The messages in flight at the cancel finish, then the reservation is settled once.
+    let settled: Array<{ kind: string; description: string; emailCount: number | null }> = [];
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await page.waitForTimeout(500)) {
+      const { entries } = await api<{
+        entries: Array<{ kind: string; description: string; emailCount: number | null; campaignId: string | null }>;
+      }>(page, '/api/billing/statement');
+      settled = entries.filter((e) => e.campaignId === campaign.id);
+      if (settled.some((e) => e.kind === 'send')) break;
+    }
+    const report = await api<{ delivered: number; pending: number }>(page, `/api/campaigns/${campaign.id}/report`);
+    expect(report.pending).toBe(0);
+    expect(report.delivered).toBeGreaterThan(0);
+    expect(report.delivered).toBeLessThan(SLOW_RECIPIENTS);
+    expect(settled.find((e) => e.kind === 'send')?.emailCount).toBe(report.delivered);
+    await page.reload();
+    await page.getByTestId('report-numbers').getByText('Entregues', { exact: true }).waitFor();
+    await page.screenshot({ path: join(RESULTS, 'campaign-cancelled-1280.png'), fullPage: true });
+
+    // The unsent part of the reservation comes back: only what was delivered is charged.
+    await page.goto('/dashboard/my-balance');
+    await page.getByText(`Envio da campanha: ${report.delivered} e-mails enviados`, { exact: false }).waitFor();
+    await page.getByText(`Liberação da reserva da campanha (${SLOW_RECIPIENTS} e-mails reservados)`).waitFor();
     expect(errors).toEqual([]);
     await page.context().close();
   }, 180_000);
