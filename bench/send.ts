@@ -34,6 +34,7 @@ import { createRelayTransport } from '../server/src/modules/sending/sending-runt
 import { createSmtpPool } from '../server/src/modules/sending/smtp/smtp-pool';
 import { startCampaignSend } from '../server/src/modules/sending/start-campaign-send';
 import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
+import { setTrackingSecret } from '../server/src/modules/tracking/tracking-token';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
@@ -72,6 +73,8 @@ type ChildMessage =
 // ---------------------------------------------------------------------------------------------- sender child
 async function senderChild(): Promise<void> {
   const env = process.env;
+  // As the worker role does: tracking tokens signed with AUTH_SECRET.
+  setTrackingSecret('bench-secret-bench-secret-bench-secret-0123');
   const database = await openDatabase({ kind: 'postgres', url: env.BENCH_DB as string, poolSize: CONCURRENCY + 2 });
   const signers =
     env.BENCH_MODE && env.BENCH_MODE !== 'off'
@@ -217,7 +220,12 @@ async function main(): Promise<void> {
       sink.once('message', (msg: { port: number }) => resolve(msg)),
     );
     console.log(
-      `sending engine bench: ${N} recipients, ${WORKERS} sender processes × ${CONCURRENCY} lanes, batch ${BATCH}, ${os.cpus().length} CPUs`,
+      `sending engine bench: ${N} recipients, ${WORKERS} sender processes × ${CONCURRENCY} lanes, batch ${BATCH}, ${os.cpus().length} CPUs, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(
+          ' ',
+        )}; template ${Buffer.byteLength(BENCH_TEMPLATE)} bytes, 10 links + unsubscribe, click and open tracking on`,
     );
     const raw = await rawRate(port, sink);
     console.log(`sink raw acceptance (pipelining SmtpPool, 8 connections, pre-built ~6 KB): ${Math.round(raw)} msg/s`);
@@ -317,7 +325,7 @@ async function main(): Promise<void> {
       const sinkCpu = (sink1.cpuMicros - sink0.cpuMicros) / started.recipients;
       const rss = Math.max(...stats.map((s) => s.peakRss)) / 1048576;
       const rate = started.recipients / seconds;
-      const line = `DKIM ${mode.padEnd(14)} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}`;
+      const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}`;
       console.log(line);
       rows.push(line);
     }

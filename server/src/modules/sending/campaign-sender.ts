@@ -159,7 +159,7 @@ export class CampaignSender {
   private readonly settings: SenderSettings;
   private readonly logger: Logger;
   private readonly limiters: RateLimiter[];
-  private readonly contexts = new Map<string, CampaignContext>();
+  private readonly contexts = new Map<string, Promise<CampaignContext>>();
   /** Per campaign, the highest message id this process claimed (see claimAfter). */
   private readonly cursors = new Map<string, number>();
   private stopped = false;
@@ -587,10 +587,21 @@ export class CampaignSender {
     }
   }
 
-  /** The campaign compiled once per worker (its content cannot change once sending started). */
-  private async context(campaignId: string): Promise<CampaignContext> {
-    const cached = this.contexts.get(campaignId);
-    if (cached) return cached;
+  /**
+   * The campaign compiled once per worker (its content cannot change once sending started); the lanes of a
+   * process share one preparation.
+   */
+  private context(campaignId: string): Promise<CampaignContext> {
+    let context = this.contexts.get(campaignId);
+    if (!context) {
+      context = this.prepareContext(campaignId);
+      context.catch(() => this.contexts.delete(campaignId));
+      this.contexts.set(campaignId, context);
+    }
+    return context;
+  }
+
+  private async prepareContext(campaignId: string): Promise<CampaignContext> {
     const [row] = await this.db
       .select({ campaign: campaigns, account: accounts })
       .from(campaigns)
@@ -653,7 +664,6 @@ export class CampaignSender {
         };
       }
     }
-    this.contexts.set(campaignId, context);
     return context;
   }
 }

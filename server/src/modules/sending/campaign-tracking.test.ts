@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { ensureCampaignLinks } from '../tracking/campaign-links';
 import { finishTrackedHtml, planTrackedHtml } from '../tracking/rewrite-links';
 import { signTrackingToken, trackingTokenSigner, verifyTrackingToken } from '../tracking/tracking-token';
 import { CampaignSender, type SenderSettings } from './campaign-sender';
@@ -216,6 +217,16 @@ describe.each(DATABASE_KINDS)('click and open tracking in the sending engine on 
       expect(hrefsOf(html)[0]).toBe(`${PUBLIC}/campaign/${neither.id}/template-viewer?t=${row.token}`);
       expect(hrefsOf(html).at(-1)).toBe(`${PUBLIC}/u/${row.token}`);
     }
+  });
+
+  it('concurrent link registrations (several lanes or workers) all get the ids', async () => {
+    const user = await signUp(t, { verified: true });
+    const list = await createListWithContacts(db, user.accountId, ['x@destino.com.br']);
+    const id = await createReadyCampaign(db, user.accountId, { includeListIds: [list.listId] });
+    const urls = Array.from({ length: 20 }, (_, i) => `https://loja.exemplo.com.br/corrida/${i}`);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => ensureCampaignLinks(db, id, urls)));
+    for (const answer of answers) for (const url of urls) expect(answer.get(url)).toBeTypeOf('number');
+    expect(await queryRows(db, sql`select 1 from campaign_links where campaign_id = ${id}`)).toHaveLength(20);
   });
 
   it('a template with `| raw` output is rewritten per message (links from merge data tracked too)', async () => {

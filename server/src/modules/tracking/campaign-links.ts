@@ -77,6 +77,19 @@ export async function ensureCampaignLinks(db: Db, campaignId: string, urls: stri
           union all
           select l.id, l.url from campaign_links l join input i on i.url = l.url where l.campaign_id = ${campaignId}`,
     );
+    // A row inserted by a concurrent transaction (another worker) is neither inserted nor visible to the
+    // statement above (its snapshot predates that commit): read those again, now committed.
+    const found = new Set(rows.map((row) => row.url));
+    const raced = missing.filter((url) => !found.has(url));
+    if (raced.length > 0) {
+      rows.push(
+        ...(await queryRows<{ id: number; url: string }>(
+          db,
+          sql`select id, url from campaign_links
+               where campaign_id = ${campaignId} and url = any(${pgTextArray(raced)}::text[])`,
+        )),
+      );
+    }
     if (tracking.linkIds.size + rows.length > MAX_CACHED_CAMPAIGN_LINKS) {
       // Answer with the cache plus this call's rows, without growing the cache.
       const answer = new Map(rows.map((row) => [row.url, Number(row.id)]));

@@ -1,8 +1,14 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { buildMimeMessage, createMessageFrame } from '../mime/build-message';
-import { canonicalizeBodyRelaxed, canonicalizeHeaderRelaxed, createDkimSigner, dkimDnsRecord } from './dkim-signer';
+import {
+  canonicalizeBodyRelaxed,
+  canonicalizeHeaderRelaxed,
+  createDkimSigner,
+  dkimDnsRecord,
+  relaxedBodyHash,
+} from './dkim-signer';
 
 interface DkimResult {
   status: { result: string; comment?: string };
@@ -131,5 +137,14 @@ describe('DKIM signer setup and canonicalisation', () => {
     expect(canonicalizeBodyRelaxed(' C \r\nD \t E\r\n\r\n\r\n')).toBe(' C\r\nD E\r\n');
     expect(canonicalizeBodyRelaxed('\r\n\r\n')).toBe('');
     expect(canonicalizeBodyRelaxed('abc')).toBe('abc\r\n');
+  });
+
+  it('hashes the body on the buffer fast path exactly as the canonicalised string', () => {
+    const bodies = ['a\r\nb\r\n', 'a\r\nb\r\n\r\n\r\n', 'x  y\r\n', 'x \r\n', 'x\ty\r\n', 'abc', '', '\r\n', 'end '];
+    for (const body of bodies) {
+      const raw = Buffer.from(`Subject: x\r\n\r\n${body}`, 'latin1');
+      const expected = createHash('sha256').update(canonicalizeBodyRelaxed(body), 'latin1').digest('base64');
+      expect(relaxedBodyHash(raw, raw.indexOf('\r\n\r\n') + 4), JSON.stringify(body)).toBe(expected);
+    }
   });
 });
