@@ -96,7 +96,7 @@ describe('ReportBody', () => {
     withClient(<ReportBody report={report} timeZone={TZ} />);
     const numbers = screen.getByTestId('report-numbers');
     expect(within(numbers).getByText('12.345')).toBeTruthy();
-    expect(within(numbers).getByText('de 12.500 destinatário(s) · 120 falharam · 0 pendentes')).toBeTruthy();
+    expect(within(numbers).getByText('de 12.500 destinatário(s) · 120 falharam · 35 não enviados')).toBeTruthy();
     expect(within(numbers).getByText('4.321')).toBeTruthy();
     expect(within(numbers).getByText('35% dos entregues · 1.002 automáticas à parte')).toBeTruthy();
     expect(within(numbers).getByText('987')).toBeTruthy();

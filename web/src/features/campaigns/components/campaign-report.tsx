@@ -66,7 +66,14 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
         <Stat
           label="Entregues"
           value={formatCount(r.delivered)}
-          hint={`de ${formatCount(r.recipients)} destinatário(s) · ${formatCount(r.failed)} falharam · ${formatCount(r.pending)} pendentes`}
+          hint={[
+            `de ${formatCount(r.recipients)} destinatário(s)`,
+            `${formatCount(r.failed)} falharam`,
+            r.skipped > 0 ? `${formatCount(r.skipped)} não enviados` : null,
+            r.pending > 0 ? `${formatCount(r.pending)} pendentes` : null,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
         />
         <Stat
           label="Aberturas únicas"

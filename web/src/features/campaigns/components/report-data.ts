@@ -88,7 +88,7 @@ export const RECIPIENT_STATUS_LABELS: Record<string, string> = {
   sending: 'Enviando',
   sent: 'Entregue',
   failed: 'Falhou',
-  skipped: 'Ignorada',
+  skipped: 'Não enviada',
 };
 
 export const BOUNCE_LABELS: Record<string, string> = {
