@@ -336,9 +336,15 @@ async function writeBatch(
             and not exists (select 1 from sup where sup.email = i.email)
         on conflict do nothing)`
     : sql``;
-  const [result] = await queryRows<{ inserted: number; touched: number; suppressed: string | null }>(
-    db,
-    sql`with input as (
+  // The batch's commit does not wait for its WAL to reach the disk (synchronous_commit off, for this transaction
+  // only): a crash can lose the last batches of a running import, which is then re-run from the start (the
+  // upserts are idempotent), and the import is only marked done by an ordinary commit, whose flush covers every
+  // batch before it. Saves an fsync wait per batch on a busy disk.
+  const [result] = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local synchronous_commit = off`);
+    return queryRows<{ inserted: number; touched: number; suppressed: string | null }>(
+      tx as unknown as Db,
+      sql`with input as (
           select *
           from unnest(${ids}::uuid[], ${emails}::text[], ${names}::text[]${sql.join(fieldArrays)})
             as t(id, email, name${sql.join(fieldNames)})
@@ -360,7 +366,8 @@ async function writeBatch(
         select (select count(*) from up where inserted)::int as inserted,
                (select count(*) from up)::int as touched,
                (select string_agg(email, chr(10)) from sup) as suppressed`,
-  );
+    );
+  });
   // Normalised addresses hold no line break: one address per line.
   const suppressed = new Set(result?.suppressed ? result.suppressed.split('\n') : []);
   const inserted = Number(result?.inserted ?? 0);
