@@ -29,7 +29,7 @@ const SEARCH_DEBOUNCE_MS = 300;
 /** The campaign's results once sending has started: numbers, charts over time, links, recipients, CSV. */
 export function CampaignReportSection({ campaign, timeZone }: { campaign: Campaign; timeZone: string }) {
   const started = !['draft', 'scheduled'].includes(campaign.status);
-  const report = useCampaignReport(campaign.id, started);
+  const report = useCampaignReport(campaign.id, started, campaign.status === 'sending');
   if (!started) return null;
   return (
     <section className="mt-8 space-y-4" aria-labelledby="report-title" data-testid="campaign-report">
