@@ -89,6 +89,9 @@ describe.each(DATABASE_KINDS)('operator back office on %s', (kind) => {
       code: 'account_suspended',
       message: 'Esta conta está suspensa. Fale com o suporte.',
     });
+    const testSend = await post(`/api/campaigns/${draft}/test-send`, owner.headers, { emails: ['eu@exemplo.com.br'] });
+    expect(testSend.statusCode).toBe(403);
+    expect(testSend.json().error.message).toBe(ACCOUNT_SUSPENDED_SEND_MESSAGE);
     const refused: string[] = [];
     const started = await startDueCampaigns(db, (id) => refused.push(id));
     expect(started).not.toContain(scheduled);

@@ -12,6 +12,7 @@ import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
+import { assertAccountCanSend } from '../billing/account-status';
 import { previewCampaign, renderPublicCampaign, sendCampaignTest, summariseCampaign } from './campaign-preview';
 import {
   createCampaign,
@@ -92,6 +93,7 @@ export async function campaignsRoutes(
   app.post('/api/campaigns/:id/test-send', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(campaignTestSendSchema, request.body);
+    await assertAccountCanSend(db, actor.accountId); // a suspended account sends nothing, tests included
     return sendCampaignTest(db, mailer, actor.accountId, campaignId(request.params), { ...input, publicUrl });
   });
   app.get('/api/campaigns/:id/summary', async (request) => {
