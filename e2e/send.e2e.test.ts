@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -45,9 +45,8 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(RESULTS, { recursive: true });
     [app, browser, recipientBrowser] = await Promise.all([
-      // BOUNCE_SMTP_PORT=0: the inbound bounce receiver's fixed default port clashes with parallel suites.
       // One message at a time, 2 a second: the live progress card has time to be seen, paused and cancelled.
-      startApp({ ADMIN_EMAILS: OPERATOR, BOUNCE_SMTP_PORT: '0', SENDING_RATE_PER_RELAY: '2', SENDING_BATCH_SIZE: '1' }),
+      startApp({ ADMIN_EMAILS: OPERATOR, SENDING_RATE_PER_RELAY: '2', SENDING_BATCH_SIZE: '1' }),
       launchBrowser(),
       chromium.launch({
         executablePath: CHROMIUM_PATH as string,
@@ -209,6 +208,15 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await report.getByTestId('recipient-row').filter({ hasText: recipientEmail }).waitFor();
     const csvHref = await report.getByRole('link', { name: 'Exportar CSV por destinatário' }).getAttribute('href');
     expect(csvHref).toBe(`/api/campaigns/${campaignId}/report.csv`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      report.getByRole('link', { name: 'Exportar CSV por destinatário' }).click(),
+    ]);
+    const csv = readFileSync((await download.path()) as string, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe(
+      '\ufeffemail;situacao;enviada_em;aberturas;cliques;ultima_abertura;ultimo_clique;descadastrou;devolucao;reclamacao',
+    );
+    expect(csv).toContain(`${recipientEmail};entregue;`);
     await page.waitForLoadState('networkidle');
     await page.screenshot({ path: join(RESULTS, 'campaign-report-1280.png'), fullPage: true });
     await page.setViewportSize({ width: 375, height: 800 });
