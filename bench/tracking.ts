@@ -156,6 +156,23 @@ function processCpuMicros(pid: number): number {
   }
 }
 
+/** CPU (µs) of each PostgreSQL backend serving the bench database (same host, from /proc); empty on PGlite. */
+async function backendCpu(dbName: string): Promise<Map<number, number>> {
+  if (KIND !== 'postgres') return new Map();
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [dbName]);
+  await client.end();
+  return new Map(rows.map((r) => [r.pid, processCpuMicros(r.pid)]));
+}
+
+/** CPU the backends used between two samples; backends that exited in between are lost (a lower bound then). */
+function backendCpuDelta(before: Map<number, number>, after: Map<number, number>): { micros: number; exact: boolean } {
+  let micros = 0;
+  for (const [pid, cpu] of after) micros += cpu - (before.get(pid) ?? 0);
+  return { micros, exact: [...before.keys()].every((pid) => after.has(pid)) };
+}
+
 function loadAverage(): string {
   return os
     .loadavg()
@@ -320,6 +337,7 @@ async function main(): Promise<void> {
       if (WARMUP > 0) await runLoad({ url: base, pathsFile, duration: WARMUP, connections: CONNECTIONS });
       const load0 = loadAverage();
       const cpu0 = processCpuMicros(serverPid);
+      const pgCpu0 = await backendCpu(dbName);
       const { result: r, cpuMicros: loadCpu } = await runLoad({
         url: base,
         pathsFile,
@@ -327,6 +345,10 @@ async function main(): Promise<void> {
         connections: CONNECTIONS,
       });
       const serverCpu = processCpuMicros(serverPid) - cpu0;
+      await sleep(FLUSH_MS * 3 + 300); // the last batch is written
+      const pgDelta = backendCpuDelta(pgCpu0, await backendCpu(dbName));
+      const pgCpu = KIND === 'postgres' ? pgDelta.micros : Number.NaN;
+      const pgNote = pgDelta.exact ? '' : ' (lower bound: a connection closed)';
       const load1 = loadAverage();
       const answered = r['2xx'] + r['3xx'];
       console.info(
@@ -336,16 +358,18 @@ async function main(): Promise<void> {
           `  latency ms: p50 ${r.latency.p50}, p97.5 ${r.latency.p97_5}, p99 ${r.latency.p99}, max ${r.latency.max}, mean ${r.latency.average}\n` +
           `  2xx ${fmt(r['2xx'])}, 3xx ${fmt(r['3xx'])}, 4xx ${r['4xx']}, 5xx ${r['5xx']}, errors ${r.errors}, timeouts ${r.timeouts}\n` +
           `  server CPU ${(serverCpu / 1000).toFixed(0)} ms = ${(serverCpu / answered).toFixed(0)} µs/request; ` +
-          `load generator CPU ${(loadCpu / answered).toFixed(0)} µs/request; load average ${load0} → ${load1}`,
+          `load generator CPU ${(loadCpu / answered).toFixed(0)} µs/request; ` +
+          `PostgreSQL backends CPU ${Number.isNaN(pgCpu) ? 'n/a (PGlite is inside the server)' : `${(pgCpu / answered).toFixed(0)} µs/request${pgNote}`}; ` +
+          `load average ${load0} → ${load1}`,
       );
       rows.push(
         `| ${target} | ${fmt(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ` +
-          `${r['4xx'] + r['5xx'] + r.errors + r.timeouts} | ${(serverCpu / answered).toFixed(0)} | ${load1.split(' ')[0]} |`,
+          `${r['4xx'] + r['5xx'] + r.errors + r.timeouts} | ${(serverCpu / answered).toFixed(0)} | ` +
+          `${Number.isNaN(pgCpu) ? 'n/a' : `${pgDelta.exact ? '' : '≥ '}${(pgCpu / answered).toFixed(0)}`} | ${load1.split(' ')[0]} |`,
       );
 
       // Every answered request must become one event once the batch is flushed (FLUSH_MS) — checked live on
       // PostgreSQL (PGlite belongs to the server process until it stops).
-      await sleep(FLUSH_MS * 3 + 300);
       const served = await servedCount(base, route, okStatus);
       if (KIND === 'postgres') {
         const live = await open();
@@ -385,7 +409,7 @@ async function main(): Promise<void> {
     const logBytes = fs.statSync(logFile).size;
     console.info(`server log: ${fmt(logBytes)} bytes (${logFile})`);
     console.info(
-      `\n| endpoint | req/s | p50 ms | p99 ms | max ms | failed | server µs/req | load avg |\n|---|---|---|---|---|---|---|---|\n${rows.join('\n')}`,
+      `\n| endpoint | req/s | p50 ms | p99 ms | max ms | failed | server µs/req | PostgreSQL µs/req | load avg |\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}`,
     );
     if (!ok) process.exitCode = 1;
   } finally {
