@@ -1,4 +1,4 @@
-import { costOfEmailsMillis } from '@carteiro/shared';
+import { type CampaignSummary, costOfEmailsMillis } from '@carteiro/shared';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
@@ -82,16 +82,6 @@ export async function sendCampaignTest(
     });
   }
   return { sent: options.emails.length };
-}
-
-export interface CampaignSummary {
-  /** Exact recipients after deduplication across lists, exclusions and suppressions. */
-  recipients: number;
-  priceMillis: number;
-  costMillis: number;
-  balanceMillis: number;
-  balanceAfterMillis: number;
-  isBalanceSufficient: boolean;
 }
 
 /** Recipient count, cost at the account's price and the balance left after sending (before the "Enviar" button). */

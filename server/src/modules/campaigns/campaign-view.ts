@@ -1,40 +1,7 @@
-import type { CampaignStatus } from '@carteiro/shared';
+import type { CampaignView } from '@carteiro/shared';
 import type { CampaignRow } from './campaigns.db';
 
-/** A campaign as the API answers it (ISO dates). `createdBy` is the owning account id (spec §3). */
-export interface CampaignView {
-  id: string;
-  uuid: string;
-  createdBy: string;
-  name: string;
-  subject: string;
-  preheader: string;
-  fromName: string | null;
-  fromEmail: string | null;
-  replyTo: string | null;
-  includeListIds: string[];
-  excludeListIds: string[];
-  template: string;
-  templateProject: Record<string, unknown> | null;
-  trackOpens: boolean;
-  trackClicks: boolean;
-  status: CampaignStatus;
-  scheduledAt: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  counters: {
-    recipients: number;
-    sent: number;
-    failed: number;
-    bounced: number;
-    opened: number;
-    clicked: number;
-    unsubscribed: number;
-    complained: number;
-  };
-  createdAt: string;
-  updatedAt: string;
-}
+export type { CampaignView };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,47 +1,5 @@
-import type { CampaignStatus } from '@carteiro/shared';
-
-export interface Campaign {
-  id: string;
-  uuid: string;
-  createdBy: string;
-  name: string;
-  subject: string;
-  preheader: string;
-  fromName: string | null;
-  fromEmail: string | null;
-  replyTo: string | null;
-  includeListIds: string[];
-  excludeListIds: string[];
-  template: string;
-  templateProject: Record<string, unknown> | null;
-  trackOpens: boolean;
-  trackClicks: boolean;
-  status: CampaignStatus;
-  scheduledAt: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  counters: {
-    recipients: number;
-    sent: number;
-    failed: number;
-    bounced: number;
-    opened: number;
-    clicked: number;
-    unsubscribed: number;
-    complained: number;
-  };
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface CampaignSummary {
-  recipients: number;
-  priceMillis: number;
-  costMillis: number;
-  balanceMillis: number;
-  balanceAfterMillis: number;
-  isBalanceSufficient: boolean;
-}
+/** Response shapes shared with the server. */
+export type { CampaignSummary, CampaignView as Campaign } from '@carteiro/shared';
 
 export interface RenderedPreview {
   subject: string;
