@@ -97,7 +97,8 @@ interface ClaimedMessage {
   email: string;
   token: string;
   attempts: number;
-  created_at: string | Date;
+  /** The message row's created_at, ms since the epoch (the retry window starts there). */
+  created_ms: number;
   name: string | null;
   fields: Record<string, unknown> | null;
   /** Unsubscribed, bounced, complained, suppressed, left every included list, or deleted since the snapshot. */
@@ -349,7 +350,8 @@ export class CampaignSender {
                       for update skip locked)
                and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')
             returning m.id, m.email, m.token, m.attempts, m.created_at, m.contact_id, m.account_id)
-          select claimed.id, claimed.email, claimed.token, claimed.attempts, claimed.created_at, ct.name, ct.fields,
+          select claimed.id, claimed.email, claimed.token, claimed.attempts,
+                 (extract(epoch from claimed.created_at) * 1000)::float8 as created_ms, ct.name, ct.fields,
                  (ct.id is null
                   or ct.status <> 'subscribed'
                   or not exists (select 1 from list_memberships lm, campaigns cp
@@ -361,7 +363,12 @@ export class CampaignSender {
            order by claimed.id`,
     );
     // bigint ids arrive as number (pg) or bigint/string (PGlite): one type from here on.
-    return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts) }));
+    for (const row of rows) {
+      row.id = Number(row.id);
+      row.attempts = Number(row.attempts);
+      row.created_ms = Number(row.created_ms);
+    }
+    return rows;
   }
 
   /** The fast path: render, track, encode and sign one message from the campaign's body programs. */
@@ -478,7 +485,7 @@ export class CampaignSender {
     const { retryBaseSeconds, retryMaxSeconds, retryWindowSeconds } = this.settings;
     const delay = Math.min(retryBaseSeconds * 2 ** Math.max(0, message.attempts - 1), retryMaxSeconds) * 1000;
     const next = new Date(Date.now() + delay);
-    const giveUpAt = new Date(message.created_at).getTime() + retryWindowSeconds * 1000;
+    const giveUpAt = message.created_ms + retryWindowSeconds * 1000;
     if (next.getTime() > giveUpAt)
       return { id: message.id, status: 'failed', nextAttemptAt: null, policy: false, ...reply };
     return { id: message.id, status: 'queued', nextAttemptAt: next, policy: false, ...reply };
@@ -510,22 +517,60 @@ export class CampaignSender {
         policy: o.policy,
       })),
     );
-    await this.db.transaction(async (tx) => {
-      const written = await queryRows<{ status: string }>(
-        tx as unknown as Db,
-        sql`update messages m
-               set status = v.status,
-                   next_attempt_at = coalesce(v.next_at, m.next_attempt_at),
-                   smtp_code = v.code, enhanced_code = v.enhanced, response = v.response, policy = v.policy,
-                   sent_at = case when v.status = 'sent' then now() else m.sent_at end,
-                   claimed_at = null -- claimed_by stays: which worker delivered it
-              from jsonb_to_recordset(${rows}::jsonb)
-                   as v(id bigint, status text, next_at timestamptz, code int, enhanced text, response text, policy boolean)
-             where m.id = v.id and m.status = 'sending' and m.claimed_by = ${this.workerId}
-            returning m.status`,
+    if (!connectionFailure || anySent) {
+      // The common case in one statement (atomic by itself: no BEGIN/COMMIT round trips, row locks on the
+      // campaign held only for the statement): the outcomes, the counters, and the error streak reset (written
+      // only when it is not 0 already, so lanes do not queue on that row for nothing).
+      await this.db.execute(
+        sql`with written as (
+              update messages m
+                 set status = v.status,
+                     next_attempt_at = coalesce(v.next_at, m.next_attempt_at),
+                     smtp_code = v.code, enhanced_code = v.enhanced, response = v.response, policy = v.policy,
+                     sent_at = case when v.status = 'sent' then now() else m.sent_at end,
+                     claimed_at = null -- claimed_by stays: which worker delivered it
+                from jsonb_to_recordset(${rows}::jsonb)
+                     as v(id bigint, status text, next_at timestamptz, code int, enhanced text, response text, policy boolean)
+               where m.id = v.id and m.status = 'sending' and m.claimed_by = ${this.workerId}
+              returning m.status),
+            counts as (
+              select count(*) filter (where status = 'sent')::int as sent,
+                     count(*) filter (where status = 'failed')::int as failed
+                from written),
+            counters as (
+              update campaigns c set sent_count = c.sent_count + counts.sent, failed_count = c.failed_count + counts.failed
+                from counts
+               where c.id = ${campaignId} and (counts.sent > 0 or counts.failed > 0)
+              returning 1),
+            streak as (
+              update campaign_sends set consecutive_errors = 0
+               where campaign_id = ${campaignId} and ${anySent} and consecutive_errors <> 0
+              returning 1)
+          select (select count(*) from counters) as counters, (select count(*) from streak) as streak`,
       );
-      const sent = written.filter((r) => r.status === 'sent').length;
-      const failed = written.filter((r) => r.status === 'failed').length;
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      // The counts come back as one row (not one row per message for the driver to parse).
+      const [written] = await queryRows<{ sent: number | string; failed: number | string }>(
+        tx as unknown as Db,
+        sql`with written as (
+              update messages m
+                 set status = v.status,
+                     next_attempt_at = coalesce(v.next_at, m.next_attempt_at),
+                     smtp_code = v.code, enhanced_code = v.enhanced, response = v.response, policy = v.policy,
+                     sent_at = case when v.status = 'sent' then now() else m.sent_at end,
+                     claimed_at = null -- claimed_by stays: which worker delivered it
+                from jsonb_to_recordset(${rows}::jsonb)
+                     as v(id bigint, status text, next_at timestamptz, code int, enhanced text, response text, policy boolean)
+               where m.id = v.id and m.status = 'sending' and m.claimed_by = ${this.workerId}
+              returning m.status)
+            select count(*) filter (where status = 'sent')::int as sent,
+                   count(*) filter (where status = 'failed')::int as failed
+              from written`,
+      );
+      const sent = Number(written?.sent ?? 0);
+      const failed = Number(written?.failed ?? 0);
       if (sent > 0 || failed > 0) {
         await tx
           .update(campaigns)
@@ -535,9 +580,7 @@ export class CampaignSender {
           })
           .where(eq(campaigns.id, campaignId));
       }
-      if (anySent) {
-        await tx.update(campaignSends).set({ consecutiveErrors: 0 }).where(eq(campaignSends.campaignId, campaignId));
-      } else if (connectionFailure) {
+      if (connectionFailure) {
         const [row] = await tx
           .update(campaignSends)
           .set({ consecutiveErrors: sql`${campaignSends.consecutiveErrors} + 1` })

@@ -27,6 +27,10 @@ export interface SmtpConnectionOptions {
   idleTimeoutMs?: number;
 }
 
+function uncork(socket: net.Socket): void {
+  socket.uncork();
+}
+
 export class SmtpError extends Error {
   constructor(
     message: string,
@@ -195,13 +199,16 @@ export class SmtpConnection {
     if (this.socket && !this.closed) this.socket.write(data);
   }
 
-  /** Writes several chunks in one system call. */
+  /**
+   * Writes several chunks in one system call. The socket stays corked until the current microtasks have run,
+   * so what the pool writes next in the same turn (the next message's pipelined envelope) joins that write.
+   */
   writeAll(chunks: (string | Buffer)[]): void {
     const socket = this.socket;
     if (!socket || this.closed) return;
     socket.cork();
     for (const chunk of chunks) socket.write(chunk);
-    socket.uncork();
+    process.nextTick(uncork, socket);
   }
 
   /** Registers the next expected reply (FIFO, in write order). */
