@@ -192,6 +192,35 @@ describe.each(DATABASE_KINDS)('CSV import on %s', (kind) => {
     expect(a?.name).toBe('Aspas "duplas" \\ barra');
   });
 
+  it('finishes two imports of the same addresses running at once (a batch that loses the race is rewritten)', async () => {
+    const account = await createTestAccount(database.db);
+    const list = await createList(database.db, account.id, { name: 'Corrida' });
+    const lines = ['email;nome'];
+    for (let i = 0; i < 3000; i++) lines.push(`corrida${i}@exemplo.com.br;Pessoa ${i}`);
+    const csv = `${lines.join('\n')}\n`;
+    const ups = [await upload(account.id, csv), await upload(account.id, csv)];
+    for (const up of ups) {
+      await startImport(database.db, account.id, up.importId, {
+        mapping: up.suggestedMapping,
+        legalBasis: 'consent',
+        consentSource: 'planilha',
+        updateExisting: false,
+        listId: list.id,
+      });
+    }
+    await Promise.all(ups.map((up) => runImport(database.db, up.importId, undefined, { batchSize: 500 })));
+    const progress = await Promise.all(ups.map((up) => findImport(database.db, account.id, up.importId)));
+    for (const p of progress) expect(p).toMatchObject({ status: 'done', percent: 100, processedRows: 3000 });
+    expect(progress.map((p) => p.inserted + p.unchanged)).toEqual([3000, 3000]);
+    expect((progress[0]?.inserted ?? 0) + (progress[1]?.inserted ?? 0)).toBe(3000);
+    const [counted] = await queryRows<{ contacts: number; members: number }>(
+      database.db,
+      sql`select (select count(*) from contacts where account_id = ${account.id})::int as contacts,
+                 (select count(*) from list_memberships where list_id = ${list.id})::int as members`,
+    );
+    expect(counted).toEqual({ contacts: 3000, members: 3000 });
+  });
+
   it('imports several batches with progress reaching 100%', async () => {
     const account = await createTestAccount(database.db);
     const lines = ['email;nome'];
