@@ -14,7 +14,13 @@
  */
 import { Context, Drop, type Liquid, type Template, TokenKind } from 'liquidjs';
 import type { EncodedBody } from './mime/build-message';
-import { qpMaxLength, qpState, writeQuotedPrintableAt } from './mime/encoding';
+import {
+  isPlainQpAscii,
+  qpMaxLength,
+  qpState,
+  writeQuotedPrintableAsciiAt,
+  writeQuotedPrintableAt,
+} from './mime/encoding';
 
 const QP_COLUMNS = 76;
 
@@ -204,7 +210,7 @@ export class BodyProgram {
   /** Renders the dynamic parts of one message; the returned body encodes itself into the message buffer. */
   prepare(scope: object, hooks: BodyHooks | null, marker: string | null = null): EncodedBody {
     const ctx = new Context(scope, this.engine.options, { sync: true }, { liquid: this.engine });
-    const values: (Buffer | null)[] = new Array(this.parts.length);
+    const values: (string | Buffer | null)[] = new Array(this.parts.length);
     let maxLength = 0;
     const last = this.parts.length - 1;
     for (let i = 0; i <= last; i++) {
@@ -225,9 +231,10 @@ export class BodyProgram {
       } else {
         value = hooks ? hooks.pixel() : '';
       }
-      const bytes = Buffer.from(value, 'utf8');
-      values[i] = bytes;
-      maxLength += qpMaxLength(bytes.length) + 3;
+      // Plain ASCII (URLs, most values) is encoded from the string; anything else through its UTF-8 bytes.
+      const encoded = isPlainQpAscii(value) ? value : Buffer.from(value, 'utf8');
+      values[i] = encoded;
+      maxLength += qpMaxLength(encoded.length) + 3;
     }
     const parts = this.parts;
     return {
@@ -242,7 +249,11 @@ export class BodyProgram {
             pos += encoded.copy(out, pos);
             column = part.ends[column] as number;
           } else {
-            pos = writeQuotedPrintableAt(values[i] as Buffer, out, pos, column);
+            const value = values[i] as string | Buffer;
+            pos =
+              typeof value === 'string'
+                ? writeQuotedPrintableAsciiAt(value, out, pos, column)
+                : writeQuotedPrintableAt(value, out, pos, column);
             column = qpState.column;
           }
         }

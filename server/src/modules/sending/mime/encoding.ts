@@ -72,6 +72,44 @@ export function writeQuotedPrintableAt(input: Buffer, out: Buffer, pos: number, 
   return pos;
 }
 
+/**
+ * `writeQuotedPrintableAt` for a string of printable ASCII without `=` (URLs, most merge values): no UTF-8
+ * Buffer in between. Characters outside that set must not be passed (see `isPlainQpAscii`).
+ */
+export function writeQuotedPrintableAsciiAt(input: string, out: Buffer, pos: number, column: number): number {
+  const n = input.length;
+  let line = column;
+  for (let i = 0; i < n; i++) {
+    const b = input.charCodeAt(i);
+    // A space at the very end is escaped (it may end a line), as in writeQuotedPrintableAt.
+    const literal = b !== SP || i + 1 < n;
+    const width = literal ? 1 : 3;
+    if (line + width > QP_LINE) {
+      out[pos++] = EQ;
+      out[pos++] = CR;
+      out[pos++] = LF;
+      line = 0;
+    }
+    if (literal) {
+      out[pos++] = b;
+    } else {
+      out[pos++] = EQ;
+      out[pos++] = HEX[b >> 4]!;
+      out[pos++] = HEX[b & 15]!;
+    }
+    line += width;
+  }
+  qpState.column = line;
+  return pos;
+}
+
+const PLAIN_QP_ASCII = /^[\x20-\x3c\x3e-\x7e]*$/;
+
+/** Whether `writeQuotedPrintableAsciiAt` may encode `value` (printable ASCII, no `=`). */
+export function isPlainQpAscii(value: string): boolean {
+  return PLAIN_QP_ASCII.test(value);
+}
+
 /** Quoted-printable text as a string (for tests and small parts). */
 export function encodeQuotedPrintable(text: string): string {
   const input = Buffer.from(text, 'utf8');
