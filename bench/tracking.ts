@@ -21,7 +21,8 @@
  *    must flush the last batch) — and that campaigns.opened_count/clicked_count match the distinct messages.
  *
  * Other knobs: BENCH_TARGETS=pixel,click, BENCH_LOG_LEVEL (server LOG_LEVEL, default info), BENCH_PROFILE=<dir>
- * (the server runs with --cpu-prof into that directory).
+ * (the server runs with --cpu-prof into that directory), BENCH_SERVER_BUNDLE=<path/main.js> (another build, e.g.
+ * an older commit's, for an A/B run under the same conditions).
  */
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -257,6 +258,7 @@ async function main(): Promise<void> {
   dbUrl.pathname = `/${dbName}`;
   const dataDir = path.join(tmp, 'data');
   let server: ChildProcess | null = null;
+  let exited: Promise<number | null> = Promise.resolve(null);
   let load: ChildProcess | null = null;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: PG_URL });
@@ -269,9 +271,10 @@ async function main(): Promise<void> {
       KIND === 'postgres' ? { kind: 'postgres', url: dbUrl.toString(), poolSize: 2 } : { kind: 'pglite', dataDir },
     );
   try {
-    const bundle = path.join(ROOT, 'server/dist/main.js');
+    const bundle = process.env.BENCH_SERVER_BUNDLE ?? path.join(ROOT, 'server/dist/main.js');
     const sources = Math.max(newestMtime(path.join(ROOT, 'server/src')), newestMtime(path.join(ROOT, 'shared/src')));
-    if (!process.env.BENCH_NO_BUILD && (!fs.existsSync(bundle) || fs.statSync(bundle).mtimeMs < sources)) {
+    const stale = !fs.existsSync(bundle) || fs.statSync(bundle).mtimeMs < sources;
+    if (!process.env.BENCH_NO_BUILD && !process.env.BENCH_SERVER_BUNDLE && stale) {
       console.info('server/dist/main.js is older than the sources: npm run build -w server');
       execFileSync('npm', ['run', 'build', '-w', 'server'], { cwd: ROOT, stdio: 'inherit' });
     }
@@ -283,7 +286,7 @@ async function main(): Promise<void> {
     const tokens = await seed(database);
     await database.close();
     console.info(
-      `seeded ${fmt(N)} sent messages, ${LINKS} links (${KIND}) in ${fmt(performance.now() - t0)} ms; ` +
+      `server ${path.relative(ROOT, bundle)}; seeded ${fmt(N)} sent messages, ${LINKS} links (${KIND}) in ${fmt(performance.now() - t0)} ms; ` +
         `${os.cpus().length} CPUs, Node ${process.version}`,
     );
 
@@ -311,12 +314,14 @@ async function main(): Promise<void> {
       },
     });
     const serverPid = server.pid as number;
-    const exited = new Promise<number | null>((resolve) => server?.once('exit', (code) => resolve(code)));
+    const child = server;
+    exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     for (let i = 0; ; i++) {
       try {
         if ((await fetch(`${base}/readyz`)).ok) break;
       } catch {}
-      if (i > 300 || server.exitCode !== null) throw new Error(`server did not start; see ${logFile}`);
+      if (i > 300 || server.exitCode !== null)
+        throw new Error(`server did not start:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
       await sleep(100);
     }
 
@@ -415,8 +420,8 @@ async function main(): Promise<void> {
   } finally {
     load?.kill();
     if (server) {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server?.once('exit', resolve));
+      if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
+      await exited;
     }
     if (KIND === 'postgres' && !process.env.BENCH_KEEP_DB) {
       await admin(`drop database if exists ${dbName} with (force)`).catch((error) => console.error(error));
