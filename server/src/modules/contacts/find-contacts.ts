@@ -5,7 +5,7 @@ import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { listMemberships } from '../lists/lists.db';
 import { type ContactRow, type ContactView, toContactView } from './contact-view';
-import { contacts } from './contacts.db';
+import { CONTACT_STATUSES, contacts } from './contacts.db';
 
 export interface ContactPage {
   items: ContactView[];
@@ -37,7 +37,12 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
 export async function findContacts(db: Db, accountId: string, query: ContactQuery = {}): Promise<ContactPage> {
   const limit = query.limit ?? 50;
   const conditions = [sql`c.account_id = ${accountId}`];
-  if (query.status) conditions.push(sql`c.status = ${query.status}`);
+  if (query.status) {
+    // A literal, not a parameter: the planner can then match contacts_account_inactive_idx (partial, status <>
+    // 'subscribed') for the rare statuses. The value is one of CONTACT_STATUSES (checked here, not only by zod).
+    if (!CONTACT_STATUSES.includes(query.status)) throw new AppError('bad_request', 'Status inválido.');
+    conditions.push(sql`c.status = ${sql.raw(`'${query.status}'`)}`);
+  }
   if (query.listId) {
     conditions.push(
       sql`exists (select 1 from list_memberships m where m.contact_id = c.id and m.list_id = ${query.listId})`,

@@ -1,0 +1,2 @@
+DROP INDEX "contacts_account_status_idx";--> statement-breakpoint
+CREATE INDEX "contacts_account_inactive_idx" ON "contacts" USING btree ("account_id","status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "contacts"."status" <> 'subscribed';
