@@ -10,6 +10,7 @@
  * Prints messages/s from "send" (startCampaignSend: snapshot + reservation) to "last message accepted and
  * recorded" (campaign status sent, settled), CPU µs per message of the senders (and of the sink), the senders'
  * peak RSS, and the sink's raw acceptance rate with the pipelining SmtpPool measured in the same run.
+ * First it prints the single-thread CPU cost of each stage of building a message (BENCH_STAGES_ONLY=1: only that).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -23,18 +24,27 @@ import pino from 'pino';
 import { type Database, openDatabase } from '../server/src/db/database';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
+import { BodyProgram } from '../server/src/modules/sending/body-program';
+import { messageLinks } from '../server/src/modules/sending/build-message';
 import { CampaignSender } from '../server/src/modules/sending/campaign-sender';
 import {
   createDkimSigner,
   DEFAULT_SIGNED_HEADERS,
   type DkimAlgorithm,
 } from '../server/src/modules/sending/dkim/dkim-signer';
-import { buildMimeMessage, createMessageFrame } from '../server/src/modules/sending/mime/build-message';
+import {
+  buildMimeMessage,
+  buildMimeMessageFromParts,
+  createMessageFrame,
+} from '../server/src/modules/sending/mime/build-message';
 import { createRelayTransport } from '../server/src/modules/sending/sending-runtime';
 import { createSmtpPool } from '../server/src/modules/sending/smtp/smtp-pool';
 import { startCampaignSend } from '../server/src/modules/sending/start-campaign-send';
 import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
-import { setTrackingSecret } from '../server/src/modules/tracking/tracking-token';
+import { htmlLiquid, textLiquid } from '../server/src/modules/templates/liquid-engine';
+import { buildScope, compileCampaign, renderMessage } from '../server/src/modules/templates/render-message';
+import { finishTrackedHtml, planTrackedHtml } from '../server/src/modules/tracking/rewrite-links';
+import { setTrackingSecret, trackingTokenSigner } from '../server/src/modules/tracking/tracking-token';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
@@ -165,6 +175,116 @@ async function sinkStats(sink: ChildProcess): Promise<{ accepted: number; cpuMic
   return reply;
 }
 
+const SUBJECT = '{{ contato.nome }}, ofertas para {{ contato.cidade }} — até 60% off';
+const PREHEADER = 'Só até domingo';
+
+/**
+ * Single-thread CPU cost of each stage of building one message (µs, process.cpuUsage over `n` messages), with
+ * the bench's template and tracking on: what the sender spends per message before SMTP and the database.
+ */
+function stageCosts(n = 3000): string {
+  const plan = planTrackedHtml(BENCH_TEMPLATE, {
+    publicUrl: PUBLIC_URL,
+    trackClicks: true,
+    trackOpens: true,
+    nonce: 'bench0',
+  });
+  const plain = compileCampaign({ subject: SUBJECT, preheader: PREHEADER, html: BENCH_TEMPLATE });
+  const compiled = {
+    ...plain,
+    html: compileCampaign({ subject: '', preheader: PREHEADER, html: plan.source, text: '-' }).html,
+  };
+  const programs = {
+    html: new BodyProgram(compiled.html, htmlLiquid, { marker: plan.marker }),
+    text: new BodyProgram(compiled.text, textLiquid, { trim: true }),
+    subject: new BodyProgram(compiled.subject, textLiquid),
+  };
+  const frame = createMessageFrame({
+    fromEmail: 'loja@loja.exemplo.com.br',
+    fromName: 'Loja Ação',
+    listId: 'bench.carteiro.test',
+    feedbackId: 'bench:bench:campaign:carteiro',
+    messageIdDomain: 'carteiro.test',
+    extraHeaders: { Precedence: 'bulk' },
+  });
+  const account = { name: 'Loja Bench', address: 'Rua das Flores, 100 — Recife/PE' };
+  const tokens = Array.from({ length: 256 }, () => randomBytes(20).toString('hex'));
+  const staticIds = plan.staticUrls.map((_, i) => 1000 + i);
+  const scopeOf = (i: number) =>
+    buildScope(
+      { email: `pessoa${i}@exemplo.com.br`, name: `Pessoa ${i}`, fields: { cidade: 'Conceição do Araguaia' } },
+      account,
+      messageLinks(PUBLIC_URL, 'c', tokens[i % 256] as string),
+      'Bench',
+    );
+  const cpu = (f: (i: number) => unknown) => {
+    for (let i = 0; i < 300; i++) f(i);
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) f(i);
+    const c = process.cpuUsage(c0);
+    return ((c.user + c.system) / n).toFixed(1);
+  };
+  const hooks = (i: number) => {
+    const sign = trackingTokenSigner(tokens[i % 256] as string);
+    return {
+      click: (k: number) => `${PUBLIC_URL}/c/${sign(staticIds[k] as number)}`,
+      pixel: () => `${PUBLIC_URL}/o/${sign(0)}.gif`,
+      finish: (html: string) => html,
+    };
+  };
+  const fields = (i: number, subject: string) => ({
+    messageId: tokens[i % 256] as string,
+    to: `pessoa${i}@exemplo.com.br`,
+    toName: `Pessoa ${i}`,
+    subject,
+    unsubscribeUrl: `${PUBLIC_URL}/u/${tokens[i % 256]}`,
+  });
+  const liquid = cpu((i) => renderMessage(compiled, scopeOf(i)));
+  const stringPath = cpu((i) => {
+    const r = renderMessage(compiled, scopeOf(i));
+    const html = finishTrackedHtml(r.html, plan, {
+      publicUrl: PUBLIC_URL,
+      sign: trackingTokenSigner(tokens[i % 256] as string),
+      staticIds,
+      linkIdOf: () => undefined,
+    });
+    return buildMimeMessage(frame, { ...fields(i, r.subject), text: r.text, html });
+  });
+  const signatures = cpu((i) => {
+    const sign = trackingTokenSigner(tokens[i % 256] as string);
+    for (let k = 0; k <= staticIds.length; k++) sign(k);
+  });
+  const build = (i: number) => {
+    const scope = scopeOf(i);
+    const subject = programs.subject.renderString(scope).replace(/\s+/g, ' ').trim();
+    const html = programs.html.prepare(scope, hooks(i), plan.marker);
+    return buildMimeMessageFromParts(frame, fields(i, subject), programs.text.prepare(scope, null), html);
+  };
+  const fast = cpu(build);
+  const raw = build(1);
+  const signers = (['rsa-sha256', 'ed25519-sha256'] as const).map((algorithm) =>
+    createDkimSigner({
+      domain: 'loja.exemplo.com.br',
+      selector: 'bench',
+      privateKeyPem: String(
+        (algorithm === 'rsa-sha256'
+          ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+          : generateKeyPairSync('ed25519')
+        ).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      ),
+      algorithm,
+      headerNames: [...DEFAULT_SIGNED_HEADERS, 'feedback-id'],
+    }),
+  );
+  const rsa = cpu(() => signers[0]?.sign(raw));
+  const ed = cpu(() => signers[1]?.sign(raw));
+  return (
+    `stage CPU µs/msg, one thread (${raw.length} bytes on the wire): full liquidjs render ${liquid}; string path ` +
+    `(render + tracking + MIME) ${stringPath}; fast path (body programs: render + tracking + MIME) ${fast}, of which ` +
+    `${staticIds.length + 1} tracking signatures ${signatures}; DKIM RSA-2048 ${rsa}, Ed25519 ${ed}`
+  );
+}
+
 /** The sink's raw acceptance rate: pre-built ~6 KB messages through the pipelining SmtpPool, nothing else. */
 async function rawRate(port: number, sink: ChildProcess): Promise<number> {
   const frame = createMessageFrame({
@@ -227,6 +347,7 @@ async function main(): Promise<void> {
           ' ',
         )}; template ${Buffer.byteLength(BENCH_TEMPLATE)} bytes, 10 links + unsubscribe, click and open tracking on`,
     );
+    console.log(stageCosts());
     const raw = await rawRate(port, sink);
     console.log(`sink raw acceptance (pipelining SmtpPool, 8 connections, pre-built ~6 KB): ${Math.round(raw)} msg/s`);
 
@@ -268,8 +389,8 @@ async function main(): Promise<void> {
           uuid: crypto.randomUUID(),
           createdBy: account.id,
           name: `Bench ${mode}`,
-          subject: '{{ contato.nome }}, ofertas para {{ contato.cidade }} — até 60% off',
-          preheader: 'Só até domingo',
+          subject: SUBJECT,
+          preheader: PREHEADER,
           fromName: 'Loja Ação',
           fromEmail: 'loja@loja.exemplo.com.br',
           includeListIds: [list?.id as string],
@@ -342,4 +463,5 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === 'sender') await senderChild();
+else if (process.env.BENCH_STAGES_ONLY) console.log(stageCosts());
 else await main();
