@@ -21,7 +21,8 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { isProdu
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    // A route may ask for a stricter policy (the click redirect and the unsubscribe pages send no-referrer).
+    if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     reply.header('x-frame-options', 'SAMEORIGIN');
     if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
     if (options.isProduction) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');

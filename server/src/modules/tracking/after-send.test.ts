@@ -329,6 +329,9 @@ describe.each(DATABASE_KINDS)('after the send on %s', (kind) => {
     });
     expect(ok.statusCode).toBe(302);
     expect(ok.headers.location).toBe('https://loja.example/oferta?a=1&b=2');
+    expect(ok.headers['cache-control']).toBe('no-store');
+    expect(ok.headers['referrer-policy']).toBe('no-referrer'); // the token never reaches the destination
+    expect(ok.headers['content-security-policy']).toBe("default-src 'none'");
     const withUrl = await t.app.inject({ method: 'GET', url: `${path}?url=https://evil.example` });
     expect(withUrl.headers.location).toBe('https://loja.example/oferta?a=1&b=2');
     const token = path.slice(3);
@@ -359,6 +362,8 @@ describe.each(DATABASE_KINDS)('after the send on %s', (kind) => {
     expect(human.statusCode).toBe(200);
     expect(human.headers['content-type']).toBe('image/gif');
     expect(String(human.headers['cache-control'])).toContain('no-store');
+    expect(human.headers['content-security-policy']).toBe("default-src 'none'");
+    expect(human.headers['x-content-type-options']).toBe('nosniff');
     expect(human.headers.location).toBeUndefined();
     expect(human.rawPayload.subarray(0, 6).toString()).toBe('GIF89a');
     await t.app.inject({ method: 'GET', url, headers: { 'user-agent': 'Mozilla/5.0' }, remoteAddress: '17.58.1.2' });

@@ -23,11 +23,15 @@ function requestFacts(request: FastifyRequest) {
  */
 const HOT_ROUTE = { logLevel: 'warn' } as const;
 
+/** Neither the GIF nor the redirect is a document: nothing may load from them (and the app's long CSP is spared). */
+const NOTHING = "default-src 'none'";
+
 const PIXEL_HEADERS = {
   'cache-control': 'no-store, no-cache, must-revalidate, max-age=0',
   pragma: 'no-cache',
   expires: '0',
   'content-type': 'image/gif',
+  'content-security-policy': NOTHING,
 };
 
 /**
@@ -85,6 +89,7 @@ export const trackingRoutes: FastifyPluginAsync<{ db: Db; recorder: EventRecorde
       .code(302)
       .header('cache-control', 'no-store')
       .header('referrer-policy', 'no-referrer')
+      .header('content-security-policy', NOTHING)
       .redirect(link.url);
   });
 };
