@@ -334,6 +334,7 @@ async function main(): Promise<void> {
       });
 
     const rows: string[] = [];
+    const verdicts: string[] = [];
     for (const target of TARGETS) {
       const pathsFile = path.join(tmp, `${target}.json`);
       fs.writeFileSync(pathsFile, JSON.stringify(tokens[target]));
@@ -366,6 +367,10 @@ async function main(): Promise<void> {
           `load generator CPU ${(loadCpu / answered).toFixed(0)} µs/request; ` +
           `PostgreSQL backends CPU ${Number.isNaN(pgCpu) ? 'n/a (PGlite is inside the server)' : `${(pgCpu / answered).toFixed(0)} µs/request${pgNote}`}; ` +
           `load average ${load0} → ${load1}`,
+      );
+      const met = r.requests.average >= 5_000 && r.latency.p99 < 20;
+      verdicts.push(
+        `${target} ${met ? 'meets' : 'misses'} the target (≥ 5,000 req/s, p99 < 20 ms) at load average ${load1.split(' ')[0]}`,
       );
       rows.push(
         `| ${target} | ${fmt(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ` +
@@ -416,6 +421,7 @@ async function main(): Promise<void> {
     console.info(
       `\n| endpoint | req/s | p50 ms | p99 ms | max ms | failed | server µs/req | PostgreSQL µs/req | load avg |\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}`,
     );
+    console.info(verdicts.join('\n'));
     if (!ok) process.exitCode = 1;
   } finally {
     load?.kill();
