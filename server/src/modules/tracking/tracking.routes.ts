@@ -5,7 +5,7 @@ import type { EventRecorder } from './event-recorder';
 import { classifyRequest } from './machine-detection';
 import { verifyTrackingToken } from './tracking-token';
 
-/** The smallest transparent 1×1 GIF (43 bytes). */
+/** The smallest transparent 1×1 GIF (42 bytes). */
 export const PIXEL_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 const NOT_FOUND_PAGE = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Link inválido</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem"><h1>Link inválido</h1><p>Este link não existe ou foi alterado. Confira o endereço no e-mail recebido.</p></body></html>`;
