@@ -34,7 +34,55 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
  * same as page 1 at a million contacts. Search is a prefix match on the e-mail or the lower-cased name (both
  * indexed with text_pattern_ops); filters by status and list.
  */
-export async function findContacts(db: Db, accountId: string, query: ContactQuery = {}): Promise<ContactPage> {
+/**
+ * Above this many matches per search index, a search page walks the account newest first (the matches are dense
+ * enough to fill a page quickly); below, the page is built from the matches themselves.
+ */
+export const SEARCH_PROBE_LIMIT = 5000;
+
+/**
+ * The ids matching a prefix search, read from the prefix indexes in their own order (`using ~<~`, the
+ * text_pattern_ops order, so each part is an index range read that stops at `probeLimit` + 1), or null when
+ * either index holds more than `probeLimit` matches. Without this, the planner may walk the whole account newest
+ * first looking for 51 rare matches of an old prefix (1.3 s at 1M contacts on PGlite, seen in the bench) — or, the
+ * other way round, fetch and sort a million matches of an unselective one.
+ */
+async function searchMatches(
+  db: Db,
+  accountId: string,
+  search: string,
+  prefix: string,
+  probeLimit: number,
+): Promise<string[] | null> {
+  const byName = search.includes('@')
+    ? sql``
+    : sql`union all
+      (select 'n' as part, id from contacts
+        where account_id = ${accountId} and lower(name) like ${prefix}
+        order by lower(name) using ~<~ limit ${probeLimit + 1})`;
+  const rows = await queryRows<{ part: string; id: string }>(
+    db,
+    sql`(select 'e' as part, id from contacts
+          where account_id = ${accountId} and email like ${prefix}
+          order by email using ~<~ limit ${probeLimit + 1})
+        ${byName}`,
+  );
+  let email = 0;
+  let name = 0;
+  for (const row of rows) {
+    if (row.part === 'e') email++;
+    else name++;
+  }
+  if (email > probeLimit || name > probeLimit) return null;
+  return [...new Set(rows.map((row) => row.id))];
+}
+
+export async function findContacts(
+  db: Db,
+  accountId: string,
+  query: ContactQuery = {},
+  probeLimit = SEARCH_PROBE_LIMIT,
+): Promise<ContactPage> {
   const limit = query.limit ?? 50;
   const conditions = [sql`c.account_id = ${accountId}`];
   if (query.status) {
@@ -51,11 +99,18 @@ export async function findContacts(db: Db, accountId: string, query: ContactQuer
   const search = query.search?.trim().toLowerCase();
   if (search) {
     const prefix = `${escapeLike(search)}%`;
-    conditions.push(
-      search.includes('@')
-        ? sql`c.email like ${prefix}`
-        : sql`(c.email like ${prefix} or lower(c.name) like ${prefix})`,
-    );
+    const matches = await searchMatches(db, accountId, search, prefix, probeLimit);
+    if (matches === null) {
+      conditions.push(
+        search.includes('@')
+          ? sql`c.email like ${prefix}`
+          : sql`(c.email like ${prefix} or lower(c.name) like ${prefix})`,
+      );
+    } else if (matches.length === 0) {
+      return { items: [], nextCursor: null };
+    } else {
+      conditions.push(sql`c.id = any(${`{${matches.join(',')}}`}::uuid[])`);
+    }
   }
   // The order must be exactly the index's (drizzle-kit writes DESC NULLS LAST): `desc` alone means NULLS FIRST
   // and PostgreSQL would sort the whole account instead of reading 51 index entries.
