@@ -202,6 +202,7 @@ async function child(label: string, database: Database, file: string, dir: strin
     ),
     'e-mail search': await time(() => findContacts(database.db, account.id, { limit: 50, search: 'pessoa99999' })),
     'name search': await time(() => findContacts(database.db, account.id, { limit: 50, search: 'pessoa 4242' })),
+    'unselective search': await time(() => findContacts(database.db, account.id, { limit: 50, search: 'pe' })),
     'list filter': await time(() => findContacts(database.db, account.id, { limit: 50, listId: list.id })),
     'status filter (none match)': await time(() =>
       findContacts(database.db, account.id, { limit: 50, status: 'unsubscribed' }),
