@@ -38,7 +38,7 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
  * Above this many matches per search index, a search page walks the account newest first (the matches are dense
  * enough to fill a page quickly); below, the page is built from the matches themselves.
  */
-export const SEARCH_PROBE_LIMIT = 5000;
+export const SEARCH_PROBE_LIMIT = 2000;
 
 /**
  * The ids matching a prefix search, read from the prefix indexes in their own order (`using ~<~`, the
