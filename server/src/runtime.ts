@@ -72,14 +72,28 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     // Inbound bounces (VERP DSNs, ARF): BOUNCE_SMTP_PORT, or 2526 in the all-in-one dev mode with the catcher on.
     const bouncePort = config.BOUNCE_SMTP_PORT ?? (role === 'all' && config.mailCatcherEnabled ? 2526 : 0);
     if (bouncePort > 0 && role !== 'worker') {
-      const receiver = await startBounceReceiver({
-        db: database.db,
-        port: bouncePort,
-        host: config.BOUNCE_SMTP_HOST,
-        logger,
-        settings: reportSettingsFrom(config),
-      });
-      stack.push(() => receiver.close());
+      const start = () =>
+        startBounceReceiver({
+          db: database.db,
+          port: bouncePort,
+          host: config.BOUNCE_SMTP_HOST,
+          logger,
+          settings: reportSettingsFrom(config),
+        });
+      // The dev default (2526) is a convenience: a second local instance runs without it instead of failing.
+      // A port chosen in BOUNCE_SMTP_PORT is a promise, so failing to take it stops the start-up.
+      const receiver =
+        config.BOUNCE_SMTP_PORT === undefined
+          ? await start().catch((error: NodeJS.ErrnoException) => {
+              if (error.code !== 'EADDRINUSE') throw error;
+              logger.warn(
+                { port: bouncePort },
+                'porta 2526 do receptor de devoluções em uso: ele fica desligado nesta instância (defina BOUNCE_SMTP_PORT)',
+              );
+              return null;
+            })
+          : await start();
+      if (receiver) stack.push(() => receiver.close());
     }
     const smtpUrl = config.SMTP_URL ?? `smtp://127.0.0.1:${catcher?.port ?? config.MAIL_CATCHER_PORT}`;
     const mailer = createMailer({ smtpUrl, defaultFrom: config.MAIL_FROM, logger });

@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+import { type Runtime, startRuntime } from './runtime';
+
+/** Holds 127.0.0.1:2526 (the bounce receiver's dev default) for the test, unless something else already does. */
+async function occupyDefaultBouncePort(): Promise<net.Server | null> {
+  const server = net.createServer();
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? resolve(null) : reject(error),
+    );
+    server.listen(2526, '127.0.0.1', () => resolve(server));
+  });
+}
+
+describe('runtime (role all)', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  function configFor(extra: Record<string, string> = {}) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-runtime-'));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    return loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', MAIL_CATCHER_PORT: '0', ...extra });
+  }
+
+  async function start(extra: Record<string, string> = {}): Promise<Runtime> {
+    const runtime = await startRuntime(configFor(extra), 'all', pino({ level: 'silent' }));
+    cleanups.push(() => runtime.stop());
+    return runtime;
+  }
+
+  it('starts without the bounce receiver when its default dev port is taken (a second local instance)', async () => {
+    const blocker = await occupyDefaultBouncePort();
+    if (blocker) cleanups.push(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    const runtime = await start();
+    const health = await fetch(`${runtime.url}/healthz`);
+    expect(health.status).toBe(200);
+  });
+
+  it('refuses to start when an explicitly configured bounce port is taken', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
+    cleanups.push(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    const port = (blocker.address() as net.AddressInfo).port;
+    await expect(start({ BOUNCE_SMTP_PORT: String(port) })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});
