@@ -47,3 +47,28 @@ export interface CampaignSummary {
   balanceAfterMillis: number;
   isBalanceSufficient: boolean;
 }
+
+/** A campaign's results (GET /api/campaigns/:id/report); rates are over delivered messages. */
+export interface CampaignReport {
+  campaignId: string;
+  recipients: number;
+  delivered: number;
+  failed: number;
+  skipped: number;
+  pending: number;
+  opens: { uniqueHuman: number; machine: number; total: number; rate: number };
+  clicks: { unique: number; machine: number; total: number; rate: number; clickToOpenRate: number };
+  links: Array<{ id: number; url: string; clicks: number; uniqueClicks: number }>;
+  unsubscribes: number;
+  bounces: { hard: number; soft: number; policy: number };
+  complaints: number;
+  pausedReason: string | null;
+  series: Array<{
+    hour: string;
+    opens: number;
+    clicks: number;
+    unsubscribes: number;
+    bounces: number;
+    complaints: number;
+  }>;
+}

@@ -1,7 +1,10 @@
+import type { CampaignReport } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+
+export type { CampaignReport };
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,30 +19,6 @@ async function assertCampaign(db: Db, accountId: string, campaignId: string): Pr
 }
 
 const n = (v: unknown) => Number(v ?? 0);
-
-export interface CampaignReport {
-  campaignId: string;
-  recipients: number;
-  delivered: number;
-  failed: number;
-  skipped: number;
-  pending: number;
-  opens: { uniqueHuman: number; machine: number; total: number; rate: number };
-  clicks: { unique: number; machine: number; total: number; rate: number; clickToOpenRate: number };
-  links: Array<{ id: number; url: string; clicks: number; uniqueClicks: number }>;
-  unsubscribes: number;
-  bounces: { hard: number; soft: number; policy: number };
-  complaints: number;
-  pausedReason: string | null;
-  series: Array<{
-    hour: string;
-    opens: number;
-    clicks: number;
-    unsubscribes: number;
-    bounces: number;
-    complaints: number;
-  }>;
-}
 
 /**
  * A campaign's results: messages by status, unique human opens (machine opens apart), unique clicks and per

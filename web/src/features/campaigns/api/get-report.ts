@@ -1,30 +1,9 @@
+import type { CampaignReport } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { CAMPAIGNS_KEY } from './types';
 
-export interface CampaignReport {
-  campaignId: string;
-  recipients: number;
-  delivered: number;
-  failed: number;
-  skipped: number;
-  pending: number;
-  opens: { uniqueHuman: number; machine: number; total: number; rate: number };
-  clicks: { unique: number; machine: number; total: number; rate: number; clickToOpenRate: number };
-  links: Array<{ id: number; url: string; clicks: number; uniqueClicks: number }>;
-  unsubscribes: number;
-  bounces: { hard: number; soft: number; policy: number };
-  complaints: number;
-  pausedReason: string | null;
-  series: Array<{
-    hour: string;
-    opens: number;
-    clicks: number;
-    unsubscribes: number;
-    bounces: number;
-    complaints: number;
-  }>;
-}
+export type { CampaignReport };
 
 export function getCampaignReport(id: string, signal?: AbortSignal) {
   return apiFetch<CampaignReport>(`/api/campaigns/${encodeURIComponent(id)}/report`, { signal });
