@@ -22,6 +22,7 @@ import { type ContactActivity, useContactActivity } from '../api/get-contact-act
 import { CONTACT_STATUS_LABELS, type ContactDetail, type ContactStatus, LEGAL_BASIS_LABELS } from '../api/types';
 import { useUpdateContact } from '../api/update-contact';
 import { StatusBadge } from './contacts-browser';
+import { CustomFieldsEditor } from './custom-fields-editor';
 
 /** Contact detail: fields, lists, consent evidence, edit, LGPD export (JSON) and erase, delete. */
 export function ContactDrawer({ contactId, onClose }: { contactId: string | null; onClose: () => void }) {
@@ -222,29 +223,7 @@ function ContactEditForm({ contact, onDone }: { contact: ContactDetail; onDone: 
           ))}
         </Select>
       </div>
-      <fieldset className="space-y-2">
-        <legend className="text-sm font-medium text-slate-800">{t('contacts.form.customFields')}</legend>
-        {fields.map((field, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place.
-          <div key={index} className="flex gap-2">
-            <Input
-              aria-label={t('contacts.form.field')}
-              placeholder={t('contacts.form.fieldPlaceholder')}
-              value={field.k}
-              onChange={(e) => setFields(fields.map((f, i) => (i === index ? { ...f, k: e.target.value } : f)))}
-            />
-            <Input
-              aria-label={t('contacts.form.value')}
-              placeholder={t('contacts.form.valuePlaceholder')}
-              value={field.v}
-              onChange={(e) => setFields(fields.map((f, i) => (i === index ? { ...f, v: e.target.value } : f)))}
-            />
-          </div>
-        ))}
-        <Button size="sm" variant="ghost" onClick={() => setFields([...fields, { k: '', v: '' }])}>
-          {t('contacts.form.addField')}
-        </Button>
-      </fieldset>
+      <CustomFieldsEditor fields={fields} onChange={setFields} keyPlaceholder="contacts.form.fieldPlaceholder" />
       <FieldError>{error}</FieldError>
       <div className="flex gap-2">
         <Button type="submit" disabled={update.isPending}>

@@ -14,6 +14,7 @@ import { toast } from '@/stores/app-store';
 import { useCreateContact } from '../api/create-contact';
 import { LEGAL_BASIS_LABELS } from '../api/types';
 import { ContactsBrowser } from '../components/contacts-browser';
+import { CustomFieldsEditor } from '../components/custom-fields-editor';
 
 export function ContactsPage() {
   const { t } = useI18n();
@@ -129,29 +130,7 @@ function NewContactForm({ onDone }: { onDone: () => void }) {
           onChange={(e) => setConsentSource(e.target.value)}
         />
       </div>
-      <fieldset className="space-y-2">
-        <legend className="text-sm font-medium text-slate-800">{t('contacts.form.customFields')}</legend>
-        {fields.map((field, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place.
-          <div key={index} className="flex gap-2">
-            <Input
-              aria-label={t('contacts.form.field')}
-              placeholder={t('contacts.form.fieldExample')}
-              value={field.k}
-              onChange={(e) => setFields(fields.map((f, i) => (i === index ? { ...f, k: e.target.value } : f)))}
-            />
-            <Input
-              aria-label={t('contacts.form.value')}
-              placeholder={t('contacts.form.valuePlaceholder')}
-              value={field.v}
-              onChange={(e) => setFields(fields.map((f, i) => (i === index ? { ...f, v: e.target.value } : f)))}
-            />
-          </div>
-        ))}
-        <Button size="sm" variant="ghost" onClick={() => setFields([...fields, { k: '', v: '' }])}>
-          {t('contacts.form.addField')}
-        </Button>
-      </fieldset>
+      <CustomFieldsEditor fields={fields} onChange={setFields} keyPlaceholder="contacts.form.fieldExample" />
       <FieldError>{error}</FieldError>
       <Button type="submit" disabled={create.isPending}>
         {create.isPending ? t('contacts.form.saving') : t('contacts.form.submit')}
