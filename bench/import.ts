@@ -12,7 +12,8 @@
  *
  * Env: BENCH_ROWS, BENCH_SKIP_PGLITE=1, BENCH_SKIP_POSTGRES=1, BENCH_BATCH / BENCH_CONCURRENCY (the import's
  * batch size and batches in flight), BENCH_KEEP_DB=1 (keep the PostgreSQL database for EXPLAIN), BENCH_NODE_ARGS
- * (extra node flags for the child, e.g. `--cpu-prof`).
+ * (extra node flags for the child, e.g. `--cpu-prof`), BENCH_AUTO_EXPLAIN=<ms> (PostgreSQL: the plans of statements
+ * slower than that, triggers' included, go to the server's log, through auto_explain).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -170,8 +171,7 @@ async function child(label: string, database: Database, file: string, dir: strin
       `PostgreSQL (bench database) ${backendUs}; load average ${loadBefore} → ${loadAfter}`,
   );
 
-  await queryRows(database.db, sql`analyze contacts`);
-  await queryRows(database.db, sql`analyze list_memberships`);
+  // No ANALYZE here: the pages are timed with the statistics the import left (it analyses what it grew).
   // A deep page: the cursor of the contact in the middle of the account (found outside the timing).
   const [middle] = await queryRows<{ cursor_at: string; id: string }>(
     database.db,
@@ -276,6 +276,14 @@ async function main() {
       const admin = new pg.Client({ connectionString: PG_URL });
       await admin.connect();
       await admin.query(`create database ${name}`);
+      if (process.env.BENCH_AUTO_EXPLAIN) {
+        // The plans of the bench database's statements slower than that many ms, in the server's log.
+        await admin.query(`alter database ${name} set session_preload_libraries = 'auto_explain'`);
+        await admin.query(
+          `alter database ${name} set auto_explain.log_min_duration = ${Number(process.env.BENCH_AUTO_EXPLAIN)}`,
+        );
+        await admin.query(`alter database ${name} set auto_explain.log_nested_statements = on`);
+      }
       const url = new URL(PG_URL);
       url.pathname = `/${name}`;
       try {

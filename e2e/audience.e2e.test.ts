@@ -145,11 +145,38 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
     await page.getByRole('button', { name: 'Continuar' }).click();
     await page.getByText('1 contato(s) descadastrados').waitFor();
 
+    // The account's suppression list: add an address by hand, then the new-contact form refuses it.
+    await page.getByRole('button', { name: 'Lista de supressão' }).click();
+    const suppression = page.getByRole('dialog', { name: 'Lista de supressão' });
+    await suppression
+      .getByLabel('Adicionar endereços (um por linha, ou separados por vírgula)')
+      .fill('Bloqueio@Example.com');
+    await suppression.getByRole('button', { name: 'Adicionar à lista de supressão' }).click();
+    await suppression.getByText('1 adicionado(s), 0 já estavam na lista, 0 inválido(s).').waitFor();
+    await suppression.getByLabel('Consultar um endereço').fill('bloqueio@example.com');
+    await suppression.getByRole('button', { name: 'Consultar', exact: true }).click();
+    await suppression.getByText(/bloqueio@example\.com está na lista de supressão \(Adicionados por você\)/).waitFor();
+    await page.screenshot({ path: join(RESULTS, 'suppression-1280.png') });
+    await suppression.getByRole('button', { name: 'Fechar', exact: true }).click();
+
     await page.setViewportSize({ width: 375, height: 800 });
     await page.screenshot({ path: join(RESULTS, 'contacts-375.png'), fullPage: true });
     await page.goto(`${app.baseURL}/dashboard/lists`);
     await page.getByRole('link', { name: 'Clientes da loja' }).waitFor();
     await page.screenshot({ path: join(RESULTS, 'lists-375.png'), fullPage: true });
+
+    // Deleting the list asks first; its contacts stay in the account.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('link', { name: 'Clientes da loja' }).click();
+    await page.getByRole('heading', { name: 'Clientes da loja' }).waitFor();
+    await page.getByRole('button', { name: 'Excluir', exact: true }).click();
+    await page.getByRole('alertdialog', { name: 'Excluir esta lista?' }).waitFor();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/lists');
+    await page.getByText('Nenhuma lista ainda').waitFor();
+    await page.goto(`${app.baseURL}/dashboard/contacts`);
+    await page.getByLabel('Buscar por e-mail ou nome').fill('joao');
+    await page.getByRole('button', { name: 'joao@example.com' }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

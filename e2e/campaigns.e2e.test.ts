@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePng } from '../server/src/modules/uploads/test-images';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
 import { signUpAndOpen } from './support/session';
@@ -48,6 +49,10 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     const { page, context } = await signUpAndOpen(browser, app.baseURL, { path: '/dashboard' });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    // GrapesJS (+ newsletter preset) is its own chunk, fetched only by the editor routes.
+    const builderChunk = /\/assets\/visual-builder-[^/]+\.js$/;
     const list = await api<{ id: string }>(page, '/api/lists', { name: 'Clientes VIP' });
     const contact = await api<{ id: string }>(page, '/api/contacts', {
       email: 'ana.souza@example.com',
@@ -58,14 +63,34 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     });
     expect(contact.id).toBeTruthy();
 
+    // The pt-BR starters are responsive: nothing overflows at 375 px (phone) or 600 px (desktop column).
+    const starters = await api<{ items: Array<{ key: string; html: string }> }>(page, '/api/templates/starters');
+    expect(starters.items.map((s) => s.key)).toEqual(['newsletter', 'promocao', 'anuncio']);
+    const sizing = await context.newPage();
+    for (const starter of starters.items) {
+      for (const width of [375, 600]) {
+        await sizing.setViewportSize({ width, height: 800 });
+        await sizing.setContent(starter.html);
+        const box = await sizing.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          container: (document.querySelector('.container') as HTMLElement).getBoundingClientRect().width,
+        }));
+        expect(box.scroll, `${starter.key} a ${width} px`).toBeLessThanOrEqual(width);
+        expect(box.container, `${starter.key} a ${width} px`).toBeLessThanOrEqual(Math.min(width, 600));
+      }
+    }
+    await sizing.close();
+
     // Template library → new from the blank starter → visual builder.
     await page.goto(`${app.baseURL}/dashboard/templates`);
     await page.getByText('Nenhum modelo ainda').waitFor();
     await page.getByRole('button', { name: 'Novo modelo' }).click();
     await page.getByRole('button', { name: 'Usar este' }).nth(1).waitFor();
     await page.screenshot({ path: join(RESULTS, 'templates-starters-1280.png') });
+    expect(requested.filter((url) => builderChunk.test(url))).toEqual([]);
     await page.getByRole('button', { name: 'Usar este' }).first().click();
     await page.getByTestId('visual-builder').waitFor();
+    expect(requested.some((url) => builderChunk.test(url))).toBe(true);
     const canvas = page.frameLocator('.gjs-frame');
     const greeting = canvas.getByText('Olá,', { exact: false }).first();
     await greeting.waitFor({ timeout: 30_000 });
@@ -75,6 +100,17 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     await page.screenshot({ path: join(RESULTS, 'template-editor-1280.png') });
     await page.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Modelo salvo').waitFor();
+    // The builder's project is stored beside the HTML, so re-opening the editor keeps the design.
+    const templateId = page.url().split('/').at(-1) as string;
+    const saved = await api<{ html: string; builderProject: { pages?: unknown[] } | null }>(
+      page,
+      `/api/templates/${templateId}`,
+    );
+    expect(saved.html).toContain('{{ contato.email }}');
+    expect(saved.builderProject?.pages?.length).toBeGreaterThan(0);
+    await page.reload();
+    await page.getByTestId('visual-builder').waitFor();
+    await canvas.getByText('{{ contato.email }}', { exact: false }).first().waitFor({ timeout: 30_000 });
 
     // Code mode keeps the merge tag; preview on mobile fills sample data.
     await page.getByRole('tab', { name: 'Código HTML' }).click();
@@ -102,6 +138,35 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
       .first()
       .waitFor();
     await page.screenshot({ path: join(RESULTS, 'template-preview-mobile-1280.png') });
+
+    // An image uploaded from the builder's asset manager goes to file storage and the e-mail points at its
+    // public URL (never base64).
+    await page.getByRole('tab', { name: 'Código HTML' }).click();
+    const withImage = (await area.inputValue()).replace(
+      '</body>',
+      '<img id="foto" alt="foto" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" style="width:120px;height:80px"></body>',
+    );
+    await area.fill(withImage);
+    await page.getByRole('tab', { name: 'Visual', exact: true }).click();
+    await canvas.locator('img#foto').dblclick({ timeout: 30_000 });
+    await page
+      .locator('.gjs-am-file-uploader input[type=file]')
+      .setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: makePng(40, 20) });
+    const asset = page.locator('.gjs-am-asset-image', { hasText: 'foto.png' }).first();
+    await asset.waitFor();
+    await asset.dblclick();
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    let withUpload = { html: '' };
+    for (let tries = 0; tries < 50 && !withUpload.html.includes('/uploads/'); tries++) {
+      await page.waitForTimeout(200);
+      withUpload = await api<{ html: string }>(page, `/api/templates/${templateId}`);
+    }
+    const uploaded = withUpload.html.match(/src="([^"]+\/uploads\/[0-9a-f]{32}\.png)"/)?.[1];
+    expect(uploaded, 'a imagem do e-mail aponta para o armazenamento').toMatch(new RegExp(`^${app.baseURL}/uploads/`));
+    expect(withUpload.html).not.toContain('data:image/png');
+    const image = await page.request.get(uploaded as string);
+    expect(image.status()).toBe(200);
+    expect(image.headers()['content-type']).toBe('image/png');
 
     // Campaign: stepped form saving the draft, template from the library.
     await page.goto(`${app.baseURL}/dashboard/campaigns`);
@@ -155,6 +220,12 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     expect(test?.subject).toContain('[TESTE]');
     const detail = await api<{ html?: string }>(page, `/api/dev/mailbox/${test?.id}`);
     expect(JSON.stringify(detail)).toContain('Ana Souza');
+    // …and read it as a person would, in /dev/mailbox: the contact's name filled in the body.
+    await page.goto(`${app.baseURL}/dev/mailbox`);
+    await page.getByRole('link', { name: test?.subject ?? '' }).click();
+    const body = page.frameLocator('iframe[title="Conteúdo HTML da mensagem"]');
+    await body.getByText('Olá, Ana Souza!').waitFor();
+    await body.getByText('ana.souza@example.com', { exact: false }).first().waitFor();
 
     // Schedule for D at 10:00, see it on the calendar, drag to D+1.
     const day = new Date(Date.now() + 2 * 86_400_000);
@@ -195,6 +266,29 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     const viewer = page.locator('iframe[sandbox=""]');
     await viewer.waitFor();
     await page.frameLocator('iframe[sandbox=""]').getByText('Descadastrar').first().waitFor();
+    // Generic without a token: merge tags fall back to their defaults.
+    await page.frameLocator('iframe[sandbox=""]').getByText('Olá, cliente!').waitFor();
+
+    // Sender HTML that tries to run script stays inert in the viewer (sandboxed, opaque origin): had the script
+    // or the onerror handler run, they would have written into the frame's own document.
+    const hostile = await api<{ id: string }>(page, '/api/campaigns', {
+      uuid: crypto.randomUUID(),
+      name: 'Hostil',
+      template:
+        '<p>Conteúdo hostil</p>' +
+        '<script>document.body.insertAdjacentHTML("beforeend", "<p>script executou</p>")</script>' +
+        '<img src="/nao-existe.png" onerror="document.body.insertAdjacentHTML(\'beforeend\', \'<p>onerror executou</p>\')">' +
+        '<a href="{{ link_descadastro }}">Descadastrar</a>',
+    });
+    await page.goto(`${app.baseURL}/campaign/${hostile.id}/template-viewer`);
+    const hostileFrame = page.frameLocator('iframe[sandbox=""]');
+    await hostileFrame.getByText('Conteúdo hostil').waitFor();
+    await page.waitForTimeout(500);
+    expect(await hostileFrame.getByText('executou').count()).toBe(0);
+
+    // An unknown id: the pt-BR 404 page.
+    await page.goto(`${app.baseURL}/campaign/${crypto.randomUUID()}/template-viewer`);
+    await page.getByRole('heading', { name: 'Página não encontrada' }).waitFor();
 
     // Phones.
     await page.setViewportSize({ width: 375, height: 800 });

@@ -1,12 +1,108 @@
-import { mkdirSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { freePort, type RunningApp, startApp } from './support/app';
+import { CHROMIUM_PATH, launchBrowser, SKIP_REASON } from './support/browser';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Runs with or without Chromium (not in the child run it starts itself).
+describe.skipIf(process.env.CARTEIRO_E2E_CHILD === '1')('browser suite on a machine without Chromium', () => {
+  it('skips the browser tests, passes, and says plainly how to enable them', () => {
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--config',
+        'e2e/vitest.config.ts',
+        'e2e/public.e2e.test.ts',
+      ],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, CHROMIUM_PATH: '/nao/existe/chromium', CARTEIRO_E2E_CHILD: '1', NO_COLOR: '1' },
+        timeout: 120_000,
+      },
+    );
+    const output = `${run.stdout}${run.stderr}`;
+    expect(run.status, output).toBe(0);
+    expect(output).toContain(SKIP_REASON);
+    expect(output).toContain('CHROMIUM_PATH');
+    expect(output).toMatch(/Tests\s+\d+ skipped/);
+    expect(output).not.toMatch(/\d+ (passed|failed)/);
+  });
+});
+
+/** Starts `node server/dist/main.js all` on DATA_DIR and resolves once /readyz answers 200. */
+async function startServer(dataDir: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['server/dist/main.js', 'all'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      MAIL_CATCHER_PORT: '0',
+      BOUNCE_SMTP_PORT: '0',
+      NODE_ENV: 'test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`o servidor saiu com código ${child.exitCode}:\n${output}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ready) return { child, exited, output: () => output };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`o servidor não ficou pronto:\n${output}`);
+}
+
+describe.skipIf(process.env.CARTEIRO_E2E_CHILD === '1' || Boolean(process.env.E2E_BASE_URL))(
+  'graceful shutdown of the built server',
+  () => {
+    it.each(['SIGTERM', 'SIGINT'] as const)(
+      'on %s stops with exit code 0 and frees the data directory for the next start',
+      async (signal) => {
+        const dataDir = mkdtempSync(join(tmpdir(), 'carteiro-shutdown-'));
+        try {
+          const first = await startServer(dataDir);
+          first.child.kill(signal);
+          const code = await Promise.race([
+            first.exited,
+            new Promise<'timeout'>((done) => setTimeout(() => done('timeout'), 20_000)),
+          ]);
+          expect(code, first.output()).toBe(0);
+          expect(first.output()).toContain('shutting down');
+          // The lock went with the process: the same directory starts again at once.
+          const second = await startServer(dataDir);
+          second.child.kill('SIGTERM');
+          expect(await second.exited, second.output()).toBe(0);
+        } finally {
+          rmSync(dataDir, { recursive: true, force: true });
+        }
+      },
+    );
+  },
+);
 
 describe.skipIf(!CHROMIUM_PATH)('public pages in Chromium', () => {
   let app: RunningApp;

@@ -118,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.PUBLIC_URL,
     secret: resolveAuthSecret(config),
   });
-  await app.register(templatesRoutes, { db: database.db });
+  await app.register(templatesRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.PUBLIC_URL });
   await app.register(campaignsRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.PUBLIC_URL });
   await app.register(compatRoutes, { db: database.db });
   await app.register(sendingRoutes, { db: database.db });

@@ -9,10 +9,10 @@ import { type JobQueue, startJobQueue } from './jobs/job-queue';
 import { type MailCatcher, startMailCatcher } from './mail/mail-catcher';
 import { createMailer, type Mailer } from './mail/mailer';
 import { startBounceReceiver } from './modules/bounces/bounce-receiver';
+import { reportSettingsFrom } from './modules/bounces/record-report';
 import { storeCaughtMail } from './modules/dev-mailbox/dev-mailbox';
 import { IMPORT_JOB, runImport } from './modules/imports/run-import';
 import { startSendingEngine } from './modules/sending/sending-runtime';
-import { reportSettingsFrom } from './modules/tracking/after-send';
 import { setTrackingSecret } from './modules/tracking/tracking-token';
 
 export type Role = 'all' | 'api' | 'worker' | 'migrate';

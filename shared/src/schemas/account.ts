@@ -89,6 +89,12 @@ export const accountCreateSchema = z.object({
   name: accountName.optional(),
 });
 
+/**
+ * GET /api/session query: the uuid the client generated for the account to create at session start when the
+ * user has none yet (spec §3, §4). Ignored when the user already has an account.
+ */
+export const sessionQuerySchema = z.object({ newAccountUuid: z.uuid('Identificador inválido.').optional() });
+
 /** PATCH /api/account — merged into the current account. */
 export const accountUpdateSchema = z
   .object({

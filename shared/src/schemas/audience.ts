@@ -57,6 +57,22 @@ export const contactBulkSchema = z.object({
 });
 export type ContactBulkInput = z.infer<typeof contactBulkSchema>;
 
+/** Manual entries of the account's suppression list: raw lines, each normalised on the server. */
+export const suppressionAddSchema = z.object({
+  emails: z
+    .array(z.string().max(320))
+    .min(1, 'Informe ao menos um e-mail.')
+    .max(10_000, 'No máximo 10.000 endereços de cada vez.'),
+});
+export type SuppressionAddInput = z.infer<typeof suppressionAddSchema>;
+
+/** One address to look up in (or take out of) the suppression list. */
+export const suppressionEmailSchema = z.object({ email: emailField });
+export type SuppressionEmailInput = z.infer<typeof suppressionEmailSchema>;
+
+export const SUPPRESSION_REASON_VALUES = ['erased', 'unsubscribed', 'bounced', 'complained', 'manual'] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASON_VALUES)[number];
+
 export const listCreateSchema = z.object({
   name: z.string({ error: 'Informe o nome da lista.' }).trim().min(1, 'Informe o nome da lista.').max(200),
   description: z.string().trim().max(2000).optional().nullable(),

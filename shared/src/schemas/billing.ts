@@ -1,19 +1,34 @@
 import { z } from 'zod';
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a data no formato AAAA-MM-DD.');
+/** A real calendar day as AAAA-MM-DD ("2024-02-30" is refused here, not by the database as a 500). */
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a data no formato AAAA-MM-DD.')
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, 'Data inexistente.');
 const millis = z.number().int('Use um valor inteiro em milésimos de real.');
 
 /** POST /api/billing/topups */
 export const createTopupSchema = z.object({ amountMillis: millis.positive('O valor deve ser positivo.') });
 export type CreateTopupInput = z.infer<typeof createTopupSchema>;
 
-/** GET /api/billing/statement and statement.csv (dates inclusive, America/Sao_Paulo). */
-export const statementQuerySchema = z.object({
-  from: isoDate.optional(),
-  to: isoDate.optional(),
-  cursor: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
+const periodFields = { from: isoDate.optional(), to: isoDate.optional() };
+const periodInOrder = (p: { from?: string; to?: string }) => !p.from || !p.to || p.from <= p.to;
+const periodOrderIssue = { message: 'A data inicial deve ser anterior ou igual à final.', path: ['to'] };
+
+/** GET /api/billing/statement.csv (dates inclusive, America/Sao_Paulo). */
+export const statementPeriodSchema = z.object(periodFields).refine(periodInOrder, periodOrderIssue);
+
+/** GET /api/billing/statement: the period plus the page (cursor = the previous page's nextCursor). */
+export const statementQuerySchema = z
+  .object({
+    ...periodFields,
+    cursor: z.coerce.number().int().positive().optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .refine(periodInOrder, periodOrderIssue);
 export type StatementQuery = z.infer<typeof statementQuerySchema>;
 
 /** POST /api/admin/accounts/:id/adjustments — signed amount, mandatory reason. */

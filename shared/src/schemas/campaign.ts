@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normaliseEmail } from '../email';
-import { TEMPLATE_HTML_MAX_CHARS } from './template';
+import { previewSchema, TEMPLATE_HTML_MAX_CHARS, type TestSendInput, testSendSchema } from './template';
 
 /** Campaigns: request bodies shared by the server (validation) and the web (stepped form). */
 
@@ -68,24 +68,8 @@ export const campaignScheduleSchema = z.object({
 });
 export type CampaignScheduleInput = z.infer<typeof campaignScheduleSchema>;
 
-export const TEST_SEND_MAX_RECIPIENTS = 5;
+/** Test sends and previews work the same for a campaign and a library template (schemas in template.ts). */
+export const campaignTestSendSchema = testSendSchema;
+export type CampaignTestSendInput = TestSendInput;
 
-export const campaignTestSendSchema = z.object({
-  emails: z
-    .array(
-      z.string().transform((value, ctx) => {
-        const email = normaliseEmail(value);
-        if (!email) {
-          ctx.addIssue({ code: 'custom', message: `E-mail inválido: ${value}` });
-          return z.NEVER;
-        }
-        return email;
-      }),
-    )
-    .min(1, 'Informe pelo menos um e-mail.')
-    .max(TEST_SEND_MAX_RECIPIENTS, `No máximo ${TEST_SEND_MAX_RECIPIENTS} e-mails por teste.`),
-  contactId: z.uuid('Contato inválido.').optional(),
-});
-export type CampaignTestSendInput = z.infer<typeof campaignTestSendSchema>;
-
-export const campaignPreviewSchema = z.object({ contactId: z.uuid('Contato inválido.').optional() });
+export const campaignPreviewSchema = previewSchema;

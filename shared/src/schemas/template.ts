@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normaliseEmail } from '../email';
 
 /** Templates of the library: request bodies shared by the server (validation) and the web (forms). */
 
@@ -31,3 +32,27 @@ export interface StarterTemplate {
   subject: string;
   html: string;
 }
+
+export const TEST_SEND_MAX_RECIPIENTS = 5;
+
+/** A test send of a campaign or a library template: up to 5 addresses, rendered for a contact or sample data. */
+export const testSendSchema = z.object({
+  emails: z
+    .array(
+      z.string().transform((value, ctx) => {
+        const email = normaliseEmail(value);
+        if (!email) {
+          ctx.addIssue({ code: 'custom', message: `E-mail inválido: ${value}` });
+          return z.NEVER;
+        }
+        return email;
+      }),
+    )
+    .min(1, 'Informe pelo menos um e-mail.')
+    .max(TEST_SEND_MAX_RECIPIENTS, `No máximo ${TEST_SEND_MAX_RECIPIENTS} e-mails por teste.`),
+  contactId: z.uuid('Contato inválido.').optional(),
+});
+export type TestSendInput = z.infer<typeof testSendSchema>;
+
+/** A preview of a campaign or a library template: for one contact of the account, or sample data. */
+export const previewSchema = z.object({ contactId: z.uuid('Contato inválido.').optional() });

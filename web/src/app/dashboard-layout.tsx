@@ -111,7 +111,7 @@ function SessionGate() {
 
   if (session.isError && !session.isFetching) {
     if (isApiError(session.error) && session.error.status === 401) {
-      return <Navigate replace to={loginPathFor(`${location.pathname}${location.search}`)} />;
+      return <Navigate replace to={loginPathFor(`${location.pathname}${location.search}`, session.error.code)} />;
     }
     return (
       <main className="flex min-h-dvh flex-col items-center justify-center gap-4 p-6 text-center" role="alert">

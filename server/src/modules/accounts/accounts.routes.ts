@@ -4,18 +4,19 @@ import {
   accountSwitchSchema,
   accountUpdateSchema,
   type SessionView,
+  sessionQuerySchema,
 } from '@carteiro/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import {
-  ACCOUNT_COOKIE,
-  getSessionUser,
+  accountCookieName,
   type RequestActor,
   requestedAccountId,
   requireActor,
   requireRole,
+  requireSessionUser,
 } from '../auth/request-actor';
 import { accounts } from './accounts.db';
 import {
@@ -47,10 +48,12 @@ export function toAccountView(row: AccountRow): AccountView {
 }
 
 function setAccountCookie(request: FastifyRequest, reply: FastifyReply, accountId: string | null): void {
-  const secure = request.server.authConfig.isProduction ? '; Secure' : '';
+  const production = request.server.authConfig.isProduction;
+  const name = accountCookieName(production);
+  const secure = production ? '; Secure' : '';
   const value = accountId
-    ? `${ACCOUNT_COOKIE}=${accountId}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000${secure}`
-    : `${ACCOUNT_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
+    ? `${name}=${accountId}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000${secure}`
+    : `${name}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
   reply.header('set-cookie', value);
 }
 
@@ -61,17 +64,22 @@ function setAccountCookie(request: FastifyRequest, reply: FastifyReply, accountI
 export async function accountsRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.authDatabase.db;
 
-  async function sessionView(request: FastifyRequest, reply: FastifyReply): Promise<SessionView> {
-    const user = await getSessionUser(request);
-    if (!user) throw new AppError('unauthenticated');
+  async function sessionView(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    newAccountUuid?: string,
+  ): Promise<SessionView> {
+    const user = await requireSessionUser(request);
     const wanted = requestedAccountId(request);
     let accountId: string | null = null;
     let role = wanted ? await findMembership(db(), wanted, user.userId).catch(() => null) : null;
     if (wanted && role) accountId = wanted;
     if (!accountId) {
-      // No (valid) choice: the first account of the user, created now when there is none (spec §4).
+      // No (valid) choice: the first account of the user, created now when there is none (spec §4), with the
+      // uuid the client generated when it sent one.
       if (wanted) setAccountCookie(request, reply, null);
-      accountId = (await ensureAccountForUser(db(), { id: user.userId, name: user.name, email: user.email })).accountId;
+      const owner = { id: user.userId, name: user.name, email: user.email };
+      accountId = (await ensureAccountForUser(db(), owner, { uuid: newAccountUuid, onlyWhenNone: true })).accountId;
       role = await findMembership(db(), accountId, user.userId);
     }
     const account = await findAccount(db(), accountId);
@@ -85,12 +93,14 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
     };
   }
 
-  app.get('/api/session', async (request, reply) => sessionView(request, reply));
+  app.get('/api/session', async (request, reply) => {
+    const { newAccountUuid } = parseInput(sessionQuerySchema, request.query ?? {});
+    return sessionView(request, reply, newAccountUuid);
+  });
 
   // Account creation with a client-generated uuid (spec §4); idempotent for the same uuid and owner.
   app.post('/api/accounts', async (request, reply) => {
-    const user = await getSessionUser(request);
-    if (!user) throw new AppError('unauthenticated');
+    const user = await requireSessionUser(request);
     const input = parseInput(accountCreateSchema, request.body);
     const result = await ensureAccountForUser(
       db(),
@@ -106,8 +116,7 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
 
   // Switch the current account: only to one the user belongs to.
   app.post('/api/session/account', async (request, reply) => {
-    const user = await getSessionUser(request);
-    if (!user) throw new AppError('unauthenticated');
+    const user = await requireSessionUser(request);
     const { accountId } = parseInput(accountSwitchSchema, request.body);
     if (!(await findMembership(db(), accountId, user.userId))) throw new AppError('not_found');
     setAccountCookie(request, reply, accountId);
@@ -124,8 +133,7 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
 
   // One account by id: only for its members; anyone else gets 404 (never a hint that it exists).
   app.get<{ Params: { id: string } }>('/api/accounts/:id', async (request) => {
-    const user = await getSessionUser(request);
-    if (!user) throw new AppError('unauthenticated');
+    const user = await requireSessionUser(request);
     const id = request.params.id;
     const role = /^[0-9a-f-]{36}$/i.test(id) ? await findMembership(db(), id, user.userId) : null;
     const account = role ? await findAccount(db(), id) : null;

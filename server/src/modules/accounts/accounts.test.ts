@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomClientIp, type SignedInUser, signIn, signUp } from '../../../test/support/sign-in';
+import { cookiesFrom, randomClientIp, type SignedInUser, signIn, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { accountInvitations } from './accounts.db';
+import { hashInvitationToken } from './team.routes';
 
 async function waitForMail(t: TestApp, to: string, subject: RegExp) {
   for (let i = 0; i < 100; i++) {
@@ -61,6 +64,55 @@ describe.each(DATABASE_KINDS)('accounts and teams on %s', (kind) => {
     expect(stolen.statusCode).toBe(409);
   });
 
+  it('starts a session (spec §4): loads the existing account, else creates one with the client-generated uuid', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      headers: { origin: t.origin, 'content-type': 'application/json' },
+      remoteAddress: randomClientIp(),
+      payload: { email: `inicio-${randomUUID().slice(0, 6)}@example.com`, password: 'senha-boa-1', name: 'Início' },
+    });
+    const user = { headers: { cookie: cookiesFrom(res.headers['set-cookie']), origin: t.origin } };
+    const clientUuid = randomUUID();
+    const first = await req(user, 'GET', `/api/session?newAccountUuid=${clientUuid}`);
+    expect(first.statusCode).toBe(200);
+    const account = first.json().account;
+    expect(account).toMatchObject({ uuid: clientUuid, ownerUserId: res.json().user.id, name: 'Conta de Início' });
+    expect(account.id).not.toBe(clientUuid);
+    expect(first.json().role).toBe('owner');
+    // Later starts load that account: another client uuid does not create a second one.
+    const again = await req(user, 'GET', `/api/session?newAccountUuid=${randomUUID()}`);
+    expect(again.json().account.id).toBe(account.id);
+    expect(again.json().accounts).toHaveLength(1);
+    expect((await req(user, 'GET', '/api/session?newAccountUuid=nao-e-uuid')).statusCode).toBe(400);
+
+    // A uuid another user already holds is never taken over: the new user gets a fresh one.
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      headers: { origin: t.origin, 'content-type': 'application/json' },
+      remoteAddress: randomClientIp(),
+      payload: { email: `outro-${randomUUID().slice(0, 6)}@example.com`, password: 'senha-boa-1', name: 'Outro' },
+    });
+    const otherUser = { headers: { cookie: cookiesFrom(other.headers['set-cookie']), origin: t.origin } };
+    const taken = (await req(otherUser, 'GET', `/api/session?newAccountUuid=${clientUuid}`)).json();
+    expect(taken.account.id).not.toBe(account.id);
+    expect(taken.account.uuid).not.toBe(clientUuid);
+    expect(taken.role).toBe('owner');
+  });
+
+  it('answers user-token-expired when the session cookie is no longer valid, unauthenticated without one', async () => {
+    const user = await signUp(t);
+    await req(user, 'POST', '/api/auth/sign-out', {});
+    for (const url of ['/api/session', '/api/account', '/api/account/members']) {
+      const res = await req(user, 'GET', url);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error).toEqual({ code: 'user-token-expired', message: 'Sua sessão expirou. Entre de novo.' });
+    }
+    const anonymous = await t.app.inject('/api/session');
+    expect(anonymous.json().error.code).toBe('unauthenticated');
+  });
+
   it('updates the account by merging, sets updated_at and validates CPF/CNPJ', async () => {
     const user = await signUp(t);
     const before = (await req(user, 'GET', '/api/account')).json().account;
@@ -112,6 +164,72 @@ describe.each(DATABASE_KINDS)('accounts and teams on %s', (kind) => {
     for (const url of ['/api/account', '/api/account/members', '/api/account/invitations', '/api/session']) {
       expect((await t.app.inject(url)).statusCode).toBe(401);
     }
+  });
+
+  it("answers 404 to another account's ids in every route family, and changes nothing", async () => {
+    const a = await signUp(t, { verified: true });
+    const b = await signUp(t, { verified: true });
+    const created = async (method: 'POST', url: string, payload: unknown) => {
+      const res = await req(a, method, url, payload);
+      expect(res.statusCode, `${url}: ${res.body}`).toBeLessThan(300);
+      return res.json();
+    };
+    const list = await created('POST', '/api/lists', { name: 'Clientes de A' });
+    const contact = await created('POST', '/api/contacts', { email: 'cliente-de-a@example.com' });
+    const template = await created('POST', '/api/templates', {
+      name: 'Modelo de A',
+      html: '<p>Oi</p><a href="{{ link_descadastro }}">Sair</a>',
+    });
+    const campaign = await created('POST', '/api/campaigns', { uuid: randomUUID(), name: 'Campanha de A' });
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: '/api/imports',
+      headers: { ...a.headers, 'content-type': 'text/csv', 'x-file-name': 'contatos.csv' },
+      payload: 'email,nome\nx@example.com,X\n',
+    });
+    expect(upload.statusCode, upload.body).toBe(201);
+    const ids = {
+      list: (list.list ?? list).id as string,
+      contact: (contact.contact ?? contact).id as string,
+      template: (template.template ?? template).id as string,
+      campaign: (campaign.campaign ?? campaign).id as string,
+      import: upload.json().importId as string,
+    };
+    for (const id of Object.values(ids)) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const attempts: Array<['GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown?]> = [
+      ['GET', `/api/accounts/${a.accountId}`],
+      ['GET', `/api/lists/${ids.list}`],
+      ['PATCH', `/api/lists/${ids.list}`, { name: 'Invadida' }],
+      ['DELETE', `/api/lists/${ids.list}`],
+      ['GET', `/api/contacts/${ids.contact}`],
+      ['PATCH', `/api/contacts/${ids.contact}`, { firstName: 'Invadido' }],
+      ['DELETE', `/api/contacts/${ids.contact}`],
+      ['POST', `/api/contacts/${ids.contact}/erase`, {}],
+      ['GET', `/api/contacts/${ids.contact}/activity`],
+      ['GET', `/api/templates/${ids.template}`],
+      ['PATCH', `/api/templates/${ids.template}`, { name: 'Invadido' }],
+      ['DELETE', `/api/templates/${ids.template}`],
+      ['POST', `/api/templates/${ids.template}/duplicate`, {}],
+      ['GET', `/api/campaigns/${ids.campaign}`],
+      ['PATCH', `/api/campaigns/${ids.campaign}`, { name: 'Invadida' }],
+      ['DELETE', `/api/campaigns/${ids.campaign}`],
+      ['POST', `/api/campaigns/${ids.campaign}/duplicate`, {}],
+      ['POST', `/api/campaigns/${ids.campaign}/send`, {}],
+      ['GET', `/api/campaigns/${ids.campaign}/report`],
+      ['GET', `/api/campaigns/${ids.campaign}/report.csv`],
+      ['GET', `/api/imports/${ids.import}`],
+      ['GET', `/api/imports/${ids.import}/rejected.csv`],
+    ];
+    for (const [method, url, payload] of attempts) {
+      const res = await req(b, method, url, payload);
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(404);
+    }
+    // A still sees everything unchanged.
+    expect((await req(a, 'GET', `/api/lists/${ids.list}`)).statusCode).toBe(200);
+    expect((await req(a, 'GET', `/api/contacts/${ids.contact}`)).statusCode).toBe(200);
+    expect(JSON.stringify((await req(a, 'GET', `/api/campaigns/${ids.campaign}`)).json())).toContain('Campanha de A');
+    expect(JSON.stringify((await req(a, 'GET', `/api/templates/${ids.template}`)).json())).toContain('Modelo de A');
   });
 
   it('refuses a state-changing account request from a foreign Origin', async () => {
@@ -214,5 +332,50 @@ describe.each(DATABASE_KINDS)('accounts and teams on %s', (kind) => {
     const res = await req(invitee, 'POST', '/api/invitations/accept', { accountId: owner.accountId, token });
     expect(res.json().error.code).toBe('invalid-action-code');
     await signIn(t, invitee.email, invitee.password);
+
+    // An expired invitation says so.
+    await req(owner, 'POST', '/api/account/invitations', { email: 'expira@example.com', role: 'member' });
+    const expiring = new URL(
+      (
+        (await waitForMail(t, 'expira@example.com', /convidou você/)).text.match(/https?:\/\/\S+/) as RegExpMatchArray
+      )[0],
+    ).searchParams.get('token') as string;
+    await t.database.db
+      .update(accountInvitations)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(accountInvitations.tokenHash, hashInvitationToken(expiring)));
+    const late = await signUp(t, { email: 'expira@example.com' });
+    const expired = await req(late, 'POST', '/api/invitations/accept', { accountId: owner.accountId, token: expiring });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json().error).toEqual({ code: 'expired-action-code', message: 'Este link expirou. Peça um novo.' });
+  });
+});
+
+describe('account cookie in production', () => {
+  it('is __Host- prefixed, Secure, HttpOnly, SameSite=Lax, and read back under that name only', async () => {
+    const t = await createTestApp('pglite', { NODE_ENV: 'production', PUBLIC_URL: 'https://carteiro.example' });
+    try {
+      const owner = await signUp(t);
+      const uuid = randomUUID();
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts',
+        headers: { ...owner.headers, 'content-type': 'application/json' },
+        payload: { uuid, name: 'Segunda conta' },
+      });
+      expect(created.statusCode).toBe(201);
+      const setCookie = String(created.headers['set-cookie']);
+      expect(setCookie).toMatch(/^__Host-carteiro_account=[0-9a-f-]{36}; Path=\/; HttpOnly; SameSite=Lax; .*; Secure$/);
+      const secondId = created.json().account.id;
+      const chosen = (cookie: string) =>
+        t.app.inject({
+          url: '/api/account',
+          headers: { ...owner.headers, cookie: `${owner.headers.cookie}; ${cookie}` },
+        });
+      expect((await chosen(`__Host-carteiro_account=${secondId}`)).json().account.id).toBe(secondId);
+      expect((await chosen(`carteiro_account=${secondId}`)).json().account.id).toBe(owner.accountId);
+    } finally {
+      await t.close();
+    }
   });
 });

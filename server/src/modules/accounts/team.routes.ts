@@ -6,7 +6,7 @@ import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import { authUsers } from '../auth/auth.db';
 import { invitationEmail } from '../auth/auth-emails';
-import { getSessionUser, requireActor, requireRole } from '../auth/request-actor';
+import { getSessionUser, requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
 import { accountInvitations, accountMembers, accounts } from './accounts.db';
 import { findAccount } from './accounts.service';
 
@@ -193,8 +193,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
 
   // The invitee, signed in with the invited e-mail, joins the account.
   app.post('/api/invitations/accept', async (request) => {
-    const user = await getSessionUser(request);
-    if (!user) throw new AppError('unauthenticated');
+    const user = await requireSessionUser(request);
     const input = parseInput(invitationAcceptSchema, request.body);
     return db().transaction(async (tx) => {
       const [invitation] = await tx

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -274,19 +275,20 @@ describe.each(DATABASE_KINDS)('auth on %s', (kind) => {
 
   it('rate-limits the 4th rapid sign-in of a client with 429 + Retry-After, across two app instances', async () => {
     const user = await signUp(t);
-    let second: FastifyInstance = t.app;
+    // A second app instance with its own better-auth (no shared memory) on the same database: on PostgreSQL its
+    // own connection pool; on PGlite (one process per data directory) the same database handle.
     let secondDb: Database | null = null;
     if (kind === 'postgres' && t.database.url) {
       secondDb = await openDatabase({ kind: 'postgres', url: t.database.url, poolSize: 2 });
-      second = await buildApp({
-        config: t.config,
-        database: secondDb,
-        mailer: t.mailer,
-        logger: pino({ level: 'silent' }),
-        webDistDir: null,
-      });
-      await second.ready();
     }
+    const second: FastifyInstance = await buildApp({
+      config: t.config,
+      database: secondDb ?? t.database,
+      mailer: t.mailer,
+      logger: pino({ level: 'silent' }),
+      webDistDir: null,
+    });
+    await second.ready();
     try {
       const ip = '203.0.113.7';
       const attempt = (app: FastifyInstance) =>
@@ -310,11 +312,115 @@ describe.each(DATABASE_KINDS)('auth on %s', (kind) => {
       // Another client is not affected.
       const other = await post(t, '/api/auth/sign-in/email', { email: user.email, password: user.password });
       expect(other.statusCode).toBe(200);
+      // The counter lives in the database (better-auth's memory store is per process): it is there, and
+      // clearing it there lifts the limit for both instances.
+      const counters = await queryRows<{ count: number }>(
+        t.database.db,
+        sql`select count from auth_rate_limits where key like ${`%${ip}%`} and key like '%sign-in/email%'`,
+      );
+      expect(counters.map((c) => Number(c.count))).toEqual([3]);
+      await t.database.db.execute(sql`delete from auth_rate_limits where key like ${`%${ip}%`}`);
+      expect((await attempt(second)).statusCode).toBe(401);
     } finally {
-      if (secondDb) {
-        await second.close();
-        await secondDb.close();
+      await second.close();
+      await secondDb?.close();
+    }
+  });
+
+  it.each([
+    [
+      'sign-up',
+      '/api/auth/sign-up/email',
+      (i: number) => ({ email: `rl-${i}-${Date.now()}@example.com`, password: 'senha-boa-1', name: 'R' }),
+    ],
+    ['magic link', '/api/auth/sign-in/magic-link', () => ({ email: 'magico@example.com', callbackURL: '/dashboard' })],
+    ['forgot-password', '/api/auth/request-password-reset', () => ({ email: 'esqueci@example.com', redirectTo: '/x' })],
+  ])('rate-limits the 4th rapid %s request of a client with 429 + Retry-After', async (_name, url, body) => {
+    const ip = randomClientIp();
+    for (let i = 0; i < 3; i++) expect((await post(t, url, body(i), {}, ip)).statusCode).toBe(200);
+    const limited = await post(t, url, body(3), {}, ip);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json().error.code).toBe('too-many-requests');
+  });
+
+  it('answers a magic-link request alike for known and unknown e-mails', async () => {
+    const user = await signUp(t);
+    const known = await post(t, '/api/auth/sign-in/magic-link', { email: user.email, callbackURL: '/dashboard' });
+    const unknown = await post(t, '/api/auth/sign-in/magic-link', {
+      email: 'ninguem-magico@example.com',
+      callbackURL: '/dashboard',
+    });
+    expect(known.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(known.statusCode);
+    expect(unknown.body).toBe(known.body);
+  });
+});
+
+/** Every route of the app as [method, path], read from Fastify's route tree. */
+function registeredRoutes(app: FastifyInstance): Array<[string, string]> {
+  const routes: Array<[string, string]> = [];
+  const stack: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = line.match(/^([│ ]*)(?:├── |└── )?(\S+?)(?: \(([A-Z, ]+)\))?$/u);
+    if (!match?.[2]) continue;
+    const depth = Math.floor((match[1] ?? '').length / 4) + (line.includes('── ') ? 1 : 0);
+    stack.length = depth;
+    stack[depth] = match[2];
+    const path = stack.join('');
+    for (const method of (match[3] ?? '').split(', ').filter(Boolean)) routes.push([method, path]);
+  }
+  return routes;
+}
+
+describe.each(DATABASE_KINDS)('CSRF on every state-changing route on %s', (kind) => {
+  // Routes third parties call without a browser session; each checks a signature or an unguessable token instead.
+  const OPTED_OUT = new Set([
+    'POST /api/webhooks/mercadopago',
+    'POST /api/webhooks/ses',
+    'POST /s/:listId',
+    'POST /u/:token',
+    'POST /u/:token/confirm',
+    'POST /u/:token/preferences',
+    'POST /u/:token/resubscribe',
+  ]);
+
+  it('refuses a foreign Origin with 403 csrf_rejected on every POST/PUT/PATCH/DELETE route but the opted-out ones', async () => {
+    const t = await createTestApp(kind);
+    try {
+      const user = await signUp(t);
+      const mutating = registeredRoutes(t.app).filter(([method]) =>
+        ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method),
+      );
+      const paths = mutating.map(([method, path]) => `${method} ${path}`);
+      // The tree was read: the families of the API are all there.
+      for (const expected of [
+        'PATCH /api/account',
+        'POST /api/campaigns',
+        'DELETE /api/lists/:id',
+        'POST /api/contacts/:id/erase',
+        'POST /api/invitations/accept',
+        // better-auth's catch-all (/api/auth/*), which Fastify's tree prints as a bare wildcard.
+        'POST *',
+      ]) {
+        expect(paths).toContain(expected);
       }
+      expect(mutating.length).toBeGreaterThan(50);
+      const accepted: string[] = [];
+      for (const [method, path] of mutating) {
+        const url = path === '*' ? '/api/auth/sign-in/email' : path.replace(/:\w+/g, randomUUID());
+        const res = await t.app.inject({
+          method: method as 'POST',
+          url,
+          headers: { ...user.headers, origin: 'https://evil.example', 'content-type': 'application/json' },
+          payload: '{}',
+        });
+        if (res.statusCode === 403 && res.json().error?.code === 'csrf_rejected') continue;
+        accepted.push(`${method} ${path}`);
+      }
+      expect(accepted.sort()).toEqual([...OPTED_OUT].filter((r) => paths.includes(r)).sort());
+    } finally {
+      await t.close();
     }
   });
 });
@@ -337,6 +443,37 @@ describe('auth cookies in production', () => {
       expect(session).toMatch(/SameSite=Lax/i);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('Google sign-in', () => {
+  it('is offered only when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set', async () => {
+    const off = await createTestApp('pglite');
+    try {
+      expect((await off.app.inject('/api/public-config')).json().googleSignIn).toBe(false);
+      const res = await post(off, '/api/auth/sign-in/social', { provider: 'google', callbackURL: '/dashboard' });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.json().error.message).not.toMatch(/provider/i);
+    } finally {
+      await off.close();
+    }
+    const on = await createTestApp('pglite', {
+      GOOGLE_CLIENT_ID: 'carteiro-test.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'segredo-de-teste',
+      PUBLIC_URL: 'https://app.carteiro.test',
+    });
+    try {
+      expect((await on.app.inject('/api/public-config')).json().googleSignIn).toBe(true);
+      // Only builds the authorisation URL: no request leaves the machine.
+      const res = await post(on, '/api/auth/sign-in/social', { provider: 'google', callbackURL: '/dashboard' });
+      expect(res.statusCode).toBe(200);
+      const url = new URL(res.json().url);
+      expect(url.origin).toBe('https://accounts.google.com');
+      expect(url.searchParams.get('client_id')).toBe('carteiro-test.apps.googleusercontent.com');
+      expect(url.searchParams.get('redirect_uri')).toBe('https://app.carteiro.test/api/auth/callback/google');
+    } finally {
+      await on.close();
     }
   });
 });

@@ -25,6 +25,14 @@ export interface SessionUser {
 export const ACCOUNT_HEADER = 'x-account-id';
 export const ACCOUNT_COOKIE = 'carteiro_account';
 
+/** The account cookie's name: `__Host-` prefixed in production (Secure, Path=/, no Domain), like the session's. */
+export function accountCookieName(isProduction: boolean): string {
+  return isProduction ? `__Host-${ACCOUNT_COOKIE}` : ACCOUNT_COOKIE;
+}
+
+/** better-auth's session cookie (`carteiro.session_token`, `__Secure-` prefixed in production). */
+const SESSION_COOKIE_RE = /(?:^|;\s*)(?:__Secure-)?carteiro\.session_token=[^;\s]/;
+
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const sessionCache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
 
@@ -63,25 +71,35 @@ export function getSessionUser(request: FastifyRequest): Promise<SessionUser | n
   return cached;
 }
 
+/**
+ * The signed-in user, or 401: `user-token-expired` when the request still carries a session cookie that is no
+ * longer valid (expired, signed out elsewhere, revoked by a password change), else `unauthenticated`.
+ */
+export async function requireSessionUser(request: FastifyRequest): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (user) return user;
+  throw new AppError(SESSION_COOKIE_RE.test(request.headers.cookie ?? '') ? 'user-token-expired' : 'unauthenticated');
+}
+
 /** The account id the client asked for (header first, then cookie), if it looks like one. */
 export function requestedAccountId(request: FastifyRequest): string | null {
   const header = request.headers[ACCOUNT_HEADER];
   const fromHeader = typeof header === 'string' ? header.trim() : '';
   if (fromHeader) return fromHeader;
   const cookie = request.headers.cookie ?? '';
-  const match = cookie.match(new RegExp(`(?:^|;\\s*)${ACCOUNT_COOKIE}=([^;]+)`));
+  const name = accountCookieName(request.server.authConfig.isProduction);
+  const match = cookie.match(new RegExp(`(?:^|;\\s*)${name}=([^;]+)`));
   return match?.[1] ? decodeURIComponent(match[1]) : null;
 }
 
 /**
- * The acting user and account. 401 `unauthenticated` without a valid session; the current account is the one the
+ * The acting user and account. 401 (`unauthenticated`, or `user-token-expired`) without a valid session; the current account is the one the
  * client names (x-account-id header or carteiro_account cookie) — 403 `forbidden` when the user is not a member of
  * it — else the user's first account, created at the first request when the user has none (spec §4).
  * Membership is read from the database on every request: a removed member loses access at once.
  */
 export async function requireActor(request: FastifyRequest): Promise<RequestActor> {
-  const user = await getSessionUser(request);
-  if (!user) throw new AppError('unauthenticated');
+  const user = await requireSessionUser(request);
   const db = request.server.authDatabase.db;
   const wanted = requestedAccountId(request);
   let accountId: string;

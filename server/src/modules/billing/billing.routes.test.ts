@@ -7,7 +7,9 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { accountMembers } from '../accounts/accounts.db';
-import { topups } from './billing.db';
+import { createListWithContacts, createReadyCampaign } from '../sending/testing/send-fixtures';
+import { ledgerEntries, topups } from './billing.db';
+import { sweepLowBalanceCrossings } from './notify-low-balance';
 import { reserveForCampaign } from './reserve-campaign-cost';
 import { settleCampaign } from './settle-campaign';
 import { csvText } from './statement-csv';
@@ -147,12 +149,18 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
     expect((await webhook('9103')).json().outcome).toBe('ignored');
     expect((await balanceOf(owner.headers)).balanceMillis).toBe(0);
 
+    // Right amount in the wrong currency: review, not a credit.
+    const d = (await create(10_000)).json();
+    payments.set('9104', { status: 'approved', amount: 10, currency: 'USD', ref: d.txid });
+    expect((await webhook('9104')).json().outcome).toBe('review');
+    expect((await balanceOf(owner.headers)).balanceMillis).toBe(0);
+
     // The operator sees the ones in review and can confirm by hand, once.
     const pending = (await t.app.inject({ method: 'GET', url: '/api/admin/topups', headers: operatorHeaders })).json();
     const inReview = pending.topups.filter(
       (x: { accountId: string; status: string }) => x.accountId === owner.accountId,
     );
-    expect(inReview.map((x: { status: string }) => x.status).sort()).toEqual(['pending', 'review', 'review']);
+    expect(inReview.map((x: { status: string }) => x.status).sort()).toEqual(['pending', 'review', 'review', 'review']);
     const confirm = () =>
       t.app.inject({
         method: 'POST',
@@ -232,6 +240,155 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.subject).toBe('Seu saldo no Carteiro está baixo: R$\u00a04,00');
     expect((await balanceOf(owner.headers)).lowBalance).toBe(true);
+  });
+
+  it('filters the extrato by period (AAAA-MM-DD, São Paulo days) in the list and the CSV; impossible dates and reversed periods → 400', async () => {
+    const owner = await signUp(t);
+    const credit = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/accounts/${owner.accountId}/adjustments`,
+      headers: operatorHeaders,
+      payload: { amountMillis: 12_345, reason: 'Crédito do período' },
+    });
+    expect(credit.statusCode).toBe(201);
+    const day = (offsetDays: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(
+        new Date(Date.now() + offsetDays * 86_400_000),
+      );
+    const today = day(0);
+    const list = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/billing/statement?${query}`, headers: owner.headers });
+      expect(res.statusCode, query).toBe(200);
+      return res.json().entries.map((e: { amountMillis: number }) => e.amountMillis);
+    };
+    expect(await list(`from=${today}&to=${today}`)).toEqual([12_345]);
+    expect(await list(`from=${today}`)).toEqual([12_345]);
+    expect(await list(`to=${day(-1)}`)).toEqual([]);
+    expect(await list(`from=${day(1)}`)).toEqual([]);
+
+    const csv = (query: string) =>
+      t.app.inject({ method: 'GET', url: `/api/billing/statement.csv?${query}`, headers: owner.headers });
+    const inPeriod = await csv(`from=${today}&to=${today}`);
+    expect(inPeriod.statusCode).toBe(200);
+    expect(inPeriod.headers['content-disposition']).toBe(
+      `attachment; filename="extrato-carteiro-${today}-a-${today}.csv"`,
+    );
+    expect(inPeriod.body).toContain('Crédito manual: Crédito do período');
+    const before = await csv(`to=${day(-1)}`);
+    expect(before.body.split('\r\n').filter(Boolean)).toHaveLength(1); // the header only
+
+    for (const query of ['from=2024-02-30', 'to=2024-13-01', 'from=01/02/2024', `from=${today}&to=${day(-1)}`]) {
+      for (const url of [`/api/billing/statement?${query}`, `/api/billing/statement.csv?${query}`]) {
+        const res = await t.app.inject({ method: 'GET', url, headers: owner.headers });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().error.code).toBe('validation_failed');
+      }
+    }
+    const reversed = await t.app.inject({
+      method: 'GET',
+      url: `/api/billing/statement?from=${today}&to=${day(-1)}`,
+      headers: owner.headers,
+    });
+    expect(reversed.json().error.message).toContain('A data inicial deve ser anterior ou igual à final.');
+  });
+
+  it('a campaign reservation that takes the balance below the threshold e-mails the owner once; a recovered balance gets none', async () => {
+    const deps = { db: t.database.db, mailer: t.mailer, thresholdMillis: 5_000, publicUrl: 'http://localhost:3000' };
+    const warningsTo = async (email: string) =>
+      (await t.sentMail()).filter(
+        (m) => m.to.includes(email) && m.subject.startsWith('Seu saldo no Carteiro está baixo'),
+      );
+    const credit = (accountId: string, amountMillis: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/admin/accounts/${accountId}/adjustments`,
+        headers: operatorHeaders,
+        payload: { amountMillis, reason: 'Crédito de teste' },
+      });
+
+    // 6,000 − 300 × 5 = 4,500: the reservation (sending module, no mailer at hand) crossed R$ 5,00.
+    const owner = await signUp(t, { email: `reserva-${randomUUID().slice(0, 6)}@example.com` });
+    expect((await credit(owner.accountId, 6_000)).statusCode).toBe(201);
+    await reserveForCampaign(t.database.db, { accountId: owner.accountId, campaignId: randomUUID(), recipients: 300 });
+    await sweepLowBalanceCrossings(deps);
+    await sweepLowBalanceCrossings(deps); // a second sweep (or another API process) sends nothing more
+    const warnings = await warningsTo(owner.email);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.subject).toBe('Seu saldo no Carteiro está baixo: R$\u00a04,50');
+    // Still below: a further reservation is not a new crossing.
+    await reserveForCampaign(t.database.db, { accountId: owner.accountId, campaignId: randomUUID(), recipients: 100 });
+    await sweepLowBalanceCrossings(deps);
+    expect(await warningsTo(owner.email)).toHaveLength(1);
+
+    // Crossed, then topped up above the threshold before the sweep: no warning.
+    const other = await signUp(t, { email: `recuperou-${randomUUID().slice(0, 6)}@example.com` });
+    expect((await credit(other.accountId, 6_000)).statusCode).toBe(201);
+    await reserveForCampaign(t.database.db, { accountId: other.accountId, campaignId: randomUUID(), recipients: 300 });
+    expect((await credit(other.accountId, 10_000)).statusCode).toBe(201);
+    await sweepLowBalanceCrossings(deps);
+    expect(await warningsTo(other.email)).toHaveLength(0);
+  });
+
+  it('uses a negotiated price everywhere: cost preview, short-balance refusal, reservation, settlement, balance; the public price stays', async () => {
+    const owner = await signUp(t, { verified: true });
+    const price = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/accounts/${owner.accountId}/price`,
+      headers: operatorHeaders,
+      payload: { priceMillis: 2, reason: 'Contrato de volume' },
+    });
+    expect(price.statusCode).toBe(200);
+    const stamp = randomUUID().slice(0, 6);
+    const audience = await createListWithContacts(
+      t.database.db,
+      owner.accountId,
+      [0, 1, 2].map((i) => `preco${i}-${stamp}@destino.com.br`),
+      { cidade: 'Recife' }, // the fixture template uses contato.cidade
+    );
+    const campaignId = await createReadyCampaign(t.database.db, owner.accountId, {
+      includeListIds: [audience.listId],
+    });
+
+    const summary = await t.app.inject({
+      method: 'GET',
+      url: `/api/campaigns/${campaignId}/summary`,
+      headers: owner.headers,
+    });
+    expect(summary.json()).toMatchObject({ recipients: 3, priceMillis: 2, costMillis: 6, isBalanceSufficient: false });
+
+    const send = () =>
+      t.app.inject({ method: 'POST', url: `/api/campaigns/${campaignId}/send`, headers: owner.headers });
+    const short = await send();
+    expect(short.statusCode, short.body).toBe(409);
+    expect(short.json().error.message).toContain('faltam R$\u00a00,006');
+
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/accounts/${owner.accountId}/adjustments`,
+      headers: operatorHeaders,
+      payload: { amountMillis: 1_000, reason: 'Crédito de teste' },
+    });
+    expect(await balanceOf(owner.headers)).toMatchObject({ priceMillis: 2, emailsPaid: 500 });
+    expect((await send()).statusCode).toBe(200);
+    const [reservation] = await t.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.campaignId, sql`${campaignId}::uuid`));
+    expect(reservation).toMatchObject({ kind: 'reservation', amountMillis: -6, priceMillis: 2, emailCount: 3 });
+
+    // The operator changes the price mid-send: the settlement keeps the price the reservation was made at.
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/accounts/${owner.accountId}/price`,
+      headers: operatorHeaders,
+      payload: { priceMillis: 5, reason: 'Fim do contrato' },
+    });
+    const settlement = await settleCampaign(t.database.db, { campaignId, sentCount: 2 });
+    expect(settlement).toMatchObject({ chargedMillis: 4, releasedMillis: 6 });
+    expect((await balanceOf(owner.headers)).balanceMillis).toBe(1_000 - 4);
+
+    const publicConfig = (await t.app.inject({ method: 'GET', url: '/api/public-config' })).json();
+    expect(publicConfig.priceMillis).toBe(5);
   });
 
   it('keeps billing actions from members and the back office from non-operators', async () => {

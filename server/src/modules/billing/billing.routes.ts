@@ -8,6 +8,7 @@ import {
   emailsPaidBy,
   formatBRL,
   type LedgerEntryDto,
+  statementPeriodSchema,
   statementQuerySchema,
   type TopupDto,
 } from '@carteiro/shared';
@@ -30,13 +31,15 @@ import { confirmTopupManually, type Topup } from './credit-topup';
 import type { LedgerEntry } from './ledger';
 import { listStatement } from './list-statement';
 import { listAccountsForOperator, listAdminAuditLog, setAccountStatus, setNegotiatedPrice } from './manage-account';
-import { notifyLowBalanceIfCrossed } from './notify-low-balance';
+import { notifyLowBalanceIfCrossed, startLowBalanceWatcher } from './notify-low-balance';
 import { grantOperatorRole, listOperators, revokeOperatorRole } from './operators';
 import type { OperatorRef } from './record-admin-action';
 import { statementToCsv } from './statement-csv';
 
 const idParams = z.object({ id: z.uuid('Identificador inválido.') });
 const CSV_MAX_ROWS = 100_000;
+/** How often the low-balance watcher looks for crossings by campaign reservations. */
+const LOW_BALANCE_SWEEP_MS = 15_000;
 const alertIdParams = z.object({ id: z.coerce.number().int().positive('Identificador inválido.') });
 const operatorParams = z.object({ userId: z.string().min(1).max(200) });
 const grantOperatorBody = z.object({
@@ -94,6 +97,16 @@ export async function billingRoutes(
   const { db, config, mailer } = opts;
   const pix = { key: config.PIX_KEY, merchantName: config.PIX_MERCHANT_NAME, merchantCity: config.PIX_MERCHANT_CITY };
   const rules = { minMillis: config.TOPUP_MIN_MILLIS, expiryMinutes: config.TOPUP_EXPIRY_MINUTES };
+  const lowBalance = { db, mailer, thresholdMillis: config.LOW_BALANCE_THRESHOLD_MILLIS, publicUrl: config.PUBLIC_URL };
+
+  // A send's reservation can take the balance below the threshold too: the watcher announces those crossings.
+  let watcher: ReturnType<typeof startLowBalanceWatcher> | null = null;
+  app.addHook('onReady', async () => {
+    watcher = startLowBalanceWatcher(lowBalance, { intervalMs: LOW_BALANCE_SWEEP_MS, logger: app.log });
+  });
+  app.addHook('onClose', async () => {
+    await watcher?.stop();
+  });
 
   // Every member sees the balance (they need it to know whether a campaign can go out).
   app.get('/api/billing/balance', async (request): Promise<BalanceDto> => {
@@ -121,7 +134,7 @@ export async function billingRoutes(
   app.get('/api/billing/statement.csv', async (request, reply) => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
-    const query = parseInput(statementQuerySchema.omit({ cursor: true, limit: true }), request.query);
+    const query = parseInput(statementPeriodSchema, request.query);
     const page = await listStatement(db, { accountId: actor.accountId, ...query, limit: CSV_MAX_ROWS });
     const name = `extrato-carteiro${query.from ? `-${query.from}` : ''}${query.to ? `-a-${query.to}` : ''}.csv`;
     return reply
@@ -211,12 +224,6 @@ export async function billingRoutes(
     const { id } = parseInput(idParams, request.params);
     const input = parseInput(adminAdjustmentSchema, request.body);
     const entry = await adjustBalanceByOperator(db, { accountId: id, ...input, operator });
-    const lowBalance = {
-      db,
-      mailer,
-      thresholdMillis: config.LOW_BALANCE_THRESHOLD_MILLIS,
-      publicUrl: config.PUBLIC_URL,
-    };
     await notifyLowBalanceIfCrossed(lowBalance, entry).catch((error: unknown) => {
       request.log.warn({ err: error, accountId: id }, 'low-balance warning could not be sent');
     });

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { hashEmail } from '../contacts/email-hash';
@@ -9,6 +10,16 @@ import type { BounceKind } from '../tracking/tracking.db';
 import { campaignAlerts } from './bounces.db';
 
 const formatPercent = (rate: number) => `${(rate * 100).toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`;
+
+/** The BOUNCE_* and PROTECTION_* settings (config.ts) in the units this module uses. */
+export function reportSettingsFrom(config: Config): ReportSettings {
+  return {
+    softBounceLimit: config.BOUNCE_SOFT_LIMIT,
+    protectionMinDeliveries: config.PROTECTION_MIN_DELIVERIES,
+    protectionHardBounceRate: config.PROTECTION_HARD_BOUNCE_RATE,
+    protectionComplaintRate: config.PROTECTION_COMPLAINT_RATE,
+  };
+}
 
 export interface ReportSettings {
   /** Soft bounces of one contact (any campaign) after which the contact is treated as bounced. */
@@ -164,17 +175,17 @@ export async function checkCampaignProtection(db: Db, campaignId: string, settin
     complaints: number;
   }>(
     db,
-    sql`select c.status, c.created_by as account_id,
-               (select count(*)::int from messages m where m.campaign_id = c.id and m.status = 'sent') as delivered,
+    // Deliveries and refusals from the campaign's counters (kept by the engine with the rows; a count over a
+    // million message rows for every bounce received would not do), bounces and complaints from the events.
+    sql`select c.status, c.created_by as account_id, c.sent_count as delivered,
                (select count(distinct e.message_id)::int from message_events e
                  where e.campaign_id = c.id and e.kind = 'bounce' and e.bounce_kind = 'hard')
-               + (select count(*)::int from messages m where m.campaign_id = c.id and m.status = 'failed'
-                   and m.smtp_code >= 500 and not m.policy) as hard,
+               + c.rejected_count as hard,
                (select count(distinct e.message_id)::int from message_events e
                  where e.campaign_id = c.id and e.kind = 'complaint') as complaints
           from campaigns c where c.id = ${campaignId}`,
   );
-  if (!stats || stats.status !== 'sending') return false;
+  if (stats?.status !== 'sending') return false;
   const delivered = Number(stats.delivered);
   const attempted = delivered;
   if (attempted < settings.protectionMinDeliveries || attempted === 0) return false;

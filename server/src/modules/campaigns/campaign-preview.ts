@@ -6,14 +6,9 @@ import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { countRecipients } from '../contacts/count-recipients';
 import { findContact } from '../contacts/find-contacts';
-import {
-  buildScope,
-  compileCampaign,
-  type RenderContact,
-  type RenderedMessage,
-  renderMessage,
-  SAMPLE_CONTACT,
-} from '../templates/render-message';
+import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } from '../templates/preview-message';
+import { buildScope, compileCampaign, type RenderContact, renderMessage } from '../templates/render-message';
+import { findUnsubscribeTarget } from '../unsubscribe/unsubscribe';
 import { findCampaignRow } from './campaigns';
 import { campaigns } from './campaigns.db';
 
@@ -21,14 +16,6 @@ async function findAccount(db: Db, accountId: string) {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   return account;
-}
-
-function previewLinks(publicUrl: string, campaignId: string) {
-  return {
-    // Real per-recipient links (signed tokens) are made by the sending engine; previews point at safe pages.
-    unsubscribeUrl: `${publicUrl}/descadastro/exemplo`,
-    browserUrl: `${publicUrl}/campaign/${campaignId}/template-viewer`,
-  };
 }
 
 /**
@@ -40,26 +27,15 @@ export async function previewCampaign(
   accountId: string,
   id: string,
   options: { contactId?: string; publicUrl: string },
-): Promise<RenderedMessage & { contact: RenderContact }> {
+): Promise<PreviewResult> {
   const campaign = await findCampaignRow(db, accountId, id);
-  const account = await findAccount(db, accountId);
-  const contact: RenderContact = options.contactId
-    ? await findContact(db, accountId, options.contactId)
-    : SAMPLE_CONTACT;
-  let compiled: ReturnType<typeof compileCampaign>;
-  try {
-    compiled = compileCampaign({ subject: campaign.subject, preheader: campaign.preheader, html: campaign.template });
-  } catch (error) {
-    throw new AppError('validation_failed', `O modelo tem um erro de Liquid: ${(error as Error).message}`);
-  }
-  const rendered = renderMessage(
-    compiled,
-    buildScope(contact, account, previewLinks(options.publicUrl, id), campaign.name),
+  return renderPreview(
+    db,
+    accountId,
+    { name: campaign.name, subject: campaign.subject, preheader: campaign.preheader, html: campaign.template },
+    { contactId: options.contactId, links: previewLinks(options.publicUrl, `/campaign/${id}/template-viewer`) },
   );
-  return { ...rendered, contact: { email: contact.email, name: contact.name ?? null, fields: contact.fields ?? {} } };
 }
-
-export const TEST_SUBJECT_PREFIX = '[TESTE] ';
 
 /** Sends the preview (contact or sample data) to up to 5 addresses with "[TESTE]" before the subject. */
 export async function sendCampaignTest(
@@ -71,17 +47,11 @@ export async function sendCampaignTest(
 ): Promise<{ sent: number }> {
   const message = await previewCampaign(db, accountId, id, options);
   const campaign = await findCampaignRow(db, accountId, id);
-  for (const to of options.emails) {
-    await mailer.send({
-      to,
-      subject: `${TEST_SUBJECT_PREFIX}${message.subject || campaign.name}`,
-      html: message.html,
-      text: message.text,
-      replyTo: campaign.replyTo ?? campaign.fromEmail ?? undefined,
-      headers: { 'X-Carteiro-Test': 'true' },
-    });
-  }
-  return { sent: options.emails.length };
+  return sendTestMessages(mailer, message, {
+    emails: options.emails,
+    fallbackSubject: campaign.name,
+    replyTo: campaign.replyTo ?? campaign.fromEmail,
+  });
 }
 
 /** Recipient count, cost at the account's price and the balance left after sending (before the "Enviar" button). */
@@ -104,31 +74,68 @@ export async function summariseCampaign(db: Db, accountId: string, id: string): 
 }
 
 /**
- * The public template viewer's data (spec §2): the campaign's HTML rendered generically (no contact, so merge
- * tags fall back to their defaults; the account's footer filled in). 404 in pt-BR for an unknown id. The web
- * shows it in a sandboxed iframe, never on our origin.
+ * The public template viewer's data (spec §2). Opened from an e-mail's "ver no navegador" link, `token` is the
+ * message's unguessable token (the same one the unsubscribe link carries): when it names a message of this
+ * campaign, the HTML is rendered for that recipient (their name and fields, their real unsubscribe link).
+ * Without a token, or with one that does not match, it is rendered generically (merge tags fall back to their
+ * defaults; the account's footer filled in) — an invalid token reveals nothing. 404 in pt-BR for an unknown id.
+ * The web shows the HTML in a sandboxed iframe, never on our origin.
  */
 export async function renderPublicCampaign(
   db: Db,
   id: string,
   publicUrl: string,
-): Promise<{ id: string; name: string; subject: string; html: string }> {
+  token?: string,
+): Promise<{ id: string; name: string; subject: string; html: string; personalised: boolean }> {
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, id));
   if (!campaign) throw new AppError('not_found', 'Campanha não encontrada.');
   const account = await findAccount(db, campaign.createdBy);
+  const recipient = token ? await findViewerRecipient(db, campaign.id, campaign.createdBy, token) : null;
+  const browserUrl = `${publicUrl}/campaign/${id}/template-viewer`;
+  const links = recipient
+    ? { unsubscribeUrl: `${publicUrl}/u/${recipient.token}`, browserUrl: `${browserUrl}?t=${recipient.token}` }
+    : { unsubscribeUrl: '#', browserUrl };
   try {
-    const compiled = compileCampaign({ subject: campaign.subject, html: campaign.template });
+    const compiled = compileCampaign({
+      subject: campaign.subject,
+      preheader: campaign.preheader,
+      html: campaign.template,
+    });
     const rendered = renderMessage(
       compiled,
-      buildScope(
-        { email: '', name: '' },
-        account,
-        { unsubscribeUrl: '#', browserUrl: `${publicUrl}/campaign/${id}/template-viewer` },
-        campaign.name,
-      ),
+      buildScope(recipient?.contact ?? { email: '', name: '' }, account, links, campaign.name),
     );
-    return { id: campaign.id, name: campaign.name, subject: rendered.subject, html: rendered.html };
+    return {
+      id: campaign.id,
+      name: campaign.name,
+      subject: rendered.subject,
+      html: rendered.html,
+      personalised: recipient !== null,
+    };
   } catch {
-    return { id: campaign.id, name: campaign.name, subject: campaign.subject, html: '' };
+    return { id: campaign.id, name: campaign.name, subject: campaign.subject, html: '', personalised: false };
   }
+}
+
+/**
+ * The recipient a viewer token names, when it is a message of this campaign; the contact's current data (name,
+ * custom fields) when the contact still exists, else only the address the message went to.
+ */
+async function findViewerRecipient(
+  db: Db,
+  campaignId: string,
+  accountId: string,
+  token: string,
+): Promise<{ token: string; contact: RenderContact } | null> {
+  const target = await findUnsubscribeTarget(db, token);
+  if (!target || target.campaignId !== campaignId || target.accountId !== accountId) return null;
+  if (target.contactId) {
+    try {
+      const contact = await findContact(db, accountId, target.contactId);
+      return { token, contact: { email: contact.email, name: contact.name, fields: contact.fields } };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
+  return { token, contact: { email: target.email } };
 }

@@ -36,6 +36,11 @@ export const campaigns = pgTable(
     recipientsCount: integer('recipients_count').notNull().default(0),
     sentCount: integer('sent_count').notNull().default(0),
     failedCount: integer('failed_count').notNull().default(0),
+    /** Messages never sent (contact blocked since the snapshot, campaign cancelled): not charged. */
+    skippedCount: integer('skipped_count').notNull().default(0),
+    /** Failed messages the relay refused with a 5xx at send time: mailbox-level (hard) and 5.7.x (policy). */
+    rejectedCount: integer('rejected_count').notNull().default(0),
+    policyRejectedCount: integer('policy_rejected_count').notNull().default(0),
     bouncedCount: integer('bounced_count').notNull().default(0),
     openedCount: integer('opened_count').notNull().default(0),
     clickedCount: integer('clicked_count').notNull().default(0),

@@ -37,6 +37,14 @@ const calendarQuery = z.object({
   to: z.iso.datetime({ offset: true, error: 'Data final inválida.' }),
 });
 
+/** The "ver no navegador" link's message token; anything malformed is ignored (generic rendering). */
+const viewerQuery = z.object({
+  t: z
+    .string()
+    .optional()
+    .transform((value) => (value && /^[A-Za-z0-9_-]{16,128}$/.test(value) ? value : undefined)),
+});
+
 /** Campaigns REST API, scoped by the actor's account (created_by), and the public template viewer's data. */
 export async function campaignsRoutes(
   app: FastifyInstance,
@@ -101,7 +109,8 @@ export async function campaignsRoutes(
     return summariseCampaign(db, actor.accountId, campaignId(request.params));
   });
   app.get('/api/public/campaigns/:id/html', async (request, reply) => {
-    const result = await renderPublicCampaign(db, campaignId(request.params), publicUrl);
+    const { t } = parseInput(viewerQuery, request.query ?? {});
+    const result = await renderPublicCampaign(db, campaignId(request.params), publicUrl, t);
     // Sender HTML is shown in a sandboxed iframe by the web; never cache a draft that may still change.
     reply.header('cache-control', 'no-store');
     return result;

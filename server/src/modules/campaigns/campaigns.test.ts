@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { suppressEmail } from '../contacts/suppression';
+import { messages } from '../sending/messages.db';
 
 const HTML = `<html><body>
 <p>Olá, {{ contato.nome | default: "cliente" }}!</p>
@@ -61,6 +63,9 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
       ['POST', `/api/campaigns/${first.id}/duplicate`],
       ['POST', `/api/campaigns/${first.id}/preview`, {}],
       ['GET', `/api/campaigns/${first.id}/summary`],
+      ['POST', `/api/campaigns/${first.id}/schedule`, { scheduledAt: '2099-03-01T09:00' }],
+      ['POST', `/api/campaigns/${first.id}/unschedule`],
+      ['POST', `/api/campaigns/${first.id}/test-send`, { emails: ['b@example.com'] }],
     ] as const) {
       const res = await call(b, method, url, body);
       expect(res.statusCode, `${method} ${url}`).toBe(404);
@@ -128,12 +133,122 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
     expect((await call(a, 'GET', `/api/campaigns/${other.id}`)).statusCode).toBe(404);
   });
 
-  it('refuses to schedule a campaign without the unsubscribe link', async () => {
+  it('refuses to schedule or send a campaign without the unsubscribe link, with a clear message', async () => {
     const list = await call(a, 'POST', '/api/lists', { name: 'Sem link' });
-    const campaign = await create(a, { includeListIds: [list.json().id], template: '<p>Oi {{ contato.nome }}</p>' });
-    const res = await call(a, 'POST', `/api/campaigns/${campaign.id}/schedule`, { scheduledAt: '2099-03-01T09:00' });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error.message).toMatch(/link de descadastro/);
+    for (const template of [
+      '<p>Oi {{ contato.nome }}</p>',
+      // A link hidden in an HTML comment is no link for the recipient.
+      '<p>Oi</p><!-- <a href="{{ link_descadastro }}">Descadastrar</a> -->',
+    ]) {
+      const campaign = await create(a, { includeListIds: [list.json().id], fromEmail: 'loja@example.com', template });
+      for (const [url, body] of [
+        [`/api/campaigns/${campaign.id}/schedule`, { scheduledAt: '2099-03-01T09:00' }],
+        [`/api/campaigns/${campaign.id}/send`, {}],
+      ] as const) {
+        const res = await call(a, 'POST', url, body);
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().error.message).toMatch(
+          /^O modelo não tem o link de descadastro\. Inclua \{\{ link_descadastro \}\}/,
+        );
+      }
+      expect((await call(a, 'GET', `/api/campaigns/${campaign.id}`)).json().status).toBe('draft');
+    }
+  });
+
+  it('copies a library template into the campaign, which then edits its own copy', async () => {
+    const library = await call(a, 'POST', '/api/templates', {
+      name: 'Da biblioteca',
+      subject: 'Novidades para {{ contato.nome }}',
+      html: HTML,
+      builderProject: { pages: [{ id: 'p1' }] },
+    });
+    expect(library.statusCode, library.body).toBe(201);
+    const templateId = library.json().id;
+    const res = await call(a, 'POST', '/api/campaigns', { uuid: randomUUID(), name: 'Com modelo', templateId });
+    expect(res.statusCode, res.body).toBe(201);
+    const campaign = res.json();
+    expect(campaign).toMatchObject({
+      template: HTML,
+      templateProject: { pages: [{ id: 'p1' }] },
+      subject: 'Novidades para {{ contato.nome }}',
+    });
+
+    // Editing the campaign's copy leaves the library alone, and editing the library leaves the campaign alone.
+    const own = HTML.replace('Olá', 'Oi de novo');
+    const edited = await call(a, 'PATCH', `/api/campaigns/${campaign.id}`, { template: own, templateProject: null });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await call(a, 'GET', `/api/templates/${templateId}`)).json()).toMatchObject({
+      html: HTML,
+      builderProject: { pages: [{ id: 'p1' }] },
+    });
+    await call(a, 'PATCH', `/api/templates/${templateId}`, { html: HTML.replace('Olá', 'Mudou na biblioteca') });
+    expect((await call(a, 'GET', `/api/campaigns/${campaign.id}`)).json()).toMatchObject({
+      template: own,
+      templateProject: null,
+    });
+    // Deleting the library template does not empty the campaign.
+    expect((await call(a, 'DELETE', `/api/templates/${templateId}`)).statusCode).toBe(204);
+    expect((await call(a, 'GET', `/api/campaigns/${campaign.id}`)).json().template).toBe(own);
+
+    // Another account's template cannot be copied.
+    const foreign = (
+      await call(b, 'POST', '/api/templates', { name: 'De B', html: '<a href="{{ link_descadastro }}">x</a>' })
+    ).json();
+    const refused = await call(a, 'POST', '/api/campaigns', {
+      uuid: randomUUID(),
+      name: 'Modelo alheio',
+      templateId: foreign.id,
+    });
+    expect(refused.statusCode).toBe(404);
+  });
+
+  it('shows scheduled and sent campaigns of the account on the calendar, in the asked range only', async () => {
+    const user = await signUp(t, { verified: true });
+    const list = (await call(user, 'POST', '/api/lists', { name: 'Calendário' })).json();
+    const scheduled = async (name: string, at: string) => {
+      const campaign = await create(user, { name, includeListIds: [list.id] });
+      const res = await call(user, 'POST', `/api/campaigns/${campaign.id}/schedule`, { scheduledAt: at });
+      expect(res.statusCode, res.body).toBe(200);
+      return campaign;
+    };
+    const march = await scheduled('Março', '2099-03-10T09:00');
+    await scheduled('Abril', '2099-04-10T09:00');
+    const cancelled = await scheduled('Cancelada', '2099-03-11T09:00');
+    expect((await call(user, 'POST', `/api/campaigns/${cancelled.id}/cancel`)).statusCode).toBe(200);
+    // A sent campaign shows at the time it started.
+    const sent = await create(user, { name: 'Enviada' });
+    const { transitionCampaign } = await import('./campaigns');
+    await transitionCampaign(t.database.db, user.accountId, sent.id, 'sending', {
+      startedAt: new Date('2099-03-05T15:00:00Z'),
+    });
+    await transitionCampaign(t.database.db, user.accountId, sent.id, 'sent');
+    await create(user, { name: 'Rascunho' });
+    await scheduled('Março de novo', '2099-03-12T09:00');
+    // Another account's campaign scheduled in the same range stays out.
+    const listB = (await call(b, 'POST', '/api/lists', { name: 'De B' })).json();
+    const foreign = await create(b, { name: 'De B', includeListIds: [listB.id] });
+    const foreignScheduled = await call(b, 'POST', `/api/campaigns/${foreign.id}/schedule`, {
+      scheduledAt: '2099-03-10T09:00',
+    });
+    expect(foreignScheduled.statusCode, foreignScheduled.body).toBe(200);
+
+    const res = await call(
+      user,
+      'GET',
+      `/api/campaigns/calendar?from=${encodeURIComponent('2099-03-01T00:00:00-03:00')}&to=${encodeURIComponent('2099-04-01T00:00:00-03:00')}`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const items = res.json().items as Array<{ id: string; name: string; status: string }>;
+    expect(items.map((c) => [c.name, c.status])).toEqual([
+      ['Enviada', 'sent'],
+      ['Março', 'scheduled'],
+      ['Março de novo', 'scheduled'],
+    ]);
+    expect(items[1]?.id).toBe(march.id);
+
+    const bad = await call(user, 'GET', '/api/campaigns/calendar?from=ontem&to=amanha');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toMatch(/Data inicial inválida/);
   });
 
   it('duplicates as a new draft', async () => {
@@ -180,6 +295,80 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
     const summary = (await call(a, 'GET', `/api/campaigns/${campaign.id}/summary`)).json();
     expect(summary).toMatchObject({ recipients: 2, priceMillis: 5, costMillis: 10, balanceMillis: 0 });
     expect(summary.isBalanceSufficient).toBe(false);
+  });
+
+  it('counts recipients exactly: deduplicated across lists, exclusions, suppressed and unsubscribed left out', async () => {
+    const user = await signUp(t, { verified: true });
+    const listId = async (name: string) => (await call(user, 'POST', '/api/lists', { name })).json().id as string;
+    const [clientes, vip, excluir] = [await listId('Clientes'), await listId('VIP'), await listId('Excluir')];
+    const contact = async (email: string, listIds: string[], status?: string) => {
+      const res = await call(user, 'POST', '/api/contacts', { email, listIds, ...(status ? { status } : {}) });
+      expect(res.statusCode, res.body).toBe(201);
+    };
+    await contact('so-clientes@example.com', [clientes]);
+    await contact('nas-duas@example.com', [clientes, vip]); // counted once
+    await contact('so-vip@example.com', [vip]);
+    await contact('excluida@example.com', [clientes, excluir]); // in an excluded list
+    await contact('descadastrada@example.com', [clientes, vip], 'unsubscribed');
+    await contact('devolvida@example.com', [vip], 'bounced');
+    await contact('suprimida@example.com', [clientes]);
+    await suppressEmail(t.database.db, user.accountId, 'suprimida@example.com', 'manual');
+    await contact('sem-lista@example.com', []);
+    // Another account's contact in nothing of ours.
+    await call(b, 'POST', '/api/contacts', { email: 'so-clientes@example.com' });
+
+    const campaign = await create(user, { includeListIds: [clientes, vip], excludeListIds: [excluir] });
+    const summary = await call(user, 'GET', `/api/campaigns/${campaign.id}/summary`);
+    expect(summary.statusCode, summary.body).toBe(200);
+    expect(summary.json()).toMatchObject({ recipients: 3, priceMillis: 5, costMillis: 15 });
+
+    await call(user, 'PATCH', `/api/campaigns/${campaign.id}`, { excludeListIds: [] });
+    expect((await call(user, 'GET', `/api/campaigns/${campaign.id}/summary`)).json().recipients).toBe(4);
+    await call(user, 'PATCH', `/api/campaigns/${campaign.id}`, { includeListIds: [vip], excludeListIds: [clientes] });
+    expect((await call(user, 'GET', `/api/campaigns/${campaign.id}/summary`)).json().recipients).toBe(1);
+    await call(user, 'PATCH', `/api/campaigns/${campaign.id}`, { includeListIds: [], excludeListIds: [] });
+    expect((await call(user, 'GET', `/api/campaigns/${campaign.id}/summary`)).json()).toMatchObject({
+      recipients: 0,
+      costMillis: 0,
+    });
+  });
+
+  it('personalises the viewer for the token of one of its messages, generic for any other token', async () => {
+    const contact = await call(a, 'POST', '/api/contacts', {
+      email: 'leitora@example.com',
+      name: 'Lia <i>Lima</i>',
+    });
+    expect(contact.statusCode, contact.body).toBe(201);
+    const campaign = await create(a);
+    const other = await create(a);
+    const token = 'ab'.repeat(20);
+    await t.database.db.insert(messages).values({
+      campaignId: campaign.id,
+      accountId: a.accountId,
+      contactId: contact.json().id,
+      email: 'leitora@example.com',
+      status: 'sent',
+      token,
+    });
+
+    const viewer = (query: string, id = campaign.id) => t.app.inject(`/api/public/campaigns/${id}/html${query}`);
+    const mine = await viewer(`?t=${token}`);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json()).toMatchObject({ personalised: true, subject: 'Oi Lia <i>Lima</i>' });
+    expect(mine.json().html).toContain('Olá, Lia &lt;i&gt;Lima&lt;/i&gt;!');
+    expect(mine.json().html).toContain(`href="${t.config.PUBLIC_URL}/u/${token}"`);
+
+    for (const query of [`?t=${'cd'.repeat(20)}`, '?t=<script>', '']) {
+      const generic = await viewer(query);
+      expect(generic.statusCode).toBe(200);
+      expect(generic.json().personalised).toBe(false);
+      expect(generic.json().html).toContain('Olá, cliente!');
+      expect(generic.json().html).not.toContain('Lia');
+    }
+    // The token belongs to another campaign: generic there.
+    const elsewhere = (await viewer(`?t=${token}`, other.id)).json();
+    expect(elsewhere.personalised).toBe(false);
+    expect(elsewhere.html).not.toContain('Lia');
   });
 
   it('serves the public viewer data generically and a pt-BR 404 for unknown ids', async () => {

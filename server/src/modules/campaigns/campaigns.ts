@@ -245,7 +245,13 @@ export async function unscheduleCampaign(db: Db, accountId: string, id: string):
   return transitionCampaign(db, accountId, id, 'draft', { scheduledAt: null });
 }
 
-/** Campaigns with scheduled_at in [from, to) — for the calendar (scheduled and already sent/sending). */
+/** What the calendar shows: campaigns waiting for their time and those sent or being sent. */
+const CALENDAR_STATUSES: CampaignStatus[] = ['scheduled', 'sending', 'paused', 'sent'];
+
+/**
+ * Campaigns whose send time (scheduled_at, else started_at) is in [from, to) — for the calendar. Drafts,
+ * cancelled and failed campaigns are left out even when they still carry a past schedule.
+ */
 export async function findCampaignsBetween(db: Db, accountId: string, from: Date, to: Date): Promise<CampaignView[]> {
   const rows = await db
     .select()
@@ -253,6 +259,7 @@ export async function findCampaignsBetween(db: Db, accountId: string, from: Date
     .where(
       and(
         eq(campaigns.createdBy, accountId),
+        inArray(campaigns.status, CALENDAR_STATUSES),
         sql`coalesce(${campaigns.scheduledAt}, ${campaigns.startedAt}) >= ${from.toISOString()}`,
         sql`coalesce(${campaigns.scheduledAt}, ${campaigns.startedAt}) < ${to.toISOString()}`,
       ),

@@ -1,5 +1,12 @@
 import { Readable } from 'node:stream';
-import { contactBulkSchema, contactCreateSchema, contactQuerySchema, contactUpdateSchema } from '@carteiro/shared';
+import {
+  contactBulkSchema,
+  contactCreateSchema,
+  contactQuerySchema,
+  contactUpdateSchema,
+  suppressionAddSchema,
+  suppressionEmailSchema,
+} from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
@@ -13,6 +20,7 @@ import { eraseContact } from './erase-contact';
 import { exportContactData } from './export-contact-data';
 import { exportContactsCsv } from './export-contacts';
 import { findContact, findContacts } from './find-contacts';
+import { addManualSuppressions, lookupSuppression, removeManualSuppression, suppressionSummary } from './suppression';
 import { unsubscribeContacts } from './unsubscribe-contacts';
 import { updateContact } from './update-contact';
 
@@ -104,5 +112,27 @@ export async function contactsRoutes(app: FastifyInstance, opts: { db: Db }): Pr
     const actor = await requireActor(request);
     await eraseContact(db, actor.accountId, contactId(request.params));
     return { erased: true };
+  });
+
+  // The account's suppression list. Addresses travel in POST bodies, never in URLs (which end up in logs).
+  app.get('/api/suppressions', async (request) => {
+    const actor = await requireActor(request);
+    return suppressionSummary(db, actor.accountId);
+  });
+
+  app.post('/api/suppressions', async (request) => {
+    const actor = await requireActor(request);
+    return addManualSuppressions(db, actor.accountId, parseInput(suppressionAddSchema, request.body).emails);
+  });
+
+  app.post('/api/suppressions/lookup', async (request) => {
+    const actor = await requireActor(request);
+    return lookupSuppression(db, actor.accountId, parseInput(suppressionEmailSchema, request.body).email);
+  });
+
+  app.post('/api/suppressions/remove', async (request) => {
+    const actor = await requireActor(request);
+    await removeManualSuppression(db, actor.accountId, parseInput(suppressionEmailSchema, request.body).email);
+    return { removed: true };
   });
 }

@@ -2,10 +2,13 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { contacts } from './contacts.db';
+import { suppressUnsubscribedContacts } from './suppression';
 
 /**
- * Unsubscribes contacts of the account from everything: contact status and every list membership. A later
- * import never re-subscribes them (imports do not change an existing contact's status).
+ * Unsubscribes contacts of the account from everything: contact status, every list membership and the account's
+ * suppression list (reason "unsubscribed", one statement for all of them), in one transaction. A later import
+ * never re-subscribes them (imports do not change an existing contact's status) and, through the suppression,
+ * never brings the address back even after the contact is deleted. Returns how many contacts changed status.
  */
 export async function unsubscribeContacts(db: Db, accountId: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
@@ -24,6 +27,7 @@ export async function unsubscribeContacts(db: Db, accountId: string, ids: string
             sql`, `,
           )})`,
     );
+    await suppressUnsubscribedContacts(tx as unknown as Db, accountId, ids);
     return rows.length;
   });
 }

@@ -51,8 +51,9 @@ interface DatabaseGauges {
 
 /**
  * Gauges read from the database at scrape time, cheaply: campaigns by status (a small table, indexed by
- * status), messages being delivered right now (the partial index on status = 'sending'), and messages still to
- * deliver in sending/paused campaigns from the campaign counters (no scan of the messages table).
+ * status), messages being delivered right now (the id span of the batches in flight, an upper bound, from the
+ * partial index on batches in status sending), and messages still to deliver in sending/paused campaigns from
+ * the campaign counters (no scan of the messages table).
  */
 async function readDatabaseGauges(db: Db): Promise<DatabaseGauges> {
   const [byStatus, inFlight, pending] = await Promise.all([
@@ -60,7 +61,11 @@ async function readDatabaseGauges(db: Db): Promise<DatabaseGauges> {
       db,
       sql`select status, count(*)::int as n from campaigns group by status`,
     ),
-    queryRows<{ n: number | string }>(db, sql`select count(*)::int as n from messages where status = 'sending'`),
+    queryRows<{ n: number | string }>(
+      db,
+      sql`select coalesce(sum(last_message_id - first_message_id + 1), 0)::bigint as n
+            from message_batches where status = 'sending'`,
+    ),
     queryRows<{ n: number | string | null }>(
       db,
       sql`select coalesce(sum(greatest(recipients_count - sent_count - failed_count, 0)), 0)::bigint as n

@@ -1,4 +1,4 @@
-import { type CampaignStatus, formatBRL } from '@carteiro/shared';
+import { type CampaignStatus, canTransition, formatBRL } from '@carteiro/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
@@ -15,7 +15,21 @@ import { campaignSends } from './messages.db';
 
 const CHANGED = 'A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.';
 
-/** Compare-and-set of a campaign's status: true when this call moved it from one of `from` to `to`. */
+/**
+ * Throws when the status machine (shared/src/campaign-status.ts) does not allow every `from` → `to`: every
+ * status change of a campaign made by the engine passes here, so a change the table forbids is a bug caught at
+ * once, not a campaign in an impossible state.
+ */
+export function assertCampaignTransitions(from: readonly CampaignStatus[], to: CampaignStatus): void {
+  for (const status of from) {
+    if (!canTransition(status, to)) throw new Error(`campaign status ${status} → ${to} is not an allowed transition`);
+  }
+}
+
+/**
+ * Compare-and-set of a campaign's status, checked against the status machine: true when this call moved it
+ * from one of `from` to `to`.
+ */
 export async function transitionCampaignStatus(
   db: Db,
   campaignId: string,
@@ -23,6 +37,7 @@ export async function transitionCampaignStatus(
   to: CampaignStatus,
   extra: Partial<typeof campaigns.$inferInsert> = {},
 ): Promise<boolean> {
+  assertCampaignTransitions(from, to);
   const rows = await db
     .update(campaigns)
     .set({ ...extra, status: to, updatedAt: new Date() })
@@ -47,20 +62,23 @@ export async function resumeCampaign(db: Db, accountId: string, campaignId: stri
   await db.transaction(async (tx) => {
     // A suspended account cannot resume (share lock on the account: a concurrent suspension waits for us).
     await assertAccountCanSend(tx, accountId);
-    const moved = await tx
-      .update(campaigns)
-      .set({ status: 'sending', updatedAt: new Date() })
-      .where(and(eq(campaigns.id, campaignId), eq(campaigns.status, 'paused')))
-      .returning({ id: campaigns.id });
-    if (moved.length !== 1) throw new AppError('conflict', CHANGED);
+    if (!(await transitionCampaignStatus(tx as unknown as Db, campaignId, ['paused'], 'sending'))) {
+      throw new AppError('conflict', CHANGED);
+    }
     await tx
       .update(campaignSends)
       .set({ pausedReason: null, consecutiveErrors: 0 })
       .where(eq(campaignSends.campaignId, campaignId));
+    // Retries live in queued batches: those become due, and so do their messages that failed at the relay.
     await tx.execute(
-      sql`update messages set next_attempt_at = now()
-          where campaign_id = ${campaignId} and status = 'queued'
-            and (smtp_code is null or smtp_code = 421 or smtp_code >= 500) and next_attempt_at > now()`,
+      sql`with due as (
+            update message_batches set due_at = now()
+             where campaign_id = ${campaignId} and status = 'queued' and due_at > now()
+            returning first_message_id as first_id, last_message_id as last_id)
+          update messages m set next_attempt_at = now()
+            from due
+           where m.id between due.first_id and due.last_id and m.campaign_id = ${campaignId} and m.status = 'queued'
+             and (m.smtp_code is null or m.smtp_code = 421 or m.smtp_code >= 500) and m.next_attempt_at > now()`,
     );
   });
   return { status: 'sending' };
@@ -81,19 +99,47 @@ export async function cancelCampaign(
     throw new AppError('conflict', 'Esta campanha já terminou e não pode ser cancelada.');
   }
   await db.transaction(async (tx) => {
-    const moved = await tx
-      .update(campaigns)
-      .set({ status: 'cancelled', updatedAt: new Date() })
-      .where(and(eq(campaigns.id, campaignId), eq(campaigns.status, campaign.status)))
-      .returning({ id: campaigns.id });
-    if (moved.length !== 1) throw new AppError('conflict', CHANGED);
-    await tx.execute(
-      sql`update messages set status = 'skipped', response = 'campanha cancelada', claimed_by = null, claimed_at = null
-          where campaign_id = ${campaignId} and status = 'queued'`,
-    );
+    if (!(await transitionCampaignStatus(tx as unknown as Db, campaignId, [campaign.status], 'cancelled'))) {
+      throw new AppError('conflict', CHANGED);
+    }
+    await skipUnsentMessages(tx as unknown as Db, campaignId);
   });
   await finish(campaignId);
   return { status: 'cancelled' };
+}
+
+/**
+ * A cancelled campaign's messages that no worker holds become skipped (never sent, never charged): the ones not
+ * carved into a batch yet (the cursor moves past the end, so no new batch is carved) and those of queued
+ * batches (closed). Batches in flight are left to their worker, which records what it delivered; their retries
+ * are skipped by the next call (finishCampaignIfDone calls it again). The batch rows are locked as they are
+ * updated, and a claim takes them with SKIP LOCKED, so a batch is either closed here or delivered, never both.
+ */
+export async function skipUnsentMessages(db: Db, campaignId: string): Promise<void> {
+  await db.execute(
+    sql`with cursor as (
+          select next_message_id as first_id, last_message_id as last_id
+            from campaign_sends where campaign_id = ${campaignId} for update),
+        moved as (
+          update campaign_sends cs set next_message_id = cursor.last_id + 1
+            from cursor where cs.campaign_id = ${campaignId} and cursor.first_id <= cursor.last_id
+          returning 1),
+        closed as (
+          update message_batches set status = 'done', claimed_by = null, claimed_at = null
+           where campaign_id = ${campaignId} and status = 'queued'
+          returning first_message_id as first_id, last_message_id as last_id),
+        ranges as (
+          select first_id, last_id from cursor where first_id <= last_id
+          union all
+          select first_id, last_id from closed),
+        skipped as (
+          update messages m set status = 'skipped', response = 'campanha cancelada'
+            from ranges r
+           where m.id between r.first_id and r.last_id and m.campaign_id = ${campaignId} and m.status = 'queued'
+          returning 1)
+        update campaigns set skipped_count = skipped_count + (select count(*) from skipped)
+         where id = ${campaignId} and exists (select 1 from skipped)`,
+  );
 }
 
 export interface CampaignProgress {
@@ -112,31 +158,33 @@ export interface CampaignProgress {
   finishedAt: string | null;
 }
 
-/** Live progress of a campaign (the view page polls it). */
+/**
+ * Live progress of a campaign (the view page polls it every 2 s): from the campaign's counters, kept equal to
+ * the message rows by the statements that write them, and the rate from the batches recorded in the last
+ * minute — never a count over the campaign's messages (a million rows per poll).
+ */
 export async function campaignProgress(db: Db, accountId: string, campaignId: string): Promise<CampaignProgress> {
   const campaign = await findCampaignRow(db, accountId, campaignId);
-  const [counts] = await queryRows<Record<string, number | string>>(
+  const [recent] = await queryRows<{ last_minute: number | string | null; first_recent: string | Date | null }>(
     db,
-    sql`select count(*) filter (where status = 'sent')::int as sent,
-               count(*) filter (where status = 'failed')::int as failed,
-               count(*) filter (where status = 'skipped')::int as skipped,
-               count(*) filter (where status in ('queued', 'sending'))::int as remaining,
-               count(*) filter (where status = 'sent' and sent_at > now() - interval '60 seconds')::int as last_minute,
-               min(sent_at) filter (where sent_at > now() - interval '60 seconds') as first_recent
-          from messages where campaign_id = ${campaignId}`,
+    sql`select sum(sent_count)::int as last_minute, min(recorded_at) as first_recent
+          from message_batches
+         where campaign_id = ${campaignId} and recorded_at > now() - interval '60 seconds'`,
   );
   const [send] = await db.select().from(campaignSends).where(eq(campaignSends.campaignId, campaignId));
-  const remaining = Number(counts?.remaining ?? 0);
-  const lastMinute = Number(counts?.last_minute ?? 0);
-  const firstRecent = counts?.first_recent ? new Date(String(counts.first_recent)).getTime() : null;
+  const recipients = send?.recipients ?? campaign.recipientsCount;
+  const { sentCount: sent, failedCount: failed, skippedCount: skipped } = campaign;
+  const remaining = send ? Math.max(0, recipients - sent - failed - skipped) : 0;
+  const lastMinute = Number(recent?.last_minute ?? 0);
+  const firstRecent = recent?.first_recent ? new Date(recent.first_recent).getTime() : null;
   const window = firstRecent ? Math.max(1, (Date.now() - firstRecent) / 1000) : 60;
   const rate = lastMinute > 0 ? lastMinute / Math.min(60, window) : 0;
   return {
     status: campaign.status,
-    recipients: send?.recipients ?? campaign.recipientsCount,
-    sent: Number(counts?.sent ?? 0),
-    failed: Number(counts?.failed ?? 0),
-    skipped: Number(counts?.skipped ?? 0),
+    recipients,
+    sent,
+    failed,
+    skipped,
     remaining,
     ratePerSecond: Math.round(rate * 10) / 10,
     estimatedEnd:
@@ -150,8 +198,8 @@ export async function campaignProgress(db: Db, accountId: string, campaignId: st
 }
 
 /**
- * The end of a send, exactly once per campaign: when a sending campaign has no queued or in-flight message
- * left it becomes sent; a cancelled one waits for its in-flight messages. Then, in the same transaction, the
+ * The end of a send, exactly once per campaign: when a sending campaign has no message left to carve and no
+ * batch queued or in flight it becomes sent; a cancelled one waits for its batches in flight. Then, in the same transaction, the
  * reservation is settled for the messages marked sent (failed and skipped cost nothing) and the send is
  * stamped settled. Returns the status finished with, or null when there is nothing to do yet.
  */
@@ -171,9 +219,14 @@ export async function finishCampaignIfDone(
       .from(campaigns)
       .where(eq(campaigns.id, campaignId));
     if (!campaign || (campaign.status !== 'sending' && campaign.status !== 'cancelled')) return null;
+    if (campaign.status === 'cancelled') await skipUnsentMessages(tx as unknown as Db, campaignId);
+    // Left: messages not carved into a batch yet, or a batch queued (a retry) or in flight.
     const [left] = await queryRows<{ left: boolean }>(
       tx as unknown as Db,
-      sql`select exists (select 1 from messages where campaign_id = ${campaignId} and status in ('queued', 'sending')) as left`,
+      sql`select exists (select 1 from campaign_sends
+                          where campaign_id = ${campaignId} and next_message_id <= last_message_id)
+                 or exists (select 1 from message_batches
+                             where campaign_id = ${campaignId} and status in ('queued', 'sending')) as left`,
     );
     if (left?.left) return null;
     const [sent] = await queryRows<{ n: number | string }>(
@@ -183,10 +236,7 @@ export async function finishCampaignIfDone(
     const sentCount = Number(sent?.n ?? 0);
     const status = campaign.status === 'sending' ? 'sent' : 'cancelled';
     if (status === 'sent') {
-      await tx
-        .update(campaigns)
-        .set({ status: 'sent', finishedAt: new Date(), updatedAt: new Date() })
-        .where(and(eq(campaigns.id, campaignId), eq(campaigns.status, 'sending')));
+      await transitionCampaignStatus(tx as unknown as Db, campaignId, ['sending'], 'sent', { finishedAt: new Date() });
     } else {
       await tx.update(campaigns).set({ finishedAt: new Date() }).where(eq(campaigns.id, campaignId));
     }

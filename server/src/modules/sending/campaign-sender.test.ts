@@ -11,6 +11,8 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { accounts } from '../accounts/accounts.db';
 import { ledgerEntries } from '../billing/billing.db';
+import { campaignAlerts } from '../bounces/bounces.db';
+import { checkCampaignProtection } from '../bounces/record-report';
 import { campaigns } from '../campaigns/campaigns.db';
 import { CampaignSender, type SenderSettings } from './campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from './dkim/dkim-signer';
@@ -22,6 +24,7 @@ import {
   createReadyCampaign,
   creditAccount,
   suppressEmail,
+  testSenderSettings,
   unsubscribeEmail,
 } from './testing/send-fixtures';
 import { type SmtpSink, startSmtpSink } from './testing/smtp-sink';
@@ -33,22 +36,7 @@ const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify'
   ) => Promise<{ results: Array<{ status: { result: string }; signingHeaders?: { keys: string } }> }>;
 };
 
-const settings = (overrides: Partial<SenderSettings> = {}): SenderSettings => ({
-  batchSize: 3,
-  concurrency: 2,
-  ratePerRelay: 0,
-  retryBaseSeconds: 0,
-  retryMaxSeconds: 0,
-  retryWindowSeconds: 3600,
-  pauseAfterErrors: 3,
-  leaseSeconds: 60,
-  pollMs: 20,
-  scheduleSweepSeconds: 1,
-  publicUrl: 'https://app.carteiro.test',
-  bounceDomain: 'bounces.carteiro.test',
-  listIdDomain: 'carteiro.test',
-  ...overrides,
-});
+const settings = testSenderSettings;
 
 const emailsOf = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}@destino.com.br`);
 
@@ -274,12 +262,56 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     expect(by['late@destino.com.br']).toMatchObject({ status: 'skipped', attempts: 1 });
     expect(sink.attempts.get('hard@destino.com.br')).toBe(1);
     expect(sink.attempts.get('late@destino.com.br')).toBeUndefined();
-    expect(await campaignStatus(db, id)).toMatchObject({ status: 'sent', sentCount: 2, failedCount: 2 });
+    expect(await campaignStatus(db, id)).toMatchObject({
+      status: 'sent',
+      sentCount: 2,
+      failedCount: 2,
+      skippedCount: 1,
+      rejectedCount: 1,
+      policyRejectedCount: 1,
+    });
+    const report = await t.app.inject({ url: `/api/campaigns/${id}/report`, headers: user.headers });
+    expect(report.json()).toMatchObject({ recipients: 5, delivered: 2, failed: 2, skipped: 1, pending: 0 });
+    expect(report.json().bounces).toMatchObject({ hard: 1, policy: 1 });
     const ledger = await db.select().from(ledgerEntries).where(eq(ledgerEntries.campaignId, id));
     expect(ledger.find((e) => e.kind === 'reservation')?.amountMillis).toBe(-25);
     expect(ledger.find((e) => e.kind === 'send')).toMatchObject({ amountMillis: -10, emailCount: 2 });
     const [account] = await db.select().from(accounts).where(eq(accounts.id, user.accountId));
     expect(account?.balanceMillis).toBe(100_000 - 10);
+  });
+
+  it('pauses itself when the relay refuses too many mailboxes (5xx at send time counts as a hard bounce)', async () => {
+    const emails = emailsOf('recusa', 20);
+    const { user, lists } = await userWithAudience(emails);
+    const id = await createReadyCampaign(db, user.accountId, { includeListIds: lists });
+    expect((await send(user, id)).statusCode).toBe(200);
+    sink.rcptReply = (address) =>
+      ['recusa1@destino.com.br', 'recusa2@destino.com.br', 'recusa3@destino.com.br'].includes(address)
+        ? { code: 550, message: '5.1.1 Caixa inexistente' }
+        : null;
+    const protection = {
+      softBounceLimit: 3,
+      protectionMinDeliveries: 10,
+      protectionHardBounceRate: 0.05,
+      protectionComplaintRate: 0.001,
+    };
+    const transport = createRelayTransport(sink.url, 2);
+    transports.push(transport);
+    const sender = new CampaignSender({
+      db,
+      transports: [transport],
+      settings: settings({ batchSize: 20, concurrency: 1 }),
+      logger: pino({ level: 'silent' }),
+      mailer: t.mailer,
+      onRejections: (campaignId) => checkCampaignProtection(db, campaignId, protection),
+    });
+    senders.push(sender);
+    await drain(sender, id, ['paused']);
+    expect(await campaignStatus(db, id)).toMatchObject({ status: 'paused', sentCount: 17, rejectedCount: 3 });
+    const progress = await t.app.inject({ method: 'GET', url: `/api/campaigns/${id}/progress`, headers: user.headers });
+    expect(progress.json().pausedReason).toMatch(/^Envio pausado automaticamente: a taxa de devoluções permanentes/);
+    const alerts = await db.select().from(campaignAlerts).where(eq(campaignAlerts.campaignId, id));
+    expect(alerts).toMatchObject([{ kind: 'hard_bounce_rate' }]);
   });
 
   it('a 4xx past the retry window fails', async () => {
@@ -362,6 +394,9 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     const rows = await db.select().from(messages).where(eq(messages.campaignId, id));
     expect(rows.filter((r) => r.status === 'sent')).toHaveLength(4);
     expect(rows.filter((r) => r.status === 'skipped')).toHaveLength(5);
+    // Progress comes from the counters, which the statements that write the rows keep equal to them.
+    const progress = await t.app.inject({ method: 'GET', url: `/api/campaigns/${id}/progress`, headers: user.headers });
+    expect(progress.json()).toMatchObject({ status: 'cancelled', recipients: 9, sent: 4, skipped: 5, remaining: 0 });
     expect(await campaignStatus(db, id)).toMatchObject({ status: 'cancelled', sentCount: 4 });
     const ledger = await db.select().from(ledgerEntries).where(eq(ledgerEntries.campaignId, id));
     expect(ledger.find((e) => e.kind === 'send')).toMatchObject({ amountMillis: -20, emailCount: 4 });
@@ -415,7 +450,13 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     expect((await send(user, id)).statusCode).toBe(200);
     // A worker claimed them, then died before delivering.
     await db.execute(
-      sql`update messages set status = 'sending', claimed_by = 'morto', claimed_at = now() - interval '10 minutes' where campaign_id = ${id}`,
+      sql`with carved as (
+            update campaign_sends set next_message_id = last_message_id + 1 where campaign_id = ${id}
+            returning next_message_id - 1 as last_id)
+          insert into message_batches (campaign_id, first_message_id, last_message_id, status, claimed_by, claimed_at)
+          select ${id}, (select min(id) from messages where campaign_id = ${id}), carved.last_id, 'sending', 'morto',
+                 now() - interval '10 minutes'
+            from carved`,
     );
     const before = sink.messages.length;
     await drain(newSender({ leaseSeconds: 60 }), id);

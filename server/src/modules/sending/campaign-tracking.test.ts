@@ -13,27 +13,19 @@ import { signTrackingToken, trackingTokenSigner, verifyTrackingToken } from '../
 import { CampaignSender, type SenderSettings } from './campaign-sender';
 import { messages } from './messages.db';
 import { createRelayTransport } from './sending-runtime';
-import { campaignStatus, createListWithContacts, createReadyCampaign, creditAccount } from './testing/send-fixtures';
+import {
+  campaignStatus,
+  createListWithContacts,
+  createReadyCampaign,
+  creditAccount,
+  testSenderSettings,
+} from './testing/send-fixtures';
 import { type SmtpSink, startSmtpSink } from './testing/smtp-sink';
 
 const PUBLIC = 'https://app.carteiro.test';
 
-const settings = (overrides: Partial<SenderSettings> = {}): SenderSettings => ({
-  batchSize: 10,
-  concurrency: 2,
-  ratePerRelay: 0,
-  retryBaseSeconds: 0,
-  retryMaxSeconds: 0,
-  retryWindowSeconds: 3600,
-  pauseAfterErrors: 3,
-  leaseSeconds: 60,
-  pollMs: 20,
-  scheduleSweepSeconds: 3600,
-  publicUrl: PUBLIC,
-  bounceDomain: 'bounces.carteiro.test',
-  listIdDomain: 'carteiro.test',
-  ...overrides,
-});
+const settings = (overrides: Partial<SenderSettings> = {}) =>
+  testSenderSettings({ batchSize: 10, scheduleSweepSeconds: 3600, publicUrl: PUBLIC, ...overrides });
 
 /** Static links (one with an entity), a link personalised with Liquid (a `"` inside the tag), mailto, unsubscribe. */
 const TRACKED_TEMPLATE = `<html><head><title>{{ campanha.nome }}</title></head><body>

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
+import { checkCampaignProtection, reportSettingsFrom } from '../bounces/record-report';
 import { CampaignSender, type SenderSettings } from './campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, type DkimSigner } from './dkim/dkim-signer';
 import { createSmtpPool } from './smtp/smtp-pool';
@@ -106,6 +107,7 @@ export function startSendingEngine(options: {
     logger: options.logger,
     mailer: options.mailer,
     signers: createDkimSigners(options.config),
+    onRejections: (campaignId) => checkCampaignProtection(options.db, campaignId, reportSettingsFrom(options.config)),
   });
   sender.start();
   options.logger.info({ workerId: sender.workerId, relays: transports.length }, 'sending engine started');

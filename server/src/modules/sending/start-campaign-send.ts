@@ -1,3 +1,4 @@
+import type { CampaignStatus } from '@carteiro/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
@@ -7,6 +8,7 @@ import { reserveForCampaign } from '../billing/reserve-campaign-cost';
 import { assertReadyToSend, findCampaignRow } from '../campaigns/campaigns';
 import { type CampaignRow, campaigns } from '../campaigns/campaigns.db';
 import { audienceQuery } from '../contacts/count-recipients';
+import { assertCampaignTransitions } from './campaign-controls';
 import { campaignSends } from './messages.db';
 
 export interface StartCampaignSendResult {
@@ -15,6 +17,8 @@ export interface StartCampaignSendResult {
   recipients: number;
   reservedMillis: number;
 }
+
+const STARTABLE: CampaignStatus[] = ['draft', 'scheduled'];
 
 export const ALREADY_SENDING = 'Esta campanha já está sendo enviada ou já foi enviada.';
 
@@ -65,29 +69,28 @@ export async function startCampaignSend(
 
   return db.transaction(async (tx) => {
     // Compare-and-set: only one transaction can move the row out of draft/scheduled.
+    assertCampaignTransitions(STARTABLE, 'sending');
     const [started] = await tx
       .update(campaigns)
       .set({ status: 'sending', startedAt: new Date(), updatedAt: new Date() })
       .where(
-        and(
-          eq(campaigns.id, campaignId),
-          eq(campaigns.createdBy, accountId),
-          inArray(campaigns.status, ['draft', 'scheduled']),
-        ),
+        and(eq(campaigns.id, campaignId), eq(campaigns.createdBy, accountId), inArray(campaigns.status, STARTABLE)),
       )
       .returning();
     if (!started) throw new AppError('conflict', ALREADY_SENDING);
 
-    // The snapshot: the audience query already yields each contact once (distinct across included lists).
-    const [inserted] = await queryRows<{ n: number | string }>(
+    // The snapshot: the audience query already yields each contact once (distinct across included lists). One
+    // statement, so the campaign's ids are one ascending run (other campaigns' snapshots may interleave ids);
+    // the engine carves its batches from the first to the last.
+    const [inserted] = await queryRows<{ n: number | string; first: number | string; last: number | string }>(
       tx as unknown as Db,
       sql`with inserted as (
             insert into messages (campaign_id, account_id, contact_id, email, token)
             select ${campaignId}::uuid, ${accountId}::uuid, a.id, a.email, ${RANDOM_TOKEN}
               from (${audienceQuery(accountId, { includeListIds: started.includeListIds, excludeListIds: started.excludeListIds })}) a
             on conflict do nothing
-            returning 1)
-          select count(*)::int as n from inserted`,
+            returning id)
+          select count(*)::int as n, coalesce(min(id), 0) as first, coalesce(max(id), 0) as last from inserted`,
     );
     const recipients = Number(inserted?.n ?? 0);
     if (recipients === 0) {
@@ -100,9 +103,14 @@ export async function startCampaignSend(
       recipients,
       campaignName: started.name,
     });
-    await tx
-      .insert(campaignSends)
-      .values({ campaignId, accountId, recipients, reservedMillis: reservation.reservedMillis });
+    await tx.insert(campaignSends).values({
+      campaignId,
+      accountId,
+      recipients,
+      reservedMillis: reservation.reservedMillis,
+      nextMessageId: Number(inserted?.first),
+      lastMessageId: Number(inserted?.last),
+    });
     await tx.update(campaigns).set({ recipientsCount: recipients }).where(eq(campaigns.id, campaignId));
     return { ok: true as const, campaignId, recipients, reservedMillis: reservation.reservedMillis };
   });
@@ -130,6 +138,7 @@ export async function startDueCampaigns(
     } catch (error) {
       if (error instanceof AppError && error.code === 'conflict') continue; // another worker started it
       onRefused(campaign.id, error);
+      assertCampaignTransitions(['scheduled'], 'draft');
       await db
         .update(campaigns)
         .set({ status: 'draft', updatedAt: new Date() })

@@ -89,6 +89,10 @@ export async function subscribe(
     .select({ reason: suppressions.reason })
     .from(suppressions)
     .where(and(eq(suppressions.accountId, list.accountId), eq(suppressions.emailHash, hashEmail(email))));
+  // What counts as the person's new consent (and so may lift an "unsubscribed" suppression): only a confirmed
+  // double opt-in (confirmSubscription). A single opt-in form proves nothing about who typed the address, so a
+  // suppressed address goes through the e-mailed confirmation even on a single opt-in list, and the submission
+  // itself lifts nothing; an address not suppressed has nothing to lift. Imports and the sender's forms never lift.
   const needsConfirmation = list.optIn === 'double' || Boolean(suppressed);
   const now = new Date();
 
@@ -208,6 +212,9 @@ export async function confirmSubscription(
         .where(eq(contacts.id, consent.contactId))
         .returning({ email: contacts.email });
       if (contact) {
+        // The mailbox owner confirmed: an unsubscribe (theirs or the sender's) and their erasure request give way
+        // to this new consent. Suppressions the person did not cause by choice (bounced, complained) and the
+        // sender's manual entries stay.
         await tx
           .delete(suppressions)
           .where(

@@ -4,6 +4,8 @@ import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
+import { countRecipients } from '../contacts/count-recipients';
+import { hashEmail } from '../contacts/email-hash';
 import { signToken } from './signed-token';
 import { SUBSCRIBE_TOKEN_PURPOSE } from './subscribe';
 import { subscriptionConsents } from './subscriptions.db';
@@ -142,6 +144,69 @@ describe.each(DATABASE_KINDS)('subscription forms on %s', (kind) => {
     const exported = await t.app.inject({ url: `/api/contacts/${evidence?.contactId}/export`, headers: a.headers });
     expect(exported.statusCode).toBe(200);
     expect(exported.json().consentEvidence[0]).toMatchObject({ formId: `${listId}:incorporado`, optIn: 'double' });
+  });
+
+  it('a suppressed address is confirmed by e-mail even on a single opt-in list; confirming lifts an unsubscribe only', async () => {
+    const listId = await createList('single', 'De volta');
+    const api = (url: string, payload: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...a.headers, 'content-type': 'application/json' },
+        payload: payload as Record<string, unknown>,
+      });
+    const reasonOf = async (email: string) =>
+      (await api('/api/suppressions/lookup', { email })).json().reason as string | null;
+    const audience = () => countRecipients(t.database.db, a.accountId, { includeListIds: [listId] });
+    const confirmLinkOf = async (email: string) => {
+      const mail = (await t.sentMail()).find((m) => m.to.includes(email));
+      const link = /https?:\/\/[^\s]+\/s\/confirm\?token=[^\s]+/.exec(mail?.text ?? '')?.[0] as string;
+      return `/s/confirm?token=${new URL(link).searchParams.get('token')}`;
+    };
+
+    // Subscribed by the form, then unsubscribed (here by the sender): suppressed.
+    expect((await submit(listId, { email: 'volta@exemplo.com', consentimento: 'sim' })).body).toContain(
+      'está confirmada',
+    );
+    const [contact] = await queryRows<{ id: string }>(
+      t.database.db,
+      sql`select id from contacts where account_id = ${a.accountId} and email = 'volta@exemplo.com'`,
+    );
+    await api('/api/contacts/bulk', { action: 'unsubscribe', ids: [contact?.id] });
+    expect(await reasonOf('volta@exemplo.com')).toBe('unsubscribed');
+    expect(await audience()).toBe(0);
+
+    // Anyone may type the address into the form: no consent until the mailbox owner confirms.
+    const again = await submit(listId, { email: 'Volta@Exemplo.com', consentimento: 'sim' });
+    expect(again.body).toContain('enviamos um e-mail de confirmação');
+    expect(await membership(listId, 'volta@exemplo.com')).toMatchObject({ status: 'pending' });
+    expect(await reasonOf('volta@exemplo.com')).toBe('unsubscribed');
+    expect(await audience()).toBe(0);
+    expect((await t.app.inject({ url: await confirmLinkOf('volta@exemplo.com') })).statusCode).toBe(200);
+    expect(await membership(listId, 'volta@exemplo.com')).toMatchObject({ status: 'subscribed' });
+    expect(await reasonOf('volta@exemplo.com')).toBeNull();
+    expect(await audience()).toBe(1);
+
+    // Suppressions the person did not lift by choosing: the sender's manual entry, a bounce, a complaint.
+    await api('/api/suppressions', { emails: ['manual@exemplo.com'] });
+    for (const [email, reason] of [
+      ['devolvido@exemplo.com', 'bounced'],
+      ['queixa@exemplo.com', 'complained'],
+    ] as const) {
+      await t.database.db.execute(
+        sql`insert into suppressions (account_id, email_hash, reason) values (${a.accountId}, ${hashEmail(email)}, ${reason})`,
+      );
+    }
+    for (const [email, reason] of [
+      ['manual@exemplo.com', 'manual'],
+      ['devolvido@exemplo.com', 'bounced'],
+      ['queixa@exemplo.com', 'complained'],
+    ] as const) {
+      expect((await submit(listId, { email, consentimento: 'sim' })).body).toContain('enviamos um e-mail');
+      expect((await t.app.inject({ url: await confirmLinkOf(email) })).statusCode).toBe(200);
+      expect(await reasonOf(email)).toBe(reason);
+    }
+    expect(await audience()).toBe(1);
   });
 
   it('ignores a filled honeypot and rate-limits per IP in the database', async () => {

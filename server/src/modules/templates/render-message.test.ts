@@ -126,5 +126,8 @@ describe('validateTemplate', () => {
   it('refuses a marketing template without the unsubscribe link', () => {
     expect(() => assertHasUnsubscribeLink('<p>Oi</p>')).toThrow(/link de descadastro/);
     expect(() => assertHasUnsubscribeLink('<a href="{{link_descadastro}}">sair</a>')).not.toThrow();
+    expect(() => assertHasUnsubscribeLink('<!-- <a href="{{ link_descadastro }}">sair</a> -->')).toThrow(
+      /link de descadastro/,
+    );
   });
 });

@@ -1,10 +1,12 @@
-import { templateCreateSchema, templateUpdateSchema } from '@carteiro/shared';
+import { previewSchema, templateCreateSchema, templateUpdateSchema, testSendSchema } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
+import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
+import { assertAccountCanSend } from '../billing/account-status';
 import { STARTER_TEMPLATES } from './starter-templates';
 import {
   createTemplate,
@@ -12,6 +14,8 @@ import {
   duplicateTemplate,
   findTemplate,
   findTemplates,
+  previewTemplate,
+  sendTemplateTest,
   updateTemplate,
 } from './templates';
 
@@ -22,8 +26,11 @@ function templateId(params: unknown): string {
 }
 
 /** Template library REST API, scoped by the actor's account. */
-export async function templatesRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
-  const { db } = opts;
+export async function templatesRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; mailer: Mailer; publicUrl: string },
+): Promise<void> {
+  const { db, mailer, publicUrl } = opts;
   app.get('/api/templates/starters', async (request) => {
     await requireActor(request);
     return { items: STARTER_TEMPLATES };
@@ -54,5 +61,16 @@ export async function templatesRoutes(app: FastifyInstance, opts: { db: Db }): P
   app.post('/api/templates/:id/duplicate', async (request, reply) => {
     const actor = await requireActor(request);
     return reply.status(201).send(await duplicateTemplate(db, actor.accountId, templateId(request.params)));
+  });
+  app.post('/api/templates/:id/preview', async (request) => {
+    const actor = await requireActor(request);
+    const { contactId } = parseInput(previewSchema, request.body ?? {});
+    return previewTemplate(db, actor.accountId, templateId(request.params), { contactId, publicUrl });
+  });
+  app.post('/api/templates/:id/test-send', async (request) => {
+    const actor = await requireActor(request);
+    const input = parseInput(testSendSchema, request.body);
+    await assertAccountCanSend(db, actor.accountId); // a suspended account sends nothing, tests included
+    return sendTemplateTest(db, mailer, actor.accountId, templateId(request.params), { ...input, publicUrl });
   });
 }

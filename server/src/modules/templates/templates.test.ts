@@ -64,4 +64,62 @@ describe.each(DATABASE_KINDS)('templates API on %s', (kind) => {
     const unknown = await call(b, 'POST', '/api/templates', { name: 'Cidade', html: '{{ contato.cidade }}' });
     expect(unknown.json().error.message).toBe('Linha 1: variável desconhecida contato.cidade');
   });
+
+  it('previews a library template with real Liquid (sample data or a chosen contact) and test-sends it', async () => {
+    const contact = await call(a, 'POST', '/api/contacts', {
+      email: 'bia@example.com',
+      name: 'Bia <b>Reis</b>',
+      fields: { cidade: 'Olinda' },
+    });
+    expect(contact.statusCode, contact.body).toBe(201);
+    const starters = (await call(a, 'GET', '/api/templates/starters')).json().items as Array<{
+      name: string;
+      subject: string;
+      html: string;
+    }>;
+    const newsletter = starters[0] as { name: string; subject: string; html: string };
+    const created = await call(a, 'POST', '/api/templates', {
+      name: newsletter.name,
+      subject: 'Oi {{ contato.nome | default: "cliente" }} de {{ contato.cidade | default: "algum lugar" }}',
+      html: newsletter.html,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id;
+
+    const sample = await call(a, 'POST', `/api/templates/${id}/preview`, {});
+    expect(sample.statusCode, sample.body).toBe(200);
+    expect(sample.json().subject).toBe('Oi Maria Silva de São Paulo');
+    // Real Liquid: tags and {% if %} are rendered, never shown raw; the footer carries the account's name.
+    expect(sample.json().html).not.toMatch(/\{\{|\{%/);
+    expect(sample.json().text).toContain('Descadastrar');
+
+    const forContact = (await call(a, 'POST', `/api/templates/${id}/preview`, { contactId: contact.json().id })).json();
+    expect(forContact.subject).toBe('Oi Bia <b>Reis</b> de Olinda');
+    expect(forContact.html).toContain('Bia &lt;b&gt;Reis&lt;/b&gt;');
+    // B cannot preview A's template, nor A's template with B's… and A cannot use B's contact.
+    expect((await call(b, 'POST', `/api/templates/${id}/preview`, {})).statusCode).toBe(404);
+    const foreignContact = (await call(b, 'POST', '/api/contacts', { email: 'de-b@example.com' })).json();
+    expect((await call(a, 'POST', `/api/templates/${id}/preview`, { contactId: foreignContact.id })).statusCode).toBe(
+      404,
+    );
+
+    const tooMany = await call(a, 'POST', `/api/templates/${id}/test-send`, {
+      emails: ['1@x.com', '2@x.com', '3@x.com', '4@x.com', '5@x.com', '6@x.com'],
+    });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error.message).toMatch(/No máximo 5 e-mails por teste\./);
+    const sent = await call(a, 'POST', `/api/templates/${id}/test-send`, {
+      emails: ['modelo-1@example.com', 'modelo-2@example.com'],
+      contactId: contact.json().id,
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toEqual({ sent: 2 });
+    const mail = (await t.sentMail()).filter((m) => m.to.some((to) => to.startsWith('modelo-')));
+    expect(mail).toHaveLength(2);
+    expect(mail[0]?.subject).toBe('[TESTE] Oi Bia <b>Reis</b> de Olinda');
+    expect(mail[0]?.text).toContain('Bia <b>Reis</b>');
+    expect((await call(b, 'POST', `/api/templates/${id}/test-send`, { emails: ['x@example.com'] })).statusCode).toBe(
+      404,
+    );
+  });
 });

@@ -2,7 +2,9 @@ import type { TemplateCreateInput, TemplateUpdateInput } from '@carteiro/shared'
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import type { Mailer } from '../../mail/mailer';
 import { findCustomFieldNames } from './custom-field-names';
+import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } from './preview-message';
 import { templates } from './templates.db';
 import { assertValidTemplate } from './validate-template';
 
@@ -126,4 +128,33 @@ export async function duplicateTemplate(db: Db, accountId: string, id: string): 
     .returning();
   if (!row) throw new Error('template insert returned nothing');
   return toView(row);
+}
+
+/** The saved library template rendered for a contact of the account, or sample data (the editor saves first). */
+export async function previewTemplate(
+  db: Db,
+  accountId: string,
+  id: string,
+  options: { contactId?: string; publicUrl: string },
+): Promise<PreviewResult> {
+  const template = await findTemplate(db, accountId, id);
+  return renderPreview(
+    db,
+    accountId,
+    { name: template.name, subject: template.subject ?? '', html: template.html, text: template.text },
+    { contactId: options.contactId, links: previewLinks(options.publicUrl, '/dashboard/templates') },
+  );
+}
+
+/** Sends the saved library template, rendered as in the preview, to up to 5 addresses ("[TESTE]" subject). */
+export async function sendTemplateTest(
+  db: Db,
+  mailer: Mailer,
+  accountId: string,
+  id: string,
+  options: { emails: string[]; contactId?: string; publicUrl: string },
+): Promise<{ sent: number }> {
+  const message = await previewTemplate(db, accountId, id, options);
+  const template = await findTemplate(db, accountId, id);
+  return sendTestMessages(mailer, message, { emails: options.emails, fallbackSubject: template.name });
 }

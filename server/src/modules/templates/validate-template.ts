@@ -159,9 +159,11 @@ export function assertValidTemplate(
 
 const UNSUBSCRIBE_TAG = /\{\{-?\s*link_descadastro\b/;
 
-/** True when the HTML outputs the recipient's unsubscribe link somewhere. */
+const HTML_COMMENT = /<!--[\s\S]*?-->/g;
+
+/** True when the HTML outputs the recipient's unsubscribe link somewhere (a commented-out one does not count). */
 export function hasUnsubscribeLink(html: string): boolean {
-  return UNSUBSCRIBE_TAG.test(html);
+  return UNSUBSCRIBE_TAG.test(html.replace(HTML_COMMENT, ''));
 }
 
 /** Throws 400 validation_failed when a marketing template has no `{{ link_descadastro }}` (called at send time). */

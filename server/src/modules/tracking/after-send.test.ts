@@ -70,6 +70,8 @@ async function seed(db: Db, accountId: string, count = 2, status = 'sending'): P
     );
     recipients.push({ contactId, email, token, messageId: Number((message as { id: number }).id) });
   }
+  // As the engine keeps them: the campaign's counters equal its message rows.
+  await db.execute(sql`update campaigns set sent_count = ${count} where id = ${campaignId}`);
   return { campaignId, listId, otherListId, recipients };
 }
 
@@ -383,6 +385,58 @@ describe.each(DATABASE_KINDS)('after the send on %s', (kind) => {
     expect(report.opens).toMatchObject({ uniqueHuman: 1, machine: 3 });
   });
 
+  it('clicks: HEAD and scanner agents flagged machine; a non-browser agent right after delivery is a machine, later a person', async () => {
+    const s = await seed(db, accountId, 2);
+    const [early, late] = s.recipients as [Seeded['recipients'][number], Seeded['recipients'][number]];
+    // `early` was delivered just now (inside TRACKING_MACHINE_WINDOW_SECONDS); `late` an hour ago.
+    await db.execute(sql`update messages set sent_at = now() where id = ${early.messageId}`);
+    const clickOf = async (token: string) => {
+      const html = await applyTracking(db, '<html><body><a href="https://loja.example/b">B</a></body></html>', {
+        campaignId: s.campaignId,
+        messageToken: token,
+        publicUrl: PUBLIC,
+      });
+      return (/href="http:\/\/localhost:3000(\/c\/[^"]+)"/.exec(html)?.[1] as string) ?? '';
+    };
+    const lateClick = await clickOf(late.token);
+    const browser = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Chrome/120' };
+    const head = await t.app.inject({ method: 'HEAD', url: lateClick, headers: browser });
+    expect(head.statusCode).toBe(302);
+    for (const ua of ['Mozilla/5.0 (compatible; Proofpoint URL Defense)', 'python-requests/2.31', '']) {
+      expect((await t.app.inject({ method: 'GET', url: lateClick, headers: { 'user-agent': ua } })).statusCode).toBe(
+        302,
+      );
+    }
+    // A mail app's own fetcher (no Mozilla/ token): a person when it comes an hour after delivery…
+    const app = { 'user-agent': 'Outlook-iOS/709.2189947.prod.iphone (4.2.1)' };
+    await t.app.inject({ method: 'GET', url: lateClick, headers: app });
+    // …a gateway scanning on arrival when it comes within seconds of it.
+    await t.app.inject({ method: 'GET', url: await clickOf(early.token), headers: app });
+    await t.app.inject({ method: 'GET', url: `/o/${signTrackingToken(early.token, 0)}.gif`, headers: app });
+    await t.app.trackingRecorder.flush();
+    const eventsOf = (id: number) =>
+      queryRows<{ kind: string; machine: boolean }>(
+        db,
+        sql`select kind, machine from message_events where message_id = ${id} order by id`,
+      );
+    expect((await eventsOf(late.messageId)).map((e) => [e.kind, e.machine])).toEqual([
+      ['click', true],
+      ['click', true],
+      ['click', true],
+      ['click', true],
+      ['click', false],
+    ]);
+    expect((await eventsOf(early.messageId)).map((e) => [e.kind, e.machine])).toEqual([
+      ['click', true],
+      ['open', true],
+    ]);
+    const report = (
+      await t.app.inject({ method: 'GET', url: `/api/campaigns/${s.campaignId}/report`, headers })
+    ).json();
+    expect(report.clicks.unique).toBe(1);
+    expect(report.opens.uniqueHuman).toBe(0);
+  });
+
   // --- Bounces over SMTP ----------------------------------------------------------------------------------
   it('DSN 5.1.1 → hard bounce, contact bounced and suppressed', async () => {
     const s = await seed(db, accountId);
@@ -411,6 +465,49 @@ describe.each(DATABASE_KINDS)('after the send on %s', (kind) => {
       sql`select bounce_kind from message_events where message_id = ${r.messageId}`,
     );
     expect(e?.bounce_kind).toBe('soft');
+  });
+
+  it('soft bounces of one contact across campaigns: suppressed at the configured count (3), not before', async () => {
+    const first = await seed(db, accountId, 1);
+    const r = first.recipients[0] as Seeded['recipients'][number];
+    // Two more campaigns that reached the same contact.
+    const tokens = [r.token];
+    for (let i = 0; i < 2; i++) {
+      const [campaign] = await queryRows<{ id: string }>(
+        db,
+        sql`insert into campaigns (uuid, created_by, name, subject, include_list_ids, status, template)
+            values (${randomUUID()}, ${accountId}, ${`Campanha ${i}`}, 'Oi', array[${first.listId}::uuid], 'sent', '<p>x</p>')
+            returning id`,
+      );
+      const token = randomBytes(20).toString('hex');
+      await db.execute(
+        sql`insert into messages (campaign_id, account_id, contact_id, email, status, token, sent_at)
+            values (${(campaign as { id: string }).id}, ${accountId}, ${r.contactId}, ${r.email}, 'sent', ${token}, now())`,
+      );
+      tokens.push(token);
+    }
+    const outcomes: InboundOutcome[] = [];
+    for (const token of tokens) {
+      outcomes.push(
+        await deliver(
+          `b+${token}@bounces.carteiro.test`,
+          dsn(token, r.email, 'delayed', '4.2.2', '452 4.2.2 mailbox full'),
+        ),
+      );
+      if (outcomes.length < 3) {
+        expect((await contactState(db, r.contactId)).status).toBe('subscribed');
+        expect(await suppressed(db, accountId, r.email)).toBe(false);
+      }
+    }
+    expect(outcomes.map((o) => (o as { suppressed?: boolean }).suppressed)).toEqual([false, false, true]);
+    expect((await contactState(db, r.contactId)).status).toBe('bounced');
+    expect(await suppressed(db, accountId, r.email)).toBe(true);
+    // The same DSN delivered again is a duplicate, not a fourth bounce.
+    const again = await deliver(
+      `b+${r.token}@bounces.carteiro.test`,
+      dsn(r.token, r.email, 'delayed', '4.2.2', '452 4.2.2 mailbox full'),
+    );
+    expect(again).toMatchObject({ recorded: false });
   });
 
   it('DSN 5.7.26 → policy: flagged, not suppressed', async () => {

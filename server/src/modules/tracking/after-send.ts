@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { type Config, resolveAuthSecret } from '../../config';
 import type { Db } from '../../db/database';
-import type { ReportSettings } from '../bounces/record-report';
+import { reportSettingsFrom } from '../bounces/record-report';
 import {
   httpsSubscriptionConfirmer,
   type SubscriptionConfirmer,
@@ -20,15 +20,6 @@ declare module 'fastify' {
     /** The batched open/click writer (tests call flush()). */
     trackingRecorder: EventRecorder;
   }
-}
-
-export function reportSettingsFrom(config: Config): ReportSettings {
-  return {
-    softBounceLimit: config.BOUNCE_SOFT_LIMIT,
-    protectionMinDeliveries: config.PROTECTION_MIN_DELIVERIES,
-    protectionHardBounceRate: config.PROTECTION_HARD_BOUNCE_RATE,
-    protectionComplaintRate: config.PROTECTION_COMPLAINT_RATE,
-  };
 }
 
 /**

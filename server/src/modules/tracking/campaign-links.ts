@@ -13,7 +13,7 @@ import {
   rewriteLinksForTracking,
   type TrackedHtmlPlan,
 } from './rewrite-links';
-import { trackingTokenSigner } from './tracking-token';
+import { signTrackingTokens, trackingTokenSigner } from './tracking-token';
 
 interface CampaignTracking {
   trackOpens: boolean;
@@ -151,6 +151,8 @@ export interface PreparedTracking {
   readonly trackClicks: boolean;
   readonly plan: TrackedHtmlPlan;
   readonly staticIds: number[];
+  /** staticIds then 0 (the open pixel): what the fast path signs for each message. */
+  readonly staticIdsAndPixel: number[];
   /** PUBLIC_URL as written in an attribute. */
   readonly urlPrefix: string;
   /** url → campaign_links id, the process-wide cache (personalised links are added as they are met). */
@@ -182,6 +184,7 @@ export async function prepareCampaignTracking(
     trackClicks: tracking.trackClicks,
     plan,
     staticIds,
+    staticIdsAndPixel: [...staticIds, 0],
     urlPrefix: escapeAttribute(options.publicUrl),
     linkIds: tracking.linkIds,
   };
@@ -226,11 +229,13 @@ export function trackMessageHtml(
  * pixel URL, and the string path for a rendered piece that holds markers.
  */
 export function messageTrackingHooks(prepared: PreparedTracking, messageToken: string) {
-  const sign = trackingTokenSigner(messageToken);
+  // Every static link appears in the body: their tokens and the pixel's are signed together (link id 0 last).
+  const tokens = signTrackingTokens(messageToken, prepared.staticIdsAndPixel);
+  const pixelToken = tokens[tokens.length - 1] as string;
   const prefix = prepared.urlPrefix;
   return {
-    click: (index: number) => `${prefix}/c/${sign(prepared.staticIds[index] as number)}`,
-    pixel: () => `${prefix}/o/${sign(0)}.gif`,
+    click: (index: number) => `${prefix}/c/${tokens[index] as string}`,
+    pixel: () => `${prefix}/o/${pixelToken}.gif`,
     finish: (rendered: string) => trackMessageHtml(prepared, rendered, messageToken),
   };
 }

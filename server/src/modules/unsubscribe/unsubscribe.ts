@@ -1,7 +1,9 @@
+import { normaliseEmail } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { liftUnsubscribedSuppression, suppressEmail, suppressUnsubscribedContacts } from '../contacts/suppression';
 
 export interface UnsubscribeTarget {
   messageId: number;
@@ -83,6 +85,9 @@ async function syncContactStatus(db: Db, contactId: string): Promise<void> {
  * once (every list when the contact would be left on none, the contact status becomes unsubscribed), recorded
  * once per message as an `unsubscribe` event. Idempotent. Messages of the campaign not yet sent are skipped by
  * the engine, which re-reads the memberships when it claims them.
+ * A contact left on no list — or a message whose contact the sender has deleted — also puts the address on the
+ * account's suppression list (reason "unsubscribed", same transaction), so a re-import never brings it back.
+ * Leaving one list while staying on another is not an account-wide opt-out and adds nothing.
  */
 export async function unsubscribeByMessage(
   db: Db,
@@ -91,7 +96,9 @@ export async function unsubscribeByMessage(
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Db;
-    if (target.contactId) {
+    // contactStatus is null when the message's contact no longer exists (deleted by the sender; messages keep
+    // the old id): the opt-out then goes on the address the message was sent to.
+    if (target.contactId && target.contactStatus !== null) {
       if (target.campaignListIds.length > 0) {
         await t.execute(
           sql`update list_memberships set status = 'unsubscribed'
@@ -104,6 +111,9 @@ export async function unsubscribeByMessage(
         );
       }
       await syncContactStatus(t, target.contactId);
+      await suppressUnsubscribedContacts(t, target.accountId, [target.contactId]);
+    } else {
+      await suppressEmail(t, target.accountId, normaliseEmail(target.email) ?? target.email, 'unsubscribed');
     }
     const inserted = await queryRows<{ id: number }>(
       t,
@@ -143,7 +153,9 @@ export async function findPreferenceLists(db: Db, target: UnsubscribeTarget): Pr
 /**
  * The preference centre's save: stay on exactly `keepListIds` among the contact's lists. A list that is not
  * one of the contact's lists in this account is refused (400, nothing changed). Pending (double opt-in)
- * memberships are left as they are unless unchecked.
+ * memberships are left as they are unless unchecked. The suppression list follows the person's own choice, in
+ * the same transaction: left on no list → suppressed ("unsubscribed"); subscribed to a list again (this form or
+ * "Quero voltar a receber") → their "unsubscribed" entry is lifted, as a new consent — never another reason's.
  */
 export async function savePreferences(db: Db, target: UnsubscribeTarget, keepListIds: string[]): Promise<void> {
   if (!target.contactId) throw new AppError('bad_request', 'Este endereço não está mais na lista.');
@@ -169,6 +181,9 @@ export async function savePreferences(db: Db, target: UnsubscribeTarget, keepLis
       }
     }
     await syncContactStatus(t, contactId);
+    // Each is a no-op unless its condition holds: no subscribed list left / a subscribed list again.
+    await suppressUnsubscribedContacts(t, target.accountId, [contactId]);
+    await liftUnsubscribedSuppression(t, target.accountId, contactId);
   });
 }
 

@@ -5,6 +5,7 @@ import { adjustBalanceByOperator } from '../../billing/adjust-balance';
 import { campaigns } from '../../campaigns/campaigns.db';
 import { contacts, suppressions } from '../../contacts/contacts.db';
 import { listMemberships, lists } from '../../lists/lists.db';
+import type { SenderSettings } from '../campaign-sender';
 
 export const TEST_TEMPLATE = `<html><body>
 <p>Olá, {{ contato.nome | default: "cliente" }} de {{ contato.cidade | default: "algum lugar" }}!</p>
@@ -97,4 +98,24 @@ export async function createReadyCampaign(
 export async function campaignStatus(db: Db, id: string) {
   const [row] = await db.select().from(campaigns).where(eq(campaigns.id, id));
   return row;
+}
+
+/** Engine settings for tests: no back-off, a fast poll, small batches; override what a test is about. */
+export function testSenderSettings(overrides: Partial<SenderSettings> = {}): SenderSettings {
+  return {
+    batchSize: 3,
+    concurrency: 2,
+    ratePerRelay: 0,
+    retryBaseSeconds: 0,
+    retryMaxSeconds: 0,
+    retryWindowSeconds: 3600,
+    pauseAfterErrors: 3,
+    leaseSeconds: 60,
+    pollMs: 20,
+    scheduleSweepSeconds: 1,
+    publicUrl: 'https://app.carteiro.test',
+    bounceDomain: 'bounces.carteiro.test',
+    listIdDomain: 'carteiro.test',
+    ...overrides,
+  };
 }

@@ -78,6 +78,8 @@ function renderAdmin(session: object = operatorSession) {
         ],
       });
     if (path === '/api/admin/operators' && method === 'POST') return Response.json({ userId: 'u10', created: true });
+    if (path === '/api/admin/accounts/acc-1/adjustments') return Response.json({ id: 'l1' }, { status: 201 });
+    if (path === '/api/admin/accounts/acc-1/price') return Response.json({ ok: true });
     if (path === '/api/admin/operators/u9' && method === 'DELETE') return Response.json({ removed: true });
     if (path === '/api/admin/audit-log')
       return Response.json({
@@ -135,6 +137,51 @@ describe('AdminPage', () => {
     expect(within(row).getByText(/R\$\s0,004/)).toBeTruthy();
     expect(within(row).getByText('15.000')).toBeTruthy();
     expect(within(row).getByText('Ativa')).toBeTruthy();
+  });
+
+  it('debits a balance only with a reason and after confirming; sets a negotiated price in reais', async () => {
+    const calls = renderAdmin();
+    const row = (await screen.findByText('Padaria Pão Quente', undefined, SLOW)).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: 'Gerenciar' }));
+    const adjust = screen.getByRole('heading', { name: 'Crédito ou débito' }).closest('form') as HTMLElement;
+    fireEvent.change(within(adjust).getByLabelText('Tipo de ajuste'), { target: { value: 'debit' } });
+    fireEvent.change(within(adjust).getByLabelText('Valor em reais'), { target: { value: '2,345' } });
+    fireEvent.click(within(adjust).getByRole('button', { name: 'Lançar ajuste' }));
+    expect(await within(adjust).findByText('Informe o motivo (ao menos 3 caracteres).')).toBeTruthy();
+    expect(calls.some((c) => c.path.endsWith('/adjustments'))).toBe(false);
+    fireEvent.change(within(adjust).getByLabelText('Motivo'), { target: { value: 'Estorno de cortesia' } });
+    fireEvent.click(within(adjust).getByRole('button', { name: 'Lançar ajuste' }));
+    const confirmDebit = await screen.findByRole('alertdialog', { name: 'Debitar saldo?' });
+    expect(within(confirmDebit).getByText(/R\$\s2,345 na conta Padaria Pão Quente/)).toBeTruthy();
+    fireEvent.click(within(confirmDebit).getByRole('button', { name: 'Continuar' }));
+    await vi.waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/admin/accounts/acc-1/adjustments')).toMatchObject({
+        method: 'POST',
+        body: { amountMillis: -2_345, reason: 'Estorno de cortesia' },
+      }),
+    );
+    await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+
+    const price = screen.getByRole('heading', { name: 'Preço negociado' }).closest('form') as HTMLElement;
+    fireEvent.change(within(price).getByLabelText(/Preço por e-mail \(atual: R\$\s0,004\)/), {
+      target: { value: '1,5' },
+    });
+    fireEvent.click(within(price).getByRole('button', { name: 'Definir preço' }));
+    expect(await within(price).findByText('Digite um preço entre R$ 0,000 e R$ 1,000.')).toBeTruthy();
+    fireEvent.change(within(price).getByLabelText(/Preço por e-mail/), { target: { value: '0,003' } });
+    fireEvent.change(within(price).getByLabelText('Motivo (opcional)'), { target: { value: 'Volume anual' } });
+    fireEvent.click(within(price).getByRole('button', { name: 'Definir preço' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog', { name: 'Alterar o preço?' })).getByRole('button', {
+        name: 'Continuar',
+      }),
+    );
+    await vi.waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/admin/accounts/acc-1/price')).toMatchObject({
+        method: 'PUT',
+        body: { priceMillis: 3, reason: 'Volume anual' },
+      }),
+    );
   });
 
   it('lists campaigns paused by protection with rates and marks one reviewed', async () => {

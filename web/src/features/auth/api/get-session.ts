@@ -25,9 +25,18 @@ export type AccountRole = z.infer<typeof roleSchema>;
 
 export const SESSION_QUERY_KEY = ['session'] as const;
 
-/** The signed-in user and the account loaded for them; throws ApiError 401 (`unauthenticated`) when signed out. */
+/** The uuid this client generated for an account to create at session start (spec §3: generated on the client). */
+let newAccountUuid: string | null = null;
+
+/**
+ * The signed-in user and the account loaded for them (spec §4 session start: the account owned by or shared with
+ * the user; when there is none, the server creates one with this client's uuid). Throws ApiError 401
+ * (`unauthenticated`, or `user-token-expired` when the session ended) when signed out.
+ */
 export async function getSession(signal?: AbortSignal): Promise<Session> {
-  return sessionSchema.parse(await apiFetch('/api/session', { signal }));
+  newAccountUuid ??= crypto.randomUUID();
+  const url = `/api/session?newAccountUuid=${encodeURIComponent(newAccountUuid)}`;
+  return sessionSchema.parse(await apiFetch(url, { signal }));
 }
 
 export function parseSession(body: unknown): Session {

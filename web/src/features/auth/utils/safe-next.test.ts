@@ -28,5 +28,9 @@ describe('safeNextPath', () => {
   it('builds the login path with an encoded next', () => {
     expect(loginPathFor('/dashboard/campaigns/new')).toBe('/auth/login?next=%2Fdashboard%2Fcampaigns%2Fnew');
     expect(loginPathFor('//evil.example')).toBe('/auth/login?next=%2Fdashboard');
+    expect(loginPathFor('/dashboard/lists', 'user-token-expired')).toBe(
+      '/auth/login?next=%2Fdashboard%2Flists&erro=user-token-expired',
+    );
+    expect(loginPathFor('/dashboard/lists', 'unauthenticated')).toBe('/auth/login?next=%2Fdashboard%2Flists');
   });
 });

@@ -20,7 +20,14 @@ export function safeNextPath(next: string | null | undefined, fallback = '/dashb
   }
 }
 
-/** `/auth/login?next=<path>` for a page that needs a session. */
-export function loginPathFor(path: string): string {
-  return `/auth/login?next=${encodeURIComponent(safeNextPath(path))}`;
+/** Why the login page was opened, when it should say so: the session ended (spec §8 `user-token-expired`). */
+export const SESSION_EXPIRED_REASON = 'user-token-expired';
+
+/**
+ * `/auth/login?next=<path>` for a page that needs a session; with `&erro=user-token-expired` when the server said
+ * the session ended, so the login page tells the user why they are there.
+ */
+export function loginPathFor(path: string, errorCode?: string): string {
+  const reason = errorCode === SESSION_EXPIRED_REASON ? `&erro=${SESSION_EXPIRED_REASON}` : '';
+  return `/auth/login?next=${encodeURIComponent(safeNextPath(path))}${reason}`;
 }

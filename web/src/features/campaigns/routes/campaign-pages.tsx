@@ -366,7 +366,9 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
               <Item label="Assunto">{campaign.subject || '—'}</Item>
               <Item label="Pré-cabeçalho">{campaign.preheader || '—'}</Item>
               <Item label="Remetente">
-                {campaign.fromName || '—'} {campaign.fromEmail ? `<${campaign.fromEmail}>` : ''}
+                {campaign.fromName && campaign.fromEmail
+                  ? `${campaign.fromName} <${campaign.fromEmail}>`
+                  : campaign.fromName || campaign.fromEmail || '—'}
               </Item>
               <Item label="Responder para">{campaign.replyTo || campaign.fromEmail || '—'}</Item>
               <Item label="Enviar para">{names(campaign.includeListIds)}</Item>

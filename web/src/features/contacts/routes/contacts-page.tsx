@@ -15,11 +15,13 @@ import { useCreateContact } from '../api/create-contact';
 import { LEGAL_BASIS_LABELS } from '../api/types';
 import { ContactsBrowser } from '../components/contacts-browser';
 import { CustomFieldsEditor } from '../components/custom-fields-editor';
+import { SuppressionPanel } from '../components/suppression-panel';
 
 export function ContactsPage() {
   const { t } = useI18n();
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
+  const [suppressionOpen, setSuppressionOpen] = useState(false);
   useEffect(() => {
     document.title = `${t('contacts.title')} — Carteiro`;
   }, [t]);
@@ -27,14 +29,22 @@ export function ContactsPage() {
   return (
     <div>
       <PageHeader title={t('contacts.title')}>
-        <Button variant="secondary" onClick={() => setImporting(true)}>
-          {t('contacts.importCsv')}
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={() => setSuppressionOpen(true)}>
+            {t('contacts.suppression.open')}
+          </Button>
+          <Button variant="secondary" onClick={() => setImporting(true)}>
+            {t('contacts.importCsv')}
+          </Button>
+        </div>
       </PageHeader>
       {importing ? null : <ImportProgressPanel />}
       <ContactsBrowser onAdd={() => setAdding(true)} />
       <Drawer open={adding} title={t('contacts.new')} onClose={() => setAdding(false)}>
         <NewContactForm onDone={() => setAdding(false)} />
+      </Drawer>
+      <Drawer open={suppressionOpen} title={t('contacts.suppression.title')} onClose={() => setSuppressionOpen(false)}>
+        <SuppressionPanel />
       </Drawer>
       <Drawer open={importing} title={t('contacts.importTitle')} wide onClose={() => setImporting(false)}>
         <ImportWizard onClose={() => setImporting(false)} />

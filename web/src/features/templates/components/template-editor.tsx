@@ -26,7 +26,7 @@ type Mode = 'visual' | 'code' | 'preview';
 export interface TemplateEditorProps {
   initial: EditorContent;
   onSave: (content: EditorContent) => Promise<void>;
-  /** Server rendering (campaigns); without it the preview fills sample data on the client. */
+  /** Server rendering (real Liquid) of the saved content; without it the preview fills sample data on the client. */
   renderPreview?: (content: EditorContent, contactId: string | null) => Promise<string>;
   onTestSend?: (content: EditorContent, emails: string[], contactId: string | null) => Promise<number>;
   readOnly?: boolean;

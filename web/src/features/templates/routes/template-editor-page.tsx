@@ -4,6 +4,8 @@ import { Input } from '@/components/ui/input';
 import { ErrorPanel, LoadingPanel } from '@/features/lists/components/kit';
 import { useI18n } from '@/lib/i18n';
 import { useTemplate } from '../api/get-template';
+import { previewTemplate } from '../api/preview-template';
+import { testSendTemplate } from '../api/test-send-template';
 import type { Template } from '../api/types';
 import { useUpdateTemplate } from '../api/update-template';
 import { TemplateEditor } from '../components/template-editor';
@@ -50,6 +52,11 @@ function LoadedEditor({ template }: { template: Template }) {
         onSave={async ({ html, project }) => {
           await update.mutateAsync({ name, subject: subject || null, html, builderProject: project });
         }}
+        // The preview and the test send render the saved template on the server (the editor saves first).
+        renderPreview={async (_content, contactId) => (await previewTemplate(template.id, contactId ?? undefined)).html}
+        onTestSend={async (_content, emails, contactId) =>
+          (await testSendTemplate(template.id, emails, contactId ?? undefined)).sent
+        }
       />
     </div>
   );

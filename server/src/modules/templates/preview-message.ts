@@ -1,0 +1,72 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import type { Mailer } from '../../mail/mailer';
+import { accounts } from '../accounts/accounts.db';
+import { findContact } from '../contacts/find-contacts';
+import {
+  buildScope,
+  compileCampaign,
+  type MessageSource,
+  type RenderContact,
+  type RenderedMessage,
+  renderMessage,
+  SAMPLE_CONTACT,
+} from './render-message';
+
+export type PreviewResult = RenderedMessage & { contact: RenderContact };
+
+/**
+ * Previews and test sends point the per-recipient links at safe pages: real links (signed tokens) exist only
+ * for messages the sending engine creates.
+ */
+export function previewLinks(publicUrl: string, browserPath: string) {
+  return { unsubscribeUrl: `${publicUrl}/descadastro/exemplo`, browserUrl: `${publicUrl}${browserPath}` };
+}
+
+/**
+ * A message source (library template or campaign) rendered for one contact of the account, or for the sample
+ * contact without `contactId`, with the account's footer identity. 404 for a contact of another account; 400
+ * when the Liquid does not compile.
+ */
+export async function renderPreview(
+  db: Db,
+  accountId: string,
+  source: MessageSource & { name: string },
+  options: { contactId?: string; links: { unsubscribeUrl: string; browserUrl: string } },
+): Promise<PreviewResult> {
+  const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  const contact: RenderContact = options.contactId
+    ? await findContact(db, accountId, options.contactId)
+    : SAMPLE_CONTACT;
+  let compiled: ReturnType<typeof compileCampaign>;
+  try {
+    compiled = compileCampaign(source);
+  } catch (error) {
+    throw new AppError('validation_failed', `O modelo tem um erro de Liquid: ${(error as Error).message}`);
+  }
+  const rendered = renderMessage(compiled, buildScope(contact, account, options.links, source.name));
+  return { ...rendered, contact: { email: contact.email, name: contact.name ?? null, fields: contact.fields ?? {} } };
+}
+
+export const TEST_SUBJECT_PREFIX = '[TESTE] ';
+
+/** Sends a rendered preview to each address (at most 5, checked by the schema) with "[TESTE]" before the subject. */
+export async function sendTestMessages(
+  mailer: Mailer,
+  message: RenderedMessage,
+  options: { emails: string[]; fallbackSubject: string; replyTo?: string | null },
+): Promise<{ sent: number }> {
+  for (const to of options.emails) {
+    await mailer.send({
+      to,
+      subject: `${TEST_SUBJECT_PREFIX}${message.subject || options.fallbackSubject}`,
+      html: message.html,
+      text: message.text,
+      replyTo: options.replyTo ?? undefined,
+      headers: { 'X-Carteiro-Test': 'true' },
+    });
+  }
+  return { sent: options.emails.length };
+}
