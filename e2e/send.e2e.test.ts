@@ -37,6 +37,16 @@ async function api<T>(page: Page, path: string, body?: unknown): Promise<T> {
   ) as Promise<T>;
 }
 
+/** Polls the campaign's live progress until at least `min` messages are sent; returns the count seen. */
+async function sentAtLeast(page: Page, campaignId: string, min: number): Promise<number> {
+  let sent = 0;
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await page.waitForTimeout(200)) {
+    sent = (await api<{ sent: number }>(page, `/api/campaigns/${campaignId}/progress`)).sent;
+    if (sent >= min) return sent;
+  }
+  throw new Error(`campanha ${campaignId}: ${sent} enviados após 20 s, esperado ao menos ${min}`);
+}
+
 describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
   let app: RunningApp;
   let browser: Browser;
@@ -307,6 +317,8 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await card.getByText('Término estimado').waitFor();
     await card.getByText('e-mails por segundo').waitFor();
     await card.getByText(new RegExp(`de ${SLOW_RECIPIENTS} · \\d+%`)).waitFor();
+    // The first messages go out before the pause, so the cancel below has something delivered to charge.
+    const firstSent = await sentAtLeast(page, campaign.id, 1);
     await page.screenshot({ path: join(RESULTS, 'campaign-progress-1280.png') });
 
     // Pause: the engine stops claiming messages; the card says so and offers to resume.
@@ -319,6 +331,8 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.screenshot({ path: join(RESULTS, 'campaign-paused-1280.png') });
     await card.getByRole('button', { name: 'Retomar envio' }).click();
     await card.getByRole('heading', { name: 'Enviando…' }).waitFor();
+    // Resumed: the engine claims again (more sent than at the pause, which may have let in-flight ones finish).
+    await sentAtLeast(page, campaign.id, Math.max(firstSent, pausedAt.sent) + 1);
 
     // Cancel asks first; "Cancelar" in the dialog keeps sending.
     await card.getByRole('button', { name: 'Cancelar envio' }).click();
