@@ -104,10 +104,23 @@ describe.each(DATABASE_KINDS)('accounts and teams on %s', (kind) => {
   it('answers user-token-expired when the session cookie is no longer valid, unauthenticated without one', async () => {
     const user = await signUp(t);
     await req(user, 'POST', '/api/auth/sign-out', {});
-    for (const url of ['/api/session', '/api/account', '/api/account/members']) {
-      const res = await req(user, 'GET', url);
-      expect(res.statusCode).toBe(401);
-      expect(res.json().error).toEqual({ code: 'user-token-expired', message: 'Sua sessão expirou. Entre de novo.' });
+    // Account, team, operator back office, compatibility API and the re-authenticated auth actions alike.
+    const calls: Array<[method: 'GET' | 'POST', url: string, body?: unknown]> = [
+      ['GET', '/api/session'],
+      ['GET', '/api/account'],
+      ['GET', '/api/account/members'],
+      ['GET', '/api/billing/balance'],
+      ['GET', '/api/admin/accounts'],
+      ['POST', '/firebase/get', { collection: 'lists', id: randomUUID() }],
+      ['POST', '/api/auth/change-password', { currentPassword: 'senha-boa-1', newPassword: 'senha-nova-1' }],
+    ];
+    for (const [method, url, body] of calls) {
+      const res = await req(user, method, url, body);
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json().error, url).toEqual({
+        code: 'user-token-expired',
+        message: 'Sua sessão expirou. Entre de novo.',
+      });
     }
     const anonymous = await t.app.inject('/api/session');
     expect(anonymous.json().error.code).toBe('unauthenticated');

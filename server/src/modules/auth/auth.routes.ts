@@ -8,6 +8,7 @@ import type { Mailer } from '../../mail/mailer';
 import { AUTH_BASE_PATH, type Auth, CLIENT_IP_HEADER, createAuth, FRESH_SESSION_SECONDS } from './auth';
 import { mapAuthError } from './auth-errors';
 import { verifyAgainstDummy } from './password-hash';
+import { noSessionError } from './request-actor';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -66,7 +67,7 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
 
     if (FRESH_SESSION_PATHS.has(path)) {
       const session = await auth.api.getSession({ headers: toWebRequest(request, config, undefined).headers });
-      if (!session) return sendError(reply, new AppError('unauthenticated'));
+      if (!session) return sendError(reply, noSessionError(request));
       if (Date.now() - new Date(session.session.createdAt).getTime() >= FRESH_SESSION_SECONDS * 1000) {
         return sendError(reply, new AppError('requires-recent-login'));
       }

@@ -78,7 +78,12 @@ export function getSessionUser(request: FastifyRequest): Promise<SessionUser | n
 export async function requireSessionUser(request: FastifyRequest): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (user) return user;
-  throw new AppError(SESSION_COOKIE_RE.test(request.headers.cookie ?? '') ? 'user-token-expired' : 'unauthenticated');
+  throw noSessionError(request);
+}
+
+/** The 401 for a request without a valid session: `user-token-expired` when it carries a dead session cookie. */
+export function noSessionError(request: FastifyRequest): AppError {
+  return new AppError(SESSION_COOKIE_RE.test(request.headers.cookie ?? '') ? 'user-token-expired' : 'unauthenticated');
 }
 
 /** The account id the client asked for (header first, then cookie), if it looks like one. */

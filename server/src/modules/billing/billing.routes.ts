@@ -22,7 +22,7 @@ import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { findBillingAccount } from '../accounts/account-balance';
 import { accounts } from '../accounts/accounts.db';
-import { getSessionUser, requireActor, requireRole } from '../auth/request-actor';
+import { requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
 import { adjustBalanceByOperator } from './adjust-balance';
 import { topups } from './billing.db';
 import { acknowledgeCampaignAlert, listCampaignAlertsForOperator } from './campaign-alerts';
@@ -81,10 +81,9 @@ async function toTopupDto(t: Topup): Promise<TopupDto> {
   };
 }
 
-/** 401 without a session, 403 unless the user is an operator (ADMIN_EMAILS). */
+/** 401 without a valid session (requireSessionUser), 403 unless the user is an operator. */
 async function requireOperator(request: FastifyRequest): Promise<OperatorRef> {
-  const user = await getSessionUser(request);
-  if (!user) throw new AppError('unauthenticated');
+  const user = await requireSessionUser(request);
   if (!user.isOperator) throw new AppError('forbidden');
   return { userId: user.userId, email: user.email };
 }

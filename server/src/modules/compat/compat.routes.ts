@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
-import { getSessionUser, requireActor } from '../auth/request-actor';
+import { requireActor, requireSessionUser } from '../auth/request-actor';
 import { type CompatCaller, compatCount, compatCreate, compatGet, compatSingle, compatUpdate } from './compat';
 
 const collection = z.string({ error: 'Informe a coleção.' }).min(1, 'Informe a coleção.').max(50);
@@ -32,8 +31,7 @@ export async function compatRoutes(app: FastifyInstance, opts: { db: Db }): Prom
 
   async function caller(request: Parameters<typeof requireActor>[0]): Promise<CompatCaller> {
     const actor = await requireActor(request);
-    const user = await getSessionUser(request);
-    if (!user) throw new AppError('unauthenticated');
+    const user = await requireSessionUser(request); // cached by requireActor: no second session lookup
     return { userId: actor.userId, name: user.name, email: actor.email, accountId: actor.accountId, role: actor.role };
   }
 
