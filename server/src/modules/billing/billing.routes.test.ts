@@ -292,7 +292,7 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
     expect(reversed.json().error.message).toContain('A data inicial deve ser anterior ou igual à final.');
   });
 
-  it('a campaign reservation that takes the balance below the threshold e-mails the owner once; a recovered balance gets none', async () => {
+  it('a campaign reservation that takes the balance below the threshold e-mails the owner once (retried after a relay failure); a recovered balance gets none', async () => {
     const deps = { db: t.database.db, mailer: t.mailer, thresholdMillis: 5_000, publicUrl: 'http://localhost:3000' };
     const warningsTo = async (email: string) =>
       (await t.sentMail()).filter(
@@ -310,6 +310,16 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
     const owner = await signUp(t, { email: `reserva-${randomUUID().slice(0, 6)}@example.com` });
     expect((await credit(owner.accountId, 6_000)).statusCode).toBe(201);
     await reserveForCampaign(t.database.db, { accountId: owner.accountId, campaignId: randomUUID(), recipients: 300 });
+    // The relay is down at the first sweep: the failure is logged and the warning stays due.
+    const relayDown = {
+      send: () => Promise.reject(new Error('relay fora do ar')),
+      close: () => undefined,
+    };
+    const logged: unknown[] = [];
+    const failed = await sweepLowBalanceCrossings({ ...deps, mailer: relayDown }, { warn: (o) => logged.push(o) });
+    expect(failed).toBe(0);
+    expect(logged).toHaveLength(1);
+    expect(await warningsTo(owner.email)).toHaveLength(0);
     await sweepLowBalanceCrossings(deps);
     await sweepLowBalanceCrossings(deps); // a second sweep (or another API process) sends nothing more
     const warnings = await warningsTo(owner.email);

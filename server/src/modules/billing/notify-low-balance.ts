@@ -23,8 +23,10 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * E-mails the account owner once when `entry` crossed the low-balance threshold (recorded in low_balance_alerts
- * before sending, so a retry never sends twice). Returns whether a warning was sent. Call after a debit commits.
+ * E-mails the account owner once when `entry` crossed the low-balance threshold: the entry is claimed in
+ * low_balance_alerts before sending, so two processes never both send it; when the e-mail fails the claim is
+ * released (and the error thrown), so the next sweep tries again. Returns whether a warning was sent. Call after
+ * a debit commits.
  */
 export async function notifyLowBalanceIfCrossed(
   deps: { db: Db; mailer: Mailer; thresholdMillis: number; publicUrl: string },
@@ -47,12 +49,17 @@ export async function notifyLowBalanceIfCrossed(
   const balance = formatBRL(entry.balanceAfterMillis);
   const emails = emailsPaidBy(entry.balanceAfterMillis, owner.price).toLocaleString('pt-BR');
   const url = `${deps.publicUrl}/dashboard/my-balance`;
-  await deps.mailer.send({
-    to: owner.email,
-    subject: `Seu saldo no Carteiro está baixo: ${balance}`,
-    text: `Olá, ${owner.name}.\n\nO saldo da conta "${owner.accountName}" ficou abaixo de ${formatBRL(deps.thresholdMillis)}: agora é ${balance} (paga ${emails} e-mails).\n\nAdicione créditos por Pix em ${url} para não interromper seus envios.\n\nEquipe Carteiro`,
-    html: `<p>Olá, ${escapeHtml(owner.name)}.</p><p>O saldo da conta <strong>${escapeHtml(owner.accountName)}</strong> ficou abaixo de ${escapeHtml(formatBRL(deps.thresholdMillis))}: agora é <strong>${escapeHtml(balance)}</strong> (paga ${escapeHtml(emails)} e-mails).</p><p><a href="${escapeHtml(url)}">Adicione créditos por Pix</a> para não interromper seus envios.</p><p>Equipe Carteiro</p>`,
-  });
+  try {
+    await deps.mailer.send({
+      to: owner.email,
+      subject: `Seu saldo no Carteiro está baixo: ${balance}`,
+      text: `Olá, ${owner.name}.\n\nO saldo da conta "${owner.accountName}" ficou abaixo de ${formatBRL(deps.thresholdMillis)}: agora é ${balance} (paga ${emails} e-mails).\n\nAdicione créditos por Pix em ${url} para não interromper seus envios.\n\nEquipe Carteiro`,
+      html: `<p>Olá, ${escapeHtml(owner.name)}.</p><p>O saldo da conta <strong>${escapeHtml(owner.accountName)}</strong> ficou abaixo de ${escapeHtml(formatBRL(deps.thresholdMillis))}: agora é <strong>${escapeHtml(balance)}</strong> (paga ${escapeHtml(emails)} e-mails).</p><p><a href="${escapeHtml(url)}">Adicione créditos por Pix</a> para não interromper seus envios.</p><p>Equipe Carteiro</p>`,
+    });
+  } catch (error) {
+    await deps.db.delete(lowBalanceAlerts).where(eq(lowBalanceAlerts.ledgerEntryId, entry.id));
+    throw error;
+  }
   return true;
 }
 
