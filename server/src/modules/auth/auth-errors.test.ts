@@ -55,6 +55,7 @@ describe('mapAuthError', () => {
     ['/reset-password', 400, 'INVALID_TOKEN', 'invalid-action-code', 400],
     ['/change-email', 403, 'SESSION_NOT_FRESH', 'requires-recent-login', 403],
     ['/change-email', 401, 'SESSION_EXPIRED', 'requires-recent-login', 403],
+    ['/sign-in/email', 403, 'USER_DISABLED', 'user-disabled', 403],
     ['/sign-in/email', 403, 'EMAIL_NOT_VERIFIED', 'forbidden', 403],
     ['/sign-in/email', 403, 'INVALID_ORIGIN', 'csrf_rejected', 403],
     ['/sign-in/email', 403, 'MISSING_OR_NULL_ORIGIN', 'csrf_rejected', 403],

@@ -45,6 +45,8 @@ export function mapAuthError(
     case 'SESSION_NOT_FRESH':
     case 'SESSION_EXPIRED':
       return error('requires-recent-login');
+    case 'USER_DISABLED':
+      return error('user-disabled');
     case 'EMAIL_NOT_VERIFIED':
       return error('forbidden', 'Confirme seu e-mail antes de continuar.');
     case 'INVALID_ORIGIN':

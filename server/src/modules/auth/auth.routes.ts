@@ -102,6 +102,11 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
         reply.header('retry-after', retryAfter);
       }
       for (const cookie of response.headers.getSetCookie()) reply.header('set-cookie', cookie);
+      // A link opened in the browser (magic link, e-mail confirmation, Google's return) lands on the login page,
+      // which says why, rather than on a JSON error.
+      if (request.method === 'GET' && error.code === 'user-disabled') {
+        return reply.redirect(`/auth/login?erro=${error.code}`);
+      }
       return sendError(reply, error);
     }
 

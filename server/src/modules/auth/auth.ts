@@ -1,10 +1,12 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError } from 'better-auth/api';
 import { magicLink } from 'better-auth/plugins/magic-link';
 import type { Logger } from 'pino';
 import { type Config, resolveAuthSecret } from '../../config';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
+import { isUserDisabled } from '../billing/user-access';
 import { authAccounts, authRateLimits, authSessions, authUsers, authVerifications } from './auth.db';
 import { changeEmailEmail, magicLinkEmail, resetPasswordEmail, verificationEmail } from './auth-emails';
 import { hashPassword, verifyPassword } from './password-hash';
@@ -26,7 +28,8 @@ export interface AuthDeps {
 
 /**
  * The better-auth instance: e-mail + password (argon2id), e-mail verification, magic link, password reset,
- * Google when configured; sessions, verification tokens and rate-limit counters in our database.
+ * Google when configured; sessions, verification tokens and rate-limit counters in our database. Users an
+ * operator blocked (billing/user-access) cannot start a session.
  */
 export function createAuth(deps: AuthDeps) {
   const { config, db, mailer, logger } = deps;
@@ -80,6 +83,18 @@ export function createAuth(deps: AuthDeps) {
       updateAge: 60 * 60 * 24,
     },
     account: { modelName: 'auth_accounts' },
+    databaseHooks: {
+      session: {
+        create: {
+          // A user blocked by an operator starts no session, whichever way they sign in (spec §8 user-disabled).
+          before: async (session) => {
+            if (await isUserDisabled(db, session.userId)) {
+              throw APIError.from('FORBIDDEN', { code: 'USER_DISABLED', message: 'User disabled by an operator' });
+            }
+          },
+        },
+      },
+    },
     verification: { modelName: 'auth_verifications' },
     rateLimit: {
       enabled: true,

@@ -128,3 +128,16 @@ export const operatorRoles = pgTable('operator_roles', {
   grantedByUserId: text('granted_by_user_id').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Users an operator blocked (spec §8 `user-disabled`): they cannot start a session — password, magic link,
+ * e-mail verification or Google — and their sessions were revoked when blocked. Removing the row unblocks.
+ */
+export const disabledUsers = pgTable('disabled_users', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => authUsers.id, { onDelete: 'cascade' }),
+  reason: text('reason').notNull(),
+  disabledByUserId: text('disabled_by_user_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

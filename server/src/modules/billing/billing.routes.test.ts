@@ -316,7 +316,10 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
       close: () => undefined,
     };
     const logged: unknown[] = [];
-    const failed = await sweepLowBalanceCrossings({ ...deps, mailer: relayDown }, { warn: (o) => logged.push(o) });
+    const failed = await sweepLowBalanceCrossings(
+      { ...deps, mailer: relayDown },
+      { warn: (o: unknown) => logged.push(o) },
+    );
     expect(failed).toBe(0);
     expect(logged).toHaveLength(1);
     expect(await warningsTo(owner.email)).toHaveLength(0);

@@ -35,6 +35,7 @@ import { notifyLowBalanceIfCrossed, startLowBalanceWatcher } from './notify-low-
 import { grantOperatorRole, listOperators, revokeOperatorRole } from './operators';
 import type { OperatorRef } from './record-admin-action';
 import { statementToCsv } from './statement-csv';
+import { disableUser, enableUser, listAccountMembersForOperator } from './user-access';
 
 const idParams = z.object({ id: z.uuid('Identificador inválido.') });
 const CSV_MAX_ROWS = 100_000;
@@ -247,6 +248,25 @@ export async function billingRoutes(
       const input = parseInput(adminStatusSchema, request.body);
       const result = await setAccountStatus(db, { accountId: id, status, reason: input.reason, operator });
       return { ok: true, status, changed: result.changed, pausedCampaignIds: result.pausedCampaignIds };
+    });
+  }
+
+  app.get('/api/admin/accounts/:id/members', async (request) => {
+    await requireOperator(request);
+    const { id } = parseInput(idParams, request.params);
+    const rows = await listAccountMembersForOperator(db, id);
+    return { members: rows.map((r) => ({ ...r, disabledAt: r.disabledAt?.toISOString() ?? null })) };
+  });
+
+  for (const [path, change] of [
+    ['disable', disableUser],
+    ['enable', enableUser],
+  ] as const) {
+    app.post(`/api/admin/users/:userId/${path}`, async (request) => {
+      const operator = await requireOperator(request);
+      const { userId } = parseInput(operatorParams, request.params);
+      const input = parseInput(adminStatusSchema, request.body);
+      return change(db, { userId, reason: input.reason, operator });
     });
   }
 

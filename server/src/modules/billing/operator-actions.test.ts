@@ -1,6 +1,7 @@
+import { ERROR_MESSAGES_PT_BR } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SignedInUser, signUp } from '../../../test/support/sign-in';
+import { randomClientIp, type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
@@ -267,6 +268,94 @@ describe.each(DATABASE_KINDS)('operator back office on %s', (kind) => {
     expect(log).toEqual([
       { action: 'operator.grant', reason: 'Entrou no suporte', operator_email: OPERATOR_EMAIL },
       { action: 'operator.revoke', reason: 'Saiu do suporte', operator_email: OPERATOR_EMAIL },
+    ]);
+  });
+
+  it('blocks a user: sessions end, password and magic link are refused with user-disabled; unblocking restores, all audited', async () => {
+    // Verified: better-auth's magic link for an unverified address drops its password (pre-hijack defence).
+    const owner = await signUp(t, { verified: true });
+    const member = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/accounts/${owner.accountId}/members`,
+      headers: operator.headers,
+    });
+    expect(member.json().members).toEqual([
+      expect.objectContaining({ userId: owner.userId, email: owner.email, role: 'owner', disabledAt: null }),
+    ]);
+    const disable = (userId: string, payload: object, headers = operator.headers) =>
+      post(`/api/admin/users/${userId}/disable`, headers, payload);
+
+    expect((await disable(owner.userId, {})).statusCode).toBe(400); // a reason is required
+    expect((await disable(operator.userId, { reason: 'Engano' })).statusCode).toBe(409);
+    expect((await disable('nao-existe', { reason: 'Engano' })).statusCode).toBe(404);
+    expect((await disable(operator.userId, { reason: 'Tentativa' }, owner.headers)).statusCode).toBe(403);
+
+    const blocked = await disable(owner.userId, { reason: 'Envio de spam com contas novas' });
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    expect(blocked.json()).toEqual({ changed: true });
+    expect((await disable(owner.userId, { reason: 'De novo' })).json()).toEqual({ changed: false });
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/accounts/${owner.accountId}/members`,
+      headers: operator.headers,
+    });
+    expect(listed.json().members[0]).toMatchObject({ disabledReason: 'Envio de spam com contas novas' });
+    expect(listed.json().members[0].disabledAt).toEqual(expect.any(String));
+
+    // The session the user had ends at once.
+    const old = await t.app.inject({ method: 'GET', url: '/api/session', headers: owner.headers });
+    expect(old.statusCode).toBe(401);
+    expect(old.json().error.code).toBe('user-token-expired');
+    // A new sign-in is refused with the pt-BR message of spec §8.
+    const signInAttempt = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        headers: { origin: t.origin, 'content-type': 'application/json' },
+        remoteAddress: randomClientIp(),
+        payload: { email: owner.email, password: owner.password },
+      });
+    const refused = await signInAttempt();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toEqual({ code: 'user-disabled', message: ERROR_MESSAGES_PT_BR['user-disabled'] });
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    // So is the magic link: opened in the browser, it lands on the login page, which says why.
+    const requested = await post(
+      '/api/auth/sign-in/magic-link',
+      { origin: t.origin },
+      {
+        email: owner.email,
+        callbackURL: '/dashboard',
+      },
+    );
+    expect(requested.statusCode).toBe(200);
+    let link: URL | null = null;
+    for (let i = 0; i < 100 && !link; i++) {
+      const mail = (await t.sentMail()).find((m) => m.to.includes(owner.email) && /link para entrar/.test(m.subject));
+      const href = mail?.text.match(/https?:\/\/\S+/)?.[0];
+      if (href) link = new URL(href);
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(link).not.toBeNull();
+    const viaLink = await t.app.inject({ url: `${link?.pathname}${link?.search}` });
+    expect(viaLink.statusCode).toBe(302);
+    expect(viaLink.headers.location).toBe('/auth/login?erro=user-disabled');
+    expect(String(viaLink.headers['set-cookie'] ?? '')).not.toContain('session_token=');
+
+    const enable = await post(`/api/admin/users/${owner.userId}/enable`, operator.headers, {
+      reason: 'Contato com o cliente, conta regularizada',
+    });
+    expect(enable.json()).toEqual({ changed: true });
+    const after = await signInAttempt();
+    expect(after.statusCode, after.body).toBe(200);
+
+    const log = await queryRows<{ action: string; reason: string }>(
+      db,
+      sql`select action, reason from admin_audit_log where target_id = ${owner.userId} order by created_at`,
+    );
+    expect(log).toEqual([
+      { action: 'user.disable', reason: 'Envio de spam com contas novas' },
+      { action: 'user.enable', reason: 'Contato com o cliente, conta regularizada' },
     ]);
   });
 
