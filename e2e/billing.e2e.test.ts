@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
-import { newPage, register } from './support/journeys';
+import { newPage, register, signIn } from './support/journeys';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const OPERATOR = 'operacao@carteiro.test';
@@ -63,7 +63,7 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
     await operator.screenshot({ path: join(RESULTS, 'admin-accounts-1280.png'), fullPage: true });
     await operator.getByRole('tab', { name: 'Auditoria' }).click();
     await operator.locator('tr[data-action="topup.confirm"]').getByText('Recarga confirmada').waitFor();
-    await operator.screenshot({ path: join(RESULTS, 'admin-audit-1280.png'), fullPage: true });
+    await operator.screenshot({ path: join(RESULTS, 'admin-audit-topup-1280.png'), fullPage: true });
     await operator.context().close();
 
     // The payer's page turns green by itself (polling every 3 s).
@@ -96,7 +96,6 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
     await register(customer, { name: 'Dona da Loja', email: customerEmail, password: 'senha-da-loja' });
     await customer.waitForURL('**/dashboard');
     await customer.getByTestId('home-balance').waitFor(); // the account exists once the dashboard shows it
-    await customer.context().close();
 
     const operator = await newPage(browser, app.baseURL);
     await register(operator, { name: 'Suporte', email: SECOND_OPERATOR, password: 'senha-do-suporte' });
@@ -158,6 +157,38 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
       .getByText('Conta reativada')
       .waitFor();
     await operator.screenshot({ path: join(RESULTS, 'admin-audit-1280.png'), fullPage: true });
+
+    // Block the customer's access: their open session ends and signing in again is refused, in pt-BR.
+    await operator.getByRole('tab', { name: 'Contas' }).click();
+    await operator.getByRole('searchbox', { name: 'Buscar por conta ou e-mail' }).fill(customerEmail);
+    await row.getByRole('button', { name: 'Gerenciar' }).click();
+    const person = operator.locator(`li[data-member="${customerEmail}"]`);
+    await person.getByRole('button', { name: 'Bloquear acesso' }).click();
+    await person.getByLabel('Motivo').fill('Conta usada para spam');
+    await person.getByRole('button', { name: 'Bloquear acesso' }).click();
+    await operator
+      .getByRole('alertdialog', { name: 'Bloquear o acesso?' })
+      .getByRole('button', { name: 'Continuar' })
+      .click();
+    await person.getByText('Bloqueado', { exact: true }).waitFor();
+    await operator.screenshot({ path: join(RESULTS, 'admin-user-blocked-1280.png'), fullPage: true });
+    await customer.goto('/dashboard/lists');
+    await customer.waitForURL('**/auth/login?**');
+    await signIn(customer, customerEmail, 'senha-da-loja');
+    await customer.getByText('Seu acesso ao Carteiro foi bloqueado. Fale com o suporte.').waitFor();
+    await customer.screenshot({ path: join(RESULTS, 'login-user-blocked-1280.png') });
+    // Unblocked: the customer signs in again.
+    await person.getByRole('button', { name: 'Desbloquear' }).click();
+    await person.getByLabel('Motivo').fill('Cliente regularizou a lista');
+    await person.getByRole('button', { name: 'Desbloquear' }).click();
+    await operator
+      .getByRole('alertdialog', { name: 'Desbloquear o acesso?' })
+      .getByRole('button', { name: 'Continuar' })
+      .click();
+    await person.getByText('Bloqueado', { exact: true }).waitFor({ state: 'detached' });
+    await signIn(customer, customerEmail, 'senha-da-loja');
+    await customer.waitForURL('**/dashboard');
+    await customer.context().close();
 
     // Who has the back office: both ADMIN_EMAILS operators, marked as configuration.
     await operator.getByRole('tab', { name: 'Operadores' }).click();

@@ -64,7 +64,7 @@ export const ERROR_MESSAGES_PT_BR: Record<ErrorCode, string> = {
   'invalid-action-code': 'Este link é inválido ou já foi usado.',
   'requires-recent-login': 'Por segurança, entre de novo antes de fazer esta alteração.',
   'user-token-expired': 'Sua sessão expirou. Entre de novo.',
-  'user-disabled': 'Esta conta foi desativada.',
+  'user-disabled': 'Seu acesso ao Carteiro foi bloqueado. Fale com o suporte.',
   'password-does-not-meet-requirements': 'A senha não atende aos requisitos.',
   'network-request-failed': 'Não foi possível conectar. Verifique sua internet e tente de novo.',
   'popup-closed-by-user': 'A janela de login foi fechada antes de concluir.',

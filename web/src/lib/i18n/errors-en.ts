@@ -28,7 +28,7 @@ export const ERROR_MESSAGES_EN: Record<ErrorCode, string> = {
   'invalid-action-code': 'This link is invalid or was already used.',
   'requires-recent-login': 'For your security, sign in again before making this change.',
   'user-token-expired': 'Your session expired. Sign in again.',
-  'user-disabled': 'This account has been disabled.',
+  'user-disabled': 'Your access to Carteiro has been blocked. Please contact support.',
   'password-does-not-meet-requirements': 'The password does not meet the requirements.',
   'network-request-failed': 'Could not connect. Check your internet connection and try again.',
   'popup-closed-by-user': 'The sign-in window was closed before finishing.',

@@ -122,3 +122,26 @@ export function grantOperator(input: { email: string; reason: string }): Promise
 export function revokeOperator(userId: string, reason: string): Promise<unknown> {
   return apiFetch(`/api/admin/operators/${encodeURIComponent(userId)}`, { method: 'DELETE', body: { reason } });
 }
+
+/** A person of an account, as the back office sees them: role, and whether an operator blocked them. */
+export interface AdminMember {
+  userId: string;
+  name: string;
+  email: string;
+  role: 'owner' | 'admin' | 'member';
+  disabledAt: string | null;
+  disabledReason: string | null;
+}
+
+export async function listAccountMembers(accountId: string, signal?: AbortSignal): Promise<AdminMember[]> {
+  return (await apiFetch<{ members: AdminMember[] }>(`/api/admin/accounts/${accountId}/members`, { signal })).members;
+}
+
+/** Blocks (every session ends, no sign-in) or unblocks a user; audited with the reason. */
+export function setUserAccess(
+  userId: string,
+  action: 'disable' | 'enable',
+  reason: string,
+): Promise<{ changed: boolean }> {
+  return apiFetch(`/api/admin/users/${encodeURIComponent(userId)}/${action}`, { method: 'POST', body: { reason } });
+}

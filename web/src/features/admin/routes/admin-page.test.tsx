@@ -81,6 +81,28 @@ function renderAdmin(session: object = operatorSession) {
     if (path === '/api/admin/accounts/acc-1/adjustments') return Response.json({ id: 'l1' }, { status: 201 });
     if (path === '/api/admin/accounts/acc-1/price') return Response.json({ ok: true });
     if (path === '/api/admin/operators/u9' && method === 'DELETE') return Response.json({ removed: true });
+    if (path === '/api/admin/accounts/acc-1/members')
+      return Response.json({
+        members: [
+          {
+            userId: 'u1',
+            name: 'Dono',
+            email: 'dono@padaria.com.br',
+            role: 'owner',
+            disabledAt: null,
+            disabledReason: null,
+          },
+          {
+            userId: 'u2',
+            name: 'Caixa',
+            email: 'caixa@padaria.com.br',
+            role: 'member',
+            disabledAt: '2026-11-22T13:00:00.000Z',
+            disabledReason: 'Senha vazada',
+          },
+        ],
+      });
+    if (path.startsWith('/api/admin/users/') && method === 'POST') return Response.json({ changed: true });
     if (path === '/api/admin/audit-log')
       return Response.json({
         entries: [
@@ -221,6 +243,48 @@ describe('AdminPage', () => {
     expect(within(table).getByText('Crédito lançado')).toBeTruthy();
     expect(within(table).getByText(/R\$\s50,00/)).toBeTruthy();
     expect(within(table).getAllByText('Padaria Pão Quente')).toHaveLength(2);
+  });
+
+  it('lists the people of an account and blocks or unblocks one only with a reason and after confirming', async () => {
+    const calls = renderAdmin();
+    const row = (await screen.findByText('Padaria Pão Quente', undefined, SLOW)).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: 'Gerenciar' }));
+    await screen.findByRole('heading', { name: 'Pessoas da conta' });
+    const owner = (await screen.findByText('Dono', undefined, SLOW)).closest('li') as HTMLElement;
+    expect(within(owner).getByText('dono@padaria.com.br · Proprietário')).toBeTruthy();
+    expect(within(owner).queryByText('Bloqueado')).toBeNull();
+    const cashier = screen.getByText('Caixa').closest('li') as HTMLElement;
+    expect(within(cashier).getByText('Bloqueado')).toBeTruthy();
+    expect(within(cashier).getByText(/Motivo: Senha vazada/)).toBeTruthy();
+
+    fireEvent.click(within(owner).getByRole('button', { name: 'Bloquear acesso' }));
+    fireEvent.click(within(owner).getByRole('button', { name: 'Bloquear acesso' }));
+    expect(await within(owner).findByText('Informe o motivo (ao menos 3 caracteres).')).toBeTruthy();
+    fireEvent.change(within(owner).getByLabelText('Motivo'), { target: { value: 'Envio de spam' } });
+    fireEvent.click(within(owner).getByRole('button', { name: 'Bloquear acesso' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Bloquear o acesso?' });
+    expect(within(dialog).getByText(/dono@padaria\.com\.br sai de todas as sessões/)).toBeTruthy();
+    expect(calls.some((c) => c.path.startsWith('/api/admin/users/'))).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continuar' }));
+    await vi.waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/admin/users/u1/disable')).toMatchObject({
+        method: 'POST',
+        body: { reason: 'Envio de spam' },
+      }),
+    );
+    await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+
+    fireEvent.click(within(cashier).getByRole('button', { name: 'Desbloquear' }));
+    fireEvent.change(within(cashier).getByLabelText('Motivo'), { target: { value: 'Senha trocada' } });
+    fireEvent.click(within(cashier).getByRole('button', { name: 'Desbloquear' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog', { name: 'Desbloquear o acesso?' })).getByRole('button', {
+        name: 'Continuar',
+      }),
+    );
+    await vi.waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/admin/users/u2/enable')?.body).toEqual({ reason: 'Senha trocada' }),
+    );
   });
 
   it('lists operators and grants and removes the role with a reason', async () => {

@@ -33,6 +33,7 @@ import {
   setPrice,
   setStatus,
 } from '../api/admin';
+import { AccountMembers } from '../components/account-members';
 
 type Tab = 'contas' | 'recargas' | 'alertas' | 'auditoria' | 'operadores';
 
@@ -247,6 +248,9 @@ function AccountRow({ account, open, onToggle }: { account: AdminAccount; open: 
               <AdjustForm account={account} />
               <PriceForm account={account} />
               <StatusForm account={account} />
+            </div>
+            <div className="mt-6">
+              <AccountMembers accountId={account.id} />
             </div>
           </td>
         </tr>
@@ -505,6 +509,8 @@ const AUDIT_ACTIONS: Record<string, MessageKey> = {
   'campaign_alert.review': 'admin.audit.actions.campaign_alert.review',
   'operator.grant': 'admin.audit.actions.operator.grant',
   'operator.revoke': 'admin.audit.actions.operator.revoke',
+  'user.disable': 'admin.audit.actions.user.disable',
+  'user.enable': 'admin.audit.actions.user.enable',
 };
 
 /** Whom an entry without an account is about (operator access changes carry the e-mail). */

@@ -45,7 +45,7 @@ function Where() {
 }
 
 function renderAt(path: string) {
-  render(
+  return render(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
         <Route path="/auth/login" element={<LoginPage />} />
@@ -111,6 +111,16 @@ describe('LoginPage', () => {
     renderAt('/auth/login?next=%2Fdashboard&erro=user-token-expired');
     expect((await screen.findByRole('alert', undefined, SLOW)).textContent).toBe('Sua sessão expirou. Entre de novo.');
   });
+
+  it('says the access was blocked when a sign-in link was refused for that reason; other codes say nothing', async () => {
+    mockApi(() => Response.json({}));
+    const { unmount } = renderAt('/auth/login?erro=user-disabled');
+    expect((await screen.findByRole('alert', undefined, SLOW)).textContent).toBe(ERROR_MESSAGES_PT_BR['user-disabled']);
+    unmount();
+    renderAt('/auth/login?erro=%3Cscript%3E');
+    await screen.findByRole('button', { name: 'Entrar' });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });
 
 describe('dashboard guard', () => {
@@ -160,5 +170,15 @@ describe('dashboard guard', () => {
       </MemoryRouter>,
     );
     expect((await screen.findByRole('alert', undefined, SLOW)).textContent).toBe('Sua sessão expirou. Entre de novo.');
+  });
+
+  it('says the access was blocked when a sign-in link was refused for that reason; other codes say nothing', async () => {
+    mockApi(() => Response.json({}));
+    const { unmount } = renderAt('/auth/login?erro=user-disabled');
+    expect((await screen.findByRole('alert', undefined, SLOW)).textContent).toBe(ERROR_MESSAGES_PT_BR['user-disabled']);
+    unmount();
+    renderAt('/auth/login?erro=%3Cscript%3E');
+    await screen.findByRole('button', { name: 'Entrar' });
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ import { signIn } from '../api/sign-in';
 import { signInWithGoogle } from '../api/sign-in-social';
 import { AuthLayout, FormMessage } from '../components/auth-layout';
 import { TextField } from '../components/text-field';
-import { SESSION_EXPIRED_REASON, safeNextPath } from '../utils/safe-next';
+import { loginArrivalError, safeNextPath } from '../utils/safe-next';
 import { fieldErrors, magicLinkSchema, signInSchema } from '../utils/schemas';
 import { useSubmit } from '../utils/use-submit';
 
@@ -19,7 +19,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'));
-  const sessionExpired = searchParams.get('erro') === SESSION_EXPIRED_REASON;
+  const arrivalError = loginArrivalError(searchParams.get('erro'));
   const { googleSignIn } = usePublicConfig();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -60,9 +60,7 @@ export function LoginPage() {
     <AuthLayout title={t('auth.login.title')} subtitle={t('auth.login.subtitle')}>
       <form noValidate onSubmit={onSubmit} className="space-y-5">
         {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-        {sessionExpired && !error ? (
-          <FormMessage tone="error">{errorMessage(SESSION_EXPIRED_REASON)}</FormMessage>
-        ) : null}
+        {arrivalError && !error ? <FormMessage tone="error">{errorMessage(arrivalError)}</FormMessage> : null}
         {magicSentTo ? (
           <FormMessage tone="success">{t('auth.login.magicLinkSent', { email: magicSentTo })}</FormMessage>
         ) : null}

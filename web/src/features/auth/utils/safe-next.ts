@@ -22,6 +22,16 @@ export function safeNextPath(next: string | null | undefined, fallback = '/dashb
 
 /** Why the login page was opened, when it should say so: the session ended (spec §8 `user-token-expired`). */
 export const SESSION_EXPIRED_REASON = 'user-token-expired';
+/**
+ * The `?erro=` codes the login page explains on arrival: the session ended, or the server refused a sign-in
+ * link (magic link, e-mail confirmation, Google) because an operator blocked the user.
+ */
+export const LOGIN_ARRIVAL_ERRORS = [SESSION_EXPIRED_REASON, 'user-disabled'] as const;
+export type LoginArrivalError = (typeof LOGIN_ARRIVAL_ERRORS)[number];
+
+export function loginArrivalError(value: string | null): LoginArrivalError | null {
+  return LOGIN_ARRIVAL_ERRORS.find((code) => code === value) ?? null;
+}
 
 /**
  * `/auth/login?next=<path>` for a page that needs a session; with `&erro=user-token-expired` when the server said
