@@ -20,6 +20,8 @@ export default function RecentCampaignsChart({
   formatCount: (value: number) => string;
 }) {
   const format = (value: unknown) => formatCount(Number(value));
+  // Names are cut to what fits under each group of bars: long with few campaigns, short with many.
+  const maxLabel = Math.max(12, Math.floor(90 / Math.max(1, data.length)));
   return (
     <ResponsiveContainer width="100%" height={220}>
       <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
@@ -30,11 +32,12 @@ export default function RecentCampaignsChart({
           tickLine={false}
           axisLine={false}
           interval={0}
-          tickFormatter={(v: string) => (v.length > 14 ? `${v.slice(0, 13)}…` : v)}
+          tickFormatter={(v: string) => (v.length > maxLabel ? `${v.slice(0, maxLabel - 1)}…` : v)}
         />
         <YAxis allowDecimals={false} tick={AXIS} tickLine={false} axisLine={false} width={44} tickFormatter={format} />
         <Tooltip formatter={format} />
-        <Legend />
+        {/* In the bars' order (Recharts sorts by name otherwise), in legible text (the light bar colour is not). */}
+        <Legend itemSorter={null} formatter={(value: string) => <span className="text-slate-700">{value}</span>} />
         <Bar
           dataKey="delivered"
           name={labels.delivered}
