@@ -7,11 +7,9 @@ import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { useSessionData } from '@/features/auth/utils/use-session';
 import { formatDateTime } from '@/features/dashboard/utils/format';
-import { toastError, toastSuccess } from '@/features/dashboard/utils/notify';
 import { useI18n } from '@/lib/i18n';
-import { queryClient } from '@/lib/query-client';
-import { confirmAction } from '@/stores/app-store';
 import { type AdminMember, listAccountMembers, setUserAccess } from '../api/admin';
+import { confirmAdminAction } from '../utils/confirm-admin-action';
 
 /**
  * The people of an account in the back office: role, and blocked or not (spec §8 `user-disabled`). An operator
@@ -59,21 +57,17 @@ function MemberItem({ member, self }: { member: AdminMember; self: boolean }) {
     const why = reason.trim();
     if (why.length < 3) return setError(t('admin.reasonRequired'));
     setError(null);
-    confirmAction({
+    confirmAdminAction({
       title: blocked ? t('admin.members.enableConfirm') : t('admin.members.disableConfirm'),
       description: blocked
         ? t('admin.members.enableBody', { email: member.email })
         : t('admin.members.disableBody', { email: member.email }),
-      action: async () => {
-        try {
-          await setUserAccess(member.userId, action, why);
-          toastSuccess(blocked ? t('admin.members.enabled') : t('admin.members.disabled'));
-          setReason('');
-          setEditing(false);
-        } catch (caught) {
-          toastError(t('admin.members.failed'), caught);
-        }
-        void queryClient.invalidateQueries({ queryKey: ['admin'] });
+      run: () => setUserAccess(member.userId, action, why),
+      success: blocked ? t('admin.members.enabled') : t('admin.members.disabled'),
+      failure: t('admin.members.failed'),
+      onSuccess: () => {
+        setReason('');
+        setEditing(false);
       },
     });
   }

@@ -11,11 +11,9 @@ import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { useSessionData } from '@/features/auth/utils/use-session';
 import { formatCount, formatDateTime } from '@/features/dashboard/utils/format';
-import { messageOf, toastError, toastSuccess } from '@/features/dashboard/utils/notify';
+import { messageOf } from '@/features/dashboard/utils/notify';
 import { cn } from '@/lib/cn';
 import { type MessageKey, useI18n } from '@/lib/i18n';
-import { queryClient } from '@/lib/query-client';
-import { confirmAction } from '@/stores/app-store';
 import {
   type AdminAccount,
   adjustBalance,
@@ -34,6 +32,7 @@ import {
   setStatus,
 } from '../api/admin';
 import { AccountMembers } from '../components/account-members';
+import { confirmAdminAction } from '../utils/confirm-admin-action';
 
 type Tab = 'contas' | 'recargas' | 'alertas' | 'auditoria' | 'operadores';
 
@@ -41,10 +40,6 @@ type Tab = 'contas' | 'recargas' | 'alertas' | 'auditoria' | 'operadores';
 interface Focus {
   accountId: string;
   search: string;
-}
-
-function refresh() {
-  void queryClient.invalidateQueries({ queryKey: ['admin'] });
 }
 
 /** `/admin`: the operator back office (403 page for everyone else). */
@@ -279,19 +274,15 @@ function AdjustForm({ account }: { account: AdminAccount }) {
     if (reason.value.trim().length < 3) return setError(t('admin.reasonRequired'));
     setError(null);
     const signed = direction === 'credit' ? millis : -millis;
-    confirmAction({
+    confirmAdminAction({
       title: direction === 'credit' ? t('admin.adjust.confirmCredit') : t('admin.adjust.confirmDebit'),
       description: t('admin.adjust.confirmBody', { amount: formatBRL(millis), account: account.name }),
-      action: async () => {
-        try {
-          await adjustBalance(account.id, { amountMillis: signed, reason: reason.value.trim() });
-          toastSuccess(t('admin.adjust.done'));
-          amount.setValue('');
-          reason.setValue('');
-        } catch (caught) {
-          toastError(t('admin.adjust.failed'), caught);
-        }
-        refresh();
+      run: () => adjustBalance(account.id, { amountMillis: signed, reason: reason.value.trim() }),
+      success: t('admin.adjust.done'),
+      failure: t('admin.adjust.failed'),
+      onSuccess: () => {
+        amount.setValue('');
+        reason.setValue('');
       },
     });
   }
@@ -340,19 +331,13 @@ function PriceForm({ account }: { account: AdminAccount }) {
     const millis = parseReaisToMillis(price.value);
     if (millis === null || millis > 1000) return setError(t('admin.price.invalid'));
     setError(null);
-    confirmAction({
+    confirmAdminAction({
       title: t('admin.price.confirm'),
       description: t('admin.price.confirmBody', { price: formatBRL(millis), account: account.name }),
-      action: async () => {
-        try {
-          await setPrice(account.id, { priceMillis: millis, reason: reason.value.trim() || undefined });
-          toastSuccess(t('admin.price.done'));
-          price.setValue('');
-        } catch (caught) {
-          toastError(t('admin.price.failed'), caught);
-        }
-        refresh();
-      },
+      run: () => setPrice(account.id, { priceMillis: millis, reason: reason.value.trim() || undefined }),
+      success: t('admin.price.done'),
+      failure: t('admin.price.failed'),
+      onSuccess: () => price.setValue(''),
     });
   }
 
@@ -392,28 +377,19 @@ function StatusForm({ account }: { account: AdminAccount }) {
     event.preventDefault();
     if (reason.value.trim().length < 3) return setError(t('admin.reasonRequired'));
     setError(null);
-    confirmAction({
+    confirmAdminAction({
       title: suspend ? t('admin.status.suspendConfirm') : t('admin.status.reactivateConfirm'),
       description: suspend
         ? t('admin.status.suspendBody', { account: account.name })
         : t('admin.status.reactivateBody', { account: account.name }),
-      action: async () => {
-        try {
-          const result = await setStatus(account.id, suspend ? 'suspend' : 'reactivate', reason.value.trim());
-          const paused = result.pausedCampaignIds.length;
-          toastSuccess(
-            suspend
-              ? paused > 0
-                ? t('admin.status.pausedCount', { count: paused })
-                : t('admin.status.suspended')
-              : t('admin.status.reactivated'),
-          );
-          reason.setValue('');
-        } catch (caught) {
-          toastError(t('admin.status.failed'), caught);
-        }
-        refresh();
+      run: () => setStatus(account.id, suspend ? 'suspend' : 'reactivate', reason.value.trim()),
+      success: (result) => {
+        if (!suspend) return t('admin.status.reactivated');
+        const paused = result.pausedCampaignIds.length;
+        return paused > 0 ? t('admin.status.pausedCount', { count: paused }) : t('admin.status.suspended');
       },
+      failure: t('admin.status.failed'),
+      onSuccess: () => reason.setValue(''),
     });
   }
 
@@ -471,21 +447,15 @@ function PendingTopups() {
             <Button
               size="sm"
               onClick={() =>
-                confirmAction({
+                confirmAdminAction({
                   title: t('admin.topups.confirmTitle'),
                   description: t('admin.topups.confirmBody', {
                     amount: formatBRL(topup.amountMillis),
                     account: account?.name ?? topup.accountId,
                   }),
-                  action: async () => {
-                    try {
-                      await confirmTopup(topup.id);
-                      toastSuccess(t('admin.topups.confirmed'));
-                    } catch (caught) {
-                      toastError(t('admin.topups.failed'), caught);
-                    }
-                    refresh();
-                  },
+                  run: () => confirmTopup(topup.id),
+                  success: t('admin.topups.confirmed'),
+                  failure: t('admin.topups.failed'),
                 })
               }
             >
@@ -702,18 +672,12 @@ function CampaignAlertItem({
           <Button
             size="sm"
             onClick={() =>
-              confirmAction({
+              confirmAdminAction({
                 title: t('admin.alerts.reviewTitle'),
                 description: t('admin.alerts.reviewBody', { campaign: alert.campaignName, account: alert.accountName }),
-                action: async () => {
-                  try {
-                    await reviewCampaignAlert(alert.id);
-                    toastSuccess(t('admin.alerts.reviewed'));
-                  } catch (caught) {
-                    toastError(t('admin.alerts.failed'), caught);
-                  }
-                  refresh();
-                },
+                run: () => reviewCampaignAlert(alert.id),
+                success: t('admin.alerts.reviewed'),
+                failure: t('admin.alerts.failed'),
               })
             }
           >
@@ -740,19 +704,15 @@ function Operators() {
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return setError(t('admin.operators.invalidEmail'));
     if (reason.value.trim().length < 3) return setError(t('admin.reasonRequired'));
     setError(null);
-    confirmAction({
+    confirmAdminAction({
       title: t('admin.operators.grantConfirm'),
       description: t('admin.operators.grantBody', { email: value }),
-      action: async () => {
-        try {
-          await grantOperator({ email: value, reason: reason.value.trim() });
-          toastSuccess(t('admin.operators.granted'));
-          email.setValue('');
-          reason.setValue('');
-        } catch (caught) {
-          toastError(t('admin.operators.failed'), caught);
-        }
-        refresh();
+      run: () => grantOperator({ email: value, reason: reason.value.trim() }),
+      success: t('admin.operators.granted'),
+      failure: t('admin.operators.failed'),
+      onSuccess: () => {
+        email.setValue('');
+        reason.setValue('');
       },
     });
   }
@@ -819,18 +779,12 @@ function OperatorItem({ entry, self }: { entry: OperatorEntry; self: boolean }) 
     if (!userId) return;
     if (reason.value.trim().length < 3) return setError(t('admin.reasonRequired'));
     setError(null);
-    confirmAction({
+    confirmAdminAction({
       title: t('admin.operators.revokeConfirm'),
       description: t('admin.operators.revokeBody', { email: entry.email, reason: reason.value.trim() }),
-      action: async () => {
-        try {
-          await revokeOperator(userId, reason.value.trim());
-          toastSuccess(t('admin.operators.revoked'));
-        } catch (caught) {
-          toastError(t('admin.operators.failed'), caught);
-        }
-        refresh();
-      },
+      run: () => revokeOperator(userId, reason.value.trim()),
+      success: t('admin.operators.revoked'),
+      failure: t('admin.operators.failed'),
     });
   }
 
