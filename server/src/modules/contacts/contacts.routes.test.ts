@@ -1,18 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForImport } from '../../../test/support/imports';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { csvCell } from './export-contacts';
-
-async function waitForImport(t: TestApp, user: SignedInUser, id: string) {
-  for (let i = 0; i < 200; i++) {
-    const res = await t.app.inject({ url: `/api/imports/${id}`, headers: user.headers });
-    const body = res.json();
-    if (body.status === 'done' || body.status === 'failed') return body;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('import did not finish');
-}
 
 describe('csvCell', () => {
   it('escapes formula injection and quotes', () => {

@@ -1,19 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForImport } from '../../../test/support/imports';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { countRecipients } from './count-recipients';
 import { hashEmail } from './email-hash';
-
-async function waitForImport(t: TestApp, user: SignedInUser, id: string) {
-  for (let i = 0; i < 200; i++) {
-    const body = (await t.app.inject({ url: `/api/imports/${id}`, headers: user.headers })).json();
-    if (body.status === 'done' || body.status === 'failed') return body;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('import did not finish');
-}
 
 describe.each(DATABASE_KINDS)('account suppression list on %s', (kind) => {
   let t: TestApp;
