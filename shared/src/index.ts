@@ -9,4 +9,5 @@ export * from './schemas/account';
 export * from './schemas/audience';
 export * from './schemas/billing';
 export * from './schemas/campaign';
+export * from './schemas/messages';
 export * from './schemas/template';
