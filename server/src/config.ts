@@ -52,6 +52,16 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** DNS servers of the one resolver (server/src/net/dns.ts), comma-separated `host` or `host:port`; empty = system's. */
+  DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
   // Billing (issue 8): the operator's Pix receiver, top-up rules, payment webhook secret, low-balance warning.
   PIX_KEY: z.string().trim().min(1).max(77).default('pix@carteiro.local'),
   PIX_MERCHANT_NAME: z.string().trim().min(1).default('Carteiro'),
