@@ -97,40 +97,53 @@ function hardBreak(out: Buffer, pos: number, state: QpState): number {
  */
 export function qpWrite(input: Buffer, out: Buffer, pos: number, state: QpState): number {
   const n = input.length;
+  // The hot loop keeps the column in a local; the rare cases go through `state`.
+  let column = state.column;
   for (let i = 0; i < n; i++) {
     const b = input[i]!;
+    if (b > SP && b < 0x7f && b !== EQ && state.pendingWs < 0) {
+      // Printable ASCII with nothing pending: the common byte.
+      if (column >= QP_LINE) {
+        out[pos++] = EQ;
+        out[pos++] = CR;
+        out[pos++] = LF;
+        column = 0;
+      }
+      out[pos++] = b;
+      column++;
+      state.afterCr = false;
+      continue;
+    }
+    state.column = column;
     if (b === LF) {
       if (state.afterCr) state.afterCr = false;
       else pos = hardBreak(out, pos, state);
-      continue;
-    }
-    if (b === CR) {
+    } else if (b === CR) {
       pos = hardBreak(out, pos, state);
       state.afterCr = true;
-      continue;
+    } else {
+      const c1 = b === 0xc2 && i + 1 < n ? input[i + 1]! - 0x80 : -1;
+      if (isDroppedControl(b) || (c1 >= 0 && c1 < 32 && !CP1252[c1])) {
+        if (c1 >= 0) i++;
+      } else {
+        state.afterCr = false;
+        if (b === SP || b === TAB) {
+          pos = flushPending(out, pos, state, true);
+          state.pendingWs = b;
+        } else if (c1 >= 0 && c1 < 32) {
+          // A C1 control (U+0080–U+009F) left by a Windows-1252 text read as Latin-1: its Windows-1252 character.
+          pos = flushPending(out, pos, state, true);
+          for (const m of CP1252_UTF8[c1]!) pos = put(m, false, out, pos, state);
+          i++;
+        } else {
+          pos = flushPending(out, pos, state, true);
+          pos = put(b, b > SP && b < 0x7f && b !== EQ, out, pos, state);
+        }
+      }
     }
-    const c1 = b === 0xc2 && i + 1 < n ? input[i + 1]! - 0x80 : -1;
-    if (isDroppedControl(b) || (c1 >= 0 && c1 < 32 && !CP1252[c1])) {
-      if (c1 >= 0) i++;
-      continue;
-    }
-    state.afterCr = false;
-    if (b === SP || b === TAB) {
-      pos = flushPending(out, pos, state, true);
-      state.pendingWs = b;
-      continue;
-    }
-    if (c1 >= 0 && c1 < 32) {
-      // A C1 control (U+0080–U+009F) left by a Windows-1252 text read as Latin-1: its Windows-1252 character.
-      const mapped = CP1252_UTF8[c1]!;
-      i++;
-      pos = flushPending(out, pos, state, true);
-      for (const m of mapped) pos = put(m, false, out, pos, state);
-      continue;
-    }
-    pos = flushPending(out, pos, state, true);
-    pos = put(b, b > SP && b < 0x7f && b !== EQ, out, pos, state);
+    column = state.column;
   }
+  state.column = column;
   return pos;
 }
 
@@ -140,16 +153,30 @@ export function qpWrite(input: Buffer, out: Buffer, pos: number, state: QpState)
  */
 export function qpWriteAscii(input: string, out: Buffer, pos: number, state: QpState): number {
   const n = input.length;
-  if (n > 0) state.afterCr = false;
+  if (n === 0) return pos;
+  state.afterCr = false;
+  let column = state.column;
   for (let i = 0; i < n; i++) {
     const b = input.charCodeAt(i);
-    pos = flushPending(out, pos, state, true);
+    if (state.pendingWs >= 0) {
+      state.column = column;
+      pos = flushPending(out, pos, state, true);
+      column = state.column;
+    }
     if (b === SP) {
       state.pendingWs = b;
       continue;
     }
-    pos = put(b, true, out, pos, state);
+    if (column >= QP_LINE) {
+      out[pos++] = EQ;
+      out[pos++] = CR;
+      out[pos++] = LF;
+      column = 0;
+    }
+    out[pos++] = b;
+    column++;
   }
+  state.column = column;
   return pos;
 }
 
