@@ -57,6 +57,24 @@ const SOURCES = [
     preheader: 'Só até domingo na Padaria Pão Quente',
   },
   {
+    // The shape the visual builder saves (web visual-builder.tsx wrapEmailHtml around GrapesJS newsletter-preset
+    // output): one-line CSS, tables with inline styles, <br/>, entities, merge tags inserted as text.
+    label: 'visual builder output',
+    subject: 'Novidades de {{ conta.nome }}',
+    html: [
+      '<!doctype html>',
+      '<html lang="pt-BR">',
+      '<head>',
+      '<meta charset="utf-8">',
+      '<meta name="viewport" content="width=device-width, initial-scale=1">',
+      `<style>* { box-sizing: border-box; } body {margin: 0;}.row{display:table;padding:10px;width:100%;}.cell{width:8%;display:table-cell;height:75px;}${'.c'.repeat(200)}{color:#111;}</style>`,
+      '</head>',
+      `<body><table id="i3xk" class="main-body" style="width:100%;height:100%;"><tbody><tr class="row"><td class="main-body-cell"><table class="container"><tbody><tr><td class="container-cell"><h1 class="card-title">Olá, {{ contato.nome | default: "cliente" }}!</h1><p class="card-text">Promoções&nbsp;da semana &mdash; só até domingo.<br/>Frete grátis em ${'todo o Brasil '.repeat(12)}</p><a href="https://loja.com.br/ofertas?utm_source=carteiro&amp;utm_medium=email" class="button">Ver ofertas</a><p class="footer">{{ conta.nome }} · {{ conta.endereco }}<br/><a href="{{ link_descadastro }}">Descadastrar</a></p></td></tr></tbody></table></td></tr></tbody></table></body>`,
+      '</html>',
+    ].join('\n'),
+    preheader: '',
+  },
+  {
     label: '| raw output (string path, tracking per message)',
     subject: 'Raw {{ contato.cidade }}',
     html: '<p>Olá {{ contato.nome }}</p>\n<p>{{ contato.cidade | raw }}</p>\r\n.\n<a href="https://loja.com.br/x">x</a> <a href="{{ link_descadastro }}">Sair</a>',
