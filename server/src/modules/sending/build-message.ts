@@ -8,7 +8,7 @@ export interface MessageEnvelope {
   publicUrl: string;
   /** Domain of the VERP return path. */
   bounceDomain: string;
-  /** Domain of List-Id and Message-ID. */
+  /** Domain of List-Id (Message-ID: the From domain, else this one; messageIdDomainFor). */
   listIdDomain: string;
 }
 
