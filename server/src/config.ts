@@ -105,7 +105,7 @@ const envSchema = z.object({
   DKIM_ED25519_KEY_PATH: z.string().min(1).optional(),
   /** Domain of the VERP return path b+<token>@BOUNCE_DOMAIN; default: PUBLIC_URL's host. */
   BOUNCE_DOMAIN: z.string().min(1).optional(),
-  /** Domain of List-Id and Message-ID; default: PUBLIC_URL's host. */
+  /** Domain of List-Id (and of Message-ID when the From domain is unusable, ADR 0011); default: PUBLIC_URL's host. */
   LIST_ID_DOMAIN: z.string().min(1).optional(),
   // Tracking, unsubscribe, bounces (issue 7).
   /** Inbound bounce SMTP receiver port; 0 = off; unset = 2526 in role all with the mail catcher on, else off. */

@@ -85,7 +85,9 @@ describe('BodyProgram', () => {
         .html.replace(`${plan.marker}L0;`, 'https://app.test/c/L0')
         .replace(`${plan.marker}O`, 'https://app.test/o/P.gif');
       expect(mail.html).toBe(expected);
-      expect(mail.text).toBe(renderMessage(compiled, scope).text);
+      // Control characters (here the marker's \u0001, which this test's text part keeps) never reach the wire.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the encoder drops exactly these
+      expect(mail.text).toBe(renderMessage(compiled, scope).text.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, ''));
     }
   });
 });

@@ -8,29 +8,47 @@
  * `O` open pixel), which become the message's click and open URLs. Result: per message, the Liquid work is
  * limited to the merge tags, the QP work to the values and URLs, and everything else is a memcpy.
  *
- * The output is valid quoted-printable of the same text as `renderMessage` + `finishTrackedHtml` (soft line
- * breaks may fall elsewhere and a space ending a part is escaped). Personalised tracked links (markers around
- * Liquid output) are not handled here: the engine uses the string path for them.
+ * The output is byte for byte the quoted-printable encoding of `renderMessage` + `finishTrackedHtml` by the
+ * string path (`mime/build-message.ts buildMimeMessage`): one encoder state (column, pending whitespace, CR)
+ * runs across the parts, so soft breaks, escaped trailing whitespace and line breaks split between two parts
+ * come out as in a one-piece encoding (ADR 0011). Personalised tracked links (markers around Liquid output) are
+ * not handled here: the engine uses the string path for them.
  */
 import { Context, Drop, type Liquid, type Template, TokenKind } from 'liquidjs';
 import type { EncodedBody } from './mime/build-message';
 import {
   isPlainQpAscii,
+  newQpState,
+  type QpState,
+  qpBeforePiece,
+  qpFinish,
+  qpFirstEffectiveByte,
   qpMaxLength,
-  qpState,
-  writeQuotedPrintableAsciiAt,
-  writeQuotedPrintableAt,
+  qpWrite,
+  qpWriteAscii,
 } from './mime/encoding';
 
 const QP_COLUMNS = 76;
+
+/** A static part encoded from one starting state, and the state it ends in. */
+interface EncodedStatic {
+  bytes: Buffer;
+  column: number;
+  pendingWs: number;
+  afterCr: boolean;
+}
 
 interface StaticPart {
   kind: 0;
   text: string;
   bytes: Buffer;
-  /** Encoded bytes per starting column, and the column each ends at (filled lazily). */
-  encoded: (Buffer | undefined)[];
-  ends: Int8Array;
+  /** The first byte the encoder keeps (-1: none, the part changes nothing). */
+  first: number;
+  /**
+   * Encodings per starting column (0–75), and per column + 76 when the previous piece ended with a CR and this
+   * part starts with its LF (one line break across the two); filled lazily.
+   */
+  encoded: (EncodedStatic | undefined)[];
 }
 interface LiquidPart {
   kind: 1;
@@ -122,27 +140,33 @@ function compileFastOutput(template: Template, engine: Liquid): FastOutput | nul
 
 const scratch = { buffer: Buffer.allocUnsafe(64 * 1024) };
 
-function encodeStatic(part: StaticPart, column: number): Buffer {
-  let encoded = part.encoded[column];
+/**
+ * Copies static `part` into `out` at `pos` from `state` (updated), as the one-piece encoder would have encoded
+ * it at that point: the pending whitespace is written first, then the cached encoding for the state.
+ */
+function writeStatic(part: StaticPart, out: Buffer, pos: number, state: QpState): number {
+  if (part.first < 0) return pos;
+  pos = qpBeforePiece(part.first, out, pos, state);
+  const key = state.column + (state.afterCr && part.first === 0x0a ? QP_COLUMNS : 0);
+  let encoded = part.encoded[key];
   if (encoded === undefined) {
     const max = qpMaxLength(part.bytes.length) + 3;
     if (scratch.buffer.length < max) scratch.buffer = Buffer.allocUnsafe(max * 2);
-    const end = writeQuotedPrintableAt(part.bytes, scratch.buffer, 0, column);
-    encoded = Buffer.from(scratch.buffer.subarray(0, end));
-    part.encoded[column] = encoded;
-    part.ends[column] = qpState.column;
+    const from: QpState = { column: state.column, pendingWs: -1, afterCr: key >= QP_COLUMNS };
+    const end = qpWrite(part.bytes, scratch.buffer, 0, from);
+    encoded = { bytes: Buffer.from(scratch.buffer.subarray(0, end)), ...from };
+    part.encoded[key] = encoded;
   }
-  return encoded;
+  pos += encoded.bytes.copy(out, pos);
+  state.column = encoded.column;
+  state.pendingWs = encoded.pendingWs;
+  state.afterCr = encoded.afterCr;
+  return pos;
 }
 
 function staticPart(text: string): StaticPart {
-  return {
-    kind: 0,
-    text,
-    bytes: Buffer.from(text, 'utf8'),
-    encoded: new Array(QP_COLUMNS),
-    ends: new Int8Array(QP_COLUMNS),
-  };
+  const bytes = Buffer.from(text, 'utf8');
+  return { kind: 0, text, bytes, first: qpFirstEffectiveByte(bytes), encoded: new Array(QP_COLUMNS * 2) };
 }
 
 export class BodyProgram {
@@ -168,9 +192,9 @@ export class BodyProgram {
     }
     if (this.trim) {
       const first = this.parts[0];
-      if (first?.kind === 0) this.parts[0] = staticPart(first.bytes.toString('utf8').trimStart());
+      if (first?.kind === 0) this.parts[0] = staticPart(first.text.trimStart());
       const last = this.parts[this.parts.length - 1];
-      if (last?.kind === 0) this.parts[this.parts.length - 1] = staticPart(last.bytes.toString('utf8').trimEnd());
+      if (last?.kind === 0) this.parts[this.parts.length - 1] = staticPart(last.text.trimEnd());
     }
   }
 
@@ -210,55 +234,73 @@ export class BodyProgram {
   /** Renders the dynamic parts of one message; the returned body encodes itself into the message buffer. */
   prepare(scope: object, hooks: BodyHooks | null, marker: string | null = null): EncodedBody {
     const ctx = new Context(scope, this.engine.options, { sync: true }, { liquid: this.engine });
-    const values: (string | Buffer | null)[] = new Array(this.parts.length);
-    let maxLength = 0;
-    const last = this.parts.length - 1;
+    const parts = this.parts;
+    const last = parts.length - 1;
+    /** Per part: null (static, pre-encoded) or the text to encode (a dynamic value, or a static part re-trimmed). */
+    const texts: (string | null)[] = new Array(parts.length);
     for (let i = 0; i <= last; i++) {
-      const part = this.parts[i] as Part;
+      const part = parts[i] as Part;
       if (part.kind === 0) {
-        maxLength += part.bytes.length * 3 + Math.ceil((part.bytes.length * 3) / 75) * 3 + 8;
+        texts[i] = null;
+      } else if (part.kind === 1) {
+        let value = part.fast ? part.fast(ctx) : String(this.engine.renderSync([part.template], ctx));
+        if (marker && hooks && value.includes(marker)) value = hooks.finish(value);
+        texts[i] = value;
+      } else if (part.kind === 2) {
+        texts[i] = hooks ? hooks.click(part.index) : '';
+      } else {
+        texts[i] = hooks ? hooks.pixel() : '';
+      }
+    }
+    if (this.trim) this.trimAcross(texts);
+    const values: (string | Buffer | null)[] = new Array(parts.length);
+    let maxLength = 8;
+    for (let i = 0; i <= last; i++) {
+      const text = texts[i] as string | null;
+      if (text === null) {
+        maxLength += qpMaxLength((parts[i] as StaticPart).bytes.length) + 3;
         values[i] = null;
         continue;
       }
-      let value: string;
-      if (part.kind === 1) {
-        value = part.fast ? part.fast(ctx) : String(this.engine.renderSync([part.template], ctx));
-        if (marker && hooks && value.includes(marker)) value = hooks.finish(value);
-        if (this.trim && i === 0) value = value.trimStart();
-        if (this.trim && i === last) value = value.trimEnd();
-      } else if (part.kind === 2) {
-        value = hooks ? hooks.click(part.index) : '';
-      } else {
-        value = hooks ? hooks.pixel() : '';
-      }
       // Plain ASCII (URLs, most values) is encoded from the string; anything else through its UTF-8 bytes.
-      const encoded = isPlainQpAscii(value) ? value : Buffer.from(value, 'utf8');
+      const encoded = isPlainQpAscii(text) ? text : Buffer.from(text, 'utf8');
       values[i] = encoded;
       maxLength += qpMaxLength(encoded.length) + 3;
     }
-    const parts = this.parts;
     return {
       maxLength,
       write(out: Buffer, start: number): number {
         let pos = start;
-        let column = 0;
+        const state = newQpState();
         for (let i = 0; i < parts.length; i++) {
-          const part = parts[i] as Part;
-          if (part.kind === 0) {
-            const encoded = encodeStatic(part, column);
-            pos += encoded.copy(out, pos);
-            column = part.ends[column] as number;
-          } else {
-            const value = values[i] as string | Buffer;
-            pos =
-              typeof value === 'string'
-                ? writeQuotedPrintableAsciiAt(value, out, pos, column)
-                : writeQuotedPrintableAt(value, out, pos, column);
-            column = qpState.column;
-          }
+          const value = values[i] as string | Buffer | null;
+          if (value === null) pos = writeStatic(parts[i] as StaticPart, out, pos, state);
+          else if (typeof value === 'string') pos = qpWriteAscii(value, out, pos, state);
+          else pos = qpWrite(value, out, pos, state);
         }
-        return pos;
+        return qpFinish(out, pos, state);
       },
     };
+  }
+
+  /**
+   * `trim()` of the whole output, applied across the parts (the string path trims the rendered text): leading
+   * and trailing whitespace is dropped from the values and, when a value at the edge renders empty or blank,
+   * from the static parts next to it (as per-message text for this message only).
+   */
+  private trimAcross(texts: (string | null)[]): void {
+    const textOf = (i: number) => texts[i] ?? (this.parts[i] as StaticPart).text;
+    for (let i = 0; i < texts.length; i++) {
+      const current = textOf(i);
+      const trimmed = current.trimStart();
+      if (trimmed !== current || texts[i] !== null) texts[i] = trimmed;
+      if (trimmed.length > 0) break;
+    }
+    for (let i = texts.length - 1; i >= 0; i--) {
+      const current = textOf(i);
+      const trimmed = current.trimEnd();
+      if (trimmed !== current || texts[i] !== null) texts[i] = trimmed;
+      if (trimmed.length > 0) break;
+    }
   }
 }

@@ -1,6 +1,3 @@
-import MailComposer from 'nodemailer/lib/mail-composer';
-import type { RenderedMessage } from '../templates/render-message';
-
 /** What every message of one campaign shares: addresses and the domains its headers name. */
 export interface MessageEnvelope {
   campaignId: string;
@@ -11,7 +8,7 @@ export interface MessageEnvelope {
   publicUrl: string;
   /** Domain of the VERP return path. */
   bounceDomain: string;
-  /** Domain of List-Id and Message-ID. */
+  /** Domain of List-Id (Message-ID: the From domain, else this one; messageIdDomainFor). */
   listIdDomain: string;
 }
 
@@ -29,35 +26,22 @@ export function verpAddress(token: string, bounceDomain: string): string {
 }
 
 /**
- * Development fallback (PUBLIC_URL not https, where mime/build-message.ts refuses the List-Unsubscribe URL):
- * the RFC 5322 message of one recipient composed by nodemailer: HTML + text (UTF-8, encoded by the composer for pt-BR accents),
- * Message-ID, Date, one https List-Unsubscribe URL with RFC 8058 one-click, List-Id, Feedback-ID.
+ * The right-hand side of a campaign message's Message-ID: the sending domain (the From address's), else
+ * `fallbackHost` (LIST_ID_DOMAIN or PUBLIC_URL's host). Never a name without a dot (`localhost`) or an IP
+ * literal when a better one exists; `localhost` only remains in development, where PUBLIC_URL is localhost.
  */
-export async function buildMessage(
-  envelope: MessageEnvelope,
-  recipient: { email: string; name?: string | null; token: string },
-  rendered: RenderedMessage,
-): Promise<Buffer> {
-  const links = messageLinks(envelope.publicUrl, envelope.campaignId, recipient.token);
-  const composer = new MailComposer({
-    from: { name: envelope.fromName, address: envelope.fromEmail },
-    to: recipient.name ? { name: recipient.name, address: recipient.email } : recipient.email,
-    replyTo: envelope.replyTo ?? undefined,
-    subject: rendered.subject,
-    html: rendered.html,
-    text: rendered.text,
-    messageId: `<${recipient.token}@${envelope.listIdDomain}>`,
-    date: new Date(),
-    textEncoding: 'quoted-printable',
-    // Prepared: written as is, never folded or encoded (one line each; all ASCII).
-    headers: {
-      'List-Unsubscribe': { prepared: true, value: `<${links.unsubscribeUrl}>` },
-      'List-Unsubscribe-Post': { prepared: true, value: 'List-Unsubscribe=One-Click' },
-      'List-Id': { prepared: true, value: `<${envelope.campaignId}.${envelope.listIdDomain}>` },
-      // Gmail's Feedback Loop: campaign:customer:mail type:sender.
-      'Feedback-ID': { prepared: true, value: `${envelope.campaignId}:${envelope.accountId}:campaign:carteiro` },
-      Precedence: 'bulk',
-    },
-  });
-  return composer.compile().build();
+export function messageIdDomainFor(fromEmail: string, fallbackHost: string): string {
+  const domain = fromEmail
+    .slice(fromEmail.lastIndexOf('@') + 1)
+    .trim()
+    .toLowerCase();
+  return isPublicDomain(domain) ? domain : fallbackHost.toLowerCase();
+}
+
+function isPublicDomain(domain: string): boolean {
+  return (
+    /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(domain) &&
+    !/^[\d.]+$/.test(domain) &&
+    !/(^|\.)localhost$/.test(domain)
+  );
 }

@@ -144,7 +144,8 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     expect(mail.html).toContain(`https://app.carteiro.test/u/${row.token}`);
     expect(mail.html).toContain(`https://app.carteiro.test/campaign/${id}/template-viewer?t=${row.token}`);
     expect(mail.from?.value[0]).toMatchObject({ name: 'Loja Ação', address: 'loja@exemplo.com.br' });
-    expect(mail.messageId).toBe(`<${row.token}@carteiro.test>`);
+    // Message-ID under the sending domain (ADR 0011).
+    expect(mail.messageId).toBe(`<${row.token}@exemplo.com.br>`);
     expect(mail.date).toBeInstanceOf(Date);
     const headerText = h2.raw.toString('utf8').split(/\r\n\r\n/)[0] ?? '';
     expect(headerText.match(/^List-Unsubscribe:/gim)).toHaveLength(1);

@@ -26,7 +26,7 @@ import {
   trackMessageHtml,
 } from '../tracking/campaign-links';
 import { BodyProgram } from './body-program';
-import { buildMessage, type MessageEnvelope, messageLinks, verpAddress } from './build-message';
+import { type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
 import type { DkimSigner } from './dkim/dkim-signer';
 import { campaignSends } from './messages.db';
@@ -81,13 +81,13 @@ interface CampaignContext {
   compiled: CompiledCampaign;
   account: RenderAccount;
   envelope: MessageEnvelope;
-  /** The pre-built MIME parts (mime/build-message.ts); null when PUBLIC_URL is not https (development). */
+  /** The pre-built MIME parts (mime/build-message.ts), set by prepareContext for every campaign. */
   frame: MessageFrame | null;
   /** Click and open tracking, planned once (tracking/campaign-links.ts prepareCampaignTracking). */
   tracking: PreparedTracking;
   /**
-   * The fast path (body-program.ts): both bodies as pre-encoded static parts + per-message values. Null in
-   * development (no frame), for `| raw` templates and for tracked links built with Liquid (string path).
+   * The fast path (body-program.ts): both bodies as pre-encoded static parts + per-message values. Null for
+   * `| raw` templates and for tracked links built with Liquid (string path).
    */
   programs: BodyPrograms | null;
 }
@@ -499,8 +499,8 @@ export class CampaignSender {
   }
 
   /**
-   * Development (http PUBLIC_URL: nodemailer's composer) or a template whose `| raw` outputs may carry anchors
-   * the source does not show (every rendered message rewritten with applyTracking).
+   * A template whose `| raw` outputs may carry anchors the source does not show (every rendered message
+   * rewritten with applyTracking), built by the same MIME builder as the other paths.
    */
   private async assembleSlow(
     context: CampaignContext,
@@ -514,22 +514,15 @@ export class CampaignSender {
           publicUrl: this.settings.publicUrl,
         })
       : trackMessageHtml(context.tracking, rendered.html, message.token);
-    const withTracking = { ...rendered, html };
-    let raw = context.frame
-      ? buildMimeMessage(context.frame, {
-          messageId: message.token,
-          to: message.email,
-          toName: message.name,
-          subject: rendered.subject,
-          unsubscribeUrl: messageLinks(this.settings.publicUrl, context.id, message.token).unsubscribeUrl,
-          text: rendered.text,
-          html,
-        })
-      : await buildMessage(
-          context.envelope,
-          { email: message.email, name: message.name, token: message.token },
-          withTracking,
-        );
+    let raw = buildMimeMessage(context.frame as MessageFrame, {
+      messageId: message.token,
+      to: message.email,
+      toName: message.name,
+      subject: rendered.subject,
+      unsubscribeUrl: messageLinks(this.settings.publicUrl, context.id, message.token).unsubscribeUrl,
+      text: rendered.text,
+      html,
+    });
     for (const signer of this.deps.signers ?? []) raw = signer.sign(raw);
     return this.wireMessage(message, raw);
   }
@@ -751,23 +744,24 @@ export class CampaignSender {
       frame: null,
       programs: null,
     };
-    if (this.settings.publicUrl.startsWith('https://')) {
-      context.frame = createMessageFrame({
-        fromEmail: context.envelope.fromEmail,
-        fromName: context.envelope.fromName,
-        replyTo: context.envelope.replyTo,
-        listId: `${campaign.id}.${this.settings.listIdDomain}`,
-        feedbackId: `${campaign.id}:${account.id}:campaign:carteiro`,
-        messageIdDomain: this.settings.listIdDomain,
-        extraHeaders: { Precedence: 'bulk' },
-      });
-      if (!tracking.plan.perMessage && !tracking.plan.personalised) {
-        context.programs = {
-          html: new BodyProgram(trackedHtml, htmlLiquid, { marker: tracking.plan.marker }),
-          text: new BodyProgram(compiled.text, textLiquid, { trim: true }),
-          subject: new BodyProgram(compiled.subject, textLiquid),
-        };
-      }
+    // One MIME builder for every message, in development too (an http PUBLIC_URL only relaxes the https rule of
+    // List-Unsubscribe): ADR 0011.
+    context.frame = createMessageFrame({
+      fromEmail: context.envelope.fromEmail,
+      fromName: context.envelope.fromName,
+      replyTo: context.envelope.replyTo,
+      listId: `${campaign.id}.${this.settings.listIdDomain}`,
+      feedbackId: `${campaign.id}:${account.id}:campaign:carteiro`,
+      messageIdDomain: messageIdDomainFor(context.envelope.fromEmail, this.settings.listIdDomain),
+      extraHeaders: { Precedence: 'bulk' },
+      allowHttpUnsubscribe: !this.settings.publicUrl.startsWith('https://'),
+    });
+    if (!tracking.plan.perMessage && !tracking.plan.personalised) {
+      context.programs = {
+        html: new BodyProgram(trackedHtml, htmlLiquid, { marker: tracking.plan.marker }),
+        text: new BodyProgram(compiled.text, textLiquid, { trim: true }),
+        subject: new BodyProgram(compiled.subject, textLiquid),
+      };
     }
     return context;
   }

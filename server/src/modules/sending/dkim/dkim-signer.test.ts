@@ -80,7 +80,8 @@ describe.each(['rsa-sha256', 'ed25519-sha256'] as const)('DKIM %s', (algorithm) 
       'mime-version',
       'content-type',
     ]);
-    expect(header).toContain(`a=${algorithm}; c=relaxed/relaxed; d=padaria.com.br; s=sel1;`);
+    expect(header.replace(/\r\n /g, ' ')).toContain(`a=${algorithm}; c=relaxed/relaxed; d=padaria.com.br; s=sel1;`);
+    for (const line of header.split('\r\n')) expect(line.length).toBeLessThanOrEqual(78);
     const result = await verify(signed, record);
     expect(result.status.result).toBe('pass');
     expect(result.signingHeaders?.keys).toContain('List-Unsubscribe: List-Unsubscribe-Post');

@@ -114,6 +114,29 @@ function headerFields(head: string): { name: string; field: string }[] {
   return fields;
 }
 
+/** Header lines aim at 78 characters (RFC 5322 §2.1.1). */
+const HEADER_LINE = 78;
+
+/** Appends pieces to a header, folding (CRLF + space) before a piece that would pass 78 characters. */
+class HeaderFolder {
+  text: string;
+  lineLength: number;
+  constructor(start: string) {
+    this.text = start;
+    this.lineLength = start.length;
+  }
+  /** Adds `piece` after `separator` (' ' or '' — a fold always brings its own space). */
+  add(piece: string, separator: string): void {
+    if (this.lineLength + separator.length + piece.length > HEADER_LINE) {
+      this.text += `\r\n ${piece}`;
+      this.lineLength = 1 + piece.length;
+    } else {
+      this.text += separator + piece;
+      this.lineLength += separator.length + piece.length;
+    }
+  }
+}
+
 export function createDkimSigner(options: DkimSignerOptions): DkimSigner {
   const key: KeyObject = createPrivateKey(options.privateKeyPem);
   const expectedType = options.algorithm === 'rsa-sha256' ? 'rsa' : 'ed25519';
@@ -149,11 +172,19 @@ export function createDkimSigner(options: DkimSignerOptions): DkimSigner {
         break;
       }
     }
-    const t = withTimestamp ? ` t=${Math.floor(now() / 1000)};` : '';
-    const value =
-      `v=1; a=${options.algorithm}; c=relaxed/relaxed; d=${domain}; s=${selector};${t}\r\n` +
-      ` h=${signedNames.join(':')};\r\n bh=${bh};\r\n b=`;
-    signedData += canonicalizeHeaderRelaxed(`DKIM-Signature: ${value}`);
+    const tags = [`v=1;`, `a=${options.algorithm};`, `c=relaxed/relaxed;`, `d=${domain};`, `s=${selector};`];
+    if (withTimestamp) tags.push(`t=${Math.floor(now() / 1000)};`);
+    // h= may be folded around its colons (RFC 6376 §3.5): one piece per name.
+    const names = signedNames.map(
+      (name, i) => (i === 0 ? 'h=' : '') + name + (i === signedNames.length - 1 ? ';' : ':'),
+    );
+    const folder = new HeaderFolder('DKIM-Signature:');
+    for (const tag of tags) folder.add(tag, ' ');
+    for (let i = 0; i < names.length; i++) folder.add(names[i] as string, i === 0 ? ' ' : '');
+    folder.add(`bh=${bh};`, ' ');
+    folder.add('b=', ' ');
+    const value = folder.text.slice('DKIM-Signature:'.length);
+    signedData += canonicalizeHeaderRelaxed(`DKIM-Signature:${value}`);
     let signature: Buffer;
     if (options.algorithm === 'rsa-sha256') {
       signature = cryptoSign('sha256', Buffer.from(signedData, 'latin1'), key);
@@ -161,10 +192,20 @@ export function createDkimSigner(options: DkimSignerOptions): DkimSigner {
       // RFC 8463: Ed25519 (PureEdDSA) over the SHA-256 hash of the canonicalised header data.
       signature = cryptoSign(null, createHash('sha256').update(signedData, 'latin1').digest(), key);
     }
+    // b= is base64 with folding whitespace allowed anywhere: lines filled up to 78 characters.
     const b64 = signature.toString('base64');
     let folded = '';
-    for (let i = 0; i < b64.length; i += 76) folded += (i === 0 ? '' : '\r\n   ') + b64.slice(i, i + 76);
-    return `DKIM-Signature: ${value}${folded}\r\n`;
+    let room = Math.max(HEADER_LINE - folder.lineLength, 0);
+    for (let i = 0; i < b64.length; ) {
+      if (room <= 0) {
+        folded += '\r\n ';
+        room = HEADER_LINE - 1;
+      }
+      folded += b64.slice(i, i + room);
+      i += room;
+      room = 0;
+    }
+    return `DKIM-Signature:${value}${folded}\r\n`;
   }
 
   return {

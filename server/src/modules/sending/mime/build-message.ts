@@ -7,12 +7,14 @@
  * bodies straight into one scratch buffer, which is copied out once. No MIME tree, no streams.
  *
  * Layout: multipart/alternative with text/plain then text/html, both UTF-8, quoted-printable (default) or base64,
- * CRLF line endings, lines ≤ 76 characters in the bodies. The boundary starts with "=_", a sequence neither
+ * CRLF line endings only (any CR, LF or CRLF in a body becomes one CRLF: encoding.ts), lines ≤ 76 characters in
+ * the bodies, header lines folded near 78. The boundary starts with "=_", a sequence neither
  * quoted-printable nor base64 output can contain, so one boundary serves the whole campaign safely.
  * Dot-stuffing is left to the SMTP layer.
  */
 import { randomBytes } from 'node:crypto';
 import {
+  canonicalText,
   currentRfc5322Date,
   encodeBase64Lines,
   encodeUnstructured,
@@ -52,6 +54,11 @@ export interface CampaignFrameOptions {
   extraHeaders?: Record<string, string>;
   /** Fixed boundary (tests); by default `=_crt_<random>`. */
   boundary?: string;
+  /**
+   * Accept an http:// List-Unsubscribe URL (development, where PUBLIC_URL is http://localhost). RFC 8058
+   * one-click needs https, so production PUBLIC_URLs are https and this stays false.
+   */
+  allowHttpUnsubscribe?: boolean;
 }
 
 /** The pre-built, campaign-wide parts of every message. Create once per campaign with `createMessageFrame`. */
@@ -59,6 +66,7 @@ export interface MessageFrame {
   readonly boundary: string;
   readonly bodyEncoding: BodyEncoding;
   readonly messageIdDomain: string;
+  readonly allowHttpUnsubscribe: boolean;
   /** `From:` (and `Reply-To:`) lines. */
   readonly fromHeaders: string;
   /** List-Id … Content-Type, the blank line and the text part's headers. */
@@ -88,7 +96,7 @@ export function createMessageFrame(options: CampaignFrameOptions): MessageFrame 
   const boundary = options.boundary ?? `=_crt_${randomBytes(12).toString('hex')}`;
   const bodyEncoding = options.bodyEncoding ?? 'quoted-printable';
   let fromHeaders = `From: ${formatAddress(options.fromEmail, options.fromName)}\r\n`;
-  if (options.replyTo) fromHeaders += `Reply-To: ${formatAddress(options.replyTo)}\r\n`;
+  if (options.replyTo) fromHeaders += `Reply-To: ${formatAddress(options.replyTo, null, 'Reply-To')}\r\n`;
 
   const listId = `<${sanitizeHeaderValue(options.listId).replace(/[<>\s]/g, '')}>`;
   const listName = options.listName ? sanitizeHeaderValue(options.listName) : '';
@@ -105,7 +113,8 @@ export function createMessageFrame(options: CampaignFrameOptions): MessageFrame 
   return {
     boundary,
     bodyEncoding,
-    messageIdDomain: sanitizeHeaderValue(options.messageIdDomain),
+    messageIdDomain: sanitizeHeaderValue(options.messageIdDomain).replace(/[^A-Za-z0-9.-]/g, ''),
+    allowHttpUnsubscribe: options.allowHttpUnsubscribe ?? false,
     fromHeaders,
     tailHeaders: tail,
     middle: `\r\n${partHeaders('text/html')}`,
@@ -116,12 +125,13 @@ export function createMessageFrame(options: CampaignFrameOptions): MessageFrame 
 /** The per-message header block (To … List-Unsubscribe-Post), ASCII. */
 export function messageHeaders(frame: MessageFrame, fields: MessageFields): string {
   const url = fields.unsubscribeUrl;
-  if (!url.startsWith('https://') || /[\s<>]/.test(url)) {
-    throw new Error('List-Unsubscribe needs exactly one https URL without spaces or angle brackets');
+  const scheme = url.startsWith('https://') || (frame.allowHttpUnsubscribe && url.startsWith('http://'));
+  if (!scheme || !/^[\x21-\x7e]+$/.test(url) || /[<>]/.test(url) || url.length > 900) {
+    throw new Error('List-Unsubscribe needs exactly one https URL of printable ASCII without angle brackets');
   }
   const id = fields.messageId.replace(/[^A-Za-z0-9!#$%&'*+\-/=?^_`{|}~.]/g, '');
   return (
-    `To: ${formatAddress(fields.to, fields.toName)}\r\n` +
+    `To: ${formatAddress(fields.to, fields.toName, 'To')}\r\n` +
     `Subject: ${encodeUnstructured('Subject', fields.subject)}\r\n` +
     `Date: ${fields.date ? formatRfc5322Date(fields.date) : currentRfc5322Date()}\r\n` +
     `Message-ID: <${id}@${frame.messageIdDomain}>\r\n` +
@@ -141,8 +151,9 @@ function ensureScratch(size: number): Buffer {
 export function buildMimeMessage(frame: MessageFrame, fields: MessageFields): Buffer {
   const head = frame.fromHeaders + messageHeaders(frame, fields) + frame.tailHeaders;
   if (frame.bodyEncoding === 'base64') {
-    const text = encodeBase64Lines(Buffer.from(fields.text, 'utf8'));
-    const html = encodeBase64Lines(Buffer.from(fields.html, 'utf8'));
+    // Text types are base64-encoded from their canonical form (RFC 2045 §6.8): CRLF line breaks.
+    const text = encodeBase64Lines(Buffer.from(canonicalText(fields.text), 'utf8'));
+    const html = encodeBase64Lines(Buffer.from(canonicalText(fields.html), 'utf8'));
     return Buffer.from(head + text + frame.middle + html + frame.closing, 'latin1');
   }
   const text = Buffer.from(fields.text, 'utf8');
