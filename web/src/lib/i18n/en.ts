@@ -277,6 +277,14 @@ export const en = {
   'balance.topup.reviewTitle': 'Payment under review',
   'balance.topup.reviewBody':
     'We received a payment that needs a manual check. Our team will credit it once confirmed.',
+  'balance.topup.autoBadge': 'Automatic confirmation',
+  'balance.topup.manualBadge': 'Manual confirmation',
+  'balance.topup.manualBody':
+    "This Pix goes straight to Carteiro's key and is checked by our team: credit may take a few business hours.",
+  'balance.topup.timeLeft': 'Expires in {time}',
+  'balance.topup.simulate': 'Simulate payment',
+  'balance.topup.simulateHint': 'Development only: credits as if the Pix had been paid.',
+  'balance.topup.paidBadge': 'Paid ✓',
   'balance.receipt.title': 'Receipt',
   'balance.receipt.number': 'No.',
   'balance.receipt.amount': 'Amount paid',

@@ -112,6 +112,14 @@ export const ptBRApp = {
   'balance.topup.reviewTitle': 'Pagamento em análise',
   'balance.topup.reviewBody':
     'Recebemos um pagamento que precisa de conferência manual. Nossa equipe vai creditar o valor assim que confirmar.',
+  'balance.topup.autoBadge': 'Confirmação automática',
+  'balance.topup.manualBadge': 'Confirmação manual',
+  'balance.topup.manualBody':
+    'Este Pix vai direto para a chave da Carteiro e é conferido pela nossa equipe: o crédito pode levar algumas horas úteis.',
+  'balance.topup.timeLeft': 'Expira em {time}',
+  'balance.topup.simulate': 'Simular pagamento',
+  'balance.topup.simulateHint': 'Só em desenvolvimento: credita como se o Pix tivesse sido pago.',
+  'balance.topup.paidBadge': 'Pago ✓',
   'balance.receipt.title': 'Recibo',
   'balance.receipt.number': 'Nº',
   'balance.receipt.amount': 'Valor pago',
