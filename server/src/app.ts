@@ -89,7 +89,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(publicConfigRoutes, { config });
   const payments = createPaymentProviders(config);
   await app.register(billingRoutes, { db: database.db, config, mailer: deps.mailer, payments });
-  await app.register(paymentWebhookRoutes, { db: database.db, mercadoPago: payments.mercadoPago, pixApi: payments.pixApi });
+  await app.register(paymentWebhookRoutes, {
+    db: database.db,
+    mercadoPago: payments.mercadoPago,
+    pixApi: payments.pixApi,
+  });
   await app.register(contactsRoutes, { db: database.db });
   await app.register(listsRoutes, { db: database.db });
   await app.register(importsRoutes, {

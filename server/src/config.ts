@@ -84,7 +84,10 @@ const envSchema = z.object({
   PIX_API_KEY_FILE: z.string().min(1).optional(),
   PIX_API_CA_FILE: z.string().min(1).optional(),
   /** Secret path segment of the webhook address registered at the PSP: PUBLIC_URL/api/webhooks/pix-api/<token>. */
-  PIX_API_WEBHOOK_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, '24 a 128 letras, números, - ou _ / 24 to 128 letters, digits, - or _').optional(),
+  PIX_API_WEBHOOK_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{24,128}$/, '24 a 128 letras, números, - ou _ / 24 to 128 letters, digits, - or _')
+    .optional(),
   LOW_BALANCE_THRESHOLD_MILLIS: z.coerce.number().int().min(0).default(5_000),
   // Sending engine (issue 6). Relays: comma-separated smtp(s):// URLs; empty = SMTP_URL, else the mail catcher.
   SENDING_SMTP_URLS: z.string().default(''),
@@ -229,7 +232,9 @@ function withSecretFiles(env: Record<string, string | undefined>): Record<string
     try {
       out[name] = fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
     } catch {
-      throw new ConfigError(`Configuração inválida / invalid configuration:\n  - ${name}_FILE: arquivo ilegível / unreadable file`);
+      throw new ConfigError(
+        `Configuração inválida / invalid configuration:\n  - ${name}_FILE: arquivo ilegível / unreadable file`,
+      );
     }
   }
   return out;
@@ -239,7 +244,9 @@ function readPem(name: string, file: string): string {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch {
-    throw new ConfigError(`Configuração inválida / invalid configuration:\n  - ${name}: arquivo ilegível / unreadable file`);
+    throw new ConfigError(
+      `Configuração inválida / invalid configuration:\n  - ${name}: arquivo ilegível / unreadable file`,
+    );
   }
 }
 

@@ -86,7 +86,11 @@ export async function startFakePixPsp(
       const valor =
         payOpts.amountMillis !== undefined ? valorOf(Math.round(payOpts.amountMillis / 10)) : cob.valor.original;
       const pix: PixRecebido = {
-        endToEndId: `E${'12345678'}${new Date().toISOString().replace(/\D/g, '').slice(0, 12)}${randomBytes(6).toString('hex')}`.slice(0, 32),
+        endToEndId:
+          `E${'12345678'}${new Date().toISOString().replace(/\D/g, '').slice(0, 12)}${randomBytes(6).toString('hex')}`.slice(
+            0,
+            32,
+          ),
         txid,
         valor,
         chave: cob.chave,
@@ -154,7 +158,12 @@ export async function startFakePixPsp(
           const token = randomBytes(20).toString('hex');
           tokens.add(token);
           fake.tokensIssued++;
-          return send(res, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: form.get('scope') ?? '' });
+          return send(res, 200, {
+            access_token: token,
+            token_type: 'Bearer',
+            expires_in: 3600,
+            scope: form.get('scope') ?? '',
+          });
         }
         const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
         if (!tokens.has(bearer)) {
@@ -221,7 +230,10 @@ export async function startFakePixPsp(
           }
           const pix = [...fake.cobs.values()].flatMap((c) => c.pix ?? []).find((p) => p.endToEndId === e2eid);
           if (!pix) return problem(res, 404, 'PixNaoEncontrado', 'Pix não encontrado.');
-          const already = (pix.devolucoes ?? []).reduce((sum, d) => sum + (d.status === 'NAO_REALIZADO' ? 0 : cents(d.valor)), 0);
+          const already = (pix.devolucoes ?? []).reduce(
+            (sum, d) => sum + (d.status === 'NAO_REALIZADO' ? 0 : cents(d.valor)),
+            0,
+          );
           if (already + cents(payload.valor) > cents(pix.valor)) {
             return problem(res, 400, 'DevolucaoInvalida', 'Valor maior que o disponível para devolução.');
           }

@@ -21,7 +21,18 @@ function openssl(dir: string, args: string[]): void {
 }
 
 function issue(dir: string, name: string, subject: string, ca: string, ext?: string): void {
-  openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-subj', subject, '-out', `${name}.csr`]);
+  openssl(dir, [
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-subj',
+    subject,
+    '-out',
+    `${name}.csr`,
+  ]);
   const args = ['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial'];
   args.push('-out', `${name}.crt`, '-days', '2', '-sha256');
   if (ext) {
@@ -39,10 +50,23 @@ function issue(dir: string, name: string, subject: string, ca: string, ext?: str
 export function createTestPki(): TestPki {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-pki-'));
   for (const ca of ['ca', 'rogue-ca']) {
-    openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${ca}.key`, '-out', `${ca}.crt`]
-      .concat(['-days', '2', '-subj', `/CN=Carteiro test ${ca}`]));
+    openssl(
+      dir,
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${ca}.key`, '-out', `${ca}.crt`].concat([
+        '-days',
+        '2',
+        '-subj',
+        `/CN=Carteiro test ${ca}`,
+      ]),
+    );
   }
-  issue(dir, 'server', '/CN=127.0.0.1', 'ca', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
+  issue(
+    dir,
+    'server',
+    '/CN=127.0.0.1',
+    'ca',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n',
+  );
   issue(dir, 'client', '/CN=carteiro-pix-client/O=Carteiro', 'ca', 'extendedKeyUsage=clientAuth\n');
   issue(dir, 'rogue', '/CN=intruso', 'rogue-ca', 'extendedKeyUsage=clientAuth\n');
   const f = (name: string) => path.join(dir, name);

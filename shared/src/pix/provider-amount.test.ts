@@ -17,7 +17,19 @@ describe('provider amounts', () => {
   });
 
   it('refuses pt-BR text, negatives, exponents and garbage', () => {
-    for (const bad of ['1,23', '1.234,56', '-1.00', '1e3', 1e21, Number.NaN, '', 'R$ 10,00', null, undefined, '1.2345']) {
+    for (const bad of [
+      '1,23',
+      '1.234,56',
+      '-1.00',
+      '1e3',
+      1e21,
+      Number.NaN,
+      '',
+      'R$ 10,00',
+      null,
+      undefined,
+      '1.2345',
+    ]) {
       expect(parseProviderAmountToMillis(bad)).toBeNull();
     }
   });

@@ -54,7 +54,11 @@ export const adminRefundTopupSchema = z.object({
   amountMillis: millis
     .positive('O valor deve ser positivo.')
     .refine((v) => v % 10 === 0, 'O valor da devolução deve ser em centavos inteiros.'),
-  reason: z.string().trim().min(3, 'Informe o motivo da devolução.').max(140, 'O motivo pode ter no máximo 140 caracteres.'),
+  reason: z
+    .string()
+    .trim()
+    .min(3, 'Informe o motivo da devolução.')
+    .max(140, 'O motivo pode ter no máximo 140 caracteres.'),
   /** A uuid the client makes once per refund dialog: a repeated click returns the first refund. */
   requestKey: z.uuid('Chave do pedido inválida.'),
 });

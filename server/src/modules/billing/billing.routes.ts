@@ -3,8 +3,8 @@ import {
   adminConfirmTopupSchema,
   adminPriceSchema,
   adminRefundTopupSchema,
-  adminTopupsQuerySchema,
   adminStatusSchema,
+  adminTopupsQuerySchema,
   type BalanceDto,
   createTopupSchema,
   emailsPaidBy,
@@ -30,15 +30,15 @@ import { topups } from './billing.db';
 import { acknowledgeCampaignAlert, listCampaignAlertsForOperator } from './campaign-alerts';
 import { brCodeQrSvgDataUrl, createTopup, findTopup } from './create-topup';
 import { applyProviderPayment, confirmTopupManually, type Topup } from './credit-topup';
-import type { PaymentProviders } from './payments/providers';
-import { startReconciliation } from './reconcile-topups';
-import { refundTopup } from './refund-topup';
 import type { LedgerEntry } from './ledger';
 import { listStatement } from './list-statement';
 import { listAccountsForOperator, listAdminAuditLog, setAccountStatus, setNegotiatedPrice } from './manage-account';
 import { notifyLowBalanceIfCrossed, startLowBalanceWatcher } from './notify-low-balance';
 import { grantOperatorRole, listOperators, revokeOperatorRole } from './operators';
+import type { PaymentProviders } from './payments/providers';
+import { startReconciliation } from './reconcile-topups';
 import type { OperatorRef } from './record-admin-action';
+import { refundTopup } from './refund-topup';
 import { statementToCsv } from './statement-csv';
 import { disableUser, enableUser, listAccountMembersForOperator } from './user-access';
 
@@ -217,7 +217,8 @@ export async function billingRoutes(
       const { id } = parseInput(idParams, request.params);
       const topup = await findTopup(db, actor.accountId, id);
       if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
-      if (topup.status !== 'pending') throw new AppError('conflict', 'Só uma recarga aguardando pagamento pode ser paga.');
+      if (topup.status !== 'pending')
+        throw new AppError('conflict', 'Só uma recarga aguardando pagamento pode ser paga.');
       const result = await applyProviderPayment(db, {
         provider: 'simulacao',
         paymentId: `simulacao-${topup.id}`,
@@ -326,7 +327,9 @@ export async function billingRoutes(
     const rows = await db
       .select()
       .from(topups)
-      .where(query.status === 'paid' ? eq(topups.status, 'paid') : inArray(topups.status, ['pending', 'review', 'expired']))
+      .where(
+        query.status === 'paid' ? eq(topups.status, 'paid') : inArray(topups.status, ['pending', 'review', 'expired']),
+      )
       .orderBy(desc(topups.createdAt))
       .limit(200);
     return {
@@ -361,7 +364,8 @@ export async function billingRoutes(
     const { id } = parseInput(idParams, request.params);
     const input = parseInput(adminRefundTopupSchema, request.body);
     const topupRow = (await db.select({ p: topups.chargeProvider }).from(topups).where(eq(topups.id, id)))[0];
-    const provider = topupRow?.p === 'pix-api' ? payments.pixApi : topupRow?.p === 'mercadopago' ? payments.mercadoPago : null;
+    const provider =
+      topupRow?.p === 'pix-api' ? payments.pixApi : topupRow?.p === 'mercadopago' ? payments.mercadoPago : null;
     const { refund, created } = await refundTopup(db, provider, { topupId: id, ...input, operator });
     return reply.status(created ? 201 : 200).send({
       id: refund.id,

@@ -1,8 +1,8 @@
 import { and, eq, gt, lt, or } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
-import { applyProviderPayment, type PaymentOutcome, type ProviderPayment } from './credit-topup';
 import { topupRefunds, topups } from './billing.db';
+import { applyProviderPayment, type PaymentOutcome, type ProviderPayment } from './credit-topup';
 import type { PaymentProvider } from './payments/payment-provider';
 import { ProviderError } from './payments/payment-provider';
 import { settleRefundResult } from './refund-topup';

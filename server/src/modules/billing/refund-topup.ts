@@ -70,7 +70,8 @@ export async function refundTopup(
   const first = await db.transaction(async (tx) => {
     const [existing] = await tx.select().from(topupRefunds).where(eq(topupRefunds.requestKey, input.requestKey));
     if (existing) {
-      if (existing.topupId !== input.topupId) throw new AppError('conflict', 'Chave de pedido já usada em outra recarga.');
+      if (existing.topupId !== input.topupId)
+        throw new AppError('conflict', 'Chave de pedido já usada em outra recarga.');
       return { refund: existing, created: false };
     }
     const [topup] = await tx.select().from(topups).where(eq(topups.id, input.topupId)).for('update');

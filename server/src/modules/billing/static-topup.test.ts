@@ -44,7 +44,12 @@ describe.each(DATABASE_KINDS)('static top-ups and "simular pagamento" on %s', (k
   it('simulates a payment in development through the same credit path: balance rises once, the ledger says Recarga', async () => {
     const owner = await signUp(t);
     const topup = (
-      await t.app.inject({ method: 'POST', url: '/api/billing/topups', headers: owner.headers, payload: { amountMillis: 50_000 } })
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/billing/topups',
+        headers: owner.headers,
+        payload: { amountMillis: 50_000 },
+      })
     ).json();
     const simulate = () =>
       t.app.inject({ method: 'POST', url: `/api/billing/topups/${topup.id}/simulate-payment`, headers: owner.headers });

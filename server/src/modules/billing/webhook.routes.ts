@@ -37,7 +37,12 @@ export async function paymentWebhookRoutes(
     const results = await applyProviderPayments(opts.db, payments);
     results.forEach((result, i) => {
       const payment = payments[i];
-      const log = { provider: provider.name, paymentId: payment?.paymentId, txid: payment?.txid, outcome: result.outcome };
+      const log = {
+        provider: provider.name,
+        paymentId: payment?.paymentId,
+        txid: payment?.txid,
+        outcome: result.outcome,
+      };
       if (result.outcome === 'review' || result.outcome === 'unmatched') {
         request.log.warn({ ...log, reason: result.reason }, 'payment needs manual review');
       } else {

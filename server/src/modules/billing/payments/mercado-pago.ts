@@ -192,7 +192,10 @@ export function createMercadoPagoProvider(options: {
       }
       const qr = payment.point_of_interaction?.transaction_data?.qr_code;
       if (!qr) throw new ProviderError('Mercado Pago não devolveu o código Pix (qr_code).');
-      if (payment.external_reference !== request.txid || parseProviderAmountToMillis(payment.transaction_amount) !== request.amountMillis) {
+      if (
+        payment.external_reference !== request.txid ||
+        parseProviderAmountToMillis(payment.transaction_amount) !== request.amountMillis
+      ) {
         throw new ProviderError('O pagamento criado no Mercado Pago não confere com a recarga.');
       }
       return { chargeId: String(payment.id), brCode: qr };
@@ -201,7 +204,8 @@ export function createMercadoPagoProvider(options: {
     async readCharge(charge) {
       const payment = await options.fetchPayment(charge.chargeId);
       const p = toProviderPayment(payment);
-      if (p.status === 'approved' || p.status === 'refunded') return { status: 'paid', payments: [{ ...p, status: 'approved' }] };
+      if (p.status === 'approved' || p.status === 'refunded')
+        return { status: 'paid', payments: [{ ...p, status: 'approved' }] };
       if (p.status === 'cancelled' || p.status === 'rejected') return { status: 'expired', payments: [] };
       return { status: 'active', payments: [] };
     },
@@ -232,13 +236,22 @@ export function createMercadoPagoProvider(options: {
       const refund = body as MercadoPagoRefund | null;
       if (status >= 400 && status < 500 && status !== 401 && status !== 429) {
         const message = (body as { message?: unknown } | null)?.message;
-        return { status: 'failed', providerRefundId: null, failureReason: typeof message === 'string' ? message : `HTTP ${status}` };
+        return {
+          status: 'failed',
+          providerRefundId: null,
+          failureReason: typeof message === 'string' ? message : `HTTP ${status}`,
+        };
       }
       if ((status !== 201 && status !== 200) || !refund?.id) {
         throw new ProviderError(`Mercado Pago respondeu ${status} ao estorno.`, status);
       }
       return {
-        status: refund.status === 'approved' ? 'done' : refund.status === 'rejected' || refund.status === 'cancelled' ? 'failed' : 'processing',
+        status:
+          refund.status === 'approved'
+            ? 'done'
+            : refund.status === 'rejected' || refund.status === 'cancelled'
+              ? 'failed'
+              : 'processing',
         providerRefundId: String(refund.id),
       };
     },

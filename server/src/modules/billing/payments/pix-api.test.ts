@@ -124,10 +124,12 @@ describe.each(DATABASE_KINDS)('top-ups through the BCB Pix API (fake PSP with mT
       ca: psp.pki.read(psp.pki.caCertFile),
     });
     const status = await new Promise<number>((resolve, reject) => {
-      https.get(`${psp.baseUrl}/cob/${topup.txid}`, { agent: mtls }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      }).on('error', reject);
+      https
+        .get(`${psp.baseUrl}/cob/${topup.txid}`, { agent: mtls }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject);
     });
     expect(status).toBe(401);
   });
@@ -161,7 +163,11 @@ describe.each(DATABASE_KINDS)('top-ups through the BCB Pix API (fake PSP with mT
     expect(ledger.sum).toBe(40_000);
     const page = await t.app.inject({ method: 'GET', url: `/api/billing/topups/${a.id}`, headers: owner.headers });
     expect(page.json()).toMatchObject({ status: 'paid', mode: 'dynamic' });
-    const receipt = await t.app.inject({ method: 'GET', url: `/api/billing/topups/${a.id}/receipt`, headers: owner.headers });
+    const receipt = await t.app.inject({
+      method: 'GET',
+      url: `/api/billing/topups/${a.id}/receipt`,
+      headers: owner.headers,
+    });
     expect(receipt.json()).toMatchObject({ provider: 'pix-api', providerPaymentId: pixA.endToEndId });
   });
 
@@ -263,12 +269,21 @@ describe.each(DATABASE_KINDS)('top-ups through the BCB Pix API (fake PSP with mT
     psp.failRefunds(true);
     const failed = await refund(5_000);
     expect(failed.statusCode).toBe(201);
-    expect(failed.json()).toMatchObject({ status: 'failed', failureReason: 'Saldo insuficiente na conta do recebedor.' });
+    expect(failed.json()).toMatchObject({
+      status: 'failed',
+      failureReason: 'Saldo insuficiente na conta do recebedor.',
+    });
     psp.failRefunds(false);
 
     expect(await balance(owner.headers)).toBe(5_000);
     const ledger = await ledgerOf(owner.accountId);
-    expect(ledger.kinds).toEqual(['topup:50000', 'refund:-20000', 'adjustment:-25000', 'refund:-5000', 'adjustment:5000']);
+    expect(ledger.kinds).toEqual([
+      'topup:50000',
+      'refund:-20000',
+      'adjustment:-25000',
+      'refund:-5000',
+      'adjustment:5000',
+    ]);
     const row = (await t.database.db.select().from(topups).where(eq(topups.id, topup.id)))[0];
     expect(row?.refundedMillis).toBe(20_000);
     const statement = await t.app.inject({ method: 'GET', url: '/api/billing/statement', headers: owner.headers });

@@ -43,7 +43,10 @@ const SCOPES = 'cob.write cob.read pix.write pix.read';
 function problem(response: JsonResponse, what: string): ProviderError {
   const body = response.body as { title?: unknown; detail?: unknown } | null;
   const detail = typeof body?.detail === 'string' ? body.detail : typeof body?.title === 'string' ? body.title : '';
-  return new ProviderError(`API Pix: ${what} respondeu HTTP ${response.status}${detail ? ` (${detail})` : ''}`, response.status);
+  return new ProviderError(
+    `API Pix: ${what} respondeu HTTP ${response.status}${detail ? ` (${detail})` : ''}`,
+    response.status,
+  );
 }
 
 function rejected(reason: string): AppError {
@@ -145,7 +148,8 @@ export function createPixApiProvider(options: PixApiOptions): PaymentProvider {
         chave: options.pixKey,
         solicitacaoPagador: request.description.slice(0, 140),
       };
-      if (!COB_TXID_PATTERN.test(request.txid)) throw new ProviderError(`txid inválido para a API Pix: ${request.txid}`);
+      if (!COB_TXID_PATTERN.test(request.txid))
+        throw new ProviderError(`txid inválido para a API Pix: ${request.txid}`);
       const response = await call('PUT', `/cob/${request.txid}`, payload);
       if ((response.status !== 201 && response.status !== 200) || !isCob(response.body)) {
         throw problem(response, `PUT /cob/${request.txid}`);
@@ -173,7 +177,8 @@ export function createPixApiProvider(options: PixApiOptions): PaymentProvider {
       const expected = Buffer.from(options.webhookToken);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw rejected('endereço inválido');
       const body = request.body as { pix?: unknown } | null;
-      if (!body || !Array.isArray(body.pix)) throw new AppError('bad_request', 'Corpo do webhook Pix sem a lista "pix".');
+      if (!body || !Array.isArray(body.pix))
+        throw new AppError('bad_request', 'Corpo do webhook Pix sem a lista "pix".');
       // The body only says which charges to look at: each payment is re-read from GET /cob/{txid}, so a forged
       // or altered notification (other amount, invented endToEndId) credits nothing.
       const txids = new Set<string>();
@@ -217,7 +222,8 @@ export function createPixApiProvider(options: PixApiOptions): PaymentProvider {
       if ((response.status !== 201 && response.status !== 200) || typeof devolucao?.status !== 'string') {
         throw problem(response, `PUT ${path}`);
       }
-      const status = devolucao.status === 'DEVOLVIDO' ? 'done' : devolucao.status === 'NAO_REALIZADO' ? 'failed' : 'processing';
+      const status =
+        devolucao.status === 'DEVOLVIDO' ? 'done' : devolucao.status === 'NAO_REALIZADO' ? 'failed' : 'processing';
       return { status, providerRefundId: devolucao.rtrId ?? devolucao.id, failureReason: devolucao.motivo ?? null };
     },
   };
