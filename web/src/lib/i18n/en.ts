@@ -291,6 +291,7 @@ export const en = {
   'balance.receipt.paidAt': 'Paid at',
   'balance.receipt.method': 'Payment method',
   'balance.receipt.payer': 'Payer',
+  'balance.receipt.endToEndId': 'Pix transaction id (E2E)',
   'balance.receipt.payee': 'Payee',
   'balance.receipt.pixKey': 'Pix key',
   'balance.receipt.print': 'Print',

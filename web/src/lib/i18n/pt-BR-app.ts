@@ -126,6 +126,7 @@ export const ptBRApp = {
   'balance.receipt.paidAt': 'Pago em',
   'balance.receipt.method': 'Forma de pagamento',
   'balance.receipt.payer': 'Pagador',
+  'balance.receipt.endToEndId': 'ID da transação Pix (E2E)',
   'balance.receipt.payee': 'Recebedor',
   'balance.receipt.pixKey': 'Chave Pix',
   'balance.receipt.print': 'Imprimir',
