@@ -61,8 +61,8 @@ export function TopupPage() {
   async function simulate() {
     setSimulating(true);
     try {
-      const updated = await simulateTopupPayment(id);
-      queryClient.setQueryData(topupQueryKey(id), updated);
+      await simulateTopupPayment(id);
+      await topup.refetch();
     } catch (error) {
       toastError(t('balance.topup.simulate'), error);
     } finally {
