@@ -136,6 +136,11 @@ export async function startFakeMercadoPago(): Promise<FakeMercadoPago> {
         const p = fake.payments.get(get[1] as string);
         return p ? send(200, p) : send(404, { message: 'Payment not found', status: 404 });
       }
+      const oneRefund = /^\/v1\/payments\/(\d+)\/refunds\/(\d+)$/.exec(url.pathname);
+      if (oneRefund && req.method === 'GET') {
+        const found = fake.refunds.find((r) => String(r.id) === oneRefund[2] && String(r.payment_id) === oneRefund[1]);
+        return found ? send(200, found) : send(404, { message: 'Refund not found', status: 404 });
+      }
       const refund = /^\/v1\/payments\/(\d+)\/refunds$/.exec(url.pathname);
       if (refund && req.method === 'POST') {
         const p = fake.payments.get(refund[1] as string);

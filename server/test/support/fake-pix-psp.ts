@@ -220,6 +220,12 @@ export async function startFakePixPsp(
           }
         }
         const devMatch = /^\/v2\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(url.pathname);
+        if (devMatch && req.method === 'GET') {
+          const found = fake.refunds.find((r) => r.id === devMatch[2]);
+          return found
+            ? send(res, 200, found)
+            : problem(res, 404, 'DevolucaoNaoEncontrada', 'Devolução não encontrada.');
+        }
         if (devMatch && req.method === 'PUT') {
           const [, e2eid, id] = devMatch as unknown as [string, string, string];
           const existing = fake.refunds.find((r) => r.id === id);

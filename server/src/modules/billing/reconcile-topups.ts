@@ -101,13 +101,17 @@ export async function reconcileTopups(
     .limit(100);
   for (const { refund, topup } of stuck) {
     try {
-      const result = await provider.refund({
+      const request = {
         chargeId: topup.providerChargeId ?? topup.txid,
         paymentId: topup.providerPaymentId ?? '',
         refundCode: refund.refundCode,
         amountMillis: refund.amountMillis,
         description: refund.reason,
-      });
+      };
+      // Read first: a refund the provider already has is only followed, never asked for twice.
+      const result =
+        (await provider.readRefund({ ...request, providerRefundId: refund.providerRefundId })) ??
+        (await provider.refund(request));
       await settleRefundResult(db, refund.id, result);
       report.refundsSettled++;
     } catch (error) {

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { formatMillisAsProviderAmount, parseProviderAmountToMillis } from '@carteiro/shared';
 import { AppError } from '../../../http/app-error';
 import type { ProviderPayment } from '../credit-topup';
-import { type PaymentProvider, ProviderError, type WebhookRequest } from './payment-provider';
+import { type PaymentProvider, ProviderError, type RefundResult, type WebhookRequest } from './payment-provider';
 
 /** Webhooks older (or further in the future) than this are refused as replays. */
 export const MERCADO_PAGO_MAX_SIGNATURE_AGE_MS = 5 * 60_000;
@@ -131,6 +131,16 @@ export function mercadoPagoApiFetcher(accessToken: string, apiUrl = MERCADO_PAGO
   };
 }
 
+function mpRefundResult(refund: MercadoPagoRefund): RefundResult {
+  const status =
+    refund.status === 'approved'
+      ? 'done'
+      : refund.status === 'rejected' || refund.status === 'cancelled'
+        ? 'failed'
+        : 'processing';
+  return { status, providerRefundId: String(refund.id) };
+}
+
 function toProviderPayment(payment: MercadoPagoPayment): ProviderPayment {
   // transaction_amount is a JSON number in reais: read its decimal digits, never pt-BR text, never a float product.
   const amountMillis = parseProviderAmountToMillis(payment.transaction_amount);
@@ -245,15 +255,20 @@ export function createMercadoPagoProvider(options: {
       if ((status !== 201 && status !== 200) || !refund?.id) {
         throw new ProviderError(`Mercado Pago respondeu ${status} ao estorno.`, status);
       }
-      return {
-        status:
-          refund.status === 'approved'
-            ? 'done'
-            : refund.status === 'rejected' || refund.status === 'cancelled'
-              ? 'failed'
-              : 'processing',
-        providerRefundId: String(refund.id),
-      };
+      return mpRefundResult(refund);
+    },
+
+    async readRefund(request) {
+      if (!request.providerRefundId) return null; // never acknowledged: the same idempotency key is safe to send
+      const { status, body } = await mpFetch(
+        `${apiUrl}/v1/payments/${encodeURIComponent(request.paymentId)}/refunds/${encodeURIComponent(request.providerRefundId)}`,
+        { headers: { authorization: auth() } },
+      );
+      if (status === 404) return null;
+      const refund = body as MercadoPagoRefund | null;
+      if (status !== 200 || !refund?.id)
+        throw new ProviderError(`Mercado Pago respondeu ${status} ao estorno.`, status);
+      return mpRefundResult(refund);
     },
   };
 }

@@ -62,6 +62,11 @@ export interface PaymentProvider {
   readCharge(charge: { chargeId: string; txid: string }): Promise<ChargeState>;
   verifyWebhook(request: WebhookRequest): Promise<ProviderPayment[]>;
   refund(request: RefundRequest): Promise<RefundResult>;
+  /**
+   * The refund as the provider knows it now (status of a refund already requested), or null when the provider
+   * has no refund with that id — then it is safe to ask for it (again).
+   */
+  readRefund(request: RefundRequest & { providerRefundId: string | null }): Promise<RefundResult | null>;
 }
 
 /** A provider answered something we cannot use (HTTP error, malformed JSON): the caller retries later. */

@@ -11,7 +11,7 @@ import { type FakePixPsp, startFakePixPsp } from '../../../../test/support/fake-
 import { signUp } from '../../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../../test/support/test-database';
-import { ledgerEntries, topups } from '../billing.db';
+import { ledgerEntries, topupRefunds, topups } from '../billing.db';
 import { reconcileTopups } from '../reconcile-topups';
 import type { PaymentProvider } from './payment-provider';
 import { createPaymentProviders } from './providers';
@@ -293,11 +293,43 @@ describe.each(DATABASE_KINDS)('top-ups through the BCB Pix API (fake PSP with mT
     psp.refunds.forEach((r) => {
       if (r.valor === '20.00') r.status = 'DEVOLVIDO';
     });
+    const refundsAsked = psp.refunds.length;
     const report = await reconcileTopups(t.database.db, provider);
-    expect(report.refundsSettled).toBeGreaterThanOrEqual(1);
+    expect(report.refundsSettled).toBe(1);
+    expect(psp.refunds).toHaveLength(refundsAsked); // followed with GET, never asked twice
+    const [settled] = await t.database.db.select().from(topupRefunds).where(eq(topupRefunds.id, partial.json().id));
+    expect(settled?.status).toBe('done');
     const list = await t.app.inject({ method: 'GET', url: '/api/admin/topups?status=paid', headers: operatorHeaders });
     expect(list.json().topups.find((x: { id: string }) => x.id === topup.id)).toMatchObject({ refundedMillis: 20_000 });
     expect(await balance(owner.headers)).toBe(5_000);
+  });
+
+  it('a refund the PSP did not answer stays processing (debited) and the reconciliation asks again, once', async () => {
+    const owner = await signUp(t);
+    const topup = await createTopup(owner.headers, 30_000);
+    await webhook(psp.callback(psp.pay(topup.txid)));
+    psp.setDown(true);
+    let res: Awaited<ReturnType<typeof t.app.inject>>;
+    try {
+      res = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/topups/${topup.id}/refunds`,
+        headers: operatorHeaders,
+        payload: { amountMillis: 30_000, reason: 'Cliente desistiu', requestKey: randomUUID() },
+      });
+    } finally {
+      psp.setDown(false);
+    }
+    expect(res.statusCode).toBe(201);
+    expect(res.json().status).toBe('processing');
+    expect(await balance(owner.headers)).toBe(0);
+    const before = psp.refunds.length;
+    expect((await reconcileTopups(t.database.db, provider)).refundsSettled).toBeGreaterThanOrEqual(1);
+    expect(psp.refunds).toHaveLength(before + 1);
+    expect(psp.refunds.at(-1)).toMatchObject({ valor: '30.00', status: 'EM_PROCESSAMENTO' });
+    await reconcileTopups(t.database.db, provider);
+    expect(psp.refunds).toHaveLength(before + 1);
+    expect((await ledgerOf(owner.accountId)).kinds).toEqual(['topup:30000', 'refund:-30000']);
   });
 
   it('answers 503 (provider retries) when the PSP is down for a webhook, and a clear pt-BR error when creating', async () => {

@@ -60,6 +60,12 @@ function toPayment(pix: PixRecebido, txid: string): ProviderPayment {
   return { provider: 'pix-api', paymentId: pix.endToEndId, txid, amountMillis, currency: 'BRL', status: 'approved' };
 }
 
+function refundResultOf(devolucao: Devolucao): RefundResult {
+  const status =
+    devolucao.status === 'DEVOLVIDO' ? 'done' : devolucao.status === 'NAO_REALIZADO' ? 'failed' : 'processing';
+  return { status, providerRefundId: devolucao.rtrId ?? devolucao.id, failureReason: devolucao.motivo ?? null };
+}
+
 function isCob(body: unknown): body is CobCompleta {
   const cob = body as CobCompleta | null;
   return Boolean(cob && typeof cob.txid === 'string' && typeof cob.status === 'string' && cob.valor);
@@ -222,9 +228,17 @@ export function createPixApiProvider(options: PixApiOptions): PaymentProvider {
       if ((response.status !== 201 && response.status !== 200) || typeof devolucao?.status !== 'string') {
         throw problem(response, `PUT ${path}`);
       }
-      const status =
-        devolucao.status === 'DEVOLVIDO' ? 'done' : devolucao.status === 'NAO_REALIZADO' ? 'failed' : 'processing';
-      return { status, providerRefundId: devolucao.rtrId ?? devolucao.id, failureReason: devolucao.motivo ?? null };
+      return refundResultOf(devolucao);
+    },
+
+    async readRefund(request) {
+      if (!DEVOLUCAO_ID_PATTERN.test(request.refundCode)) throw new ProviderError('id de devolução inválido');
+      const path = `/pix/${encodeURIComponent(request.paymentId)}/devolucao/${request.refundCode}`;
+      const response = await call('GET', path);
+      if (response.status === 404) return null;
+      const devolucao = response.body as Devolucao | null;
+      if (response.status !== 200 || typeof devolucao?.status !== 'string') throw problem(response, `GET ${path}`);
+      return refundResultOf(devolucao);
     },
   };
 }
