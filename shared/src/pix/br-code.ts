@@ -3,7 +3,7 @@
  * Code"): TLV fields (2-digit id, 2-digit length, value) closed by a CRC-16/CCITT-FALSE. Pure: the server
  * builds codes for top-ups, the web can parse or show them.
  */
-import { parseReaisToMillis } from '../pricing';
+import { parseProviderAmountToMillis } from './provider-amount';
 
 export const PIX_GUI = 'br.gov.bcb.pix';
 export const PIX_MAX_MERCHANT_NAME = 25;
@@ -196,7 +196,7 @@ export function parsePixBrCode(text: string): ParsedPixBrCode {
   let amountMillis: number | null = null;
   const amount = get('54');
   if (amount !== undefined) {
-    amountMillis = /^\d{1,10}(\.\d{1,2})?$/.test(amount) ? parseReaisToMillis(amount) : null;
+    amountMillis = /^\d{1,10}(\.\d{1,2})?$/.test(amount) ? parseProviderAmountToMillis(amount) : null;
     if (amountMillis === null || amountMillis <= 0) throw new InvalidPixBrCodeError('Valor (campo 54) inválido.');
   }
   let txid: string | null = null;
