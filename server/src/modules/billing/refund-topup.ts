@@ -68,14 +68,15 @@ export async function refundTopup(
   input: { topupId: string; amountMillis: number; reason: string; requestKey: string; operator: OperatorRef },
 ): Promise<{ refund: TopupRefund; created: boolean }> {
   const first = await db.transaction(async (tx) => {
+    const [topup] = await tx.select().from(topups).where(eq(topups.id, input.topupId)).for('update');
+    if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
+    // Under the top-up lock: a concurrent request with the same key waits here, then finds the first refund.
     const [existing] = await tx.select().from(topupRefunds).where(eq(topupRefunds.requestKey, input.requestKey));
     if (existing) {
       if (existing.topupId !== input.topupId)
         throw new AppError('conflict', 'Chave de pedido já usada em outra recarga.');
       return { refund: existing, created: false };
     }
-    const [topup] = await tx.select().from(topups).where(eq(topups.id, input.topupId)).for('update');
-    if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
     if (topup.status !== 'paid') throw new AppError('conflict', 'Só é possível devolver uma recarga paga.');
     if (!topup.chargeProvider || !topup.providerPaymentId) {
       throw new AppError(
