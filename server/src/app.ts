@@ -13,7 +13,7 @@ import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { teamRoutes } from './modules/accounts/team.routes';
 import { authPlugin } from './modules/auth/auth.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
-import { createMercadoPagoProvider, mercadoPagoApiFetcher } from './modules/billing/payments/mercado-pago';
+import { createPaymentProviders } from './modules/billing/payments/providers';
 import { paymentWebhookRoutes } from './modules/billing/webhook.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { compatRoutes } from './modules/compat/compat.routes';
@@ -87,16 +87,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountsRoutes);
   await app.register(teamRoutes);
   await app.register(publicConfigRoutes, { config });
-  await app.register(billingRoutes, { db: database.db, config, mailer: deps.mailer });
+  const payments = createPaymentProviders(config);
+  await app.register(billingRoutes, { db: database.db, config, mailer: deps.mailer, payments });
   await app.register(paymentWebhookRoutes, {
     db: database.db,
-    mercadoPago:
-      config.MERCADO_PAGO_WEBHOOK_SECRET && config.MERCADO_PAGO_ACCESS_TOKEN
-        ? createMercadoPagoProvider({
-            secret: config.MERCADO_PAGO_WEBHOOK_SECRET,
-            fetchPayment: mercadoPagoApiFetcher(config.MERCADO_PAGO_ACCESS_TOKEN),
-          })
-        : null,
+    mercadoPago: payments.mercadoPago,
+    pixApi: payments.pixApi,
   });
   await app.register(contactsRoutes, { db: database.db });
   await app.register(listsRoutes, { db: database.db });

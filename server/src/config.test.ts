@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
@@ -30,5 +33,45 @@ describe('loadConfig', () => {
   it('parses ADMIN_EMAILS as a list', () => {
     expect(loadConfig({ ADMIN_EMAILS: 'A@x.com, b@y.com' }).ADMIN_EMAILS).toEqual(['a@x.com', 'b@y.com']);
     expect(() => loadConfig({ ADMIN_EMAILS: 'nope' })).toThrow(/ADMIN_EMAILS/);
+  });
+
+  it('payment providers: static by default; pix-api and mercadopago demand their settings; secrets from files', () => {
+    expect(loadConfig({}).PAYMENT_PROVIDER).toBe('static');
+    expect(loadConfig({}).pixApi).toBeNull();
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'pix-api' })).toThrow(/PIX_API_CLIENT_ID: obrigatório/);
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'mercadopago' })).toThrow(/MERCADO_PAGO_ACCESS_TOKEN/);
+    expect(() => loadConfig({ PIX_API_BASE_URL: 'http://banco.example/v2' })).toThrow(/PIX_API_BASE_URL/);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-config-'));
+    try {
+      for (const [name, text] of [
+        ['secret', 'segredo-do-cliente\n'],
+        ['cert.pem', 'CERT'],
+        ['key.pem', 'KEY'],
+      ]) {
+        fs.writeFileSync(path.join(dir, name as string), text as string);
+      }
+      const config = loadConfig({
+        PAYMENT_PROVIDER: 'pix-api',
+        PIX_API_BASE_URL: 'https://pix.banco.example/api/v2/',
+        PIX_API_CLIENT_ID: 'cliente',
+        PIX_API_CLIENT_SECRET_FILE: path.join(dir, 'secret'),
+        PIX_API_CERT_FILE: path.join(dir, 'cert.pem'),
+        PIX_API_KEY_FILE: path.join(dir, 'key.pem'),
+        PIX_API_WEBHOOK_TOKEN: 'a'.repeat(24),
+      });
+      expect(config.pixApi).toMatchObject({
+        baseUrl: 'https://pix.banco.example/api/v2',
+        tokenUrl: 'https://pix.banco.example/oauth/token',
+        clientSecret: 'segredo-do-cliente',
+        certPem: 'CERT',
+        keyPem: 'KEY',
+        caPem: null,
+      });
+      expect(() => loadConfig({ PIX_API_CLIENT_SECRET_FILE: path.join(dir, 'missing') })).toThrow(
+        /PIX_API_CLIENT_SECRET_FILE: arquivo ilegível/,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -70,6 +70,24 @@ const envSchema = z.object({
   TOPUP_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   MERCADO_PAGO_WEBHOOK_SECRET: z.string().min(1).optional(),
   MERCADO_PAGO_ACCESS_TOKEN: z.string().min(1).optional(),
+  /** Where top-ups are charged (issue 16): static = BR Code to PIX_KEY confirmed by hand; pix-api; mercadopago. */
+  PAYMENT_PROVIDER: z.enum(['static', 'pix-api', 'mercadopago']).default('static'),
+  /** Seconds between two reconciliations of pending dynamic charges with the provider; 0 = off. */
+  PAYMENT_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  MERCADO_PAGO_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.mercadopago.com'),
+  /** BCB Pix API of the operator's bank (PSP): base URL (…/v2), OAuth2 token URL, client id/secret, mTLS files. */
+  PIX_API_BASE_URL: z.url({ protocol: /^https$/ }).optional(),
+  PIX_API_TOKEN_URL: z.url({ protocol: /^https$/ }).optional(),
+  PIX_API_CLIENT_ID: z.string().min(1).optional(),
+  PIX_API_CLIENT_SECRET: z.string().min(1).optional(),
+  PIX_API_CERT_FILE: z.string().min(1).optional(),
+  PIX_API_KEY_FILE: z.string().min(1).optional(),
+  PIX_API_CA_FILE: z.string().min(1).optional(),
+  /** Secret path segment of the webhook address registered at the PSP: PUBLIC_URL/api/webhooks/pix-api/<token>. */
+  PIX_API_WEBHOOK_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{24,128}$/, '24 a 128 letras, números, - ou _ / 24 to 128 letters, digits, - or _')
+    .optional(),
   LOW_BALANCE_THRESHOLD_MILLIS: z.coerce.number().int().min(0).default(5_000),
   // Sending engine (issue 6). Relays: comma-separated smtp(s):// URLs; empty = SMTP_URL, else the mail catcher.
   SENDING_SMTP_URLS: z.string().default(''),
@@ -180,13 +198,92 @@ export interface Config
   s3: S3Config | null;
   /** /metrics: 'loopback' (default), 'open', or 'off'. */
   metricsAccess: 'loopback' | 'open' | 'off';
+  /** The BCB Pix API client when PAYMENT_PROVIDER=pix-api. */
+  pixApi: PixApiConfig | null;
+}
+
+/** The BCB Pix API client settings, secrets read from files (never from the database). */
+export interface PixApiConfig {
+  baseUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  certPem: string;
+  keyPem: string;
+  caPem: string | null;
+  webhookToken: string;
 }
 
 export class ConfigError extends Error {}
 
+/** Secrets may come as `<NAME>_FILE` (Docker/Kubernetes secrets): the file's content, trailing newline trimmed. */
+const SECRET_FILE_VARS = [
+  'PIX_API_CLIENT_SECRET',
+  'PIX_API_WEBHOOK_TOKEN',
+  'MERCADO_PAGO_ACCESS_TOKEN',
+  'MERCADO_PAGO_WEBHOOK_SECRET',
+] as const;
+
+function withSecretFiles(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out = { ...env };
+  for (const name of SECRET_FILE_VARS) {
+    const file = env[`${name}_FILE`];
+    if (!file || env[name]) continue;
+    try {
+      out[name] = fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch {
+      throw new ConfigError(
+        `Configuração inválida / invalid configuration:\n  - ${name}_FILE: arquivo ilegível / unreadable file`,
+      );
+    }
+  }
+  return out;
+}
+
+function readPem(name: string, file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new ConfigError(
+      `Configuração inválida / invalid configuration:\n  - ${name}: arquivo ilegível / unreadable file`,
+    );
+  }
+}
+
+function pixApiConfig(e: Env): PixApiConfig | null {
+  if (e.PAYMENT_PROVIDER !== 'pix-api') return null;
+  const required = [
+    'PIX_API_BASE_URL',
+    'PIX_API_CLIENT_ID',
+    'PIX_API_CLIENT_SECRET',
+    'PIX_API_CERT_FILE',
+    'PIX_API_KEY_FILE',
+    'PIX_API_WEBHOOK_TOKEN',
+  ] as const;
+  const missing = required.filter((name) => !e[name]);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Configuração inválida / invalid configuration:\n${missing.map((name) => `  - ${name}: obrigatório com PAYMENT_PROVIDER=pix-api / required with PAYMENT_PROVIDER=pix-api`).join('\n')}`,
+    );
+  }
+  const baseUrl = (e.PIX_API_BASE_URL as string).replace(/\/+$/, '');
+  return {
+    baseUrl,
+    tokenUrl: e.PIX_API_TOKEN_URL ?? `${new URL(baseUrl).origin}/oauth/token`,
+    clientId: e.PIX_API_CLIENT_ID as string,
+    clientSecret: e.PIX_API_CLIENT_SECRET as string,
+    certPem: readPem('PIX_API_CERT_FILE', e.PIX_API_CERT_FILE as string),
+    keyPem: readPem('PIX_API_KEY_FILE', e.PIX_API_KEY_FILE as string),
+    caPem: e.PIX_API_CA_FILE ? readPem('PIX_API_CA_FILE', e.PIX_API_CA_FILE) : null,
+    webhookToken: e.PIX_API_WEBHOOK_TOKEN as string,
+  };
+}
+
 /** Parses the environment once; throws ConfigError naming every bad variable (pt-BR and English). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const blankAsUnset = withSecretFiles(
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
+  );
   const parsed = envSchema.safeParse(blankAsUnset);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
@@ -229,6 +326,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((s) => s.trim())
       .filter(Boolean),
   ];
+  if (e.PAYMENT_PROVIDER === 'mercadopago' && !(e.MERCADO_PAGO_ACCESS_TOKEN && e.MERCADO_PAGO_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      'Configuração inválida / invalid configuration:\n  - MERCADO_PAGO_ACCESS_TOKEN, MERCADO_PAGO_WEBHOOK_SECRET: obrigatórios com PAYMENT_PROVIDER=mercadopago / required with PAYMENT_PROVIDER=mercadopago',
+    );
+  }
+  const pixApi = pixApiConfig(e);
   const mailCatcherEnabled = e.MAIL_CATCHER === 'auto' ? !e.SMTP_URL : e.MAIL_CATCHER;
   return {
     ...e,
@@ -241,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     UPLOADS_DIR: path.resolve(e.UPLOADS_DIR ?? path.join(e.DATA_DIR, 'uploads')),
     s3,
     metricsAccess: e.METRICS_ENABLED === 'auto' ? 'loopback' : e.METRICS_ENABLED ? 'open' : 'off',
+    pixApi,
   };
 }
 

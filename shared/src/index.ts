@@ -4,6 +4,7 @@ export * from './constants';
 export * from './email';
 export * from './errors';
 export * from './pix/br-code';
+export * from './pix/provider-amount';
 export * from './pricing';
 export * from './schemas/account';
 export * from './schemas/audience';

@@ -18,6 +18,8 @@ describe('Pix BR Code', () => {
     expect(code).toBe(BCB_EXAMPLE);
     expect(parsePixBrCode(BCB_EXAMPLE)).toEqual({
       key: '123e4567-e12b-12d1-a456-426655440000',
+      url: null,
+      pointOfInitiation: null,
       merchantName: 'Fulano de Tal',
       merchantCity: 'BRASILIA',
       amountMillis: null,

@@ -3,7 +3,7 @@
  * Code"): TLV fields (2-digit id, 2-digit length, value) closed by a CRC-16/CCITT-FALSE. Pure: the server
  * builds codes for top-ups, the web can parse or show them.
  */
-import { parseReaisToMillis } from '../pricing';
+import { parseProviderAmountToMillis } from './provider-amount';
 
 export const PIX_GUI = 'br.gov.bcb.pix';
 export const PIX_MAX_MERCHANT_NAME = 25;
@@ -22,7 +22,12 @@ export interface PixBrCodeInput {
 }
 
 export interface ParsedPixBrCode {
-  key: string;
+  /** The receiver's key (static codes); null in a dynamic code, which carries `url` instead. */
+  key: string | null;
+  /** Dynamic codes: the payload location (no scheme), e.g. `pix.example.com/qr/v2/…`. */
+  url: string | null;
+  /** Field 01: '11' reusable (static), '12' single use (dynamic); null when absent. */
+  pointOfInitiation: string | null;
   merchantName: string;
   merchantCity: string;
   amountMillis: number | null;
@@ -101,6 +106,34 @@ export function buildPixBrCode(input: PixBrCodeInput): string {
   return payload + crc16CcittFalse(payload);
 }
 
+/**
+ * Builds a dynamic BR Code for a charge created through a Pix API (BCB "QR dinâmico"): point of initiation 12
+ * (single use), the payload location in field 26-25 instead of a key, txid `***` (the payer's bank fetches the
+ * charge, txid included, from the location). Throws InvalidPixBrCodeError on a bad location.
+ */
+export function buildDynamicPixBrCode(input: { location: string; merchantName: string; merchantCity: string }): string {
+  const location = input.location.trim().replace(/^https:\/\//, '');
+  if (!location || location.length > 77 || !/^[\x21-\x7e]+$/.test(location)) {
+    throw new InvalidPixBrCodeError('Location da cobrança inválida.');
+  }
+  const name = transliterateForPix(input.merchantName).slice(0, PIX_MAX_MERCHANT_NAME).trim();
+  const city = transliterateForPix(input.merchantCity).toUpperCase().slice(0, PIX_MAX_MERCHANT_CITY).trim();
+  if (!name) throw new InvalidPixBrCodeError('Nome do recebedor vazio.');
+  if (!city) throw new InvalidPixBrCodeError('Cidade do recebedor vazia.');
+  const payload =
+    field('00', '01') +
+    field('01', '12') +
+    field('26', field('00', PIX_GUI) + field('25', location)) +
+    field('52', '0000') +
+    field('53', '986') +
+    field('58', 'BR') +
+    field('59', name) +
+    field('60', city) +
+    field('62', field('05', '***')) +
+    '6304';
+  return payload + crc16CcittFalse(payload);
+}
+
 /** Splits a TLV string into [id, value] pairs; throws on a bad id, a bad length or a value past the end. */
 function readTlv(text: string, where: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
@@ -145,9 +178,10 @@ export function parsePixBrCode(text: string): ParsedPixBrCode {
   if (!merchant) throw new InvalidPixBrCodeError('Campo 26 (conta Pix) ausente.');
   const sub = readTlv(merchant, 'Campo 26');
   const gui = sub.find(([id]) => id === '00')?.[1];
-  const key = sub.find(([id]) => id === '01')?.[1];
+  const key = sub.find(([id]) => id === '01')?.[1] ?? null;
+  const url = sub.find(([id]) => id === '25')?.[1] ?? null;
   if (gui?.toLowerCase() !== PIX_GUI) throw new InvalidPixBrCodeError('GUI do Pix ausente ou inválido.');
-  if (!key) throw new InvalidPixBrCodeError('Chave Pix ausente.');
+  if (!key && !url) throw new InvalidPixBrCodeError('Chave Pix ou location ausente.');
   if (get('52') !== '0000') throw new InvalidPixBrCodeError('Campo 52 deve ser 0000.');
   if (get('53') !== '986') throw new InvalidPixBrCodeError('Moeda deve ser 986 (real).');
   if (get('58') !== 'BR') throw new InvalidPixBrCodeError('País deve ser BR.');
@@ -162,7 +196,7 @@ export function parsePixBrCode(text: string): ParsedPixBrCode {
   let amountMillis: number | null = null;
   const amount = get('54');
   if (amount !== undefined) {
-    amountMillis = /^\d{1,10}(\.\d{1,2})?$/.test(amount) ? parseReaisToMillis(amount) : null;
+    amountMillis = /^\d{1,10}(\.\d{1,2})?$/.test(amount) ? parseProviderAmountToMillis(amount) : null;
     if (amountMillis === null || amountMillis <= 0) throw new InvalidPixBrCodeError('Valor (campo 54) inválido.');
   }
   let txid: string | null = null;
@@ -171,5 +205,6 @@ export function parsePixBrCode(text: string): ParsedPixBrCode {
     const value = readTlv(additional, 'Campo 62').find(([id]) => id === '05')?.[1];
     if (value && value !== '***') txid = value;
   }
-  return { key, merchantName, merchantCity, amountMillis, txid, crc };
+  const pointOfInitiation = get('01') ?? null;
+  return { key, url, pointOfInitiation, merchantName, merchantCity, amountMillis, txid, crc };
 }

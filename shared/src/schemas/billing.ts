@@ -49,6 +49,24 @@ export const adminStatusSchema = z.object({ reason: z.string().trim().min(3, 'In
 /** POST /api/admin/topups/:id/confirm */
 export const adminConfirmTopupSchema = z.object({ reason: z.string().trim().max(500).optional() });
 
+/** POST /api/admin/topups/:id/refunds — whole or part of a paid top-up, through its provider. */
+export const adminRefundTopupSchema = z.object({
+  amountMillis: millis
+    .positive('O valor deve ser positivo.')
+    .refine((v) => v % 10 === 0, 'O valor da devolução deve ser em centavos inteiros.'),
+  reason: z
+    .string()
+    .trim()
+    .min(3, 'Informe o motivo da devolução.')
+    .max(140, 'O motivo pode ter no máximo 140 caracteres.'),
+  /** A uuid the client makes once per refund dialog: a repeated click returns the first refund. */
+  requestKey: z.uuid('Chave do pedido inválida.'),
+});
+export type AdminRefundTopupInput = z.infer<typeof adminRefundTopupSchema>;
+
+/** GET /api/admin/topups?status=open|paid */
+export const adminTopupsQuerySchema = z.object({ status: z.enum(['open', 'paid']).default('open') });
+
 export const LEDGER_KIND_LABELS_PT_BR = {
   topup: 'Recarga',
   reservation: 'Reserva',
@@ -93,6 +111,11 @@ export interface TopupDto {
   status: 'pending' | 'paid' | 'expired' | 'cancelled' | 'review';
   brCode: string;
   qrSvgDataUrl: string;
+  /** dynamic: a provider charge that confirms itself; static: BR Code to the operator's key, confirmed by hand. */
+  mode: 'static' | 'dynamic';
+  /** Development only: the page may offer "simular pagamento". */
+  canSimulatePayment: boolean;
+  refundedMillis: number;
   expiresAt: string;
   paidAt: string | null;
   createdAt: string;

@@ -27,6 +27,14 @@ export const topups = pgTable(
     status: text('status', { enum: TOPUP_STATUSES }).notNull().default('pending'),
     provider: text('provider'),
     providerPaymentId: text('provider_payment_id').unique(),
+    /**
+     * Dynamic charges (issue 16): the charge at the provider (the cob's txid on a Pix API, the payment id at
+     * Mercado Pago). Null for a static BR Code confirmed by hand.
+     */
+    chargeProvider: text('charge_provider'),
+    providerChargeId: text('provider_charge_id'),
+    /** Sum of the refunds requested and not failed, in millis (never more than amount_millis). */
+    refundedMillis: bigint('refunded_millis', { mode: 'number' }).notNull().default(0),
     /** Why a payment went to manual review (amount/currency mismatch, late payment…), pt-BR. */
     reviewReason: text('review_reason'),
     /** What the provider reported for the payment (amount in millis, currency, status), for the operator. */
@@ -41,7 +49,46 @@ export const topups = pgTable(
     index('topups_account_id_created_at_idx').on(t.accountId, t.createdAt),
     index('topups_status_idx').on(t.status),
     check('topups_amount_positive', sql`${t.amountMillis} > 0`),
-    check('topups_txid_format', sql`${t.txid} ~ '^[A-Za-z0-9]{1,25}$'`),
+    // 1–25 for the static BR Code (field 62-05), 26–35 for a Pix API cob (BCB spec `txid`).
+    check('topups_txid_format', sql`${t.txid} ~ '^[A-Za-z0-9]{1,35}$'`),
+    check('topups_refunded_within_amount', sql`${t.refundedMillis} >= 0 AND ${t.refundedMillis} <= ${t.amountMillis}`),
+    uniqueIndex('topups_provider_charge_unique').on(t.chargeProvider, t.providerChargeId),
+  ],
+);
+
+export const TOPUP_REFUND_STATUSES = ['processing', 'done', 'failed'] as const;
+export type TopupRefundStatus = (typeof TOPUP_REFUND_STATUSES)[number];
+
+/**
+ * Refunds of a paid top-up (issue 16), asked by an operator and sent back through the provider. The debit is a
+ * 'refund' ledger entry written with the row (one per refund: unique index on ledger_entries.refund_id); a
+ * refund the provider refuses is given back by a second entry. `request_key` makes a repeated click a no-op;
+ * `refund_code` is the id sent to the provider (`PUT /pix/{e2eid}/devolucao/{id}`, X-Idempotency-Key).
+ */
+export const topupRefunds = pgTable(
+  'topup_refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    topupId: uuid('topup_id')
+      .notNull()
+      .references(() => topups.id),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    requestKey: uuid('request_key').notNull().unique(),
+    refundCode: text('refund_code').notNull().unique(),
+    amountMillis: bigint('amount_millis', { mode: 'number' }).notNull(),
+    status: text('status', { enum: TOPUP_REFUND_STATUSES }).notNull().default('processing'),
+    providerRefundId: text('provider_refund_id'),
+    failureReason: text('failure_reason'),
+    reason: text('reason').notNull(),
+    operatorUserId: text('operator_user_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('topup_refunds_topup_id_idx').on(t.topupId),
+    check('topup_refunds_amount_positive', sql`${t.amountMillis} > 0`),
   ],
 );
 
@@ -64,6 +111,8 @@ export const ledgerEntries = pgTable(
     kind: text('kind', { enum: LEDGER_ENTRY_KINDS }).notNull(),
     campaignId: uuid('campaign_id'),
     topupId: uuid('topup_id').references(() => topups.id),
+    /** The refund a 'refund' entry debits (or an 'adjustment' gives back when the provider refused it). */
+    refundId: uuid('refund_id'),
     operatorUserId: text('operator_user_id'),
     /** E-mails covered by a reservation or a send, and the price per e-mail applied (millis). */
     emailCount: integer('email_count'),
@@ -81,6 +130,8 @@ export const ledgerEntries = pgTable(
     uniqueIndex('ledger_entries_one_send_per_campaign').on(t.campaignId).where(sql`${t.kind} = 'send'`),
     uniqueIndex('ledger_entries_one_release_per_campaign').on(t.campaignId).where(sql`${t.kind} = 'release'`),
     uniqueIndex('ledger_entries_one_credit_per_topup').on(t.topupId).where(sql`${t.kind} = 'topup'`),
+    uniqueIndex('ledger_entries_one_debit_per_refund').on(t.refundId).where(sql`${t.kind} = 'refund'`),
+    uniqueIndex('ledger_entries_one_return_per_refund').on(t.refundId).where(sql`${t.kind} = 'adjustment'`),
     check('ledger_entries_balance_after_not_negative', sql`${t.balanceAfterMillis} >= 0`),
   ],
 );

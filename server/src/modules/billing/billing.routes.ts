@@ -2,7 +2,9 @@ import {
   adminAdjustmentSchema,
   adminConfirmTopupSchema,
   adminPriceSchema,
+  adminRefundTopupSchema,
   adminStatusSchema,
+  adminTopupsQuerySchema,
   type BalanceDto,
   createTopupSchema,
   emailsPaidBy,
@@ -27,13 +29,16 @@ import { adjustBalanceByOperator } from './adjust-balance';
 import { topups } from './billing.db';
 import { acknowledgeCampaignAlert, listCampaignAlertsForOperator } from './campaign-alerts';
 import { brCodeQrSvgDataUrl, createTopup, findTopup } from './create-topup';
-import { confirmTopupManually, type Topup } from './credit-topup';
+import { applyProviderPayment, confirmTopupManually, type Topup } from './credit-topup';
 import type { LedgerEntry } from './ledger';
 import { listStatement } from './list-statement';
 import { listAccountsForOperator, listAdminAuditLog, setAccountStatus, setNegotiatedPrice } from './manage-account';
 import { notifyLowBalanceIfCrossed, startLowBalanceWatcher } from './notify-low-balance';
 import { grantOperatorRole, listOperators, revokeOperatorRole } from './operators';
+import type { PaymentProviders } from './payments/providers';
+import { startReconciliation } from './reconcile-topups';
 import type { OperatorRef } from './record-admin-action';
+import { refundTopup } from './refund-topup';
 import { statementToCsv } from './statement-csv';
 import { disableUser, enableUser, listAccountMembersForOperator } from './user-access';
 
@@ -68,7 +73,7 @@ export function toLedgerEntryDto(e: LedgerEntry): LedgerEntryDto {
   };
 }
 
-async function toTopupDto(t: Topup): Promise<TopupDto> {
+async function toTopupDto(t: Topup, canSimulate: boolean): Promise<TopupDto> {
   return {
     id: t.id,
     txid: t.txid,
@@ -76,6 +81,9 @@ async function toTopupDto(t: Topup): Promise<TopupDto> {
     status: t.status,
     brCode: t.brCode,
     qrSvgDataUrl: await brCodeQrSvgDataUrl(t.brCode),
+    mode: t.chargeProvider ? 'dynamic' : 'static',
+    canSimulatePayment: canSimulate && t.status === 'pending',
+    refundedMillis: t.refundedMillis,
     expiresAt: t.expiresAt.toISOString(),
     paidAt: t.paidAt?.toISOString() ?? null,
     createdAt: t.createdAt.toISOString(),
@@ -92,20 +100,31 @@ async function requireOperator(request: FastifyRequest): Promise<OperatorRef> {
 /** "Meu saldo", extrato, Pix top-ups and the operator back office's billing actions. */
 export async function billingRoutes(
   app: FastifyInstance,
-  opts: { db: Db; config: Config; mailer: Mailer },
+  opts: { db: Db; config: Config; mailer: Mailer; payments: PaymentProviders },
 ): Promise<void> {
-  const { db, config, mailer } = opts;
+  const { db, config, mailer, payments } = opts;
+  // "Simular pagamento" (issue 18 item 8): development and tests only, never in production.
+  const canSimulate = !config.isProduction;
   const pix = { key: config.PIX_KEY, merchantName: config.PIX_MERCHANT_NAME, merchantCity: config.PIX_MERCHANT_CITY };
   const rules = { minMillis: config.TOPUP_MIN_MILLIS, expiryMinutes: config.TOPUP_EXPIRY_MINUTES };
   const lowBalance = { db, mailer, thresholdMillis: config.LOW_BALANCE_THRESHOLD_MILLIS, publicUrl: config.PUBLIC_URL };
 
   // A send's reservation can take the balance below the threshold too: the watcher announces those crossings.
   let watcher: ReturnType<typeof startLowBalanceWatcher> | null = null;
+  // Dynamic charges: webhooks get lost, so pending charges are read back from the provider periodically.
+  let reconciler: ReturnType<typeof startReconciliation> | null = null;
   app.addHook('onReady', async () => {
     watcher = startLowBalanceWatcher(lowBalance, { intervalMs: LOW_BALANCE_SWEEP_MS, logger: app.log });
+    if (payments.active && config.PAYMENT_RECONCILE_SECONDS > 0) {
+      reconciler = startReconciliation(db, payments.active, {
+        intervalMs: config.PAYMENT_RECONCILE_SECONDS * 1000,
+        logger: app.log,
+      });
+    }
   });
   app.addHook('onClose', async () => {
     await watcher?.stop();
+    await reconciler?.stop();
   });
 
   // Every member sees the balance (they need it to know whether a campaign can go out).
@@ -148,8 +167,15 @@ export async function billingRoutes(
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const input = parseInput(createTopupSchema, request.body);
-    const topup = await createTopup(db, { ...input, accountId: actor.accountId, userId: actor.userId }, pix, rules);
-    return reply.status(201).send(await toTopupDto(topup));
+    const topup = await createTopup(
+      db,
+      { ...input, accountId: actor.accountId, userId: actor.userId, payerEmail: actor.email },
+      pix,
+      rules,
+      new Date(),
+      payments.active,
+    );
+    return reply.status(201).send(await toTopupDto(topup, canSimulate));
   });
 
   app.get('/api/billing/topups', async (request) => {
@@ -180,8 +206,33 @@ export async function billingRoutes(
     const { id } = parseInput(idParams, request.params);
     const topup = await findTopup(db, actor.accountId, id);
     if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
-    return toTopupDto(topup);
+    return toTopupDto(topup, canSimulate);
   });
+
+  if (canSimulate) {
+    // Development only: pays the top-up as a provider would (same verified-payment path, same ledger entry).
+    app.post('/api/billing/topups/:id/simulate-payment', async (request) => {
+      const actor = await requireActor(request);
+      requireRole(actor, ['owner', 'admin']);
+      const { id } = parseInput(idParams, request.params);
+      const topup = await findTopup(db, actor.accountId, id);
+      if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
+      if (topup.status !== 'pending')
+        throw new AppError('conflict', 'Só uma recarga aguardando pagamento pode ser paga.');
+      const result = await applyProviderPayment(db, {
+        provider: 'simulacao',
+        paymentId: `simulacao-${topup.id}`,
+        txid: topup.txid,
+        amountMillis: topup.amountMillis,
+        currency: 'BRL',
+        status: 'approved',
+      });
+      request.log.info({ topupId: topup.id, outcome: result.outcome }, 'simulated top-up payment (development)');
+      const updated = await findTopup(db, actor.accountId, id);
+      if (!updated) throw new AppError('not_found', 'Recarga não encontrada.');
+      return toTopupDto(updated, canSimulate);
+    });
+  }
 
   app.get('/api/billing/topups/:id/receipt', async (request) => {
     const actor = await requireActor(request);
@@ -272,10 +323,13 @@ export async function billingRoutes(
 
   app.get('/api/admin/topups', async (request) => {
     await requireOperator(request);
+    const query = parseInput(adminTopupsQuerySchema, request.query ?? {});
     const rows = await db
       .select()
       .from(topups)
-      .where(inArray(topups.status, ['pending', 'review', 'expired']))
+      .where(
+        query.status === 'paid' ? eq(topups.status, 'paid') : inArray(topups.status, ['pending', 'review', 'expired']),
+      )
       .orderBy(desc(topups.createdAt))
       .limit(200);
     return {
@@ -288,6 +342,9 @@ export async function billingRoutes(
         reviewReason: t.reviewReason,
         providerPaymentId: t.providerPaymentId,
         providerReport: t.providerReport,
+        chargeProvider: t.chargeProvider,
+        refundedMillis: t.refundedMillis,
+        paidAt: t.paidAt?.toISOString() ?? null,
         expiresAt: t.expiresAt.toISOString(),
         createdAt: t.createdAt.toISOString(),
       })),
@@ -300,6 +357,24 @@ export async function billingRoutes(
     const input = parseInput(adminConfirmTopupSchema, request.body ?? {});
     const topup = await confirmTopupManually(db, { topupId: id, operator, reason: input.reason ?? null });
     return { id: topup.id, status: topup.status, paidAt: topup.paidAt?.toISOString() ?? null };
+  });
+
+  app.post('/api/admin/topups/:id/refunds', async (request, reply) => {
+    const operator = await requireOperator(request);
+    const { id } = parseInput(idParams, request.params);
+    const input = parseInput(adminRefundTopupSchema, request.body);
+    const topupRow = (await db.select({ p: topups.chargeProvider }).from(topups).where(eq(topups.id, id)))[0];
+    const provider =
+      topupRow?.p === 'pix-api' ? payments.pixApi : topupRow?.p === 'mercadopago' ? payments.mercadoPago : null;
+    const { refund, created } = await refundTopup(db, provider, { topupId: id, ...input, operator });
+    return reply.status(created ? 201 : 200).send({
+      id: refund.id,
+      topupId: refund.topupId,
+      amountMillis: refund.amountMillis,
+      status: refund.status,
+      failureReason: refund.failureReason,
+      createdAt: refund.createdAt.toISOString(),
+    });
   });
 
   app.get('/api/admin/campaign-alerts', async (request) => {

@@ -7,11 +7,15 @@ import { AppError } from '../../http/app-error';
 import { findBillingAccount } from '../accounts/account-balance';
 import { topups } from './billing.db';
 import type { Topup } from './credit-topup';
+import { type PaymentProvider, ProviderError } from './payments/payment-provider';
 
 /** Largest single top-up: R$ 100.000,00. */
 export const TOPUP_MAX_MILLIS = 100_000_000;
 const TXID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+/** Static BR Code: field 62-05 holds at most 25 characters. */
 const TXID_LENGTH = 25;
+/** Dynamic charges: the BCB Pix API wants 26 to 35 characters for a cob created with PUT /cob/{txid}. */
+const CHARGE_TXID_LENGTH = 32;
 
 export interface PixReceiver {
   key: string;
@@ -24,10 +28,10 @@ export interface TopupRules {
   expiryMinutes: number;
 }
 
-/** 25 random letters and digits (≈ 143 bits): the txid the payer's bank echoes back. */
-export function generateTxid(): string {
+/** 25 (static) or 32 (dynamic charge) random letters and digits: the txid the payer's bank echoes back. */
+export function generateTxid(length = TXID_LENGTH): string {
   let txid = '';
-  for (let i = 0; i < TXID_LENGTH; i++) txid += TXID_ALPHABET[randomInt(TXID_ALPHABET.length)];
+  for (let i = 0; i < length; i++) txid += TXID_ALPHABET[randomInt(TXID_ALPHABET.length)];
   return txid;
 }
 
@@ -38,15 +42,19 @@ export async function brCodeQrSvgDataUrl(brCode: string): Promise<string> {
 }
 
 /**
- * Creates a pending Pix top-up with a fresh txid, its BR Code (operator's key, name and city; exact amount) and
- * an expiry. Throws validation_failed for an amount under the minimum, over the maximum or not in whole cents.
+ * Creates a pending Pix top-up with a fresh txid and an expiry. With a payment provider, a dynamic charge is
+ * created there first (its "copia e cola" is what the payer sees; it confirms itself by webhook or
+ * reconciliation); without one, a static BR Code to the operator's key (confirmed by hand). Throws
+ * validation_failed for an amount under the minimum, over the maximum or not in whole cents, and
+ * service_unavailable when the provider does not answer.
  */
 export async function createTopup(
   db: Db,
-  input: { accountId: string; amountMillis: number; userId?: string | null },
+  input: { accountId: string; amountMillis: number; userId?: string | null; payerEmail?: string | null },
   pix: PixReceiver,
   rules: TopupRules,
   now = new Date(),
+  provider: PaymentProvider | null = null,
 ): Promise<Topup> {
   const { amountMillis } = input;
   if (!Number.isSafeInteger(amountMillis) || amountMillis < rules.minMillis) {
@@ -59,8 +67,33 @@ export async function createTopup(
     throw new AppError('validation_failed', 'O valor da recarga deve ser em centavos inteiros.');
   }
   if (!(await findBillingAccount(db, input.accountId))) throw new AppError('not_found', 'Conta não encontrada.');
-  const txid = generateTxid();
-  const brCode = buildPixBrCode({ ...pix, amountMillis, txid });
+  const txid = generateTxid(provider ? CHARGE_TXID_LENGTH : TXID_LENGTH);
+  let brCode: string;
+  let providerChargeId: string | null = null;
+  if (provider) {
+    // The charge is created before the row: a charge whose row failed to insert is never shown, so never paid.
+    try {
+      const charge = await provider.createCharge({
+        txid,
+        amountMillis,
+        expiresInSeconds: rules.expiryMinutes * 60,
+        description: `Recarga de créditos Carteiro — ${formatBRL(amountMillis)}`,
+        payerEmail: input.payerEmail ?? null,
+      });
+      brCode = charge.brCode;
+      providerChargeId = charge.chargeId;
+    } catch (error) {
+      if (error instanceof ProviderError) {
+        throw new AppError(
+          'service_unavailable',
+          'O provedor de pagamento não respondeu. Tente gerar a recarga de novo em instantes.',
+        );
+      }
+      throw error;
+    }
+  } else {
+    brCode = buildPixBrCode({ ...pix, amountMillis, txid });
+  }
   const [topup] = await db
     .insert(topups)
     .values({
@@ -68,6 +101,8 @@ export async function createTopup(
       amountMillis,
       txid,
       brCode,
+      chargeProvider: provider ? provider.name : null,
+      providerChargeId,
       createdByUserId: input.userId ?? null,
       expiresAt: new Date(now.getTime() + rules.expiryMinutes * 60_000),
     })

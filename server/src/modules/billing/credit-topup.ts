@@ -92,9 +92,12 @@ export async function applyProviderPayment(
       reason = `Valor pago ${formatBRL(payment.amountMillis)} diferente do valor da recarga ${formatBRL(topup.amountMillis)}.`;
     } else if (topup.status === 'paid') reason = 'Recarga já paga por outro pagamento.';
     else if (topup.status === 'cancelled') reason = 'Pagamento de uma recarga cancelada.';
-    else if (topup.status === 'expired' || topup.expiresAt.getTime() < now.getTime()) {
+    else if (topup.status === 'review') reason = 'Recarga já estava em revisão.';
+    else if (!topup.chargeProvider && (topup.status === 'expired' || topup.expiresAt.getTime() < now.getTime())) {
+      // A static BR Code has no expiry at the payer's bank: a late transfer is the operator's call. A dynamic
+      // charge's expiry is enforced by the provider, so a payment it reports was accepted in time: credit it.
       reason = 'Pagamento recebido depois do vencimento da recarga.';
-    } else if (topup.status === 'review') reason = 'Recarga já estava em revisão.';
+    }
 
     if (reason) {
       if (topup.status === 'paid' || topup.providerPaymentId) {

@@ -11,6 +11,7 @@ export interface NewLedgerEntry {
   description: string;
   campaignId?: string | null;
   topupId?: string | null;
+  refundId?: string | null;
   operatorUserId?: string | null;
   emailCount?: number | null;
   priceMillis?: number | null;

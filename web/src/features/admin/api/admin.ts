@@ -62,6 +62,36 @@ export async function listPendingTopups(signal?: AbortSignal): Promise<AdminTopu
   return (await apiFetch<{ topups: AdminTopup[] }>('/api/admin/topups', { signal })).topups;
 }
 
+export interface PaidTopup {
+  id: string;
+  accountId: string;
+  txid: string;
+  amountMillis: number;
+  refundedMillis: number;
+  chargeProvider: string | null;
+  paidAt: string | null;
+}
+
+/** Paid top-ups (the 200 most recent), for refunds. */
+export async function listPaidTopups(signal?: AbortSignal): Promise<PaidTopup[]> {
+  return (await apiFetch<{ topups: PaidTopup[] }>('/api/admin/topups?status=paid', { signal })).topups;
+}
+
+export interface TopupRefundResult {
+  id: string;
+  amountMillis: number;
+  status: 'processing' | 'done' | 'failed';
+  failureReason: string | null;
+}
+
+/** Refunds (part of) a paid top-up through its provider; the same requestKey twice is one refund. */
+export function refundTopup(
+  id: string,
+  body: { amountMillis: number; reason: string; requestKey: string },
+): Promise<TopupRefundResult> {
+  return apiFetch<TopupRefundResult>(`/api/admin/topups/${id}/refunds`, { method: 'POST', body });
+}
+
 export function confirmTopup(id: string, reason?: string): Promise<unknown> {
   return apiFetch(`/api/admin/topups/${id}/confirm`, { method: 'POST', body: reason ? { reason } : {} });
 }

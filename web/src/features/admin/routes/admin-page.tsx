@@ -32,6 +32,7 @@ import {
   setStatus,
 } from '../api/admin';
 import { AccountMembers } from '../components/account-members';
+import { PaidTopups } from '../components/paid-topups';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
 
 type Tab = 'contas' | 'recargas' | 'alertas' | 'auditoria' | 'operadores';
@@ -105,7 +106,10 @@ export function AdminPage() {
         {tab === 'contas' ? (
           <Accounts key={focus?.accountId ?? 'todas'} focus={focus} />
         ) : tab === 'recargas' ? (
-          <PendingTopups />
+          <>
+            <PendingTopups />
+            <PaidTopups />
+          </>
         ) : tab === 'alertas' ? (
           <CampaignAlerts onShowAccount={showAccount} />
         ) : tab === 'auditoria' ? (
@@ -475,6 +479,7 @@ const AUDIT_ACTIONS: Record<string, MessageKey> = {
   'balance.credit': 'admin.audit.actions.balance.credit',
   'balance.debit': 'admin.audit.actions.balance.debit',
   'topup.confirm': 'admin.audit.actions.topup.confirm',
+  'topup.refund': 'admin.audit.actions.topup.refund',
   'campaign.pause': 'admin.audit.actions.campaign.pause',
   'campaign_alert.review': 'admin.audit.actions.campaign_alert.review',
   'operator.grant': 'admin.audit.actions.operator.grant',

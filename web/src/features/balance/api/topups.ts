@@ -1,7 +1,7 @@
 import type { TopupDto } from '@carteiro/shared';
 import { apiFetch } from '@/lib/api-client';
 
-export type TopupSummary = Omit<TopupDto, 'brCode' | 'qrSvgDataUrl'>;
+export type TopupSummary = Omit<TopupDto, 'brCode' | 'qrSvgDataUrl' | 'mode' | 'canSimulatePayment' | 'refundedMillis'>;
 
 export const TOPUPS_QUERY_KEY = ['billing', 'topups'] as const;
 export const topupQueryKey = (id: string) => ['billing', 'topups', id] as const;
@@ -14,6 +14,11 @@ export function createTopup(amountMillis: number): Promise<TopupDto> {
 /** One top-up of the account (status refreshed: an unpaid one past its expiry comes back "expired"). */
 export function getTopup(id: string, signal?: AbortSignal): Promise<TopupDto> {
   return apiFetch<TopupDto>(`/api/billing/topups/${encodeURIComponent(id)}`, { signal });
+}
+
+/** Development only: pays the top-up as a provider would (same credit path on the server). */
+export function simulateTopupPayment(id: string): Promise<TopupDto> {
+  return apiFetch<TopupDto>(`/api/billing/topups/${encodeURIComponent(id)}/simulate-payment`, { method: 'POST' });
 }
 
 /** The account's 50 most recent top-ups. */

@@ -101,6 +101,12 @@ export function ReceiptPage() {
           <div className="sm:col-span-2">
             <dt className="text-slate-500">{t('balance.topup.txid')}</dt>
             <dd className="break-all font-mono text-slate-900">{r.receiptNumber}</dd>
+            {r.providerPaymentId && r.provider === 'pix-api' ? (
+              <>
+                <dt className="text-slate-500">{t('balance.receipt.endToEndId')}</dt>
+                <dd className="break-all font-mono text-slate-900">{r.providerPaymentId}</dd>
+              </>
+            ) : null}
           </div>
         </dl>
         <p className="mt-8 border-t border-slate-200 pt-4 text-xs text-slate-500">{t('balance.receipt.footer')}</p>

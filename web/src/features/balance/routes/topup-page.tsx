@@ -7,10 +7,30 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDateTime } from '@/features/dashboard/utils/format';
-import { messageOf, toastSuccess } from '@/features/dashboard/utils/notify';
+import { messageOf, toastError, toastSuccess } from '@/features/dashboard/utils/notify';
 import { useI18n } from '@/lib/i18n';
 import { queryClient } from '@/lib/query-client';
-import { getTopup, topupQueryKey } from '../api/topups';
+import { getTopup, simulateTopupPayment, topupQueryKey } from '../api/topups';
+
+/** "mm:ss" (or "h:mm:ss") left until `expiresAt`, never negative. */
+export function formatTimeLeft(expiresAt: string, now: number): string {
+  const total = Math.max(0, Math.floor((new Date(expiresAt).getTime() - now) / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/** The current time, refreshed every second while `active`. */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
 
 /** Polling interval while the payment is pending. */
 export const TOPUP_POLL_MS = 3000;
@@ -29,6 +49,26 @@ export function TopupPage() {
     staleTime: 0,
   });
   const status = topup.data?.status;
+  const now = useNow(status === 'pending');
+  const [simulating, setSimulating] = useState(false);
+  const expired = topup.data ? new Date(topup.data.expiresAt).getTime() <= now : false;
+
+  // When the countdown reaches zero, ask the server once more (it marks the top-up expired, or paid).
+  useEffect(() => {
+    if (status === 'pending' && expired) void topup.refetch();
+  }, [status, expired, topup.refetch]);
+
+  async function simulate() {
+    setSimulating(true);
+    try {
+      await simulateTopupPayment(id);
+      await topup.refetch();
+    } catch (error) {
+      toastError(t('balance.topup.simulate'), error);
+    } finally {
+      setSimulating(false);
+    }
+  }
 
   useEffect(() => {
     document.title = `${t('balance.topup.pageTitle')} — Carteiro`;
@@ -94,6 +134,9 @@ export function TopupPage() {
                 <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
               </svg>
             </span>
+            <span className="rounded-full bg-emerald-600 px-3 py-1 text-sm font-semibold text-white" role="status">
+              {t('balance.topup.paidBadge')}
+            </span>
             <h2 className="text-2xl font-bold text-emerald-900">{t('balance.topup.paidTitle')}</h2>
             <p className="text-emerald-900">
               {t('balance.topup.paidBody', { amount: formatBRL(topup.data.amountMillis) })}
@@ -136,8 +179,29 @@ export function TopupPage() {
               <p className="flex items-center gap-2 text-sm text-slate-600" role="status">
                 <Spinner /> {t('balance.topup.waiting')}
               </p>
+              <p className="text-lg font-semibold tabular-nums text-slate-900" data-testid="topup-countdown">
+                {t('balance.topup.timeLeft', { time: formatTimeLeft(topup.data.expiresAt, now) })}
+              </p>
+              {topup.data.canSimulatePayment ? (
+                <div className="flex flex-col items-center gap-1 rounded-lg border border-dashed border-amber-400 bg-amber-50 p-3">
+                  <Button variant="outline" size="sm" disabled={simulating} onClick={() => void simulate()}>
+                    {t('balance.topup.simulate')}
+                  </Button>
+                  <p className="max-w-60 text-center text-xs text-amber-900">{t('balance.topup.simulateHint')}</p>
+                </div>
+              ) : null}
             </div>
             <div className="min-w-0 space-y-5">
+              {topup.data.mode === 'static' ? (
+                <div className="rounded-lg border border-amber-300 bg-amber-50 p-3" data-testid="topup-manual">
+                  <p className="text-sm font-semibold text-amber-900">{t('balance.topup.manualBadge')}</p>
+                  <p className="text-sm text-amber-900">{t('balance.topup.manualBody')}</p>
+                </div>
+              ) : (
+                <p className="inline-flex rounded-full bg-emerald-50 px-3 py-1 text-xs font-semibold text-emerald-800">
+                  {t('balance.topup.autoBadge')}
+                </p>
+              )}
               <div>
                 <p className="text-sm text-slate-600">{t('balance.topup.amount')}</p>
                 <p className="text-3xl font-bold tabular-nums text-slate-900">{formatBRL(topup.data.amountMillis)}</p>
