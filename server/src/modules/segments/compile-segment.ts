@@ -12,6 +12,13 @@ export interface SegmentContext {
   /** IANA zone for "aniversário este mês" and subscription dates (the account's, America/Sao_Paulo by default). */
   timeZone: string;
   now: Date;
+  /**
+   * The account's most recent sent campaigns, newest first (up to the largest N the tree asks for), read
+   * beforehand so the engagement conditions name them as one array parameter: the planner then reads
+   * message_events_engagement_idx for exactly those campaigns (an index-only scan), instead of a subquery it
+   * cannot see through.
+   */
+  recentCampaignIds: readonly string[];
 }
 
 /**
@@ -65,17 +72,16 @@ export function monthIn(now: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone, month: '2-digit' }).format(now);
 }
 
-/** The account's N most recent sent campaigns (by start). */
+/** The account's N most recent sent campaigns, as a uuid[] parameter. */
 function lastCampaigns(ctx: SegmentContext, n: number): SQL {
-  return sql`select lc.id from campaigns lc where lc.created_by = ${ctx.accountId} and lc.status = 'sent'
-             order by lc.started_at desc nulls last, lc.id desc limit ${n}`;
+  return sql`${`{${ctx.recentCampaignIds.slice(0, n).join(',')}}`}::uuid[]`;
 }
 
-/** Contacts with a human (non-machine) event of this kind, optionally only in the last N campaigns. */
-function humanEvent(ctx: SegmentContext, kind: 'open' | 'click', lastN?: number): SQL {
+/** Contacts with a human (non-machine) event of this kind in the last N campaigns. */
+function humanEvent(ctx: SegmentContext, kind: 'open' | 'click', lastN: number): SQL {
   return sql`select e.contact_id from message_events e
-             where e.account_id = ${ctx.accountId} and e.kind = ${kind} and not e.machine and e.contact_id is not null
-             ${lastN ? sql`and e.campaign_id in (${lastCampaigns(ctx, lastN)})` : sql``}`;
+             where e.campaign_id = any(${lastCampaigns(ctx, lastN)}) and e.kind = ${kind}
+               and not e.machine and e.contact_id is not null and e.account_id = ${ctx.accountId}`;
 }
 
 function compileCondition(c: SegmentCondition, ctx: SegmentContext): SQL {
@@ -145,10 +151,8 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext): SQL {
         case 'opened_none':
           // Received at least one of the last N campaigns and opened none of them.
           return sql`(c.id in (select m.contact_id from messages m where m.account_id = ${ctx.accountId}
-                                 and m.status = 'sent' and m.campaign_id in (${lastCampaigns(ctx, n)}))
-                      and not exists (select 1 from message_events e where e.contact_id = c.id
-                                        and e.account_id = ${ctx.accountId} and e.kind = 'open' and not e.machine
-                                        and e.campaign_id in (${lastCampaigns(ctx, n)})))`;
+                                 and m.status = 'sent' and m.campaign_id = any(${lastCampaigns(ctx, n)}))
+                      and c.id not in (${humanEvent(ctx, 'open', n)}))`;
         case 'never_opened':
           return sql`not exists (select 1 from message_events e where e.contact_id = c.id
                                    and e.account_id = ${ctx.accountId} and e.kind = 'open' and not e.machine)`;

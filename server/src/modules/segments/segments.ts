@@ -5,7 +5,7 @@ import type {
   SegmentUpdateInput,
   SegmentView,
 } from '@carteiro/shared';
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
@@ -27,9 +27,10 @@ function toView(row: SegmentRow): SegmentView {
   };
 }
 
-function collect(tree: SegmentGroup, keys: Set<string>, listIds: Set<string>): void {
+function collect(tree: SegmentGroup, keys: Set<string>, listIds: Set<string>, lastN: { max: number }): void {
   for (const c of tree.conditions) {
-    if (c.type === 'group') collect(c, keys, listIds);
+    if (c.type === 'group') collect(c, keys, listIds, lastN);
+    else if (c.type === 'engagement') lastN.max = Math.max(lastN.max, c.campaigns ?? 5);
     else if (c.type === 'field' && typeof c.field === 'object') keys.add(c.field.custom);
     else if (c.type === 'list') listIds.add(c.listId);
   }
@@ -43,7 +44,8 @@ function collect(tree: SegmentGroup, keys: Set<string>, listIds: Set<string>): v
 async function contextFor(db: Db, accountId: string, trees: SegmentGroup[], now: Date): Promise<SegmentContext> {
   const keys = new Set<string>();
   const wantedLists = new Set<string>();
-  for (const tree of trees) collect(tree, keys, wantedLists);
+  const lastN = { max: 0 };
+  for (const tree of trees) collect(tree, keys, wantedLists, lastN);
   const known = new Set<string>();
   for (const key of keys) {
     const [row] = await queryRows<{ found: boolean }>(
@@ -60,7 +62,17 @@ async function contextFor(db: Db, accountId: string, trees: SegmentGroup[], now:
           .from(lists)
           .where(and(eq(lists.accountId, accountId), inArray(lists.id, [...wantedLists])));
   const [account] = await db.select({ timeZone: accounts.timeZone }).from(accounts).where(eq(accounts.id, accountId));
+  const recent =
+    lastN.max === 0
+      ? []
+      : await db
+          .select({ id: campaigns.id })
+          .from(campaigns)
+          .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.status, 'sent')))
+          .orderBy(sql`${campaigns.startedAt} desc nulls last`, desc(campaigns.id))
+          .limit(lastN.max);
   return {
+    recentCampaignIds: recent.map((r) => r.id),
     accountId,
     customFieldKeys: known,
     listIds: new Set(ownLists.map((l) => l.id)),

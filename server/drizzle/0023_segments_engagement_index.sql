@@ -1,0 +1,1 @@
+CREATE INDEX "message_events_engagement_idx" ON "message_events" USING btree ("campaign_id","kind","contact_id") WHERE not "message_events"."machine" and "message_events"."contact_id" is not null;
