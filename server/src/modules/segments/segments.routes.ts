@@ -5,6 +5,7 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
+import { findCustomFieldNames } from '../templates/custom-field-names';
 import {
   countSegment,
   createSegment,
@@ -27,6 +28,11 @@ export async function segmentsRoutes(app: FastifyInstance, opts: { db: Db }): Pr
   app.get('/api/segments', async (request) => {
     const actor = await requireActor(request);
     return { items: await findSegments(db, actor.accountId) };
+  });
+  /** The custom field keys the editor offers (the account's contacts' keys). */
+  app.get('/api/segments/fields', async (request) => {
+    const actor = await requireActor(request);
+    return { customFields: await findCustomFieldNames(db, actor.accountId) };
   });
   app.post('/api/segments', async (request, reply) => {
     const actor = await requireActor(request);
