@@ -140,7 +140,7 @@ function ConditionControls({
           {SEGMENT_VALUELESS_OPERATORS.includes(c.operator) ? null : (
             <Input
               aria-label={valueLabel}
-              className="w-56"
+              className="w-56!"
               type={isDate ? 'date' : 'text'}
               inputMode={(SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(c.operator) ? 'decimal' : undefined}
               value={c.value ?? ''}
@@ -221,7 +221,7 @@ function ConditionControls({
           </Select>
           <Input
             aria-label={valueLabel}
-            className="w-44"
+            className="w-44!"
             type={c.operator === 'in_last_days' ? 'number' : 'date'}
             min={c.operator === 'in_last_days' ? 1 : undefined}
             value={c.value}
@@ -247,7 +247,7 @@ function ConditionControls({
           {c.operator === 'never_opened' ? null : (
             <Input
               aria-label={t('segments.editor.campaigns')}
-              className="w-24"
+              className="w-24!"
               type="number"
               min={1}
               max={50}
