@@ -156,22 +156,22 @@ function hasEngagement(tree: SegmentGroup): boolean {
 }
 
 /**
- * How many of the account's contacts match the tree (any status: the editor's live count). With an engagement
- * condition the count runs with nested loops off, in its own transaction: the planner cannot estimate conditions
- * on custom fields (jsonb expressions get a fixed 0.5 % selectivity), believes few contacts pass, and probes the
- * events index once per contact and campaign — twice as slow as one hash of the campaigns' human events at
- * 60,000 contacts, and growing with them (ADR 0016, docs/benchmarks.md "Segments").
+ * How many of the account's contacts match the tree (any status: the editor's live count), in its own
+ * transaction with JIT off — a count over 1M contacts crosses jit_above_cost and spent ~0.4 s compiling
+ * expressions it then ran once. With an engagement condition, nested loops are off too: the planner cannot
+ * estimate conditions on custom fields (jsonb expressions get a fixed 0.5 % selectivity), believes few contacts
+ * pass, and probes the events index once per contact and campaign — twice as slow as one hash of the campaigns'
+ * human events at 60,000 contacts, and growing with them (ADR 0016, docs/benchmarks.md "Segments").
  */
 export async function countSegment(db: Db, accountId: string, tree: SegmentGroup, now = new Date()): Promise<number> {
   const condition = await segmentCondition(db, accountId, tree, now);
-  const query = sql`select count(*)::int as n from contacts c where c.account_id = ${accountId} and ${condition}`;
-  if (!hasEngagement(tree)) {
-    const [row] = await queryRows<{ n: number | string }>(db, query);
-    return Number(row?.n ?? 0);
-  }
   return db.transaction(async (tx) => {
-    await tx.execute(sql`set local enable_nestloop = off`);
-    const [row] = await queryRows<{ n: number | string }>(tx as unknown as Db, query);
+    await tx.execute(sql`set local jit = off`);
+    if (hasEngagement(tree)) await tx.execute(sql`set local enable_nestloop = off`);
+    const [row] = await queryRows<{ n: number | string }>(
+      tx as unknown as Db,
+      sql`select count(*)::int as n from contacts c where c.account_id = ${accountId} and ${condition}`,
+    );
     return Number(row?.n ?? 0);
   });
 }
