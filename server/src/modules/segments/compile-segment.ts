@@ -151,10 +151,14 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext): SQL {
         case 'clicked_any':
           return sql`c.id in (${humanEvent(ctx, 'click', n)})`;
         case 'opened_none':
-          // Received at least one of the last N campaigns and opened none of them.
+          // Received at least one of the last N campaigns and opened none of them. NOT EXISTS, not NOT IN: the
+          // planner turns it into an anti-join (or index probes inside an OU); NOT IN over a million openers
+          // would not fit a hashed subplan and be re-scanned per contact.
           return sql`(c.id in (select m.contact_id from messages m where m.account_id = ${ctx.accountId}
                                  and m.status = 'sent' and m.campaign_id = any(${lastCampaigns(ctx, n)}))
-                      and c.id not in (${humanEvent(ctx, 'open', n)}))`;
+                      and not exists (select 1 from message_events e
+                                       where e.campaign_id = any(${lastCampaigns(ctx, n)}) and e.kind = 'open'
+                                         and not e.machine and e.contact_id = c.id))`;
         case 'never_opened':
           return sql`not exists (select 1 from message_events e where e.contact_id = c.id
                                    and e.account_id = ${ctx.accountId} and e.kind = 'open' and not e.machine)`;
