@@ -6,9 +6,10 @@ import { apiFetch } from '@/lib/api-client';
 
 export const SEGMENTS_KEY = ['segments'] as const;
 
-export function useSegments() {
+export function useSegments(enabled = true) {
   return useQuery({
     queryKey: SEGMENTS_KEY,
+    enabled,
     queryFn: async ({ signal }) => (await apiFetch<{ items: SegmentView[] }>('/api/segments', { signal })).items,
   });
 }

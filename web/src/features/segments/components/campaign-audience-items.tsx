@@ -15,7 +15,7 @@ export function CampaignAudienceItems({
   Item: ComponentType<{ label: string; children: ReactNode }>;
 }) {
   const { t } = useI18n();
-  const segments = useSegments();
+  const segments = useSegments(campaign.includeSegmentIds.length > 0);
   const byId = new Map((segments.data ?? []).map((s) => [s.id, s.name]));
   return (
     <>
