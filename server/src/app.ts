@@ -25,6 +25,7 @@ import { listsRoutes } from './modules/lists/lists.routes';
 import { registerMetrics } from './modules/metrics/metrics';
 import { privacyRequestsRoutes } from './modules/privacy-requests/privacy-requests.routes';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
+import { segmentsRoutes } from './modules/segments/segments.routes';
 import { sendingRoutes } from './modules/sending/sending.routes';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(contactsRoutes, { db: database.db });
   await app.register(listsRoutes, { db: database.db });
+  await app.register(segmentsRoutes, { db: database.db });
   await app.register(importsRoutes, {
     db: database.db,
     dataDir: config.DATA_DIR,

@@ -11,4 +11,5 @@ export * from './schemas/audience';
 export * from './schemas/billing';
 export * from './schemas/campaign';
 export * from './schemas/messages';
+export * from './schemas/segments';
 export * from './schemas/template';

@@ -15,6 +15,9 @@ export interface CampaignView {
   replyTo: string | null;
   includeListIds: string[];
   excludeListIds: string[];
+  includeSegmentIds: string[];
+  /** A "reenviar para quem não abriu" follow-up: its audience is this campaign's recipients who did not open. */
+  resendOfCampaignId: string | null;
   template: string;
   templateProject: Record<string, unknown> | null;
   trackOpens: boolean;

@@ -20,6 +20,7 @@ const optionalEmail = z
   .optional();
 
 const listIds = z.array(z.uuid('Lista inválida.')).max(100, 'No máximo 100 listas.');
+const segmentIds = z.array(z.uuid('Segmento inválido.')).max(20, 'No máximo 20 segmentos.');
 
 const campaignFields = {
   name: z.string().trim().min(1, 'Informe o nome da campanha.').max(200, 'Nome longo demais.'),
@@ -30,6 +31,8 @@ const campaignFields = {
   replyTo: optionalEmail,
   includeListIds: listIds,
   excludeListIds: listIds,
+  /** Segments targeted next to the lists (a contact in several is mailed once). */
+  includeSegmentIds: segmentIds,
   template: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'HTML grande demais (máximo 1 MB).'),
   templateProject: z.record(z.string(), z.unknown()).nullable(),
   trackOpens: z.boolean(),
@@ -45,6 +48,7 @@ export const campaignCreateSchema = z.object({
   fromName: campaignFields.fromName.optional(),
   includeListIds: listIds.optional(),
   excludeListIds: listIds.optional(),
+  includeSegmentIds: segmentIds.optional(),
   template: campaignFields.template.optional(),
   templateProject: campaignFields.templateProject.optional(),
   trackOpens: z.boolean().optional(),

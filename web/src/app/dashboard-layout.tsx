@@ -61,6 +61,12 @@ const NAV: NavItem[] = [
     isActive: (p) => p.startsWith('/dashboard/contacts'),
   },
   {
+    to: '/dashboard/segments',
+    label: 'dashboard.nav.segments',
+    icon: 'M4 5h16l-6 8v5l-4 2v-7z',
+    isActive: (p) => p.startsWith('/dashboard/segments'),
+  },
+  {
     to: '/dashboard/my-balance',
     label: 'dashboard.nav.balance',
     icon: 'M3 7h18v12H3zM3 11h18M16 15h2',

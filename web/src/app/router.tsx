@@ -9,6 +9,7 @@ function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
 
 const campaigns = () => import('@/features/campaigns/routes/campaign-pages');
 const lists = () => import('@/features/lists/routes/list-pages');
+const segments = () => import('@/features/segments/routes/segment-pages');
 
 const LandingPage = page(() => import('@/features/landing/routes/landing-page'), 'LandingPage');
 const PrivacyPolicyPage = page(() => import('@/features/legal/routes/privacy-policy-page'), 'PrivacyPolicyPage');
@@ -39,6 +40,9 @@ const ApiPage = page(() => import('@/features/api-keys/routes/api-page'), 'ApiPa
 const ListsPage = page(lists, 'ListsPage');
 const NewListPage = page(lists, 'NewListPage');
 const ListPage = page(lists, 'ListPage');
+const SegmentsPage = page(segments, 'SegmentsPage');
+const NewSegmentPage = page(segments, 'NewSegmentPage');
+const SegmentPage = page(segments, 'SegmentPage');
 const TemplatesPage = page(() => import('@/features/templates/routes/templates-page'), 'TemplatesPage');
 const TemplateEditorPage = page(() => import('@/features/templates/routes/template-editor-page'), 'TemplateEditorPage');
 const ContactsPage = page(() => import('@/features/contacts/routes/contacts-page'), 'ContactsPage');
@@ -88,6 +92,11 @@ export function AppRoutes() {
             <Route path=":id" element={<TemplateEditorPage />} />
           </Route>
           <Route path="contacts" element={<ContactsPage />} />
+          <Route path="segments">
+            <Route index element={<SegmentsPage />} />
+            <Route path="new" element={<NewSegmentPage />} />
+            <Route path=":id" element={<SegmentPage />} />
+          </Route>
           <Route path="settings" element={<SettingsPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>

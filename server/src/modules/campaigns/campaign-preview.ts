@@ -6,6 +6,7 @@ import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { countRecipients } from '../contacts/count-recipients';
 import { findContact } from '../contacts/find-contacts';
+import { campaignAudience } from '../segments/campaign-audience';
 import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } from '../templates/preview-message';
 import { buildScope, compileCampaign, type RenderContact, renderMessage } from '../templates/render-message';
 import { findUnsubscribeTarget } from '../unsubscribe/unsubscribe';
@@ -58,10 +59,7 @@ export async function sendCampaignTest(
 export async function summariseCampaign(db: Db, accountId: string, id: string): Promise<CampaignSummary> {
   const campaign = await findCampaignRow(db, accountId, id);
   const account = await findAccount(db, accountId);
-  const recipients = await countRecipients(db, accountId, {
-    includeListIds: campaign.includeListIds,
-    excludeListIds: campaign.excludeListIds,
-  });
+  const recipients = await countRecipients(db, accountId, await campaignAudience(db, accountId, campaign));
   const costMillis = costOfEmailsMillis(recipients, account.priceMillis);
   return {
     recipients,

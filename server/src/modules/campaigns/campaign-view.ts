@@ -18,6 +18,8 @@ export function toCampaignView(row: CampaignRow): CampaignView {
     replyTo: row.replyTo,
     includeListIds: row.includeListIds,
     excludeListIds: row.excludeListIds,
+    includeSegmentIds: row.includeSegmentIds,
+    resendOfCampaignId: row.resendOfCampaignId,
     template: row.template,
     templateProject: row.templateProject ?? null,
     trackOpens: row.trackOpens,

@@ -25,6 +25,10 @@ export const campaigns = pgTable(
     replyTo: text('reply_to'),
     includeListIds: uuid('include_list_ids').array().notNull().default(sql`'{}'::uuid[]`),
     excludeListIds: uuid('exclude_list_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** Segments (segments module) targeted next to the lists; contacts matching any are included once. */
+    includeSegmentIds: uuid('include_segment_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** "Reenviar para quem não abriu": the sent campaign whose recipients without a human open are the audience. */
+    resendOfCampaignId: uuid('resend_of_campaign_id'),
     template: text('template').notNull().default(''),
     templateProject: jsonb('template_project').$type<Record<string, unknown>>(),
     trackOpens: boolean('track_opens').notNull().default(true),

@@ -4,6 +4,7 @@ import {
   campaignScheduleSchema,
   campaignTestSendSchema,
   campaignUpdateSchema,
+  resendNonOpenersSchema,
 } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -25,6 +26,7 @@ import {
   unscheduleCampaign,
   updateCampaign,
 } from './campaigns';
+import { resendToNonOpeners } from './resend-non-openers';
 
 function campaignId(params: unknown): string {
   const parsed = z.object({ id: z.uuid() }).safeParse(params);
@@ -83,6 +85,11 @@ export async function campaignsRoutes(
   app.post('/api/campaigns/:id/duplicate', async (request, reply) => {
     const actor = await requireActor(request);
     return reply.status(201).send(await duplicateCampaign(db, actor.accountId, campaignId(request.params)));
+  });
+  app.post('/api/campaigns/:id/resend-non-openers', async (request, reply) => {
+    const actor = await requireActor(request);
+    const input = parseInput(resendNonOpenersSchema, request.body ?? {});
+    return reply.status(201).send(await resendToNonOpeners(db, actor.accountId, campaignId(request.params), input));
   });
   app.post('/api/campaigns/:id/schedule', async (request) => {
     const actor = await requireActor(request);

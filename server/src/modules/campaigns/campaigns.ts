@@ -11,6 +11,8 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
 import { lists } from '../lists/lists.db';
+import { hasAudience } from '../segments/campaign-audience';
+import { assertOwnSegments } from '../segments/segments';
 import { findCustomFieldNames } from '../templates/custom-field-names';
 import { findTemplate } from '../templates/templates';
 import { assertHasUnsubscribeLink, assertValidTemplate } from '../templates/validate-template';
@@ -91,6 +93,7 @@ async function withLibraryTemplate<T extends { templateId?: string; template?: s
 export async function createCampaign(db: Db, accountId: string, input: CampaignCreateInput): Promise<CampaignView> {
   const values = await withLibraryTemplate(db, accountId, input);
   await assertOwnLists(db, accountId, [...(values.includeListIds ?? []), ...(values.excludeListIds ?? [])]);
+  await assertOwnSegments(db, accountId, values.includeSegmentIds ?? []);
   await assertTemplateParts(db, accountId, values);
   const [row] = await db
     .insert(campaigns)
@@ -117,6 +120,7 @@ export async function updateCampaign(
   if (!isEditable(current.status)) throw conflict(NOT_EDITABLE);
   const values = await withLibraryTemplate(db, accountId, input);
   await assertOwnLists(db, accountId, [...(values.includeListIds ?? []), ...(values.excludeListIds ?? [])]);
+  await assertOwnSegments(db, accountId, values.includeSegmentIds ?? []);
   await assertTemplateParts(db, accountId, values);
   const [row] = await db
     .update(campaigns)
@@ -157,6 +161,8 @@ export async function duplicateCampaign(db: Db, accountId: string, id: string): 
       replyTo: original.replyTo,
       includeListIds: original.includeListIds,
       excludeListIds: original.excludeListIds,
+      includeSegmentIds: original.includeSegmentIds,
+      resendOfCampaignId: original.resendOfCampaignId,
       template: original.template,
       templateProject: original.templateProject,
       trackOpens: original.trackOpens,
@@ -174,8 +180,11 @@ export async function duplicateCampaign(db: Db, accountId: string, id: string): 
  */
 export async function assertReadyToSend(db: Db, campaign: CampaignRow): Promise<void> {
   if (!campaign.subject.trim()) throw new AppError('validation_failed', 'Informe o assunto antes de enviar.');
-  if (campaign.includeListIds.length === 0)
-    throw new AppError('validation_failed', 'Escolha pelo menos uma lista de destinatários antes de enviar.');
+  if (!hasAudience(campaign))
+    throw new AppError(
+      'validation_failed',
+      'Escolha pelo menos uma lista ou segmento de destinatários antes de enviar.',
+    );
   if (!campaign.template.trim()) throw new AppError('validation_failed', 'A campanha não tem conteúdo (modelo vazio).');
   assertValidTemplate(
     { subject: campaign.subject, preheader: campaign.preheader, html: campaign.template },

@@ -8,6 +8,7 @@ import { reserveForCampaign } from '../billing/reserve-campaign-cost';
 import { assertReadyToSend, findCampaignRow } from '../campaigns/campaigns';
 import { type CampaignRow, campaigns } from '../campaigns/campaigns.db';
 import { audienceQuery } from '../contacts/count-recipients';
+import { campaignAudience } from '../segments/campaign-audience';
 import { assertCampaignTransitions } from './campaign-controls';
 import { campaignSends } from './messages.db';
 
@@ -79,22 +80,27 @@ export async function startCampaignSend(
       .returning();
     if (!started) throw new AppError('conflict', ALREADY_SENDING);
 
-    // The snapshot: the audience query already yields each contact once (distinct across included lists). One
+    // The snapshot: the audience query already yields each contact once (distinct across included lists and
+    // segments). One
     // statement, so the campaign's ids are one ascending run (other campaigns' snapshots may interleave ids);
     // the engine carves its batches from the first to the last.
+    const audience = await campaignAudience(tx as unknown as Db, accountId, started);
     const [inserted] = await queryRows<{ n: number | string; first: number | string; last: number | string }>(
       tx as unknown as Db,
       sql`with inserted as (
             insert into messages (campaign_id, account_id, contact_id, email, token)
             select ${campaignId}::uuid, ${accountId}::uuid, a.id, a.email, ${RANDOM_TOKEN}
-              from (${audienceQuery(accountId, { includeListIds: started.includeListIds, excludeListIds: started.excludeListIds })}) a
+              from (${audienceQuery(accountId, audience)}) a
             on conflict do nothing
             returning id)
           select count(*)::int as n, coalesce(min(id), 0) as first, coalesce(max(id), 0) as last from inserted`,
     );
     const recipients = Number(inserted?.n ?? 0);
     if (recipients === 0) {
-      throw new AppError('validation_failed', 'Nenhum destinatário: as listas escolhidas não têm contatos inscritos.');
+      throw new AppError(
+        'validation_failed',
+        'Nenhum destinatário: as listas e segmentos escolhidos não têm contatos inscritos.',
+      );
     }
 
     const reservation = await reserveForCampaign(tx as unknown as Db, {

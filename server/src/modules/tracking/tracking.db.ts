@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -64,6 +65,11 @@ export const messageEvents = pgTable(
     index('message_events_campaign_kind_idx').on(t.campaignId, t.kind, t.createdAt),
     index('message_events_message_idx').on(t.messageId),
     index('message_events_contact_idx').on(t.contactId, t.createdAt),
+    // Segments' engagement conditions ("abriu/clicou em alguma das últimas N campanhas"): the human events of
+    // given campaigns, answered by an index-only scan (contact ids) — ADR 0016, docs/benchmarks.md "Segments".
+    index('message_events_engagement_idx')
+      .on(t.campaignId, t.kind, t.contactId)
+      .where(sql`not ${t.machine} and ${t.contactId} is not null`),
   ],
 );
 

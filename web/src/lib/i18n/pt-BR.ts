@@ -104,6 +104,7 @@ export const ptBR = {
   'dashboard.nav.templates': 'Modelos',
   'dashboard.nav.lists': 'Listas',
   'dashboard.nav.contacts': 'Contatos',
+  'dashboard.nav.segments': 'Segmentos',
   'dashboard.nav.balance': 'Meu saldo',
   'dashboard.nav.api': 'API',
   'dashboard.nav.settings': 'Configurações',

@@ -7,6 +7,7 @@ import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { useLists } from '@/features/lists/api/get-lists';
 import { errorText, formatNumber, Textarea } from '@/features/lists/components/kit';
+import { SegmentPicker } from '@/features/segments/components/segment-picker';
 import { useTemplates } from '@/features/templates/api/get-templates';
 import { BLANK_TEMPLATE_HTML } from '@/features/templates/components/blank-template';
 import { cn } from '@/lib/cn';
@@ -26,6 +27,7 @@ interface FormValues {
   replyTo: string;
   includeListIds: string[];
   excludeListIds: string[];
+  includeSegmentIds: string[];
   /** '' keep the campaign's HTML; 'blank' start from scratch; else a library template id. */
   templateChoice: string;
   trackOpens: boolean;
@@ -42,6 +44,7 @@ function initialValues(campaign: Campaign | null, userName: string | undefined):
     replyTo: campaign?.replyTo ?? '',
     includeListIds: campaign?.includeListIds ?? [],
     excludeListIds: campaign?.excludeListIds ?? [],
+    includeSegmentIds: campaign?.includeSegmentIds ?? [],
     templateChoice: campaign?.template ? '' : 'blank',
     trackOpens: campaign?.trackOpens ?? true,
     trackClicks: campaign?.trackClicks ?? true,
@@ -88,6 +91,7 @@ export function CampaignForm({ campaign }: { campaign: Campaign | null }) {
       replyTo: values.replyTo,
       includeListIds: values.includeListIds,
       excludeListIds: values.excludeListIds,
+      includeSegmentIds: values.includeSegmentIds,
       trackOpens: values.trackOpens,
       trackClicks: values.trackClicks,
       ...template,
@@ -353,6 +357,12 @@ export function CampaignForm({ campaign }: { campaign: Campaign | null }) {
                   />
                 </div>
               )}
+              {step === 2 ? (
+                <SegmentPicker
+                  selected={values.includeSegmentIds}
+                  onChange={(includeSegmentIds) => set({ includeSegmentIds })}
+                />
+              ) : null}
               <FieldError>{error}</FieldError>
               <div className="flex flex-wrap gap-2 border-t border-slate-100 pt-4">
                 {step > 0 ? (

@@ -27,6 +27,8 @@ function campaign(overrides: Partial<Campaign> = {}): Campaign {
     replyTo: null,
     includeListIds: [LIST_A],
     excludeListIds: [LIST_B],
+    includeSegmentIds: [],
+    resendOfCampaignId: null,
     template: '<p>Oi</p>',
     templateProject: null,
     trackOpens: true,

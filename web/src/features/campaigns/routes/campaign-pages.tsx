@@ -20,6 +20,7 @@ import {
   td,
   th,
 } from '@/features/lists/components/kit';
+import { CampaignAudienceItems } from '@/features/segments/components/campaign-audience-items';
 import { TemplateEditor } from '@/features/templates/components/template-editor';
 import { confirmAction, toast, useAccount } from '@/stores/app-store';
 import { useDeleteCampaign } from '../api/delete-campaign';
@@ -36,6 +37,7 @@ import { useUpdateCampaign } from '../api/update-campaign';
 import { CampaignForm } from '../components/campaign-form';
 import { CampaignProgressCard, SendNowButton } from '../components/campaign-live';
 import { CampaignReportSection } from '../components/campaign-report';
+import { ResendNonOpeners } from '../components/resend-non-openers';
 import { CampaignStatusBadge } from '../components/status-badge';
 import { DEFAULT_TIME_ZONE, formatInZone, toZonedLocal } from '../components/zoned';
 
@@ -291,6 +293,7 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
           >
             Duplicar
           </Button>
+          {campaign.status === 'sent' ? <ResendNonOpeners campaign={campaign} /> : null}
           {isDeletable(campaign.status) ? (
             <Button
               size="sm"
@@ -372,6 +375,7 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
               </Item>
               <Item label="Responder para">{campaign.replyTo || campaign.fromEmail || '—'}</Item>
               <Item label="Enviar para">{names(campaign.includeListIds)}</Item>
+              <CampaignAudienceItems campaign={campaign} Item={Item} />
               <Item label="Exceto quem está em">{names(campaign.excludeListIds)}</Item>
               <Item label="Rastreamento">
                 {[campaign.trackOpens && 'aberturas', campaign.trackClicks && 'cliques'].filter(Boolean).join(' e ') ||

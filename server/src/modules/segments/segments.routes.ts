@@ -1,0 +1,66 @@
+import { segmentCreateSchema, segmentDraftSchema, segmentUpdateSchema } from '@carteiro/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { parseInput } from '../../http/validate';
+import { requireActor } from '../auth/request-actor';
+import { findCustomFieldNames } from '../templates/custom-field-names';
+import {
+  countSegment,
+  createSegment,
+  deleteSegment,
+  findSegment,
+  findSegments,
+  previewSegment,
+  updateSegment,
+} from './segments';
+
+function segmentId(params: unknown): string {
+  const parsed = z.object({ id: z.uuid() }).safeParse(params);
+  if (!parsed.success) throw new AppError('not_found', 'Segmento não encontrado.');
+  return parsed.data.id;
+}
+
+/** Segments REST API (Contatos → Segmentos), scoped by the actor's account; count and preview take a draft tree. */
+export async function segmentsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  const { db } = opts;
+  app.get('/api/segments', async (request) => {
+    const actor = await requireActor(request);
+    return { items: await findSegments(db, actor.accountId) };
+  });
+  /** The custom field keys the editor offers (the account's contacts' keys). */
+  app.get('/api/segments/fields', async (request) => {
+    const actor = await requireActor(request);
+    return { customFields: await findCustomFieldNames(db, actor.accountId) };
+  });
+  app.post('/api/segments', async (request, reply) => {
+    const actor = await requireActor(request);
+    const input = parseInput(segmentCreateSchema, request.body);
+    return reply.status(201).send(await createSegment(db, actor.accountId, input));
+  });
+  app.post('/api/segments/count', async (request) => {
+    const actor = await requireActor(request);
+    const { conditions } = parseInput(segmentDraftSchema, request.body);
+    return { count: await countSegment(db, actor.accountId, conditions) };
+  });
+  app.post('/api/segments/preview', async (request) => {
+    const actor = await requireActor(request);
+    const { conditions } = parseInput(segmentDraftSchema, request.body);
+    return { items: await previewSegment(db, actor.accountId, conditions) };
+  });
+  app.get('/api/segments/:id', async (request) => {
+    const actor = await requireActor(request);
+    return findSegment(db, actor.accountId, segmentId(request.params));
+  });
+  app.patch('/api/segments/:id', async (request) => {
+    const actor = await requireActor(request);
+    const input = parseInput(segmentUpdateSchema, request.body);
+    return updateSegment(db, actor.accountId, segmentId(request.params), input);
+  });
+  app.delete('/api/segments/:id', async (request, reply) => {
+    const actor = await requireActor(request);
+    await deleteSegment(db, actor.accountId, segmentId(request.params));
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,223 @@
+import type {
+  SegmentCreateInput,
+  SegmentGroup,
+  SegmentPreviewContact,
+  SegmentUpdateInput,
+  SegmentView,
+} from '@carteiro/shared';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { accounts } from '../accounts/accounts.db';
+import { campaigns } from '../campaigns/campaigns.db';
+import { lists } from '../lists/lists.db';
+import { compileSegment, type SegmentContext } from './compile-segment';
+import { type SegmentRow, segments } from './segments.db';
+
+const NOT_FOUND = 'Segmento não encontrado.';
+export const PREVIEW_LIMIT = 20;
+
+function toView(row: SegmentRow): SegmentView {
+  return {
+    id: row.id,
+    name: row.name,
+    conditions: row.conditions,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function collect(tree: SegmentGroup, keys: Set<string>, listIds: Set<string>, lastN: { max: number }): void {
+  for (const c of tree.conditions) {
+    if (c.type === 'group') collect(c, keys, listIds, lastN);
+    else if (c.type === 'engagement') lastN.max = Math.max(lastN.max, c.campaigns ?? 5);
+    else if (c.type === 'field' && typeof c.field === 'object') keys.add(c.field.custom);
+    else if (c.type === 'list') listIds.add(c.listId);
+  }
+}
+
+/**
+ * The context a tree is compiled in: of the custom field keys and lists it names, those the account has (one
+ * indexed query for the lists, one `fields ? key` probe per key — not a scan of every contact's keys), the
+ * account's time zone, the clock.
+ */
+async function contextFor(db: Db, accountId: string, trees: SegmentGroup[], now: Date): Promise<SegmentContext> {
+  const keys = new Set<string>();
+  const wantedLists = new Set<string>();
+  const lastN = { max: 0 };
+  for (const tree of trees) collect(tree, keys, wantedLists, lastN);
+  const known = new Set<string>();
+  for (const key of keys) {
+    const [row] = await queryRows<{ found: boolean }>(
+      db,
+      sql`select exists (select 1 from contacts where account_id = ${accountId} and fields ? ${key}::text) as found`,
+    );
+    if (row?.found) known.add(key);
+  }
+  const ownLists =
+    wantedLists.size === 0
+      ? []
+      : await db
+          .select({ id: lists.id })
+          .from(lists)
+          .where(and(eq(lists.accountId, accountId), inArray(lists.id, [...wantedLists])));
+  const [account] = await db.select({ timeZone: accounts.timeZone }).from(accounts).where(eq(accounts.id, accountId));
+  const recent =
+    lastN.max === 0
+      ? []
+      : await db
+          .select({ id: campaigns.id })
+          .from(campaigns)
+          .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.status, 'sent')))
+          .orderBy(sql`${campaigns.startedAt} desc nulls last`, desc(campaigns.id))
+          .limit(lastN.max);
+  return {
+    recentCampaignIds: recent.map((r) => r.id),
+    accountId,
+    customFieldKeys: known,
+    listIds: new Set(ownLists.map((l) => l.id)),
+    timeZone: account?.timeZone ?? 'America/Sao_Paulo',
+    now,
+  };
+}
+
+/** The SQL condition (over contacts alias `c`) of a tree, checked against the account (unknown field → 400). */
+export async function segmentCondition(db: Db, accountId: string, tree: SegmentGroup, now = new Date()): Promise<SQL> {
+  return compileSegment(tree, await contextFor(db, accountId, [tree], now));
+}
+
+export async function findSegments(db: Db, accountId: string): Promise<SegmentView[]> {
+  const rows = await db.select().from(segments).where(eq(segments.accountId, accountId)).orderBy(asc(segments.name));
+  return rows.map(toView);
+}
+
+async function findSegmentRow(db: Db, accountId: string, id: string): Promise<SegmentRow> {
+  const [row] = await db
+    .select()
+    .from(segments)
+    .where(and(eq(segments.accountId, accountId), eq(segments.id, id)));
+  if (!row) throw new AppError('not_found', NOT_FOUND);
+  return row;
+}
+
+export async function findSegment(db: Db, accountId: string, id: string): Promise<SegmentView> {
+  return toView(await findSegmentRow(db, accountId, id));
+}
+
+export async function createSegment(db: Db, accountId: string, input: SegmentCreateInput): Promise<SegmentView> {
+  await segmentCondition(db, accountId, input.conditions);
+  const [row] = await db
+    .insert(segments)
+    .values({ accountId, name: input.name, conditions: input.conditions })
+    .returning();
+  if (!row) throw new Error('segment insert returned nothing');
+  return toView(row);
+}
+
+export async function updateSegment(
+  db: Db,
+  accountId: string,
+  id: string,
+  input: SegmentUpdateInput,
+): Promise<SegmentView> {
+  await findSegmentRow(db, accountId, id);
+  if (input.conditions) await segmentCondition(db, accountId, input.conditions);
+  const [row] = await db
+    .update(segments)
+    .set({ ...input, updatedAt: new Date() })
+    .where(and(eq(segments.accountId, accountId), eq(segments.id, id)))
+    .returning();
+  if (!row) throw new AppError('not_found', NOT_FOUND);
+  return toView(row);
+}
+
+/** Deletes a segment; 409 while a draft or scheduled campaign still targets it. */
+export async function deleteSegment(db: Db, accountId: string, id: string): Promise<void> {
+  await findSegmentRow(db, accountId, id);
+  const [used] = await db
+    .select({ name: campaigns.name })
+    .from(campaigns)
+    .where(
+      and(
+        eq(campaigns.createdBy, accountId),
+        inArray(campaigns.status, ['draft', 'scheduled']),
+        sql`${id}::uuid = any(${campaigns.includeSegmentIds})`,
+      ),
+    )
+    .limit(1);
+  if (used) {
+    throw new AppError('conflict', `A campanha "${used.name}" usa este segmento. Tire-o da campanha antes de excluir.`);
+  }
+  await db.delete(segments).where(and(eq(segments.accountId, accountId), eq(segments.id, id)));
+}
+
+function hasEngagement(tree: SegmentGroup): boolean {
+  return tree.conditions.some((c) => (c.type === 'group' ? hasEngagement(c) : c.type === 'engagement'));
+}
+
+/**
+ * How many of the account's contacts match the tree (any status: the editor's live count), in its own
+ * transaction with JIT off — a count over 1M contacts crosses jit_above_cost and spent ~0.4 s compiling
+ * expressions it then ran once. With an engagement condition, nested loops are off too: the planner cannot
+ * estimate conditions on custom fields (jsonb expressions get a fixed 0.5 % selectivity), believes few contacts
+ * pass, and probes the events index once per contact and campaign — twice as slow as one hash of the campaigns'
+ * human events at 60,000 contacts, and growing with them (ADR 0016, docs/benchmarks.md "Segments").
+ */
+export async function countSegment(db: Db, accountId: string, tree: SegmentGroup, now = new Date()): Promise<number> {
+  const condition = await segmentCondition(db, accountId, tree, now);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    if (hasEngagement(tree)) await tx.execute(sql`set local enable_nestloop = off`);
+    const [row] = await queryRows<{ n: number | string }>(
+      tx as unknown as Db,
+      sql`select count(*)::int as n from contacts c where c.account_id = ${accountId} and ${condition}`,
+    );
+    return Number(row?.n ?? 0);
+  });
+}
+
+/** The first matches, newest first (the editor's preview). */
+export async function previewSegment(
+  db: Db,
+  accountId: string,
+  tree: SegmentGroup,
+  now = new Date(),
+): Promise<SegmentPreviewContact[]> {
+  const condition = await segmentCondition(db, accountId, tree, now);
+  return queryRows<SegmentPreviewContact>(
+    db,
+    sql`select c.id, c.email, c.name, c.status from contacts c where c.account_id = ${accountId} and ${condition}
+        order by c.created_at desc, c.id desc limit ${PREVIEW_LIMIT}`,
+  );
+}
+
+/** 400 unless every id is a segment of the account (campaign audience). */
+export async function assertOwnSegments(db: Db, accountId: string, ids: string[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const found = await db
+    .select({ id: segments.id })
+    .from(segments)
+    .where(and(eq(segments.accountId, accountId), inArray(segments.id, unique)));
+  if (found.length !== unique.length)
+    throw new AppError('validation_failed', 'Um dos segmentos escolhidos não existe.');
+}
+
+/**
+ * The compiled conditions of the account's segments `ids` (a campaign's audience). A segment deleted meanwhile
+ * is simply absent (deletion is refused while a draft or scheduled campaign uses it).
+ */
+export async function segmentConditions(db: Db, accountId: string, ids: string[], now = new Date()): Promise<SQL[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(segments)
+    .where(and(eq(segments.accountId, accountId), inArray(segments.id, ids)));
+  const ctx = await contextFor(
+    db,
+    accountId,
+    rows.map((r) => r.conditions),
+    now,
+  );
+  return rows.map((r) => compileSegment(r.conditions, ctx));
+}
