@@ -10,4 +10,5 @@ export * from './schemas/audience';
 export * from './schemas/billing';
 export * from './schemas/campaign';
 export * from './schemas/messages';
+export * from './schemas/sender-identities';
 export * from './schemas/template';
