@@ -32,9 +32,10 @@ import {
   setStatus,
 } from '../api/admin';
 import { AccountMembers } from '../components/account-members';
+import { SenderDomainsAdmin } from '../components/sender-domains';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
 
-type Tab = 'contas' | 'recargas' | 'alertas' | 'auditoria' | 'operadores';
+type Tab = 'contas' | 'recargas' | 'alertas' | 'dominios' | 'auditoria' | 'operadores';
 
 /** An account to show in the accounts tab (from an alert's "Ver conta"): searched by name, row opened. */
 interface Focus {
@@ -65,6 +66,7 @@ export function AdminPage() {
     ['contas', t('admin.tabs.accounts'), 0],
     ['recargas', t('admin.tabs.topups'), 0],
     ['alertas', t('admin.tabs.alerts'), alertCount],
+    ['dominios', 'Domínios', 0],
     ['auditoria', t('admin.tabs.audit'), 0],
     ['operadores', t('admin.tabs.operators'), 0],
   ];
@@ -108,6 +110,8 @@ export function AdminPage() {
           <PendingTopups />
         ) : tab === 'alertas' ? (
           <CampaignAlerts onShowAccount={showAccount} />
+        ) : tab === 'dominios' ? (
+          <SenderDomainsAdmin />
         ) : tab === 'auditoria' ? (
           <AuditLog />
         ) : (
