@@ -381,9 +381,12 @@ export function domainRecords(row: DomainRow, settings: PlatformTargets): Sender
       value: spfValue,
       required: false,
       ...state(check?.spf),
-      note: existingSpf
-        ? 'Seu domínio já tem um registro SPF: substitua-o por este, que é o mesmo com o Carteiro incluído (um domínio só pode ter um SPF).'
-        : 'Autoriza o Carteiro a enviar pelo seu domínio.',
+      note:
+        check?.spf.status === 'found'
+          ? 'O SPF do seu domínio já inclui o Carteiro.'
+          : existingSpf
+            ? 'Seu domínio já tem um registro SPF: substitua-o por este, que é o mesmo com o Carteiro incluído (um domínio só pode ter um SPF).'
+            : 'Autoriza o Carteiro a enviar pelo seu domínio.',
       warning: spfWarning,
     },
     {

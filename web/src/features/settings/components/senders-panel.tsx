@@ -311,11 +311,13 @@ function DnsRecordRow({ record }: { record: SenderDnsRecord }) {
       <div className="mb-2 flex flex-wrap items-center gap-2">
         <strong className="text-slate-900">{RECORD_TITLE[record.kind]}</strong>
         <span className="rounded bg-slate-200 px-1.5 text-xs font-mono text-slate-700">{record.type}</span>
-        {record.required ? (
-          <span className="text-xs text-slate-500">obrigatório</span>
-        ) : (
-          <span className="text-xs text-slate-500">recomendado</span>
-        )}
+        <span className="text-xs text-slate-500">
+          {record.required
+            ? 'obrigatório'
+            : record.kind === 'return_path' || record.kind === 'tracking'
+              ? 'opcional'
+              : 'recomendado'}
+        </span>
         <Badge tone={state.tone}>{state.label}</Badge>
       </div>
       <dl className="grid gap-2 sm:grid-cols-[6rem_1fr_auto] sm:items-start">
