@@ -6,9 +6,13 @@ import { startTestDnsServer, type TestDnsServer } from '../../../test/support/dn
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { createDnsResolver } from '../../net/dns';
 import { createListWithContacts, createReadyCampaign, creditAccount } from '../sending/testing/send-fixtures';
+import { notifyDomainBroken } from './domain-rechecks';
 import { decryptSecret } from './key-encryption';
+import { recheckDueDomains } from './sender-identities';
 import { senderAddresses, senderDomains } from './sender-identities.db';
+import { senderIdentitySettings } from './sender-settings';
 
 /** Everything the app logged, to grep for private keys. */
 const logLines: string[] = [];
@@ -246,6 +250,36 @@ describe.each(DATABASE_KINDS)('sender identities on %s', (kind) => {
     });
     await call(operator, 'POST', `/api/admin/sender-domains/${d.id}/unsuspend`);
     expect((await call(owner, 'GET', '/api/senders')).json().allowed.domains).toEqual(['suspensa.test']);
+  });
+
+  it('the periodic re-check marks a domain whose DKIM record disappeared broken and e-mails the owner once', async () => {
+    const owner = await signUp(t, { verified: true });
+    const d = (await call(owner, 'POST', '/api/sender-domains', { domain: 'sumiu.test' })).json();
+    const dkim = d.records.find((r: { kind: string }) => r.kind === 'dkim');
+    dns.setTxt(dkim.name, [dkim.value]);
+    expect((await call(owner, 'POST', `/api/sender-domains/${d.id}/check`)).json().status).toBe('verified');
+    dns.remove(dkim.name);
+    const settings = senderIdentitySettings(t.config);
+    const resolver = createDnsResolver({ servers: [dns.address] });
+    const notify = (accountId: string, domain: string) =>
+      notifyDomainBroken(t.database.db, t.mailer, settings, accountId, domain);
+    // Checked less than a minute ago: not due yet.
+    expect(await recheckDueDomains(t.database.db, resolver, settings, { intervalMinutes: 60, notify })).toBe(0);
+    await t.database.db
+      .update(senderDomains)
+      .set({ lastCheckedAt: new Date(Date.now() - 2 * 3600_000) })
+      .where(eq(senderDomains.id, d.id));
+    expect(await recheckDueDomains(t.database.db, resolver, settings, { intervalMinutes: 60, notify })).toBe(1);
+    expect((await call(owner, 'GET', `/api/sender-domains/${d.id}`)).json().status).toBe('broken');
+    const warned = (await t.sentMail()).filter((m) => m.subject.includes('sumiu.test deixou de estar verificado'));
+    expect(warned.map((m) => m.to)).toEqual([[owner.email]]);
+    // Still broken at the next re-check: no second e-mail.
+    await t.database.db
+      .update(senderDomains)
+      .set({ lastCheckedAt: new Date(Date.now() - 2 * 3600_000) })
+      .where(eq(senderDomains.id, d.id));
+    await recheckDueDomains(t.database.db, resolver, settings, { intervalMinutes: 60, notify });
+    expect((await t.sentMail()).filter((m) => m.subject.includes('sumiu.test')).length).toBe(1);
   });
 
   it('never shows a private key in an API answer, a log line or the database in clear', async () => {
