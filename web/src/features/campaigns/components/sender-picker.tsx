@@ -23,6 +23,13 @@ export function SenderPicker({
 }) {
   const senders = useSenders();
   const allowed = senders.data?.allowed;
+  if (senders.isPending) {
+    return (
+      <select id={id} className={selectClass} disabled value="">
+        <option value="">Carregando remetentes…</option>
+      </select>
+    );
+  }
   if (!allowed || (allowed.addresses.length === 0 && allowed.domains.length === 0)) {
     return (
       <div className="space-y-2">
