@@ -93,6 +93,7 @@ export async function senderIdentitiesRoutes(
       return (await checkSenderDomain(db, dns, settings, actor.accountId, id)).domain;
     } catch (error) {
       if (error instanceof AppError) throw error;
+      // A resolver failure (timeout, SERVFAIL), not "record missing": its cause logged here, 503 to the user.
       request.log.warn({ err: error }, 'sender domain DNS check failed');
       throw new AppError(
         'service_unavailable',
