@@ -282,7 +282,16 @@ describe.each(DATABASE_KINDS)('sender identities on %s', (kind) => {
     expect((await t.sentMail()).filter((m) => m.subject.includes('sumiu.test')).length).toBe(1);
   });
 
-  it('never shows a private key in an API answer, a log line or the database in clear', async () => {
+  it('never shows a private key in an API answer, an export, a log line or the database in clear', async () => {
+    // One more account with a domain, read through every answer and export it has.
+    const owner = await signUp(t, { verified: true });
+    const d = (await call(owner, 'POST', '/api/sender-domains', { domain: 'exporta.test' })).json();
+    await call(owner, 'GET', `/api/sender-domains/${d.id}`);
+    await call(owner, 'POST', `/api/sender-domains/${d.id}/check`);
+    await call(owner, 'GET', '/api/senders');
+    expect((await call(owner, 'GET', '/api/contacts/export.csv')).statusCode).toBe(200);
+    expect((await call(owner, 'POST', '/firebase/get', { collection: 'account' })).statusCode).toBe(200);
+    expect((await call(owner, 'POST', '/firebase/get', { collection: 'campaigns', where: [] })).statusCode).toBe(200);
     const rows = await t.database.db.select().from(senderDomains);
     expect(rows.length).toBeGreaterThan(0);
     const secret = t.config.AUTH_SECRET as string;
