@@ -11,6 +11,9 @@
  * recorded" (campaign status sent, settled), CPU µs per message of the senders (and of the sink), the senders'
  * peak RSS, and the sink's raw acceptance rate with the pipelining SmtpPool measured in the same run.
  * First it prints the single-thread CPU cost of each stage of building a message (BENCH_STAGES_ONLY=1: only that).
+ * Mode `domain` (issue 14): no platform key; the From's verified sender domain signs with its own RSA-2048 key,
+ * chosen per message's From domain by the engine (sender-identities/sender-signing.ts, decrypted once and cached
+ * per domain) — compare it with `rsa-sha256`, the single platform key.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -24,6 +27,10 @@ import pino from 'pino';
 import { type Database, openDatabase } from '../server/src/db/database';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
+import { addSenderDomain } from '../server/src/modules/sender-identities/sender-identities';
+import { senderDomains } from '../server/src/modules/sender-identities/sender-identities.db';
+import { createSigningResolver } from '../server/src/modules/sender-identities/sender-signing';
+import { trustSenderAddress } from '../server/src/modules/sender-identities/testing/trust-sender';
 import { BodyProgram } from '../server/src/modules/sending/body-program';
 import { messageLinks } from '../server/src/modules/sending/build-message';
 import { CampaignSender } from '../server/src/modules/sending/campaign-sender';
@@ -52,7 +59,10 @@ import {
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
-const MODES = (process.env.BENCH_DKIM ?? 'off,rsa-sha256,ed25519-sha256').split(',') as Array<'off' | DkimAlgorithm>;
+const MODES = (process.env.BENCH_DKIM ?? 'off,rsa-sha256,ed25519-sha256,domain').split(',') as Array<
+  'off' | 'domain' | DkimAlgorithm
+>;
+const BENCH_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -88,10 +98,10 @@ type ChildMessage =
 async function senderChild(): Promise<void> {
   const env = process.env;
   // As the worker role does: tracking tokens signed with AUTH_SECRET.
-  setTrackingSecret('bench-secret-bench-secret-bench-secret-0123');
+  setTrackingSecret(BENCH_SECRET);
   const database = await openDatabase({ kind: 'postgres', url: env.BENCH_DB as string, poolSize: CONCURRENCY + 2 });
   const signers =
-    env.BENCH_MODE && env.BENCH_MODE !== 'off'
+    env.BENCH_MODE && env.BENCH_MODE !== 'off' && env.BENCH_MODE !== 'domain'
       ? [
           createDkimSigner({
             domain: 'loja.exemplo.com.br',
@@ -107,6 +117,15 @@ async function senderChild(): Promise<void> {
     db: database.db,
     transports: [transport],
     signers,
+    signingFor:
+      env.BENCH_MODE === 'domain'
+        ? createSigningResolver({
+            db: database.db,
+            secret: BENCH_SECRET,
+            platformSigners: [],
+            platformBounceDomain: 'bounces.carteiro.test',
+          })
+        : undefined,
     mailer: null,
     logger: pino({ level: 'warn' }),
     settings: {
@@ -364,6 +383,27 @@ async function main(): Promise<void> {
       .returning();
     if (!account) throw new Error('no account');
     await creditAccount(database.db, account.id, 5 * N * MODES.length + 1000);
+    // Issue 14: only a verified sender may send. The address is confirmed; mode `domain` also verifies its domain.
+    await trustSenderAddress(database.db, account.id, 'loja@loja.exemplo.com.br');
+    if (MODES.includes('domain')) {
+      await addSenderDomain(
+        database.db,
+        {
+          secret: BENCH_SECRET,
+          publicUrl: PUBLIC_URL,
+          confirmHours: 48,
+          spfInclude: '_spf.bounces.carteiro.test',
+          bounceDomain: 'bounces.carteiro.test',
+          trackingHost: 'bench.carteiro.test',
+        },
+        account.id,
+        'loja.exemplo.com.br',
+      );
+      await database.db
+        .update(senderDomains)
+        .set({ status: 'verified' })
+        .where(eq(senderDomains.accountId, account.id));
+    }
     const t0 = performance.now();
     const [list] = await database.db
       .execute<{ id: string }>(sql`insert into lists (account_id, name) values (${account.id}, 'Bench') returning id`)
@@ -380,7 +420,7 @@ async function main(): Promise<void> {
     const rows: string[] = [];
     for (const mode of MODES) {
       const keyFile = path.join(tmp, `${mode}.pem`);
-      if (mode !== 'off') {
+      if (mode !== 'off' && mode !== 'domain') {
         const pair =
           mode === 'rsa-sha256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ed25519');
         fs.writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePng } from '../server/src/modules/uploads/test-images';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { confirmSenderAddress } from './support/journeys';
 import { signUpAndOpen } from './support/session';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
@@ -168,7 +169,8 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     expect(image.status()).toBe(200);
     expect(image.headers()['content-type']).toBe('image/png');
 
-    // Campaign: stepped form saving the draft, template from the library.
+    // Campaign: stepped form saving the draft, template from the library. Its From must be a verified sender.
+    await confirmSenderAddress(page, app.baseURL, 'loja@example.com');
     await page.goto(`${app.baseURL}/dashboard/campaigns`);
     await page.getByText('Nenhuma campanha ainda').waitFor();
     await page.getByRole('link', { name: 'Nova campanha' }).click();
@@ -177,7 +179,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     await page.getByLabel('Pré-cabeçalho').fill('Só esta semana');
     await page.getByRole('button', { name: 'Salvar e continuar' }).click();
     await page.waitForURL(/\/dashboard\/campaigns\/[0-9a-f-]+\/edit\?step=1$/);
-    await page.getByLabel('E-mail do remetente').fill('loja@example.com');
+    await page.getByLabel('E-mail do remetente').selectOption('loja@example.com');
     await page.getByRole('button', { name: 'Salvar e continuar' }).click();
     await page.getByLabel('Enviar para Clientes VIP').check();
     await page.screenshot({ path: join(RESULTS, 'campaign-form-1280.png') });

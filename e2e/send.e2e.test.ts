@@ -5,7 +5,15 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
-import { expectNoOverflow, linkIn, newPage, register, signIn, waitForMail } from './support/journeys';
+import {
+  confirmSenderAddress,
+  expectNoOverflow,
+  linkIn,
+  newPage,
+  register,
+  signIn,
+  waitForMail,
+} from './support/journeys';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const OPERATOR = 'operacao.envio@carteiro.test';
@@ -101,6 +109,8 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await operator.getByText('Pagamento confirmado e creditado').waitFor();
     await operator.context().close();
     await page.getByTestId('topup-paid').waitFor({ timeout: 15_000 });
+    // Only a verified sender may send (issue 14): the shop's address, confirmed by its link.
+    await confirmSenderAddress(page, app.baseURL, 'loja@exemplo.com.br');
     return page;
   }
 
@@ -135,7 +145,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.getByLabel('Assunto').fill('Novidades para você, {{ contato.nome }}');
     await page.getByRole('button', { name: 'Salvar e continuar' }).click();
     await page.waitForURL(/\/dashboard\/campaigns\/[0-9a-f-]+\/edit\?step=1$/);
-    await page.getByLabel('E-mail do remetente').fill('loja@exemplo.com.br');
+    await page.getByLabel('E-mail do remetente').selectOption('loja@exemplo.com.br');
     await page.getByRole('button', { name: 'Salvar e continuar' }).click();
     await page.getByLabel('Enviar para Clientes da loja').check();
     await page.getByRole('button', { name: 'Salvar e continuar' }).click();

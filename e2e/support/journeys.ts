@@ -80,3 +80,18 @@ export async function signOut(page: Page) {
 export function expectNoOverflow(width: number, scrollWidth: number) {
   expect(scrollWidth, 'sem rolagem horizontal').toBeLessThanOrEqual(width + 1);
 }
+
+/**
+ * Confirms `email` as a sender of the signed-in account the way a user does (issue 14): Configurações →
+ * Remetentes e domínios, the link from the dev mailbox, "Confirmar este remetente". Leaves the page there.
+ */
+export async function confirmSenderAddress(page: Page, baseURL: string, email: string) {
+  await page.goto(`${baseURL}/dashboard/settings?aba=remetentes`);
+  await page.getByLabel('Novo endereço de remetente').fill(email);
+  await page.getByRole('button', { name: 'Enviar link de confirmação' }).click();
+  await page.getByText('Aguardando confirmação').first().waitFor();
+  const mail = await waitForMail(baseURL, email, /Confirme este endereço como remetente/);
+  await page.goto(linkIn(mail, baseURL, '/confirm-sender/'));
+  await page.getByRole('button', { name: 'Confirmar este remetente' }).click();
+  await page.getByText('Remetente confirmado').waitFor();
+}

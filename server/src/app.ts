@@ -26,6 +26,8 @@ import { registerMetrics } from './modules/metrics/metrics';
 import { privacyRequestsRoutes } from './modules/privacy-requests/privacy-requests.routes';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
 import { segmentsRoutes } from './modules/segments/segments.routes';
+import { senderIdentitiesRoutes } from './modules/sender-identities/sender-identities.routes';
+import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
 import { sendingRoutes } from './modules/sending/sending.routes';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
@@ -33,6 +35,7 @@ import { registerAfterSend } from './modules/tracking/after-send';
 import type { ReadableFileStorage } from './modules/uploads/file-storage';
 import { createFileStorage } from './modules/uploads/storage';
 import { localUploadsRoutes, uploadsRoutes } from './modules/uploads/uploads.routes';
+import { createDnsResolver, type DnsResolver } from './net/dns';
 
 /** What the HTTP application needs from the process that runs it. */
 export interface AppDeps {
@@ -44,6 +47,8 @@ export interface AppDeps {
   webDistDir: string | null;
   /** pg-boss, to enqueue background jobs; absent in tests (jobs then run in-process). */
   jobs?: JobQueue | null;
+  /** The one DNS resolver (net/dns.ts); default: one on config.DNS_SERVERS. */
+  dns?: DnsResolver;
 }
 
 /**
@@ -121,6 +126,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(compatRoutes, { db: database.db });
   await app.register(sendingRoutes, { db: database.db });
   await app.register(sendCampaignCompatRoutes, { db: database.db });
+  await app.register(senderIdentitiesRoutes, {
+    db: database.db,
+    mailer: deps.mailer,
+    dns: deps.dns ?? createDnsResolver({ servers: config.DNS_SERVERS }),
+    settings: senderIdentitySettings(config),
+  });
   await registerAfterSend(app, { config, db: database.db, logger: deps.logger });
   const fileStorage = createFileStorage(config);
   await app.register(uploadsRoutes, { db: database.db, storage: fileStorage, maxBytes: config.UPLOAD_MAX_BYTES });

@@ -125,6 +125,13 @@ const envSchema = z.object({
   BOUNCE_DOMAIN: z.string().min(1).optional(),
   /** Domain of List-Id (and of Message-ID when the From domain is unusable, ADR 0011); default: PUBLIC_URL's host. */
   LIST_ID_DOMAIN: z.string().min(1).optional(),
+  // Sender identities (issue 14).
+  /** The `include:` senders add to their SPF; default `_spf.<bounce domain>`. */
+  SENDER_SPF_INCLUDE: z.string().min(1).optional(),
+  /** Hours a sender address confirmation link stays valid. */
+  SENDER_CONFIRM_HOURS: z.coerce.number().int().min(1).max(720).default(48),
+  /** Sender domains are checked again by DNS this often (a DKIM record gone marks the domain broken). */
+  SENDER_DOMAIN_RECHECK_MINUTES: z.coerce.number().int().min(1).default(360),
   // Tracking, unsubscribe, bounces (issue 7).
   /** Inbound bounce SMTP receiver port; 0 = off; unset = 2526 in role all with the mail catcher on, else off. */
   BOUNCE_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),

@@ -12,8 +12,11 @@ import { startBounceReceiver } from './modules/bounces/bounce-receiver';
 import { reportSettingsFrom } from './modules/bounces/record-report';
 import { storeCaughtMail } from './modules/dev-mailbox/dev-mailbox';
 import { IMPORT_JOB, runImport } from './modules/imports/run-import';
+import { startDomainRechecks } from './modules/sender-identities/domain-rechecks';
+import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
 import { startSendingEngine } from './modules/sending/sending-runtime';
 import { setTrackingSecret } from './modules/tracking/tracking-token';
+import { createDnsResolver } from './net/dns';
 
 export type Role = 'all' | 'api' | 'worker' | 'migrate';
 
@@ -117,6 +120,15 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
       // starts due scheduled campaigns every SENDING_SCHEDULE_SWEEP_SECONDS — state lives in the tables.
       const engine = startSendingEngine({ config, db: database.db, mailer, logger, fallbackSmtpUrl: smtpUrl });
       stack.push(() => engine.stop());
+      const rechecks = startDomainRechecks({
+        db: database.db,
+        dns: createDnsResolver({ servers: config.DNS_SERVERS }),
+        mailer,
+        settings: senderIdentitySettings(config),
+        intervalMinutes: config.SENDER_DOMAIN_RECHECK_MINUTES,
+        logger,
+      });
+      stack.push(() => rechecks.stop());
     }
 
     if (role === 'worker') return { app: null, database, mailer, url: null, stop };

@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   // uploads
   'unsupported_image',
   'image_too_large',
+  // sender identities
+  'sender_not_verified',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -72,6 +74,8 @@ export const ERROR_MESSAGES_PT_BR: Record<ErrorCode, string> = {
   account_suspended: 'Esta conta está suspensa. Fale com o suporte.',
   unsupported_image: 'Formato de imagem não suportado. Envie PNG, JPEG, GIF ou WebP.',
   image_too_large: 'A imagem é grande demais.',
+  sender_not_verified:
+    'Este remetente não está verificado. Confirme o endereço ou verifique o domínio em Configurações → Remetentes e domínios.',
 };
 
 /** The JSON body of every error answer. */

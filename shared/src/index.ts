@@ -12,4 +12,5 @@ export * from './schemas/billing';
 export * from './schemas/campaign';
 export * from './schemas/messages';
 export * from './schemas/segments';
+export * from './schemas/sender-identities';
 export * from './schemas/template';

@@ -25,6 +25,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   'user-token-expired': 401,
   'user-disabled': 403,
   'password-does-not-meet-requirements': 400,
+  sender_not_verified: 403,
 };
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { type MailCatcher, startMailCatcher } from '../../src/mail/mail-catcher';
@@ -36,6 +36,8 @@ export async function createTestApp(
   env: Record<string, string> = {},
   /** Extra routes a test needs, registered before the app is ready. */
   addRoutes?: (app: FastifyInstance) => void,
+  /** A logger to read what the app logs (default: silent). */
+  options: { logger?: Logger } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-test-'));
   const config = loadConfig({
@@ -47,7 +49,7 @@ export async function createTestApp(
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
     ...env,
   });
-  const logger = pino({ level: 'silent' });
+  const logger = options.logger ?? pino({ level: 'silent' });
   const database = await createTestDatabase(kind);
   const catcher: MailCatcher = await startMailCatcher({
     port: 0,

@@ -47,6 +47,7 @@ const TemplatesPage = page(() => import('@/features/templates/routes/templates-p
 const TemplateEditorPage = page(() => import('@/features/templates/routes/template-editor-page'), 'TemplateEditorPage');
 const ContactsPage = page(() => import('@/features/contacts/routes/contacts-page'), 'ContactsPage');
 const SettingsPage = page(() => import('@/features/settings/routes/settings-page'), 'SettingsPage');
+const ConfirmSenderPage = page(() => import('@/features/settings/routes/confirm-sender-page'), 'ConfirmSenderPage');
 
 /**
  * Every route of spec §2. Declarative routes with React.lazy pages: the data router (createBrowserRouter) costs
@@ -59,6 +60,7 @@ export function AppRoutes() {
         <Route index element={<LandingPage />} />
         <Route path="privacy-policy" element={<PrivacyPolicyPage />} />
         <Route path="campaign/:id/template-viewer" element={<TemplateViewerPage />} />
+        <Route path="confirm-sender/:token" element={<ConfirmSenderPage />} />
         <Route path="auth">
           <Route path="login" element={<LoginPage />} />
           <Route path="register" element={<RegisterPage />} />

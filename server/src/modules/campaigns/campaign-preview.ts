@@ -7,6 +7,7 @@ import { accounts } from '../accounts/accounts.db';
 import { countRecipients } from '../contacts/count-recipients';
 import { findContact } from '../contacts/find-contacts';
 import { campaignAudience } from '../segments/campaign-audience';
+import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } from '../templates/preview-message';
 import { buildScope, compileCampaign, type RenderContact, renderMessage } from '../templates/render-message';
 import { findUnsubscribeTarget } from '../unsubscribe/unsubscribe';
@@ -46,8 +47,11 @@ export async function sendCampaignTest(
   id: string,
   options: { emails: string[]; contactId?: string; publicUrl: string },
 ): Promise<{ sent: number }> {
-  const message = await previewCampaign(db, accountId, id, options);
   const campaign = await findCampaignRow(db, accountId, id);
+  // A test goes out as the campaign's From would: only a verified sender (issue 14).
+  const fromEmail = campaign.fromEmail ?? (await findAccount(db, accountId)).defaultFromEmail;
+  if (fromEmail) await assertSenderAllowed(db, accountId, fromEmail);
+  const message = await previewCampaign(db, accountId, id, options);
   return sendTestMessages(mailer, message, {
     emails: options.emails,
     fallbackSubject: campaign.name,

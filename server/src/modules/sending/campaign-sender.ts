@@ -8,6 +8,7 @@ import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
 import { pgTextArray } from '../imports/run-import';
+import type { SigningResolver } from '../sender-identities/sender-signing';
 import { htmlLiquid, textLiquid } from '../templates/liquid-engine';
 import {
   buildScope,
@@ -67,6 +68,11 @@ export interface SenderDeps {
   /** DKIM signers (RSA and/or Ed25519); each adds its DKIM-Signature. */
   signers?: DkimSigner[];
   /**
+   * Per From domain signing (sender-identities/sender-signing.ts): the sender domain's keys plus the platform's,
+   * and the VERP domain. When absent, every message uses `signers` and `settings.bounceDomain`.
+   */
+  signingFor?: SigningResolver;
+  /**
    * Called after a batch in which the relay refused messages with a mailbox-level 5xx: the bounce protection
    * (bounces/record-report.ts checkCampaignProtection) counts those refusals as hard bounces.
    */
@@ -83,6 +89,8 @@ interface CampaignContext {
   envelope: MessageEnvelope;
   /** The pre-built MIME parts (mime/build-message.ts), set by prepareContext for every campaign. */
   frame: MessageFrame | null;
+  /** The DKIM signers for this campaign's From domain (chosen once per campaign, keys cached per domain). */
+  signers: DkimSigner[];
   /** Click and open tracking, planned once (tracking/campaign-links.ts prepareCampaignTracking). */
   tracking: PreparedTracking;
   /**
@@ -465,8 +473,8 @@ export class CampaignSender {
       text,
       html,
     );
-    for (const signer of this.deps.signers ?? []) raw = signer.sign(raw);
-    return this.wireMessage(message, raw);
+    for (const signer of context.signers) raw = signer.sign(raw);
+    return this.wireMessage(context, message, raw);
   }
 
   /** Liquid render of one message (the tracking markers of the prepared HTML source included). */
@@ -494,8 +502,8 @@ export class CampaignSender {
       text: rendered.text,
       html,
     });
-    for (const signer of this.deps.signers ?? []) raw = signer.sign(raw);
-    return this.wireMessage(message, raw);
+    for (const signer of context.signers) raw = signer.sign(raw);
+    return this.wireMessage(context, message, raw);
   }
 
   /**
@@ -523,14 +531,14 @@ export class CampaignSender {
       text: rendered.text,
       html,
     });
-    for (const signer of this.deps.signers ?? []) raw = signer.sign(raw);
-    return this.wireMessage(message, raw);
+    for (const signer of context.signers) raw = signer.sign(raw);
+    return this.wireMessage(context, message, raw);
   }
 
-  private wireMessage(message: ClaimedMessage, raw: Buffer): WireMessage {
+  private wireMessage(context: CampaignContext, message: ClaimedMessage, raw: Buffer): WireMessage {
     return {
       id: String(message.id),
-      envelopeFrom: verpAddress(message.token, this.settings.bounceDomain),
+      envelopeFrom: verpAddress(message.token, context.envelope.bounceDomain),
       recipient: message.email,
       raw,
     };
@@ -707,6 +715,8 @@ export class CampaignSender {
       .where(eq(campaigns.id, campaignId));
     if (!row) throw new Error(`campaign ${campaignId} not found`);
     const { campaign, account } = row;
+    const fromEmail = (campaign.fromEmail ?? account.defaultFromEmail) as string;
+    const signing = this.deps.signingFor ? await this.deps.signingFor(account.id, fromEmail) : null;
     const tracking = await prepareCampaignTracking(this.db, {
       campaignId: campaign.id,
       html: campaign.template,
@@ -735,14 +745,15 @@ export class CampaignSender {
         campaignId: campaign.id,
         accountId: account.id,
         fromName: campaign.fromName ?? account.defaultFromName ?? account.name,
-        fromEmail: (campaign.fromEmail ?? account.defaultFromEmail) as string,
+        fromEmail,
         replyTo: campaign.replyTo,
         publicUrl: this.settings.publicUrl,
-        bounceDomain: this.settings.bounceDomain,
+        bounceDomain: signing?.bounceDomain ?? this.settings.bounceDomain,
         listIdDomain: this.settings.listIdDomain,
       },
       frame: null,
       programs: null,
+      signers: signing?.signers ?? this.deps.signers ?? [],
     };
     // One MIME builder for every message, in development too (an http PUBLIC_URL only relaxes the https rule of
     // List-Unsubscribe): ADR 0011.

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import type { Logger } from 'pino';
-import type { Config } from '../../config';
+import { type Config, resolveAuthSecret } from '../../config';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { checkCampaignProtection, reportSettingsFrom } from '../bounces/record-report';
+import { createSigningResolver } from '../sender-identities/sender-signing';
 import { CampaignSender, type SenderSettings } from './campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, type DkimSigner } from './dkim/dkim-signer';
 import { createSmtpPool } from './smtp/smtp-pool';
@@ -100,13 +101,22 @@ export function startSendingEngine(options: {
   fallbackSmtpUrl: string;
 }): { sender: CampaignSender; stop(): Promise<void> } {
   const transports = createRelayTransports(options.config, options.fallbackSmtpUrl);
+  const settings = senderSettings(options.config);
+  const platformSigners = createDkimSigners(options.config);
   const sender = new CampaignSender({
     db: options.db,
     transports,
-    settings: senderSettings(options.config),
+    settings,
     logger: options.logger,
     mailer: options.mailer,
-    signers: createDkimSigners(options.config),
+    signers: platformSigners,
+    // Issue 14: the From domain's own keys (verified sender domain) plus the platform's; its bounce domain.
+    signingFor: createSigningResolver({
+      db: options.db,
+      secret: resolveAuthSecret(options.config),
+      platformSigners,
+      platformBounceDomain: settings.bounceDomain,
+    }),
     onRejections: (campaignId) => checkCampaignProtection(options.db, campaignId, reportSettingsFrom(options.config)),
   });
   sender.start();

@@ -9,6 +9,7 @@ import { assertReadyToSend, findCampaignRow } from '../campaigns/campaigns';
 import { type CampaignRow, campaigns } from '../campaigns/campaigns.db';
 import { audienceQuery } from '../contacts/count-recipients';
 import { campaignAudience } from '../segments/campaign-audience';
+import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import { assertCampaignTransitions } from './campaign-controls';
 import { campaignSends } from './messages.db';
 
@@ -31,7 +32,7 @@ const RANDOM_TOKEN = sql`substr(replace(gen_random_uuid()::text, '-', '') || rep
 
 /**
  * Checks that a campaign can be sent by this user now (pt-BR 400/403 otherwise): verified e-mail, active
- * account, subject, audience, content with the unsubscribe link, sender address.
+ * account, subject, audience, content with the unsubscribe link, a verified sender address (issue 14).
  */
 export async function assertCanSend(db: Db, campaign: CampaignRow, user: { emailVerified: boolean }): Promise<void> {
   if (!user.emailVerified) {
@@ -41,9 +42,11 @@ export async function assertCanSend(db: Db, campaign: CampaignRow, user: { email
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
   await assertReadyToSend(db, campaign);
-  if (!(campaign.fromEmail ?? account.defaultFromEmail)) {
+  const fromEmail = campaign.fromEmail ?? account.defaultFromEmail;
+  if (!fromEmail) {
     throw new AppError('validation_failed', 'Informe o e-mail do remetente antes de enviar.');
   }
+  await assertSenderAllowed(db, account.id, fromEmail);
 }
 
 /**

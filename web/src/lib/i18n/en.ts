@@ -161,7 +161,7 @@ export const en = {
   'page.settings.title': 'Settings',
   'page.settings.tabs.account': 'Account',
   'page.settings.tabs.team': 'Team',
-  'page.settings.tabs.senders': 'Senders',
+  'page.settings.tabs.senders': 'Senders and domains',
   'page.settings.account.soon': 'account details',
   'page.settings.account.description': 'Name, legal name, CNPJ or CPF, time zone and default sender of the account.',
   'page.settings.team.soon': 'team',

@@ -32,4 +32,6 @@ export const ERROR_MESSAGES_EN: Record<ErrorCode, string> = {
   'password-does-not-meet-requirements': 'The password does not meet the requirements.',
   'network-request-failed': 'Could not connect. Check your internet connection and try again.',
   'popup-closed-by-user': 'The sign-in window was closed before finishing.',
+  sender_not_verified:
+    'This sender is not verified. Confirm the address or verify the domain in Settings → Senders and domains.',
 };

@@ -161,7 +161,7 @@ export const ptBR = {
   'page.settings.title': 'Configurações',
   'page.settings.tabs.account': 'Conta',
   'page.settings.tabs.team': 'Equipe',
-  'page.settings.tabs.senders': 'Remetentes',
+  'page.settings.tabs.senders': 'Remetentes e domínios',
   'page.settings.account.soon': 'dados da conta',
   'page.settings.account.description': 'Nome, razão social, CNPJ ou CPF, fuso horário e remetente padrão da conta.',
   'page.settings.team.soon': 'equipe',

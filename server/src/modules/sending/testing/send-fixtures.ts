@@ -5,6 +5,7 @@ import { adjustBalanceByOperator } from '../../billing/adjust-balance';
 import { campaigns } from '../../campaigns/campaigns.db';
 import { contacts, suppressions } from '../../contacts/contacts.db';
 import { listMemberships, lists } from '../../lists/lists.db';
+import { trustSenderAddress } from '../../sender-identities/testing/trust-sender';
 import type { SenderSettings } from '../campaign-sender';
 
 export const TEST_TEMPLATE = `<html><body>
@@ -72,10 +73,15 @@ export async function unsubscribeEmail(db: Db, accountId: string, email: string)
   );
 }
 
+/**
+ * A campaign ready to send. Its From is marked a confirmed sender of the account (issue 14) unless
+ * `trustFrom: false` (tests of the sending rule itself).
+ */
 export async function createReadyCampaign(
   db: Db,
   accountId: string,
   fields: Partial<typeof campaigns.$inferInsert> & { includeListIds: string[] },
+  options: { trustFrom?: boolean } = {},
 ): Promise<string> {
   const [row] = await db
     .insert(campaigns)
@@ -92,6 +98,8 @@ export async function createReadyCampaign(
     })
     .returning({ id: campaigns.id });
   if (!row) throw new Error('campaign insert failed');
+  const fromEmail = fields.fromEmail === undefined ? 'loja@exemplo.com.br' : fields.fromEmail;
+  if ((options.trustFrom ?? true) && fromEmail) await trustSenderAddress(db, accountId, fromEmail);
   return row.id;
 }
 

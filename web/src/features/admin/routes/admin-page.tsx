@@ -33,9 +33,10 @@ import {
 } from '../api/admin';
 import { AccountMembers } from '../components/account-members';
 import { PaidTopups } from '../components/paid-topups';
+import { SenderDomainsAdmin } from '../components/sender-domains';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
 
-type Tab = 'contas' | 'recargas' | 'alertas' | 'auditoria' | 'operadores';
+type Tab = 'contas' | 'recargas' | 'alertas' | 'dominios' | 'auditoria' | 'operadores';
 
 /** An account to show in the accounts tab (from an alert's "Ver conta"): searched by name, row opened. */
 interface Focus {
@@ -66,6 +67,7 @@ export function AdminPage() {
     ['contas', t('admin.tabs.accounts'), 0],
     ['recargas', t('admin.tabs.topups'), 0],
     ['alertas', t('admin.tabs.alerts'), alertCount],
+    ['dominios', 'Domínios', 0],
     ['auditoria', t('admin.tabs.audit'), 0],
     ['operadores', t('admin.tabs.operators'), 0],
   ];
@@ -112,6 +114,8 @@ export function AdminPage() {
           </>
         ) : tab === 'alertas' ? (
           <CampaignAlerts onShowAccount={showAccount} />
+        ) : tab === 'dominios' ? (
+          <SenderDomainsAdmin />
         ) : tab === 'auditoria' ? (
           <AuditLog />
         ) : (

@@ -15,6 +15,7 @@ import { toast, useUser } from '@/stores/app-store';
 import { useCreateCampaign } from '../api/create-campaign';
 import type { Campaign } from '../api/types';
 import { useUpdateCampaign } from '../api/update-campaign';
+import { SenderPicker } from './sender-picker';
 
 const STEPS = ['Informações', 'Remetente', 'Público', 'Modelo', 'Rastreamento'] as const;
 
@@ -226,12 +227,10 @@ export function CampaignForm({ campaign }: { campaign: Campaign | null }) {
                     />
                   </Field>
                   <Field id="c-from-email" label="E-mail do remetente">
-                    <Input
+                    <SenderPicker
                       id="c-from-email"
-                      type="email"
                       value={values.fromEmail}
-                      onChange={(e) => set({ fromEmail: e.target.value })}
-                      placeholder="contato@suaempresa.com.br"
+                      onChange={(fromEmail) => set({ fromEmail })}
                     />
                   </Field>
                   <Field id="c-reply" label="Responder para (opcional)">

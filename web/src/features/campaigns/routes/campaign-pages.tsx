@@ -38,6 +38,7 @@ import { CampaignForm } from '../components/campaign-form';
 import { CampaignProgressCard, SendNowButton } from '../components/campaign-live';
 import { CampaignReportSection } from '../components/campaign-report';
 import { ResendNonOpeners } from '../components/resend-non-openers';
+import { SenderAlignmentCheck } from '../components/sender-alignment';
 import { CampaignStatusBadge } from '../components/status-badge';
 import { DEFAULT_TIME_ZONE, formatInZone, toZonedLocal } from '../components/zoned';
 
@@ -360,6 +361,7 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
         </div>
       ) : null}
 
+      {editable ? <SenderAlignmentCheck fromEmail={campaign.fromEmail} /> : null}
       <CampaignProgressCard campaign={campaign} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>

@@ -8,6 +8,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { canManage, useSessionData } from '@/features/auth/utils/use-session';
 import { BALANCE_QUERY_KEY, getBalance } from '@/features/balance/api/get-balance';
+import { UnverifiedSendersNotice } from '@/features/settings/components/unverified-senders-notice';
 import { cn } from '@/lib/cn';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { useDashboardStats } from '../api/get-stats';
@@ -104,6 +105,7 @@ export function DashboardHomePage() {
           {t('dashboard.home.greeting', { name: session.user.name.split(' ')[0] ?? '' })}
         </h1>
       </div>
+      <UnverifiedSendersNotice />
 
       {checklistKnown && doneCount < steps.length ? (
         <Card>

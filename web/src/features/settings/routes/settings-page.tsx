@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { ComingSoonPanel, PageHeader } from '@/components/coming-soon-page';
+import { PageHeader } from '@/components/coming-soon-page';
 import { cn } from '@/lib/cn';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { AccountForm } from '../components/account-form';
 import { SecurityPanel } from '../components/security-panel';
+import { SendersPanel } from '../components/senders-panel';
 import { TeamPanel } from '../components/team-panel';
 
 const TABS = [
@@ -82,7 +83,7 @@ export function SettingsPage() {
           ) : current.id === 'seguranca' ? (
             <SecurityPanel />
           ) : (
-            <ComingSoonPanel soon={current.soon} description={current.description} />
+            <SendersPanel />
           )}
         </div>
       </div>

@@ -1,0 +1,66 @@
+import { eq } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database';
+import type { Mailer } from '../../mail/mailer';
+import type { DnsResolver } from '../../net/dns';
+import { accounts } from '../accounts/accounts.db';
+import { authUsers } from '../auth/auth.db';
+import { recheckDueDomains, type SenderIdentitySettings } from './sender-identities';
+
+/** Tells the account owner that a verified domain's DKIM record is gone (the settings screen also flags it). */
+export async function notifyDomainBroken(
+  db: Db,
+  mailer: Mailer | null,
+  settings: SenderIdentitySettings,
+  accountId: string,
+  domain: string,
+): Promise<void> {
+  if (!mailer) return;
+  const [owner] = await db
+    .select({ email: authUsers.email, name: accounts.name })
+    .from(accounts)
+    .innerJoin(authUsers, eq(authUsers.id, accounts.ownerUserId))
+    .where(eq(accounts.id, accountId));
+  if (!owner) return;
+  const link = `${settings.publicUrl}/dashboard/settings?aba=remetentes`;
+  await mailer.send({
+    to: owner.email,
+    subject: `Atenção: o domínio ${domain} deixou de estar verificado`,
+    text:
+      `O registro DKIM do domínio ${domain} (conta "${owner.name}") não foi encontrado no DNS na última verificação.\n` +
+      'Enquanto ele não voltar, campanhas com remetente neste domínio não podem ser enviadas.\n\n' +
+      `Confira os registros em ${link} e clique em "Verificar agora".`,
+    html:
+      `<p>O registro DKIM do domínio <strong>${domain}</strong> não foi encontrado no DNS na última verificação.</p>` +
+      '<p>Enquanto ele não voltar, campanhas com remetente neste domínio não podem ser enviadas.</p>' +
+      `<p><a href="${link}">Confira os registros</a> e clique em "Verificar agora".</p>`,
+  });
+}
+
+/** The worker's periodic re-check of sender domains (every minute, each domain every SENDER_DOMAIN_RECHECK_MINUTES). */
+export function startDomainRechecks(options: {
+  db: Db;
+  dns: DnsResolver;
+  mailer: Mailer | null;
+  settings: SenderIdentitySettings;
+  intervalMinutes: number;
+  logger: Logger;
+  tickMs?: number;
+}): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    running = recheckDueDomains(options.db, options.dns, options.settings, {
+      intervalMinutes: options.intervalMinutes,
+      notify: (accountId, domain) =>
+        notifyDomainBroken(options.db, options.mailer, options.settings, accountId, domain),
+    }).catch((error) => options.logger.warn({ err: error }, 'sender domain re-check failed'));
+  };
+  const timer = setInterval(tick, options.tickMs ?? 60_000);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

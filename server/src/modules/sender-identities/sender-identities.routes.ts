@@ -1,0 +1,134 @@
+import {
+  senderAddressConfirmSchema,
+  senderAddressCreateSchema,
+  senderDomainCreateSchema,
+  senderDomainSuspendSchema,
+} from '@carteiro/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { parseInput } from '../../http/validate';
+import type { Mailer } from '../../mail/mailer';
+import type { DnsResolver } from '../../net/dns';
+import { requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
+import {
+  addSenderAddress,
+  addSenderDomain,
+  checkSenderDomain,
+  confirmSenderAddress,
+  deleteSenderAddress,
+  deleteSenderDomain,
+  findSenderDomain,
+  listDomainsForOperator,
+  listSenders,
+  type SenderIdentitySettings,
+  senderAlignment,
+  setDomainSuspended,
+  unverifiedCampaignSenders,
+} from './sender-identities';
+
+function idParam(params: unknown, message: string): string {
+  const parsed = z.object({ id: z.uuid() }).safeParse(params);
+  if (!parsed.success) throw new AppError('not_found', message);
+  return parsed.data.id;
+}
+const DOMAIN_NOT_FOUND = 'Domínio não encontrado.';
+
+const alignmentQuery = z.object({ fromEmail: z.string().max(320).optional() });
+
+/** Settings → Remetentes e domínios, the address confirmation link, and the operator's domain list. */
+export async function senderIdentitiesRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; mailer: Mailer; dns: DnsResolver; settings: SenderIdentitySettings },
+): Promise<void> {
+  const { db, mailer, dns, settings } = opts;
+
+  app.get('/api/senders', async (request) => {
+    const actor = await requireActor(request);
+    return listSenders(db, settings, actor.accountId);
+  });
+  app.get('/api/senders/alignment', async (request) => {
+    const actor = await requireActor(request);
+    const { fromEmail } = parseInput(alignmentQuery, request.query ?? {});
+    return senderAlignment(db, actor.accountId, fromEmail?.trim().toLowerCase() || null);
+  });
+  app.get('/api/senders/unverified', async (request) => {
+    const actor = await requireActor(request);
+    return { emails: await unverifiedCampaignSenders(db, actor.accountId) };
+  });
+
+  app.post('/api/sender-addresses', async (request, reply) => {
+    const actor = await requireActor(request);
+    requireRole(actor, ['owner', 'admin']);
+    const { email } = parseInput(senderAddressCreateSchema, request.body);
+    return reply.status(201).send(await addSenderAddress(db, mailer, settings, actor.accountId, email));
+  });
+  app.delete('/api/sender-addresses/:id', async (request, reply) => {
+    const actor = await requireActor(request);
+    requireRole(actor, ['owner', 'admin']);
+    await deleteSenderAddress(db, actor.accountId, idParam(request.params, 'Remetente não encontrado.'));
+    return reply.status(204).send();
+  });
+  // The link in the confirmation e-mail: whoever reads that mailbox confirms, signed in or not.
+  app.post('/api/sender-addresses/confirm', async (request) => {
+    const { token } = parseInput(senderAddressConfirmSchema, request.body);
+    return confirmSenderAddress(db, token);
+  });
+
+  app.post('/api/sender-domains', async (request, reply) => {
+    const actor = await requireActor(request);
+    requireRole(actor, ['owner', 'admin']);
+    const { domain } = parseInput(senderDomainCreateSchema, request.body);
+    return reply.status(201).send(await addSenderDomain(db, settings, actor.accountId, domain));
+  });
+  app.get('/api/sender-domains/:id', async (request) => {
+    const actor = await requireActor(request);
+    return findSenderDomain(db, settings, actor.accountId, idParam(request.params, DOMAIN_NOT_FOUND));
+  });
+  app.post('/api/sender-domains/:id/check', async (request) => {
+    const actor = await requireActor(request);
+    const id = idParam(request.params, DOMAIN_NOT_FOUND);
+    try {
+      return (await checkSenderDomain(db, dns, settings, actor.accountId, id)).domain;
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      // A resolver failure (timeout, SERVFAIL), not "record missing": its cause logged here, 503 to the user.
+      request.log.warn({ err: error }, 'sender domain DNS check failed');
+      throw new AppError(
+        'service_unavailable',
+        'Não foi possível consultar o DNS agora. Tente de novo em alguns minutos.',
+        undefined,
+        503,
+      );
+    }
+  });
+  app.delete('/api/sender-domains/:id', async (request, reply) => {
+    const actor = await requireActor(request);
+    requireRole(actor, ['owner', 'admin']);
+    await deleteSenderDomain(db, actor.accountId, idParam(request.params, DOMAIN_NOT_FOUND));
+    return reply.status(204).send();
+  });
+
+  // Back office.
+  async function requireOperator(request: Parameters<typeof requireSessionUser>[0]) {
+    const user = await requireSessionUser(request);
+    if (!user.isOperator) throw new AppError('forbidden');
+    return { userId: user.userId, email: user.email };
+  }
+  app.get('/api/admin/sender-domains', async (request) => {
+    await requireOperator(request);
+    return { items: await listDomainsForOperator(db) };
+  });
+  app.post('/api/admin/sender-domains/:id/suspend', async (request) => {
+    const operator = await requireOperator(request);
+    const { reason } = parseInput(senderDomainSuspendSchema, request.body);
+    await setDomainSuspended(db, operator, idParam(request.params, DOMAIN_NOT_FOUND), { reason });
+    return { ok: true };
+  });
+  app.post('/api/admin/sender-domains/:id/unsuspend', async (request) => {
+    const operator = await requireOperator(request);
+    await setDomainSuspended(db, operator, idParam(request.params, DOMAIN_NOT_FOUND), null);
+    return { ok: true };
+  });
+}

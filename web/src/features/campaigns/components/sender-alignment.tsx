@@ -1,0 +1,53 @@
+import { Link } from 'react-router';
+import { useSenderAlignment } from '@/features/settings/api/senders';
+import { cn } from '@/lib/cn';
+
+function Mark({ ok, children }: { ok: boolean; children: string }) {
+  return (
+    <li className={cn('flex items-center gap-1.5', ok ? 'text-emerald-800' : 'text-amber-900')}>
+      <span aria-hidden="true">{ok ? '✓' : '✗'}</span>
+      {children}
+    </li>
+  );
+}
+
+/**
+ * The campaign's sender check before sending (issue 14): whether the From is verified and whether its mail
+ * would pass DMARC — DKIM aligned (signed by the From's own domain) and SPF aligned (bounces on its domain).
+ */
+export function SenderAlignmentCheck({ fromEmail }: { fromEmail: string | null }) {
+  const alignment = useSenderAlignment(fromEmail);
+  if (!fromEmail || !alignment.data) return null;
+  const a = alignment.data;
+  return (
+    <section
+      aria-label="Autenticação do remetente"
+      data-testid="sender-alignment"
+      className={cn(
+        'mb-6 rounded-xl border px-4 py-3 text-sm',
+        a.allowed ? 'border-slate-200 bg-white' : 'border-amber-300 bg-amber-50',
+      )}
+    >
+      <p className="font-semibold text-slate-900">Remetente {a.fromEmail}</p>
+      {a.allowed ? null : (
+        <p className="mt-1 text-amber-900">
+          Não verificado: esta campanha não pode ser enviada até que você confirme o endereço ou verifique o domínio em{' '}
+          <Link to="/dashboard/settings?aba=remetentes" className="font-semibold underline">
+            Configurações → Remetentes e domínios
+          </Link>
+          .
+        </p>
+      )}
+      <ul className="mt-2 flex flex-wrap gap-x-6 gap-y-1">
+        <Mark ok={a.dkimAligned}>{a.dkimAligned ? 'DKIM alinhado' : 'DKIM não alinhado'}</Mark>
+        <Mark ok={a.spfAligned}>{a.spfAligned ? 'SPF alinhado' : 'SPF não alinhado'}</Mark>
+        <Mark ok={a.dmarcPass}>{a.dmarcPass ? 'DMARC: passaria' : 'DMARC: falharia'}</Mark>
+      </ul>
+      {a.allowed && !a.dmarcPass ? (
+        <p className="mt-1 text-xs text-slate-600">
+          Para passar no DMARC (exigido por Gmail e Yahoo), verifique o domínio de {a.fromEmail}.
+        </p>
+      ) : null}
+    </section>
+  );
+}

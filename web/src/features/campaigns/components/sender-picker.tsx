@@ -1,0 +1,108 @@
+import { Link } from 'react-router';
+import { Input } from '@/components/ui/input';
+import { useSenders } from '@/features/settings/api/senders';
+
+const selectClass =
+  'h-10 w-full rounded-lg border border-slate-300 bg-white px-2 text-sm text-slate-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-200';
+
+const SETTINGS_LINK = '/dashboard/settings?aba=remetentes';
+
+/**
+ * The campaign's From (issue 14): offers only the account's confirmed addresses and any address at its verified
+ * domains. A From saved before (unverified) stays visible, marked, so it can be replaced. Without any verified
+ * sender yet it stays a free field with the way to verify one (the server refuses to send until then).
+ */
+export function SenderPicker({
+  id,
+  value,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const senders = useSenders();
+  const allowed = senders.data?.allowed;
+  if (senders.isPending) {
+    return (
+      <select id={id} className={selectClass} disabled value="">
+        <option value="">Carregando remetentes…</option>
+      </select>
+    );
+  }
+  if (!allowed || (allowed.addresses.length === 0 && allowed.domains.length === 0)) {
+    return (
+      <div className="space-y-2">
+        <Input
+          id={id}
+          type="email"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          placeholder="contato@suaempresa.com.br"
+        />
+        {allowed ? (
+          <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900">
+            Você ainda não tem remetente verificado: a campanha só poderá ser enviada depois que você confirmar este
+            endereço ou verificar o domínio dele em{' '}
+            <Link to={SETTINGS_LINK} className="font-semibold underline">
+              Configurações → Remetentes e domínios
+            </Link>
+            .
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+  const email = value.trim().toLowerCase();
+  const at = email.lastIndexOf('@');
+  const domain = at >= 0 ? email.slice(at + 1) : '';
+  const isAddress = allowed.addresses.includes(email);
+  const domainMode = !isAddress && allowed.domains.includes(domain);
+  const selected = isAddress ? email : domainMode ? `@${domain}` : email ? `x:${email}` : '';
+  return (
+    <div className="space-y-2">
+      <select
+        id={id}
+        className={selectClass}
+        value={selected}
+        onChange={(e) => {
+          const next = e.target.value;
+          if (next.startsWith('@')) onChange(`${domainMode ? email.slice(0, at) : 'contato'}${next}`);
+          else if (!next.startsWith('x:')) onChange(next);
+        }}
+      >
+        {selected === '' ? <option value="">Escolha um remetente verificado</option> : null}
+        {selected.startsWith('x:') ? <option value={selected}>{email} (não verificado)</option> : null}
+        {allowed.addresses.map((address) => (
+          <option key={address} value={address}>
+            {address}
+          </option>
+        ))}
+        {allowed.domains.map((d) => (
+          <option key={d} value={`@${d}`}>
+            Qualquer endereço @{d}
+          </option>
+        ))}
+      </select>
+      {domainMode ? (
+        <div className="flex items-center gap-1">
+          <Input
+            aria-label="Endereço antes do @"
+            value={email.slice(0, at)}
+            onChange={(e) => onChange(`${e.target.value.trim()}@${domain}`)}
+          />
+          <span className="text-sm text-slate-600">@{domain}</span>
+        </div>
+      ) : null}
+      {selected.startsWith('x:') ? (
+        <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900">
+          {email} não está verificado: escolha um remetente da lista ou verifique-o em{' '}
+          <Link to={SETTINGS_LINK} className="font-semibold underline">
+            Configurações → Remetentes e domínios
+          </Link>
+          .
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,356 @@
+import {
+  type SenderDnsRecord,
+  type SenderDomainDto,
+  type SenderDomainStatus,
+  senderAddressCreateSchema,
+  senderDomainCreateSchema,
+} from '@carteiro/shared';
+import { type FormEvent, useId, useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/label';
+import { Spinner } from '@/components/ui/spinner';
+import { canManage, useSessionData } from '@/features/auth/utils/use-session';
+import { formatDateTime } from '@/features/dashboard/utils/format';
+import { messageOf, toastError, toastSuccess } from '@/features/dashboard/utils/notify';
+import { confirmAction } from '@/stores/app-store';
+import {
+  addSenderAddress,
+  addSenderDomain,
+  checkSenderDomain,
+  deleteSenderAddress,
+  deleteSenderDomain,
+  refreshSenders,
+  useSenders,
+} from '../api/senders';
+
+const DOMAIN_STATUS: Record<SenderDomainStatus, { label: string; tone: 'success' | 'warning' | 'danger' | 'neutral' }> =
+  {
+    verified: { label: 'Verificado', tone: 'success' },
+    pending: { label: 'Aguardando DNS', tone: 'warning' },
+    broken: { label: 'Com problema', tone: 'danger' },
+    suspended: { label: 'Suspenso', tone: 'danger' },
+  };
+
+const RECORD_STATUS: Record<
+  SenderDnsRecord['status'],
+  { label: string; tone: 'success' | 'warning' | 'danger' | 'neutral' }
+> = {
+  found: { label: 'Encontrado', tone: 'success' },
+  missing: { label: 'Não encontrado', tone: 'warning' },
+  wrong: { label: 'Diferente', tone: 'danger' },
+  unchecked: { label: 'Não verificado', tone: 'neutral' },
+};
+
+const RECORD_TITLE: Record<SenderDnsRecord['kind'], string> = {
+  dkim: 'DKIM',
+  dkim_ed25519: 'DKIM Ed25519',
+  spf: 'SPF',
+  dmarc: 'DMARC',
+  return_path: 'Domínio de retorno',
+  tracking: 'Domínio de rastreamento',
+};
+
+async function copy(text: string, what: string) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toastSuccess(`${what} copiado.`);
+  } catch (error) {
+    toastError('Não foi possível copiar. Selecione o texto e copie manualmente.', error);
+  }
+}
+
+/** Configurações → Remetentes e domínios: addresses confirmed by e-mail, domains verified by DNS. */
+export function SendersPanel() {
+  const senders = useSenders();
+  const session = useSessionData();
+  const manager = canManage(session);
+  if (senders.isPending) return <Spinner />;
+  if (senders.isError) return <p className="text-sm text-red-700">{messageOf(senders.error)}</p>;
+  const { addresses, domains } = senders.data;
+  return (
+    <div className="space-y-10">
+      <section aria-labelledby="remetentes-dominios" className="space-y-4">
+        <div>
+          <h2 id="remetentes-dominios" className="text-lg font-semibold text-slate-900">
+            Domínios
+          </h2>
+          <p className="text-sm text-slate-600">
+            Verifique seu domínio para enviar de qualquer endereço dele, com assinatura DKIM do próprio domínio — é o
+            que Gmail e Yahoo exigem (DMARC) para não mandar suas campanhas para o spam.
+          </p>
+        </div>
+        {manager ? <AddDomainForm /> : null}
+        {domains.length === 0 ? (
+          <p className="text-sm text-slate-500">Nenhum domínio ainda.</p>
+        ) : (
+          domains.map((domain) => <DomainCard key={domain.id} domain={domain} manager={manager} />)
+        )}
+      </section>
+
+      <section aria-labelledby="remetentes-enderecos" className="space-y-4">
+        <div>
+          <h2 id="remetentes-enderecos" className="text-lg font-semibold text-slate-900">
+            Endereços de remetente
+          </h2>
+          <p className="text-sm text-slate-600">
+            Sem domínio próprio? Confirme um endereço: enviamos um link para ele. As mensagens saem assinadas pelo
+            domínio do Carteiro.
+          </p>
+        </div>
+        {manager ? <AddAddressForm /> : null}
+        {addresses.length === 0 ? (
+          <p className="text-sm text-slate-500">Nenhum endereço ainda.</p>
+        ) : (
+          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200">
+            {addresses.map((a) => (
+              <li key={a.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
+                <span className="font-medium text-slate-900">{a.email}</span>
+                <span className="flex items-center gap-3">
+                  {a.status === 'confirmed' ? (
+                    <Badge tone="success">Confirmado</Badge>
+                  ) : (
+                    <Badge tone="warning">Aguardando confirmação</Badge>
+                  )}
+                  {manager ? (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={() =>
+                        confirmAction({
+                          title: `Remover ${a.email}?`,
+                          description:
+                            'Campanhas com este remetente não poderão ser enviadas até que ele seja confirmado de novo.',
+                          action: async () => {
+                            await deleteSenderAddress(a.id);
+                            refreshSenders();
+                          },
+                        })
+                      }
+                    >
+                      Remover
+                    </Button>
+                  ) : null}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function AddAddressForm() {
+  const id = useId();
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = senderAddressCreateSchema.safeParse({ email });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'E-mail inválido.');
+    setError(null);
+    setPending(true);
+    try {
+      await addSenderAddress(parsed.data.email);
+      toastSuccess('Link de confirmação enviado.', `Abra o e-mail que enviamos para ${parsed.data.email}.`);
+      setEmail('');
+      refreshSenders();
+    } catch (caught) {
+      setError(messageOf(caught));
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3" noValidate>
+      <div className="min-w-64 flex-1">
+        <Label htmlFor={`${id}-email`}>Novo endereço de remetente</Label>
+        <Input
+          id={`${id}-email`}
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          placeholder="contato@suaempresa.com.br"
+          aria-invalid={error ? true : undefined}
+        />
+        {error ? <FieldError>{error}</FieldError> : null}
+      </div>
+      <Button type="submit" disabled={pending}>
+        Enviar link de confirmação
+      </Button>
+    </form>
+  );
+}
+
+function AddDomainForm() {
+  const id = useId();
+  const [domain, setDomain] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = senderDomainCreateSchema.safeParse({ domain });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Domínio inválido.');
+    setError(null);
+    setPending(true);
+    try {
+      await addSenderDomain(parsed.data.domain);
+      toastSuccess('Domínio adicionado.', 'Publique os registros abaixo no DNS e clique em "Verificar agora".');
+      setDomain('');
+      refreshSenders();
+    } catch (caught) {
+      setError(messageOf(caught));
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3" noValidate>
+      <div className="min-w-64 flex-1">
+        <Label htmlFor={`${id}-domain`}>Novo domínio</Label>
+        <Input
+          id={`${id}-domain`}
+          value={domain}
+          onChange={(e) => setDomain(e.target.value)}
+          placeholder="suaempresa.com.br"
+          aria-invalid={error ? true : undefined}
+        />
+        {error ? <FieldError>{error}</FieldError> : null}
+      </div>
+      <Button type="submit" disabled={pending}>
+        Adicionar domínio
+      </Button>
+    </form>
+  );
+}
+
+function DomainCard({ domain, manager }: { domain: SenderDomainDto; manager: boolean }) {
+  const [checking, setChecking] = useState(false);
+  const status = DOMAIN_STATUS[domain.status];
+  async function check() {
+    setChecking(true);
+    try {
+      const result = await checkSenderDomain(domain.id);
+      refreshSenders();
+      if (result.status === 'verified') toastSuccess(`${domain.domain} verificado.`);
+      else toastError(`${domain.domain} ainda não está verificado.`, new Error('Confira os registros marcados.'));
+    } catch (error) {
+      toastError('Não foi possível verificar agora.', error);
+    } finally {
+      setChecking(false);
+    }
+  }
+  return (
+    <article
+      aria-label={`Domínio ${domain.domain}`}
+      className="space-y-4 rounded-xl border border-slate-200 p-4"
+      data-testid={`domain-${domain.domain}`}
+    >
+      <header className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <h3 className="text-base font-semibold text-slate-900">{domain.domain}</h3>
+          <Badge tone={status.tone}>{status.label}</Badge>
+        </div>
+        <div className="flex items-center gap-2">
+          <Button size="sm" onClick={check} disabled={checking}>
+            {checking ? 'Verificando…' : 'Verificar agora'}
+          </Button>
+          {manager ? (
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() =>
+                confirmAction({
+                  title: `Remover ${domain.domain}?`,
+                  description:
+                    'A chave DKIM deste domínio será apagada; para voltar a usá-lo, será preciso publicar uma nova.',
+                  action: async () => {
+                    await deleteSenderDomain(domain.id);
+                    refreshSenders();
+                  },
+                })
+              }
+            >
+              Remover
+            </Button>
+          ) : null}
+        </div>
+      </header>
+      {domain.status === 'broken' ? (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          O registro DKIM deste domínio sumiu do DNS. Enquanto ele não voltar, campanhas com remetente em{' '}
+          {domain.domain} não podem ser enviadas.
+        </p>
+      ) : null}
+      {domain.status === 'suspended' ? (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          Este domínio foi suspenso pela equipe do Carteiro. Fale com o suporte.
+        </p>
+      ) : null}
+      <p className="text-xs text-slate-500">
+        {domain.lastCheckedAt
+          ? `Última verificação: ${formatDateTime(domain.lastCheckedAt)}. Verificamos de novo automaticamente de tempos em tempos.`
+          : 'Ainda não verificado. Depois de publicar os registros, clique em "Verificar agora" (o DNS pode levar alguns minutos para propagar).'}
+      </p>
+      <ul className="space-y-3">
+        {domain.records.map((record) => (
+          <DnsRecordRow key={record.kind} record={record} />
+        ))}
+      </ul>
+    </article>
+  );
+}
+
+function DnsRecordRow({ record }: { record: SenderDnsRecord }) {
+  const state = RECORD_STATUS[record.status];
+  return (
+    <li className="rounded-lg bg-slate-50 p-3 text-sm" data-testid={`record-${record.kind}`}>
+      <div className="mb-2 flex flex-wrap items-center gap-2">
+        <strong className="text-slate-900">{RECORD_TITLE[record.kind]}</strong>
+        <span className="rounded bg-slate-200 px-1.5 text-xs font-mono text-slate-700">{record.type}</span>
+        <span className="text-xs text-slate-500">
+          {record.required
+            ? 'obrigatório'
+            : record.kind === 'return_path' || record.kind === 'tracking'
+              ? 'opcional'
+              : 'recomendado'}
+        </span>
+        <Badge tone={state.tone}>{state.label}</Badge>
+      </div>
+      <dl className="grid gap-2 sm:grid-cols-[6rem_1fr_auto] sm:items-start">
+        <dt className="text-xs font-medium uppercase text-slate-500">Nome</dt>
+        <dd className="break-all font-mono text-xs text-slate-800">{record.name}</dd>
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => copy(record.name, 'Nome')}
+          aria-label={`Copiar nome ${RECORD_TITLE[record.kind]}`}
+        >
+          Copiar
+        </Button>
+        <dt className="text-xs font-medium uppercase text-slate-500">Valor</dt>
+        <dd className="break-all font-mono text-xs text-slate-800">{record.value}</dd>
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => copy(record.value, 'Valor')}
+          aria-label={`Copiar valor ${RECORD_TITLE[record.kind]}`}
+        >
+          Copiar
+        </Button>
+      </dl>
+      {record.status === 'wrong' && record.found.length > 0 ? (
+        <p className="mt-2 break-all text-xs text-red-800">Encontrado no DNS: {record.found.join(' | ')}</p>
+      ) : null}
+      {record.warning ? (
+        <p role="alert" className="mt-2 text-xs font-medium text-amber-900">
+          {record.warning}
+        </p>
+      ) : null}
+      {record.note ? <p className="mt-2 text-xs text-slate-600">{record.note}</p> : null}
+    </li>
+  );
+}
