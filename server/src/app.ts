@@ -32,6 +32,10 @@ import { registerAfterSend } from './modules/tracking/after-send';
 import type { ReadableFileStorage } from './modules/uploads/file-storage';
 import { createFileStorage } from './modules/uploads/storage';
 import { localUploadsRoutes, uploadsRoutes } from './modules/uploads/uploads.routes';
+import { createSecretBox } from './modules/webhooks/signing';
+import { guardOptionsFrom } from './modules/webhooks/webhooks-runtime';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
+import { createDnsResolver } from './net/dns';
 
 /** What the HTTP application needs from the process that runs it. */
 export interface AppDeps {
@@ -129,6 +133,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (fileStorage.kind === 'local') {
     await app.register(localUploadsRoutes, { storage: fileStorage as ReadableFileStorage });
   }
+  await app.register(webhooksRoutes, {
+    db: database.db,
+    box: createSecretBox(resolveAuthSecret(config)),
+    guard: guardOptionsFrom(config, createDnsResolver({ servers: config.DNS_SERVERS })),
+  });
   if (config.mailCatcherEnabled) await app.register(devMailboxRoutes, { db: database.db });
 
   // 4. The SPA and the 404 answer, last.

@@ -14,6 +14,9 @@ import { storeCaughtMail } from './modules/dev-mailbox/dev-mailbox';
 import { IMPORT_JOB, runImport } from './modules/imports/run-import';
 import { startSendingEngine } from './modules/sending/sending-runtime';
 import { setTrackingSecret } from './modules/tracking/tracking-token';
+import { createSecretBox } from './modules/webhooks/signing';
+import { startWebhookWorker } from './modules/webhooks/webhooks-runtime';
+import { createDnsResolver } from './net/dns';
 
 export type Role = 'all' | 'api' | 'worker' | 'migrate';
 
@@ -117,6 +120,20 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
       // starts due scheduled campaigns every SENDING_SCHEDULE_SWEEP_SECONDS — state lives in the tables.
       const engine = startSendingEngine({ config, db: database.db, mailer, logger, fallbackSmtpUrl: smtpUrl });
       stack.push(() => engine.stop());
+    }
+
+    if (role !== 'api') {
+      // Outbound webhooks: the outbox dispatcher and the delivery jobs (issue 13).
+      const webhooks = await startWebhookWorker({
+        config,
+        db: database.db,
+        jobs,
+        mailer,
+        logger,
+        resolver: createDnsResolver({ servers: config.DNS_SERVERS }),
+        box: createSecretBox(resolveAuthSecret(config)),
+      });
+      stack.push(() => webhooks.stop());
     }
 
     if (role === 'worker') return { app: null, database, mailer, url: null, stop };

@@ -11,3 +11,4 @@ export * from './schemas/billing';
 export * from './schemas/campaign';
 export * from './schemas/messages';
 export * from './schemas/template';
+export * from './schemas/webhooks';

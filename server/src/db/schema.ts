@@ -18,3 +18,4 @@ export * from '../modules/subscriptions/subscriptions.db';
 export * from '../modules/templates/templates.db';
 export * from '../modules/tracking/tracking.db';
 export * from '../modules/uploads/uploads.db';
+export * from '../modules/webhooks/webhooks.db';
