@@ -33,8 +33,8 @@ import type { ReadableFileStorage } from './modules/uploads/file-storage';
 import { createFileStorage } from './modules/uploads/storage';
 import { localUploadsRoutes, uploadsRoutes } from './modules/uploads/uploads.routes';
 import { createSecretBox } from './modules/webhooks/signing';
-import { guardOptionsFrom } from './modules/webhooks/webhooks-runtime';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
+import { guardOptionsFrom } from './modules/webhooks/webhooks-runtime';
 import { createDnsResolver } from './net/dns';
 
 /** What the HTTP application needs from the process that runs it. */

@@ -150,7 +150,12 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'message.complained': envelope('message.complained', z.object({ ...messageRef })),
   'contact.unsubscribed': envelope(
     'contact.unsubscribed',
-    z.object({ contactId: z.uuid().nullable(), email: z.string(), campaignId: z.uuid().nullable(), source: z.string() }),
+    z.object({
+      contactId: z.uuid().nullable(),
+      email: z.string(),
+      campaignId: z.uuid().nullable(),
+      source: z.string(),
+    }),
   ),
   'campaign.started': envelope(
     'campaign.started',

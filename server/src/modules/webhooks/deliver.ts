@@ -74,7 +74,9 @@ export async function attemptDelivery(
         lastStatusCode: statusCode,
         lastAttemptAt: attemptedAt,
       })
-      .where(eq(webhookDeliveries.id, deliveryId));
+      // Only while pending: a late attempt of a job that expired (its worker stalled) never undoes the outcome
+      // of the retry that ran meanwhile.
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
   };
   const log = (fields: { statusCode: number | null; durationMs: number; error: string | null; responseBody: string }) =>
     db.insert(webhookAttempts).values({ deliveryId, attemptedAt, ...fields });
@@ -122,7 +124,12 @@ export async function attemptDelivery(
       `webhook attempt failed (${result.statusCode ?? result.error}); pg-boss will retry`,
     );
   }
-  if (willRetry && disabled) await settle('failed', result.statusCode);
+  if (willRetry && disabled) {
+    await db
+      .update(webhookDeliveries)
+      .set({ status: 'failed' })
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
+  }
   return 'failed';
 }
 
@@ -217,7 +224,9 @@ export async function enqueueDeliveries(
   try {
     await enqueue(ids);
   } catch (error) {
-    await db.execute(sql`update webhook_deliveries set enqueued_at = null where id = any(${`{${ids.join(',')}}`}::uuid[])`);
+    await db.execute(
+      sql`update webhook_deliveries set enqueued_at = null where id = any(${`{${ids.join(',')}}`}::uuid[])`,
+    );
     throw error;
   }
   return ids.length;

@@ -75,7 +75,8 @@ export async function emitTestEvent(db: Executor, accountId: string, endpointId:
         select ${id}, a.id, 'webhook.test',
                jsonb_build_object('id', ${id}::text, 'type', 'webhook.test', 'timestamp', ${new Date().toISOString()}::text,
                                   'account', jsonb_build_object('id', a.id, 'uuid', a.uuid),
-                                  'data', jsonb_build_object('message', 'Evento de teste enviado pelo Carteiro.'))
+                                  'data', jsonb_build_object('message', 'Evento de teste enviado pelo Carteiro.'::text)),
+               ${endpointId}::uuid
           from accounts a where a.id = ${accountId}`,
   );
   return id;

@@ -37,7 +37,9 @@ async function checkUrl(url: string, guard: GuardOptions): Promise<void> {
     await vetWebhookUrl(url, guard);
   } catch (error) {
     if (error instanceof UnsafeWebhookUrl) {
-      throw new AppError('validation_failed', `url: ${error.message}`, { fields: [{ path: 'url', message: error.message }] });
+      throw new AppError('validation_failed', `url: ${error.message}`, {
+        fields: [{ path: 'url', message: error.message }],
+      });
     }
     throw error;
   }

@@ -112,7 +112,10 @@ export async function vetWebhookUrl(raw: string, options: GuardOptions): Promise
   }
   const httpsOnly = options.requireHttps && !options.allowPrivate;
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && !httpsOnly)) {
-    throw new UnsafeWebhookUrl('scheme', httpsOnly ? 'A URL precisa começar com https://.' : 'Use uma URL http:// ou https://.');
+    throw new UnsafeWebhookUrl(
+      'scheme',
+      httpsOnly ? 'A URL precisa começar com https://.' : 'Use uma URL http:// ou https://.',
+    );
   }
   if (url.username || url.password) {
     throw new UnsafeWebhookUrl('credentials', 'A URL não pode conter usuário ou senha.');

@@ -22,11 +22,12 @@ export function guardOptionsFrom(config: Config, resolver: Pick<DnsResolver, 'ad
 
 /** The delivery queue: pg-boss retries a failed attempt with exponential back-off and re-runs an expired one. */
 export async function createWebhookQueue(jobs: JobQueue, config: Config): Promise<void> {
+  const backoff = config.WEBHOOKS_RETRY_DELAY_SECONDS > 0;
   const options = {
     retryLimit: config.WEBHOOKS_RETRY_LIMIT,
     retryDelay: config.WEBHOOKS_RETRY_DELAY_SECONDS,
-    retryBackoff: config.WEBHOOKS_RETRY_DELAY_SECONDS > 0,
-    retryDelayMax: config.WEBHOOKS_RETRY_DELAY_MAX_SECONDS,
+    retryBackoff: backoff,
+    ...(backoff ? { retryDelayMax: config.WEBHOOKS_RETRY_DELAY_MAX_SECONDS } : {}),
     expireInSeconds: config.WEBHOOKS_JOB_EXPIRE_SECONDS,
   };
   await jobs.createQueue(WEBHOOK_DELIVERY_JOB, options);
