@@ -145,7 +145,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'message.clicked': envelope('message.clicked', z.object({ ...messageRef, url: z.string(), machine: z.boolean() })),
   'message.bounced': envelope(
     'message.bounced',
-    z.object({ ...messageRef, bounceType: z.enum(['hard', 'soft']), reason: z.string().nullable() }),
+    z.object({ ...messageRef, bounceType: z.enum(['hard', 'soft', 'policy']), reason: z.string().nullable() }),
   ),
   'message.complained': envelope('message.complained', z.object({ ...messageRef })),
   'contact.unsubscribed': envelope(

@@ -8,6 +8,7 @@ import { reserveForCampaign } from '../billing/reserve-campaign-cost';
 import { assertReadyToSend, findCampaignRow } from '../campaigns/campaigns';
 import { type CampaignRow, campaigns } from '../campaigns/campaigns.db';
 import { audienceQuery } from '../contacts/count-recipients';
+import { emitCampaignEvent } from '../webhooks/emit-event';
 import { assertCampaignTransitions } from './campaign-controls';
 import { campaignSends } from './messages.db';
 
@@ -112,6 +113,7 @@ export async function startCampaignSend(
       lastMessageId: Number(inserted?.last),
     });
     await tx.update(campaigns).set({ recipientsCount: recipients }).where(eq(campaigns.id, campaignId));
+    await emitCampaignEvent(tx, campaignId, 'campaign.started', { recipients }); // outbound webhook
     return { ok: true as const, campaignId, recipients, reservedMillis: reservation.reservedMillis };
   });
 }

@@ -61,7 +61,8 @@ export async function attemptDelivery(
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
     .where(eq(webhookDeliveries.id, deliveryId));
-  if (!row || row.delivery.status !== 'pending') return 'skipped';
+  if (!row) return 'skipped';
+  if (row.delivery.status !== 'pending') return 'skipped';
   const { delivery, endpoint } = row;
   const attemptedAt = new Date();
 
