@@ -67,9 +67,11 @@ describe.skipIf(!CHROMIUM_PATH)('outbound webhooks on the API page in Chromium',
 
     await card.getByRole('button', { name: 'Enviar evento de teste' }).click();
     const log = card.getByTestId('webhook-delivery-log');
-    await log.getByText('Evento de teste').waitFor();
-    await log.getByText('Entregue').waitFor({ timeout: 20_000 });
-    await log.getByText('recebido').waitFor();
+    const rows = log.locator('tbody');
+    await rows.getByText('Evento de teste', { exact: true }).waitFor();
+    await rows.getByText('Entregue', { exact: true }).waitFor({ timeout: 20_000 });
+    await rows.getByText('recebido', { exact: true }).waitFor();
+    await rows.getByText('200', { exact: true }).waitFor();
     await page.screenshot({ path: join(RESULTS, 'webhooks-api-page-1280.png'), fullPage: true });
 
     expect(received).toHaveLength(1);

@@ -85,8 +85,8 @@ export function useWebhookDeliveries(
           signal,
         })
       ).items,
-    // Pending deliveries move on their own: refresh while any is pending.
-    refetchInterval: (q) => (q.state.data?.some((d) => d.status === 'pending') ? 2000 : false),
+    // A live log: deliveries appear (test event, new events) and move on their own while it is open.
+    refetchInterval: 2000,
   });
 }
 

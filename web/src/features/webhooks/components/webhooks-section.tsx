@@ -287,7 +287,12 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
             </option>
           ))}
         </Select>
-        <Select aria-label={x.event} value={eventType} onChange={(e) => setEventType(e.target.value)}>
+        <Select
+          className="w-auto"
+          aria-label={x.event}
+          value={eventType}
+          onChange={(e) => setEventType(e.target.value)}
+        >
           <option value="">{x.allEvents}</option>
           {WEBHOOK_EVENT_TYPES.map((type) => (
             <option key={type} value={type}>
