@@ -276,6 +276,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="mr-auto font-semibold text-slate-900">{x.log}</h3>
         <Select
+          className="w-auto"
           aria-label={x.status}
           value={status}
           onChange={(e) => setStatus(e.target.value as WebhookDeliveryStatus | '')}
