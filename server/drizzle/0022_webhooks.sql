@@ -38,6 +38,15 @@ CREATE TABLE "webhook_endpoints" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "webhook_event_batches" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"account_id" uuid NOT NULL,
+	"type" text NOT NULL,
+	"message_ids" bigint[] NOT NULL,
+	"created_at" timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+	"dispatched_at" timestamp with time zone
+);
+--> statement-breakpoint
 CREATE TABLE "webhook_events" (
 	"id" text PRIMARY KEY NOT NULL,
 	"account_id" uuid NOT NULL,
@@ -55,4 +64,5 @@ CREATE INDEX "webhook_attempts_delivery_idx" ON "webhook_attempts" USING btree (
 CREATE INDEX "webhook_deliveries_endpoint_created_idx" ON "webhook_deliveries" USING btree ("endpoint_id","created_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_unenqueued_idx" ON "webhook_deliveries" USING btree ("created_at") WHERE "webhook_deliveries"."enqueued_at" is null;--> statement-breakpoint
 CREATE INDEX "webhook_endpoints_account_id_idx" ON "webhook_endpoints" USING btree ("account_id");--> statement-breakpoint
+CREATE INDEX "webhook_event_batches_undispatched_idx" ON "webhook_event_batches" USING btree ("id") WHERE "webhook_event_batches"."dispatched_at" is null;--> statement-breakpoint
 CREATE INDEX "webhook_events_undispatched_idx" ON "webhook_events" USING btree ("created_at") WHERE "webhook_events"."dispatched_at" is null;

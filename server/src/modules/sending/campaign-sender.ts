@@ -595,7 +595,7 @@ export class CampaignSender {
              where b.id = ${batch.id} and b.status = 'sending' and b.claimed_by = ${this.workerId}
                for update),
           -- Outbound webhooks (issue 13): message.delivered into the outbox, atomic with the outcome.
-          ${messageDeliveredOutboxCte()},
+          ${messageDeliveredOutboxCte(campaignId)},
           written as (
             update messages m
                set status = v.status, attempts = m.attempts + 1,

@@ -182,6 +182,39 @@ async function disableEndpoint(deps: DeliveryDeps, endpointId: string, reason: s
 }
 
 /**
+ * The dispatcher's first step, one statement: expands up to `limit` coalesced engine batches into one
+ * `message.delivered` event per message still marked sent (timestamp = when the batch was recorded).
+ */
+export async function expandEventBatches(db: Db, limit = 20): Promise<number> {
+  const [row] = await queryRows<{ batches: number }>(
+    db,
+    sql`with b as (
+          select id, account_id, type, message_ids, created_at from webhook_event_batches
+           where dispatched_at is null order by id limit ${limit} for update skip locked),
+        marked as (update webhook_event_batches w set dispatched_at = now() from b where w.id = b.id returning 1),
+        expanded as (
+          insert into webhook_events (id, account_id, type, payload, created_at)
+          select ev.id, a.id, b.type,
+                 jsonb_build_object('id', ev.id, 'type', b.type, 'timestamp', ev.at,
+                                    'account', jsonb_build_object('id', a.id, 'uuid', a.uuid),
+                                    'data', jsonb_build_object('messageId', m.id::text, 'campaignId', m.campaign_id,
+                                                               'contactId', m.contact_id, 'email', m.email,
+                                                               'sentAt', coalesce(to_char(m.sent_at at time zone 'utc',
+                                                                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ev.at))),
+                 b.created_at
+            from b cross join lateral unnest(b.message_ids) as u(message_id)
+                 join messages m on m.id = u.message_id and m.status = 'sent'
+                 join accounts a on a.id = b.account_id
+                 cross join lateral (
+                   select 'evt_' || replace(gen_random_uuid()::text, '-', '') as id,
+                          to_char(b.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at) ev
+          returning 1)
+        select (select count(*) from marked)::int as batches, (select count(*) from expanded)::int as events`,
+  );
+  return row?.batches ?? 0;
+}
+
+/**
  * The dispatcher's step, one statement: takes up to `limit` undispatched outbox events (SKIP LOCKED: any number
  * of workers), creates one delivery per subscribed enabled endpoint (or the one endpoint of a test event) and
  * marks the events dispatched. Returns how many events it took.

@@ -44,26 +44,19 @@ export async function emitWebhookEvent<T extends WebhookEventType>(
 }
 
 /**
- * A CTE for the sending engine's outcome statement (campaign-sender.ts `record`): one `message.delivered`
- * event per message of `v` (the outcomes) that the statement marks sent, in the same statement — atomic with
- * the outcome, and nothing but an EXISTS probe when no endpoint wants the event. Expects the statement's CTEs
- * `v(id, status, …)` and `held` (the batch still held by this worker).
+ * A CTE for the sending engine's outcome statement (campaign-sender.ts `record`): when the campaign's account
+ * has an enabled endpoint wanting `message.delivered`, ONE `webhook_event_batches` row with the ids of the
+ * batch's messages marked sent — atomic with the outcome, one small insert per batch (coalesced), nothing but a
+ * one-time EXISTS probe otherwise. The dispatcher expands it into one event per message. Expects the statement's
+ * CTEs `v(id, status, …)` (the outcomes) and `held` (the batch still held by this worker).
  */
-export function messageDeliveredOutboxCte(): SQL {
-  return sql`webhook_delivered_events as (
-            insert into webhook_events (id, account_id, type, payload)
-            select ev.id, m.account_id, 'message.delivered',
-                   jsonb_build_object('id', ev.id, 'type', 'message.delivered',
-                                      'timestamp', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                                      'account', jsonb_build_object('id', a.id, 'uuid', a.uuid),
-                                      'data', jsonb_build_object('messageId', m.id::text, 'campaignId', m.campaign_id,
-                                                                 'contactId', m.contact_id, 'email', m.email,
-                                                                 'sentAt', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
-              from v join messages m on m.id = v.id join accounts a on a.id = m.account_id
-                   cross join held
-                   cross join lateral (select ${SQL_EVENT_ID} as id) ev
-             where v.status = 'sent' and m.status = 'queued'
-               and ${subscribed(sql`m.account_id`, 'message.delivered')}
+export function messageDeliveredOutboxCte(campaignId: string): SQL {
+  return sql`webhook_delivered_batch as (
+            insert into webhook_event_batches (account_id, type, message_ids)
+            select c.created_by, 'message.delivered', s.ids
+              from (select array_agg(v.id) as ids from v, held where v.status = 'sent') s
+                   join campaigns c on c.id = ${campaignId}
+             where s.ids is not null and ${subscribed(sql`c.created_by`, 'message.delivered')}
             returning 1)`;
 }
 

@@ -10,6 +10,7 @@ import {
   type DeliveryDeps,
   dispatchEvents,
   enqueueDeliveries,
+  expandEventBatches,
   RetryableDeliveryError,
   WEBHOOK_DELIVERY_JOB,
 } from './deliver';
@@ -87,6 +88,7 @@ export async function startWebhookWorker(deps: {
   const dispatchOnce = async () => {
     let total = 0;
     for (;;) {
+      const batches = await expandEventBatches(db);
       const events = await dispatchEvents(db);
       const queued = await enqueueDeliveries(db, async (ids) => {
         await jobs.insert(
@@ -95,7 +97,7 @@ export async function startWebhookWorker(deps: {
         );
       });
       total += queued;
-      if (events === 0 && queued === 0) return total;
+      if (batches === 0 && events === 0 && queued === 0) return total;
     }
   };
   let running: Promise<unknown> | null = null;

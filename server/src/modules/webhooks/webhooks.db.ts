@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
 
 /**
@@ -48,6 +48,24 @@ export const webhookEvents = pgTable(
     dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
   },
   (t) => [index('webhook_events_undispatched_idx').on(t.createdAt).where(sql`${t.dispatchedAt} is null`)],
+);
+
+/**
+ * The coalesced outbox of the sending engine: one row per delivered batch (up to SENDING_BATCH_SIZE message ids),
+ * written by the engine's outcome statement only when the account has an endpoint wanting `message.delivered`.
+ * The dispatcher expands each row into one `webhook_events` row per message, off the engine's path.
+ */
+export const webhookEventBatches = pgTable(
+  'webhook_event_batches',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: uuid('account_id').notNull(),
+    type: text('type').notNull(),
+    messageIds: bigint('message_ids', { mode: 'number' }).array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
+  },
+  (t) => [index('webhook_event_batches_undispatched_idx').on(t.id).where(sql`${t.dispatchedAt} is null`)],
 );
 
 export const WEBHOOK_DELIVERY_STATUS = ['pending', 'succeeded', 'failed'] as const;

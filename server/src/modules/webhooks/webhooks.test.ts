@@ -129,8 +129,18 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
 
     async function startBoss(): Promise<PgBoss> {
       const b = t.database.pglite
-        ? new PgBoss({ db: fromPglite(t.database.pglite), backend: 'pglite', superviseIntervalSeconds: 1 })
-        : new PgBoss({ connectionString: t.database.url as string, max: 2, superviseIntervalSeconds: 1 });
+        ? new PgBoss({
+            db: fromPglite(t.database.pglite),
+            backend: 'pglite',
+            superviseIntervalSeconds: 1,
+            monitorIntervalSeconds: 1,
+          })
+        : new PgBoss({
+            connectionString: t.database.url as string,
+            max: 2,
+            superviseIntervalSeconds: 1,
+            monitorIntervalSeconds: 1,
+          });
       b.on('error', () => {});
       await b.start();
       return b;
@@ -452,6 +462,8 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       } finally {
         worker = await startWorker(boss);
       }
+      // pg-boss's maintenance (every second here: superviseIntervalSeconds / monitorIntervalSeconds) expires the
+      // orphaned job after WEBHOOKS_JOB_EXPIRE_SECONDS and hands it out again.
       const [done] = await settled(owner, ep.id, 1);
       expect([done?.status, done?.attempts]).toEqual(['succeeded', 1]);
       expect(receiver.on_path('/orphan')).toHaveLength(1);
