@@ -538,9 +538,12 @@ async function startWebhookBench(database: Database, dbUrl: string) {
     },
     async stats() {
       const [row] = await database.db
-        .execute<{ events: number }>(sql`select count(*)::int as events from webhook_events`)
-        .then((r) => (r as unknown as { rows: { events: number }[] }).rows);
-      return `(outbox events so far ${row?.events ?? 0}${boss ? `, delivered so far ${received}` : ''})`;
+        .execute<{ batches: number; events: number }>(
+          sql`select (select count(*)::int from webhook_event_batches) as batches,
+                     (select count(*)::int from webhook_events) as events`,
+        )
+        .then((r) => (r as unknown as { rows: { batches: number; events: number }[] }).rows);
+      return `(outbox so far: ${row?.batches ?? 0} engine batches, ${row?.events ?? 0} events${boss ? `; delivered so far ${received}` : ''})`;
     },
     async stop() {
       await worker?.stop();
