@@ -514,7 +514,7 @@ async function startWebhookBench(database: Database, dbUrl: string) {
         logger: pino({ level: 'silent' }),
         resolver: { addresses: async () => [] },
         box,
-        concurrency: 8,
+        concurrency: 2,
       })
     : null;
   return {

@@ -80,7 +80,9 @@ describe('webhook SSRF guard', () => {
 describe('WEBHOOKS_ALLOW_PRIVATE_URLS', () => {
   it('is honoured in development and tests, and refused in production', async () => {
     const { loadConfig, ConfigError } = await import('../../config');
-    expect(loadConfig({ NODE_ENV: 'test', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' }).WEBHOOKS_ALLOW_PRIVATE_URLS).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' }).WEBHOOKS_ALLOW_PRIVATE_URLS).toBe(
+      true,
+    );
     expect(loadConfig({ NODE_ENV: 'development' }).WEBHOOKS_ALLOW_PRIVATE_URLS).toBe(false);
     expect(() =>
       loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40), WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' }),

@@ -56,6 +56,8 @@ export async function startWebhookWorker(deps: {
   box: SecretBox;
   /** Loop interval override (tests call dispatchOnce themselves with a long interval). */
   dispatchMs?: number;
+  /** Delivery jobs fetched at once (attempted concurrently), and such batches in flight per process. */
+  batchSize?: number;
   concurrency?: number;
 }): Promise<WebhookWorker> {
   const { config, db, jobs, logger } = deps;
@@ -70,19 +72,32 @@ export async function startWebhookWorker(deps: {
     disableAfterHours: config.WEBHOOKS_DISABLE_AFTER_HOURS,
     publicUrl: config.PUBLIC_URL,
   };
+  // Jobs are fetched in batches (one round trip for many deliveries) and attempted concurrently; each job
+  // settles on its own: completed, or failed so pg-boss retries it with back-off.
   const workerId = await jobs.work<{ deliveryId: string }>(
     WEBHOOK_DELIVERY_JOB,
-    { includeMetadata: true, localConcurrency: deps.concurrency ?? 4, pollingIntervalSeconds: 0.5 },
-    async ([job]) => {
-      if (!job) return;
-      const retryLimit = (job as Partial<JobWithMetadata>).retryLimit ?? config.WEBHOOKS_RETRY_LIMIT;
-      try {
-        await attemptDelivery(delivery, job.data.deliveryId, { retryCount: job.retryCount, retryLimit });
-      } catch (error) {
-        if (!(error instanceof RetryableDeliveryError)) logger.error({ err: error }, 'webhook delivery job failed');
-        throw error;
-      }
+    {
+      includeMetadata: true,
+      perJobResults: true,
+      batchSize: deps.batchSize ?? 25,
+      localConcurrency: deps.concurrency ?? 2,
+      pollingIntervalSeconds: 0.5,
     },
+    async (batch) =>
+      Promise.all(
+        batch.map(async (job) => {
+          try {
+            await attemptDelivery(delivery, job.data.deliveryId, {
+              retryCount: job.retryCount,
+              retryLimit: (job as Partial<JobWithMetadata>).retryLimit ?? config.WEBHOOKS_RETRY_LIMIT,
+            });
+            return { id: job.id, status: 'completed' as const };
+          } catch (error) {
+            if (!(error instanceof RetryableDeliveryError)) logger.error({ err: error }, 'webhook delivery job failed');
+            return { id: job.id, status: 'failed' as const };
+          }
+        }),
+      ),
   );
 
   const dispatchOnce = async () => {
