@@ -14,17 +14,24 @@
  * Mode `domain` (issue 14): no platform key; the From's verified sender domain signs with its own RSA-2048 key,
  * chosen per message's From domain by the engine (sender-identities/sender-signing.ts, decrypted once and cached
  * per domain) — compare it with `rsa-sha256`, the single platform key.
+ * BENCH_WEBHOOK=off,on runs each mode without and with one webhook endpoint subscribed to message.delivered (the
+ * engine then writes one outbox event per delivered message, in its outcome statement); BENCH_WEBHOOK_DRAIN=1
+ * also runs the webhook dispatcher and delivery jobs (pg-boss) in this process during the run, POSTing every event
+ * to a receiver on 127.0.0.1 — the whole webhook machinery competing with the engine for the same CPUs.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import pino from 'pino';
+import { loadConfig } from '../server/src/config';
 import { type Database, openDatabase } from '../server/src/db/database';
+import { startJobQueue } from '../server/src/jobs/job-queue';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
 import { addSenderDomain } from '../server/src/modules/sender-identities/sender-identities';
@@ -56,6 +63,9 @@ import {
   signTrackingTokens,
   trackingTokenSigner,
 } from '../server/src/modules/tracking/tracking-token';
+import { createSecretBox, generateWebhookSecret } from '../server/src/modules/webhooks/signing';
+import { webhookEndpoints } from '../server/src/modules/webhooks/webhooks.db';
+import { startWebhookWorker } from '../server/src/modules/webhooks/webhooks-runtime';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
@@ -67,6 +77,8 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const PUBLIC_URL = 'https://bench.carteiro.test';
+const WEBHOOK_VARIANTS = (process.env.BENCH_WEBHOOK ?? 'off').split(',') as Array<'off' | 'on'>;
+const WEBHOOK_DRAIN = Boolean(process.env.BENCH_WEBHOOK_DRAIN);
 
 const LINKS = Array.from(
   { length: 10 },
@@ -382,7 +394,8 @@ async function main(): Promise<void> {
       })
       .returning();
     if (!account) throw new Error('no account');
-    await creditAccount(database.db, account.id, 5 * N * MODES.length + 1000);
+    await creditAccount(database.db, account.id, 5 * N * MODES.length * WEBHOOK_VARIANTS.length + 1000);
+    const hooks = WEBHOOK_VARIANTS.includes('on') ? await startWebhookBench(database, url.toString()) : null;
     // Issue 14: only a verified sender may send. The address is confirmed; mode `domain` also verifies its domain.
     await trustSenderAddress(database.db, account.id, 'loja@loja.exemplo.com.br');
     if (MODES.includes('domain')) {
@@ -418,80 +431,86 @@ async function main(): Promise<void> {
     console.log(`setup: ${N} contacts in ${Math.round(performance.now() - t0)} ms`);
 
     const rows: string[] = [];
-    for (const mode of MODES) {
-      const keyFile = path.join(tmp, `${mode}.pem`);
-      if (mode !== 'off' && mode !== 'domain') {
-        const pair =
-          mode === 'rsa-sha256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ed25519');
-        fs.writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
-      }
-      const [campaign] = await database.db
-        .insert(campaigns)
-        .values({
-          uuid: crypto.randomUUID(),
-          createdBy: account.id,
-          name: `Bench ${mode}`,
-          subject: SUBJECT,
-          preheader: PREHEADER,
-          fromName: 'Loja Ação',
-          fromEmail: 'loja@loja.exemplo.com.br',
-          includeListIds: [list?.id as string],
-          template: BENCH_TEMPLATE,
-        })
-        .returning();
-      if (!campaign) throw new Error('no campaign');
-      const senders = Array.from({ length: WORKERS }, () =>
-        fork(new URL(import.meta.url).pathname, ['sender'], {
-          execArgv: process.env.BENCH_PROFILE
-            ? [...process.execArgv, '--cpu-prof', '--cpu-prof-dir=/tmp/carteiro-prof']
-            : process.execArgv,
-          env: {
-            ...process.env,
-            BENCH_DB: url.toString(),
-            BENCH_SINK_PORT: String(port),
-            BENCH_MODE: mode,
-            BENCH_KEY: keyFile,
-          },
-        }),
-      );
-      children.push(...senders);
-      await Promise.all(senders.map((c) => once(c, 'ready')));
-      const sink0 = await sinkStats(sink);
-      const start = performance.now();
-      const started = await startCampaignSend(database.db, account.id, campaign.id, null);
-      const snapshotMs = performance.now() - start;
-      for (const c of senders) c.send({ type: 'go' });
-      for (;;) {
-        const [row] = await database.db
-          .select({ status: campaigns.status })
+    for (const mode of MODES)
+      for (const hook of WEBHOOK_VARIANTS) {
+        await hooks?.subscribe(account.id, hook === 'on');
+        const keyFile = path.join(tmp, `${mode}.pem`);
+        if (mode !== 'off' && mode !== 'domain') {
+          const pair =
+            mode === 'rsa-sha256'
+              ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+              : generateKeyPairSync('ed25519');
+          fs.writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+        }
+        const [campaign] = await database.db
+          .insert(campaigns)
+          .values({
+            uuid: crypto.randomUUID(),
+            createdBy: account.id,
+            name: `Bench ${mode}`,
+            subject: SUBJECT,
+            preheader: PREHEADER,
+            fromName: 'Loja Ação',
+            fromEmail: 'loja@loja.exemplo.com.br',
+            includeListIds: [list?.id as string],
+            template: BENCH_TEMPLATE,
+          })
+          .returning();
+        if (!campaign) throw new Error('no campaign');
+        const senders = Array.from({ length: WORKERS }, () =>
+          fork(new URL(import.meta.url).pathname, ['sender'], {
+            execArgv: process.env.BENCH_PROFILE
+              ? [...process.execArgv, '--cpu-prof', '--cpu-prof-dir=/tmp/carteiro-prof']
+              : process.execArgv,
+            env: {
+              ...process.env,
+              BENCH_DB: url.toString(),
+              BENCH_SINK_PORT: String(port),
+              BENCH_MODE: mode,
+              BENCH_KEY: keyFile,
+            },
+          }),
+        );
+        children.push(...senders);
+        await Promise.all(senders.map((c) => once(c, 'ready')));
+        const sink0 = await sinkStats(sink);
+        const start = performance.now();
+        const started = await startCampaignSend(database.db, account.id, campaign.id, null);
+        const snapshotMs = performance.now() - start;
+        for (const c of senders) c.send({ type: 'go' });
+        for (;;) {
+          const [row] = await database.db
+            .select({ status: campaigns.status })
+            .from(campaigns)
+            .where(eq(campaigns.id, campaign.id));
+          if (row?.status === 'sent') break;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        const seconds = (performance.now() - start) / 1000;
+        const stats = await Promise.all(
+          senders.map(async (c) => {
+            const reply = once(c, 'stats');
+            c.send({ type: 'stats' });
+            return reply;
+          }),
+        );
+        const sink1 = await sinkStats(sink);
+        for (const c of senders) c.send({ type: 'exit' });
+        await Promise.all(senders.map((c) => new Promise((r) => c.once('exit', r))));
+        const [sent] = await database.db
+          .select({ n: campaigns.sentCount })
           .from(campaigns)
           .where(eq(campaigns.id, campaign.id));
-        if (row?.status === 'sent') break;
-        await new Promise((r) => setTimeout(r, 25));
+        const cpu = stats.reduce((a, s) => a + s.cpuMicros, 0) / started.recipients;
+        const sinkCpu = (sink1.cpuMicros - sink0.cpuMicros) / started.recipients;
+        const rss = Math.max(...stats.map((s) => s.peakRss)) / 1048576;
+        const rate = started.recipients / seconds;
+        const hookStats = hooks ? await hooks.stats() : '';
+        const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} webhook ${hook.padEnd(3)} ${hookStats} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}`;
+        console.log(line);
+        rows.push(line);
       }
-      const seconds = (performance.now() - start) / 1000;
-      const stats = await Promise.all(
-        senders.map(async (c) => {
-          const reply = once(c, 'stats');
-          c.send({ type: 'stats' });
-          return reply;
-        }),
-      );
-      const sink1 = await sinkStats(sink);
-      for (const c of senders) c.send({ type: 'exit' });
-      await Promise.all(senders.map((c) => new Promise((r) => c.once('exit', r))));
-      const [sent] = await database.db
-        .select({ n: campaigns.sentCount })
-        .from(campaigns)
-        .where(eq(campaigns.id, campaign.id));
-      const cpu = stats.reduce((a, s) => a + s.cpuMicros, 0) / started.recipients;
-      const sinkCpu = (sink1.cpuMicros - sink0.cpuMicros) / started.recipients;
-      const rss = Math.max(...stats.map((s) => s.peakRss)) / 1048576;
-      const rate = started.recipients / seconds;
-      const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}`;
-      console.log(line);
-      rows.push(line);
-    }
+    await hooks?.stop();
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     sink.send({ type: 'exit' });
@@ -503,6 +522,75 @@ async function main(): Promise<void> {
     await cleanup.end();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * One webhook endpoint of the bench account (enabled or not per run) and, with BENCH_WEBHOOK_DRAIN, the webhook
+ * worker of this process delivering to a counting receiver on 127.0.0.1.
+ */
+async function startWebhookBench(database: Database, dbUrl: string) {
+  let received = 0;
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const box = createSecretBox('bench-secret-bench-secret-bench-secret-0123');
+  const endpointUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+  let endpointId: string | null = null;
+  const config = loadConfig({ NODE_ENV: 'test', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'silent' });
+  const boss = WEBHOOK_DRAIN
+    ? await startJobQueue(database, { logger: pino({ level: 'silent' }), connectionString: dbUrl, schedule: false })
+    : null;
+  const worker = boss
+    ? await startWebhookWorker({
+        config,
+        db: database.db,
+        jobs: boss,
+        mailer: null,
+        logger: pino({ level: 'silent' }),
+        resolver: { addresses: async () => [] },
+        box,
+        concurrency: 2,
+      })
+    : null;
+  return {
+    async subscribe(accountId: string, on: boolean) {
+      if (!endpointId) {
+        const [row] = await database.db
+          .insert(webhookEndpoints)
+          .values({
+            accountId,
+            url: endpointUrl,
+            eventTypes: ['message.delivered'],
+            secretCiphertext: box.seal(generateWebhookSecret()),
+          })
+          .returning();
+        endpointId = row?.id ?? null;
+      }
+      await database.db
+        .update(webhookEndpoints)
+        .set({ enabled: on })
+        .where(eq(webhookEndpoints.id, endpointId as string));
+    },
+    async stats() {
+      const [row] = await database.db
+        .execute<{ batches: number; events: number }>(
+          sql`select (select count(*)::int from webhook_event_batches) as batches,
+                     (select count(*)::int from webhook_events) as events`,
+        )
+        .then((r) => (r as unknown as { rows: { batches: number; events: number }[] }).rows);
+      return `(outbox so far: ${row?.batches ?? 0} engine batches, ${row?.events ?? 0} events${boss ? `; delivered so far ${received}` : ''})`;
+    },
+    async stop() {
+      await worker?.stop();
+      await boss?.stop({ graceful: false });
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    },
+  };
 }
 
 if (process.argv[2] === 'sender') await senderChild();

@@ -35,6 +35,9 @@ import { registerAfterSend } from './modules/tracking/after-send';
 import type { ReadableFileStorage } from './modules/uploads/file-storage';
 import { createFileStorage } from './modules/uploads/storage';
 import { localUploadsRoutes, uploadsRoutes } from './modules/uploads/uploads.routes';
+import { createSecretBox } from './modules/webhooks/signing';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
+import { guardOptionsFrom } from './modules/webhooks/webhooks-runtime';
 import { createDnsResolver, type DnsResolver } from './net/dns';
 
 /** What the HTTP application needs from the process that runs it. */
@@ -126,10 +129,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(compatRoutes, { db: database.db });
   await app.register(sendingRoutes, { db: database.db });
   await app.register(sendCampaignCompatRoutes, { db: database.db });
+  const dns = deps.dns ?? createDnsResolver({ servers: config.DNS_SERVERS });
   await app.register(senderIdentitiesRoutes, {
     db: database.db,
     mailer: deps.mailer,
-    dns: deps.dns ?? createDnsResolver({ servers: config.DNS_SERVERS }),
+    dns,
     settings: senderIdentitySettings(config),
   });
   await registerAfterSend(app, { config, db: database.db, logger: deps.logger });
@@ -138,6 +142,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (fileStorage.kind === 'local') {
     await app.register(localUploadsRoutes, { storage: fileStorage as ReadableFileStorage });
   }
+  await app.register(webhooksRoutes, {
+    db: database.db,
+    box: createSecretBox(resolveAuthSecret(config)),
+    guard: guardOptionsFrom(config, dns),
+  });
   if (config.mailCatcherEnabled) await app.register(devMailboxRoutes, { db: database.db });
 
   // 4. The SPA and the 404 answer, last.

@@ -147,6 +147,26 @@ const envSchema = z.object({
   TRACKING_MACHINE_WINDOW_SECONDS: z.coerce.number().min(0).default(3),
   /** Amazon SES over SNS: allowed topic ARNs (comma-separated); empty = any topic with a valid AWS signature. */
   SES_SNS_TOPIC_ARNS: z.string().default(''),
+  // Outbound webhooks (issue 13).
+  /** Development/tests only: let endpoints point at loopback/private addresses and use http://. Refused in production. */
+  WEBHOOKS_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
+  /** One delivery attempt's whole budget (connect + answer). */
+  WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Retries after the first attempt (timeouts, 5xx, 408, 429, connection errors); with the delays below ≈ 1 day. */
+  WEBHOOKS_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(12),
+  /** First retry delay; each retry waits between 1× and 2× the previous (pg-boss back-off), up to the max. */
+  WEBHOOKS_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(60),
+  WEBHOOKS_RETRY_DELAY_MAX_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(6 * 3600),
+  /** An endpoint failing without a single success for this long is disabled and the account e-mailed. */
+  WEBHOOKS_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(72),
+  /** How often the dispatcher turns outbox events into delivery jobs. */
+  WEBHOOKS_DISPATCH_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /** A delivery job held longer than this by a worker that died is retried by pg-boss. */
+  WEBHOOKS_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(60),
   // Image uploads (issue 5): local directory by default, S3-compatible when every S3_* below is set.
   /** Largest image accepted by POST /api/uploads/images (413 beyond). */
   UPLOAD_MAX_BYTES: z.coerce
@@ -189,8 +209,16 @@ export interface S3Config {
 export interface Config
   extends Omit<
     Env,
-    'MAIL_CATCHER' | 'PUBLIC_URL' | 'TRUSTED_ORIGINS' | 'DATA_DIR' | 'UPLOADS_DIR' | 'METRICS_ENABLED'
+    | 'MAIL_CATCHER'
+    | 'PUBLIC_URL'
+    | 'TRUSTED_ORIGINS'
+    | 'DATA_DIR'
+    | 'UPLOADS_DIR'
+    | 'METRICS_ENABLED'
+    | 'WEBHOOKS_ALLOW_PRIVATE_URLS'
   > {
+  /** Webhook endpoints may be loopback/private and http:// (never in production). */
+  WEBHOOKS_ALLOW_PRIVATE_URLS: boolean;
   isProduction: boolean;
   PUBLIC_URL: string;
   /** Origins a browser may send state-changing requests from (CSRF check). */
@@ -303,6 +331,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Configuração inválida / invalid configuration:\n  - AUTH_SECRET: obrigatório em produção / required in production',
     );
   }
+  if (isProduction && e.WEBHOOKS_ALLOW_PRIVATE_URLS === true) {
+    throw new ConfigError(
+      'Configuração inválida / invalid configuration:\n  - WEBHOOKS_ALLOW_PRIVATE_URLS: proibido em produção / not allowed in production',
+    );
+  }
   if (e.MIN_PASSWORD_LENGTH > e.MAX_PASSWORD_LENGTH) {
     throw new ConfigError(
       'Configuração inválida / invalid configuration:\n  - MIN_PASSWORD_LENGTH: maior que MAX_PASSWORD_LENGTH / greater than MAX_PASSWORD_LENGTH',
@@ -350,6 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     googleSignInEnabled: Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET),
     UPLOADS_DIR: path.resolve(e.UPLOADS_DIR ?? path.join(e.DATA_DIR, 'uploads')),
     s3,
+    WEBHOOKS_ALLOW_PRIVATE_URLS: !isProduction && e.WEBHOOKS_ALLOW_PRIVATE_URLS === true,
     metricsAccess: e.METRICS_ENABLED === 'auto' ? 'loopback' : e.METRICS_ENABLED ? 'open' : 'off',
     pixApi,
   };

@@ -16,6 +16,8 @@ import { startDomainRechecks } from './modules/sender-identities/domain-rechecks
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
 import { startSendingEngine } from './modules/sending/sending-runtime';
 import { setTrackingSecret } from './modules/tracking/tracking-token';
+import { createSecretBox } from './modules/webhooks/signing';
+import { startWebhookWorker } from './modules/webhooks/webhooks-runtime';
 import { createDnsResolver } from './net/dns';
 
 export type Role = 'all' | 'api' | 'worker' | 'migrate';
@@ -115,6 +117,7 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
       });
     }
 
+    const dns = createDnsResolver({ servers: config.DNS_SERVERS });
     if (role !== 'api') {
       // The campaign sender: claims message batches from the database (several workers share a campaign) and
       // starts due scheduled campaigns every SENDING_SCHEDULE_SWEEP_SECONDS — state lives in the tables.
@@ -122,13 +125,27 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
       stack.push(() => engine.stop());
       const rechecks = startDomainRechecks({
         db: database.db,
-        dns: createDnsResolver({ servers: config.DNS_SERVERS }),
+        dns,
         mailer,
         settings: senderIdentitySettings(config),
         intervalMinutes: config.SENDER_DOMAIN_RECHECK_MINUTES,
         logger,
       });
       stack.push(() => rechecks.stop());
+    }
+
+    if (role !== 'api') {
+      // Outbound webhooks: the outbox dispatcher and the delivery jobs (issue 13).
+      const webhooks = await startWebhookWorker({
+        config,
+        db: database.db,
+        jobs,
+        mailer,
+        logger,
+        resolver: dns,
+        box: createSecretBox(resolveAuthSecret(config)),
+      });
+      stack.push(() => webhooks.stop());
     }
 
     if (role === 'worker') return { app: null, database, mailer, url: null, stop };

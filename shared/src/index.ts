@@ -14,3 +14,4 @@ export * from './schemas/messages';
 export * from './schemas/segments';
 export * from './schemas/sender-identities';
 export * from './schemas/template';
+export * from './schemas/webhooks';

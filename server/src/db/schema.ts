@@ -20,3 +20,4 @@ export * from '../modules/subscriptions/subscriptions.db';
 export * from '../modules/templates/templates.db';
 export * from '../modules/tracking/tracking.db';
 export * from '../modules/uploads/uploads.db';
+export * from '../modules/webhooks/webhooks.db';

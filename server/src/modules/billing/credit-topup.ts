@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Tx } from '../accounts/account-balance';
+import { emitWebhookEvent } from '../webhooks/emit-event';
 import { topups } from './billing.db';
 import { appendLedgerEntry } from './ledger';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
@@ -43,6 +44,12 @@ async function creditLockedTopup(
     description: `Recarga via Pix (${topup.txid}) de ${formatBRL(topup.amountMillis)}`,
   });
   if (!entry) throw new Error('a credit cannot fail the balance check');
+  // Outbound webhook (issue 13), in the credit's transaction.
+  await emitWebhookEvent(tx, topup.accountId, 'topup.credited', {
+    topupId: topup.id,
+    amountMillis: topup.amountMillis,
+    balanceMillis: entry.balanceAfterMillis,
+  });
   const [updated] = await tx
     .update(topups)
     .set({

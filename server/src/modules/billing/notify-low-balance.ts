@@ -6,6 +6,7 @@ import { queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { authUsers } from '../auth/auth.db';
+import { emitWebhookEvent } from '../webhooks/emit-event';
 import { ledgerEntries, lowBalanceAlerts } from './billing.db';
 import type { LedgerEntry } from './ledger';
 
@@ -60,6 +61,11 @@ export async function notifyLowBalanceIfCrossed(
     await deps.db.delete(lowBalanceAlerts).where(eq(lowBalanceAlerts.ledgerEntryId, entry.id));
     throw error;
   }
+  // Outbound webhook (issue 13): once per crossing, like the e-mail.
+  await emitWebhookEvent(deps.db, entry.accountId, 'balance.low', {
+    balanceMillis: entry.balanceAfterMillis,
+    thresholdMillis: deps.thresholdMillis,
+  });
   return true;
 }
 

@@ -7,6 +7,7 @@ import { hashEmail } from '../contacts/email-hash';
 import { transitionCampaignStatus } from '../sending/campaign-controls';
 import { campaignSends } from '../sending/messages.db';
 import type { BounceKind } from '../tracking/tracking.db';
+import { emitCampaignEvent, emitMessageEvent } from '../webhooks/emit-event';
 import { campaignAlerts } from './bounces.db';
 
 const formatPercent = (rate: number) => `${(rate * 100).toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`;
@@ -121,6 +122,9 @@ export async function recordDeliveryReport(
         returning id`,
   );
   if (inserted.length === 0) return { recorded: false, reason: 'duplicate' };
+  // Outbound webhooks (issue 13).
+  if (report.type === 'complaint') await emitMessageEvent(db, message.id, 'message.complained');
+  else await emitMessageEvent(db, message.id, 'message.bounced', { bounceType: report.bounceKind, reason: detail });
 
   let suppressed = false;
   if (report.type === 'complaint') {
@@ -203,6 +207,7 @@ export async function checkCampaignProtection(db: Db, campaignId: string, settin
   if (!kind) return false;
   if (!(await transitionCampaignStatus(db, campaignId, ['sending'], 'paused'))) return false;
   await db.update(campaignSends).set({ pausedReason: reason }).where(eq(campaignSends.campaignId, campaignId));
+  await emitCampaignEvent(db, campaignId, 'campaign.paused', { reason }); // outbound webhook
   await db.insert(campaignAlerts).values({ campaignId, accountId: stats.account_id, kind, reason });
   return true;
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { emitContactsUnsubscribed } from '../webhooks/emit-event';
 import { contacts } from './contacts.db';
 import { suppressUnsubscribedContacts } from './suppression';
 
@@ -28,6 +29,13 @@ export async function unsubscribeContacts(db: Db, accountId: string, ids: string
           )})`,
     );
     await suppressUnsubscribedContacts(tx as unknown as Db, accountId, ids);
+    // Outbound webhook (issue 13): the contacts this call unsubscribed.
+    await emitContactsUnsubscribed(
+      tx,
+      accountId,
+      rows.map((r) => r.id),
+      'manual',
+    );
     return rows.length;
   });
 }

@@ -11,6 +11,7 @@ import { assertAccountCanSend } from '../billing/account-status';
 import { settleCampaign } from '../billing/settle-campaign';
 import { findCampaignRow } from '../campaigns/campaigns';
 import { campaigns } from '../campaigns/campaigns.db';
+import { emitCampaignEvent } from '../webhooks/emit-event';
 import { campaignSends } from './messages.db';
 
 const CHANGED = 'A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.';
@@ -52,6 +53,7 @@ export async function pauseCampaign(db: Db, accountId: string, campaignId: strin
   if (campaign.status !== 'sending') throw new AppError('conflict', 'Só é possível pausar uma campanha em envio.');
   if (!(await transitionCampaignStatus(db, campaignId, ['sending'], 'paused'))) throw new AppError('conflict', CHANGED);
   await db.update(campaignSends).set({ pausedReason: null }).where(eq(campaignSends.campaignId, campaignId));
+  await emitCampaignEvent(db, campaignId, 'campaign.paused', { reason: 'Pausada manualmente.' }); // outbound webhook
   return { status: 'paused' };
 }
 
@@ -241,6 +243,8 @@ export async function finishCampaignIfDone(
       await tx.update(campaigns).set({ finishedAt: new Date() }).where(eq(campaigns.id, campaignId));
     }
     const settlement = await settleCampaign(tx as unknown as Db, { campaignId, sentCount });
+    // Outbound webhook (issue 13), in the same transaction as the settlement.
+    await emitCampaignEvent(tx, campaignId, 'campaign.finished', { status, costMillis: settlement.chargedMillis });
     await tx
       .update(campaignSends)
       .set({ settledAt: new Date(), finishedAt: new Date(), chargedMillis: settlement.chargedMillis })

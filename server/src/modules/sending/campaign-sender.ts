@@ -26,6 +26,7 @@ import {
   resolvePersonalisedLinks,
   trackMessageHtml,
 } from '../tracking/campaign-links';
+import { emitCampaignEvent, messageDeliveredOutboxCte } from '../webhooks/emit-event';
 import { BodyProgram } from './body-program';
 import { type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
@@ -594,6 +595,8 @@ export class CampaignSender {
             select b.id from message_batches b
              where b.id = ${batch.id} and b.status = 'sending' and b.claimed_by = ${this.workerId}
                for update),
+          -- Outbound webhooks (issue 13): message.delivered into the outbox, atomic with the outcome.
+          ${messageDeliveredOutboxCte(campaignId)},
           written as (
             update messages m
                set status = v.status, attempts = m.attempts + 1,
@@ -658,6 +661,7 @@ export class CampaignSender {
       const reason = `Pausada automaticamente: o servidor de envio falhou ${row.errors} vezes seguidas (${(lastResponse ?? 'sem resposta').slice(0, 200)}). Verifique o servidor SMTP e retome a campanha.`;
       if (await transitionCampaignStatus(tx as unknown as Db, campaignId, ['sending'], 'paused')) {
         await tx.update(campaignSends).set({ pausedReason: reason }).where(eq(campaignSends.campaignId, campaignId));
+        await emitCampaignEvent(tx, campaignId, 'campaign.paused', { reason }); // outbound webhook
         this.logger.error({ campaignId, errors: row.errors, lastResponse }, 'campaign paused: relay failing');
       }
     });

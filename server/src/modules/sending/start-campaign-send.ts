@@ -10,6 +10,7 @@ import { type CampaignRow, campaigns } from '../campaigns/campaigns.db';
 import { audienceQuery } from '../contacts/count-recipients';
 import { campaignAudience } from '../segments/campaign-audience';
 import { assertSenderAllowed } from '../sender-identities/sender-identities';
+import { emitCampaignEvent } from '../webhooks/emit-event';
 import { assertCampaignTransitions } from './campaign-controls';
 import { campaignSends } from './messages.db';
 
@@ -121,6 +122,7 @@ export async function startCampaignSend(
       lastMessageId: Number(inserted?.last),
     });
     await tx.update(campaigns).set({ recipientsCount: recipients }).where(eq(campaigns.id, campaignId));
+    await emitCampaignEvent(tx, campaignId, 'campaign.started', { recipients }); // outbound webhook
     return { ok: true as const, campaignId, recipients, reservedMillis: reservation.reservedMillis };
   });
 }

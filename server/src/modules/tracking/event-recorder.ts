@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { engagementOutboxCte } from '../webhooks/emit-event';
 
 export interface PendingEvent {
   messageToken: string;
@@ -190,7 +191,9 @@ export class EventRecorder {
                                     where id = v.link and campaign_id = m.campaign_id limit 1) l on true
                where v.kind = 'open' or l.id is not null
                order by v.n
-              returning campaign_id)
+              returning campaign_id, message_id, account_id, kind, machine, link_id),
+            -- Outbound webhooks (issue 13): message.opened / message.clicked into the outbox, same statement.
+            ${engagementOutboxCte()}
             select distinct campaign_id from ins`,
       );
       for (const row of rows) this.dirtyCampaigns.add(row.campaign_id);

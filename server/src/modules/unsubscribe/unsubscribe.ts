@@ -4,6 +4,7 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { liftUnsubscribedSuppression, suppressEmail, suppressUnsubscribedContacts } from '../contacts/suppression';
+import { emitMessageEvent } from '../webhooks/emit-event';
 
 export interface UnsubscribeTarget {
   messageId: number;
@@ -126,6 +127,7 @@ export async function unsubscribeByMessage(
       await t.execute(
         sql`update campaigns set unsubscribed_count = unsubscribed_count + 1 where id = ${target.campaignId}`,
       );
+      await emitMessageEvent(t, target.messageId, 'contact.unsubscribed', { source }); // outbound webhook
     }
     return inserted.length > 0;
   });

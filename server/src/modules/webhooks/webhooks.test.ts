@@ -1,0 +1,526 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { WEBHOOK_EVENT_SCHEMAS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@carteiro/shared';
+import { eq } from 'drizzle-orm';
+import { fromPglite, PgBoss } from 'pg-boss';
+import pino from 'pino';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SignedInUser, signUp } from '../../../test/support/sign-in';
+import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { WEBHOOK_DELIVERY_JOB } from './deliver';
+import { emitWebhookEvent } from './emit-event';
+import { createSecretBox } from './signing';
+import { webhookDeliveries, webhookEndpoints } from './webhooks.db';
+import { startWebhookWorker, type WebhookWorker } from './webhooks-runtime';
+
+/** What the receiver does with the n-th request (0-based) it gets on a path. */
+type Behaviour = (n: number, req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A real HTTP receiver on 127.0.0.1: records every request, answers per path. */
+async function startReceiver() {
+  const received: Received[] = [];
+  const behaviours = new Map<string, Behaviour>();
+  const counts = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      const n = counts.get(path) ?? 0;
+      counts.set(path, n + 1);
+      received.push({ path, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString() });
+      const behaviour = behaviours.get(path);
+      if (behaviour) behaviour(n, req, res);
+      else res.writeHead(204).end();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    received,
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    on: (path: string, behaviour: Behaviour) => behaviours.set(path, behaviour),
+    on_path: (path: string) => received.filter((r) => r.path === path),
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function until<T>(probe: () => Promise<T | null | false | undefined>, what: string, ms = 20_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const DEV_ENV = {
+  WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOKS_RETRY_LIMIT: '2',
+  WEBHOOKS_RETRY_DELAY_SECONDS: '0',
+  WEBHOOKS_TIMEOUT_MS: '3000',
+  WEBHOOKS_JOB_EXPIRE_SECONDS: '1',
+};
+
+describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
+  describe('endpoints without the development setting', () => {
+    let t: TestApp;
+    let user: SignedInUser;
+    beforeAll(async () => {
+      t = await createTestApp(kind);
+      user = await signUp(t, { verified: true });
+    });
+    afterAll(() => t.close());
+
+    it.each([
+      'http://127.0.0.1:9/hook',
+      'https://10.0.0.1/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/hook',
+    ])('refuses %s when saved (400 on url, pt-BR)', async (url) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/endpoints',
+        headers: user.headers,
+        payload: { url, eventTypes: ['message.delivered'] },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe('validation_failed');
+      expect(res.json().error.message).toMatch(/^url: /);
+    });
+
+    it('validates the input in pt-BR', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/endpoints',
+        headers: user.headers,
+        payload: { url: 'https://exemplo.com.br/hook', eventTypes: [] },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.message).toContain('Escolha pelo menos um tipo de evento.');
+    });
+  });
+
+  describe('with a receiver on loopback (development setting on)', () => {
+    let t: TestApp;
+    let owner: SignedInUser;
+    let other: SignedInUser;
+    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    let boss: PgBoss;
+    let worker: WebhookWorker;
+    const logger = pino({ level: 'silent' });
+
+    async function startBoss(): Promise<PgBoss> {
+      const b = t.database.pglite
+        ? new PgBoss({
+            db: fromPglite(t.database.pglite),
+            backend: 'pglite',
+            superviseIntervalSeconds: 1,
+            monitorIntervalSeconds: 1,
+          })
+        : new PgBoss({
+            connectionString: t.database.url as string,
+            max: 2,
+            superviseIntervalSeconds: 1,
+            monitorIntervalSeconds: 1,
+          });
+      b.on('error', () => {});
+      await b.start();
+      return b;
+    }
+    async function startWorker(b: PgBoss): Promise<WebhookWorker> {
+      return startWebhookWorker({
+        config: t.config,
+        db: t.database.db,
+        jobs: b,
+        mailer: t.mailer,
+        logger,
+        resolver: { addresses: async () => [] },
+        box: createSecretBox(t.config.AUTH_SECRET as string),
+        dispatchMs: 60_000,
+      });
+    }
+
+    beforeAll(async () => {
+      t = await createTestApp(kind, DEV_ENV);
+      owner = await signUp(t, { verified: true });
+      other = await signUp(t, { verified: true });
+      receiver = await startReceiver();
+      boss = await startBoss();
+      worker = await startWorker(boss);
+    });
+    afterAll(async () => {
+      await worker.stop();
+      await boss.stop({ graceful: false, close: !t.database.pglite });
+      await receiver.close();
+      await t.close();
+    });
+
+    async function createEndpoint(user: SignedInUser, path: string, eventTypes: string[] = [...WEBHOOK_EVENT_TYPES]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/endpoints',
+        headers: user.headers,
+        payload: { url: receiver.url(path), description: `teste ${path}`, eventTypes },
+      });
+      expect(res.statusCode).toBe(201);
+      const id = res.json().id as string;
+      const secret = await t.app.inject({
+        method: 'GET',
+        url: `/api/webhooks/endpoints/${id}/secret`,
+        headers: user.headers,
+      });
+      return { id, secret: secret.json().secret as string };
+    }
+    async function deliveries(user: SignedInUser, endpointId: string, query = '') {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/webhooks/endpoints/${endpointId}/deliveries${query}`,
+        headers: user.headers,
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json().items as Array<{
+        id: string;
+        status: string;
+        attempts: number;
+        eventType: string;
+        attemptLog: Array<{ statusCode: number | null; error: string | null; responseBody: string }>;
+      }>;
+    }
+    async function settled(user: SignedInUser, endpointId: string, count: number) {
+      return until(async () => {
+        await worker.dispatchOnce();
+        const items = await deliveries(user, endpointId);
+        return items.length >= count && items.every((d) => d.status !== 'pending') ? items : null;
+      }, 'deliveries to settle');
+    }
+
+    const sampleData: { [T in WebhookEventType]: unknown } = {
+      'message.delivered': {
+        messageId: '1',
+        campaignId: crypto.randomUUID(),
+        contactId: null,
+        email: 'a@exemplo.com.br',
+        sentAt: new Date().toISOString(),
+      },
+      'message.opened': {
+        messageId: '1',
+        campaignId: crypto.randomUUID(),
+        contactId: null,
+        email: 'a@exemplo.com.br',
+        machine: false,
+      },
+      'message.clicked': {
+        messageId: '1',
+        campaignId: crypto.randomUUID(),
+        contactId: null,
+        email: 'a@exemplo.com.br',
+        url: 'https://exemplo.com.br',
+        machine: false,
+      },
+      'message.bounced': {
+        messageId: '1',
+        campaignId: crypto.randomUUID(),
+        contactId: null,
+        email: 'a@exemplo.com.br',
+        bounceType: 'hard',
+        reason: '5.1.1 user unknown',
+      },
+      'message.complained': {
+        messageId: '1',
+        campaignId: crypto.randomUUID(),
+        contactId: null,
+        email: 'a@exemplo.com.br',
+      },
+      'contact.unsubscribed': {
+        contactId: crypto.randomUUID(),
+        email: 'a@exemplo.com.br',
+        campaignId: null,
+        source: 'link',
+      },
+      'campaign.started': { campaignId: crypto.randomUUID(), name: 'Promo', recipients: 10 },
+      'campaign.finished': {
+        campaignId: crypto.randomUUID(),
+        name: 'Promo',
+        status: 'sent',
+        counts: { sent: 9, failed: 1, skipped: 0 },
+        costMillis: 45,
+      },
+      'campaign.paused': { campaignId: crypto.randomUUID(), name: 'Promo', reason: 'pausada pelo usuário' },
+      'balance.low': { balanceMillis: 4000, thresholdMillis: 5000 },
+      'topup.credited': { topupId: crypto.randomUUID(), amountMillis: 10000, balanceMillis: 14000 },
+    };
+
+    it('delivers every event type once per subscribed endpoint, signed (standardwebhooks verifies), never to another account', async () => {
+      const all = await createEndpoint(owner, '/all');
+      const onlyLow = await createEndpoint(owner, '/only-low', ['balance.low']);
+      const foreign = await createEndpoint(other, '/foreign');
+      for (const type of WEBHOOK_EVENT_TYPES) {
+        await emitWebhookEvent(t.database.db, owner.accountId, type, sampleData[type] as never);
+      }
+      await settled(owner, all.id, WEBHOOK_EVENT_TYPES.length);
+      await settled(owner, onlyLow.id, 1);
+      const toAll = receiver.on_path('/all');
+      expect(toAll.map((r) => JSON.parse(r.body).type).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+      const verifier = new Webhook(all.secret);
+      for (const r of toAll) {
+        const payload = verifier.verify(r.body, r.headers) as {
+          id: string;
+          type: WebhookEventType;
+          account: { id: string };
+        };
+        expect(r.headers['webhook-id']).toBe(payload.id);
+        expect(payload.account.id).toBe(owner.accountId);
+        expect(WEBHOOK_EVENT_SCHEMAS[payload.type].safeParse(payload).success).toBe(true);
+        // Tampered body / old timestamp fail verification.
+        expect(() => verifier.verify(r.body.replace(owner.accountId, other.accountId), r.headers)).toThrow();
+        expect(() =>
+          verifier.verify(r.body, { ...r.headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 600) }),
+        ).toThrow();
+      }
+      const toLow = receiver.on_path('/only-low');
+      expect(toLow.map((r) => JSON.parse(r.body).type)).toEqual(['balance.low']);
+      expect(new Webhook(onlyLow.secret).verify(toLow[0]?.body ?? '', toLow[0]?.headers ?? {})).toBeTruthy();
+      expect(receiver.on_path('/foreign')).toHaveLength(0);
+      expect(await deliveries(other, foreign.id)).toHaveLength(0);
+      // The other account sees nothing of this one.
+      const peek = await t.app.inject({
+        method: 'GET',
+        url: `/api/webhooks/endpoints/${all.id}/deliveries`,
+        headers: other.headers,
+      });
+      expect(peek.statusCode).toBe(404);
+      const list = await t.app.inject({ method: 'GET', url: '/api/webhooks/endpoints', headers: other.headers });
+      expect(list.json().items.map((e: { id: string }) => e.id)).toEqual([foreign.id]);
+    });
+
+    it('retries after a 500 with the exact number of attempts, then "reenviar" delivers the same event again', async () => {
+      receiver.on('/always-500', (_n, _req, res) => res.writeHead(500).end('erro interno do receptor'));
+      const ep = await createEndpoint(owner, '/always-500', ['campaign.started']);
+      await emitWebhookEvent(
+        t.database.db,
+        owner.accountId,
+        'campaign.started',
+        sampleData['campaign.started'] as never,
+      );
+      const [failed] = await settled(owner, ep.id, 1);
+      expect(failed?.status).toBe('failed');
+      expect(failed?.attempts).toBe(3); // 1 + WEBHOOKS_RETRY_LIMIT
+      expect(failed?.attemptLog.map((a) => a.statusCode)).toEqual([500, 500, 500]);
+      expect(failed?.attemptLog[0]?.responseBody).toBe('erro interno do receptor');
+      const ids = new Set(receiver.on_path('/always-500').map((r) => r.headers['webhook-id']));
+      expect(ids.size).toBe(1);
+
+      receiver.on('/always-500', (_n, _req, res) => res.writeHead(200).end('ok'));
+      const again = await t.app.inject({
+        method: 'POST',
+        url: `/api/webhooks/deliveries/${failed?.id}/redeliver`,
+        headers: owner.headers,
+      });
+      expect(again.statusCode).toBe(202);
+      const [ok] = await settled(owner, ep.id, 1);
+      expect(ok?.status).toBe('succeeded');
+      expect(receiver.on_path('/always-500')).toHaveLength(4);
+      expect(new Set(receiver.on_path('/always-500').map((r) => r.headers['webhook-id'])).size).toBe(1);
+      const filtered = await deliveries(owner, ep.id, '?status=failed');
+      expect(filtered).toHaveLength(0);
+    });
+
+    it('retries after a 500 then succeeds; retries a dropped connection; stops on a 400', async () => {
+      receiver.on('/flaky', (n, _req, res) => (n === 0 ? res.writeHead(503).end() : res.writeHead(200).end()));
+      receiver.on('/drop', (n, req, res) => (n === 0 ? req.socket.destroy() : res.writeHead(200).end()));
+      receiver.on('/bad', (_n, _req, res) => res.writeHead(400).end('payload recusado'));
+      const flaky = await createEndpoint(owner, '/flaky', ['topup.credited']);
+      const drop = await createEndpoint(owner, '/drop', ['topup.credited']);
+      const bad = await createEndpoint(owner, '/bad', ['topup.credited']);
+      await emitWebhookEvent(t.database.db, owner.accountId, 'topup.credited', sampleData['topup.credited'] as never);
+      const [f] = await settled(owner, flaky.id, 1);
+      expect([f?.status, f?.attempts]).toEqual(['succeeded', 2]);
+      const [d] = await settled(owner, drop.id, 1);
+      expect([d?.status, d?.attempts]).toEqual(['succeeded', 2]);
+      expect(d?.attemptLog.at(-1)?.error).toMatch(/Falha de conexão/);
+      const [b] = await settled(owner, bad.id, 1);
+      expect([b?.status, b?.attempts]).toEqual(['failed', 1]);
+      expect(receiver.on_path('/bad')).toHaveLength(1);
+    });
+
+    it('a 410 disables the endpoint and e-mails the owner', async () => {
+      receiver.on('/gone', (_n, _req, res) => res.writeHead(410).end());
+      const gone = await createEndpoint(owner, '/gone', ['campaign.paused']);
+      await emitWebhookEvent(t.database.db, owner.accountId, 'campaign.paused', sampleData['campaign.paused'] as never);
+      const [g] = await settled(owner, gone.id, 1);
+      expect([g?.status, g?.attempts]).toEqual(['failed', 1]);
+      const [row] = await t.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, gone.id));
+      expect(row?.enabled).toBe(false);
+      expect(row?.disabledReason).toContain('410');
+      const mail = await until(
+        async () => (await t.sentMail()).find((m) => m.subject.includes('webhook')),
+        'the e-mail',
+      );
+      expect(mail.to).toContain(owner.email);
+      // A disabled endpoint gets nothing more.
+      await emitWebhookEvent(t.database.db, owner.accountId, 'campaign.paused', sampleData['campaign.paused'] as never);
+      await worker.dispatchOnce();
+      expect(await deliveries(owner, gone.id)).toHaveLength(1);
+    });
+
+    it('refuses a private address at delivery time too (an endpoint saved while allowed)', async () => {
+      const ep = await createEndpoint(owner, '/later', ['balance.low']);
+      await t.database.db
+        .update(webhookEndpoints)
+        .set({ url: 'https://10.0.0.1/hook' })
+        .where(eq(webhookEndpoints.id, ep.id));
+      const strict = await startWebhookWorker({
+        config: { ...t.config, WEBHOOKS_ALLOW_PRIVATE_URLS: false },
+        db: t.database.db,
+        jobs: boss,
+        mailer: t.mailer,
+        logger,
+        resolver: { addresses: async () => [] },
+        box: createSecretBox(t.config.AUTH_SECRET as string),
+        dispatchMs: 60_000,
+      });
+      await worker.stop();
+      try {
+        await emitWebhookEvent(t.database.db, owner.accountId, 'balance.low', sampleData['balance.low'] as never);
+        const items = await until(async () => {
+          await strict.dispatchOnce();
+          const list = await deliveries(owner, ep.id);
+          return list.length === 1 && list[0]?.status === 'failed' ? list : null;
+        }, 'the refusal');
+        expect(items[0]?.attemptLog[0]?.error).toMatch(/URL recusada/);
+      } finally {
+        await strict.stop();
+        worker = await startWorker(boss);
+      }
+    });
+
+    it('a worker stopped mid-delivery does not lose the event', async () => {
+      let hung: http.ServerResponse | null = null;
+      receiver.on('/slow', (n, _req, res) => {
+        if (n === 0) hung = res;
+        else res.writeHead(200).end('ok');
+      });
+      const ep = await createEndpoint(owner, '/slow', ['message.opened']);
+      await emitWebhookEvent(t.database.db, owner.accountId, 'message.opened', sampleData['message.opened'] as never);
+      await worker.dispatchOnce();
+      await until(async () => hung, 'the first request');
+      // The worker process stalls and its job runner stops without finishing the job: the job is still active.
+      const stalled = boss;
+      await stalled.stop({ graceful: false, close: false });
+      // A new job runner: the job expires (WEBHOOKS_JOB_EXPIRE_SECONDS=1) and pg-boss hands it out again.
+      boss = await startBoss();
+      const restarted = await startWorker(boss);
+      const [done] = await settled(owner, ep.id, 1);
+      expect(done?.status).toBe('succeeded');
+      // The stalled attempt ends late (its connection drops): it cannot undo the success.
+      (hung as http.ServerResponse | null)?.socket?.destroy();
+      await worker.stop().catch(() => {});
+      worker = restarted;
+      await until(async () => {
+        const [d] = await deliveries(owner, ep.id);
+        return (d?.attemptLog.length ?? 0) >= 2 ? d : null;
+      }, 'the late attempt to be logged');
+      const requests = receiver.on_path('/slow');
+      expect(requests).toHaveLength(2);
+      expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+      const [row] = await t.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, ep.id));
+      expect(row?.status).toBe('succeeded');
+    });
+
+    it('a job claimed by a worker that died (never completed) is delivered once it expires', async () => {
+      const ep = await createEndpoint(owner, '/orphan', ['message.complained']);
+      await worker.stop();
+      try {
+        await emitWebhookEvent(
+          t.database.db,
+          owner.accountId,
+          'message.complained',
+          sampleData['message.complained'] as never,
+        );
+        await worker.dispatchOnce();
+        // The dead worker: it claimed the job (active) and vanished before any attempt.
+        const claimed = await boss.fetch(WEBHOOK_DELIVERY_JOB);
+        expect(claimed).toHaveLength(1);
+      } finally {
+        worker = await startWorker(boss);
+      }
+      // pg-boss's maintenance (every second here: superviseIntervalSeconds / monitorIntervalSeconds) expires the
+      // orphaned job after WEBHOOKS_JOB_EXPIRE_SECONDS and hands it out again.
+      const [done] = await settled(owner, ep.id, 1);
+      expect([done?.status, done?.attempts]).toEqual(['succeeded', 1]);
+      expect(receiver.on_path('/orphan')).toHaveLength(1);
+    });
+
+    it('test event, secret reveal and rotation (both secrets sign for 24 h), edit, disable and delete', async () => {
+      const ep = await createEndpoint(owner, '/manage', ['message.clicked']);
+      const test = await t.app.inject({
+        method: 'POST',
+        url: `/api/webhooks/endpoints/${ep.id}/test`,
+        headers: owner.headers,
+      });
+      expect(test.statusCode).toBe(202);
+      const [d] = await settled(owner, ep.id, 1);
+      expect([d?.eventType, d?.status]).toEqual(['webhook.test', 'succeeded']);
+
+      const rotated = await t.app.inject({
+        method: 'POST',
+        url: `/api/webhooks/endpoints/${ep.id}/secret/rotate`,
+        headers: owner.headers,
+      });
+      expect(rotated.statusCode).toBe(200);
+      expect(rotated.json().previousSecret).toBe(ep.secret);
+      expect(rotated.json().secret).not.toBe(ep.secret);
+      await t.app.inject({ method: 'POST', url: `/api/webhooks/endpoints/${ep.id}/test`, headers: owner.headers });
+      await settled(owner, ep.id, 2);
+      const last = receiver.on_path('/manage').at(-1) as Received;
+      expect(new Webhook(ep.secret).verify(last.body, last.headers)).toBeTruthy();
+      expect(new Webhook(rotated.json().secret).verify(last.body, last.headers)).toBeTruthy();
+
+      const patch = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/webhooks/endpoints/${ep.id}`,
+        headers: owner.headers,
+        payload: { enabled: false, eventTypes: ['message.clicked', 'message.opened'] },
+      });
+      expect(patch.statusCode).toBe(200);
+      expect(patch.json()).toMatchObject({ enabled: false, eventTypes: ['message.clicked', 'message.opened'] });
+      const foreignPatch = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/webhooks/endpoints/${ep.id}`,
+        headers: other.headers,
+        payload: { enabled: true },
+      });
+      expect(foreignPatch.statusCode).toBe(404);
+      const foreignSecret = await t.app.inject({
+        method: 'GET',
+        url: `/api/webhooks/endpoints/${ep.id}/secret`,
+        headers: other.headers,
+      });
+      expect(foreignSecret.statusCode).toBe(404);
+      const del = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/webhooks/endpoints/${ep.id}`,
+        headers: owner.headers,
+      });
+      expect(del.statusCode).toBe(204);
+    });
+  });
+});

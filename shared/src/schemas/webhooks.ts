@@ -1,0 +1,190 @@
+import { z } from 'zod';
+
+/** Every event type an outbound webhook endpoint can subscribe to (issue 13). */
+export const WEBHOOK_EVENT_TYPES = [
+  'message.delivered',
+  'message.opened',
+  'message.clicked',
+  'message.bounced',
+  'message.complained',
+  'contact.unsubscribed',
+  'campaign.started',
+  'campaign.finished',
+  'campaign.paused',
+  'balance.low',
+  'topup.credited',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The event "enviar evento de teste" sends to one endpoint (not subscribable). */
+export const WEBHOOK_TEST_EVENT = 'webhook.test' as const;
+export type AnyWebhookEventType = WebhookEventType | typeof WEBHOOK_TEST_EVENT;
+
+/** pt-BR labels for the UI. */
+export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
+  'message.delivered': 'Mensagem entregue ao servidor',
+  'message.opened': 'Mensagem aberta',
+  'message.clicked': 'Link clicado',
+  'message.bounced': 'Mensagem devolvida',
+  'message.complained': 'Marcada como spam',
+  'contact.unsubscribed': 'Contato descadastrado',
+  'campaign.started': 'Campanha iniciada',
+  'campaign.finished': 'Campanha concluída',
+  'campaign.paused': 'Campanha pausada',
+  'balance.low': 'Saldo baixo',
+  'topup.credited': 'Recarga creditada',
+};
+
+const webhookUrl = z
+  .string({ error: 'Informe a URL.' })
+  .trim()
+  .min(1, 'Informe a URL.')
+  .max(2000, 'A URL pode ter no máximo 2000 caracteres.')
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'https:' || u.protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, 'Informe uma URL http:// ou https:// válida.');
+
+const eventTypes = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES, { error: 'Tipo de evento desconhecido.' }))
+  .min(1, 'Escolha pelo menos um tipo de evento.')
+  .transform((list) => [...new Set(list)]);
+
+export const webhookEndpointCreateSchema = z.object({
+  url: webhookUrl,
+  description: z.string().trim().max(200, 'A descrição pode ter no máximo 200 caracteres.').default(''),
+  eventTypes,
+});
+export type WebhookEndpointCreate = z.infer<typeof webhookEndpointCreateSchema>;
+
+export const webhookEndpointUpdateSchema = z
+  .object({
+    url: webhookUrl.optional(),
+    description: z.string().trim().max(200, 'A descrição pode ter no máximo 200 caracteres.').optional(),
+    eventTypes: eventTypes.optional(),
+    enabled: z.boolean({ error: 'Informe se o endpoint está ativo.' }).optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, 'Nada para alterar.');
+export type WebhookEndpointUpdate = z.infer<typeof webhookEndpointUpdateSchema>;
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+export const webhookDeliveryFilterSchema = z.object({
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { error: 'Situação desconhecida.' }).optional(),
+  eventType: z.enum(WEBHOOK_EVENT_TYPES, { error: 'Tipo de evento desconhecido.' }).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+/** What the API answers for an endpoint (the secret only through its own call). */
+export interface WebhookEndpointDto {
+  id: string;
+  url: string;
+  description: string;
+  eventTypes: WebhookEventType[];
+  enabled: boolean;
+  disabledReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WebhookAttemptDto {
+  id: string;
+  attemptedAt: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseBody: string;
+}
+
+export interface WebhookDeliveryDto {
+  id: string;
+  eventId: string;
+  eventType: AnyWebhookEventType;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  lastStatusCode: number | null;
+  payload: unknown;
+  attemptLog: WebhookAttemptDto[];
+}
+
+// ---- Event payloads: one schema per event type (the OpenAPI generator includes WEBHOOK_EVENT_SCHEMAS). ----
+
+const account = z.object({
+  id: z.uuid().describe('Id da conta no Carteiro'),
+  uuid: z.uuid().describe('Uuid da conta (criado pelo cliente)'),
+});
+
+function envelope<T extends AnyWebhookEventType, D extends z.ZodType>(type: T, data: D) {
+  return z.object({
+    id: z.string().describe('Id estável do evento; igual ao cabeçalho webhook-id'),
+    type: z.literal(type),
+    timestamp: z.iso.datetime().describe('Quando o evento aconteceu (ISO 8601, UTC)'),
+    account,
+    data,
+  });
+}
+
+const messageRef = {
+  messageId: z.string().describe('Id da mensagem'),
+  campaignId: z.uuid(),
+  contactId: z.uuid().nullable(),
+  email: z.string(),
+};
+
+export const WEBHOOK_EVENT_SCHEMAS = {
+  'message.delivered': envelope('message.delivered', z.object({ ...messageRef, sentAt: z.iso.datetime() })),
+  'message.opened': envelope('message.opened', z.object({ ...messageRef, machine: z.boolean() })),
+  'message.clicked': envelope('message.clicked', z.object({ ...messageRef, url: z.string(), machine: z.boolean() })),
+  'message.bounced': envelope(
+    'message.bounced',
+    z.object({ ...messageRef, bounceType: z.enum(['hard', 'soft', 'policy']), reason: z.string().nullable() }),
+  ),
+  'message.complained': envelope('message.complained', z.object({ ...messageRef })),
+  'contact.unsubscribed': envelope(
+    'contact.unsubscribed',
+    z.object({
+      contactId: z.uuid().nullable(),
+      email: z.string(),
+      campaignId: z.uuid().nullable(),
+      source: z.string(),
+    }),
+  ),
+  'campaign.started': envelope(
+    'campaign.started',
+    z.object({ campaignId: z.uuid(), name: z.string(), recipients: z.number().int() }),
+  ),
+  'campaign.finished': envelope(
+    'campaign.finished',
+    z.object({
+      campaignId: z.uuid(),
+      name: z.string(),
+      status: z.string(),
+      counts: z.object({ sent: z.number().int(), failed: z.number().int(), skipped: z.number().int() }),
+      costMillis: z.number().int().describe('Custo final em milésimos de real'),
+    }),
+  ),
+  'campaign.paused': envelope(
+    'campaign.paused',
+    z.object({ campaignId: z.uuid(), name: z.string(), reason: z.string() }),
+  ),
+  'balance.low': envelope(
+    'balance.low',
+    z.object({ balanceMillis: z.number().int(), thresholdMillis: z.number().int() }),
+  ),
+  'topup.credited': envelope(
+    'topup.credited',
+    z.object({ topupId: z.uuid(), amountMillis: z.number().int(), balanceMillis: z.number().int() }),
+  ),
+  'webhook.test': envelope('webhook.test', z.object({ message: z.string() })),
+} satisfies Record<AnyWebhookEventType, z.ZodType>;
+
+/** `data` of each event type, as the sources build it. */
+export type WebhookEventData<T extends AnyWebhookEventType> = z.infer<(typeof WEBHOOK_EVENT_SCHEMAS)[T]>['data'];
