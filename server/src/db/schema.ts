@@ -14,6 +14,7 @@ export * from '../modules/imports/imports.db';
 export * from '../modules/lists/lists.db';
 export * from '../modules/privacy-requests/privacy-requests.db';
 export * from '../modules/sending/messages.db';
+export * from '../modules/sending/transactional/transactional.db';
 export * from '../modules/subscriptions/subscriptions.db';
 export * from '../modules/templates/templates.db';
 export * from '../modules/tracking/tracking.db';

@@ -7,7 +7,6 @@ import { queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
-import { pgTextArray } from '../imports/run-import';
 import { htmlLiquid, textLiquid } from '../templates/liquid-engine';
 import {
   buildScope,
@@ -25,6 +24,7 @@ import {
   resolvePersonalisedLinks,
   trackMessageHtml,
 } from '../tracking/campaign-links';
+import { deliveryOutcome, type Outcome, recordBatchOutcomes } from './batch-outcomes';
 import { BodyProgram } from './body-program';
 import { buildMessage, type MessageEnvelope, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
@@ -117,16 +117,6 @@ interface ClaimedMessage {
   fields: Record<string, unknown> | null;
   /** Unsubscribed, bounced, complained, suppressed, left every included list, or deleted since the snapshot. */
   blocked: boolean;
-}
-
-interface Outcome {
-  id: number;
-  status: 'queued' | 'sent' | 'failed' | 'skipped';
-  nextAttemptAt: Date | null;
-  code: number | null;
-  enhancedCode: string | null;
-  response: string;
-  policy: boolean;
 }
 
 /** Waits so that a relay never gets more than `rate` messages per second from this process (0 = no limit). */
@@ -295,24 +285,7 @@ export class CampaignSender {
       }
     }
 
-    let delivered: DeliveryOutcome[] = [];
-    if (wire.length > 0) {
-      await this.limiters[relay]?.take(wire.length);
-      const transport = this.deps.transports[relay] as MailTransport;
-      try {
-        delivered = await transport.deliver(wire);
-      } catch (error) {
-        const response = `sem resposta do servidor: ${(error as Error).message}`;
-        delivered = wire.map((m) => ({
-          id: m.id,
-          kind: 'temporary',
-          policy: false,
-          code: null,
-          enhancedCode: null,
-          response,
-        }));
-      }
-    }
+    const delivered = await this.deliver(relay, wire);
     const byId = new Map(claimed.map((m) => [String(m.id), m]));
     for (const outcome of delivered) {
       const message = byId.get(outcome.id);
@@ -334,6 +307,29 @@ export class CampaignSender {
     }
     // A batch with nothing due yet (its retries are later) still counts as work, so the lane moves on.
     return Math.max(claimed.length, 1);
+  }
+
+  /**
+   * Hands built messages to the relay's transport, within the relay's rate limit; a transport that throws
+   * answers every message temporary (retried with back-off). Shared with the transactional lanes.
+   */
+  async deliver(relay: number, wire: WireMessage[]): Promise<DeliveryOutcome[]> {
+    if (wire.length === 0) return [];
+    await this.limiters[relay]?.take(wire.length);
+    const transport = this.deps.transports[relay] as MailTransport;
+    try {
+      return await transport.deliver(wire);
+    } catch (error) {
+      const response = `sem resposta do servidor: ${(error as Error).message}`;
+      return wire.map((m) => ({
+        id: m.id,
+        kind: 'temporary',
+        policy: false,
+        code: null,
+        enhancedCode: null,
+        response,
+      }));
+    }
   }
 
   /** A queued batch whose retry is due, else a new batch carved from the cursor; null when none is left. */
@@ -543,22 +539,8 @@ export class CampaignSender {
     };
   }
 
-  /** What a delivery outcome means for the message (standards.md "Bounces": retry 4xx, never 5xx). */
   private outcomeOf(message: ClaimedMessage, outcome: DeliveryOutcome): Outcome {
-    const reply = { code: outcome.code, enhancedCode: outcome.enhancedCode, response: outcome.response };
-    if (outcome.kind === 'sent')
-      return { id: message.id, status: 'sent', nextAttemptAt: null, policy: false, ...reply };
-    if (outcome.kind === 'permanent') {
-      return { id: message.id, status: 'failed', nextAttemptAt: null, policy: outcome.policy, ...reply };
-    }
-    const { retryBaseSeconds, retryMaxSeconds, retryWindowSeconds } = this.settings;
-    // `attempts` counts the attempts before this one: the first retry waits retryBaseSeconds.
-    const delay = Math.min(retryBaseSeconds * 2 ** message.attempts, retryMaxSeconds) * 1000;
-    const next = new Date(Date.now() + delay);
-    const giveUpAt = message.created_ms + retryWindowSeconds * 1000;
-    if (next.getTime() > giveUpAt)
-      return { id: message.id, status: 'failed', nextAttemptAt: null, policy: false, ...reply };
-    return { id: message.id, status: 'queued', nextAttemptAt: next, policy: false, ...reply };
+    return deliveryOutcome(this.settings, message, outcome);
   }
 
   /**
@@ -577,71 +559,7 @@ export class CampaignSender {
     connectionFailure: boolean,
     lastResponse: string | undefined,
   ): Promise<void> {
-    // One array parameter per column, expanded with unnest: a short statement whatever the batch size (and
-    // array literals parse several times faster than the same rows as JSON).
-    const column = (pick: (o: Outcome) => string | null) => pgTextArray(outcomes.map(pick));
-    await this.db.execute(
-      sql`with v as (
-            select * from unnest(${column((o) => String(o.id))}::bigint[], ${column((o) => o.status)}::text[],
-                                 ${column((o) => o.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
-                                 ${column((o) => (o.code === null ? null : String(o.code)))}::int[],
-                                 ${column((o) => o.enhancedCode)}::text[],
-                                 ${column((o) => o.response.slice(0, 1000))}::text[],
-                                 ${column((o) => String(o.policy))}::boolean[])
-                     as v(id, status, next_at, code, enhanced, response, policy)),
-          held as (
-            select b.id from message_batches b
-             where b.id = ${batch.id} and b.status = 'sending' and b.claimed_by = ${this.workerId}
-               for update),
-          written as (
-            update messages m
-               set status = v.status, attempts = m.attempts + 1,
-                   next_attempt_at = coalesce(v.next_at, m.next_attempt_at),
-                   smtp_code = v.code, enhanced_code = v.enhanced, response = v.response, policy = v.policy,
-                   sent_at = case when v.status = 'sent' then now() else m.sent_at end,
-                   claimed_by = ${this.workerId} -- which worker delivered it
-              from v, held
-             where m.id = v.id and m.status = 'queued'
-            returning m.status, m.next_attempt_at, m.smtp_code, m.policy),
-          counts as (
-            select count(*) filter (where status = 'sent')::int as sent,
-                   count(*) filter (where status = 'failed')::int as failed,
-                   count(*) filter (where status = 'skipped')::int as skipped,
-                   count(*) filter (where status = 'failed' and smtp_code >= 500 and not policy)::int as rejected,
-                   count(*) filter (where status = 'failed' and policy)::int as policy_rejected,
-                   min(next_attempt_at) filter (where status = 'queued') as retry_at
-              from written),
-          -- Messages of the batch that were not due at the claim (a later retry) keep it queued too.
-          later as (
-            select min(m.next_attempt_at) as retry_at
-              from messages m, held
-             where m.campaign_id = ${campaignId} and m.id between ${batch.firstMessageId} and ${batch.lastMessageId}
-               and m.status = 'queued' and not exists (select 1 from v where v.id = m.id)),
-          released as (
-            update message_batches b
-               set status = case when coalesce(counts.retry_at, later.retry_at) is null then 'done' else 'queued' end,
-                   due_at = coalesce(least(counts.retry_at, later.retry_at), b.due_at),
-                   claimed_by = null, claimed_at = null,
-                   sent_count = b.sent_count + counts.sent, recorded_at = now()
-              from held, counts, later
-             where b.id = held.id
-            returning 1),
-          counters as (
-            update campaigns c
-               set sent_count = c.sent_count + counts.sent, failed_count = c.failed_count + counts.failed,
-                   skipped_count = c.skipped_count + counts.skipped,
-                   rejected_count = c.rejected_count + counts.rejected,
-                   policy_rejected_count = c.policy_rejected_count + counts.policy_rejected
-              from counts
-             where c.id = ${campaignId} and (counts.sent > 0 or counts.failed > 0 or counts.skipped > 0)
-            returning 1),
-          streak as (
-            update campaign_sends set consecutive_errors = 0
-             where campaign_id = ${campaignId} and ${anySent} and consecutive_errors <> 0
-            returning 1)
-        select (select count(*) from released) as released, (select count(*) from counters) as counters,
-               (select count(*) from streak) as streak`,
-    );
+    await recordBatchOutcomes(this.db, this.workerId, campaignId, batch, outcomes, anySent);
     if (connectionFailure && !anySent) await this.countRelayFailure(campaignId, lastResponse);
   }
 
