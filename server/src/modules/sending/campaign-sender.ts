@@ -37,6 +37,7 @@ import {
   type MessageFrame,
 } from './mime/build-message';
 import { startDueCampaigns } from './start-campaign-send';
+import { TransactionalLanes } from './transactional/transactional-lanes';
 import type { DeliveryOutcome, MailTransport, WireMessage } from './transport';
 
 /** The engine's settings (config.ts SENDING_*), in the units the code uses. */
@@ -135,6 +136,7 @@ class RateLimiter {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A lane hands back to the manager this often, so new campaigns, leases and schedules are looked at. */
 const LANE_SLICE_MS = 5_000;
+const TRANSACTIONAL_RECHECK_MS = 200;
 
 /**
  * The sending engine of one worker process (listmonk's manager + pipe; keila's message states).
@@ -171,6 +173,8 @@ export class CampaignSender {
   private stopped = false;
   private loop: Promise<void> | null = null;
   private lastSweep = 0;
+  /** The transactional lanes (transactional/transactional-lanes.ts), run between campaign batches. */
+  readonly transactional: TransactionalLanes;
 
   constructor(private readonly deps: SenderDeps) {
     if (deps.transports.length === 0) throw new Error('the sender needs at least one transport');
@@ -179,6 +183,14 @@ export class CampaignSender {
     this.logger = deps.logger;
     this.workerId = deps.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
     this.limiters = deps.transports.map(() => new RateLimiter(deps.settings.ratePerRelay));
+    this.transactional = new TransactionalLanes({
+      db: this.db,
+      workerId: this.workerId,
+      settings: this.settings,
+      signers: deps.signers ?? [],
+      logger: this.logger,
+      deliver: (relay, wire) => this.deliver(relay, wire),
+    });
   }
 
   /** Starts the manager loop in the background. */
@@ -218,11 +230,9 @@ export class CampaignSender {
       await this.db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.status, 'sending'))
     ).map((row) => row.id);
 
-    let processed = 0;
-    if (active.length > 0) {
-      const lanes = Array.from({ length: this.settings.concurrency }, (_, lane) => this.runLane(lane, active));
-      processed = (await Promise.all(lanes)).reduce((a, b) => a + b, 0);
-    }
+    // Every lane also serves the transactional streams, so they run even with no campaign sending.
+    const lanes = Array.from({ length: this.settings.concurrency }, (_, lane) => this.runLane(lane, active));
+    const processed = (await Promise.all(lanes)).reduce((a, b) => a + b, 0);
     await this.finishDone(active);
     return processed > 0;
   }
@@ -232,11 +242,19 @@ export class CampaignSender {
     const relay = lane % this.deps.transports.length;
     const until = Date.now() + LANE_SLICE_MS;
     let total = 0;
+    // After an empty transactional claim the lane looks again only TRANSACTIONAL_RECHECK_MS later, so a big
+    // campaign pays one extra query per lane per interval, and a transactional message waits at most that long.
+    let transactionalAt = 0;
     while (!this.stopped && Date.now() < until) {
       let round = 0;
       for (const campaignId of campaignIds) {
         if (this.stopped) break;
         round += await this.sendBatch(campaignId, relay);
+      }
+      if (!this.stopped && Date.now() >= transactionalAt) {
+        const sent = await this.transactional.sendBatch(relay);
+        if (sent === 0) transactionalAt = Date.now() + TRANSACTIONAL_RECHECK_MS;
+        round += sent;
       }
       if (round === 0) break;
       total += round;

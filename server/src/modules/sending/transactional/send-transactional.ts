@@ -1,0 +1,290 @@
+import { randomBytes } from 'node:crypto';
+import {
+  costOfEmailsMillis,
+  formatBRL,
+  type TransactionalMessageInput,
+  type TransactionalSendResult,
+} from '@carteiro/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/database';
+import { queryRows } from '../../../db/database';
+import { AppError } from '../../../http/app-error';
+import { lockBillingAccount } from '../../accounts/account-balance';
+import { accounts } from '../../accounts/accounts.db';
+import { appendLedgerEntry, insufficientBalanceMessage } from '../../billing/ledger';
+import { campaigns } from '../../campaigns/campaigns.db';
+import { findSuppressed } from '../../contacts/suppression';
+import {
+  buildScope,
+  type CompiledCampaign,
+  compileCampaign,
+  type RenderAccount,
+  renderMessage,
+} from '../../templates/render-message';
+import { findTemplate, type TemplateView } from '../../templates/templates';
+import { hasUnsubscribeLink } from '../../templates/validate-template';
+import { messageLinks } from '../build-message';
+import { messageBatches, messages } from '../messages.db';
+import { assertTransactionalSender } from './sender-check';
+import { transactionalMessages } from './transactional.db';
+
+/** Messages per engine batch (message_batches row): a lane claims several batches at once (transactional-lanes.ts). */
+export const TRANSACTIONAL_ENGINE_BATCH = 100;
+
+export interface SendTransactionalOptions {
+  /** PUBLIC_URL: the unsubscribe and "ver no navegador" links rendered into the message. */
+  publicUrl: string;
+}
+
+interface Prepared {
+  input: TransactionalMessageInput;
+  token: string;
+  subject: string;
+  html: string;
+  text: string;
+  suppressed: boolean;
+}
+
+const SUPPRESSED_RESPONSE = 'não enviado: endereço suprimido ou descadastrado nesta conta';
+
+/**
+ * The account's transactional stream: the hidden campaign (kind transactional) whose `messages` rows are the
+ * account's transactional messages, created on first use. Status sent (never claimed by the campaign lanes,
+ * never editable), no start date (never on the calendar).
+ */
+export async function transactionalStreamId(db: Db, accountId: string): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`with ins as (
+          insert into campaigns (uuid, created_by, name, subject, status, kind)
+          values (gen_random_uuid(), ${accountId}, 'Mensagens transacionais (API)', '', 'sent', 'transactional')
+          on conflict (created_by) where kind = 'transactional' do nothing
+          returning id)
+        select id from ins
+        union all
+        select id from campaigns where created_by = ${accountId} and kind = 'transactional'
+        limit 1`,
+  );
+  if (row) return row.id;
+  // Created by a concurrent transaction after this statement's snapshot: read it again.
+  const [again] = await db
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.kind, 'transactional')));
+  if (!again) throw new Error('transactional stream could not be created');
+  return again.id;
+}
+
+function renderError(index: number, total: number, field: string, message: string): AppError {
+  const where = total > 1 ? `Mensagem ${index + 1}: ` : '';
+  const path = total > 1 ? `messages.${index}.${field}` : field;
+  return new AppError('validation_failed', `${where}${message}`, { fields: [{ path, message }] });
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Transactional send (public API `POST /api/v1/messages` and its batch form), the engine's entry point for
+ * messages that are not a campaign: each message is rendered now (the library template or the given subject
+ * and bodies, Liquid-merged with `data` exactly as a campaign message; Liquid errors are a pt-BR 400), checked
+ * against the account's suppression list (a suppressed or unsubscribed address is not sent and costs 0), and
+ * then — in ONE transaction under the account's row lock — stored as `messages` rows of the account's
+ * transactional stream with their content, cut into engine batches (`message_batches`, queued and due now) and
+ * charged on the ledger: all of the request or nothing (a short balance is a 402 naming the missing amount).
+ * The sending engine's lanes deliver them like campaign messages (claim, tracking, MIME, DKIM, SMTP pool,
+ * outcome recording, 4xx retries, leases); a message whose delivery fails for good is refunded (ADR 0018).
+ */
+export async function sendTransactional(
+  db: Db,
+  accountId: string,
+  inputs: TransactionalMessageInput[],
+  options: SendTransactionalOptions,
+): Promise<TransactionalSendResult> {
+  const [account] = await db
+    .select({
+      name: accounts.name,
+      legalName: accounts.legalName,
+      address: accounts.address,
+      taxId: accounts.taxId,
+      status: accounts.status,
+    })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
+
+  for (const from of new Set(inputs.map((m) => m.from.email))) await assertTransactionalSender(db, accountId, from);
+
+  const templates = new Map<string, TemplateView>();
+  for (const [index, input] of inputs.entries()) {
+    if (!input.templateId || templates.has(input.templateId)) continue;
+    try {
+      templates.set(input.templateId, await findTemplate(db, accountId, input.templateId));
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') {
+        const e = renderError(index, inputs.length, 'templateId', 'Modelo não encontrado nesta conta.');
+        throw new AppError('not_found', e.message, e.details);
+      }
+      throw error;
+    }
+  }
+
+  const streamId = await transactionalStreamId(db, accountId);
+  const renderAccount: RenderAccount = account;
+  const suppressed = await findSuppressed(
+    db,
+    accountId,
+    inputs.map((m) => m.to.email),
+  );
+  const compiledByTemplate = new Map<string, CompiledCampaign>();
+  const prepared: Prepared[] = inputs.map((input, index) => {
+    const template = input.templateId ? templates.get(input.templateId) : undefined;
+    const subject = input.subject ?? template?.subject ?? '';
+    if (!subject.trim()) throw renderError(index, inputs.length, 'subject', 'Informe o assunto (o modelo não tem um).');
+    let html = input.html ?? template?.html ?? '';
+    const text = input.text ?? template?.text ?? null;
+    if (!html.trim() && text?.trim()) html = `<div style="white-space:pre-wrap">${escapeHtml(text)}</div>`;
+    if (!html.trim()) throw renderError(index, inputs.length, 'html', 'Informe o HTML, o texto ou um modelo.');
+    if (
+      input.category === 'marketing' &&
+      !hasUnsubscribeLink(html) &&
+      !/\{\{-?\s*link_descadastro\b/.test(text ?? '')
+    ) {
+      throw renderError(
+        index,
+        inputs.length,
+        'html',
+        'Mensagens de marketing precisam do link de descadastro: inclua {{ link_descadastro }} (por exemplo, <a href="{{ link_descadastro }}">Descadastrar</a>).',
+      );
+    }
+    const reuse = template && input.subject === undefined && input.html === undefined && input.text === undefined;
+    let compiled = reuse && template ? compiledByTemplate.get(template.id) : undefined;
+    if (!compiled) {
+      try {
+        compiled = compileCampaign({ subject, html, text });
+      } catch (error) {
+        throw renderError(index, inputs.length, 'html', `Erro de sintaxe no modelo: ${(error as Error).message}`);
+      }
+      if (reuse && template) compiledByTemplate.set(template.id, compiled);
+    }
+    const token = randomBytes(20).toString('hex');
+    const data = input.data ?? {};
+    const contato = typeof data.contato === 'object' && data.contato !== null ? data.contato : {};
+    const scope = {
+      ...data,
+      ...buildScope(
+        { email: input.to.email, name: input.to.name ?? null, fields: { ...data, ...contato } },
+        renderAccount,
+        messageLinks(options.publicUrl, streamId, token),
+      ),
+    };
+    let rendered: ReturnType<typeof renderMessage>;
+    try {
+      rendered = renderMessage(compiled, scope);
+    } catch (error) {
+      throw renderError(index, inputs.length, 'data', `Erro ao montar a mensagem: ${(error as Error).message}`);
+    }
+    if (!rendered.subject)
+      throw renderError(index, inputs.length, 'subject', 'O assunto ficou vazio depois da mesclagem.');
+    return { input, token, ...rendered, suppressed: suppressed.has(input.to.email) };
+  });
+
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    // The account row lock serialises this account's balance changes — and its transactional inserts, so the
+    // ids of one request are one ascending run inside the stream (its engine batches are id ranges).
+    const billing = await lockBillingAccount(t, accountId);
+    if (!billing) throw new AppError('not_found', 'Conta não encontrada.');
+    if (billing.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
+    const price = billing.priceMillis;
+    const sendable = prepared.filter((p) => !p.suppressed).length;
+    const cost = costOfEmailsMillis(sendable, price);
+    if (cost > billing.balanceMillis) {
+      const missing = cost - billing.balanceMillis;
+      const what = sendable === 1 ? 'para enviar esta mensagem' : `para enviar estas ${sendable} mensagens`;
+      throw new AppError(
+        'insufficient_balance',
+        insufficientBalanceMessage(missing, what),
+        { missingMillis: missing, costMillis: cost, balanceMillis: billing.balanceMillis },
+        402,
+      );
+    }
+
+    const rows = await t
+      .insert(messages)
+      .values(
+        prepared.map((p) => ({
+          campaignId: streamId,
+          accountId,
+          email: p.input.to.email,
+          token: p.token,
+          status: p.suppressed ? ('skipped' as const) : ('queued' as const),
+          response: p.suppressed ? SUPPRESSED_RESPONSE : null,
+        })),
+      )
+      .returning({ id: messages.id, token: messages.token });
+    const idByToken = new Map(rows.map((r) => [r.token, Number(r.id)]));
+    const ids = prepared.map((p) => idByToken.get(p.token) as number);
+
+    const queued = prepared.flatMap((p, i) => (p.suppressed ? [] : [{ p, id: ids[i] as number }]));
+    if (queued.length > 0) {
+      await t.insert(transactionalMessages).values(
+        queued.map(({ p, id }) => ({
+          messageId: id,
+          accountId,
+          fromEmail: p.input.from.email,
+          fromName: p.input.from.name ?? null,
+          replyTo: p.input.replyTo ?? null,
+          toName: p.input.to.name ?? null,
+          category: p.input.category,
+          trackOpens: p.input.trackOpens,
+          trackClicks: p.input.trackClicks,
+          subject: p.subject,
+          html: p.html,
+          text: p.text,
+          templateId: p.input.templateId ?? null,
+          tags: p.input.tags ?? null,
+          costMillis: price,
+        })),
+      );
+      const sorted = queued.map((q) => q.id).sort((a, b) => a - b);
+      const batches: { campaignId: string; firstMessageId: number; lastMessageId: number }[] = [];
+      for (let i = 0; i < sorted.length; i += TRANSACTIONAL_ENGINE_BATCH) {
+        const chunk = sorted.slice(i, i + TRANSACTIONAL_ENGINE_BATCH);
+        batches.push({
+          campaignId: streamId,
+          firstMessageId: chunk[0] as number,
+          lastMessageId: chunk[chunk.length - 1] as number,
+        });
+      }
+      await t.insert(messageBatches).values(batches);
+    }
+
+    let balance = billing.balanceMillis;
+    if (cost > 0) {
+      const entry = await appendLedgerEntry(t, {
+        accountId,
+        amountMillis: -cost,
+        kind: 'send',
+        emailCount: sendable,
+        priceMillis: price,
+        description: `Envio transacional: ${sendable} ${sendable === 1 ? 'e-mail' : 'e-mails'} × ${formatBRL(price)}`,
+      });
+      if (!entry) throw new Error('balance changed under the account lock');
+      balance = Number(entry.balanceAfterMillis);
+    }
+
+    return {
+      messages: prepared.map((p, i) => ({
+        id: String(ids[i]),
+        to: p.input.to.email,
+        status: p.suppressed ? ('suppressed' as const) : ('queued' as const),
+        costMillis: p.suppressed ? 0 : price,
+      })),
+      costMillis: cost,
+      balanceMillis: balance,
+    };
+  });
+}
