@@ -24,6 +24,9 @@ import { importsRoutes } from './modules/imports/imports.routes';
 import { listsRoutes } from './modules/lists/lists.routes';
 import { registerMetrics } from './modules/metrics/metrics';
 import { privacyRequestsRoutes } from './modules/privacy-requests/privacy-requests.routes';
+import { apiKeysRoutes } from './modules/public-api/api-keys.routes';
+import { PUBLIC_API_GROUPS } from './modules/public-api/groups';
+import { PUBLIC_API_PREFIX, publicApiRoutes } from './modules/public-api/public-api.routes';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
 import { sendingRoutes } from './modules/sending/sending.routes';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
@@ -130,6 +133,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(localUploadsRoutes, { storage: fileStorage as ReadableFileStorage });
   }
   if (config.mailCatcherEnabled) await app.register(devMailboxRoutes, { db: database.db });
+  await app.register(apiKeysRoutes, { db: database.db });
+  await app.register(publicApiRoutes, {
+    prefix: PUBLIC_API_PREFIX,
+    deps: { db: database.db, config, mailer: deps.mailer, logger: deps.logger, publicUrl: config.PUBLIC_URL },
+    groups: PUBLIC_API_GROUPS,
+  });
 
   // 4. The SPA and the 404 answer, last.
   await registerSpa(app, deps.webDistDir);

@@ -36,6 +36,13 @@ export const ERROR_CODES = [
   // uploads
   'unsupported_image',
   'image_too_large',
+  // public API v1 (issue 12)
+  'invalid_api_key',
+  'api_key_scope',
+  'api_key_in_url',
+  'idempotency_key_invalid',
+  'idempotency_key_reused',
+  'idempotency_key_in_progress',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -72,6 +79,15 @@ export const ERROR_MESSAGES_PT_BR: Record<ErrorCode, string> = {
   account_suspended: 'Esta conta está suspensa. Fale com o suporte.',
   unsupported_image: 'Formato de imagem não suportado. Envie PNG, JPEG, GIF ou WebP.',
   image_too_large: 'A imagem é grande demais.',
+  invalid_api_key: 'Chave de API ausente, inválida ou revogada. Envie o cabeçalho Authorization: Bearer <sua chave>.',
+  api_key_scope: 'Esta chave é "somente envio": ela só envia mensagens e lê os resultados delas.',
+  api_key_in_url:
+    'Nunca envie a chave de API na URL. Use o cabeçalho Authorization: Bearer <sua chave> e revogue esta chave, que pode ter vazado.',
+  idempotency_key_invalid: 'Idempotency-Key inválida: use de 1 a 255 caracteres ASCII visíveis (por exemplo, um UUID).',
+  idempotency_key_reused:
+    'Esta Idempotency-Key já foi usada com outra requisição nas últimas 24 horas. Use uma chave nova para uma requisição diferente.',
+  idempotency_key_in_progress:
+    'Uma requisição com esta Idempotency-Key ainda está em andamento. Aguarde alguns segundos e tente de novo.',
 };
 
 /** The JSON body of every error answer. */

@@ -13,6 +13,7 @@ export * from '../modules/dev-mailbox/dev-mailbox.db';
 export * from '../modules/imports/imports.db';
 export * from '../modules/lists/lists.db';
 export * from '../modules/privacy-requests/privacy-requests.db';
+export * from '../modules/public-api/api-keys.db';
 export * from '../modules/sending/messages.db';
 export * from '../modules/sending/transactional/transactional.db';
 export * from '../modules/subscriptions/subscriptions.db';

@@ -25,6 +25,12 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   'user-token-expired': 401,
   'user-disabled': 403,
   'password-does-not-meet-requirements': 400,
+  invalid_api_key: 401,
+  api_key_scope: 403,
+  api_key_in_url: 400,
+  idempotency_key_invalid: 400,
+  idempotency_key_reused: 422,
+  idempotency_key_in_progress: 409,
 };
 
 /**
