@@ -224,10 +224,14 @@ async function main(): Promise<void> {
     const { port: sinkPort } = await ready(sink);
     const env = { ...process.env, BENCH_DB: url.toString(), BENCH_SINK_PORT: String(sinkPort) };
     const self = new URL(import.meta.url).pathname;
-    const apiProcess = fork(self, ['api'], { env });
+    const execArgv = (role: string) =>
+      process.env.BENCH_PROFILE
+        ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=/tmp/carteiro-prof-${role}`]
+        : process.execArgv;
+    const apiProcess = fork(self, ['api'], { env, execArgv: execArgv('api') });
     children.push(apiProcess);
     const { port: apiPort } = await ready(apiProcess);
-    const worker = fork(self, ['worker'], { env });
+    const worker = fork(self, ['worker'], { env, execArgv: execArgv('worker') });
     children.push(worker);
     await ready(worker);
     console.log(
@@ -268,7 +272,11 @@ async function main(): Promise<void> {
         fromName: 'Loja Ação',
         fromEmail: 'loja@loja.exemplo.com.br',
         includeListIds: [list?.id as string],
-        template: `${HTML.replace('</body>', '<a href="{{ link_descadastro }}">Descadastrar</a></body>')}`,
+        // The same message, its merge tags from the contact (campaign templates only know contact fields).
+        template: HTML.replace(/\{\{ (pedido|valor) \}\}/g, '{{ contato.email }}').replace(
+          '</body>',
+          '<a href="{{ link_descadastro }}">Descadastrar</a></body>',
+        ),
       })
       .returning();
     if (!campaign) throw new Error('no campaign');

@@ -53,6 +53,15 @@ const SUPPRESSED_RESPONSE = 'não enviado: endereço suprimido ou descadastrado 
  * never editable), no start date (never on the calendar).
  */
 export async function transactionalStreamId(db: Db, accountId: string): Promise<string> {
+  const known = streamIds.get(accountId);
+  if (known) return known;
+  const id = await createOrFindStream(db, accountId);
+  if (streamIds.size >= 10_000) streamIds.clear();
+  streamIds.set(accountId, id);
+  return id;
+}
+
+async function createOrFindStream(db: Db, accountId: string): Promise<string> {
   const [row] = await queryRows<{ id: string }>(
     db,
     sql`with ins as (
@@ -74,6 +83,33 @@ export async function transactionalStreamId(db: Db, accountId: string): Promise<
   if (!again) throw new Error('transactional stream could not be created');
   return again.id;
 }
+
+/**
+ * Parsed sources, per process: an integration sends the same subject and bodies with different data, so the
+ * Liquid parse and the HTML-to-text conversion (the costly part of compileCampaign) run once per distinct source.
+ * Keyed by the sources themselves; bounded (oldest dropped first); only sources up to 256 KB are kept.
+ */
+const compiledCache = new Map<string, CompiledCampaign>();
+const COMPILED_CACHE_MAX = 200;
+const COMPILED_CACHE_MAX_CHARS = 256 * 1024;
+
+function compiledSource(subject: string, html: string, text: string | null): CompiledCampaign {
+  const key = `${subject}\u0000${text ?? '\u0001'}\u0000${html}`;
+  const cached = compiledCache.get(key);
+  if (cached) return cached;
+  const compiled = compileCampaign({ subject, html, text });
+  if (key.length <= COMPILED_CACHE_MAX_CHARS) {
+    if (compiledCache.size >= COMPILED_CACHE_MAX) {
+      const oldest = compiledCache.keys().next();
+      if (!oldest.done) compiledCache.delete(oldest.value);
+    }
+    compiledCache.set(key, compiled);
+  }
+  return compiled;
+}
+
+/** accountId → its transactional stream's campaign id (never changes once created). */
+const streamIds = new Map<string, string>();
 
 function renderError(index: number, total: number, field: string, message: string): AppError {
   const where = total > 1 ? `Mensagem ${index + 1}: ` : '';
@@ -138,7 +174,6 @@ export async function sendTransactional(
     accountId,
     inputs.map((m) => m.to.email),
   );
-  const compiledByTemplate = new Map<string, CompiledCampaign>();
   const prepared: Prepared[] = inputs.map((input, index) => {
     const template = input.templateId ? templates.get(input.templateId) : undefined;
     const subject = input.subject ?? template?.subject ?? '';
@@ -159,15 +194,11 @@ export async function sendTransactional(
         'Mensagens de marketing precisam do link de descadastro: inclua {{ link_descadastro }} (por exemplo, <a href="{{ link_descadastro }}">Descadastrar</a>).',
       );
     }
-    const reuse = template && input.subject === undefined && input.html === undefined && input.text === undefined;
-    let compiled = reuse && template ? compiledByTemplate.get(template.id) : undefined;
-    if (!compiled) {
-      try {
-        compiled = compileCampaign({ subject, html, text });
-      } catch (error) {
-        throw renderError(index, inputs.length, 'html', `Erro de sintaxe no modelo: ${(error as Error).message}`);
-      }
-      if (reuse && template) compiledByTemplate.set(template.id, compiled);
+    let compiled: CompiledCampaign;
+    try {
+      compiled = compiledSource(subject, html, text);
+    } catch (error) {
+      throw renderError(index, inputs.length, 'html', `Erro de sintaxe no modelo: ${(error as Error).message}`);
     }
     const token = randomBytes(20).toString('hex');
     const data = input.data ?? {};
