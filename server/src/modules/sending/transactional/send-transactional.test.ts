@@ -374,6 +374,38 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
     expect(ledger[2]?.description).toBe('Estorno de envio transacional: 1 e-mail não entregue (R$\u00a00,005)');
   });
 
+  it('cuts a large batch into engine batches of 100 and delivers every message once, with its tags stored', async () => {
+    const accountId = await account(10_000);
+    const before = sink.messages.length;
+    const batch = Array.from({ length: 150 }, (_, i) =>
+      message({ to: { email: `lote${i}@destino.com.br`, name: `Pessoa ${i}` }, tags: ['pedido', `n${i}`] }),
+    );
+    const result = await sendTransactional(db, accountId, batch, { publicUrl: PUBLIC_URL });
+    expect(result).toMatchObject({ costMillis: 750, balanceMillis: 9_250 });
+    const ids = result.messages.map((m) => m.id);
+    expect(ids.map(Number)).toEqual([...ids.map(Number)].sort((a, b) => a - b));
+    const [stream] = await db.select().from(campaigns).where(eq(campaigns.createdBy, accountId));
+    const batches = await queryRows<{ first: number; last: number }>(
+      db,
+      sql`select first_message_id as first, last_message_id as last from message_batches
+           where campaign_id = ${stream?.id} order by id`,
+    );
+    expect(batches.map((b) => [Number(b.first), Number(b.last)])).toEqual([
+      [Number(ids[0]), Number(ids[99])],
+      [Number(ids[100]), Number(ids[149])],
+    ]);
+    const [tags] = await queryRows<{ tags: string[] | string }>(
+      db,
+      sql`select tags from transactional_messages where message_id = ${Number(ids[7])}`,
+    );
+    expect(String(tags?.tags).replace(/[{}"]/g, '')).toBe('pedido,n7');
+    const rows = await drain(newSender({ batchSize: 50 }), ids);
+    expect(rows.every((r) => r.status === 'sent')).toBe(true);
+    const got = sink.messages.slice(before).filter((m) => m.to.startsWith('lote'));
+    expect(got).toHaveLength(150);
+    expect(new Set(got.map((m) => m.to)).size).toBe(150);
+  });
+
   it('retries a 4xx with back-off and delivers once', async () => {
     const accountId = await account(1_000);
     sink.rcptReply = (address, attempt) =>

@@ -14,6 +14,7 @@ import { accounts } from '../../accounts/accounts.db';
 import { appendLedgerEntry, insufficientBalanceMessage } from '../../billing/ledger';
 import { campaigns } from '../../campaigns/campaigns.db';
 import { findSuppressed } from '../../contacts/suppression';
+import { pgTextArray } from '../../imports/run-import';
 import {
   buildScope,
   type CompiledCampaign,
@@ -24,9 +25,7 @@ import {
 import { findTemplate, type TemplateView } from '../../templates/templates';
 import { hasUnsubscribeLink } from '../../templates/validate-template';
 import { messageLinks } from '../build-message';
-import { messageBatches, messages } from '../messages.db';
 import { assertTransactionalSender } from './sender-check';
-import { transactionalMessages } from './transactional.db';
 
 /** Messages per engine batch (message_batches row): a lane claims several batches at once (transactional-lanes.ts). */
 export const TRANSACTIONAL_ENGINE_BATCH = 100;
@@ -243,55 +242,55 @@ export async function sendTransactional(
       );
     }
 
-    const rows = await t
-      .insert(messages)
-      .values(
-        prepared.map((p) => ({
-          campaignId: streamId,
-          accountId,
-          email: p.input.to.email,
-          token: p.token,
-          status: p.suppressed ? ('skipped' as const) : ('queued' as const),
-          response: p.suppressed ? SUPPRESSED_RESPONSE : null,
-        })),
-      )
-      .returning({ id: messages.id, token: messages.token });
+    // One statement: the message rows (in request order, so the ids are one ascending run), the content of the
+    // queued ones and their engine batches (≤ TRANSACTIONAL_ENGINE_BATCH consecutive ids each). One array
+    // parameter per column, expanded with unnest: a short statement whatever the batch size.
+    const col = (pick: (p: Prepared) => string | null) => pgTextArray(prepared.map(pick));
+    const rows = await queryRows<{ id: number | string; token: string }>(
+      t,
+      sql`with input as (
+            select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.input.to.email)}::text[],
+                                 ${col((p) => (p.suppressed ? 'skipped' : 'queued'))}::text[],
+                                 ${col((p) => p.input.from.email)}::text[], ${col((p) => p.input.from.name ?? null)}::text[],
+                                 ${col((p) => p.input.replyTo ?? null)}::text[], ${col((p) => p.input.to.name ?? null)}::text[],
+                                 ${col((p) => p.input.category)}::text[], ${col((p) => String(p.input.trackOpens))}::boolean[],
+                                 ${col((p) => String(p.input.trackClicks))}::boolean[], ${col((p) => p.subject)}::text[],
+                                 ${col((p) => p.html)}::text[], ${col((p) => p.text)}::text[],
+                                 ${col((p) => p.input.templateId ?? null)}::uuid[],
+                                 ${col((p) => (p.input.tags ? JSON.stringify(p.input.tags) : null))}::text[])
+                          with ordinality
+                     as i(token, email, status, from_email, from_name, reply_to, to_name, category, track_opens,
+                          track_clicks, subject, html, text, template_id, tags, ord)),
+          m as (
+            insert into messages (campaign_id, account_id, email, token, status, response)
+            select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status,
+                   case when i.status = 'skipped' then ${SUPPRESSED_RESPONSE} end
+              from input i order by i.ord
+            returning id, token, status),
+          content as (
+            insert into transactional_messages (message_id, account_id, from_email, from_name, reply_to, to_name,
+                                                category, track_opens, track_clicks, subject, html, text,
+                                                template_id, tags, cost_millis)
+            select m.id, ${accountId}::uuid, i.from_email, i.from_name, i.reply_to, i.to_name, i.category,
+                   i.track_opens, i.track_clicks, i.subject, i.html, i.text, i.template_id,
+                   case when i.tags is null then null
+                        else array(select jsonb_array_elements_text(i.tags::jsonb)) end,
+                   ${price}
+              from m join input i on i.token = m.token
+             where m.status = 'queued'
+            returning 1),
+          batches as (
+            insert into message_batches (campaign_id, first_message_id, last_message_id)
+            select ${streamId}::uuid, min(q.id), max(q.id)
+              from (select id, (row_number() over (order by id) - 1) / ${TRANSACTIONAL_ENGINE_BATCH} as chunk
+                      from m where status = 'queued') q
+             group by q.chunk
+            returning 1)
+          select m.id, m.token, (select count(*) from content) as stored, (select count(*) from batches) as batches
+            from m`,
+    );
     const idByToken = new Map(rows.map((r) => [r.token, Number(r.id)]));
     const ids = prepared.map((p) => idByToken.get(p.token) as number);
-
-    const queued = prepared.flatMap((p, i) => (p.suppressed ? [] : [{ p, id: ids[i] as number }]));
-    if (queued.length > 0) {
-      await t.insert(transactionalMessages).values(
-        queued.map(({ p, id }) => ({
-          messageId: id,
-          accountId,
-          fromEmail: p.input.from.email,
-          fromName: p.input.from.name ?? null,
-          replyTo: p.input.replyTo ?? null,
-          toName: p.input.to.name ?? null,
-          category: p.input.category,
-          trackOpens: p.input.trackOpens,
-          trackClicks: p.input.trackClicks,
-          subject: p.subject,
-          html: p.html,
-          text: p.text,
-          templateId: p.input.templateId ?? null,
-          tags: p.input.tags ?? null,
-          costMillis: price,
-        })),
-      );
-      const sorted = queued.map((q) => q.id).sort((a, b) => a - b);
-      const batches: { campaignId: string; firstMessageId: number; lastMessageId: number }[] = [];
-      for (let i = 0; i < sorted.length; i += TRANSACTIONAL_ENGINE_BATCH) {
-        const chunk = sorted.slice(i, i + TRANSACTIONAL_ENGINE_BATCH);
-        batches.push({
-          campaignId: streamId,
-          firstMessageId: chunk[0] as number,
-          lastMessageId: chunk[chunk.length - 1] as number,
-        });
-      }
-      await t.insert(messageBatches).values(batches);
-    }
 
     let balance = billing.balanceMillis;
     if (cost > 0) {
