@@ -148,7 +148,18 @@ function ready(child: ChildProcess): Promise<{ port?: number }> {
 const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(HTTP_CONCURRENCY, BATCH_CONCURRENCY) });
 
 function post(port: number, url: string, secret: string, body: unknown): Promise<{ status: number; ms: number }> {
-  const payload = Buffer.from(JSON.stringify(body));
+  return call(port, 'POST', url, secret, body);
+}
+
+function call(
+  port: number,
+  method: 'GET' | 'POST',
+  url: string,
+  secret: string,
+  body?: unknown,
+): Promise<{ status: number; ms: number }> {
+  const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
+  const expected = method === 'POST' ? 201 : 200;
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -156,19 +167,17 @@ function post(port: number, url: string, secret: string, body: unknown): Promise
         host: '127.0.0.1',
         port,
         path: url,
-        method: 'POST',
+        method,
         agent,
-        headers: {
-          authorization: `Bearer ${secret}`,
-          'content-type': 'application/json',
-          'content-length': payload.length,
-        },
+        headers: payload
+          ? { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'content-length': payload.length }
+          : { authorization: `Bearer ${secret}` },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          if (res.statusCode !== 201) {
+          if (res.statusCode !== expected) {
             reject(new Error(`${url}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`));
             return;
           }
@@ -177,7 +186,7 @@ function post(port: number, url: string, secret: string, body: unknown): Promise
       },
     );
     req.on('error', reject);
-    req.end(payload);
+    req.end(payload ?? undefined);
   });
 }
 
@@ -249,7 +258,7 @@ async function main(): Promise<void> {
       .returning();
     if (!account) throw new Error('no account');
     await creditAccount(database.db, account.id, 5 * (CAMPAIGN_N + SINGLE + BATCHES * BATCH_SIZE) + 1000);
-    const key = await createApiKey(database.db, account.id, 'bench', { name: 'Bench', scope: 'send_only' });
+    const key = await createApiKey(database.db, account.id, 'bench', { name: 'Bench', scope: 'full' });
 
     // 1. The campaign engine's rate, same worker, same sink.
     const [list] = await queryRows<{ id: string }>(
@@ -300,6 +309,14 @@ async function main(): Promise<void> {
       );
       return Number(row?.n ?? 0) === 0;
     };
+
+    // 0. The floor of an authenticated call on this box now: GET /api/v1/contacts (Bearer, rate limit, 1 query).
+    const floor = await load(SINGLE, HTTP_CONCURRENCY, () =>
+      call(apiPort as number, 'GET', '/api/v1/contacts?limit=1', key.secret),
+    );
+    console.log(
+      `floor   GET /api/v1/contacts (full key): ${Math.round(SINGLE / floor.seconds)} calls/s, p50 ${pct(floor.latencies, 50).toFixed(1)} ms, p99 ${pct(floor.latencies, 99).toFixed(1)} ms`,
+    );
 
     // 2. Single form.
     const single = await load(SINGLE, HTTP_CONCURRENCY, (i) =>

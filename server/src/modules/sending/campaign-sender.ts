@@ -175,6 +175,7 @@ export class CampaignSender {
   private lastSweep = 0;
   /** The transactional lanes (transactional/transactional-lanes.ts), run between campaign batches. */
   readonly transactional: TransactionalLanes;
+  private transactionalIdleUntil = 0;
 
   constructor(private readonly deps: SenderDeps) {
     if (deps.transports.length === 0) throw new Error('the sender needs at least one transport');
@@ -242,18 +243,18 @@ export class CampaignSender {
     const relay = lane % this.deps.transports.length;
     const until = Date.now() + LANE_SLICE_MS;
     let total = 0;
-    // After an empty transactional claim the lane looks again only TRANSACTIONAL_RECHECK_MS later, so a big
-    // campaign pays one extra query per lane per interval, and a transactional message waits at most that long.
-    let transactionalAt = 0;
     while (!this.stopped && Date.now() < until) {
       let round = 0;
       for (const campaignId of campaignIds) {
         if (this.stopped) break;
         round += await this.sendBatch(campaignId, relay);
       }
-      if (!this.stopped && Date.now() >= transactionalAt) {
+      // After an empty transactional claim the process looks again only TRANSACTIONAL_RECHECK_MS later (across
+      // ticks), so a big campaign or an idle worker pays about one query per interval, and a transactional
+      // message waits at most that long (plus the poll) before a lane takes it.
+      if (!this.stopped && Date.now() >= this.transactionalIdleUntil) {
         const sent = await this.transactional.sendBatch(relay);
-        if (sent === 0) transactionalAt = Date.now() + TRANSACTIONAL_RECHECK_MS;
+        if (sent === 0) this.transactionalIdleUntil = Date.now() + TRANSACTIONAL_RECHECK_MS;
         round += sent;
       }
       if (round === 0) break;
