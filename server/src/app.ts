@@ -36,6 +36,13 @@ import type { ReadableFileStorage } from './modules/uploads/file-storage';
 import { createFileStorage } from './modules/uploads/storage';
 import { localUploadsRoutes, uploadsRoutes } from './modules/uploads/uploads.routes';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** `METHOD /api/v1/...` of every public API route (for the OpenAPI coverage test). */
+    publicApiRoutes: string[];
+  }
+}
+
 /** What the HTTP application needs from the process that runs it. */
 export interface AppDeps {
   config: Config;
@@ -134,10 +141,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (config.mailCatcherEnabled) await app.register(devMailboxRoutes, { db: database.db });
   await app.register(apiKeysRoutes, { db: database.db });
+  const publicApiRouteLog: string[] = [];
+  app.decorate('publicApiRoutes', publicApiRouteLog);
   await app.register(publicApiRoutes, {
     prefix: PUBLIC_API_PREFIX,
     deps: { db: database.db, config, mailer: deps.mailer, logger: deps.logger, publicUrl: config.PUBLIC_URL },
     groups: PUBLIC_API_GROUPS,
+    routeLog: publicApiRouteLog,
   });
 
   // 4. The SPA and the 404 answer, last.

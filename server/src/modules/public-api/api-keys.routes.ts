@@ -26,6 +26,8 @@ export async function apiKeysRoutes(app: FastifyInstance, opts: { db: Db }): Pro
   app.post('/api/api-keys', async (request, reply) => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
+    // A key sends like the dashboard does, so it needs what sending needs: a confirmed e-mail.
+    if (!actor.emailVerified) throw new AppError('forbidden', 'Confirme seu e-mail antes de criar chaves de API.');
     const created = await createApiKey(db, actor.accountId, actor.userId, parseInput(apiKeyCreateSchema, request.body));
     return reply.status(201).header('cache-control', 'no-store').send(created);
   });

@@ -42,6 +42,8 @@ export interface OperationSpec<
   body?: B;
   /** The success answer: its status and, unless it is 204, the schema of its JSON body. */
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
+  /** Further error answers this operation can give, by status (e.g. `{ 402: 'Saldo insuficiente…' }`). */
+  errors?: Record<number, string>;
   /** A valid request, used by the documentation, the contract test and the fuzz pass. */
   example?: { body?: unknown; query?: Record<string, string> };
   handler(ctx: OperationContext<Infer<P>, Infer<Q>, Infer<B>>): Promise<unknown>;

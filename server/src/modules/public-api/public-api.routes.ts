@@ -9,6 +9,7 @@ import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { authenticateRequest, refuseKeyInUrl, requireApiKey } from './api-auth';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from './idempotency';
+import { buildOpenApiDocument, type OpenApiExtras } from './openapi';
 import { type Operation, toFastifyPath } from './operation';
 import { hitApiRateLimit } from './rate-limit';
 
@@ -45,11 +46,24 @@ const idempotencyClaims = new WeakMap<FastifyRequest, string>();
  */
 export async function publicApiRoutes(
   app: FastifyInstance,
-  opts: { deps: PublicApiDeps; groups: OperationGroup[]; extraRoutes?: (app: FastifyInstance) => void | Promise<void> },
+  opts: {
+    deps: PublicApiDeps;
+    groups: OperationGroup[];
+    /** Named schemas and webhooks added to the OpenAPI document (e.g. webhook event payloads). */
+    openApiExtras?: OpenApiExtras;
+    /** Receives `METHOD /api/v1/path` of every route registered here (the OpenAPI coverage test reads it). */
+    routeLog?: string[];
+  },
 ): Promise<void> {
   const { deps } = opts;
   const { db, config } = deps;
   app.decorateRequest('apiKey', null);
+  if (opts.routeLog) {
+    const log = opts.routeLog;
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) if (method !== 'HEAD') log.push(`${method} ${route.url}`);
+    });
+  }
 
   app.addHook('onRequest', async (request, reply) => {
     refuseKeyInUrl(request);
@@ -109,10 +123,16 @@ export async function publicApiRoutes(
     return payload;
   });
 
-  for (const group of opts.groups) {
-    for (const operation of group(deps)) registerOperation(app, operation);
-  }
-  await opts.extraRoutes?.(app);
+  const operations = opts.groups.flatMap((group) => group(deps));
+  for (const operation of operations) registerOperation(app, operation);
+
+  let document: string | null = null;
+  app.get('/openapi.json', { config: { csrf: false, publicApi: { public: true } } }, async (_request, reply) => {
+    document ??= JSON.stringify(
+      buildOpenApiDocument(operations, `${deps.publicUrl.replace(/\/$/, '')}${PUBLIC_API_PREFIX}`, opts.openApiExtras),
+    );
+    return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document);
+  });
 }
 
 function parsePart(schema: z.ZodType | undefined, value: unknown, field: 'query' | 'body'): unknown {
