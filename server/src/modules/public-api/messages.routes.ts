@@ -3,6 +3,12 @@ import { sendTransactional } from '../sending/transactional/send-transactional';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
 
+const errors = {
+  402: 'Saldo insuficiente: a mensagem informa o valor que falta (details.missingMillis).',
+  403: 'Conta suspensa.',
+  404: 'Modelo (templateId) não encontrado nesta conta.',
+};
+
 const example = {
   to: { email: 'ana@example.com', name: 'Ana Souza' },
   from: { email: 'pedidos@minhaloja.com.br', name: 'Minha Loja' },
@@ -33,6 +39,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
       description: 'A mensagem aceita, o custo e o saldo.',
       schema: transactionalSendResultSchema,
     },
+    errors,
     example: { body: example },
     handler: ({ key, body }) => sendTransactional(db, key.accountId, [body], { publicUrl }),
   }),
@@ -51,6 +58,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
       description: 'As mensagens aceitas, o custo total e o saldo.',
       schema: transactionalSendResultSchema,
     },
+    errors,
     example: { body: { messages: [example, { ...example, to: { email: 'bruno@example.com', name: 'Bruno' } }] } },
     handler: ({ key, body }) => sendTransactional(db, key.accountId, body.messages, { publicUrl }),
   }),

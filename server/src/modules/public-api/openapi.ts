@@ -190,6 +190,13 @@ export function buildOpenApiDocument(
     if (op.method === 'POST') errors.push('Unprocessable');
     for (const name of errors)
       responses[(ERROR_RESPONSES[name] as { status: string }).status] = { $ref: `#/components/responses/${name}` };
+    // The operation's own error answers (e.g. 402 of the transactional sends), same error body.
+    for (const [status, description] of Object.entries(op.errors ?? {})) {
+      responses[status] = {
+        description,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
     const entry: Record<string, unknown> = {
       operationId: op.operationId,
       summary: op.summary,

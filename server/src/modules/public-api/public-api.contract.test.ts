@@ -5,6 +5,7 @@ import { bearer, createApiKeyFor } from '../../../test/support/api-key';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { creditAccount } from '../sending/testing/send-fixtures';
 import { EXAMPLE_ID } from './openapi';
 
 type Json = Record<string, unknown>;
@@ -49,6 +50,8 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
   beforeAll(async () => {
     t = await createTestApp(kind, { API_RATE_LIMIT: '1000000' });
     owner = await signUp(t, { verified: true });
+    // Credit for the transactional sends (POST /messages, /messages/batch answer 402 without it).
+    await creditAccount(t.database.db, owner.accountId, 1_000_000);
     secret = await createApiKeyFor(t, owner);
     doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
     const call = (method: 'POST', url: string, payload: object) =>

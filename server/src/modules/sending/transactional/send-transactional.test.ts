@@ -242,6 +242,10 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
       code: 'validation_failed',
       message: expect.stringContaining('link de descadastro'),
     });
+    await expect(send(message({ data: { pedido: 'a\u0000b' } }))).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: 'O texto contém um caractere inválido (NUL, \\u0000).',
+    });
     expect(await balanceOf(accountId)).toBe(1_000);
   });
 

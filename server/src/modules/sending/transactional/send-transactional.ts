@@ -218,6 +218,20 @@ export async function sendTransactional(
     }
     if (!rendered.subject)
       throw renderError(index, inputs.length, 'subject', 'O assunto ficou vazio depois da mesclagem.');
+    // PostgreSQL text cannot hold NUL: refused here in pt-BR rather than failing the insert.
+    const texts: [string, string | null | undefined][] = [
+      ['subject', rendered.subject],
+      ['html', rendered.html],
+      ['text', rendered.text],
+      ['from.name', input.from.name],
+      ['to.name', input.to.name],
+      ['tags', input.tags?.join('')],
+    ];
+    for (const [field, value] of texts) {
+      if (value?.includes('\u0000')) {
+        throw renderError(index, inputs.length, field, 'O texto contém um caractere inválido (NUL, \\u0000).');
+      }
+    }
     return { input, token, ...rendered, suppressed: suppressed.has(input.to.email) };
   });
 
