@@ -54,11 +54,39 @@ export function ptBrIssueMessage(issue: z.core.$ZodRawIssue): string {
 /** Parses untrusted input with a shared zod schema; throws a 400 AppError listing each field in pt-BR. */
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input, { error: ptBrIssueMessage });
-  if (result.success) return result.data;
+  if (result.success) {
+    // PostgreSQL text cannot hold NUL: a clear 400 here instead of a failed INSERT (500) later.
+    const at = nulPath(result.data, '');
+    if (at !== null) {
+      const message = 'O texto contém um caractere inválido (NUL, \\u0000).';
+      throw new AppError('validation_failed', `${at ? `${at}: ` : ''}${message}`, { fields: [{ path: at, message }] });
+    }
+    return result.data;
+  }
   const fields = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   const first = fields[0];
   const message = first
     ? `${first.path ? `${first.path}: ` : ''}${first.message}`
     : 'Alguns campos estão inválidos. Confira e tente de novo.';
   throw new AppError('validation_failed', message, { fields });
+}
+
+/** The path of the first string (value or key) holding U+0000 in parsed input, or null. */
+function nulPath(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], path ? `${path}.${i}` : String(i));
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return here;
+    const found = nulPath(item, here);
+    if (found !== null) return found;
+  }
+  return null;
 }

@@ -128,6 +128,13 @@ describe.each(DATABASE_KINDS)('POST /api/v1/messages on %s', (kind) => {
       code: 'validation_failed',
       message: expect.stringContaining('E-mail inválido'),
     });
+    const nul = await post(
+      secret,
+      '/api/v1/messages',
+      body('nul@destino.com.br', { to: { email: 'nul@destino.com.br', name: 'A\u0000B' } }),
+    );
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().error.message).toBe('to.name: O texto contém um caractere inválido (NUL, \\u0000).');
     const empty = await post(secret, '/api/v1/messages/batch', { messages: [] });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.message).toContain('Envie ao menos uma mensagem.');
