@@ -81,13 +81,11 @@ export const ERROR_MESSAGES_PT_BR: Record<ErrorCode, string> = {
   image_too_large: 'A imagem é grande demais.',
   invalid_api_key: 'Chave de API ausente, inválida ou revogada. Envie o cabeçalho Authorization: Bearer <sua chave>.',
   api_key_scope: 'Esta chave é "somente envio": ela só envia mensagens e lê os resultados delas.',
-  api_key_in_url:
-    'Nunca envie a chave de API na URL. Use o cabeçalho Authorization: Bearer <sua chave> e revogue esta chave, que pode ter vazado.',
-  idempotency_key_invalid: 'Idempotency-Key inválida: use de 1 a 255 caracteres ASCII visíveis (por exemplo, um UUID).',
-  idempotency_key_reused:
-    'Esta Idempotency-Key já foi usada com outra requisição nas últimas 24 horas. Use uma chave nova para uma requisição diferente.',
+  api_key_in_url: 'Nunca envie a chave de API na URL: use o cabeçalho Authorization e revogue esta chave.',
+  idempotency_key_invalid: 'Idempotency-Key inválida: use de 1 a 255 caracteres ASCII visíveis.',
+  idempotency_key_reused: 'Esta Idempotency-Key já foi usada com outra requisição nas últimas 24 horas.',
   idempotency_key_in_progress:
-    'Uma requisição com esta Idempotency-Key ainda está em andamento. Aguarde alguns segundos e tente de novo.',
+    'Uma requisição com esta Idempotency-Key ainda está em andamento. Tente de novo em instantes.',
 };
 
 /** The JSON body of every error answer. */

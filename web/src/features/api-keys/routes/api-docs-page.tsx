@@ -26,6 +26,7 @@ export function ApiDocsPage() {
       hideClientButton: true,
       showDeveloperTools: 'never',
       hideDarkModeToggle: true,
+      hideModels: true,
       forceDarkModeState: 'light',
       persistAuth: false,
       agent: { disabled: true },
