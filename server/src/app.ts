@@ -24,6 +24,9 @@ import { importsRoutes } from './modules/imports/imports.routes';
 import { listsRoutes } from './modules/lists/lists.routes';
 import { registerMetrics } from './modules/metrics/metrics';
 import { privacyRequestsRoutes } from './modules/privacy-requests/privacy-requests.routes';
+import { apiKeysRoutes } from './modules/public-api/api-keys.routes';
+import { PUBLIC_API_GROUPS } from './modules/public-api/groups';
+import { PUBLIC_API_PREFIX, publicApiRoutes } from './modules/public-api/public-api.routes';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { senderIdentitiesRoutes } from './modules/sender-identities/sender-identities.routes';
@@ -39,6 +42,13 @@ import { createSecretBox } from './modules/webhooks/signing';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { guardOptionsFrom } from './modules/webhooks/webhooks-runtime';
 import { createDnsResolver, type DnsResolver } from './net/dns';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** `METHOD /api/v1/...` of every public API route (for the OpenAPI coverage test). */
+    publicApiRoutes: string[];
+  }
+}
 
 /** What the HTTP application needs from the process that runs it. */
 export interface AppDeps {
@@ -148,6 +158,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     guard: guardOptionsFrom(config, dns),
   });
   if (config.mailCatcherEnabled) await app.register(devMailboxRoutes, { db: database.db });
+  await app.register(apiKeysRoutes, { db: database.db });
+  const publicApiRouteLog: string[] = [];
+  app.decorate('publicApiRoutes', publicApiRouteLog);
+  await app.register(publicApiRoutes, {
+    prefix: PUBLIC_API_PREFIX,
+    deps: { db: database.db, config, mailer: deps.mailer, logger: deps.logger, publicUrl: config.PUBLIC_URL },
+    groups: PUBLIC_API_GROUPS,
+    routeLog: publicApiRouteLog,
+  });
 
   // 4. The SPA and the 404 answer, last.
   await registerSpa(app, deps.webDistDir);

@@ -49,6 +49,10 @@ const envSchema = z.object({
   MAX_PASSWORD_LENGTH: z.coerce.number().int().min(8).max(1024).default(DEFAULT_MAX_PASSWORD_LENGTH),
   /** Sign-in, sign-up, magic-link and reset requests a client may make per minute (429 beyond). */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(3),
+  /** Public API v1: requests one API key may make per window (429 with RateLimit-* headers beyond). */
+  API_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(1200),
+  /** Public API v1: the rate-limit window in seconds. */
+  API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -38,6 +38,13 @@ export const ERROR_CODES = [
   'image_too_large',
   // sender identities
   'sender_not_verified',
+  // public API v1 (issue 12)
+  'invalid_api_key',
+  'api_key_scope',
+  'api_key_in_url',
+  'idempotency_key_invalid',
+  'idempotency_key_reused',
+  'idempotency_key_in_progress',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -76,6 +83,13 @@ export const ERROR_MESSAGES_PT_BR: Record<ErrorCode, string> = {
   image_too_large: 'A imagem é grande demais.',
   sender_not_verified:
     'Este remetente não está verificado. Confirme o endereço ou verifique o domínio em Configurações → Remetentes e domínios.',
+  invalid_api_key: 'Chave de API ausente, inválida ou revogada. Envie o cabeçalho Authorization: Bearer <sua chave>.',
+  api_key_scope: 'Esta chave é "somente envio": ela só envia mensagens e lê os resultados delas.',
+  api_key_in_url: 'Nunca envie a chave de API na URL: use o cabeçalho Authorization e revogue esta chave.',
+  idempotency_key_invalid: 'Idempotency-Key inválida: use de 1 a 255 caracteres ASCII visíveis.',
+  idempotency_key_reused: 'Esta Idempotency-Key já foi usada com outra requisição nas últimas 24 horas.',
+  idempotency_key_in_progress:
+    'Uma requisição com esta Idempotency-Key ainda está em andamento. Tente de novo em instantes.',
 };
 
 /** The JSON body of every error answer. */

@@ -7,6 +7,7 @@ export * from './pix/br-code';
 export * from './pix/provider-amount';
 export * from './pricing';
 export * from './schemas/account';
+export * from './schemas/api-keys';
 export * from './schemas/audience';
 export * from './schemas/billing';
 export * from './schemas/campaign';

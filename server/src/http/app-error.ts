@@ -26,6 +26,12 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   'user-disabled': 403,
   'password-does-not-meet-requirements': 400,
   sender_not_verified: 403,
+  invalid_api_key: 401,
+  api_key_scope: 403,
+  api_key_in_url: 400,
+  idempotency_key_invalid: 400,
+  idempotency_key_reused: 422,
+  idempotency_key_in_progress: 409,
 };
 
 /**

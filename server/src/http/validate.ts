@@ -1,14 +1,92 @@
 import type { z } from 'zod';
 import { AppError } from './app-error';
 
+const TYPE_NAMES_PT_BR: Record<string, string> = {
+  string: 'um texto',
+  number: 'um número',
+  int: 'um número inteiro',
+  boolean: 'verdadeiro ou falso',
+  object: 'um objeto',
+  array: 'uma lista',
+  null: 'nulo',
+  undefined: 'um valor',
+  date: 'uma data',
+  bigint: 'um número inteiro',
+};
+
+/**
+ * pt-BR text for the issues a shared schema left without its own message (a wrong type, a size limit…), so a
+ * client never reads zod's English defaults. The schemas' own messages still win.
+ */
+export function ptBrIssueMessage(issue: z.core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined
+        ? 'Campo obrigatório.'
+        : `Tipo inválido: esperava ${TYPE_NAMES_PT_BR[issue.expected] ?? issue.expected}.`;
+    case 'too_big':
+      return issue.origin === 'string'
+        ? `Longo demais (máximo ${issue.maximum} caracteres).`
+        : issue.origin === 'array' || issue.origin === 'set'
+          ? `Itens demais (máximo ${issue.maximum}).`
+          : `Valor alto demais (máximo ${issue.maximum}).`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? Number(issue.minimum) <= 1
+          ? 'Não pode ficar vazio.'
+          : `Curto demais (mínimo ${issue.minimum} caracteres).`
+        : issue.origin === 'array' || issue.origin === 'set'
+          ? `Itens de menos (mínimo ${issue.minimum}).`
+          : `Valor baixo demais (mínimo ${issue.minimum}).`;
+    case 'invalid_format':
+      return issue.format === 'uuid' ? 'Identificador inválido.' : 'Formato inválido.';
+    case 'invalid_value':
+      return `Valor inválido. Use um destes: ${issue.values.map((v) => String(v)).join(', ')}.`;
+    case 'unrecognized_keys':
+      return `Campos desconhecidos: ${issue.keys.join(', ')}.`;
+    case 'not_multiple_of':
+      return `Deve ser múltiplo de ${issue.divisor}.`;
+    default:
+      return 'Valor inválido.';
+  }
+}
+
 /** Parses untrusted input with a shared zod schema; throws a 400 AppError listing each field in pt-BR. */
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
+  const result = schema.safeParse(input, { error: ptBrIssueMessage });
+  if (result.success) {
+    // PostgreSQL text cannot hold NUL: a clear 400 here instead of a failed INSERT (500) later.
+    const at = nulPath(result.data, '');
+    if (at !== null) {
+      const message = 'O texto contém um caractere inválido (NUL, \\u0000).';
+      throw new AppError('validation_failed', `${at ? `${at}: ` : ''}${message}`, { fields: [{ path: at, message }] });
+    }
+    return result.data;
+  }
   const fields = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   const first = fields[0];
   const message = first
     ? `${first.path ? `${first.path}: ` : ''}${first.message}`
     : 'Alguns campos estão inválidos. Confira e tente de novo.';
   throw new AppError('validation_failed', message, { fields });
+}
+
+/** The path of the first string (value or key) holding U+0000 in parsed input, or null. */
+function nulPath(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], path ? `${path}.${i}` : String(i));
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return here;
+    const found = nulPath(item, here);
+    if (found !== null) return found;
+  }
+  return null;
 }

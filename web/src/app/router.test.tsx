@@ -3,7 +3,9 @@ import { render, screen } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createRoutesFromChildren, MemoryRouter, matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { API_KEYS_KEY } from '@/features/api-keys/api/api-keys';
 import { ApiPage } from '@/features/api-keys/routes/api-page';
+import { SESSION_QUERY_KEY } from '@/features/auth/api/get-session';
 import '@/lib/i18n/app-messages';
 import { AppRoutes } from './router';
 
@@ -46,6 +48,7 @@ const SPEC_ROUTES = [
   '/dashboard/campaigns/:id/template',
   '/dashboard/campaigns/:id/view',
   '/dashboard/api',
+  '/dashboard/api/docs',
   '/dashboard/lists',
   '/dashboard/lists/new',
   '/dashboard/lists/:id',
@@ -64,18 +67,56 @@ describe('routes of spec §2', () => {
     expect(patternOf('/auth/nao-existe')).toBe('/*');
   });
 
-  it('the API page is a clearly labelled empty state, never fake data', () => {
+  function renderApiPage(role: 'owner' | 'member') {
+    const client = new QueryClient({
+      defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY, retry: false } },
+    });
+    client.setQueryData(SESSION_QUERY_KEY, {
+      user: { id: 'u1', name: 'Olívia', email: 'olivia@example.com', emailVerified: true },
+      account: { id: ID, uuid: ID, name: 'Loja da Olívia' },
+      accounts: [],
+      role,
+      isOperator: false,
+    });
+    client.setQueryData(API_KEYS_KEY, [
+      {
+        id: ID,
+        name: 'Loja virtual',
+        scope: 'send_only',
+        prefix: 'ct_live_8f3a',
+        createdAt: '2026-11-01T12:00:00.000Z',
+        createdBy: { userId: 'u1', name: 'Olívia', email: 'olivia@example.com' },
+        lastUsedAt: null,
+        revokedAt: null,
+      },
+    ]);
     render(
-      <QueryClientProvider client={new QueryClient()}>
+      <QueryClientProvider client={client}>
         <MemoryRouter>
           <ApiPage />
         </MemoryRouter>
       </QueryClientProvider>,
     );
+  }
+
+  it('the API page lists the keys by prefix, offers the quick start and the docs, and lets owners manage', () => {
+    renderApiPage('owner');
     expect(screen.getByRole('heading', { level: 1, name: 'API' })).toBeTruthy();
-    expect(screen.getByText('Em breve: chaves de API e documentação')).toBeTruthy();
-    expect(screen.getByText(/Crie e revogue chaves de API/)).toBeTruthy();
-    expect(document.querySelector('table')).toBeNull();
+    expect(screen.getByText('ct_live_8f3a…')).toBeTruthy();
+    expect(screen.getByText('Somente envio')).toBeTruthy();
+    expect(screen.getByText('Nunca usada')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Nova chave' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Revogar' })).toBeTruthy();
+    expect(screen.getByTestId('api-quick-start').textContent).toContain('/api/v1/messages');
+    expect(screen.getByTestId('api-quick-start').textContent).toContain('olivia@example.com');
+    expect(screen.getByRole('link', { name: 'Abrir a documentação' }).getAttribute('href')).toBe('/dashboard/api/docs');
     expect(document.title).toBe('API — Carteiro');
+  });
+
+  it('the API page is read-only for members', () => {
+    renderApiPage('member');
+    expect(screen.getByText(/Só proprietários e administradores/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Nova chave' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Revogar' })).toBeNull();
   });
 });

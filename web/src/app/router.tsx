@@ -37,6 +37,8 @@ const CampaignCalendarPage = page(campaigns, 'CampaignCalendarPage');
 const CampaignTemplatePage = page(campaigns, 'CampaignTemplatePage');
 const CampaignViewPage = page(campaigns, 'CampaignViewPage');
 const ApiPage = page(() => import('@/features/api-keys/routes/api-page'), 'ApiPage');
+// The documentation viewer is big: its own chunk, loaded only on this route.
+const ApiDocsPage = page(() => import('@/features/api-keys/routes/api-docs-page'), 'ApiDocsPage');
 const ListsPage = page(lists, 'ListsPage');
 const NewListPage = page(lists, 'NewListPage');
 const ListPage = page(lists, 'ListPage');
@@ -83,7 +85,10 @@ export function AppRoutes() {
             <Route path=":id/template" element={<CampaignTemplatePage />} />
             <Route path=":id/view" element={<CampaignViewPage />} />
           </Route>
-          <Route path="api" element={<ApiPage />} />
+          <Route path="api">
+            <Route index element={<ApiPage />} />
+            <Route path="docs" element={<ApiDocsPage />} />
+          </Route>
           <Route path="lists">
             <Route index element={<ListsPage />} />
             <Route path="new" element={<NewListPage />} />

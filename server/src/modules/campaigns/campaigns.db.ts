@@ -1,6 +1,6 @@
 import { CAMPAIGN_STATUSES } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
 
 /**
@@ -9,6 +9,14 @@ import { accounts } from '../accounts/accounts.db';
  * Status changes go through the shared status machine (campaign-status.ts). The counters are written by the
  * sending engine and the event handlers (opens, clicks, bounces…).
  */
+/**
+ * `campaign`: a campaign the user writes and sends. `transactional`: the account's hidden transactional stream
+ * (ADR 0018), one per account, created by the first transactional send: its `messages` rows are the API's
+ * transactional messages, so tracking, unsubscribe and bounces (all keyed by the message token) work unchanged.
+ * Never listed, never found by the campaign use cases, never in status sending.
+ */
+export const CAMPAIGN_KINDS = ['campaign', 'transactional'] as const;
+
 export const campaigns = pgTable(
   'campaigns',
   {
@@ -50,10 +58,13 @@ export const campaigns = pgTable(
     clickedCount: integer('clicked_count').notNull().default(0),
     unsubscribedCount: integer('unsubscribed_count').notNull().default(0),
     complainedCount: integer('complained_count').notNull().default(0),
+    kind: text('kind', { enum: CAMPAIGN_KINDS }).notNull().default('campaign'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // One transactional stream per account.
+    uniqueIndex('campaigns_transactional_stream_uq').on(t.createdBy).where(sql`kind = 'transactional'`),
     // The campaign list (spec §6, §9): created_by = account, updated_at descending.
     index('campaigns_created_by_updated_idx').on(t.createdBy, t.updatedAt.desc()),
     // The scheduler's scan for due campaigns.

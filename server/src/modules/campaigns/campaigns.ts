@@ -28,7 +28,7 @@ export async function findCampaigns(db: Db, accountId: string): Promise<Campaign
   const rows = await db
     .select()
     .from(campaigns)
-    .where(eq(campaigns.createdBy, accountId))
+    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.kind, 'campaign')))
     .orderBy(desc(campaigns.updatedAt), desc(campaigns.id));
   return rows.map(toCampaignView);
 }
@@ -38,7 +38,7 @@ export async function findCampaignRow(db: Db, accountId: string, id: string): Pr
   const [row] = await db
     .select()
     .from(campaigns)
-    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id)));
+    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id), eq(campaigns.kind, 'campaign')));
   if (!row) throw new AppError('not_found', NOT_FOUND);
   return row;
 }

@@ -157,7 +157,7 @@ async function readDocs(
   const rows = await db
     .select()
     .from(campaigns)
-    .where(and(eq(campaigns.createdBy, caller.accountId), ...filters))
+    .where(and(eq(campaigns.createdBy, caller.accountId), eq(campaigns.kind, 'campaign'), ...filters))
     .orderBy(...order)
     .limit(COMPAT_MAX_ROWS);
   return rows.map(campaignDoc);
@@ -214,7 +214,7 @@ export async function compatCount(
   const [row] = await db
     .select({ n: count() })
     .from(campaigns)
-    .where(and(eq(campaigns.createdBy, caller.accountId), ...filters));
+    .where(and(eq(campaigns.createdBy, caller.accountId), eq(campaigns.kind, 'campaign'), ...filters));
   return { count: Number(row?.n ?? 0) };
 }
 

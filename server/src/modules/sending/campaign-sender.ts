@@ -7,7 +7,6 @@ import { queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
-import { pgTextArray } from '../imports/run-import';
 import type { SigningResolver } from '../sender-identities/sender-signing';
 import { htmlLiquid, textLiquid } from '../templates/liquid-engine';
 import {
@@ -26,7 +25,8 @@ import {
   resolvePersonalisedLinks,
   trackMessageHtml,
 } from '../tracking/campaign-links';
-import { emitCampaignEvent, messageDeliveredOutboxCte } from '../webhooks/emit-event';
+import { emitCampaignEvent } from '../webhooks/emit-event';
+import { deliveryOutcome, type Outcome, recordBatchOutcomes } from './batch-outcomes';
 import { BodyProgram } from './body-program';
 import { type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
@@ -39,6 +39,7 @@ import {
   type MessageFrame,
 } from './mime/build-message';
 import { startDueCampaigns } from './start-campaign-send';
+import { TransactionalLanes } from './transactional/transactional-lanes';
 import type { DeliveryOutcome, MailTransport, WireMessage } from './transport';
 
 /** The engine's settings (config.ts SENDING_*), in the units the code uses. */
@@ -128,16 +129,6 @@ interface ClaimedMessage {
   blocked: boolean;
 }
 
-interface Outcome {
-  id: number;
-  status: 'queued' | 'sent' | 'failed' | 'skipped';
-  nextAttemptAt: Date | null;
-  code: number | null;
-  enhancedCode: string | null;
-  response: string;
-  policy: boolean;
-}
-
 /** Waits so that a relay never gets more than `rate` messages per second from this process (0 = no limit). */
 class RateLimiter {
   private next = 0;
@@ -154,6 +145,7 @@ class RateLimiter {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A lane hands back to the manager this often, so new campaigns, leases and schedules are looked at. */
 const LANE_SLICE_MS = 5_000;
+const TRANSACTIONAL_RECHECK_MS = 200;
 
 /**
  * The sending engine of one worker process (listmonk's manager + pipe; keila's message states).
@@ -190,6 +182,9 @@ export class CampaignSender {
   private stopped = false;
   private loop: Promise<void> | null = null;
   private lastSweep = 0;
+  /** The transactional lanes (transactional/transactional-lanes.ts), run between campaign batches. */
+  readonly transactional: TransactionalLanes;
+  private transactionalIdleUntil = 0;
 
   constructor(private readonly deps: SenderDeps) {
     if (deps.transports.length === 0) throw new Error('the sender needs at least one transport');
@@ -198,6 +193,15 @@ export class CampaignSender {
     this.logger = deps.logger;
     this.workerId = deps.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
     this.limiters = deps.transports.map(() => new RateLimiter(deps.settings.ratePerRelay));
+    this.transactional = new TransactionalLanes({
+      db: this.db,
+      workerId: this.workerId,
+      settings: this.settings,
+      signers: deps.signers ?? [],
+      signingFor: deps.signingFor,
+      logger: this.logger,
+      deliver: (relay, wire) => this.deliver(relay, wire),
+    });
   }
 
   /** Starts the manager loop in the background. */
@@ -237,11 +241,9 @@ export class CampaignSender {
       await this.db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.status, 'sending'))
     ).map((row) => row.id);
 
-    let processed = 0;
-    if (active.length > 0) {
-      const lanes = Array.from({ length: this.settings.concurrency }, (_, lane) => this.runLane(lane, active));
-      processed = (await Promise.all(lanes)).reduce((a, b) => a + b, 0);
-    }
+    // Every lane also serves the transactional streams, so they run even with no campaign sending.
+    const lanes = Array.from({ length: this.settings.concurrency }, (_, lane) => this.runLane(lane, active));
+    const processed = (await Promise.all(lanes)).reduce((a, b) => a + b, 0);
     await this.finishDone(active);
     return processed > 0;
   }
@@ -256,6 +258,14 @@ export class CampaignSender {
       for (const campaignId of campaignIds) {
         if (this.stopped) break;
         round += await this.sendBatch(campaignId, relay);
+      }
+      // After an empty transactional claim the process looks again only TRANSACTIONAL_RECHECK_MS later (across
+      // ticks), so a big campaign or an idle worker pays about one query per interval, and a transactional
+      // message waits at most that long (plus the poll) before a lane takes it.
+      if (!this.stopped && Date.now() >= this.transactionalIdleUntil) {
+        const sent = await this.transactional.sendBatch(relay);
+        if (sent === 0) this.transactionalIdleUntil = Date.now() + TRANSACTIONAL_RECHECK_MS;
+        round += sent;
       }
       if (round === 0) break;
       total += round;
@@ -304,24 +314,7 @@ export class CampaignSender {
       }
     }
 
-    let delivered: DeliveryOutcome[] = [];
-    if (wire.length > 0) {
-      await this.limiters[relay]?.take(wire.length);
-      const transport = this.deps.transports[relay] as MailTransport;
-      try {
-        delivered = await transport.deliver(wire);
-      } catch (error) {
-        const response = `sem resposta do servidor: ${(error as Error).message}`;
-        delivered = wire.map((m) => ({
-          id: m.id,
-          kind: 'temporary',
-          policy: false,
-          code: null,
-          enhancedCode: null,
-          response,
-        }));
-      }
-    }
+    const delivered = await this.deliver(relay, wire);
     const byId = new Map(claimed.map((m) => [String(m.id), m]));
     for (const outcome of delivered) {
       const message = byId.get(outcome.id);
@@ -343,6 +336,29 @@ export class CampaignSender {
     }
     // A batch with nothing due yet (its retries are later) still counts as work, so the lane moves on.
     return Math.max(claimed.length, 1);
+  }
+
+  /**
+   * Hands built messages to the relay's transport, within the relay's rate limit; a transport that throws
+   * answers every message temporary (retried with back-off). Shared with the transactional lanes.
+   */
+  async deliver(relay: number, wire: WireMessage[]): Promise<DeliveryOutcome[]> {
+    if (wire.length === 0) return [];
+    await this.limiters[relay]?.take(wire.length);
+    const transport = this.deps.transports[relay] as MailTransport;
+    try {
+      return await transport.deliver(wire);
+    } catch (error) {
+      const response = `sem resposta do servidor: ${(error as Error).message}`;
+      return wire.map((m) => ({
+        id: m.id,
+        kind: 'temporary',
+        policy: false,
+        code: null,
+        enhancedCode: null,
+        response,
+      }));
+    }
   }
 
   /** A queued batch whose retry is due, else a new batch carved from the cursor; null when none is left. */
@@ -545,22 +561,8 @@ export class CampaignSender {
     };
   }
 
-  /** What a delivery outcome means for the message (standards.md "Bounces": retry 4xx, never 5xx). */
   private outcomeOf(message: ClaimedMessage, outcome: DeliveryOutcome): Outcome {
-    const reply = { code: outcome.code, enhancedCode: outcome.enhancedCode, response: outcome.response };
-    if (outcome.kind === 'sent')
-      return { id: message.id, status: 'sent', nextAttemptAt: null, policy: false, ...reply };
-    if (outcome.kind === 'permanent') {
-      return { id: message.id, status: 'failed', nextAttemptAt: null, policy: outcome.policy, ...reply };
-    }
-    const { retryBaseSeconds, retryMaxSeconds, retryWindowSeconds } = this.settings;
-    // `attempts` counts the attempts before this one: the first retry waits retryBaseSeconds.
-    const delay = Math.min(retryBaseSeconds * 2 ** message.attempts, retryMaxSeconds) * 1000;
-    const next = new Date(Date.now() + delay);
-    const giveUpAt = message.created_ms + retryWindowSeconds * 1000;
-    if (next.getTime() > giveUpAt)
-      return { id: message.id, status: 'failed', nextAttemptAt: null, policy: false, ...reply };
-    return { id: message.id, status: 'queued', nextAttemptAt: next, policy: false, ...reply };
+    return deliveryOutcome(this.settings, message, outcome);
   }
 
   /**
@@ -579,73 +581,7 @@ export class CampaignSender {
     connectionFailure: boolean,
     lastResponse: string | undefined,
   ): Promise<void> {
-    // One array parameter per column, expanded with unnest: a short statement whatever the batch size (and
-    // array literals parse several times faster than the same rows as JSON).
-    const column = (pick: (o: Outcome) => string | null) => pgTextArray(outcomes.map(pick));
-    await this.db.execute(
-      sql`with v as (
-            select * from unnest(${column((o) => String(o.id))}::bigint[], ${column((o) => o.status)}::text[],
-                                 ${column((o) => o.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
-                                 ${column((o) => (o.code === null ? null : String(o.code)))}::int[],
-                                 ${column((o) => o.enhancedCode)}::text[],
-                                 ${column((o) => o.response.slice(0, 1000))}::text[],
-                                 ${column((o) => String(o.policy))}::boolean[])
-                     as v(id, status, next_at, code, enhanced, response, policy)),
-          held as (
-            select b.id from message_batches b
-             where b.id = ${batch.id} and b.status = 'sending' and b.claimed_by = ${this.workerId}
-               for update),
-          -- Outbound webhooks (issue 13): message.delivered into the outbox, atomic with the outcome.
-          ${messageDeliveredOutboxCte(campaignId)},
-          written as (
-            update messages m
-               set status = v.status, attempts = m.attempts + 1,
-                   next_attempt_at = coalesce(v.next_at, m.next_attempt_at),
-                   smtp_code = v.code, enhanced_code = v.enhanced, response = v.response, policy = v.policy,
-                   sent_at = case when v.status = 'sent' then now() else m.sent_at end,
-                   claimed_by = ${this.workerId} -- which worker delivered it
-              from v, held
-             where m.id = v.id and m.status = 'queued'
-            returning m.status, m.next_attempt_at, m.smtp_code, m.policy),
-          counts as (
-            select count(*) filter (where status = 'sent')::int as sent,
-                   count(*) filter (where status = 'failed')::int as failed,
-                   count(*) filter (where status = 'skipped')::int as skipped,
-                   count(*) filter (where status = 'failed' and smtp_code >= 500 and not policy)::int as rejected,
-                   count(*) filter (where status = 'failed' and policy)::int as policy_rejected,
-                   min(next_attempt_at) filter (where status = 'queued') as retry_at
-              from written),
-          -- Messages of the batch that were not due at the claim (a later retry) keep it queued too.
-          later as (
-            select min(m.next_attempt_at) as retry_at
-              from messages m, held
-             where m.campaign_id = ${campaignId} and m.id between ${batch.firstMessageId} and ${batch.lastMessageId}
-               and m.status = 'queued' and not exists (select 1 from v where v.id = m.id)),
-          released as (
-            update message_batches b
-               set status = case when coalesce(counts.retry_at, later.retry_at) is null then 'done' else 'queued' end,
-                   due_at = coalesce(least(counts.retry_at, later.retry_at), b.due_at),
-                   claimed_by = null, claimed_at = null,
-                   sent_count = b.sent_count + counts.sent, recorded_at = now()
-              from held, counts, later
-             where b.id = held.id
-            returning 1),
-          counters as (
-            update campaigns c
-               set sent_count = c.sent_count + counts.sent, failed_count = c.failed_count + counts.failed,
-                   skipped_count = c.skipped_count + counts.skipped,
-                   rejected_count = c.rejected_count + counts.rejected,
-                   policy_rejected_count = c.policy_rejected_count + counts.policy_rejected
-              from counts
-             where c.id = ${campaignId} and (counts.sent > 0 or counts.failed > 0 or counts.skipped > 0)
-            returning 1),
-          streak as (
-            update campaign_sends set consecutive_errors = 0
-             where campaign_id = ${campaignId} and ${anySent} and consecutive_errors <> 0
-            returning 1)
-        select (select count(*) from released) as released, (select count(*) from counters) as counters,
-               (select count(*) from streak) as streak`,
-    );
+    await recordBatchOutcomes(this.db, this.workerId, campaignId, batch, outcomes, anySent);
     if (connectionFailure && !anySent) await this.countRelayFailure(campaignId, lastResponse);
   }
 

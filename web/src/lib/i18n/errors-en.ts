@@ -18,6 +18,13 @@ export const ERROR_MESSAGES_EN: Record<ErrorCode, string> = {
   account_suspended: 'This account is suspended. Contact support.',
   unsupported_image: 'Unsupported image format. Upload PNG, JPEG, GIF or WebP.',
   image_too_large: 'The image is too large.',
+  invalid_api_key: 'Missing, invalid or revoked API key. Send the header Authorization: Bearer <your key>.',
+  api_key_scope: 'This is a send-only key: it can only send messages and read their results.',
+  api_key_in_url: 'Never send the API key in the URL. Use the Authorization: Bearer header and revoke this key.',
+  idempotency_key_invalid: 'Invalid Idempotency-Key: use 1 to 255 visible ASCII characters (a UUID, for example).',
+  idempotency_key_reused: 'This Idempotency-Key was already used with a different request in the last 24 hours.',
+  idempotency_key_in_progress:
+    'A request with this Idempotency-Key is still in progress. Wait a few seconds and retry.',
   'invalid-email': 'Invalid e-mail.',
   'wrong-password': 'Wrong e-mail or password.',
   'invalid-credential': 'Wrong e-mail or password.',

@@ -41,8 +41,8 @@ export interface CampaignFrameOptions {
   fromEmail: string;
   fromName?: string | null;
   replyTo?: string | null;
-  /** List-Id identifier, e.g. `c123.lists.carteiro.app` (RFC 2919); brackets are added. */
-  listId: string;
+  /** List-Id identifier, e.g. `c123.lists.carteiro.app` (RFC 2919); brackets are added. Null: no List-Id (transactional). */
+  listId: string | null;
   /** Optional List-Id description (encoded when not ASCII). */
   listName?: string | null;
   /** Feedback-ID value (Gmail feedback loop), e.g. `c123:a45:campaign:carteiro`. */
@@ -84,8 +84,8 @@ export interface MessageFields {
   to: string;
   toName?: string | null;
   subject: string;
-  /** The one-click unsubscribe URL; must be https (RFC 8058). */
-  unsubscribeUrl: string;
+  /** The one-click unsubscribe URL; must be https (RFC 8058). Null: no List-Unsubscribe (transactional messages). */
+  unsubscribeUrl: string | null;
   text: string;
   html: string;
   /** Defaults to now (formatted once per second). */
@@ -98,9 +98,12 @@ export function createMessageFrame(options: CampaignFrameOptions): MessageFrame 
   let fromHeaders = `From: ${formatAddress(options.fromEmail, options.fromName)}\r\n`;
   if (options.replyTo) fromHeaders += `Reply-To: ${formatAddress(options.replyTo, null, 'Reply-To')}\r\n`;
 
-  const listId = `<${sanitizeHeaderValue(options.listId).replace(/[<>\s]/g, '')}>`;
-  const listName = options.listName ? sanitizeHeaderValue(options.listName) : '';
-  let tail = `List-Id: ${listName ? `${formatPhrase(listName)} ${listId}` : listId}\r\n`;
+  let tail = '';
+  if (options.listId !== null) {
+    const listId = `<${sanitizeHeaderValue(options.listId).replace(/[<>\s]/g, '')}>`;
+    const listName = options.listName ? sanitizeHeaderValue(options.listName) : '';
+    tail += `List-Id: ${listName ? `${formatPhrase(listName)} ${listId}` : listId}\r\n`;
+  }
   tail += `Feedback-ID: ${sanitizeHeaderValue(options.feedbackId)}\r\n`;
   for (const [name, value] of Object.entries(options.extraHeaders ?? {})) {
     if (!/^[!-9;-~]+$/.test(name)) throw new Error(`invalid header name: ${name}`);
@@ -125,19 +128,20 @@ export function createMessageFrame(options: CampaignFrameOptions): MessageFrame 
 /** The per-message header block (To … List-Unsubscribe-Post), ASCII. */
 export function messageHeaders(frame: MessageFrame, fields: MessageFields): string {
   const url = fields.unsubscribeUrl;
-  const scheme = url.startsWith('https://') || (frame.allowHttpUnsubscribe && url.startsWith('http://'));
-  if (!scheme || !/^[\x21-\x7e]+$/.test(url) || /[<>]/.test(url) || url.length > 900) {
-    throw new Error('List-Unsubscribe needs exactly one https URL of printable ASCII without angle brackets');
+  if (url !== null) {
+    const scheme = url.startsWith('https://') || (frame.allowHttpUnsubscribe && url.startsWith('http://'));
+    if (!scheme || !/^[\x21-\x7e]+$/.test(url) || /[<>]/.test(url) || url.length > 900) {
+      throw new Error('List-Unsubscribe needs exactly one https URL of printable ASCII without angle brackets');
+    }
   }
   const id = fields.messageId.replace(/[^A-Za-z0-9!#$%&'*+\-/=?^_`{|}~.]/g, '');
-  return (
+  const head =
     `To: ${formatAddress(fields.to, fields.toName, 'To')}\r\n` +
     `Subject: ${encodeUnstructured('Subject', fields.subject)}\r\n` +
     `Date: ${fields.date ? formatRfc5322Date(fields.date) : currentRfc5322Date()}\r\n` +
-    `Message-ID: <${id}@${frame.messageIdDomain}>\r\n` +
-    `List-Unsubscribe: <${url}>\r\n` +
-    'List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n'
-  );
+    `Message-ID: <${id}@${frame.messageIdDomain}>\r\n`;
+  if (url === null) return head;
+  return `${head}List-Unsubscribe: <${url}>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n`;
 }
 
 let scratch = Buffer.allocUnsafe(256 * 1024);

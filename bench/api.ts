@@ -1,0 +1,373 @@
+/**
+ * npm run bench:api — transactional sends through the public API, end to end (a benchmark, not a test):
+ *
+ *   BENCH_SINGLE=5000 BENCH_BATCHES=40 BENCH_CAMPAIGN_RECIPIENTS=20000 npx tsx bench/api.ts
+ *
+ * A throwaway PostgreSQL database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test); the smtp
+ * sink (bench/smtp-sink.ts, counts and discards) as a child process on 127.0.0.1; one API process (the real
+ * buildApp on 127.0.0.1: Bearer key, rate limit, validation, sendTransactional) and one worker process (the
+ * real CampaignSender, which also runs the transactional lanes). The parent is the HTTP client (keep-alive).
+ * 1. Campaign engine: a campaign of BENCH_CAMPAIGN_RECIPIENTS, from startCampaignSend to status sent.
+ * 2. Single form: BENCH_SINGLE calls of POST /api/v1/messages, BENCH_HTTP_CONCURRENCY in flight: accepted/s,
+ *    p50/p99 latency, and delivered/s (first call → last message recorded sent).
+ * 3. Batch form: BENCH_BATCHES calls of POST /api/v1/messages/batch with 500 messages each: messages
+ *    accepted/s, p50/p99 per call, delivered/s, and the ratio of delivered/s to the campaign engine's rate.
+ * The worker runs during 2 and 3, as in production (accepting and delivering at once on the same 2 cores).
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../server/src/app';
+import { loadConfig } from '../server/src/config';
+import { type Database, openDatabase, queryRows } from '../server/src/db/database';
+import { createMailer } from '../server/src/mail/mailer';
+import { accounts } from '../server/src/modules/accounts/accounts.db';
+import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
+import { createApiKey } from '../server/src/modules/public-api/api-keys';
+import { CampaignSender } from '../server/src/modules/sending/campaign-sender';
+import { createRelayTransport } from '../server/src/modules/sending/sending-runtime';
+import { startCampaignSend } from '../server/src/modules/sending/start-campaign-send';
+import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
+import { setTrackingSecret } from '../server/src/modules/tracking/tracking-token';
+
+const SINGLE = Number(process.env.BENCH_SINGLE ?? 5000);
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
+const BATCH_SIZE = 500;
+const CAMPAIGN_N = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 20_000);
+const HTTP_CONCURRENCY = Number(process.env.BENCH_HTTP_CONCURRENCY ?? 16);
+const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 2);
+const LANES = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PUBLIC_URL = 'https://bench.carteiro.test';
+const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+
+/** A typical transactional message: ~2 KB of pt-BR HTML, merge data, 2 tracked links. */
+const HTML = `<!doctype html><html><body style="font-family:Arial,sans-serif">
+<h1>Olá, {{ contato.nome }}!</h1>
+<p>Recebemos o seu pedido <strong>{{ pedido }}</strong> no valor de R$ {{ valor }}. Assim que o pagamento for
+confirmado, enviaremos o código de rastreamento. Obrigado por comprar na {{ conta.nome }}.</p>
+${'<p style="color:#333;line-height:1.5">Frete grátis para todo o Brasil, troca fácil em até 30 dias e atendimento em português, de segunda a sábado.</p>\n'.repeat(8)}
+<p><a href="https://loja.exemplo.com.br/pedidos/{{ pedido }}">Acompanhar o pedido</a> ·
+<a href="https://loja.exemplo.com.br/ajuda">Ajuda</a></p>
+</body></html>`;
+
+const messageBody = (i: number) => ({
+  to: { email: `cliente${i}@exemplo${i % 97}.com.br`, name: `Cliente ${i}` },
+  from: { email: 'pedidos@loja.exemplo.com.br', name: 'Loja Ação' },
+  subject: 'Pedido {{ pedido }} recebido',
+  html: HTML,
+  data: { pedido: String(100000 + i), valor: '149,90' },
+});
+
+function senderSettings() {
+  return {
+    batchSize: 500,
+    concurrency: LANES,
+    ratePerRelay: 0,
+    retryBaseSeconds: 60,
+    retryMaxSeconds: 3600,
+    retryWindowSeconds: 86_400,
+    pauseAfterErrors: 5,
+    leaseSeconds: 120,
+    pollMs: 10,
+    scheduleSweepSeconds: 3600,
+    publicUrl: PUBLIC_URL,
+    bounceDomain: 'bounces.carteiro.test',
+    listIdDomain: 'carteiro.test',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- children
+async function workerChild(): Promise<void> {
+  setTrackingSecret(SECRET);
+  const database = await openDatabase({ kind: 'postgres', url: process.env.BENCH_DB as string, poolSize: LANES + 2 });
+  const transport = createRelayTransport(`smtp://127.0.0.1:${process.env.BENCH_SINK_PORT}`, LANES);
+  const sender = new CampaignSender({
+    db: database.db,
+    transports: [transport],
+    mailer: null,
+    logger: pino({ level: 'warn' }),
+    settings: senderSettings(),
+  });
+  sender.start();
+  process.on('message', async (msg: { type: string }) => {
+    if (msg.type === 'exit') {
+      await sender.stop();
+      await transport.close();
+      await database.close();
+      process.exit(0);
+    }
+  });
+  process.send?.({ type: 'ready' });
+}
+
+async function apiChild(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-bench-api-'));
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: tmp,
+    LOG_LEVEL: 'warn',
+    AUTH_SECRET: SECRET,
+    PUBLIC_URL,
+    DATABASE_URL: process.env.BENCH_DB as string,
+    API_RATE_LIMIT: '10000000',
+  });
+  const database = await openDatabase({ kind: 'postgres', url: process.env.BENCH_DB as string, poolSize: 10 });
+  const logger = pino({ level: 'warn' });
+  const mailer = createMailer({
+    smtpUrl: `smtp://127.0.0.1:${process.env.BENCH_SINK_PORT}`,
+    defaultFrom: config.MAIL_FROM,
+    logger,
+  });
+  const app = await buildApp({ config, database, mailer, logger, webDistDir: null });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  process.on('message', async (msg: { type: string }) => {
+    if (msg.type === 'exit') {
+      await app.close();
+      await database.close();
+      fs.rmSync(tmp, { recursive: true, force: true });
+      process.exit(0);
+    }
+  });
+  process.send?.({ type: 'ready', port: (app.server.address() as AddressInfo).port });
+}
+
+// ---------------------------------------------------------------------------------------------- parent
+function ready(child: ChildProcess): Promise<{ port?: number }> {
+  return new Promise((resolve) => child.once('message', (msg: { port?: number }) => resolve(msg)));
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(HTTP_CONCURRENCY, BATCH_CONCURRENCY) });
+
+function post(port: number, url: string, secret: string, body: unknown): Promise<{ status: number; ms: number }> {
+  return call(port, 'POST', url, secret, body);
+}
+
+function call(
+  port: number,
+  method: 'GET' | 'POST',
+  url: string,
+  secret: string,
+  body?: unknown,
+): Promise<{ status: number; ms: number }> {
+  const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
+  const expected = method === 'POST' ? 201 : 200;
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: url,
+        method,
+        agent,
+        headers: payload
+          ? { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'content-length': payload.length }
+          : { authorization: `Bearer ${secret}` },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (res.statusCode !== expected) {
+            reject(new Error(`${url}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`));
+            return;
+          }
+          resolve({ status: res.statusCode, ms: performance.now() - t0 });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload ?? undefined);
+  });
+}
+
+/** Runs `total` calls with `concurrency` in flight; returns each call's latency (ms) and the wall time (s). */
+async function load(total: number, concurrency: number, call: (i: number) => Promise<{ ms: number }>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        latencies.push((await call(i)).ms);
+      }
+    }),
+  );
+  return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - t0) / 1000, t0 };
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 600_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function main(): Promise<void> {
+  const dbName = `carteiro_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${dbName}`;
+  const database: Database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 });
+  const sink = fork(new URL('./smtp-sink.ts', import.meta.url).pathname);
+  const children: ChildProcess[] = [sink];
+  try {
+    await database.migrate();
+    const { port: sinkPort } = await ready(sink);
+    const env = { ...process.env, BENCH_DB: url.toString(), BENCH_SINK_PORT: String(sinkPort) };
+    const self = new URL(import.meta.url).pathname;
+    const execArgv = (role: string) =>
+      process.env.BENCH_PROFILE
+        ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=/tmp/carteiro-prof-${role}`]
+        : process.execArgv;
+    const apiProcess = fork(self, ['api'], { env, execArgv: execArgv('api') });
+    children.push(apiProcess);
+    const { port: apiPort } = await ready(apiProcess);
+    const worker = fork(self, ['worker'], { env, execArgv: execArgv('worker') });
+    children.push(worker);
+    await ready(worker);
+    console.log(
+      `public API bench: ${os.cpus().length} CPUs, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(
+          ' ',
+        )}; 1 API process, 1 worker process × ${LANES} lanes, PostgreSQL, sink on loopback; message ${Buffer.byteLength(HTML)} bytes of HTML, 2 tracked links + open pixel, DKIM off`,
+    );
+
+    const [account] = await database.db
+      .insert(accounts)
+      .values({ uuid: crypto.randomUUID(), ownerUserId: 'bench', name: 'Loja Bench', address: 'Rua das Flores, 100' })
+      .returning();
+    if (!account) throw new Error('no account');
+    await creditAccount(database.db, account.id, 5 * (CAMPAIGN_N + SINGLE + BATCHES * BATCH_SIZE) + 1000);
+    const key = await createApiKey(database.db, account.id, 'bench', { name: 'Bench', scope: 'full' });
+
+    // 1. The campaign engine's rate, same worker, same sink.
+    const [list] = await queryRows<{ id: string }>(
+      database.db,
+      sql`insert into lists (account_id, name) values (${account.id}, 'Bench') returning id`,
+    );
+    await database.db.execute(sql`insert into contacts (account_id, email, name)
+      select ${account.id}, 'pessoa' || g || '@exemplo' || (g % 97) || '.com.br', 'Pessoa ' || g
+        from generate_series(1, ${CAMPAIGN_N}) g`);
+    await database.db.execute(sql`insert into list_memberships (list_id, contact_id)
+      select ${list?.id}, id from contacts where account_id = ${account.id}`);
+    await database.db.execute(sql`analyze`);
+    const [campaign] = await database.db
+      .insert(campaigns)
+      .values({
+        uuid: crypto.randomUUID(),
+        createdBy: account.id,
+        name: 'Bench',
+        subject: 'Ofertas para {{ contato.nome }}',
+        fromName: 'Loja Ação',
+        fromEmail: 'loja@loja.exemplo.com.br',
+        includeListIds: [list?.id as string],
+        // The same message, its merge tags from the contact (campaign templates only know contact fields).
+        template: HTML.replace(/\{\{ (pedido|valor) \}\}/g, '{{ contato.email }}').replace(
+          '</body>',
+          '<a href="{{ link_descadastro }}">Descadastrar</a></body>',
+        ),
+      })
+      .returning();
+    if (!campaign) throw new Error('no campaign');
+    const c0 = performance.now();
+    await startCampaignSend(database.db, account.id, campaign.id, null);
+    await waitUntil(async () => {
+      const [row] = await database.db
+        .select({ status: campaigns.status })
+        .from(campaigns)
+        .where(eq(campaigns.id, campaign.id));
+      return row?.status === 'sent';
+    });
+    const campaignRate = CAMPAIGN_N / ((performance.now() - c0) / 1000);
+    console.log(`campaign engine: ${Math.round(campaignRate)} msg/s (${CAMPAIGN_N} recipients, send → status sent)`);
+
+    const queuedLeft = async () => {
+      const [row] = await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from messages m join campaigns c on c.id = m.campaign_id
+             where c.kind = 'transactional' and m.status = 'queued'`,
+      );
+      return Number(row?.n ?? 0) === 0;
+    };
+
+    // 0. The floor of an authenticated call on this box now: GET /api/v1/contacts (Bearer, rate limit, 1 query).
+    const floor = await load(SINGLE, HTTP_CONCURRENCY, () =>
+      call(apiPort as number, 'GET', '/api/v1/contacts?limit=1', key.secret),
+    );
+    console.log(
+      `floor   GET /api/v1/contacts (full key): ${Math.round(SINGLE / floor.seconds)} calls/s, p50 ${pct(floor.latencies, 50).toFixed(1)} ms, p99 ${pct(floor.latencies, 99).toFixed(1)} ms`,
+    );
+
+    // 2. Single form.
+    const single = await load(SINGLE, HTTP_CONCURRENCY, (i) =>
+      post(apiPort as number, '/api/v1/messages', key.secret, messageBody(i)),
+    );
+    await waitUntil(queuedLeft);
+    const singleDelivered = SINGLE / ((performance.now() - single.t0) / 1000);
+    console.log(
+      `single  POST /api/v1/messages: ${Math.round(SINGLE / single.seconds)} accepted/s (${SINGLE} calls, ${HTTP_CONCURRENCY} in flight), ` +
+        `p50 ${pct(single.latencies, 50).toFixed(1)} ms, p99 ${pct(single.latencies, 99).toFixed(1)} ms; ` +
+        `delivered ${Math.round(singleDelivered)} msg/s end to end`,
+    );
+
+    // 3. Batch form.
+    const batch = await load(BATCHES, BATCH_CONCURRENCY, (b) =>
+      post(apiPort as number, '/api/v1/messages/batch', key.secret, {
+        messages: Array.from({ length: BATCH_SIZE }, (_, j) => messageBody(SINGLE + b * BATCH_SIZE + j)),
+      }),
+    );
+    await waitUntil(queuedLeft);
+    const total = BATCHES * BATCH_SIZE;
+    const batchDelivered = total / ((performance.now() - batch.t0) / 1000);
+    console.log(
+      `batch   POST /api/v1/messages/batch: ${Math.round(total / batch.seconds)} messages accepted/s (${BATCHES} calls × ${BATCH_SIZE}, ${BATCH_CONCURRENCY} in flight), ` +
+        `p50 ${pct(batch.latencies, 50).toFixed(0)} ms, p99 ${pct(batch.latencies, 99).toFixed(0)} ms per call; ` +
+        `delivered ${Math.round(batchDelivered)} msg/s end to end = ${(batchDelivered / campaignRate).toFixed(2)} × the campaign engine`,
+    );
+    const [check] = await queryRows<{ sent: number; balance: number; expected: number }>(
+      database.db,
+      sql`select (select count(*)::int from messages m join campaigns c on c.id = m.campaign_id
+                   where c.kind = 'transactional' and m.status = 'sent') as sent,
+                 (select balance_millis from accounts where id = ${account.id}) as balance,
+                 (select sum(amount_millis) from ledger_entries where account_id = ${account.id}) as expected`,
+    );
+    console.log(
+      `check: ${check?.sent} transactional messages sent (expected ${SINGLE + total}); balance ${check?.balance} = ledger sum ${check?.expected}`,
+    );
+  } finally {
+    for (const c of children) c.send({ type: 'exit' });
+    await new Promise((r) => setTimeout(r, 500));
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    agent.destroy();
+    await database.close();
+    const cleanup = new pg.Client({ connectionString: PG_URL });
+    await cleanup.connect();
+    if (process.env.BENCH_KEEP_DB) console.log(`kept database ${dbName}`);
+    else await cleanup.query(`drop database if exists ${dbName} with (force)`);
+    await cleanup.end();
+  }
+}
+
+if (process.argv[2] === 'worker') await workerChild();
+else if (process.argv[2] === 'api') await apiChild();
+else await main();

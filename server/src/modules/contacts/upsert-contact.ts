@@ -1,0 +1,44 @@
+import type { ContactCreateInput } from '@carteiro/shared';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { addContactsToList } from '../lists/add-contacts-to-list';
+import type { ContactView } from './contact-view';
+import { contacts } from './contacts.db';
+import { createContact } from './create-contact';
+import { isUniqueViolation, updateContact } from './update-contact';
+
+/**
+ * Creates the contact with this e-mail, or updates the account's contact that has it (public API `PUT
+ * /contacts`): name, status and consent replaced when given, custom fields merged, lists added. A concurrent
+ * creation of the same address turns into an update.
+ */
+export async function upsertContactByEmail(
+  db: Db,
+  accountId: string,
+  input: ContactCreateInput,
+  evidence: { ip?: string | null } = {},
+): Promise<{ contact: ContactView; created: boolean }> {
+  for (let attempt = 0; ; attempt++) {
+    const [existing] = await db
+      .select({ id: contacts.id, fields: contacts.fields })
+      .from(contacts)
+      .where(and(eq(contacts.accountId, accountId), eq(contacts.email, input.email)));
+    if (!existing) {
+      try {
+        return { contact: await createContact(db, accountId, input, evidence), created: true };
+      } catch (error) {
+        if (attempt === 0 && isUniqueViolation(error)) continue;
+        throw error;
+      }
+    }
+    const contact = await updateContact(db, accountId, existing.id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.fields !== undefined ? { fields: { ...(existing.fields ?? {}), ...input.fields } } : {}),
+      ...(input.status !== undefined ? { status: input.status } : {}),
+      ...(input.legalBasis !== undefined ? { legalBasis: input.legalBasis } : {}),
+      ...(input.consentSource !== undefined ? { consentSource: input.consentSource } : {}),
+    });
+    for (const listId of new Set(input.listIds ?? [])) await addContactsToList(db, accountId, listId, [existing.id]);
+    return { contact, created: false };
+  }
+}

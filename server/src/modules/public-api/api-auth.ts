@@ -1,0 +1,52 @@
+import type { ApiKeyScope } from '@carteiro/shared';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { type ApiKeyContext, authenticateApiKey } from './api-keys';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API key of a `/api/v1` request (null elsewhere, and on the public documentation routes). */
+    apiKey: ApiKeyContext | null;
+  }
+}
+
+const BEARER_RE = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+/** Query parameters under which clients habitually put keys; refused even when the value is not a key. */
+const KEY_PARAMS = new Set(['api_key', 'apikey', 'api-key', 'key', 'token', 'access_token', 'authorization']);
+
+/** 400 when the URL carries a key (keys go in the Authorization header only: URLs end up in logs). */
+export function refuseKeyInUrl(request: FastifyRequest): void {
+  const url = request.url;
+  const q = url.indexOf('?');
+  if (q < 0) return;
+  const query = url.slice(q + 1);
+  if (query.includes('ct_live_') || query.includes('ct_live%5F')) throw new AppError('api_key_in_url');
+  for (const name of new URLSearchParams(query).keys()) {
+    if (KEY_PARAMS.has(name.toLowerCase())) throw new AppError('api_key_in_url');
+  }
+}
+
+/** The key of `Authorization: Bearer <key>`, looked up in the database (a revoked key is refused at once). */
+export async function authenticateRequest(db: Db, request: FastifyRequest): Promise<ApiKeyContext> {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? BEARER_RE.exec(header) : null;
+  const key = match?.[1] ? await authenticateApiKey(db, match[1]) : null;
+  if (!key) throw new AppError('invalid_api_key');
+  return key;
+}
+
+/** The API key of this request; for route handlers of `/api/v1` (the plugin guarantees it is there). */
+export function requireApiKey(request: FastifyRequest): ApiKeyContext {
+  if (!request.apiKey) throw new AppError('invalid_api_key');
+  return request.apiKey;
+}
+
+/**
+ * 403 unless the request's key has `scope`. `full` keys may do everything; `send_only` keys only what is
+ * declared for them (operations with `sendOnly: true` — sending messages and reading their results).
+ */
+export function assertScope(request: FastifyRequest, scope: ApiKeyScope): void {
+  const key = requireApiKey(request);
+  if (scope === 'full' && key.scope !== 'full') throw new AppError('api_key_scope');
+}

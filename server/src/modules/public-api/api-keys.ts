@@ -1,0 +1,137 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  API_KEY_DISPLAY_CHARS,
+  API_KEY_PREFIX,
+  type ApiKey,
+  type ApiKeyCreateInput,
+  type ApiKeyScope,
+  type CreatedApiKey,
+} from '@carteiro/shared';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { authUsers } from '../auth/auth.db';
+import { apiKeys } from './api-keys.db';
+
+/** What a request authenticated by an API key carries. */
+export interface ApiKeyContext {
+  keyId: string;
+  accountId: string;
+  scope: ApiKeyScope;
+}
+
+/** `ct_live_` + 43 base64url characters (256 random bits). */
+const KEY_RE = /^ct_live_[A-Za-z0-9_-]{43}$/;
+
+export function hashApiKey(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+function generateSecret(): string {
+  return `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+}
+
+type KeyRow = typeof apiKeys.$inferSelect & { creatorName: string | null; creatorEmail: string | null };
+
+function toDto(row: KeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    scope: row.scope,
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    createdBy: { userId: row.createdByUserId, name: row.creatorName, email: row.creatorEmail },
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+const keyColumns = {
+  id: apiKeys.id,
+  accountId: apiKeys.accountId,
+  name: apiKeys.name,
+  scope: apiKeys.scope,
+  prefix: apiKeys.prefix,
+  keyHash: apiKeys.keyHash,
+  createdByUserId: apiKeys.createdByUserId,
+  createdAt: apiKeys.createdAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  revokedAt: apiKeys.revokedAt,
+  revokedByUserId: apiKeys.revokedByUserId,
+  creatorName: authUsers.name,
+  creatorEmail: authUsers.email,
+};
+
+/** Creates a key; the answer is the only place the whole secret ever appears (only its hash is stored). */
+export async function createApiKey(
+  db: Db,
+  accountId: string,
+  userId: string,
+  input: ApiKeyCreateInput,
+): Promise<CreatedApiKey> {
+  const secret = generateSecret();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      accountId,
+      name: input.name,
+      scope: input.scope,
+      prefix: secret.slice(0, API_KEY_DISPLAY_CHARS),
+      keyHash: hashApiKey(secret),
+      createdByUserId: userId,
+    })
+    .returning({ id: apiKeys.id });
+  if (!row) throw new AppError('internal_error');
+  const created = await findApiKey(db, accountId, row.id);
+  return { ...created, secret };
+}
+
+/** The account's keys, active first, newest first (revoked ones stay listed for the audit trail). */
+export async function listApiKeys(db: Db, accountId: string): Promise<ApiKey[]> {
+  const rows = await db
+    .select(keyColumns)
+    .from(apiKeys)
+    .leftJoin(authUsers, eq(authUsers.id, apiKeys.createdByUserId))
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(sql`${apiKeys.revokedAt} is not null`, desc(apiKeys.createdAt));
+  return rows.map(toDto);
+}
+
+export async function findApiKey(db: Db, accountId: string, keyId: string): Promise<ApiKey> {
+  const [row] = await db
+    .select(keyColumns)
+    .from(apiKeys)
+    .leftJoin(authUsers, eq(authUsers.id, apiKeys.createdByUserId))
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId)));
+  if (!row) throw new AppError('not_found', 'Chave de API não encontrada.');
+  return toDto(row);
+}
+
+/** Revokes a key at once (every process looks keys up in the database on each request). Idempotent. */
+export async function revokeApiKey(db: Db, accountId: string, keyId: string, userId: string): Promise<ApiKey> {
+  await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`now()`, revokedByUserId: userId })
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
+  return findApiKey(db, accountId, keyId);
+}
+
+/**
+ * The active key with this secret, or null. One indexed lookup by hash; `last_used_at` is written at most once a
+ * minute per key so a busy integration does not turn every request into a write.
+ */
+export async function authenticateApiKey(db: Db, secret: string): Promise<ApiKeyContext | null> {
+  if (!KEY_RE.test(secret)) return null;
+  const [row] = await db
+    .select({
+      id: apiKeys.id,
+      accountId: apiKeys.accountId,
+      scope: apiKeys.scope,
+      stale: sql<boolean>`${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < now() - interval '1 minute'`,
+    })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hashApiKey(secret)), isNull(apiKeys.revokedAt)));
+  if (!row) return null;
+  if (row.stale) await db.update(apiKeys).set({ lastUsedAt: sql`now()` }).where(eq(apiKeys.id, row.id));
+  return { keyId: row.id, accountId: row.accountId, scope: row.scope };
+}

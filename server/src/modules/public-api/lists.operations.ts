@@ -1,0 +1,127 @@
+import { contactQuerySchema, listCreateSchema, listUpdateSchema } from '@carteiro/shared';
+import { z } from 'zod';
+import { findContacts } from '../contacts/find-contacts';
+import { addContactsToList, removeContactsFromList } from '../lists/add-contacts-to-list';
+import { createList } from '../lists/create-list';
+import { deleteList } from '../lists/delete-list';
+import { findList, findLists } from '../lists/find-lists';
+import { updateList } from '../lists/update-list';
+import { defineOperation } from './operation';
+import type { OperationGroup } from './public-api.routes';
+import { affectedSchema, contactPageSchema, listCollectionSchema, listSchema } from './responses';
+
+const idParams = z.object({ id: z.uuid() });
+const memberParams = z.object({ id: z.uuid(), contactId: z.uuid() });
+const membersBody = z.object({
+  contactIds: z
+    .array(z.uuid('Contato inválido.'))
+    .min(1, 'Informe ao menos um contato.')
+    .max(10_000, 'No máximo 10.000 contatos de cada vez.'),
+});
+const membersQuery = contactQuerySchema.omit({ listId: true });
+const NOT_FOUND = 'Lista não encontrada.';
+const TAGS = ['Listas'];
+
+/** Lists and their members, over the lists and contacts modules. */
+export const listsOperations: OperationGroup = ({ db }) => [
+  defineOperation({
+    method: 'GET',
+    path: '/lists',
+    operationId: 'listLists',
+    summary: 'Listar listas',
+    tags: TAGS,
+    success: { status: 200, description: 'As listas da conta.', schema: listCollectionSchema },
+    handler: async ({ key }) => ({ items: await findLists(db, key.accountId) }),
+  }),
+  defineOperation({
+    method: 'POST',
+    path: '/lists',
+    operationId: 'createList',
+    summary: 'Criar lista',
+    tags: TAGS,
+    body: listCreateSchema,
+    success: { status: 201, description: 'A lista criada.', schema: listSchema },
+    example: { body: { name: 'Clientes da loja', optIn: 'single' } },
+    handler: ({ key, body }) => createList(db, key.accountId, body),
+  }),
+  defineOperation({
+    method: 'GET',
+    path: '/lists/{id}',
+    operationId: 'getList',
+    summary: 'Ver lista',
+    tags: TAGS,
+    params: idParams,
+    notFoundMessage: NOT_FOUND,
+    success: { status: 200, description: 'A lista e suas contagens.', schema: listSchema },
+    handler: ({ key, params }) => findList(db, key.accountId, params.id),
+  }),
+  defineOperation({
+    method: 'PATCH',
+    path: '/lists/{id}',
+    operationId: 'updateList',
+    summary: 'Alterar lista',
+    tags: TAGS,
+    params: idParams,
+    notFoundMessage: NOT_FOUND,
+    body: listUpdateSchema,
+    success: { status: 200, description: 'A lista alterada.', schema: listSchema },
+    example: { body: { description: 'Quem comprou nos últimos 12 meses' } },
+    handler: ({ key, params, body }) => updateList(db, key.accountId, params.id, body),
+  }),
+  defineOperation({
+    method: 'DELETE',
+    path: '/lists/{id}',
+    operationId: 'deleteList',
+    summary: 'Excluir lista',
+    description: 'Os contatos continuam na conta.',
+    tags: TAGS,
+    params: idParams,
+    notFoundMessage: NOT_FOUND,
+    success: { status: 204, description: 'Excluída.' },
+    handler: ({ key, params }) => deleteList(db, key.accountId, params.id),
+  }),
+  defineOperation({
+    method: 'GET',
+    path: '/lists/{id}/members',
+    operationId: 'listListMembers',
+    summary: 'Listar membros da lista',
+    tags: TAGS,
+    params: idParams,
+    notFoundMessage: NOT_FOUND,
+    query: membersQuery,
+    success: { status: 200, description: 'Uma página dos contatos da lista.', schema: contactPageSchema },
+    handler: async ({ key, params, query }) => {
+      await findList(db, key.accountId, params.id);
+      return findContacts(db, key.accountId, { ...query, listId: params.id });
+    },
+  }),
+  defineOperation({
+    method: 'POST',
+    path: '/lists/{id}/members',
+    operationId: 'addListMembers',
+    summary: 'Adicionar contatos à lista',
+    description: 'Ids de contatos de outras contas são ignorados; quem já está na lista fica como está.',
+    tags: TAGS,
+    params: idParams,
+    notFoundMessage: NOT_FOUND,
+    body: membersBody,
+    success: { status: 200, description: 'Quantos contatos entraram.', schema: affectedSchema },
+    example: { body: { contactIds: ['00000000-0000-4000-8000-000000000000'] } },
+    handler: async ({ key, params, body }) => ({
+      affected: await addContactsToList(db, key.accountId, params.id, [...new Set(body.contactIds)]),
+    }),
+  }),
+  defineOperation({
+    method: 'DELETE',
+    path: '/lists/{id}/members/{contactId}',
+    operationId: 'removeListMember',
+    summary: 'Tirar contato da lista',
+    tags: TAGS,
+    params: memberParams,
+    notFoundMessage: NOT_FOUND,
+    success: { status: 204, description: 'Retirado (ou já não estava na lista).' },
+    handler: async ({ key, params }) => {
+      await removeContactsFromList(db, key.accountId, params.id, [params.contactId]);
+    },
+  }),
+];

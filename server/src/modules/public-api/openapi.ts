@@ -1,0 +1,296 @@
+import { API_KEY_PREFIX } from '@carteiro/shared';
+import { z } from 'zod';
+import type { Operation } from './operation';
+import { errorSchema } from './responses';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Extra parts merged at build time: named schemas (e.g. webhook payloads) and the document's `webhooks` map. */
+export interface OpenApiExtras {
+  schemas?: Record<string, z.ZodType>;
+  webhooks?: Record<string, { summary: string; description?: string; schema: z.ZodType }>;
+}
+
+/** An example id for path parameters in code samples. */
+export const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
+
+const ERROR_RESPONSES: Record<string, { status: string; description: string }> = {
+  BadRequest: { status: '400', description: 'Entrada inválida (campo e mensagem em pt-BR).' },
+  Unauthorized: { status: '401', description: 'Chave ausente, inválida ou revogada.' },
+  Forbidden: { status: '403', description: 'A chave não tem o escopo desta operação, ou a conta está suspensa.' },
+  NotFound: { status: '404', description: 'Não encontrado nesta conta.' },
+  Conflict: { status: '409', description: 'Conflito com o estado atual (ou Idempotency-Key ainda em andamento).' },
+  Unprocessable: { status: '422', description: 'Idempotency-Key já usada com outra requisição.' },
+  TooManyRequests: { status: '429', description: 'Limite de requisições da chave atingido; veja Retry-After.' },
+};
+
+class SchemaCollector {
+  readonly components: Record<string, JsonSchema> = {};
+
+  /** The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a zod schema; named parts go to components. */
+  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const result = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+    const defs = (result.$defs ?? {}) as Record<string, JsonSchema>;
+    delete result.$defs;
+    delete result.$schema;
+    const names = new Map<string, string>();
+    for (const name of Object.keys(defs)) names.set(name, this.nameFor(name, io, defs[name] as JsonSchema, defs));
+    const rewrite = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(rewrite);
+      if (!value || typeof value !== 'object') return value;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        if (k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
+          out[k] = `#/components/schemas/${names.get(v.slice(8)) ?? v.slice(8)}`;
+        } else out[k] = rewrite(v);
+      }
+      return out;
+    };
+    for (const [name, def] of Object.entries(defs))
+      this.components[names.get(name) as string] = rewrite(def) as JsonSchema;
+    return rewrite(result) as JsonSchema;
+  }
+
+  private nameFor(name: string, io: 'input' | 'output', def: JsonSchema, _defs: Record<string, JsonSchema>): string {
+    const existing = this.components[name];
+    if (!existing || JSON.stringify(existing) === JSON.stringify(def)) return name;
+    return `${name}${io === 'input' ? 'Input' : 'Output'}`;
+  }
+}
+
+function exampleUrl(serverUrl: string, op: Operation): string {
+  const path = op.path.replace(/\{\w+\}/g, EXAMPLE_ID);
+  const query = op.example?.query ? `?${new URLSearchParams(op.example.query).toString()}` : '';
+  return `${serverUrl}${path}${query}`;
+}
+
+/** curl, Node (fetch), Python (requests) and PHP for one operation (`x-codeSamples`). */
+export function codeSamples(serverUrl: string, op: Operation): Array<{ lang: string; label: string; source: string }> {
+  const url = exampleUrl(serverUrl, op);
+  const key = `${API_KEY_PREFIX}SUA_CHAVE`;
+  const hasBody = op.method === 'POST' || op.method === 'PUT' || op.method === 'PATCH';
+  const body = hasBody ? (op.example?.body ?? {}) : undefined;
+  const json = body === undefined ? '' : JSON.stringify(body);
+  const pretty = body === undefined ? '' : JSON.stringify(body, null, 2);
+  const idem = op.method === 'POST';
+  const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const curl = [
+    `curl -X ${op.method} ${shellQuote(url)}`,
+    `  -H ${shellQuote(`Authorization: Bearer ${key}`)}`,
+    ...(idem ? [`  -H ${shellQuote('Idempotency-Key: 6f1c2a9e-pedido-1001')}`] : []),
+    ...(hasBody ? [`  -H ${shellQuote('Content-Type: application/json')}`, `  -d ${shellQuote(json)}`] : []),
+  ].join(' \\\n');
+  const nodeHeaders = [
+    `    Authorization: 'Bearer ${key}',`,
+    ...(idem ? [`    'Idempotency-Key': '6f1c2a9e-pedido-1001',`] : []),
+    ...(hasBody ? [`    'Content-Type': 'application/json',`] : []),
+  ].join('\n');
+  const node = [
+    `const res = await fetch('${url}', {`,
+    `  method: '${op.method}',`,
+    `  headers: {\n${nodeHeaders}\n  },`,
+    ...(hasBody ? [`  body: JSON.stringify(${pretty.replace(/\n/g, '\n  ')}),`] : []),
+    '});',
+    op.success.status === 204 ? 'console.log(res.status);' : 'console.log(res.status, await res.json());',
+  ].join('\n');
+  const python = [
+    'import requests',
+    '',
+    `res = requests.request(`,
+    `    "${op.method}",`,
+    `    "${url}",`,
+    `    headers={"Authorization": "Bearer ${key}"${idem ? ', "Idempotency-Key": "6f1c2a9e-pedido-1001"' : ''}},`,
+    ...(hasBody ? [`    json=${pythonLiteral(body)},`] : []),
+    ')',
+    op.success.status === 204 ? 'print(res.status_code)' : 'print(res.status_code, res.json())',
+  ].join('\n');
+  const php = [
+    '<?php',
+    `$ch = curl_init('${url}');`,
+    'curl_setopt_array($ch, [',
+    `    CURLOPT_CUSTOMREQUEST => '${op.method}',`,
+    '    CURLOPT_RETURNTRANSFER => true,',
+    '    CURLOPT_HTTPHEADER => [',
+    `        'Authorization: Bearer ${key}',`,
+    ...(idem ? [`        'Idempotency-Key: 6f1c2a9e-pedido-1001',`] : []),
+    ...(hasBody ? [`        'Content-Type: application/json',`] : []),
+    '    ],',
+    ...(hasBody ? [`    CURLOPT_POSTFIELDS => '${json.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}',`] : []),
+    ']);',
+    '$body = curl_exec($ch);',
+    'echo curl_getinfo($ch, CURLINFO_HTTP_CODE), "\\n", $body;',
+  ].join('\n');
+  return [
+    { lang: 'Shell', label: 'curl', source: curl },
+    { lang: 'JavaScript', label: 'Node (fetch)', source: node },
+    { lang: 'Python', label: 'Python (requests)', source: python },
+    { lang: 'PHP', label: 'PHP', source: php },
+  ];
+}
+
+function pythonLiteral(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/\btrue\b/g, 'True')
+    .replace(/\bfalse\b/g, 'False')
+    .replace(/\bnull\b/g, 'None');
+}
+
+function objectProperties(schema: JsonSchema): Array<[string, JsonSchema, boolean]> {
+  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(props).map(([name, s]) => [name, s, required.has(name)]);
+}
+
+const DESCRIPTION = `API REST do Carteiro: contatos, listas, modelos, campanhas, saldo, supressões e envio transacional.
+
+**Autenticação**: crie uma chave em *Painel → API* e envie-a em todo pedido no cabeçalho \`Authorization: Bearer <chave>\` (nunca na URL). Chaves "somente envio" só enviam mensagens e leem os resultados delas.
+
+**Limite de requisições**: por chave, contado no banco de dados. Toda resposta traz \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` e \`RateLimit-Policy\`; acima do limite, 429 com \`Retry-After\`.
+
+**Idempotência**: todo POST aceita \`Idempotency-Key\` (1 a 255 caracteres). A mesma chave com o mesmo corpo em até 24 horas devolve a primeira resposta (com \`Idempotent-Replayed: true\`) sem fazer nada de novo; com outro corpo, 422.
+
+**Erros**: sempre \`{ "error": { "code", "message" } }\`, com a mensagem em português do Brasil. Valores em dinheiro são inteiros em milésimos de real (5 = R$ 0,005).`;
+
+/** The OpenAPI 3.1 document of the public API, generated from the operations' zod schemas. */
+export function buildOpenApiDocument(
+  operations: Operation[],
+  serverUrl: string,
+  extras: OpenApiExtras = {},
+): JsonSchema {
+  const collector = new SchemaCollector();
+  collector.convert(errorSchema, 'output');
+  const paths: Record<string, Record<string, unknown>> = {};
+  const tags: string[] = [];
+  for (const op of operations) {
+    for (const tag of op.tags) if (!tags.includes(tag)) tags.push(tag);
+    const parameters: unknown[] = [];
+    if (op.params) {
+      for (const [name, schema] of objectProperties(collector.convert(op.params, 'input'))) {
+        parameters.push({ name, in: 'path', required: true, schema });
+      }
+    }
+    if (op.query) {
+      for (const [name, schema, required] of objectProperties(collector.convert(op.query, 'input'))) {
+        const { description, ...rest } = schema;
+        parameters.push({ name, in: 'query', required, schema: rest, ...(description ? { description } : {}) });
+      }
+    }
+    if (op.method === 'POST') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+    const success: Record<string, unknown> = {
+      description: op.success.description,
+      headers: rateLimitHeaderRefs(),
+    };
+    if (op.success.schema) {
+      success.content = { 'application/json': { schema: collector.convert(op.success.schema, 'output') } };
+    }
+    const responses: Record<string, unknown> = { [String(op.success.status)]: success };
+    const errors = ['BadRequest', 'Unauthorized', 'Forbidden', 'TooManyRequests'];
+    if (op.params) errors.push('NotFound');
+    if (op.method !== 'GET') errors.push('Conflict');
+    if (op.method === 'POST') errors.push('Unprocessable');
+    for (const name of errors)
+      responses[(ERROR_RESPONSES[name] as { status: string }).status] = { $ref: `#/components/responses/${name}` };
+    // The operation's own error answers (e.g. 402 of the transactional sends), same error body.
+    for (const [status, description] of Object.entries(op.errors ?? {})) {
+      responses[status] = {
+        description,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    const entry: Record<string, unknown> = {
+      operationId: op.operationId,
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      tags: op.tags,
+      ...(parameters.length ? { parameters } : {}),
+      responses,
+      'x-codeSamples': codeSamples(serverUrl, op),
+      ...(op.sendOnly ? { 'x-carteiro-send-only': true } : {}),
+    };
+    if (op.body) {
+      const example = op.example?.body;
+      entry.requestBody = {
+        required: true,
+        content: {
+          'application/json': {
+            schema: collector.convert(op.body, 'input'),
+            ...(example !== undefined ? { example } : {}),
+          },
+        },
+      };
+    }
+    const pathItem = paths[op.path] ?? {};
+    pathItem[op.method.toLowerCase()] = entry;
+    paths[op.path] = pathItem;
+  }
+  for (const [name, schema] of Object.entries(extras.schemas ?? {})) {
+    collector.components[name] = collector.convert(schema, 'output');
+  }
+  const webhooks: Record<string, unknown> = {};
+  for (const [name, hook] of Object.entries(extras.webhooks ?? {})) {
+    webhooks[name] = {
+      post: {
+        summary: hook.summary,
+        ...(hook.description ? { description: hook.description } : {}),
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: collector.convert(hook.schema, 'output') } },
+        },
+        responses: { '200': { description: 'Recebido (qualquer 2xx).' } },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'API do Carteiro', version: '1.0.0', description: DESCRIPTION },
+    servers: [{ url: serverUrl, description: 'Carteiro' }],
+    security: [{ bearerAuth: [] }],
+    tags: tags.map((name) => ({ name })),
+    paths,
+    ...(Object.keys(webhooks).length ? { webhooks } : {}),
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: `${API_KEY_PREFIX}…`,
+          description: 'A chave de API criada em Painel → API.',
+        },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Repetir a mesma chave com o mesmo corpo em até 24 h devolve a primeira resposta sem repetir a ação.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+      },
+      headers: {
+        'RateLimit-Limit': { description: 'Requisições permitidas por janela.', schema: { type: 'integer' } },
+        'RateLimit-Remaining': { description: 'Requisições restantes nesta janela.', schema: { type: 'integer' } },
+        'RateLimit-Reset': { description: 'Segundos até a janela recomeçar.', schema: { type: 'integer' } },
+      },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([name, r]) => [
+          name,
+          {
+            description: r.description,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        ]),
+      ),
+      schemas: collector.components,
+    },
+  };
+}
+
+function rateLimitHeaderRefs(): Record<string, unknown> {
+  return Object.fromEntries(
+    ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [
+      h,
+      { $ref: `#/components/headers/${h}` },
+    ]),
+  );
+}

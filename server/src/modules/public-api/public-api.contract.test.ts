@@ -1,0 +1,274 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createApiKeyFor } from '../../../test/support/api-key';
+import { type SignedInUser, signUp } from '../../../test/support/sign-in';
+import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { creditAccount } from '../sending/testing/send-fixtures';
+import { EXAMPLE_ID } from './openapi';
+
+type Json = Record<string, unknown>;
+interface DocOperation {
+  method: string;
+  path: string;
+  op: Json;
+}
+
+const json = { 'content-type': 'application/json' };
+/** Words of zod's, Fastify's or Node's English messages: a client must never read them. */
+const ENGLISH =
+  /\b(invalid input|expected|received|required|must|should|cannot|error|the|body|unexpected|unknown|failed)\b/i;
+
+function operationsOf(doc: Json): DocOperation[] {
+  const out: DocOperation[] = [];
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+    for (const [method, op] of Object.entries(item)) out.push({ method: method.toUpperCase(), path, op });
+  }
+  return out;
+}
+
+/** A deterministic PRNG, so a fuzz failure can be replayed. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s', (kind) => {
+  let t: TestApp;
+  let owner: SignedInUser;
+  let secret: string;
+  let doc: Json;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { API_RATE_LIMIT: '1000000' });
+    owner = await signUp(t, { verified: true });
+    // Credit for the transactional sends (POST /messages, /messages/batch answer 402 without it).
+    await creditAccount(t.database.db, owner.accountId, 1_000_000);
+    secret = await createApiKeyFor(t, owner);
+    doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+    const call = (method: 'POST', url: string, payload: object) =>
+      t.app.inject({ method, url, headers: bearer(secret, json), payload });
+    ids.contact = (await call('POST', '/api/v1/contacts', { email: 'base@example.com', name: 'Base' })).json().id;
+    ids.list = (await call('POST', '/api/v1/lists', { name: 'Base' })).json().id;
+    ids.template = (
+      await call('POST', '/api/v1/templates', { name: 'Base', subject: 'Oi', html: '<p>Oi {{ contato.nome }}</p>' })
+    ).json().id;
+    ids.campaign = (
+      await call('POST', '/api/v1/campaigns', { uuid: crypto.randomUUID(), name: 'Base', subject: 'Oi' })
+    ).json().id;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  function resourceId(tag: string): string {
+    const byTag: Record<string, string | undefined> = {
+      Contatos: ids.contact,
+      Listas: ids.list,
+      Modelos: ids.template,
+      Campanhas: ids.campaign,
+    };
+    return byTag[tag] ?? EXAMPLE_ID;
+  }
+
+  function urlOf(d: DocOperation): string {
+    const tag = ((d.op.tags as string[]) ?? [])[0] ?? '';
+    return `/api/v1${d.path
+      .replace('{id}', resourceId(tag))
+      .replace('{listId}', ids.list as string)
+      .replace('{contactId}', ids.contact as string)}`;
+  }
+
+  function exampleBody(d: DocOperation): unknown {
+    const content = (d.op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
+    const example = content?.['application/json']?.example;
+    if (example === undefined) return undefined;
+    return JSON.parse(
+      JSON.stringify(example).replaceAll(
+        EXAMPLE_ID,
+        d.path.startsWith('/lists') ? (ids.contact as string) : (ids.list as string),
+      ),
+    );
+  }
+
+  it('is OpenAPI 3.1 with every $ref resolvable, security, code samples in four languages and pt-BR summaries', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect((doc.components as Json).securitySchemes).toMatchObject({ bearerAuth: { type: 'http', scheme: 'bearer' } });
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of new Set(refs)) {
+      const pointer = ref.slice(8, -1);
+      expect(pointer.startsWith('#/')).toBe(true);
+      let node: unknown = doc;
+      for (const part of pointer.slice(2).split('/')) node = (node as Json | undefined)?.[part.replaceAll('~1', '/')];
+      expect(node, pointer).toBeDefined();
+    }
+    for (const d of operationsOf(doc)) {
+      const samples = d.op['x-codeSamples'] as Array<{ label: string; source: string }>;
+      expect(samples.map((s) => s.label)).toEqual(['curl', 'Node (fetch)', 'Python (requests)', 'PHP']);
+      for (const s of samples) expect(s.source).toContain('Authorization');
+      expect(String(d.op.summary)).not.toMatch(ENGLISH);
+    }
+  });
+
+  it('documents exactly the routes registered under /api/v1', () => {
+    const documented = operationsOf(doc)
+      .map((d) => `${d.method} /api/v1${d.path.replace(/\{(\w+)\}/g, ':$1')}`)
+      .sort();
+    const registered = t.app.publicApiRoutes.filter((r) => r !== 'GET /api/v1/openapi.json').sort();
+    expect(registered).toEqual(documented);
+    expect(documented.length).toBeGreaterThanOrEqual(35);
+  });
+
+  it('answers every operation, called with its example, as its document says', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema(doc, 'openapi.json');
+    const operations = operationsOf(doc);
+    // Deletions last (sub-resources first), so every other operation still finds its resource.
+    const deletions = operations.filter((d) => d.method === 'DELETE').sort((a, b) => b.path.length - a.path.length);
+    const ordered = [...operations.filter((d) => d.method !== 'DELETE'), ...deletions];
+    const successes: string[] = [];
+    for (const d of ordered) {
+      const body = exampleBody(d);
+      const res = await t.app.inject({
+        method: d.method as 'GET',
+        url: urlOf(d),
+        headers: bearer(secret, body === undefined ? {} : json),
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
+      const name = `${d.method} ${d.path} → ${res.statusCode} ${res.body.slice(0, 300)}`;
+      expect(res.statusCode, name).toBeLessThan(500);
+      const responses = d.op.responses as Record<string, Json>;
+      expect(Object.keys(responses), name).toContain(
+        String(res.statusCode === 201 && d.method === 'PUT' ? 200 : res.statusCode),
+      );
+      if (res.statusCode < 300) successes.push(d.op.operationId as string);
+      if (res.statusCode === 204) {
+        expect(res.body).toBe('');
+        continue;
+      }
+      const status = String(res.statusCode === 201 && d.method === 'PUT' ? 200 : res.statusCode);
+      const response = responses[status] as Json;
+      const pointer = response.$ref
+        ? `openapi.json#/components/schemas/Error`
+        : `openapi.json#/paths/${d.path.replaceAll('/', '~1')}/${d.method.toLowerCase()}/responses/${status}/content/application~1json/schema`;
+      const validate = ajv.getSchema(pointer);
+      expect(validate, pointer).toBeDefined();
+      const ok = validate?.(res.json());
+      expect(ok, `${name}\n${JSON.stringify(validate?.errors)}`).toBe(true);
+      if (res.statusCode >= 400) expect(res.json().error.message, name).not.toMatch(ENGLISH);
+    }
+    // The state-dependent campaign controls (send without an audience, pause a draft, delete the campaign the
+    // cancel kept for the record…) may answer 4xx; every other operation must succeed with its example.
+    const mayRefuse = new Set([
+      'scheduleCampaign',
+      'sendCampaign',
+      'pauseCampaign',
+      'resumeCampaign',
+      'deleteCampaign',
+    ]);
+    for (const d of operations) {
+      const id = d.op.operationId as string;
+      if (!mayRefuse.has(id)) expect(successes, id).toContain(id);
+    }
+  });
+
+  it('never answers 5xx or English to hundreds of random bodies and queries per operation', async () => {
+    const random = prng(20261124);
+    const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
+    const strings = [
+      '',
+      ' ',
+      'a',
+      'ã'.repeat(300),
+      'x'.repeat(5000),
+      '<script>',
+      "' or 1=1 --",
+      '\u0000',
+      '😀',
+      'null',
+      '-1',
+      '1e309',
+      '2030-13-45',
+      'not-an-email@',
+      EXAMPLE_ID,
+    ];
+    const scalar = (): unknown =>
+      pick<() => unknown>([
+        () => pick(strings),
+        () => Math.floor(random() * 2 ** 53) * (random() < 0.5 ? -1 : 1),
+        () => random() * 1e6,
+        () => random() < 0.5,
+        () => null,
+        () => crypto.randomUUID(),
+      ])();
+    const value = (depth: number): unknown => {
+      if (depth > 2 || random() < 0.5) return scalar();
+      if (random() < 0.5) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, () => [
+          pick(['email', 'name', 'x', 'fields', 'listIds']),
+          value(depth + 1),
+        ]),
+      );
+    };
+    /** A mutation of the example (each field replaced, dropped or kept), or an arbitrary JSON value. */
+    const mutate = (example: unknown): unknown => {
+      if (random() < 0.2 || !example || typeof example !== 'object' || Array.isArray(example)) return value(0);
+      const out: Json = {};
+      for (const [k, v] of Object.entries(example as Json)) {
+        const r = random();
+        if (r < 0.3) out[k] = value(1);
+        else if (r < 0.45) continue;
+        else out[k] = v;
+      }
+      if (random() < 0.2) out[pick(['extra', '__proto__', 'constructor'])] = value(1);
+      return out;
+    };
+    const RUNS = 200;
+    const counts: Record<string, number> = {};
+    for (const d of operationsOf(doc)) {
+      if (d.method === 'DELETE') continue;
+      const params = ((d.op.parameters as Json[] | undefined) ?? [])
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name as string);
+      const hasBody = Boolean(d.op.requestBody);
+      if (!hasBody && params.length === 0 && !d.path.includes('{')) continue;
+      const example = exampleBody(d);
+      for (let i = 0; i < RUNS; i++) {
+        const query = new URLSearchParams();
+        for (const name of params) if (random() < 0.5) query.set(name, String(scalar()));
+        let url = urlOf(d);
+        if (d.path.includes('{') && random() < 0.2)
+          url = url.replace(/[0-9a-f-]{36}/, String(pick(strings)).slice(0, 50) || 'x');
+        const qs = query.toString();
+        const raw = hasBody && random() < 0.05;
+        const res = await t.app.inject({
+          method: d.method as 'POST',
+          url: qs ? `${url}?${qs}` : url,
+          headers: bearer(secret, hasBody ? json : {}),
+          ...(hasBody
+            ? { payload: raw ? pick(['{', '[1,', '"', 'nulo', '{"a":}']) : JSON.stringify(mutate(example)) }
+            : {}),
+        });
+        const label = `${d.method} ${url}?${qs} → ${res.statusCode} ${res.body.slice(0, 300)}`;
+        expect(res.statusCode, label).toBeLessThan(500);
+        if (res.statusCode >= 400) {
+          const message = res.json().error.message as string;
+          expect(message, label).not.toMatch(ENGLISH);
+        }
+        counts[d.op.operationId as string] = (counts[d.op.operationId as string] ?? 0) + 1;
+      }
+    }
+    expect(Object.keys(counts).length).toBeGreaterThanOrEqual(25);
+    for (const n of Object.values(counts)) expect(n).toBe(RUNS);
+  }, 600_000);
+});

@@ -1,0 +1,165 @@
+import { IDEMPOTENCY_KEY_RE } from '@carteiro/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Config } from '../../config';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { parseInput } from '../../http/validate';
+import type { Mailer } from '../../mail/mailer';
+import { authenticateRequest, refuseKeyInUrl, requireApiKey } from './api-auth';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from './idempotency';
+import { buildOpenApiDocument, type OpenApiExtras } from './openapi';
+import { type Operation, toFastifyPath } from './operation';
+import { hitApiRateLimit } from './rate-limit';
+
+/** What every operation file of the public API receives. */
+export interface PublicApiDeps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  logger: Logger;
+  publicUrl: string;
+}
+
+/** An operation file: a function from the dependencies to its operations (see README.md in this folder). */
+export type OperationGroup = (deps: PublicApiDeps) => Operation[];
+
+export const PUBLIC_API_PREFIX = '/api/v1';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Routes of /api/v1: the operation they serve, or `public` for routes without a key (the documentation). */
+    publicApi?: { operation?: Operation; public?: boolean };
+  }
+}
+
+const idempotencyClaims = new WeakMap<FastifyRequest, string>();
+
+/**
+ * The public REST API v1 as one Fastify plugin (register it with `prefix: '/api/v1'`):
+ * 1. onRequest: refuse keys in the URL; `Authorization: Bearer <key>` (401 `invalid_api_key`); the per-key rate
+ *    limit in the database (`RateLimit-*` headers, pt-BR 429); the key's scope against the operation's (403).
+ * 2. preHandler: `Idempotency-Key` on POST — claim the key in the database, or replay the first answer.
+ * 3. the operation's handler, its params/query/body parsed by its zod schemas (pt-BR 400).
+ * 4. onSend: store the answer of the request that holds an idempotency claim (or release the claim on a 5xx).
+ */
+export async function publicApiRoutes(
+  app: FastifyInstance,
+  opts: {
+    deps: PublicApiDeps;
+    groups: OperationGroup[];
+    /** Named schemas and webhooks added to the OpenAPI document (e.g. webhook event payloads). */
+    openApiExtras?: OpenApiExtras;
+    /** Receives `METHOD /api/v1/path` of every route registered here (the OpenAPI coverage test reads it). */
+    routeLog?: string[];
+  },
+): Promise<void> {
+  const { deps } = opts;
+  const { db, config } = deps;
+  app.decorateRequest('apiKey', null);
+  if (opts.routeLog) {
+    const log = opts.routeLog;
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) if (method !== 'HEAD') log.push(`${method} ${route.url}`);
+    });
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    refuseKeyInUrl(request);
+    const publicApi = request.routeOptions.config?.publicApi;
+    if (!publicApi || publicApi.public) return;
+    const key = await authenticateRequest(db, request);
+    request.apiKey = key;
+    const limit = await hitApiRateLimit(db, key.keyId, config.API_RATE_LIMIT, config.API_RATE_LIMIT_WINDOW_SECONDS);
+    reply.header('ratelimit-limit', String(limit.limit));
+    reply.header('ratelimit-remaining', String(limit.remaining));
+    reply.header('ratelimit-reset', String(limit.resetSeconds));
+    reply.header('ratelimit-policy', `${limit.limit};w=${config.API_RATE_LIMIT_WINDOW_SECONDS}`);
+    if (!limit.allowed) {
+      reply.header('retry-after', String(limit.resetSeconds));
+      throw new AppError(
+        'too_many_requests',
+        `Limite de ${limit.limit} requisições por ${config.API_RATE_LIMIT_WINDOW_SECONDS} segundos desta chave atingido. Tente de novo em ${limit.resetSeconds} s.`,
+      );
+    }
+    if (key.scope !== 'full' && !publicApi.operation?.sendOnly) throw new AppError('api_key_scope');
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || !request.apiKey) return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    if (typeof header !== 'string' || !IDEMPOTENCY_KEY_RE.test(header)) throw new AppError('idempotency_key_invalid');
+    const claim = await claimIdempotencyKey(
+      db,
+      request.apiKey.accountId,
+      header,
+      requestFingerprint(request.method, request.url, request.body),
+    );
+    if (claim.kind === 'run') {
+      idempotencyClaims.set(request, claim.id);
+      return;
+    }
+    reply.header('idempotent-replayed', 'true');
+    if (claim.contentType) reply.header('content-type', claim.contentType);
+    return reply.status(claim.status).send(claim.body === '' ? undefined : claim.body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claimId = idempotencyClaims.get(request);
+    if (!claimId) return payload;
+    idempotencyClaims.delete(request);
+    if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload != null)) {
+      await releaseIdempotencyKey(db, claimId);
+      return payload;
+    }
+    const contentType = reply.getHeader('content-type');
+    await completeIdempotencyKey(db, claimId, {
+      status: reply.statusCode,
+      body: payload ?? '',
+      contentType: typeof contentType === 'string' ? contentType : null,
+    });
+    return payload;
+  });
+
+  const operations = opts.groups.flatMap((group) => group(deps));
+  for (const operation of operations) registerOperation(app, operation);
+
+  let document: string | null = null;
+  app.get('/openapi.json', { config: { csrf: false, publicApi: { public: true } } }, async (_request, reply) => {
+    document ??= JSON.stringify(
+      buildOpenApiDocument(operations, `${deps.publicUrl.replace(/\/$/, '')}${PUBLIC_API_PREFIX}`, opts.openApiExtras),
+    );
+    return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document);
+  });
+}
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, field: 'query' | 'body'): unknown {
+  if (!schema) return undefined;
+  return parseInput(schema, field === 'body' ? (value ?? {}) : value);
+}
+
+/** Registers one operation as a Fastify route of the plugin. */
+export function registerOperation(app: FastifyInstance, operation: Operation): void {
+  app.route({
+    method: operation.method,
+    url: toFastifyPath(operation.path),
+    config: { csrf: false, publicApi: { operation } },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const key = requireApiKey(request);
+      let params: unknown;
+      if (operation.params) {
+        const parsed = operation.params.safeParse(request.params);
+        if (!parsed.success) throw new AppError('not_found', operation.notFoundMessage);
+        params = parsed.data;
+      }
+      const query = parsePart(operation.query, request.query, 'query');
+      const body = parsePart(operation.body, request.body, 'body');
+      const result = await operation.handler({ key, params, query, body, request, reply });
+      if (reply.sent) return reply;
+      if (operation.success.status === 204) return reply.status(204).send();
+      return reply.status(operation.success.status).send(result);
+    },
+  });
+}

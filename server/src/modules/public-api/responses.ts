@@ -1,0 +1,223 @@
+import { z } from 'zod';
+
+/**
+ * Zod schemas of the public API's answers (the DTOs the module functions return), for the OpenAPI document and
+ * the contract test. Request bodies use the shared schemas the web uses.
+ */
+
+const isoDate = z.string().describe('Data e hora ISO 8601 (UTC).');
+
+export const contactSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    name: z.string().nullable(),
+    fields: z.record(z.string(), z.string()).describe('Campos personalizados.'),
+    status: z.enum(['subscribed', 'unsubscribed', 'bounced', 'complained']),
+    consent: z.object({
+      legalBasis: z.string().nullable(),
+      source: z.string().nullable(),
+      ip: z.string().nullable(),
+      at: isoDate.nullable(),
+      text: z.string().nullable(),
+    }),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'Contact' });
+
+export const contactDetailSchema = contactSchema
+  .extend({
+    lists: z.array(z.object({ listId: z.uuid(), status: z.string(), createdAt: isoDate })),
+  })
+  .meta({ id: 'ContactDetail' });
+
+export const contactPageSchema = z
+  .object({
+    items: z.array(contactSchema),
+    nextCursor: z.string().nullable().describe('Cursor da próxima página; null na última.'),
+  })
+  .meta({ id: 'ContactPage' });
+
+export const errorSchema = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string().describe('Mensagem em português do Brasil.'),
+      details: z.unknown().optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+export const listSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string().nullable(),
+    optIn: z.enum(['single', 'double']),
+    contactCount: z.number().int(),
+    subscribedCount: z.number().int(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'List' });
+
+export const listCollectionSchema = z.object({ items: z.array(listSchema) }).meta({ id: 'ListCollection' });
+
+export const affectedSchema = z
+  .object({ affected: z.number().int().describe('Quantos registros mudaram.') })
+  .meta({ id: 'Affected' });
+
+const templateSummaryFields = {
+  id: z.uuid(),
+  name: z.string(),
+  subject: z.string().nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+};
+export const templateSummarySchema = z.object(templateSummaryFields).meta({ id: 'TemplateSummary' });
+export const templateSchema = z
+  .object({
+    ...templateSummaryFields,
+    html: z.string(),
+    text: z.string().nullable(),
+    builderProject: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: 'Template' });
+export const templateCollectionSchema = z
+  .object({ items: z.array(templateSummarySchema) })
+  .meta({ id: 'TemplateCollection' });
+
+export const renderedSchema = z
+  .object({
+    subject: z.string(),
+    html: z.string(),
+    text: z.string(),
+    contact: z.object({ email: z.string() }).loose(),
+  })
+  .meta({ id: 'RenderedPreview' });
+
+const counter = z.number().int();
+export const campaignSchema = z
+  .object({
+    id: z.uuid(),
+    uuid: z.uuid(),
+    name: z.string(),
+    subject: z.string(),
+    preheader: z.string(),
+    fromName: z.string().nullable(),
+    fromEmail: z.string().nullable(),
+    replyTo: z.string().nullable(),
+    includeListIds: z.array(z.uuid()),
+    excludeListIds: z.array(z.uuid()),
+    template: z.string(),
+    trackOpens: z.boolean(),
+    trackClicks: z.boolean(),
+    status: z.enum(['draft', 'scheduled', 'sending', 'paused', 'sent', 'cancelled', 'failed']),
+    scheduledAt: isoDate.nullable(),
+    startedAt: isoDate.nullable(),
+    finishedAt: isoDate.nullable(),
+    counters: z.object({
+      recipients: counter,
+      sent: counter,
+      failed: counter,
+      bounced: counter,
+      opened: counter,
+      clicked: counter,
+      unsubscribed: counter,
+      complained: counter,
+    }),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .loose()
+  .meta({ id: 'Campaign' });
+export const campaignCollectionSchema = z.object({ items: z.array(campaignSchema) }).meta({ id: 'CampaignCollection' });
+
+export const campaignStartedSchema = z
+  .object({
+    ok: z.literal(true),
+    campaignId: z.uuid(),
+    recipients: counter,
+    reservedMillis: z.number().int().describe('Valor reservado no saldo (milésimos de real).'),
+  })
+  .meta({ id: 'CampaignStarted' });
+
+export const campaignStatusSchema = z
+  .object({ status: z.enum(['draft', 'scheduled', 'sending', 'paused', 'sent', 'cancelled', 'failed']) })
+  .meta({ id: 'CampaignStatus' });
+
+export const campaignReportSchema = z
+  .object({
+    campaignId: z.uuid(),
+    recipients: counter,
+    delivered: counter,
+    failed: counter,
+    skipped: counter,
+    pending: counter,
+    opens: z.object({ uniqueHuman: counter, machine: counter, total: counter, rate: z.number() }),
+    clicks: z.object({
+      unique: counter,
+      machine: counter,
+      total: counter,
+      rate: z.number(),
+      clickToOpenRate: z.number(),
+    }),
+    links: z.array(z.object({ id: z.number(), url: z.string(), clicks: counter, uniqueClicks: counter })),
+    unsubscribes: counter,
+    bounces: z.object({ hard: counter, soft: counter, policy: counter }),
+    complaints: counter,
+    pausedReason: z.string().nullable(),
+    series: z.array(z.object({ hour: z.string() }).loose()),
+  })
+  .meta({ id: 'CampaignReport' });
+
+export const balanceSchema = z
+  .object({
+    balanceMillis: z.number().int().describe('Saldo em milésimos de real (1000 = R$ 1,00).'),
+    priceMillis: z.number().int().describe('Preço de um e-mail em milésimos de real.'),
+    emailsPaid: z.number().int().describe('Quantos e-mails o saldo paga.'),
+    formatted: z.string().describe('O saldo em reais, por extenso (ex.: "R$ 12,50").'),
+  })
+  .meta({ id: 'Balance' });
+
+export const statementSchema = z
+  .object({
+    entries: z.array(
+      z.object({
+        id: z.string(),
+        seq: z.number().int(),
+        kind: z.enum(['topup', 'reservation', 'send', 'release', 'refund', 'adjustment']),
+        amountMillis: z.number().int(),
+        balanceAfterMillis: z.number().int(),
+        description: z.string(),
+        campaignId: z.string().nullable(),
+        topupId: z.string().nullable(),
+        emailCount: z.number().int().nullable(),
+        priceMillis: z.number().int().nullable(),
+        createdAt: isoDate,
+      }),
+    ),
+    nextCursor: z.number().int().nullable(),
+  })
+  .meta({ id: 'Statement' });
+
+const reasons = z.enum(['erased', 'unsubscribed', 'bounced', 'complained', 'manual']);
+export const suppressionSummarySchema = z
+  .object({
+    total: counter,
+    byReason: z.object({
+      erased: counter,
+      unsubscribed: counter,
+      bounced: counter,
+      complained: counter,
+      manual: counter,
+    }),
+  })
+  .meta({ id: 'SuppressionSummary' });
+export const suppressionAddedSchema = z
+  .object({ added: counter, alreadySuppressed: counter, invalid: z.array(z.string()), invalidCount: counter })
+  .meta({ id: 'SuppressionsAdded' });
+export const suppressionLookupSchema = z
+  .object({ email: z.string(), suppressed: z.boolean(), reason: reasons.nullable(), createdAt: isoDate.nullable() })
+  .meta({ id: 'SuppressionLookup' });

@@ -1,0 +1,127 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { pgTextArray } from '../imports/run-import';
+import { messageDeliveredOutboxCte } from '../webhooks/emit-event';
+import type { SenderSettings } from './campaign-sender';
+import type { DeliveryOutcome } from './transport';
+
+/** What the engine writes on a message after an attempt (campaign and transactional lanes alike). */
+export interface Outcome {
+  id: number;
+  status: 'queued' | 'sent' | 'failed' | 'skipped';
+  nextAttemptAt: Date | null;
+  code: number | null;
+  enhancedCode: string | null;
+  response: string;
+  policy: boolean;
+}
+
+/** What a delivery outcome means for a message (standards.md "Bounces": retry 4xx with back-off, never 5xx). */
+export function deliveryOutcome(
+  settings: Pick<SenderSettings, 'retryBaseSeconds' | 'retryMaxSeconds' | 'retryWindowSeconds'>,
+  message: { id: number; attempts: number; created_ms: number },
+  outcome: DeliveryOutcome,
+): Outcome {
+  const reply = { code: outcome.code, enhancedCode: outcome.enhancedCode, response: outcome.response };
+  if (outcome.kind === 'sent') return { id: message.id, status: 'sent', nextAttemptAt: null, policy: false, ...reply };
+  if (outcome.kind === 'permanent') {
+    return { id: message.id, status: 'failed', nextAttemptAt: null, policy: outcome.policy, ...reply };
+  }
+  const { retryBaseSeconds, retryMaxSeconds, retryWindowSeconds } = settings;
+  // `attempts` counts the attempts before this one: the first retry waits retryBaseSeconds.
+  const delay = Math.min(retryBaseSeconds * 2 ** message.attempts, retryMaxSeconds) * 1000;
+  const next = new Date(Date.now() + delay);
+  const giveUpAt = message.created_ms + retryWindowSeconds * 1000;
+  if (next.getTime() > giveUpAt)
+    return { id: message.id, status: 'failed', nextAttemptAt: null, policy: false, ...reply };
+  return { id: message.id, status: 'queued', nextAttemptAt: next, policy: false, ...reply };
+}
+
+/**
+ * Writes a batch's outcomes and releases the batch in one statement (atomic by itself: no BEGIN/COMMIT round
+ * trips; the campaign row is locked only for the statement): the message rows (heap-only updates), the
+ * campaign counters (sent, failed, skipped, refused: always equal to the rows, so progress, reports and the
+ * bounce protection never count rows), the batch (done, or queued until its earliest pending retry) and the
+ * error streak reset (written only when it is not 0 already). Nothing is written when `workerId` no longer
+ * holds the batch (its lease expired and another worker took it over): then false. `db` may be a transaction
+ * (the transactional lanes refund failed messages in the same one).
+ */
+export async function recordBatchOutcomes(
+  db: Db,
+  workerId: string,
+  campaignId: string,
+  batch: { id: number; firstMessageId: number; lastMessageId: number },
+  outcomes: Outcome[],
+  anySent: boolean,
+): Promise<boolean> {
+  // One array parameter per column, expanded with unnest: a short statement whatever the batch size (and
+  // array literals parse several times faster than the same rows as JSON).
+  const column = (pick: (o: Outcome) => string | null) => pgTextArray(outcomes.map(pick));
+  const rows = await queryRows<{ released: number | string }>(
+    db,
+    sql`with v as (
+            select * from unnest(${column((o) => String(o.id))}::bigint[], ${column((o) => o.status)}::text[],
+                                 ${column((o) => o.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
+                                 ${column((o) => (o.code === null ? null : String(o.code)))}::int[],
+                                 ${column((o) => o.enhancedCode)}::text[],
+                                 ${column((o) => o.response.slice(0, 1000))}::text[],
+                                 ${column((o) => String(o.policy))}::boolean[])
+                     as v(id, status, next_at, code, enhanced, response, policy)),
+          held as (
+            select b.id from message_batches b
+             where b.id = ${batch.id} and b.status = 'sending' and b.claimed_by = ${workerId}
+               for update),
+          -- Outbound webhooks (issue 13): message.delivered into the outbox, atomic with the outcome.
+          ${messageDeliveredOutboxCte(campaignId)},
+          written as (
+            update messages m
+               set status = v.status, attempts = m.attempts + 1,
+                   next_attempt_at = coalesce(v.next_at, m.next_attempt_at),
+                   smtp_code = v.code, enhanced_code = v.enhanced, response = v.response, policy = v.policy,
+                   sent_at = case when v.status = 'sent' then now() else m.sent_at end,
+                   claimed_by = ${workerId} -- which worker delivered it
+              from v, held
+             where m.id = v.id and m.status = 'queued'
+            returning m.status, m.next_attempt_at, m.smtp_code, m.policy),
+          counts as (
+            select count(*) filter (where status = 'sent')::int as sent,
+                   count(*) filter (where status = 'failed')::int as failed,
+                   count(*) filter (where status = 'skipped')::int as skipped,
+                   count(*) filter (where status = 'failed' and smtp_code >= 500 and not policy)::int as rejected,
+                   count(*) filter (where status = 'failed' and policy)::int as policy_rejected,
+                   min(next_attempt_at) filter (where status = 'queued') as retry_at
+              from written),
+          -- Messages of the batch that were not due at the claim (a later retry) keep it queued too.
+          later as (
+            select min(m.next_attempt_at) as retry_at
+              from messages m, held
+             where m.campaign_id = ${campaignId} and m.id between ${batch.firstMessageId} and ${batch.lastMessageId}
+               and m.status = 'queued' and not exists (select 1 from v where v.id = m.id)),
+          released as (
+            update message_batches b
+               set status = case when coalesce(counts.retry_at, later.retry_at) is null then 'done' else 'queued' end,
+                   due_at = coalesce(least(counts.retry_at, later.retry_at), b.due_at),
+                   claimed_by = null, claimed_at = null,
+                   sent_count = b.sent_count + counts.sent, recorded_at = now()
+              from held, counts, later
+             where b.id = held.id
+            returning 1),
+          counters as (
+            update campaigns c
+               set sent_count = c.sent_count + counts.sent, failed_count = c.failed_count + counts.failed,
+                   skipped_count = c.skipped_count + counts.skipped,
+                   rejected_count = c.rejected_count + counts.rejected,
+                   policy_rejected_count = c.policy_rejected_count + counts.policy_rejected
+              from counts
+             where c.id = ${campaignId} and (counts.sent > 0 or counts.failed > 0 or counts.skipped > 0)
+            returning 1),
+          streak as (
+            update campaign_sends set consecutive_errors = 0
+             where campaign_id = ${campaignId} and ${anySent} and consecutive_errors <> 0
+            returning 1)
+        select (select count(*) from released) as released, (select count(*) from counters) as counters,
+               (select count(*) from streak) as streak`,
+  );
+  return Number(rows[0]?.released ?? 0) > 0;
+}

@@ -1,0 +1,334 @@
+import { randomBytes } from 'node:crypto';
+import {
+  costOfEmailsMillis,
+  formatBRL,
+  type TransactionalMessageInput,
+  type TransactionalSendResult,
+} from '@carteiro/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/database';
+import { queryRows } from '../../../db/database';
+import { AppError } from '../../../http/app-error';
+import { lockBillingAccount } from '../../accounts/account-balance';
+import { accounts } from '../../accounts/accounts.db';
+import { appendLedgerEntry, insufficientBalanceMessage } from '../../billing/ledger';
+import { campaigns } from '../../campaigns/campaigns.db';
+import { findSuppressed } from '../../contacts/suppression';
+import { pgTextArray } from '../../imports/run-import';
+import { assertSenderAllowed } from '../../sender-identities/sender-identities';
+import {
+  buildScope,
+  type CompiledCampaign,
+  compileCampaign,
+  type RenderAccount,
+  renderMessage,
+} from '../../templates/render-message';
+import { findTemplate, type TemplateView } from '../../templates/templates';
+import { hasUnsubscribeLink } from '../../templates/validate-template';
+import { messageLinks } from '../build-message';
+
+/** Messages per engine batch (message_batches row): a lane claims several batches at once (transactional-lanes.ts). */
+export const TRANSACTIONAL_ENGINE_BATCH = 100;
+
+export interface SendTransactionalOptions {
+  /** PUBLIC_URL: the unsubscribe and "ver no navegador" links rendered into the message. */
+  publicUrl: string;
+}
+
+interface Prepared {
+  input: TransactionalMessageInput;
+  token: string;
+  subject: string;
+  html: string;
+  text: string;
+  suppressed: boolean;
+}
+
+const SUPPRESSED_RESPONSE = 'não enviado: endereço suprimido ou descadastrado nesta conta';
+
+/**
+ * The account's transactional stream: the hidden campaign (kind transactional) whose `messages` rows are the
+ * account's transactional messages, created on first use. Status sent (never claimed by the campaign lanes,
+ * never editable), no start date (never on the calendar).
+ */
+export async function transactionalStreamId(db: Db, accountId: string): Promise<string> {
+  const known = streamIds.get(accountId);
+  if (known) return known;
+  const id = await createOrFindStream(db, accountId);
+  if (streamIds.size >= 10_000) streamIds.clear();
+  streamIds.set(accountId, id);
+  return id;
+}
+
+async function createOrFindStream(db: Db, accountId: string): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`with ins as (
+          insert into campaigns (uuid, created_by, name, subject, status, kind)
+          values (gen_random_uuid(), ${accountId}, 'Mensagens transacionais (API)', '', 'sent', 'transactional')
+          on conflict (created_by) where kind = 'transactional' do nothing
+          returning id)
+        select id from ins
+        union all
+        select id from campaigns where created_by = ${accountId} and kind = 'transactional'
+        limit 1`,
+  );
+  if (row) return row.id;
+  // Created by a concurrent transaction after this statement's snapshot: read it again.
+  const [again] = await db
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.kind, 'transactional')));
+  if (!again) throw new Error('transactional stream could not be created');
+  return again.id;
+}
+
+/**
+ * Parsed sources, per process: an integration sends the same subject and bodies with different data, so the
+ * Liquid parse and the HTML-to-text conversion (the costly part of compileCampaign) run once per distinct source.
+ * Keyed by the sources themselves; bounded (oldest dropped first); only sources up to 256 KB are kept.
+ */
+const compiledCache = new Map<string, CompiledCampaign>();
+const COMPILED_CACHE_MAX = 200;
+const COMPILED_CACHE_MAX_CHARS = 256 * 1024;
+
+function compiledSource(subject: string, html: string, text: string | null): CompiledCampaign {
+  const key = `${subject}\u0000${text ?? '\u0001'}\u0000${html}`;
+  const cached = compiledCache.get(key);
+  if (cached) return cached;
+  const compiled = compileCampaign({ subject, html, text });
+  if (key.length <= COMPILED_CACHE_MAX_CHARS) {
+    if (compiledCache.size >= COMPILED_CACHE_MAX) {
+      const oldest = compiledCache.keys().next();
+      if (!oldest.done) compiledCache.delete(oldest.value);
+    }
+    compiledCache.set(key, compiled);
+  }
+  return compiled;
+}
+
+/** accountId → its transactional stream's campaign id (never changes once created). */
+const streamIds = new Map<string, string>();
+
+function renderError(index: number, total: number, field: string, message: string): AppError {
+  const where = total > 1 ? `Mensagem ${index + 1}: ` : '';
+  const path = total > 1 ? `messages.${index}.${field}` : field;
+  return new AppError('validation_failed', `${where}${message}`, { fields: [{ path, message }] });
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Transactional send (public API `POST /api/v1/messages` and its batch form), the engine's entry point for
+ * messages that are not a campaign: each message is rendered now (the library template or the given subject
+ * and bodies, Liquid-merged with `data` exactly as a campaign message; Liquid errors are a pt-BR 400), checked
+ * against the account's suppression list (a suppressed or unsubscribed address is not sent and costs 0), and
+ * then — in ONE transaction under the account's row lock — stored as `messages` rows of the account's
+ * transactional stream with their content, cut into engine batches (`message_batches`, queued and due now) and
+ * charged on the ledger: all of the request or nothing (a short balance is a 402 naming the missing amount).
+ * The sending engine's lanes deliver them like campaign messages (claim, tracking, MIME, DKIM, SMTP pool,
+ * outcome recording, 4xx retries, leases); a message whose delivery fails for good is refunded (ADR 0018).
+ */
+export async function sendTransactional(
+  db: Db,
+  accountId: string,
+  inputs: TransactionalMessageInput[],
+  options: SendTransactionalOptions,
+): Promise<TransactionalSendResult> {
+  const [account] = await db
+    .select({
+      name: accounts.name,
+      legalName: accounts.legalName,
+      address: accounts.address,
+      taxId: accounts.taxId,
+      status: accounts.status,
+    })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
+
+  for (const from of new Set(inputs.map((m) => m.from.email))) await assertSenderAllowed(db, accountId, from);
+
+  const templates = new Map<string, TemplateView>();
+  for (const [index, input] of inputs.entries()) {
+    if (!input.templateId || templates.has(input.templateId)) continue;
+    try {
+      templates.set(input.templateId, await findTemplate(db, accountId, input.templateId));
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') {
+        const e = renderError(index, inputs.length, 'templateId', 'Modelo não encontrado nesta conta.');
+        throw new AppError('not_found', e.message, e.details);
+      }
+      throw error;
+    }
+  }
+
+  const streamId = await transactionalStreamId(db, accountId);
+  const renderAccount: RenderAccount = account;
+  const suppressed = await findSuppressed(
+    db,
+    accountId,
+    inputs.map((m) => m.to.email),
+  );
+  const prepared: Prepared[] = inputs.map((input, index) => {
+    const template = input.templateId ? templates.get(input.templateId) : undefined;
+    const subject = input.subject ?? template?.subject ?? '';
+    if (!subject.trim()) throw renderError(index, inputs.length, 'subject', 'Informe o assunto (o modelo não tem um).');
+    let html = input.html ?? template?.html ?? '';
+    const text = input.text ?? template?.text ?? null;
+    if (!html.trim() && text?.trim()) html = `<div style="white-space:pre-wrap">${escapeHtml(text)}</div>`;
+    if (!html.trim()) throw renderError(index, inputs.length, 'html', 'Informe o HTML, o texto ou um modelo.');
+    if (
+      input.category === 'marketing' &&
+      !hasUnsubscribeLink(html) &&
+      !/\{\{-?\s*link_descadastro\b/.test(text ?? '')
+    ) {
+      throw renderError(
+        index,
+        inputs.length,
+        'html',
+        'Mensagens de marketing precisam do link de descadastro: inclua {{ link_descadastro }} (por exemplo, <a href="{{ link_descadastro }}">Descadastrar</a>).',
+      );
+    }
+    let compiled: CompiledCampaign;
+    try {
+      compiled = compiledSource(subject, html, text);
+    } catch (error) {
+      throw renderError(index, inputs.length, 'html', `Erro de sintaxe no modelo: ${(error as Error).message}`);
+    }
+    const token = randomBytes(20).toString('hex');
+    const data = input.data ?? {};
+    const contato = typeof data.contato === 'object' && data.contato !== null ? data.contato : {};
+    const scope = {
+      ...data,
+      ...buildScope(
+        { email: input.to.email, name: input.to.name ?? null, fields: { ...data, ...contato } },
+        renderAccount,
+        messageLinks(options.publicUrl, streamId, token),
+      ),
+    };
+    let rendered: ReturnType<typeof renderMessage>;
+    try {
+      rendered = renderMessage(compiled, scope);
+    } catch (error) {
+      throw renderError(index, inputs.length, 'data', `Erro ao montar a mensagem: ${(error as Error).message}`);
+    }
+    if (!rendered.subject)
+      throw renderError(index, inputs.length, 'subject', 'O assunto ficou vazio depois da mesclagem.');
+    // PostgreSQL text cannot hold NUL: refused here in pt-BR rather than failing the insert.
+    const texts: [string, string | null | undefined][] = [
+      ['subject', rendered.subject],
+      ['html', rendered.html],
+      ['text', rendered.text],
+      ['from.name', input.from.name],
+      ['to.name', input.to.name],
+      ['tags', input.tags?.join('')],
+    ];
+    for (const [field, value] of texts) {
+      if (value?.includes('\u0000')) {
+        throw renderError(index, inputs.length, field, 'O texto contém um caractere inválido (NUL, \\u0000).');
+      }
+    }
+    return { input, token, ...rendered, suppressed: suppressed.has(input.to.email) };
+  });
+
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    // The account row lock serialises this account's balance changes — and its transactional inserts, so the
+    // ids of one request are one ascending run inside the stream (its engine batches are id ranges).
+    const billing = await lockBillingAccount(t, accountId);
+    if (!billing) throw new AppError('not_found', 'Conta não encontrada.');
+    if (billing.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
+    const price = billing.priceMillis;
+    const sendable = prepared.filter((p) => !p.suppressed).length;
+    const cost = costOfEmailsMillis(sendable, price);
+    if (cost > billing.balanceMillis) {
+      const missing = cost - billing.balanceMillis;
+      const what = sendable === 1 ? 'para enviar esta mensagem' : `para enviar estas ${sendable} mensagens`;
+      throw new AppError(
+        'insufficient_balance',
+        insufficientBalanceMessage(missing, what),
+        { missingMillis: missing, costMillis: cost, balanceMillis: billing.balanceMillis },
+        402,
+      );
+    }
+
+    // One statement: the message rows (in request order, so the ids are one ascending run), the content of the
+    // queued ones and their engine batches (≤ TRANSACTIONAL_ENGINE_BATCH consecutive ids each). One array
+    // parameter per column, expanded with unnest: a short statement whatever the batch size.
+    const col = (pick: (p: Prepared) => string | null) => pgTextArray(prepared.map(pick));
+    const rows = await queryRows<{ id: number | string; token: string }>(
+      t,
+      sql`with input as (
+            select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.input.to.email)}::text[],
+                                 ${col((p) => (p.suppressed ? 'skipped' : 'queued'))}::text[],
+                                 ${col((p) => p.input.from.email)}::text[], ${col((p) => p.input.from.name ?? null)}::text[],
+                                 ${col((p) => p.input.replyTo ?? null)}::text[], ${col((p) => p.input.to.name ?? null)}::text[],
+                                 ${col((p) => p.input.category)}::text[], ${col((p) => String(p.input.trackOpens))}::boolean[],
+                                 ${col((p) => String(p.input.trackClicks))}::boolean[], ${col((p) => p.subject)}::text[],
+                                 ${col((p) => p.html)}::text[], ${col((p) => p.text)}::text[],
+                                 ${col((p) => p.input.templateId ?? null)}::uuid[],
+                                 ${col((p) => (p.input.tags ? JSON.stringify(p.input.tags) : null))}::text[])
+                          with ordinality
+                     as i(token, email, status, from_email, from_name, reply_to, to_name, category, track_opens,
+                          track_clicks, subject, html, text, template_id, tags, ord)),
+          m as (
+            insert into messages (campaign_id, account_id, email, token, status, response)
+            select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status,
+                   case when i.status = 'skipped' then ${SUPPRESSED_RESPONSE} end
+              from input i order by i.ord
+            returning id, token, status),
+          content as (
+            insert into transactional_messages (message_id, account_id, from_email, from_name, reply_to, to_name,
+                                                category, track_opens, track_clicks, subject, html, text,
+                                                template_id, tags, cost_millis)
+            select m.id, ${accountId}::uuid, i.from_email, i.from_name, i.reply_to, i.to_name, i.category,
+                   i.track_opens, i.track_clicks, i.subject, i.html, i.text, i.template_id,
+                   case when i.tags is null then null
+                        else array(select jsonb_array_elements_text(i.tags::jsonb)) end,
+                   ${price}
+              from m join input i on i.token = m.token
+             where m.status = 'queued'
+            returning 1),
+          batches as (
+            insert into message_batches (campaign_id, first_message_id, last_message_id)
+            select ${streamId}::uuid, min(q.id), max(q.id)
+              from (select id, (row_number() over (order by id) - 1) / ${TRANSACTIONAL_ENGINE_BATCH} as chunk
+                      from m where status = 'queued') q
+             group by q.chunk
+            returning 1)
+          select m.id, m.token, (select count(*) from content) as stored, (select count(*) from batches) as batches
+            from m`,
+    );
+    const idByToken = new Map(rows.map((r) => [r.token, Number(r.id)]));
+    const ids = prepared.map((p) => idByToken.get(p.token) as number);
+
+    let balance = billing.balanceMillis;
+    if (cost > 0) {
+      const entry = await appendLedgerEntry(t, {
+        accountId,
+        amountMillis: -cost,
+        kind: 'send',
+        emailCount: sendable,
+        priceMillis: price,
+        description: `Envio transacional: ${sendable} ${sendable === 1 ? 'e-mail' : 'e-mails'} × ${formatBRL(price)}`,
+      });
+      if (!entry) throw new Error('balance changed under the account lock');
+      balance = Number(entry.balanceAfterMillis);
+    }
+
+    return {
+      messages: prepared.map((p, i) => ({
+        id: String(ids[i]),
+        to: p.input.to.email,
+        status: p.suppressed ? ('suppressed' as const) : ('queued' as const),
+        costMillis: p.suppressed ? 0 : price,
+      })),
+      costMillis: cost,
+      balanceMillis: balance,
+    };
+  });
+}

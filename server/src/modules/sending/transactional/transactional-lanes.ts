@@ -1,0 +1,336 @@
+import { formatBRL } from '@carteiro/shared';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../../../db/database';
+import { queryRows } from '../../../db/database';
+import { appendLedgerEntry } from '../../billing/ledger';
+import type { SigningResolver } from '../../sender-identities/sender-signing';
+import { ensureCampaignLinks } from '../../tracking/campaign-links';
+import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../../tracking/rewrite-links';
+import { deliveryOutcome, type Outcome, recordBatchOutcomes } from '../batch-outcomes';
+import { messageIdDomainFor, messageLinks, verpAddress } from '../build-message';
+import type { SenderSettings } from '../campaign-sender';
+import type { DkimSigner } from '../dkim/dkim-signer';
+import { buildMimeMessage, createMessageFrame, type MessageFrame } from '../mime/build-message';
+import type { DeliveryOutcome, WireMessage } from '../transport';
+
+/** Engine batches (message_batches rows) one claim takes: single sends are one-message batches. */
+export const TRANSACTIONAL_CLAIM_BATCHES = 50;
+
+/** What the lanes borrow from the worker's CampaignSender: its relays, signers, settings and identity. */
+export interface TransactionalEngine {
+  db: Db;
+  workerId: string;
+  settings: SenderSettings;
+  signers: DkimSigner[];
+  /** Per From domain signing and bounce domain (issue 14); without it, the platform's signers. */
+  signingFor?: SigningResolver;
+  logger: Logger;
+  deliver(relay: number, wire: WireMessage[]): Promise<DeliveryOutcome[]>;
+}
+
+interface ClaimedRow {
+  batch_id: number | string;
+  campaign_id: string;
+  first_id: number | string;
+  last_id: number | string;
+  id: number | string | null;
+  account_id: string;
+  email: string;
+  token: string;
+  attempts: number | string;
+  created_ms: number | string;
+  blocked: boolean;
+  from_email: string | null;
+  from_name: string | null;
+  reply_to: string | null;
+  to_name: string | null;
+  category: 'transactional' | 'marketing' | null;
+  track_opens: boolean;
+  track_clicks: boolean;
+  subject: string;
+  html: string;
+  text: string;
+  cost_millis: number | string | null;
+}
+
+interface ClaimedMessage {
+  id: number;
+  accountId: string;
+  campaignId: string;
+  email: string;
+  token: string;
+  attempts: number;
+  created_ms: number;
+  blocked: boolean;
+  content: {
+    fromEmail: string;
+    fromName: string | null;
+    replyTo: string | null;
+    toName: string | null;
+    category: 'transactional' | 'marketing';
+    trackOpens: boolean;
+    trackClicks: boolean;
+    subject: string;
+    html: string;
+    text: string;
+    costMillis: number;
+  } | null;
+}
+
+interface ClaimedBatch {
+  id: number;
+  campaignId: string;
+  firstMessageId: number;
+  lastMessageId: number;
+  messages: ClaimedMessage[];
+}
+
+/**
+ * The sending engine's transactional lanes (ADR 0018). The CampaignSender runs them inside its own lanes,
+ * between campaign batches, with the same relays, rate limiters, DKIM signers, lease and retry settings:
+ * claim → skip addresses suppressed since the request → track (click redirect + open pixel, the campaign
+ * token scheme) → MIME (no List-Unsubscribe unless marketing) → DKIM → SMTP pool → record.
+ * - Claim: the oldest due queued batches of transactional streams (FOR UPDATE SKIP LOCKED, status sending,
+ *   claimed_by/claimed_at = the lease), with their due queued messages and content, in one statement. The
+ *   campaign lanes never see these batches (they claim per campaign in status sending; a stream never is).
+ * - Record: per batch, the engine's recordBatchOutcomes; in the same transaction, messages that ended failed or
+ *   skipped are refunded on the ledger (they were charged when accepted). Exactly once: nothing is written
+ *   (no outcome, no refund) for a batch whose lease this worker lost.
+ * - Crash safety is the engine's: a worker that dies leaves its batches in status sending; the manager's lease
+ *   sweep re-queues them and their still-queued messages are delivered again, once.
+ */
+export class TransactionalLanes {
+  constructor(private readonly engine: TransactionalEngine) {}
+
+  /** One claim of transactional batches, delivered through `relay` and recorded. Returns the messages processed. */
+  async sendBatch(relay = 0): Promise<number> {
+    const batches = await this.claim();
+    if (batches.length === 0) return 0;
+    const all = batches.flatMap((b) => b.messages);
+    const outcomes = new Map<number, Outcome>();
+    const linkIds = await this.linkIds(all);
+    const wire: WireMessage[] = [];
+    const frames = new Map<string, MessageFrame>();
+    for (const message of all) {
+      if (message.blocked || !message.content) {
+        outcomes.set(
+          message.id,
+          final(message.id, 'skipped', 'destinatário suprimido ou descadastrado antes do envio'),
+        );
+        continue;
+      }
+      try {
+        wire.push(await this.build(message, message.content, linkIds.get(message.campaignId), frames));
+      } catch (error) {
+        outcomes.set(message.id, final(message.id, 'failed', `erro ao montar a mensagem: ${(error as Error).message}`));
+      }
+    }
+    const delivered = await this.engine.deliver(relay, wire);
+    const byId = new Map(all.map((m) => [String(m.id), m]));
+    for (const outcome of delivered) {
+      const message = byId.get(outcome.id);
+      if (message) outcomes.set(message.id, deliveryOutcome(this.engine.settings, message, outcome));
+    }
+    await this.record(batches, outcomes);
+    return Math.max(all.length, 1);
+  }
+
+  private async claim(): Promise<ClaimedBatch[]> {
+    const { workerId } = this.engine;
+    const rows = await queryRows<ClaimedRow>(
+      this.engine.db,
+      sql`with picked as (
+            select b.id from message_batches b
+             where b.status = 'queued' and b.due_at <= now()
+               and exists (select 1 from campaigns c where c.id = b.campaign_id and c.kind = 'transactional')
+             order by b.due_at, b.id
+             limit ${TRANSACTIONAL_CLAIM_BATCHES}
+               for update of b skip locked),
+          batch as (
+            update message_batches b set status = 'sending', claimed_by = ${workerId}, claimed_at = now()
+              from picked where b.id = picked.id
+            returning b.id, b.campaign_id, b.first_message_id, b.last_message_id)
+          select batch.id as batch_id, batch.campaign_id, batch.first_message_id as first_id,
+                 batch.last_message_id as last_id,
+                 m.id, m.account_id, m.email, m.token, m.attempts,
+                 (extract(epoch from m.created_at) * 1000)::float8 as created_ms,
+                 (sp.hit is not null) as blocked,
+                 t.from_email, t.from_name, t.reply_to, t.to_name, t.category, t.track_opens, t.track_clicks,
+                 t.subject, t.html, t.text, t.cost_millis
+            from batch
+            left join lateral (
+                 select m.id, m.account_id, m.email, m.token, m.attempts, m.created_at
+                   from messages m
+                  where m.id between batch.first_message_id and batch.last_message_id
+                    and m.campaign_id = batch.campaign_id
+                    and m.status = 'queued' and m.next_attempt_at <= now()) m on true
+            left join transactional_messages t on t.message_id = m.id
+            left join lateral (
+                 select true as hit from suppressions s
+                  where s.account_id = m.account_id and s.email_hash = encode(sha256(convert_to(m.email, 'UTF8')), 'hex')
+                  limit 1) sp on true
+           order by batch.id, m.id`,
+    );
+    const batches = new Map<number, ClaimedBatch>();
+    for (const row of rows) {
+      const batchId = Number(row.batch_id);
+      let batch = batches.get(batchId);
+      if (!batch) {
+        batch = {
+          id: batchId,
+          campaignId: row.campaign_id,
+          firstMessageId: Number(row.first_id),
+          lastMessageId: Number(row.last_id),
+          messages: [],
+        };
+        batches.set(batchId, batch);
+      }
+      if (row.id === null) continue;
+      batch.messages.push({
+        id: Number(row.id),
+        accountId: row.account_id,
+        campaignId: row.campaign_id,
+        email: row.email,
+        token: row.token,
+        attempts: Number(row.attempts),
+        created_ms: Number(row.created_ms),
+        blocked: row.blocked,
+        content:
+          row.from_email === null || row.category === null
+            ? null
+            : {
+                fromEmail: row.from_email,
+                fromName: row.from_name,
+                replyTo: row.reply_to,
+                toName: row.to_name,
+                category: row.category,
+                trackOpens: row.track_opens,
+                trackClicks: row.track_clicks,
+                subject: row.subject,
+                html: row.html,
+                text: row.text,
+                costMillis: Number(row.cost_millis ?? 0),
+              },
+      });
+    }
+    return [...batches.values()];
+  }
+
+  /** The campaign_links ids of every trackable URL of the claimed messages: one statement per stream. */
+  private async linkIds(all: ClaimedMessage[]): Promise<Map<string, ReadonlyMap<string, number>>> {
+    const urlsByStream = new Map<string, Set<string>>();
+    for (const message of all) {
+      if (message.blocked || !message.content?.trackClicks) continue;
+      let urls = urlsByStream.get(message.campaignId);
+      if (!urls) {
+        urls = new Set();
+        urlsByStream.set(message.campaignId, urls);
+      }
+      for (const url of extractTrackableUrls(message.content.html, this.engine.settings.publicUrl)) urls.add(url);
+    }
+    const result = new Map<string, ReadonlyMap<string, number>>();
+    for (const [streamId, urls] of urlsByStream) {
+      if (urls.size > 0) result.set(streamId, await ensureCampaignLinks(this.engine.db, streamId, [...urls]));
+    }
+    return result;
+  }
+
+  /** Tracking, MIME and DKIM of one message. */
+  private async build(
+    message: ClaimedMessage,
+    content: NonNullable<ClaimedMessage['content']>,
+    linkIds: ReadonlyMap<string, number> | undefined,
+    frames: Map<string, MessageFrame>,
+  ): Promise<WireMessage> {
+    const { settings, signers } = this.engine;
+    const publicUrl = settings.publicUrl;
+    let html = content.html;
+    if (content.trackClicks && linkIds) {
+      html = rewriteLinksForTracking(html, { publicUrl, messageToken: message.token, linkIds });
+    }
+    if (content.trackOpens) html = addOpenPixel(html, { publicUrl, messageToken: message.token });
+    const marketing = content.category === 'marketing';
+    const unsubscribeUrl = marketing ? messageLinks(publicUrl, message.campaignId, message.token).unsubscribeUrl : null;
+    // Per From domain (issue 14): the verified sender domain's keys and bounce domain, else the platform's.
+    const signing = this.engine.signingFor
+      ? await this.engine.signingFor(message.accountId, content.fromEmail)
+      : { signers, bounceDomain: settings.bounceDomain };
+    // One MIME builder on every path (ADR 0011): an http PUBLIC_URL only relaxes List-Unsubscribe's https rule.
+    const key = [message.campaignId, content.fromEmail, content.fromName, content.replyTo, content.category].join('\n');
+    let frame = frames.get(key);
+    if (!frame) {
+      frame = createMessageFrame({
+        fromEmail: content.fromEmail,
+        fromName: content.fromName,
+        replyTo: content.replyTo,
+        listId: marketing ? `${message.campaignId}.${settings.listIdDomain}` : null,
+        feedbackId: `${message.campaignId}:${message.accountId}:${content.category}:carteiro`,
+        messageIdDomain: messageIdDomainFor(content.fromEmail, settings.listIdDomain),
+        extraHeaders: marketing ? { Precedence: 'bulk' } : {},
+        allowHttpUnsubscribe: !publicUrl.startsWith('https://'),
+      });
+      frames.set(key, frame);
+    }
+    let raw = buildMimeMessage(frame, {
+      messageId: message.token,
+      to: message.email,
+      toName: content.toName,
+      subject: content.subject,
+      unsubscribeUrl,
+      text: content.text,
+      html,
+    });
+    for (const signer of signing.signers) raw = signer.sign(raw);
+    return {
+      id: String(message.id),
+      envelopeFrom: verpAddress(message.token, signing.bounceDomain),
+      recipient: message.email,
+      raw,
+    };
+  }
+
+  /** Each batch's outcomes (the engine's statement) and the refund of what ended failed or skipped, atomically. */
+  private async record(batches: ClaimedBatch[], outcomes: Map<number, Outcome>): Promise<void> {
+    const { db, workerId } = this.engine;
+    for (const batch of batches) {
+      const list = batch.messages.map((m) => outcomes.get(m.id)).filter((o): o is Outcome => o !== undefined);
+      const anySent = list.some((o) => o.status === 'sent');
+      const refunds = new Map<string, { millis: number; count: number }>();
+      for (const message of batch.messages) {
+        const status = outcomes.get(message.id)?.status;
+        if (status !== 'failed' && status !== 'skipped') continue;
+        const cost = message.content?.costMillis ?? 0;
+        if (cost <= 0) continue;
+        const entry = refunds.get(message.accountId) ?? { millis: 0, count: 0 };
+        entry.millis += cost;
+        entry.count += 1;
+        refunds.set(message.accountId, entry);
+      }
+      if (refunds.size === 0) {
+        await recordBatchOutcomes(db, workerId, batch.campaignId, batch, list, anySent);
+        continue;
+      }
+      await db.transaction(async (tx) => {
+        const t = tx as unknown as Db;
+        const held = await recordBatchOutcomes(t, workerId, batch.campaignId, batch, list, anySent);
+        if (!held) return;
+        for (const [accountId, refund] of refunds) {
+          const entry = await appendLedgerEntry(t, {
+            accountId,
+            amountMillis: refund.millis,
+            kind: 'refund',
+            emailCount: refund.count,
+            description: `Estorno de envio transacional: ${refund.count} ${refund.count === 1 ? 'e-mail não entregue' : 'e-mails não entregues'} (${formatBRL(refund.millis)})`,
+          });
+          if (!entry) throw new Error('refund could not be applied');
+        }
+      });
+      this.engine.logger.info({ batchId: batch.id, refunds: [...refunds.values()] }, 'transactional: refunded');
+    }
+  }
+}
+
+function final(id: number, status: 'failed' | 'skipped', response: string): Outcome {
+  return { id, status, nextAttemptAt: null, code: null, enhancedCode: null, response, policy: false };
+}
