@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { accounts } from '../accounts/accounts.db';
 import { ledgerEntries } from '../billing/billing.db';
+import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { CampaignSender } from '../sending/campaign-sender';
 import { messages } from '../sending/messages.db';
 import { createRelayTransport } from '../sending/sending-runtime';
@@ -42,6 +43,8 @@ describe.each(DATABASE_KINDS)('POST /api/v1/messages on %s', (kind) => {
   async function keyWithCredit(creditMillis: number, scope: 'full' | 'send_only' = 'send_only') {
     const user = await signUp(t, { verified: true });
     if (creditMillis > 0) await creditAccount(t.database.db, user.accountId, creditMillis);
+    // Issue 14: only a verified sender may send.
+    await trustSenderAddress(t.database.db, user.accountId, 'pedidos@loja.com.br');
     return { user, secret: await createApiKeyFor(t, user, scope) };
   }
 

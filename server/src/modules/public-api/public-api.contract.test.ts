@@ -5,6 +5,7 @@ import { bearer, createApiKeyFor } from '../../../test/support/api-key';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { creditAccount } from '../sending/testing/send-fixtures';
 import { EXAMPLE_ID } from './openapi';
 
@@ -52,6 +53,8 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
     owner = await signUp(t, { verified: true });
     // Credit for the transactional sends (POST /messages, /messages/batch answer 402 without it).
     await creditAccount(t.database.db, owner.accountId, 1_000_000);
+    // Issue 14: the send examples come from this verified sender.
+    await trustSenderAddress(t.database.db, owner.accountId, 'pedidos@minhaloja.com.br');
     secret = await createApiKeyFor(t, owner);
     doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
     const call = (method: 'POST', url: string, payload: object) =>

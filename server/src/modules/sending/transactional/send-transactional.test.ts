@@ -14,6 +14,7 @@ import { AppError } from '../../../http/app-error';
 import { accounts } from '../../accounts/accounts.db';
 import { ledgerEntries } from '../../billing/billing.db';
 import { campaigns } from '../../campaigns/campaigns.db';
+import { trustSenderAddress } from '../../sender-identities/testing/trust-sender';
 import { createTemplate } from '../../templates/templates';
 import { CampaignSender, type SenderSettings } from '../campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../dkim/dkim-signer';
@@ -104,6 +105,8 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
   async function account(creditMillis: number) {
     const user = await signUp(t, { verified: true });
     if (creditMillis > 0) await creditAccount(db, user.accountId, creditMillis);
+    // Issue 14: only a verified sender may send.
+    await trustSenderAddress(db, user.accountId, 'pedidos@loja.com.br');
     return user.accountId;
   }
 
