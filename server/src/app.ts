@@ -38,6 +38,7 @@ import { registerAfterSend } from './modules/tracking/after-send';
 import type { ReadableFileStorage } from './modules/uploads/file-storage';
 import { createFileStorage } from './modules/uploads/storage';
 import { localUploadsRoutes, uploadsRoutes } from './modules/uploads/uploads.routes';
+import { webhookOpenApiExtras } from './modules/webhooks/openapi-webhooks';
 import { createSecretBox } from './modules/webhooks/signing';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { guardOptionsFrom } from './modules/webhooks/webhooks-runtime';
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deps: { db: database.db, config, mailer: deps.mailer, logger: deps.logger, publicUrl: config.PUBLIC_URL },
     groups: PUBLIC_API_GROUPS,
     routeLog: publicApiRouteLog,
+    openApiExtras: webhookOpenApiExtras(),
   });
 
   // 4. The SPA and the 404 answer, last.

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '@carteiro/shared';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,6 +129,14 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
     const registered = t.app.publicApiRoutes.filter((r) => r !== 'GET /api/v1/openapi.json').sort();
     expect(registered).toEqual(documented);
     expect(documented.length).toBeGreaterThanOrEqual(35);
+  });
+
+  it('documents the payload of every outbound webhook event (issue 13), from the schemas the emitters use', () => {
+    const webhooks = doc.webhooks as Record<string, { post: { requestBody: { content: Record<string, unknown> } } }>;
+    expect(Object.keys(webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT].sort());
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      expect(webhooks[type]?.post.requestBody.content['application/json']).toBeDefined();
+    }
   });
 
   it('answers every operation, called with its example, as its document says', async () => {
