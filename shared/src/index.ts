@@ -1,6 +1,7 @@
 export * from './api/campaign';
 export * from './campaign-status';
 export * from './constants';
+export * from './contact-export';
 export * from './email';
 export * from './errors';
 export * from './pix/br-code';

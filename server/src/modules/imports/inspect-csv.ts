@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { normaliseEmail } from '@carteiro/shared';
+import { fieldKeyFromHeader, isExportOnlyHeader, normaliseEmail } from '@carteiro/shared';
 import { parse } from 'csv-parse/sync';
 import { AppError } from '../../http/app-error';
 import type { ImportFileInfo } from './imports.db';
@@ -75,7 +75,10 @@ export function suggestMapping(header: string[], preview: string[][]): Record<st
     else if (!nameTaken && /^(nome|name|nome completo|full name)$/i.test(key)) {
       mapping[h] = 'name';
       nameTaken = true;
-    } else mapping[h] = key ? `field:${key.toLowerCase().replace(/\s+/g, '_').slice(0, 100)}` : 'ignore';
+    } else if (isExportOnlyHeader(key)) {
+      // Status, consent evidence and dates of our own export: not data to import (a round trip changes nothing).
+      mapping[h] = 'ignore';
+    } else mapping[h] = key ? `field:${fieldKeyFromHeader(key)}` : 'ignore';
   });
   return mapping;
 }
