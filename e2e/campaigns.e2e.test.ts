@@ -49,6 +49,10 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     const { page, context } = await signUpAndOpen(browser, app.baseURL, { path: '/dashboard' });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
     // GrapesJS (+ newsletter preset) is its own chunk, fetched only by the editor routes.
@@ -94,10 +98,33 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     const canvas = page.frameLocator('.gjs-frame');
     const greeting = canvas.getByText('Olá,', { exact: false }).first();
     await greeting.waitFor({ timeout: 30_000 });
+    // The builder speaks pt-BR (blocks, style manager) and loads its icons from our own origin: no CDN, no CSP error.
+    const blocks = page.locator('.gjs-block-label');
+    await blocks.first().waitFor();
+    const blockLabels = (await blocks.allTextContents()).map((l) => l.trim());
+    expect(blockLabels).toEqual(
+      expect.arrayContaining(['Seção de 1 coluna', 'Botão', 'Divisor', 'Texto', 'Imagem', 'Citação']),
+    );
+    for (const english of ['1 Section', 'Button', 'Divider', 'Text', 'Image', 'Quote', 'Link Block', 'Grid Items']) {
+      expect(blockLabels).not.toContain(english);
+    }
+    expect(
+      requested.filter((url) => !url.startsWith(app.baseURL) && !url.startsWith('data:') && !url.startsWith('about:')),
+    ).toEqual([]);
+    expect(requested.some((url) => /\/assets\/fontawesome-webfont-[^/]+\.woff2/.test(url))).toBe(true);
+    await page.locator('.gjs-pn-btn.fa-paint-brush').click();
+    await page.getByText('Tipografia').first().waitFor();
+    await page.screenshot({ path: join(RESULTS, 'template-builder-pt-br-1280.png') });
+    await page.getByText('Tipografia').first().click();
+    const styleText = await page.locator('.gjs-sm-sectors').innerText();
+    expect(styleText).toContain('Peso da fonte');
+    expect(styleText).not.toMatch(/Typography|Decorations|Font color|Weight\b/);
+    await page.locator('.gjs-pn-btn.fa-th-large').click();
     await page.getByLabel('Nome do modelo').fill('Boas-vindas');
     await greeting.click();
     await page.getByLabel('Inserir campo').selectOption({ label: 'E-mail do contato' });
     await page.screenshot({ path: join(RESULTS, 'template-editor-1280.png') });
+    expect(consoleErrors.filter((e) => /Content Security Policy|font-awesome|cdnjs/i.test(e))).toEqual([]);
     await page.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Modelo salvo').waitFor();
     // The builder's project is stored beside the HTML, so re-opening the editor keeps the design.

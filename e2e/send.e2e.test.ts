@@ -161,7 +161,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.goto(`/dashboard/campaigns/${campaignId}/view`);
     await page.getByTestId('campaign-summary').getByText('R$ 0,005').first().waitFor();
     await page.getByRole('button', { name: 'Enviar agora' }).click();
-    await page.getByRole('alertdialog').getByText('1 destinatário(s), custo de R$ 0,005').waitFor();
+    await page.getByRole('alertdialog').getByText('1 destinatário, custo de R$ 0,005').waitFor();
     await page.getByRole('button', { name: 'Continuar' }).click();
     await page.getByText('Envio iniciado').waitFor();
     await page.getByText('Enviada', { exact: true }).first().waitFor({ timeout: 30_000 });
@@ -310,7 +310,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
 
     await page.goto(`/dashboard/campaigns/${campaign.id}/view`);
     await page.getByRole('button', { name: 'Enviar agora' }).click();
-    await page.getByRole('alertdialog').getByText(`${SLOW_RECIPIENTS} destinatário(s), custo de R$ 0,30`).waitFor();
+    await page.getByRole('alertdialog').getByText(`${SLOW_RECIPIENTS} destinatários, custo de R$ 0,30`).waitFor();
     await page.getByRole('button', { name: 'Continuar' }).click();
     const card = page.getByTestId('campaign-progress');
     await card.getByRole('heading', { name: 'Enviando…' }).waitFor();

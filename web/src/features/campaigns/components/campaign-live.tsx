@@ -1,4 +1,4 @@
-import { formatBRL } from '@carteiro/shared';
+import { formatBRL, plural } from '@carteiro/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Button } from '@/components/ui/button';
@@ -23,7 +23,7 @@ export function SendNowButton({ campaign, summary }: { campaign: Campaign; summa
         confirmAction({
           title: 'Enviar a campanha agora?',
           description: summary
-            ? `${formatNumber(summary.recipients)} destinatário(s), custo de ${formatBRL(summary.costMillis)}. O valor é reservado do seu saldo agora; o que não for enviado volta para você.`
+            ? `${formatNumber(summary.recipients)} ${plural(summary.recipients, 'destinatário', 'destinatários')}, custo de ${formatBRL(summary.costMillis)}. O valor é reservado do seu saldo agora; o que não for enviado volta para você.`
             : 'A campanha começa a ser enviada agora.',
           action: async () => {
             try {
@@ -152,7 +152,7 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
               confirmAction({
                 title: 'Cancelar o envio?',
                 description: data
-                  ? `${formatNumber(data.remaining)} destinatário(s) que ainda não receberam não receberão mais. O valor não usado volta para o seu saldo. Esta ação não pode ser desfeita.`
+                  ? `${formatNumber(data.remaining)} ${plural(data.remaining, 'destinatário que ainda não recebeu não receberá mais', 'destinatários que ainda não receberam não receberão mais')}. O valor não usado volta para o seu saldo. Esta ação não pode ser desfeita.`
                   : 'Quem ainda não recebeu não receberá mais. O valor não usado volta para o seu saldo.',
                 action: () => run(() => cancel.mutateAsync(campaign.id), 'Envio cancelado'),
               })
