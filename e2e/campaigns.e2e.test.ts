@@ -111,7 +111,11 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     expect(
       requested.filter((url) => !url.startsWith(app.baseURL) && !url.startsWith('data:') && !url.startsWith('about:')),
     ).toEqual([]);
-    expect(requested.some((url) => /\/assets\/fontawesome-webfont-[^/]+\.woff2/.test(url))).toBe(true);
+    // The panel icons' font comes from our bundle and loads (a CDN stylesheet would be blocked by the CSP).
+    await page.waitForFunction(() =>
+      [...document.fonts].some((font) => font.family.includes('FontAwesome') && font.status === 'loaded'),
+    );
+    expect(requested.some((url) => url.startsWith(`${app.baseURL}/assets/fontawesome-webfont-`))).toBe(true);
     await page.locator('.gjs-pn-btn.fa-paint-brush').click();
     await page.getByText('Tipografia').first().waitFor();
     await page.screenshot({ path: join(RESULTS, 'template-builder-pt-br-1280.png') });

@@ -13,4 +13,5 @@ export * from './schemas/billing';
 export * from './schemas/campaign';
 export * from './schemas/messages';
 export * from './schemas/template';
+export * from './send-checklist';
 export * from './time-zones';

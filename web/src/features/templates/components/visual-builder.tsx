@@ -58,7 +58,8 @@ export default function VisualBuilder({
       fromElement: false,
       storageManager: false,
       // The preset's labels and modal texts in pt-BR (its block labels are also in the i18n messages).
-      plugins: [(e: Editor) => presetNewsletter(e, getLocale() === 'en' ? {} : NEWSLETTER_PRESET_OPTIONS)],
+      plugins: [presetNewsletter],
+      pluginsOpts: { [presetNewsletter as unknown as string]: getLocale() === 'en' ? {} : NEWSLETTER_PRESET_OPTIONS },
       cssIcons: '',
       // GrapesJS's own panels follow the interface language (its English texts are built in).
       i18n: {
