@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
 import { expectNoOverflow, linkIn, newPage, register, signIn, waitForMail } from './support/journeys';
+import { completeIdentity } from './support/session';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const OPERATOR = 'operacao.envio@carteiro.test';
@@ -82,6 +83,8 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     const verification = await waitForMail(app.baseURL, owner.email, /confirm/i);
     await page.goto(linkIn(verification, app.baseURL, 'verify-email'));
     await page.waitForURL('**/auth/email-verified**');
+    // The footer identity (name, CNPJ/CPF, address) is required before the first campaign.
+    await completeIdentity(page);
 
     await page.goto('/dashboard/my-balance');
     await page.getByRole('button', { name: 'Adicionar créditos' }).click();
