@@ -30,12 +30,13 @@ import { useCampaignSummary } from '../api/get-summary';
 import { previewCampaign } from '../api/preview-campaign';
 import { useScheduleCampaign } from '../api/schedule-campaign';
 import { testSendCampaign } from '../api/test-send-campaign';
-import type { Campaign } from '../api/types';
+import type { Campaign, CampaignSummary } from '../api/types';
 import { useUnscheduleCampaign } from '../api/unschedule-campaign';
 import { useUpdateCampaign } from '../api/update-campaign';
 import { CampaignForm } from '../components/campaign-form';
 import { CampaignProgressCard, SendNowButton } from '../components/campaign-live';
 import { CampaignReportSection } from '../components/campaign-report';
+import { SendChecklistCard, useSendChecklist } from '../components/send-checklist';
 import { CampaignStatusBadge } from '../components/status-badge';
 import { DEFAULT_TIME_ZONE, formatInZone, toZonedLocal } from '../components/zoned';
 
@@ -357,6 +358,7 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
         </div>
       ) : null}
 
+      {editable ? <SendChecklistFor campaign={campaign} summary={summary.data} /> : null}
       <CampaignProgressCard campaign={campaign} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>
@@ -474,4 +476,9 @@ function ScheduleForm({ campaign, timeZone }: { campaign: Campaign; timeZone: st
       </Button>
     </form>
   );
+}
+
+/** The shared send checklist on the campaign page, before "Enviar agora" (ADR 0017). */
+function SendChecklistFor({ campaign, summary }: { campaign: Campaign; summary: CampaignSummary | undefined }) {
+  return <SendChecklistCard items={useSendChecklist(campaign, summary)} />;
 }
