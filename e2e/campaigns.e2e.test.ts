@@ -112,9 +112,10 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
       requested.filter((url) => !url.startsWith(app.baseURL) && !url.startsWith('data:') && !url.startsWith('about:')),
     ).toEqual([]);
     // The panel icons' font comes from our bundle and loads (a CDN stylesheet would be blocked by the CSP).
-    await page.waitForFunction(() =>
-      [...document.fonts].some((font) => font.family.includes('FontAwesome') && font.status === 'loaded'),
+    const loadedFaces = await page.evaluate(
+      async () => (await document.fonts.load('14px FontAwesome', '\uf1fc')).length,
     );
+    expect(loadedFaces).toBeGreaterThan(0);
     expect(requested.some((url) => url.startsWith(`${app.baseURL}/assets/fontawesome-webfont-`))).toBe(true);
     await page.locator('.gjs-pn-btn.fa-paint-brush').click();
     await page.getByText('Tipografia').first().waitFor();

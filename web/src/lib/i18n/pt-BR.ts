@@ -62,7 +62,7 @@ export const ptBR = {
 
   'auth.email': 'E-mail',
   'auth.password': 'Senha',
-  'auth.name': 'Nome',
+  'auth.name': 'Nome da sua empresa ou o seu nome',
   'auth.newPassword': 'Nova senha',
   'auth.login.title': 'Entrar no Carteiro',
   'auth.login.subtitle': 'Bem-vindo de volta! Entre para gerenciar suas campanhas.',
