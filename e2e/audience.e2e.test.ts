@@ -152,7 +152,7 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
       .getByLabel('Adicionar endereços (um por linha, ou separados por vírgula)')
       .fill('Bloqueio@Example.com');
     await suppression.getByRole('button', { name: 'Adicionar à lista de supressão' }).click();
-    await suppression.getByText('1 adicionado(s), 0 já estavam na lista, 0 inválido(s).').waitFor();
+    await suppression.getByText('Adicionados: 1 · já estavam na lista: 0 · inválidos: 0.').waitFor();
     await suppression.getByLabel('Consultar um endereço').fill('bloqueio@example.com');
     await suppression.getByRole('button', { name: 'Consultar', exact: true }).click();
     await suppression.getByText(/bloqueio@example\.com está na lista de supressão \(Adicionados por você\)/).waitFor();

@@ -320,7 +320,7 @@ export const ptBRApp = {
   'admin.audit.actions.campaign_alert.review': 'Alerta de campanha revisado',
   'admin.status.suspendedNotice':
     'Esta conta está suspensa: não envia nem retoma campanhas. Ao reativar, as campanhas pausadas continuam pausadas até o cliente retomá-las.',
-  'admin.status.pausedCount': 'Conta suspensa; {count} campanha(s) em envio foram pausadas',
+  'admin.status.pausedCount': 'Conta suspensa; campanhas em envio pausadas: {count}',
   'lists.kit.genericError': 'Algo deu errado. Tente de novo.',
   'lists.kit.loadFailed': 'Não foi possível carregar.',
   'lists.title': 'Listas',
@@ -392,7 +392,7 @@ export const ptBRApp = {
   'contacts.suppression.addLabel': 'Adicionar endereços (um por linha, ou separados por vírgula)',
   'contacts.suppression.addSubmit': 'Adicionar à lista de supressão',
   'contacts.suppression.addEmpty': 'Informe ao menos um e-mail.',
-  'contacts.suppression.addResult': '{added} adicionado(s), {already} já estavam na lista, {invalid} inválido(s).',
+  'contacts.suppression.addResult': 'Adicionados: {added} · já estavam na lista: {already} · inválidos: {invalid}.',
   'contacts.suppression.added.one': '{count} endereço adicionado à lista de supressão',
   'contacts.suppression.added.other': '{count} endereços adicionados à lista de supressão',
   'contacts.suppression.lookupLabel': 'Consultar um endereço',
