@@ -117,14 +117,15 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     );
     expect(loadedFaces).toBeGreaterThan(0);
     expect(requested.some((url) => url.startsWith(`${app.baseURL}/assets/fontawesome-webfont-`))).toBe(true);
-    await page.locator('.gjs-pn-btn.fa-paint-brush').click();
+    await greeting.click(); // the style manager shows the selected component's sectors
+    await page.locator('.gjs-pn-btn[title="Abrir gerenciador de estilos"]').click();
     await page.getByText('Tipografia').first().waitFor();
     await page.screenshot({ path: join(RESULTS, 'template-builder-pt-br-1280.png') });
     await page.getByText('Tipografia').first().click();
     const styleText = await page.locator('.gjs-sm-sectors').innerText();
     expect(styleText).toContain('Peso da fonte');
     expect(styleText).not.toMatch(/Typography|Decorations|Font color|Weight\b/);
-    await page.locator('.gjs-pn-btn.fa-th-large').click();
+    await page.locator('.gjs-pn-btn[title="Abrir blocos"]').click();
     await page.getByLabel('Nome do modelo').fill('Boas-vindas');
     await greeting.click();
     await page.getByLabel('Inserir campo').selectOption({ label: 'E-mail do contato' });
