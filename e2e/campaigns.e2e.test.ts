@@ -119,12 +119,11 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     expect(requested.some((url) => url.startsWith(`${app.baseURL}/assets/fontawesome-webfont-`))).toBe(true);
     await greeting.click(); // the style manager shows the selected component's sectors
     await page.locator('.gjs-pn-btn[title="Abrir gerenciador de estilos"]').click();
-    await page.getByText('Tipografia').first().waitFor();
+    await page.locator('.gjs-sm-sector-label').first().waitFor({ state: 'attached' });
     await page.screenshot({ path: join(RESULTS, 'template-builder-pt-br-1280.png') });
-    await page.getByText('Tipografia').first().click();
-    const styleText = await page.locator('.gjs-sm-sectors').innerText();
-    expect(styleText).toContain('Peso da fonte');
-    expect(styleText).not.toMatch(/Typography|Decorations|Font color|Weight\b/);
+    const sectors = (await page.locator('.gjs-sm-sector-label').allTextContents()).map((l) => l.trim());
+    expect(sectors).toEqual(expect.arrayContaining(['Dimensões', 'Tipografia', 'Decoração']));
+    expect(sectors.join(' ')).not.toMatch(/Dimension\b|Typography|Decorations/);
     await page.locator('.gjs-pn-btn[title="Abrir blocos"]').click();
     await page.getByLabel('Nome do modelo').fill('Boas-vindas');
     await greeting.click();

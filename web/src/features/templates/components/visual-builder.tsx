@@ -61,6 +61,8 @@ export default function VisualBuilder({
       plugins: [presetNewsletter],
       pluginsOpts: { [presetNewsletter as unknown as string]: getLocale() === 'en' ? {} : NEWSLETTER_PRESET_OPTIONS },
       cssIcons: '',
+      // GrapesJS would post usage data to its own servers (blocked by our CSP, and not ours to send).
+      telemetry: false,
       // GrapesJS's own panels follow the interface language (its English texts are built in).
       i18n: {
         locale: getLocale() === 'en' ? 'en' : 'pt',
