@@ -222,11 +222,18 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     const summary = page.getByTestId('campaign-summary');
     await summary.getByText('R$ 0,005').first().waitFor();
     expect(await summary.textContent()).toContain('Destinatários1');
-    // Sending with no balance (and an unverified e-mail) is refused by the server with its pt-BR reason.
+    // With no balance, the page's checklist and the send dialog say so BEFORE any "Continuar", with a link to
+    // add credit (the server would refuse too).
+    await page.getByTestId('send-checklist').getByText('Saldo insuficiente para este envio.').waitFor();
     await page.getByRole('button', { name: 'Enviar agora' }).click();
-    await page.getByRole('alertdialog').getByText('custo de R$ 0,005').waitFor();
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.getByText('Não foi possível enviar').waitFor();
+    const missingDialog = page.getByRole('alertdialog');
+    await missingDialog.getByText('Falta pouco para enviar').waitFor();
+    expect(await missingDialog.getByRole('link', { name: 'Adicionar créditos' }).getAttribute('href')).toBe(
+      '/dashboard/my-balance',
+    );
+    expect(await missingDialog.getByRole('button', { name: 'Continuar' }).count()).toBe(0);
+    await page.screenshot({ path: join(RESULTS, 'send-missing-dialog-1280.png') });
+    await missingDialog.getByRole('button', { name: 'Fechar' }).click();
     expect((await api<{ status: string }>(page, `/api/campaigns/${campaignId}`)).status).toBe('draft');
     await page.screenshot({ path: join(RESULTS, 'campaign-view-1280.png'), fullPage: true });
 
