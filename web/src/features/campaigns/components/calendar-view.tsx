@@ -103,7 +103,7 @@ export default function CalendarView({ timeZone = DEFAULT_TIME_ZONE }: { timeZon
         <span className="inline-flex items-center gap-1.5">
           <span className="h-2.5 w-2.5 rounded-full bg-emerald-600" /> Enviada
         </span>
-        <span>Horários em {timeZoneLabel(timeZone)}</span>
+        <span>Fuso horário: {timeZoneLabel(timeZone)}</span>
       </p>
     </div>
   );

@@ -175,6 +175,8 @@ describe('CampaignViewPage (/dashboard/campaigns/:id/view)', () => {
     expect(within(dialog).getByRole('link', { name: 'Escolher as listas' })).toBeTruthy();
     expect(within(dialog).queryByRole('button', { name: 'Continuar' })).toBeNull();
     expect(dialog.textContent).not.toContain('custo');
+    // The schedule form names the zone as people do.
+    expect(screen.getByText('Fuso horário: Horário de Brasília.')).toBeTruthy();
   });
 
   it('shows a sender without a name as its address alone', async () => {

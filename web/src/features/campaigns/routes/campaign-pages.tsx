@@ -1,4 +1,4 @@
-import { formatBRL, isDeletable, isEditable } from '@carteiro/shared';
+import { formatBRL, isDeletable, isEditable, timeZoneLabel } from '@carteiro/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
@@ -469,7 +469,7 @@ function ScheduleForm({ campaign, timeZone }: { campaign: Campaign; timeZone: st
     >
       <Label htmlFor="schedule-at">Data e hora do envio</Label>
       <Input id="schedule-at" type="datetime-local" value={value} onChange={(e) => setValue(e.target.value)} />
-      <p className="text-xs text-slate-500">Horário de {timeZone.replace('_', ' ')}.</p>
+      <p className="text-xs text-slate-500">Fuso horário: {timeZoneLabel(timeZone)}.</p>
       <FieldError>{error}</FieldError>
       <Button type="submit" variant="secondary" className="w-full" disabled={schedule.isPending || !value}>
         {campaign.status === 'scheduled' ? 'Reagendar' : 'Agendar'}
