@@ -250,7 +250,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
       .waitFor();
     await page.getByLabel('Até 5 e-mails').fill('teste@example.com');
     await page.getByRole('button', { name: 'Enviar teste' }).click();
-    await page.getByText('Teste enviado para 1 endereço(s)').waitFor();
+    await page.getByText('Teste enviado para 1 endereço').waitFor();
     const mailbox = await api<{ messages: Array<{ id: number; subject: string; to: string }> }>(
       page,
       '/api/dev/mailbox',

@@ -216,7 +216,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     const numbers = report.getByTestId('report-numbers');
     expect(await numbers.getByText('Aberturas únicas').locator('..').textContent()).toContain('Aberturas únicas1');
     expect(await numbers.getByText('Cliques únicos').locator('..').textContent()).toContain('Cliques únicos1');
-    await report.getByTestId('activity-summary').getByText('1 abertura(s) e 1 clique(s)', { exact: false }).waitFor();
+    await report.getByTestId('activity-summary').getByText('1 abertura e 1 clique', { exact: false }).waitFor();
     await report.getByTestId('activity-chart').locator('.recharts-surface').first().waitFor();
     await report.getByTestId('recipient-row').filter({ hasText: recipientEmail }).waitFor();
     const csvHref = await report.getByRole('link', { name: 'Exportar CSV por destinatário' }).getAttribute('href');
