@@ -109,7 +109,7 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
     await page.getByTestId('import-summary').waitFor({ state: 'detached' });
 
     // The list shows its contacts (first page of 50).
-    await page.getByText('50 contato(s) exibido(s)').waitFor();
+    await page.getByText('50 contatos exibidos').waitFor();
     await page.screenshot({ path: join(RESULTS, 'list-1280.png'), fullPage: true });
     await page.goto(`${app.baseURL}/dashboard/contacts`);
     await page.getByLabel('Buscar por e-mail ou nome').fill('conceição');
@@ -127,9 +127,9 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
     // CSV export of the filter, `;` for Excel.
     await page.getByLabel('Buscar por e-mail ou nome').fill('');
     // Keyset pagination: 50 per page, then "Carregar mais".
-    await page.getByText('50 contato(s) exibido(s)').waitFor();
+    await page.getByText('50 contatos exibidos').waitFor();
     await page.getByRole('button', { name: 'Carregar mais' }).click();
-    await page.getByText('62 contato(s) exibido(s)').waitFor();
+    await page.getByText('62 contatos exibidos').waitFor();
     expect(await page.getByRole('button', { name: 'Carregar mais' }).count()).toBe(0);
     await page.getByRole('button', { name: 'pessoa0@example.com' }).waitFor();
     const exported = page.waitForEvent('download');
@@ -143,7 +143,7 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
     await page.getByLabel('Selecionar pessoa0@example.com').check();
     await page.getByRole('button', { name: 'Descadastrar' }).click();
     await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.getByText('1 contato(s) descadastrados').waitFor();
+    await page.getByText('1 contato descadastrado').waitFor();
 
     // The account's suppression list: add an address by hand, then the new-contact form refuses it.
     await page.getByRole('button', { name: 'Lista de supressão' }).click();
@@ -152,7 +152,7 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
       .getByLabel('Adicionar endereços (um por linha, ou separados por vírgula)')
       .fill('Bloqueio@Example.com');
     await suppression.getByRole('button', { name: 'Adicionar à lista de supressão' }).click();
-    await suppression.getByText('1 adicionado(s), 0 já estavam na lista, 0 inválido(s).').waitFor();
+    await suppression.getByText('Adicionados: 1 · já estavam na lista: 0 · inválidos: 0.').waitFor();
     await suppression.getByLabel('Consultar um endereço').fill('bloqueio@example.com');
     await suppression.getByRole('button', { name: 'Consultar', exact: true }).click();
     await suppression.getByText(/bloqueio@example\.com está na lista de supressão \(Adicionados por você\)/).waitFor();

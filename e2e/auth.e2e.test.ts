@@ -92,7 +92,7 @@ describe.skipIf(!CHROMIUM_PATH)('sign-in, accounts and teams in Chromium', () =>
     await signIn(page, owner.email, owner.password);
     await page.waitForURL('**/dashboard');
     await page.goto('/dashboard/settings?aba=conta');
-    const name = page.getByLabel('Nome da conta');
+    const name = page.getByLabel('Nome da empresa (como seus clientes a conhecem)');
     await name.fill('Padaria da Ana');
     await page.getByLabel('CNPJ ou CPF').fill('11.222.333/0001-82');
     await page.getByRole('button', { name: 'Salvar alterações' }).click();

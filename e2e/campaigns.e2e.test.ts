@@ -50,6 +50,10 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     const { page, context } = await signUpAndOpen(browser, app.baseURL, { path: '/dashboard' });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
     // GrapesJS (+ newsletter preset) is its own chunk, fetched only by the editor routes.
@@ -95,10 +99,38 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     const canvas = page.frameLocator('.gjs-frame');
     const greeting = canvas.getByText('Olá,', { exact: false }).first();
     await greeting.waitFor({ timeout: 30_000 });
+    // The builder speaks pt-BR (blocks, style manager) and loads its icons from our own origin: no CDN, no CSP error.
+    const blocks = page.locator('.gjs-block-label');
+    await blocks.first().waitFor();
+    const blockLabels = (await blocks.allTextContents()).map((l) => l.trim());
+    expect(blockLabels).toEqual(
+      expect.arrayContaining(['Seção de 1 coluna', 'Botão', 'Divisor', 'Texto', 'Imagem', 'Citação']),
+    );
+    for (const english of ['1 Section', 'Button', 'Divider', 'Text', 'Image', 'Quote', 'Link Block', 'Grid Items']) {
+      expect(blockLabels).not.toContain(english);
+    }
+    expect(
+      requested.filter((url) => !url.startsWith(app.baseURL) && !url.startsWith('data:') && !url.startsWith('about:')),
+    ).toEqual([]);
+    // The panel icons' font comes from our bundle and loads (a CDN stylesheet would be blocked by the CSP).
+    const loadedFaces = await page.evaluate(
+      async () => (await document.fonts.load('14px FontAwesome', '\uf1fc')).length,
+    );
+    expect(loadedFaces).toBeGreaterThan(0);
+    expect(requested.some((url) => url.startsWith(`${app.baseURL}/assets/fontawesome-webfont-`))).toBe(true);
+    await greeting.click(); // the style manager shows the selected component's sectors
+    await page.locator('.gjs-pn-btn[title="Abrir gerenciador de estilos"]').click();
+    await page.locator('.gjs-sm-sector-label').first().waitFor({ state: 'attached' });
+    await page.screenshot({ path: join(RESULTS, 'template-builder-pt-br-1280.png') });
+    const sectors = (await page.locator('.gjs-sm-sector-label').allTextContents()).map((l) => l.trim());
+    expect(sectors).toEqual(expect.arrayContaining(['Dimensões', 'Tipografia', 'Decoração']));
+    expect(sectors.join(' ')).not.toMatch(/Dimension\b|Typography|Decorations/);
+    await page.locator('.gjs-pn-btn[title="Abrir blocos"]').click();
     await page.getByLabel('Nome do modelo').fill('Boas-vindas');
     await greeting.click();
     await page.getByLabel('Inserir campo').selectOption({ label: 'E-mail do contato' });
     await page.screenshot({ path: join(RESULTS, 'template-editor-1280.png') });
+    expect(consoleErrors.filter((e) => /Content Security Policy|font-awesome|cdnjs/i.test(e))).toEqual([]);
     await page.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Modelo salvo').waitFor();
     // The builder's project is stored beside the HTML, so re-opening the editor keeps the design.
@@ -192,11 +224,18 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     const summary = page.getByTestId('campaign-summary');
     await summary.getByText('R$ 0,005').first().waitFor();
     expect(await summary.textContent()).toContain('Destinatários1');
-    // Sending with no balance (and an unverified e-mail) is refused by the server with its pt-BR reason.
+    // With no balance, the page's checklist and the send dialog say so BEFORE any "Continuar", with a link to
+    // add credit (the server would refuse too).
+    await page.getByTestId('send-checklist').getByText('Saldo insuficiente para este envio.').waitFor();
     await page.getByRole('button', { name: 'Enviar agora' }).click();
-    await page.getByRole('alertdialog').getByText('custo de R$ 0,005').waitFor();
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.getByText('Não foi possível enviar').waitFor();
+    const missingDialog = page.getByRole('alertdialog');
+    await missingDialog.getByText('Falta pouco para enviar').waitFor();
+    expect(await missingDialog.getByRole('link', { name: 'Adicionar créditos' }).getAttribute('href')).toBe(
+      '/dashboard/my-balance',
+    );
+    expect(await missingDialog.getByRole('button', { name: 'Continuar' }).count()).toBe(0);
+    await page.screenshot({ path: join(RESULTS, 'send-missing-dialog-1280.png') });
+    await missingDialog.getByRole('button', { name: 'Fechar' }).click();
     expect((await api<{ status: string }>(page, `/api/campaigns/${campaignId}`)).status).toBe('draft');
     await page.screenshot({ path: join(RESULTS, 'campaign-view-1280.png'), fullPage: true });
 
@@ -213,7 +252,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
       .waitFor();
     await page.getByLabel('Até 5 e-mails').fill('teste@example.com');
     await page.getByRole('button', { name: 'Enviar teste' }).click();
-    await page.getByText('Teste enviado para 1 endereço(s)').waitFor();
+    await page.getByText('Teste enviado para 1 endereço').waitFor();
     const mailbox = await api<{ messages: Array<{ id: number; subject: string; to: string }> }>(
       page,
       '/api/dev/mailbox',

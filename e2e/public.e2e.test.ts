@@ -146,14 +146,15 @@ describe.skipIf(!CHROMIUM_PATH)('public pages in Chromium', () => {
     await page.context().close();
   });
 
-  it('calculator shows R$ 5,00 for 1000 e-mails and rejects negatives', async () => {
+  it('calculator shows pt-BR currency (R$ 5,00 for 1000, R$ 61,73 for 12.345 e-mails) and rejects negatives', async () => {
     const page = await open('/');
     const input = page.getByTestId('calculator-input');
     const cost = page.getByTestId('calculator-cost');
     await input.fill('1000');
     expect((await cost.textContent())?.replace(/\u00a0/g, ' ')).toBe('R$ 5,00');
-    await input.fill('3');
-    expect((await cost.textContent())?.replace(/\u00a0/g, ' ')).toBe('R$ 0,015');
+    await input.fill('12345');
+    expect((await cost.textContent())?.replace(/\u00a0/g, ' ')).toBe('R$ 61,73');
+    expect((await page.getByTestId('calculator-exact').textContent())?.replace(/\u00a0/g, ' ')).toContain('R$ 61,725');
     await input.fill('');
     expect((await cost.textContent())?.replace(/\u00a0/g, ' ')).toBe('R$ 0,00');
     await input.fill('-5');

@@ -14,6 +14,7 @@ import {
   signIn,
   waitForMail,
 } from './support/journeys';
+import { completeIdentity } from './support/session';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const OPERATOR = 'operacao.envio@carteiro.test';
@@ -90,6 +91,8 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     const verification = await waitForMail(app.baseURL, owner.email, /confirm/i);
     await page.goto(linkIn(verification, app.baseURL, 'verify-email'));
     await page.waitForURL('**/auth/email-verified**');
+    // The footer identity (name, CNPJ/CPF, address) is required before the first campaign.
+    await completeIdentity(page);
 
     await page.goto('/dashboard/my-balance');
     await page.getByRole('button', { name: 'Adicionar créditos' }).click();
@@ -171,7 +174,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.goto(`/dashboard/campaigns/${campaignId}/view`);
     await page.getByTestId('campaign-summary').getByText('R$ 0,005').first().waitFor();
     await page.getByRole('button', { name: 'Enviar agora' }).click();
-    await page.getByRole('alertdialog').getByText('1 destinatário(s), custo de R$ 0,005').waitFor();
+    await page.getByRole('alertdialog').getByText('1 destinatário, custo de R$ 0,005').waitFor();
     await page.getByRole('button', { name: 'Continuar' }).click();
     await page.getByText('Envio iniciado').waitFor();
     await page.getByText('Enviada', { exact: true }).first().waitFor({ timeout: 30_000 });
@@ -223,7 +226,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     const numbers = report.getByTestId('report-numbers');
     expect(await numbers.getByText('Aberturas únicas').locator('..').textContent()).toContain('Aberturas únicas1');
     expect(await numbers.getByText('Cliques únicos').locator('..').textContent()).toContain('Cliques únicos1');
-    await report.getByTestId('activity-summary').getByText('1 abertura(s) e 1 clique(s)', { exact: false }).waitFor();
+    await report.getByTestId('activity-summary').getByText('1 abertura e 1 clique', { exact: false }).waitFor();
     await report.getByTestId('activity-chart').locator('.recharts-surface').first().waitFor();
     await report.getByTestId('recipient-row').filter({ hasText: recipientEmail }).waitFor();
     const csvHref = await report.getByRole('link', { name: 'Exportar CSV por destinatário' }).getAttribute('href');
@@ -320,7 +323,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
 
     await page.goto(`/dashboard/campaigns/${campaign.id}/view`);
     await page.getByRole('button', { name: 'Enviar agora' }).click();
-    await page.getByRole('alertdialog').getByText(`${SLOW_RECIPIENTS} destinatário(s), custo de R$ 0,30`).waitFor();
+    await page.getByRole('alertdialog').getByText(`${SLOW_RECIPIENTS} destinatários, custo de R$ 0,30`).waitFor();
     await page.getByRole('button', { name: 'Continuar' }).click();
     const card = page.getByTestId('campaign-progress');
     await card.getByRole('heading', { name: 'Enviando…' }).waitFor();

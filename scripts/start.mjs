@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm start` / `npm run api|worker|migrate`: builds what is missing or stale (web/dist, server/dist), then runs
 // the server with the role given. A fresh clone needs nothing but `npm install` first.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runSupervised } from './supervise.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const role = process.argv[2] ?? 'all';
@@ -57,8 +58,5 @@ if (isStale(path.join(root, 'server/dist/main.js'), ['server/src', 'shared/src']
   run('compilando o servidor', process.execPath, ['build.mjs'], path.join(root, 'server'));
 }
 
-const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'server/dist/main.js'), role], {
-  stdio: 'inherit',
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// Signals reach the server and `npm start` ends with its exit code, even when npm's shell dies first (supervise.mjs).
+runSupervised(process.execPath, ['--enable-source-maps', path.join(root, 'server/dist/main.js'), role]);

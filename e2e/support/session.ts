@@ -16,7 +16,7 @@ let counter = 0;
 export async function signUpAndOpen(
   browser: Browser,
   baseURL: string,
-  options: { width?: number; height?: number; name?: string; path?: string } = {},
+  options: { width?: number; height?: number; name?: string; path?: string; identity?: boolean } = {},
 ): Promise<SignedIn> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
@@ -42,6 +42,29 @@ export async function signUpAndOpen(
     { name: options.name ?? 'Maria Teste', email, password },
   );
   if (status >= 300) throw new Error(`cadastro falhou: HTTP ${status}`);
+  if (options.identity !== false) await completeIdentity(page);
   await page.goto(`${baseURL}${options.path ?? '/dashboard'}`);
   return { context, page, email, password };
+}
+
+/**
+ * Fills the footer identity a campaign needs before its first send (business name, CNPJ with valid check digits,
+ * address), through the real API from the signed-in page.
+ */
+export async function completeIdentity(page: Page): Promise<void> {
+  const status = await page.evaluate(async () => {
+    await fetch('/api/session', { credentials: 'same-origin' });
+    const response = await fetch('/api/account', {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify({
+        legalName: 'Padaria Pão Quente Ltda',
+        taxId: '11.222.333/0001-81',
+        address: 'Rua das Flores, 100 — Recife/PE, 50000-000',
+      }),
+    });
+    return response.status;
+  });
+  if (status >= 300) throw new Error(`identificação falhou: HTTP ${status}`);
 }

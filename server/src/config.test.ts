@@ -11,7 +11,9 @@ describe('loadConfig', () => {
     expect(config.PUBLIC_URL).toBe('http://localhost:10100');
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.mailCatcherEnabled).toBe(true);
-    expect(config.MIN_PASSWORD_LENGTH).toBe(6);
+    expect(config.MIN_PASSWORD_LENGTH).toBe(8);
+    expect(config.MAX_PASSWORD_LENGTH).toBe(128);
+    expect(() => loadConfig({ MIN_PASSWORD_LENGTH: '6' })).toThrow(/MIN_PASSWORD_LENGTH/);
     expect(config.trustedOrigins).toEqual(['http://localhost:10100']);
   });
 

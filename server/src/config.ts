@@ -45,8 +45,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Carteiro <nao-responda@carteiro.local>'),
   CONTACT_EMAIL: z.email().default('contato@carteiro.local'),
   ADMIN_EMAILS: emailList.default([]),
-  MIN_PASSWORD_LENGTH: z.coerce.number().int().min(6).max(128).default(DEFAULT_MIN_PASSWORD_LENGTH),
-  MAX_PASSWORD_LENGTH: z.coerce.number().int().min(8).max(1024).default(DEFAULT_MAX_PASSWORD_LENGTH),
+  MIN_PASSWORD_LENGTH: z.coerce.number().int().min(8).max(128).default(DEFAULT_MIN_PASSWORD_LENGTH),
+  MAX_PASSWORD_LENGTH: z.coerce.number().int().min(64).max(1024).default(DEFAULT_MAX_PASSWORD_LENGTH),
   /** Sign-in, sign-up, magic-link and reset requests a client may make per minute (429 beyond). */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(3),
   /** Public API v1: requests one API key may make per window (429 with RateLimit-* headers beyond). */

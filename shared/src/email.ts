@@ -57,3 +57,39 @@ function isValidNormalisedEmail(local: string, domain: string, email: string): b
 export function isValidEmail(text: string): boolean {
   return normaliseEmail(text) !== null;
 }
+
+/**
+ * Why a text is not a valid address, in pt-BR, for the person who typed or imported it (rejected-rows report,
+ * forms); null when `normaliseEmail` accepts it. The checks follow the same rules as `normaliseEmail`, most
+ * telling first, and fall back to "E-mail inválido" for anything they do not name.
+ */
+export function describeEmailProblem(text: string): string | null {
+  if (normaliseEmail(text) !== null) return null;
+  let value = typeof text === 'string' ? text.trim() : '';
+  if (value.startsWith('<') && value.endsWith('>')) value = value.slice(1, -1).trim();
+  if (value === '') return 'E-mail vazio';
+  if (/\s/.test(value)) return 'E-mail inválido: tem espaço no meio do endereço';
+  const ats = value.split('@').length - 1;
+  if (ats === 0) return 'E-mail inválido: falta o @';
+  if (ats > 1) return 'E-mail inválido: tem mais de um @';
+  if (value.length > 254) return 'E-mail inválido: longo demais (máximo de 254 caracteres)';
+  const [local = '', domainText = ''] = value.split('@');
+  if (local === '') return 'E-mail inválido: falta o nome antes do @';
+  if (domainText === '') return 'E-mail inválido: falta o domínio depois do @ (ex.: gmail.com)';
+  if (NON_ASCII.test(local))
+    return 'E-mail inválido: acento ou caractere especial antes do @ (a maioria dos provedores não aceita)';
+  if (local.length > 64) return 'E-mail inválido: parte antes do @ longa demais (máximo de 64 caracteres)';
+  if (/^\.|\.$|\.\./.test(local)) return 'E-mail inválido: ponto no início, no fim ou repetido antes do @';
+  const badLocal = [...local.toLowerCase()].find((ch) => !/[a-z0-9!#$%&'*+/=?^_`{|}~.-]/.test(ch));
+  if (badLocal) return `E-mail inválido: caractere não permitido antes do @ ("${badLocal}")`;
+  const domain = domainToAscii(domainText.toLowerCase().replace(/\.$/, ''));
+  if (!domain) return 'E-mail inválido: domínio com caractere não permitido';
+  const labels = domain.split('.');
+  if (labels.length < 2) return 'E-mail inválido: domínio sem terminação (falta ".com", ".com.br"…)';
+  if (labels.some((label) => label === '')) return 'E-mail inválido: domínio com ponto repetido ou no início';
+  const tld = labels[labels.length - 1] as string;
+  if (!TLD.test(tld)) return `E-mail inválido: terminação do domínio inválida (".${tld}")`;
+  if (labels.some((label) => !DOMAIN_LABEL.test(label)))
+    return 'E-mail inválido: domínio com caractere não permitido (use só letras, números, ponto e hífen)';
+  return 'E-mail inválido';
+}

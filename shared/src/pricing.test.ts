@@ -4,6 +4,8 @@ import {
   costOfEmailsMillis,
   emailsPaidBy,
   formatBRL,
+  formatBRLCurrency,
+  hasFractionOfCent,
   PRICE_PER_EMAIL_MILLIS,
   parseReaisToMillis,
 } from './pricing';
@@ -68,5 +70,27 @@ describe('pricing', () => {
     expect(emailsPaidBy(5000)).toBe(1000);
     expect(emailsPaidBy(4)).toBe(0);
     expect(emailsPaidBy(5000, 4)).toBe(1250);
+  });
+});
+
+describe('formatBRLCurrency (display estimates, whole cents)', () => {
+  it.each([
+    [61_725, '61,73'],
+    [61_724, '61,72'],
+    [5, '0,01'],
+    [4, '0,00'],
+    [5_000_000, '5.000,00'],
+    [-15, '0,02'],
+  ])('%i millis → R$ %s', (millis, text) => {
+    expect(formatBRLCurrency(millis).replace(/^-/, '')).toBe(`R$${NBSP}${text}`);
+  });
+
+  it('agrees with Intl pt-BR currency formatting for whole cents', () => {
+    for (const millis of [0, 10, 1_230, 61_730, 123_456_780]) {
+      const intl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(millis / 1000);
+      expect(formatBRLCurrency(millis)).toBe(intl);
+    }
+    expect(hasFractionOfCent(61_725)).toBe(true);
+    expect(hasFractionOfCent(61_730)).toBe(false);
   });
 });

@@ -45,6 +45,23 @@ export function formatBRL(millis: number): string {
 }
 
 /**
+ * An amount in millis as pt-BR BRL currency, rounded to whole cents (half up: R$ 61,725 → "R$ 61,73"), the way
+ * Intl's pt-BR currency formatter shows money. For display estimates only (the landing calculator, ADR 0017):
+ * wherever money is booked, the exact millis stay and `formatBRL` shows them.
+ */
+export function formatBRLCurrency(millis: number): string {
+  if (!Number.isSafeInteger(millis)) throw new RangeError('millis must be a safe integer');
+  const sign = millis < 0 ? -1 : 1;
+  const cents = Math.floor((Math.abs(millis) + 5) / 10);
+  return formatBRL(sign * cents * 10);
+}
+
+/** True when an amount in millis is not a whole number of cents (its currency display is rounded). */
+export function hasFractionOfCent(millis: number): boolean {
+  return millis % 10 !== 0;
+}
+
+/**
  * Parses a pt-BR or plain decimal amount in reais ("10", "10,50", "1.234,567", "10.5") into millis.
  * Returns null when the text is not an amount with at most 3 decimals.
  */

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { accounts } from '../../src/modules/accounts/accounts.db';
 import { authUsers } from '../../src/modules/auth/auth.db';
+import { TEST_ACCOUNT_IDENTITY } from './test-account';
 import type { TestApp } from './test-app';
 
 export interface SignedInUser {
@@ -33,7 +35,7 @@ export function cookiesFrom(setCookie: string | string[] | undefined): string {
  */
 export async function signUp(
   t: TestApp,
-  opts: { email?: string; name?: string; password?: string; verified?: boolean } = {},
+  opts: { email?: string; name?: string; password?: string; verified?: boolean; identity?: boolean } = {},
 ): Promise<SignedInUser> {
   const email = (opts.email ?? `user-${randomUUID().slice(0, 8)}@example.com`).toLowerCase();
   const password = opts.password ?? 'senha-forte-123';
@@ -53,6 +55,10 @@ export async function signUp(
   const session = await t.app.inject({ method: 'GET', url: '/api/session', headers });
   if (session.statusCode !== 200) throw new Error(`GET /api/session failed: ${session.statusCode} ${session.body}`);
   const accountId = (session.json() as { account: { id: string } }).account.id;
+  // The footer identity a campaign needs before sending (ADR 0017), unless a test wants it missing.
+  if (opts.identity !== false) {
+    await t.database.db.update(accounts).set(TEST_ACCOUNT_IDENTITY).where(eq(accounts.id, accountId));
+  }
   return { userId, accountId, email, password, headers };
 }
 

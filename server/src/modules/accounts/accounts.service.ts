@@ -35,9 +35,13 @@ export async function findAccount(db: Db, accountId: string): Promise<AccountRow
   return row ?? null;
 }
 
+/**
+ * A new account's name: the name given at sign-up as it was typed (people sign up as "Padaria Pão Quente"), never
+ * a made-up "Conta de …" that would reach recipients' footers; the e-mail's local part when there is none. The
+ * business identity of the footer (legal name, CNPJ/CPF, address) is asked before the first send (ADR 0017).
+ */
 export function defaultAccountName(name: string, email: string): string {
-  const trimmed = name.trim();
-  return trimmed ? `Conta de ${trimmed}` : `Conta de ${email.split('@')[0]}`;
+  return name.trim() || (email.split('@')[0] as string);
 }
 
 /**

@@ -77,7 +77,7 @@ describe.each(DATABASE_KINDS)('accounts and teams on %s', (kind) => {
     const first = await req(user, 'GET', `/api/session?newAccountUuid=${clientUuid}`);
     expect(first.statusCode).toBe(200);
     const account = first.json().account;
-    expect(account).toMatchObject({ uuid: clientUuid, ownerUserId: res.json().user.id, name: 'Conta de Início' });
+    expect(account).toMatchObject({ uuid: clientUuid, ownerUserId: res.json().user.id, name: 'Início' });
     expect(account.id).not.toBe(clientUuid);
     expect(first.json().role).toBe('owner');
     // Later starts load that account: another client uuid does not create a second one.

@@ -8,6 +8,7 @@ import type { Mailer } from '../../mail/mailer';
 import { AUTH_BASE_PATH, type Auth, CLIENT_IP_HEADER, createAuth, FRESH_SESSION_SECONDS } from './auth';
 import { mapAuthError } from './auth-errors';
 import { verifyAgainstDummy } from './password-hash';
+import { assertPasswordAllowed } from './password-policy';
 import { noSessionError } from './request-actor';
 
 declare module 'fastify' {
@@ -79,6 +80,13 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
     if (path === '/reset-password' && body && typeof body === 'object' && typeof body.token === 'string') {
       const expired = await isExpiredResetToken(auth, body.token);
       if (expired) return sendError(reply, new AppError('expired-action-code'));
+    }
+
+    try {
+      assertPasswordAllowed(path, body);
+    } catch (error) {
+      if (error instanceof AppError) return sendError(reply, error);
+      throw error;
     }
 
     const response = await auth.handler(toWebRequest(request, config, body));

@@ -111,9 +111,58 @@ describe.each(DATABASE_KINDS)('auth on %s', (kind) => {
     const bad = await post(t, '/api/auth/sign-up/email', { email: 'não-é-email', password: 'senha-boa-1', name: 'X' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('invalid-email');
-    // Six characters are enough (spec default).
-    const six = await post(t, '/api/auth/sign-up/email', { email: 'seis@example.com', password: '123456', name: 'X' });
-    expect(six.statusCode).toBe(200);
+    // Seven characters are refused, eight are enough, no composition rules (ADR 0017).
+    const seven = await post(t, '/api/auth/sign-up/email', {
+      email: 'sete@example.com',
+      password: 'abcdefg',
+      name: 'X',
+    });
+    expect(seven.statusCode).toBe(400);
+    expect(seven.json().error).toEqual({
+      code: 'password-does-not-meet-requirements',
+      message: 'A senha deve ter entre 8 e 128 caracteres.',
+    });
+    const eight = await post(t, '/api/auth/sign-up/email', {
+      email: 'oito@example.com',
+      password: 'pão quen',
+      name: 'X',
+    });
+    expect(eight.statusCode).toBe(200);
+    const longest = await post(t, '/api/auth/sign-up/email', {
+      email: 'maxima@example.com',
+      password: 'frase longa '.repeat(10).slice(0, 128),
+      name: 'X',
+    });
+    expect(longest.statusCode).toBe(200);
+  });
+
+  it('refuses common and breached passwords wherever a password is set, in pt-BR', async () => {
+    for (const password of ['12345678', 'Password1', 'senha123', '  qwertyuiop  ']) {
+      const res = await post(t, '/api/auth/sign-up/email', { email: 'comum@example.com', password, name: 'X' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe('password-does-not-meet-requirements');
+      expect(res.json().error.message).toMatch(/muito comum ou já apareceu em vazamentos/);
+      expect(res.json().error.details).toEqual({ field: 'password' });
+    }
+    // Nothing was created: the same address signs up with a good password.
+    const ok = await post(t, '/api/auth/sign-up/email', {
+      email: 'comum@example.com',
+      password: 'padaria-do-bairro-7',
+      name: 'X',
+    });
+    expect(ok.statusCode).toBe(200);
+
+    const user = await signUp(t);
+    const fresh = await signIn(t, user.email, user.password);
+    const change = await post(
+      t,
+      '/api/auth/change-password',
+      { currentPassword: user.password, newPassword: 'iloveyou' },
+      fresh,
+    );
+    expect(change.statusCode).toBe(400);
+    expect(change.json().error.details).toEqual({ field: 'newPassword' });
+    await signIn(t, user.email, user.password);
   });
 
   it('refuses sign-in from a foreign Origin (CSRF) with 403', async () => {
@@ -159,6 +208,8 @@ describe.each(DATABASE_KINDS)('auth on %s', (kind) => {
 
     const weak = await post(t, '/api/auth/reset-password', { token, newPassword: '123' });
     expect(weak.json().error.code).toBe('password-does-not-meet-requirements');
+    const common = await post(t, '/api/auth/reset-password', { token, newPassword: 'baseball' });
+    expect(common.json().error.message).toMatch(/muito comum/);
     const reset = await post(t, '/api/auth/reset-password', { token, newPassword: 'nova-senha-456' });
     expect(reset.statusCode).toBe(200);
     const reused = await post(t, '/api/auth/reset-password', { token, newPassword: 'nova-senha-789' });
@@ -224,7 +275,7 @@ describe.each(DATABASE_KINDS)('auth on %s', (kind) => {
     const wrong = await post(
       t,
       '/api/auth/change-password',
-      { currentPassword: 'errada', newPassword: 'x123456' },
+      { currentPassword: 'errada', newPassword: 'x1234567' },
       fresh,
     );
     expect(wrong.json().error.code).toBe('wrong-password');

@@ -155,6 +155,39 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
     }
   });
 
+  it('refuses to schedule or send before the footer identity (name, CNPJ/CPF, address) is complete', async () => {
+    const c = await signUp(t, { verified: true, identity: false });
+    const list = await call(c, 'POST', '/api/lists', { name: 'Clientes' });
+    await call(c, 'POST', '/api/contacts', { email: 'ana@example.com', listIds: [list.json().id] });
+    const campaign = await create(c, { includeListIds: [list.json().id], fromEmail: 'loja@example.com' });
+    for (const [url, body] of [
+      [`/api/campaigns/${campaign.id}/schedule`, { scheduledAt: '2099-03-01T09:00' }],
+      [`/api/campaigns/${campaign.id}/send`, {}],
+    ] as const) {
+      const res = await call(c, 'POST', url, body);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().error.message).toBe(
+        'Complete a identificação da empresa que aparece no rodapé de todo e-mail (nome da empresa (razão social), CNPJ ou CPF, endereço): é exigida antes do primeiro envio, como pede o código de autorregulamentação (CAPEM).',
+      );
+      expect(res.json().error.details).toEqual({
+        check: 'identity',
+        fix: { href: '/dashboard/settings?aba=conta', text: 'Completar a identificação' },
+      });
+    }
+    const patched = await call(c, 'PATCH', '/api/account', {
+      legalName: 'Padaria Pão Quente Ltda',
+      taxId: '11.222.333/0001-81',
+      address: 'Rua das Flores, 100 — Recife/PE',
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const scheduled = await call(c, 'POST', `/api/campaigns/${campaign.id}/schedule`, {
+      scheduledAt: '2099-03-01T09:00',
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    // A new account is named as the person typed it, never "Conta de …" (it reaches recipients' footers).
+    expect((await call(c, 'GET', '/api/account')).json().account.name).toBe('Maria Teste');
+  });
+
   it('copies a library template into the campaign, which then edits its own copy', async () => {
     const library = await call(a, 'POST', '/api/templates', {
       name: 'Da biblioteca',

@@ -5,13 +5,13 @@ import {
   type CampaignUpdateInput,
   isDeletable,
   isEditable,
+  missingSendChecks,
 } from '@carteiro/shared';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
 import { lists } from '../lists/lists.db';
-import { hasAudience } from '../segments/campaign-audience';
 import { assertOwnSegments } from '../segments/segments';
 import { findCustomFieldNames } from '../templates/custom-field-names';
 import { findTemplate } from '../templates/templates';
@@ -179,13 +179,17 @@ export async function duplicateCampaign(db: Db, accountId: string, id: string): 
  * no audience, no HTML, broken Liquid, or no unsubscribe link. Used by scheduling and by the sending engine.
  */
 export async function assertReadyToSend(db: Db, campaign: CampaignRow): Promise<void> {
-  if (!campaign.subject.trim()) throw new AppError('validation_failed', 'Informe o assunto antes de enviar.');
-  if (!hasAudience(campaign))
-    throw new AppError(
-      'validation_failed',
-      'Escolha pelo menos uma lista ou segmento de destinatários antes de enviar.',
-    );
-  if (!campaign.template.trim()) throw new AppError('validation_failed', 'A campanha não tem conteúdo (modelo vazio).');
+  // Subject, audience and content: the shared checklist the web shows before sending (same messages).
+  const [missing] = missingSendChecks({
+    campaignId: campaign.id,
+    subject: campaign.subject,
+    includeListIds: campaign.includeListIds,
+    includeSegmentIds: campaign.includeSegmentIds,
+    resendOfCampaignId: campaign.resendOfCampaignId,
+    html: campaign.template,
+    fromEmail: campaign.fromEmail,
+  }).filter((item) => item.key !== 'unsubscribe'); // the unsubscribe link is checked below, with its details
+  if (missing) throw new AppError('validation_failed', missing.problem, { check: missing.key, fix: missing.fix });
   assertValidTemplate(
     { subject: campaign.subject, preheader: campaign.preheader, html: campaign.template },
     await findCustomFieldNames(db, campaign.createdBy),
@@ -228,7 +232,7 @@ export async function scheduleCampaign(
   scheduledAtText: string,
   now = new Date(),
 ): Promise<CampaignView> {
-  const [account] = await db.select({ timeZone: accounts.timeZone }).from(accounts).where(eq(accounts.id, accountId));
+  const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   const scheduledAt = zonedLocalToDate(scheduledAtText, account?.timeZone ?? 'America/Sao_Paulo');
   if (Number.isNaN(scheduledAt.getTime())) throw new AppError('validation_failed', 'Data e hora inválidas.');
   if (scheduledAt.getTime() < now.getTime() + MIN_SCHEDULE_LEAD_MS)
@@ -246,6 +250,16 @@ export async function scheduleCampaign(
   }
   assertTransition(current.status, 'scheduled', conflict);
   await assertReadyToSend(db, current);
+  // The footer identity too, so a scheduled campaign does not fail for it when its time comes.
+  const [missing] = missingSendChecks({
+    campaignId: current.id,
+    subject: current.subject,
+    includeListIds: current.includeListIds,
+    html: current.template,
+    fromEmail: current.fromEmail,
+    account: account ?? {},
+  }).filter((item) => item.key === 'identity');
+  if (missing) throw new AppError('validation_failed', missing.problem, { check: missing.key, fix: missing.fix });
   return transitionCampaign(db, accountId, id, 'scheduled', { scheduledAt });
 }
 

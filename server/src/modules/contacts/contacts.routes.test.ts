@@ -127,8 +127,100 @@ describe.each(DATABASE_KINDS)('contacts, lists and imports API on %s', (kind) =>
     const res = await t.app.inject({ url: '/api/contacts/export.csv?delimiter=;', headers: a.headers });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
-    expect(res.body.startsWith('\uFEFFemail;nome;status')).toBe(true);
-    expect(res.body).toContain(`formula@x.com;"'=HYPERLINK(""http://mal"")";subscribed`);
+    expect(res.body.startsWith('\uFEFFE-mail;Nome;')).toBe(true);
+    expect(res.body).toContain(`formula@x.com;"'=HYPERLINK(""http://mal"")";`);
+  });
+
+  it('exports the CSV a person reads in Excel pt-BR, and importing it back changes nothing', async () => {
+    const c = await signUp(t, { verified: true });
+    const patchedZone = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/account',
+      headers: json(c),
+      payload: { timeZone: 'America/Manaus' },
+    });
+    expect(patchedZone.statusCode).toBe(200);
+    const create = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url: '/api/contacts', headers: json(c), payload });
+    const ana = (
+      await create({
+        email: 'ana@padaria.com.br',
+        name: 'Ana Souza',
+        fields: { cidade: 'Recife', data_nascimento: '12/03/1990' },
+        legalBasis: 'consent',
+        consentSource: 'balcão da loja',
+      })
+    ).json();
+    await create({ email: 'bia@padaria.com.br', name: 'Bia; "a" Lima', fields: { cidade: 'Manaus', CPF: '123' } });
+    const caio = (await create({ email: 'caio@padaria.com.br', legalBasis: 'legitimate_interest' })).json();
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts/bulk',
+      headers: json(c),
+      payload: { action: 'unsubscribe', ids: [caio.id] },
+    });
+    const snapshot = async () =>
+      (await t.app.inject({ url: '/api/contacts?limit=200', headers: c.headers }))
+        .json()
+        .items.map((x: Record<string, unknown>) => ({ ...x, updatedAt: undefined }));
+    const before = await snapshot();
+
+    const res = await t.app.inject({ url: '/api/contacts/export.csv', headers: c.headers });
+    expect(res.statusCode).toBe(200);
+    const lines = res.body.split('\r\n');
+    expect(lines[0]).toBe(
+      '\uFEFFE-mail;Nome;CPF;Cidade;Data nascimento;Situação;Base legal (LGPD);Origem do consentimento;Cadastrado em',
+    );
+    const created = new Date(ana.createdAt);
+    // America/Manaus is UTC-4 all year.
+    const local = new Date(created.getTime() - 4 * 3600_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const when = `${pad(local.getUTCDate())}/${pad(local.getUTCMonth() + 1)}/${local.getUTCFullYear()} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}`;
+    expect(lines).toContain(
+      `ana@padaria.com.br;Ana Souza;;Recife;12/03/1990;Inscrito;Consentimento;balcão da loja;${when}`,
+    );
+    expect(lines.some((l) => l.startsWith('bia@padaria.com.br;"Bia; ""a"" Lima";123;Manaus;;Inscrito;;'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('caio@padaria.com.br;;;;;Descadastrado;Legítimo interesse;'))).toBe(true);
+    expect(res.body).not.toMatch(/subscribed|consent[;_]|T\d\d:\d\d:\d\d/);
+    // `,` still on request.
+    const comma = await t.app.inject({ url: '/api/contacts/export.csv?delimiter=comma', headers: c.headers });
+    expect(comma.body.startsWith('\uFEFFE-mail,Nome,CPF,Cidade')).toBe(true);
+
+    // Round trip through the real import, with the mapping it suggests.
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: '/api/imports',
+      headers: { ...c.headers, 'content-type': 'text/csv', 'x-file-name': 'contatos.csv' },
+      payload: Buffer.from(res.rawPayload),
+    });
+    expect(upload.statusCode).toBe(201);
+    const up = upload.json();
+    expect(up.suggestedMapping).toEqual({
+      'E-mail': 'email',
+      Nome: 'name',
+      CPF: 'field:cpf',
+      Cidade: 'field:cidade',
+      'Data nascimento': 'field:data_nascimento',
+      Situação: 'ignore',
+      'Base legal (LGPD)': 'ignore',
+      'Origem do consentimento': 'ignore',
+      'Cadastrado em': 'ignore',
+    });
+    // A key that is not lower-case (CPF, set through the API) is mapped to itself by hand.
+    const start = await t.app.inject({
+      method: 'POST',
+      url: `/api/imports/${up.importId}/start`,
+      headers: json(c),
+      payload: {
+        mapping: { ...up.suggestedMapping, CPF: 'field:CPF' },
+        legalBasis: 'consent',
+        consentSource: 'planilha',
+      },
+    });
+    expect(start.statusCode).toBe(202);
+    const done = await waitForImport(t, c, up.importId);
+    expect(done).toMatchObject({ status: 'done', inserted: 0 });
+    expect(await snapshot()).toEqual(before);
   });
 
   it('imports over HTTP with preview, progress to 100%, rejected report; erase blocks re-import', async () => {

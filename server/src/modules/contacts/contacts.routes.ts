@@ -55,7 +55,8 @@ export async function contactsRoutes(app: FastifyInstance, opts: { db: Db }): Pr
   app.get('/api/contacts/export.csv', async (request, reply) => {
     const actor = await requireActor(request);
     const { delimiter, ...filter } = parseInput(exportQuery, request.query);
-    const d = delimiter === ';' || delimiter === 'semicolon' ? ';' : ',';
+    // `;` (Excel pt-BR) unless `,` is asked for.
+    const d = delimiter === ',' || delimiter === 'comma' ? ',' : ';';
     const date = new Date().toISOString().slice(0, 10);
     reply
       .type('text/csv; charset=utf-8')

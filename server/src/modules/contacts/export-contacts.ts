@@ -1,5 +1,15 @@
-import type { ContactQuery } from '@carteiro/shared';
+import {
+  CONTACT_EXPORT_HEADERS,
+  CONTACT_STATUS_LABELS,
+  type ContactQuery,
+  fieldHeader,
+  formatDateTimeBR,
+  LEGAL_BASIS_LABELS,
+} from '@carteiro/shared';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { findAccount } from '../accounts/accounts.service';
 import { findContacts } from './find-contacts';
 
 /**
@@ -13,11 +23,21 @@ export function csvCell(value: string | null | undefined, delimiter: string): st
   return text;
 }
 
+/** Every custom-field key used by the account's contacts, sorted: one column each. */
+async function fieldKeys(db: Db, accountId: string): Promise<string[]> {
+  const rows = await queryRows<{ key: string }>(
+    db,
+    sql`select distinct jsonb_object_keys(fields) as key from contacts where account_id = ${accountId} order by 1`,
+  );
+  return rows.map((r) => r.key);
+}
+
 /**
- * Streams the account's contacts matching a filter as CSV lines (UTF-8 with BOM for Excel; `;` for pt-BR Excel
- * when asked), page by page by keyset so memory stays flat at a million rows. Columns: email, name, status,
- * campos (custom fields as JSON: keys vary per contact and a stream cannot know them all up front),
- * consent evidence, created_at.
+ * Streams the account's contacts matching a filter as the CSV a person opens in Excel pt-BR (ADR 0017): UTF-8
+ * with BOM, `;` unless `,` is asked for, pt-BR headers and values, one column per custom field, dates
+ * `dd/mm/aaaa hh:mm` in the account's time zone. Page by page by keyset, so memory stays flat at a million rows.
+ * Importing the file back changes nothing (the importer knows these headers). The machine-readable form of a
+ * contact's data is the LGPD JSON export (export-contact-data.ts).
  */
 export async function* exportContactsCsv(
   db: Db,
@@ -25,16 +45,28 @@ export async function* exportContactsCsv(
   filter: Omit<ContactQuery, 'cursor' | 'limit'>,
   options: { delimiter?: ',' | ';' } = {},
 ): AsyncGenerator<string> {
-  const d = options.delimiter ?? ',';
+  const d = options.delimiter ?? ';';
   const line = (cells: Array<string | null>) => `${cells.map((c) => csvCell(c, d)).join(d)}\r\n`;
-  yield `\uFEFF${line(['email', 'nome', 'status', 'campos', 'base_legal', 'origem_consentimento', 'criado_em'])}`;
+  const [account, keys] = await Promise.all([findAccount(db, accountId), fieldKeys(db, accountId)]);
+  const timeZone = account?.timeZone ?? 'America/Sao_Paulo';
+  const h = CONTACT_EXPORT_HEADERS;
+  yield `\uFEFF${line([h.email, h.name, ...keys.map(fieldHeader), h.status, h.legalBasis, h.consentSource, h.createdAt])}`;
   let cursor: string | undefined;
   do {
     const page = await findContacts(db, accountId, { ...filter, cursor, limit: 200 });
     let chunk = '';
     for (const c of page.items) {
-      const fields = Object.keys(c.fields).length > 0 ? JSON.stringify(c.fields) : '';
-      chunk += line([c.email, c.name, c.status, fields, c.consent.legalBasis, c.consent.source, c.createdAt]);
+      chunk += line([
+        c.email,
+        c.name,
+        ...keys.map((k) => c.fields[k] ?? ''),
+        CONTACT_STATUS_LABELS[c.status as keyof typeof CONTACT_STATUS_LABELS] ?? c.status,
+        c.consent.legalBasis
+          ? (LEGAL_BASIS_LABELS[c.consent.legalBasis as keyof typeof LEGAL_BASIS_LABELS] ?? c.consent.legalBasis)
+          : '',
+        c.consent.source,
+        formatDateTimeBR(c.createdAt, timeZone),
+      ]);
     }
     if (chunk) yield chunk;
     cursor = page.nextCursor ?? undefined;

@@ -108,9 +108,17 @@ describe.each(DATABASE_KINDS)('CSV import on %s', (kind) => {
     expect(progress.inserted).toBe(1);
   });
 
-  it('refuses an empty file and a file with no e-mail column, writing nothing', async () => {
+  it('refuses an empty file, a binary file and a file with no e-mail column, writing nothing', async () => {
     const account = await createTestAccount(database.db);
     await expect(upload(account.id, '')).rejects.toThrow('O arquivo está vazio');
+    // A real PNG header (signature + IHDR chunk) followed by pixels: not a CSV, whatever its name.
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]),
+      Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89]),
+    ]);
+    await expect(upload(account.id, png)).rejects.toThrow('não é um arquivo CSV/texto');
+    const xlsx = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('[Content_Types].xml')]);
+    await expect(upload(account.id, xlsx)).rejects.toThrow('planilha do Excel');
     await expect(upload(account.id, 'nome;cidade\nJoão;Recife\n')).rejects.toThrow(
       'Não encontramos uma coluna de e-mail',
     );
@@ -143,7 +151,8 @@ describe.each(DATABASE_KINDS)('CSV import on %s', (kind) => {
       rejectedCount: 4,
     });
     const report = fs.readFileSync(await findRejectedFile(database.db, account.id, up.importId), 'utf8');
-    expect(report).toContain('nao-e-email;Ruim;E-mail inválido');
+    expect(report.startsWith('\uFEFFemail;nome;Motivo da recusa\r\n')).toBe(true);
+    expect(report).toContain('nao-e-email;Ruim;E-mail inválido: falta o @');
     expect(report).toContain('OK@x.com;Repetido;E-mail repetido no arquivo');
     expect(report).toContain('apagado@x.com;Voltou;Endereço na lista de supressão');
     expect(report).toContain(';Vazio;E-mail vazio');

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { normaliseEmail } from '@carteiro/shared';
+import { fieldKeyFromHeader, isExportOnlyHeader, normaliseEmail } from '@carteiro/shared';
 import { parse } from 'csv-parse/sync';
 import { AppError } from '../../http/app-error';
 import type { ImportFileInfo } from './imports.db';
@@ -75,16 +75,45 @@ export function suggestMapping(header: string[], preview: string[][]): Record<st
     else if (!nameTaken && /^(nome|name|nome completo|full name)$/i.test(key)) {
       mapping[h] = 'name';
       nameTaken = true;
-    } else mapping[h] = key ? `field:${key.toLowerCase().replace(/\s+/g, '_').slice(0, 100)}` : 'ignore';
+    } else if (isExportOnlyHeader(key)) {
+      // Status, consent evidence and dates of our own export: not data to import (a round trip changes nothing).
+      mapping[h] = 'ignore';
+    } else mapping[h] = key ? `field:${fieldKeyFromHeader(key)}` : 'ignore';
   });
   return mapping;
+}
+
+const NOT_TEXT =
+  'Este arquivo não é um arquivo CSV/texto (parece uma imagem, um PDF ou outro arquivo binário). Envie a planilha salva como CSV: no Excel ou no Google Planilhas, use "Salvar como" / "Fazer download" → CSV.';
+const SPREADSHEET =
+  'Este arquivo é uma planilha do Excel (.xlsx/.xls), não um arquivo CSV/texto. Abra-a no Excel ou no Google Planilhas e salve como CSV ("Salvar como" → CSV UTF-8), depois envie o CSV.';
+
+/**
+ * The pt-BR reason a file's first bytes are not CSV text, or null. Binary formats are recognised by their magic
+ * numbers (xlsx/zip and old .xls get their own message) and otherwise by a NUL byte or many control characters —
+ * what no CSV written by a spreadsheet or a text editor contains.
+ */
+export function binaryFileProblem(head: Buffer): string | null {
+  const starts = (...bytes: number[]) => bytes.every((b, i) => head[i] === b);
+  if (starts(0x50, 0x4b, 0x03, 0x04) || starts(0xd0, 0xcf, 0x11, 0xe0)) return SPREADSHEET;
+  // UTF-16 text (Excel's "Unicode text") has NULs too, but a BOM first: a text file, in an encoding we ask to change.
+  if (starts(0xff, 0xfe) || starts(0xfe, 0xff)) {
+    return 'Este arquivo está em UTF-16 ("Texto Unicode"). Salve a planilha como CSV UTF-8 e envie de novo.';
+  }
+  const sample = head.subarray(0, 8192);
+  let control = 0;
+  for (const b of sample) {
+    if (b === 0x00) return NOT_TEXT;
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) control++;
+  }
+  return sample.length > 0 && control / sample.length > 0.01 ? NOT_TEXT : null;
 }
 
 /**
  * Reads an uploaded CSV once, streaming: validates UTF-8 strictly over the whole file (anything invalid means
  * Windows-1252, the other encoding pt-BR spreadsheets produce), notes a BOM, counts records outside quotes,
- * and parses the head for delimiter, header and preview. Throws a pt-BR AppError for an empty file or one
- * without an e-mail column.
+ * and parses the head for delimiter, header and preview. Throws a pt-BR AppError for a binary file (an image, a
+ * spreadsheet not saved as CSV), an empty file or one without an e-mail column.
  */
 export async function inspectCsv(filePath: string): Promise<CsvInspection> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -122,6 +151,8 @@ export async function inspectCsv(filePath: string): Promise<CsvInspection> {
       utf8 = false;
     }
   }
+  const binary = binaryFileProblem(head);
+  if (binary) throw new AppError('bad_request', binary);
   if (!sawContent)
     throw new AppError('bad_request', 'O arquivo está vazio. Envie um CSV com um cabeçalho e ao menos um contato.');
   const hasBom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;

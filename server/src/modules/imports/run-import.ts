@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type ImportStartInput, normaliseEmail } from '@carteiro/shared';
+import { describeEmailProblem, type ImportStartInput, normaliseEmail } from '@carteiro/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
@@ -15,8 +15,12 @@ export const IMPORT_BATCH_SIZE = 10_000;
 /** Batches written at the same time (PostgreSQL uses one connection each; PGlite queues them). */
 export const IMPORT_CONCURRENCY = 2;
 
+/** Header of the reason column appended to the file's own columns in the rejected-rows CSV. */
+export const REJECT_REASON_HEADER = 'Motivo da recusa';
+
 export const REJECT_REASONS = {
   empty: 'E-mail vazio',
+  /** The generic text; the report says why (describeEmailProblem). */
   invalid: 'E-mail inválido',
   duplicate: 'E-mail repetido no arquivo',
   suppressed: 'Endereço na lista de supressão (descadastrado ou dados apagados a pedido do titular)',
@@ -91,7 +95,7 @@ export async function runImport(
     counters.rejected++;
     rejected.write(`${[...raw, reason].map((c) => csvCell(c, d)).join(d)}\r\n`);
   };
-  rejected.write(`\uFEFF${[...info.columns, 'motivo'].map((c) => csvCell(c, d)).join(d)}\r\n`);
+  rejected.write(`\uFEFF${[...info.columns, REJECT_REASON_HEADER].map((c) => csvCell(c, d)).join(d)}\r\n`);
 
   const contactsBefore = await estimatedRows(db, 'contacts');
   const seen = new SeenEmails();
@@ -181,7 +185,7 @@ export async function runImport(
     const email = rawEmail ? normaliseEmail(rawEmail) : null;
     if (!email) {
       counters.invalid++;
-      writeReject(record, rawEmail ? REJECT_REASONS.invalid : REJECT_REASONS.empty);
+      writeReject(record, rawEmail ? (describeEmailProblem(rawEmail) ?? REJECT_REASONS.invalid) : REJECT_REASONS.empty);
       return;
     }
     if (!seen.add(email)) {

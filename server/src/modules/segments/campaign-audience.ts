@@ -27,8 +27,3 @@ export async function campaignAudience(
     nonOpenersOfCampaignId: campaign.resendOfCampaignId,
   };
 }
-
-/** Whether a campaign names any audience at all (lists, segments, or the campaign it follows up). */
-export function hasAudience(campaign: CampaignAudienceSource): boolean {
-  return campaign.includeListIds.length > 0 || campaign.includeSegmentIds.length > 0 || !!campaign.resendOfCampaignId;
-}

@@ -1,4 +1,4 @@
-import type { CampaignStatus } from '@carteiro/shared';
+import { type CampaignStatus, missingSendChecks } from '@carteiro/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
@@ -33,7 +33,8 @@ const RANDOM_TOKEN = sql`substr(replace(gen_random_uuid()::text, '-', '') || rep
 
 /**
  * Checks that a campaign can be sent by this user now (pt-BR 400/403 otherwise): verified e-mail, active
- * account, subject, audience, content with the unsubscribe link, a verified sender address (issue 14).
+ * account, subject, audience, content with the unsubscribe link, a verified sender address (issue 14), the
+ * footer's business identity.
  */
 export async function assertCanSend(db: Db, campaign: CampaignRow, user: { emailVerified: boolean }): Promise<void> {
   if (!user.emailVerified) {
@@ -43,11 +44,20 @@ export async function assertCanSend(db: Db, campaign: CampaignRow, user: { email
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
   await assertReadyToSend(db, campaign);
-  const fromEmail = campaign.fromEmail ?? account.defaultFromEmail;
-  if (!fromEmail) {
-    throw new AppError('validation_failed', 'Informe o e-mail do remetente antes de enviar.');
-  }
-  await assertSenderAllowed(db, account.id, fromEmail);
+  // The same checklist the web shows before "Continuar" (shared/src/send-checklist.ts): sender and the business
+  // identity of the footer (name, CNPJ/CPF, address) before any campaign goes out.
+  const [missing] = missingSendChecks({
+    campaignId: campaign.id,
+    subject: campaign.subject,
+    includeListIds: campaign.includeListIds,
+    includeSegmentIds: campaign.includeSegmentIds,
+    resendOfCampaignId: campaign.resendOfCampaignId,
+    html: campaign.template,
+    fromEmail: campaign.fromEmail,
+    account,
+  });
+  if (missing) throw new AppError('validation_failed', missing.problem, { check: missing.key, fix: missing.fix });
+  await assertSenderAllowed(db, account.id, (campaign.fromEmail ?? account.defaultFromEmail) as string);
 }
 
 /**

@@ -42,6 +42,7 @@ export const en = {
   'landing.pricing.calculatorLabel': 'How many e-mails do you want to send?',
   'landing.pricing.calculatorHint': 'Type the number of e-mails.',
   'landing.pricing.costLabel': 'Estimated cost',
+  'landing.pricing.exact': 'Exact amount charged to the balance: {amount} (we charge by the thousandth of a real).',
   'landing.pricing.invalid': 'Type a whole number of e-mails, zero or more.',
   'landing.pricing.negotiate': 'Sending a high volume? Talk to us and negotiate a special price.',
   'landing.pricing.bullets.noFee': 'No monthly fee',

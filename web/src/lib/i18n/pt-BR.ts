@@ -40,6 +40,7 @@ export const ptBR = {
   'landing.pricing.calculatorLabel': 'Quantos e-mails você quer enviar?',
   'landing.pricing.calculatorHint': 'Digite a quantidade de e-mails.',
   'landing.pricing.costLabel': 'Custo estimado',
+  'landing.pricing.exact': 'Valor exato debitado do saldo: {amount} (cobramos por milésimo de real).',
   'landing.pricing.invalid': 'Digite um número inteiro de e-mails, igual ou maior que zero.',
   'landing.pricing.negotiate': 'Envia um volume alto? Fale com a gente e negocie um preço especial.',
   'landing.pricing.bullets.noFee': 'Sem mensalidade',
@@ -61,7 +62,7 @@ export const ptBR = {
 
   'auth.email': 'E-mail',
   'auth.password': 'Senha',
-  'auth.name': 'Nome',
+  'auth.name': 'Nome da sua empresa ou o seu nome',
   'auth.newPassword': 'Nova senha',
   'auth.login.title': 'Entrar no Carteiro',
   'auth.login.subtitle': 'Bem-vindo de volta! Entre para gerenciar suas campanhas.',

@@ -1,3 +1,4 @@
+import { timeZoneLabel } from '@carteiro/shared';
 import type { EventDropArg, EventInput } from '@fullcalendar/core';
 import ptBrLocale from '@fullcalendar/core/locales/pt-br';
 import dayGridPlugin from '@fullcalendar/daygrid';
@@ -102,7 +103,7 @@ export default function CalendarView({ timeZone = DEFAULT_TIME_ZONE }: { timeZon
         <span className="inline-flex items-center gap-1.5">
           <span className="h-2.5 w-2.5 rounded-full bg-emerald-600" /> Enviada
         </span>
-        <span>Horários em {timeZone.replace('_', ' ')}</span>
+        <span>Fuso horário: {timeZoneLabel(timeZone)}</span>
       </p>
     </div>
   );

@@ -65,7 +65,7 @@ describe('CampaignProgressCard', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Cancelar envio' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Cancelar o envio?' });
-    expect(within(dialog).getByText(/5\.980 destinatário\(s\) que ainda não receberam/)).toBeTruthy();
+    expect(within(dialog).getByText(/5\.980 destinatários que ainda não receberam/)).toBeTruthy();
     expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/cancel'))).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Continuar' }));
     await waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/cancel'))).toBe(true), SLOW);

@@ -1,6 +1,7 @@
-import { formatBRL } from '@carteiro/shared';
+import { formatBRL, plural } from '@carteiro/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { AlertDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { ErrorPanel, errorText, formatDateTime, formatNumber } from '@/features/lists/components/kit';
@@ -11,33 +12,56 @@ import { usePauseCampaign } from '../api/pause-campaign';
 import { useResumeCampaign } from '../api/resume-campaign';
 import { useSendCampaign } from '../api/send-campaign';
 import { CAMPAIGNS_KEY, type Campaign, type CampaignSummary } from '../api/types';
+import { MissingChecks, useSendChecklist } from './send-checklist';
 
-/** "Enviar agora" with the confirmation dialog stating recipients and cost (the server reserves it). */
+/**
+ * "Enviar agora": when something is missing (shared send checklist) the dialog lists it with links to fix it and
+ * offers no "Continuar"; otherwise the confirmation states recipients and cost (the server reserves it).
+ */
 export function SendNowButton({ campaign, summary }: { campaign: Campaign; summary: CampaignSummary | undefined }) {
   const send = useSendCampaign();
+  const missing = useSendChecklist(campaign, summary).filter((item) => !item.ok);
+  const [showMissing, setShowMissing] = useState(false);
   return (
-    <Button
-      className="w-full"
-      disabled={send.isPending || !summary}
-      onClick={() =>
-        confirmAction({
-          title: 'Enviar a campanha agora?',
-          description: summary
-            ? `${formatNumber(summary.recipients)} destinatário(s), custo de ${formatBRL(summary.costMillis)}. O valor é reservado do seu saldo agora; o que não for enviado volta para você.`
-            : 'A campanha começa a ser enviada agora.',
-          action: async () => {
-            try {
-              await send.mutateAsync(campaign.id);
-              toast({ title: 'Envio iniciado', description: campaign.name, variant: 'success' });
-            } catch (error) {
-              toast({ title: 'Não foi possível enviar', description: errorText(error), variant: 'error' });
-            }
-          },
-        })
-      }
-    >
-      {send.isPending ? 'Iniciando…' : 'Enviar agora'}
-    </Button>
+    <>
+      <AlertDialog
+        open={showMissing && missing.length > 0}
+        title="Falta pouco para enviar"
+        description="Antes de enviar, resolva:"
+        onCancel={() => setShowMissing(false)}
+        footer={
+          <Button variant="outline" onClick={() => setShowMissing(false)}>
+            Fechar
+          </Button>
+        }
+      >
+        <MissingChecks items={missing} />
+      </AlertDialog>
+      <Button
+        className="w-full"
+        disabled={send.isPending || !summary}
+        onClick={() =>
+          missing.length > 0
+            ? setShowMissing(true)
+            : confirmAction({
+                title: 'Enviar a campanha agora?',
+                description: summary
+                  ? `${formatNumber(summary.recipients)} ${plural(summary.recipients, 'destinatário', 'destinatários')}, custo de ${formatBRL(summary.costMillis)}. O valor é reservado do seu saldo agora; o que não for enviado volta para você.`
+                  : 'A campanha começa a ser enviada agora.',
+                action: async () => {
+                  try {
+                    await send.mutateAsync(campaign.id);
+                    toast({ title: 'Envio iniciado', description: campaign.name, variant: 'success' });
+                  } catch (error) {
+                    toast({ title: 'Não foi possível enviar', description: errorText(error), variant: 'error' });
+                  }
+                },
+              })
+        }
+      >
+        {send.isPending ? 'Iniciando…' : 'Enviar agora'}
+      </Button>
+    </>
   );
 }
 
@@ -152,7 +176,7 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
               confirmAction({
                 title: 'Cancelar o envio?',
                 description: data
-                  ? `${formatNumber(data.remaining)} destinatário(s) que ainda não receberam não receberão mais. O valor não usado volta para o seu saldo. Esta ação não pode ser desfeita.`
+                  ? `${formatNumber(data.remaining)} ${plural(data.remaining, 'destinatário que ainda não recebeu não receberá mais', 'destinatários que ainda não receberam não receberão mais')}. O valor não usado volta para o seu saldo. Esta ação não pode ser desfeita.`
                   : 'Quem ainda não recebeu não receberá mais. O valor não usado volta para o seu saldo.',
                 action: () => run(() => cancel.mutateAsync(campaign.id), 'Envio cancelado'),
               })

@@ -86,7 +86,7 @@ describe('report data helpers', () => {
     expect(points.map((p) => p.label)).toEqual(['20/11 10h', '20/11 11h', '20/11 12h', '20/11 13h']);
     expect(points.map((p) => p.opens)).toEqual([2_500, 0, 0, 1_000]);
     expect(activitySummary(points)).toBe(
-      '3.500 abertura(s) e 900 clique(s) no total; pico de 2.500 abertura(s) em 20/11 10h.',
+      '3.500 aberturas e 900 cliques no total; pico de 2.500 aberturas em 20/11 10h.',
     );
   }, 20_000);
 });
@@ -96,9 +96,18 @@ describe('ReportBody', () => {
     withClient(<ReportBody report={report} timeZone={TZ} />);
     const numbers = screen.getByTestId('report-numbers');
     expect(within(numbers).getByText('12.345')).toBeTruthy();
-    expect(within(numbers).getByText('de 12.500 destinatário(s) · 120 falharam · 35 não enviados')).toBeTruthy();
+    expect(within(numbers).getByText('de 12.500 destinatários · 120 falharam · 35 não enviados')).toBeTruthy();
     expect(within(numbers).getByText('4.321')).toBeTruthy();
     expect(within(numbers).getByText('35% dos entregues · 1.002 automáticas à parte')).toBeTruthy();
+  });
+
+  it('says one in the singular: "1 automática à parte", "1 falhou" (never "(s)")', async () => {
+    const one = { ...report, recipients: 1, failed: 1, skipped: 1, opens: { ...report.opens, machine: 1 } };
+    withClient(<ReportBody report={one} timeZone={TZ} />);
+    const numbers = screen.getByTestId('report-numbers');
+    expect(within(numbers).getByText('de 1 destinatário · 1 falhou · 1 não enviado')).toBeTruthy();
+    expect(within(numbers).getByText(/· 1 automática à parte$/)).toBeTruthy();
+    expect(numbers.textContent).not.toContain('(s)');
     expect(within(numbers).getByText('987')).toBeTruthy();
     expect(within(numbers).getByText('8% dos entregues · 22,8% de quem abriu')).toBeTruthy();
     expect(within(numbers).getByText('42')).toBeTruthy();
@@ -112,7 +121,7 @@ describe('ReportBody', () => {
     expect(rows[1]?.textContent).toBe('https://loja.example.com.br/300187');
 
     // The chart has a text summary and a table alternative.
-    expect(screen.getByTestId('activity-summary').textContent).toContain('3.500 abertura(s) e 900 clique(s)');
+    expect(screen.getByTestId('activity-summary').textContent).toContain('3.500 aberturas e 900 cliques');
     expect(screen.getByRole('figure', { name: 'Gráfico de aberturas e cliques por hora' })).toBeTruthy();
     const table = screen.getByRole('table', { name: 'Aberturas e cliques por hora' });
     expect(within(table).getByText('20/11 10h')).toBeTruthy();

@@ -1,3 +1,4 @@
+import { plural } from '@carteiro/shared';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -67,10 +68,10 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
           label="Entregues"
           value={formatCount(r.delivered)}
           hint={[
-            `de ${formatCount(r.recipients)} destinatário(s)`,
-            `${formatCount(r.failed)} falharam`,
-            r.skipped > 0 ? `${formatCount(r.skipped)} não enviados` : null,
-            r.pending > 0 ? `${formatCount(r.pending)} pendentes` : null,
+            `de ${formatCount(r.recipients)} ${plural(r.recipients, 'destinatário', 'destinatários')}`,
+            `${formatCount(r.failed)} ${plural(r.failed, 'falhou', 'falharam')}`,
+            r.skipped > 0 ? `${formatCount(r.skipped)} ${plural(r.skipped, 'não enviado', 'não enviados')}` : null,
+            r.pending > 0 ? `${formatCount(r.pending)} ${plural(r.pending, 'pendente', 'pendentes')}` : null,
           ]
             .filter(Boolean)
             .join(' · ')}
@@ -78,7 +79,7 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
         <Stat
           label="Aberturas únicas"
           value={formatCount(r.opens.uniqueHuman)}
-          hint={`${formatRate(r.opens.rate)} dos entregues · ${formatCount(r.opens.machine)} automáticas à parte`}
+          hint={`${formatRate(r.opens.rate)} dos entregues · ${formatCount(r.opens.machine)} ${plural(r.opens.machine, 'automática', 'automáticas')} à parte`}
         />
         <Stat
           label="Cliques únicos"

@@ -1,3 +1,4 @@
+import { plural } from '@carteiro/shared';
 import type { CampaignReport } from '../api/get-report';
 
 const HOUR_MS = 3_600_000;
@@ -59,9 +60,9 @@ export function activitySummary(points: HourPoint[]): string {
   const opens = points.reduce((sum, p) => sum + p.opens, 0);
   const clicks = points.reduce((sum, p) => sum + p.clicks, 0);
   const peak = points.reduce<HourPoint | null>((best, p) => (!best || p.opens > best.opens ? p : best), null);
-  const base = `${formatCount(opens)} abertura(s) e ${formatCount(clicks)} clique(s) no total`;
+  const base = `${formatCount(opens)} ${plural(opens, 'abertura', 'aberturas')} e ${formatCount(clicks)} ${plural(clicks, 'clique', 'cliques')} no total`;
   return peak && peak.opens > 0
-    ? `${base}; pico de ${formatCount(peak.opens)} abertura(s) em ${peak.label}.`
+    ? `${base}; pico de ${formatCount(peak.opens)} ${plural(peak.opens, 'abertura', 'aberturas')} em ${peak.label}.`
     : `${base}.`;
 }
 

@@ -126,6 +126,61 @@ describe('CampaignViewPage (/dashboard/campaigns/:id/view)', () => {
     expect(screen.getByText('Loja <loja@example.com>')).toBeTruthy();
   });
 
+  it('shows what is missing before sending, on the page and in the send dialog, with links to fix — no Continuar', async () => {
+    renderAt(`/dashboard/campaigns/${ID}/view`, (url) => {
+      if (url === `/api/campaigns/${ID}`)
+        return Response.json(campaign({ subject: ' ', includeListIds: [], fromEmail: null, template: '<p>Oi</p>' }));
+      if (url.startsWith('/api/session'))
+        return Response.json({
+          user: { id: 'u1', email: 'maria@example.com', name: 'Maria', emailVerified: true },
+          account: {
+            id: 'acc',
+            uuid: 'u-acc',
+            name: 'Padaria',
+            legalName: null,
+            taxId: null,
+            address: null,
+            defaultFromEmail: null,
+          },
+          role: 'owner',
+        });
+      if (url === `/api/campaigns/${ID}/summary`)
+        return Response.json({
+          recipients: 0,
+          priceMillis: 5,
+          costMillis: 0,
+          balanceMillis: 0,
+          balanceAfterMillis: 0,
+          isBalanceSufficient: true,
+        });
+      return undefined;
+    });
+    const card = await screen.findByTestId('send-checklist', undefined, SLOW);
+    await within(card).findByText('Identificação no rodapé', undefined, SLOW);
+    const text = card.textContent ?? '';
+    expect(text).toContain('Faltam 5 itens');
+    expect(text).toContain('Informe o assunto antes de enviar.');
+    expect(text).toContain('Escolha pelo menos uma lista de destinatários antes de enviar.');
+    expect(text).toContain('O modelo não tem o link de descadastro.');
+    expect(text).toContain('Informe o e-mail do remetente antes de enviar.');
+    expect(text).toContain('CNPJ ou CPF');
+    expect(within(card).getByRole('link', { name: 'Completar a identificação' }).getAttribute('href')).toBe(
+      '/dashboard/settings?aba=conta',
+    );
+    expect(within(card).getByRole('link', { name: 'Escrever o assunto' }).getAttribute('href')).toBe(
+      `/dashboard/campaigns/${ID}/edit`,
+    );
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Enviar agora' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText('Falta pouco para enviar')).toBeTruthy();
+    expect(within(dialog).getByRole('link', { name: 'Escolher as listas' })).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Continuar' })).toBeNull();
+    expect(dialog.textContent).not.toContain('custo');
+    // The schedule form names the zone as people do.
+    expect(screen.getByText('Fuso horário: Horário de Brasília.')).toBeTruthy();
+  });
+
   it('shows a sender without a name as its address alone', async () => {
     renderAt(`/dashboard/campaigns/${ID}/view`, (url) => {
       if (url === `/api/campaigns/${ID}`) return Response.json(campaign({ fromName: null }));

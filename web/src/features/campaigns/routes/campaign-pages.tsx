@@ -1,4 +1,4 @@
-import { formatBRL, isDeletable, isEditable } from '@carteiro/shared';
+import { formatBRL, isDeletable, isEditable, timeZoneLabel } from '@carteiro/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
@@ -31,13 +31,14 @@ import { useCampaignSummary } from '../api/get-summary';
 import { previewCampaign } from '../api/preview-campaign';
 import { useScheduleCampaign } from '../api/schedule-campaign';
 import { testSendCampaign } from '../api/test-send-campaign';
-import type { Campaign } from '../api/types';
+import type { Campaign, CampaignSummary } from '../api/types';
 import { useUnscheduleCampaign } from '../api/unschedule-campaign';
 import { useUpdateCampaign } from '../api/update-campaign';
 import { CampaignForm } from '../components/campaign-form';
 import { CampaignProgressCard, SendNowButton } from '../components/campaign-live';
 import { CampaignReportSection } from '../components/campaign-report';
 import { ResendNonOpeners } from '../components/resend-non-openers';
+import { SendChecklistCard, useSendChecklist } from '../components/send-checklist';
 import { SenderAlignmentCheck } from '../components/sender-alignment';
 import { CampaignStatusBadge } from '../components/status-badge';
 import { DEFAULT_TIME_ZONE, formatInZone, toZonedLocal } from '../components/zoned';
@@ -362,6 +363,7 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
       ) : null}
 
       {editable ? <SenderAlignmentCheck fromEmail={campaign.fromEmail} /> : null}
+      {editable ? <SendChecklistFor campaign={campaign} summary={summary.data} /> : null}
       <CampaignProgressCard campaign={campaign} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>
@@ -473,11 +475,16 @@ function ScheduleForm({ campaign, timeZone }: { campaign: Campaign; timeZone: st
     >
       <Label htmlFor="schedule-at">Data e hora do envio</Label>
       <Input id="schedule-at" type="datetime-local" value={value} onChange={(e) => setValue(e.target.value)} />
-      <p className="text-xs text-slate-500">Horário de {timeZone.replace('_', ' ')}.</p>
+      <p className="text-xs text-slate-500">Fuso horário: {timeZoneLabel(timeZone)}.</p>
       <FieldError>{error}</FieldError>
       <Button type="submit" variant="secondary" className="w-full" disabled={schedule.isPending || !value}>
         {campaign.status === 'scheduled' ? 'Reagendar' : 'Agendar'}
       </Button>
     </form>
   );
+}
+
+/** The shared send checklist on the campaign page, before "Enviar agora" (ADR 0017). */
+function SendChecklistFor({ campaign, summary }: { campaign: Campaign; summary: CampaignSummary | undefined }) {
+  return <SendChecklistCard items={useSendChecklist(campaign, summary)} />;
 }

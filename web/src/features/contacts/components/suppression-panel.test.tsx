@@ -60,7 +60,7 @@ describe('SuppressionPanel', () => {
     const textarea = screen.getByLabelText('Adicionar endereços (um por linha, ou separados por vírgula)');
     fireEvent.change(textarea, { target: { value: 'novo@x.com\nvelho@x.com, nada' } });
     fireEvent.click(screen.getByRole('button', { name: 'Adicionar à lista de supressão' }));
-    expect(await screen.findByText('1 adicionado(s), 1 já estavam na lista, 1 inválido(s).')).toBeTruthy();
+    expect(await screen.findByText('Adicionados: 1 · já estavam na lista: 1 · inválidos: 1.')).toBeTruthy();
     const post = fetch.mock.calls.find(([, init]) => init?.method === 'POST');
     expect(bodyOf(post?.[1])).toEqual({ emails: ['novo@x.com', 'velho@x.com', 'nada'] });
     expect((textarea as HTMLTextAreaElement).value).toBe('nada');

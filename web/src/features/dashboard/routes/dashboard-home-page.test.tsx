@@ -76,11 +76,11 @@ describe('DashboardHomePage', () => {
     expect(screen.getByText('1.234.567 desde o início')).toBeTruthy();
     expect(screen.getByTestId('home-open-rate').textContent).toBe('35,5%');
     expect(screen.getByTestId('home-click-rate').textContent).toBe('4,2%');
-    expect(screen.getAllByText(/sobre 20\.000 e-mail\(s\) entregues desde 01\/\d\d\/\d{4}/)).toHaveLength(2);
+    expect(screen.getAllByText(/sobre os e-mails entregues desde 01\/\d\d\/\d{4} \(20\.000\)/)).toHaveLength(2);
 
     const chart = await screen.findByTestId('home-chart', undefined, SLOW);
     expect(
-      within(chart).getByText('2 campanha(s): 12.345 entregues, 4.500 aberturas e 500 cliques.', undefined),
+      within(chart).getByText('Últimas campanhas (2): 12.345 entregues, 4.500 aberturas e 500 cliques.', undefined),
     ).toBeTruthy();
     expect(within(chart).getByRole('figure', { name: /Gráfico de entregues, aberturas e cliques/ })).toBeTruthy();
     const rows = within(chart).getAllByRole('row').slice(1);

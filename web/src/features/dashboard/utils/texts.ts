@@ -7,7 +7,7 @@ const TEXTS = {
     sentTotal: '{count} desde o início',
     openRate: 'Taxa de abertura',
     clickRate: 'Taxa de cliques',
-    rateWindow: 'sobre {count} e-mail(s) entregues desde {date}',
+    rateWindow: 'sobre os e-mails entregues desde {date} ({count})',
     rateNone: 'ainda sem e-mails entregues',
     chartTitle: 'Suas últimas campanhas',
     chartLabel: 'Gráfico de entregues, aberturas e cliques das últimas campanhas',
@@ -18,7 +18,7 @@ const TEXTS = {
     opened: 'Aberturas',
     clicked: 'Cliques',
     loading: 'Carregando o gráfico…',
-    summary: '{campaigns} campanha(s): {delivered} entregues, {opened} aberturas e {clicked} cliques.',
+    summary: 'Últimas campanhas ({campaigns}): {delivered} entregues, {opened} aberturas e {clicked} cliques.',
   },
   en: {
     sentThisMonth: 'E-mails delivered this month',

@@ -20,14 +20,25 @@ describe('PricingCalculator', () => {
   it.each([
     ['0', 'R$ 0,00'],
     ['', 'R$ 0,00'],
-    ['1', 'R$ 0,005'],
-    ['3', 'R$ 0,015'],
+    ['1', 'R$ 0,01'],
+    ['3', 'R$ 0,02'],
     ['1000', 'R$ 5,00'],
+    ['12345', 'R$ 61,73'],
     ['1000000', 'R$ 5.000,00'],
-  ])('%j e-mails cost %s', (amount, cost) => {
+  ])('%j e-mails cost %s, in pt-BR currency format (whole cents)', (amount, cost) => {
     render(<PricingCalculator />);
     expect(type(amount)).toBe(cost.replace(' ', nbsp));
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows the exact amount in millis beside a rounded one, and nothing more for whole cents', () => {
+    render(<PricingCalculator />);
+    type('12345');
+    expect(screen.getByTestId('calculator-exact').textContent).toBe(
+      `Valor exato debitado do saldo: R$${nbsp}61,725 (cobramos por milésimo de real).`,
+    );
+    type('1000');
+    expect(screen.queryByTestId('calculator-exact')).toBeNull();
   });
 
   it('rejects a negative amount with a pt-BR message, never NaN', () => {

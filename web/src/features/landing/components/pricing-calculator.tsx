@@ -1,10 +1,18 @@
-import { calculatorCostMillis, formatBRL, PRICE_PER_EMAIL_MILLIS } from '@carteiro/shared';
+import {
+  calculatorCostMillis,
+  formatBRL,
+  formatBRLCurrency,
+  hasFractionOfCent,
+  PRICE_PER_EMAIL_MILLIS,
+} from '@carteiro/shared';
 import { useId, useState } from 'react';
 import { FieldError } from '@/components/ui/label';
 import { useI18n } from '@/lib/i18n';
 
 /**
- * The landing calculator (spec §2, §5): number of e-mails → exact cost in pt-BR BRL.
+ * The landing calculator (spec §2, §5): number of e-mails → cost in pt-BR BRL currency format (whole cents,
+ * rounded half up; ADR 0017). When the exact amount has a fraction of a cent, a line below gives the exact
+ * amount the balance would be charged (millis, as the ledger books it).
  * Empty counts as 0; a negative or non-integer amount shows an inline message instead of a price.
  */
 export function PricingCalculator({ priceMillis = PRICE_PER_EMAIL_MILLIS }: { priceMillis?: number }) {
@@ -57,8 +65,13 @@ export function PricingCalculator({ priceMillis = PRICE_PER_EMAIL_MILLIS }: { pr
           className="text-3xl font-extrabold tracking-tight text-brand-800 tabular-nums"
           data-testid="calculator-cost"
         >
-          {invalid ? '—' : formatBRL(cost)}
+          {invalid ? '—' : formatBRLCurrency(cost)}
         </output>
+        {!invalid && hasFractionOfCent(cost) ? (
+          <p className="w-full text-xs text-brand-900/80" data-testid="calculator-exact">
+            {t('landing.pricing.exact', { amount: formatBRL(cost) })}
+          </p>
+        ) : null}
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { accountUpdateSchema, formatTaxId } from '@carteiro/shared';
+import { accountUpdateSchema, BRAZIL_TIME_ZONES, formatTaxId, timeZoneLabel } from '@carteiro/shared';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -20,8 +20,11 @@ function zones(): string[] {
   const supported = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.(
     'timeZone',
   );
-  const list = supported?.filter((z) => z.startsWith('America/')) ?? [];
-  return list.includes('America/Sao_Paulo') ? list : ['America/Sao_Paulo', ...list];
+  // Brazil's zones first (Horário de Brasília on top), then the rest of the Americas.
+  const others = (supported?.filter((z) => z.startsWith('America/')) ?? []).filter(
+    (z) => !BRAZIL_TIME_ZONES.includes(z),
+  );
+  return [...BRAZIL_TIME_ZONES, ...others];
 }
 
 /** Conta: name, legal name, CNPJ/CPF (check digits), address, time zone, default sender; merged by PATCH. */
@@ -131,7 +134,7 @@ export function AccountForm() {
           >
             {timeZones.map((zone) => (
               <option key={zone} value={zone}>
-                {zone.replace('America/', '').replaceAll('_', ' ')}
+                {timeZoneLabel(zone)}
               </option>
             ))}
           </select>

@@ -1,6 +1,8 @@
 import 'grapesjs/dist/css/grapes.min.css';
+// The icons of GrapesJS's panels, bundled into this (editor-only) chunk: GrapesJS would fetch them from a CDN,
+// which our CSP blocks (cssIcons: '' below).
+import 'font-awesome/css/font-awesome.min.css';
 import grapesjs, { type Editor } from 'grapesjs';
-import pt from 'grapesjs/locale/pt.mjs';
 import presetNewsletter from 'grapesjs-preset-newsletter';
 import { type Ref, useEffect, useImperativeHandle, useRef } from 'react';
 import { errorText } from '@/features/lists/components/kit';
@@ -8,6 +10,7 @@ import { getLocale, translate } from '@/lib/i18n';
 import { toast } from '@/stores/app-store';
 import { getImages } from '../api/get-images';
 import { uploadImage } from '../api/upload-image';
+import { GRAPESJS_PT_BR, NEWSLETTER_PRESET_OPTIONS } from './builder-pt-br';
 
 /** What the editor shell asks of the builder (this module, with GrapesJS, loads only on editor routes). */
 export interface VisualBuilderHandle {
@@ -54,10 +57,19 @@ export default function VisualBuilder({
       width: 'auto',
       fromElement: false,
       storageManager: false,
+      // The preset's labels and modal texts in pt-BR (its block labels are also in the i18n messages).
       plugins: [presetNewsletter],
-      pluginsOpts: { [presetNewsletter as unknown as string]: {} },
+      pluginsOpts: { [presetNewsletter as unknown as string]: getLocale() === 'en' ? {} : NEWSLETTER_PRESET_OPTIONS },
+      cssIcons: '',
+      // GrapesJS would post usage data to its own servers (blocked by our CSP, and not ours to send).
+      telemetry: false,
       // GrapesJS's own panels follow the interface language (its English texts are built in).
-      i18n: { locale: getLocale() === 'en' ? 'en' : 'pt', localeFallback: 'en', detectLocale: false, messages: { pt } },
+      i18n: {
+        locale: getLocale() === 'en' ? 'en' : 'pt',
+        localeFallback: 'en',
+        detectLocale: false,
+        messages: { pt: GRAPESJS_PT_BR },
+      },
       assetManager: {
         // Images go to our file storage (public URLs that work inside e-mails), never as base64.
         uploadFile: async (event: DragEvent | Event) => {

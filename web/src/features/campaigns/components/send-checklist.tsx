@@ -1,0 +1,76 @@
+import { type SendCheckItem, sendChecklist } from '@carteiro/shared';
+import { Link } from 'react-router';
+import { Card, CardContent } from '@/components/ui/card';
+import { useSession } from '@/features/auth/utils/use-session';
+import type { Campaign, CampaignSummary } from '../api/types';
+
+/** The shared send checklist (shared/src/send-checklist.ts) for a campaign, with the account of the session. */
+export function useSendChecklist(campaign: Campaign, summary: CampaignSummary | undefined): SendCheckItem[] {
+  // Until the session is loaded the account's checks (sender default, identity) wait rather than alarm.
+  const account = (useSession().data?.account ?? undefined) as
+    | { defaultFromEmail?: string | null; legalName?: string | null; taxId?: string | null; address?: string | null }
+    | undefined;
+  return sendChecklist({
+    campaignId: campaign.id,
+    subject: campaign.subject,
+    includeListIds: campaign.includeListIds,
+    includeSegmentIds: campaign.includeSegmentIds,
+    resendOfCampaignId: campaign.resendOfCampaignId,
+    recipients: summary?.recipients,
+    html: campaign.template,
+    fromEmail: campaign.fromEmail,
+    account,
+    isBalanceSufficient: summary?.isBalanceSufficient,
+  });
+}
+
+/** The missing items, each with what is missing and a link to fix it. */
+export function MissingChecks({ items }: { items: SendCheckItem[] }) {
+  return (
+    <ul className="space-y-3" data-testid="send-missing">
+      {items.map((item) => (
+        <li key={item.key} className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950">
+          <p className="font-semibold">{item.label}</p>
+          <p className="mt-0.5">{item.problem}</p>
+          <Link to={item.fix.href} className="mt-1 inline-block font-semibold text-brand-700 underline">
+            {item.fix.text}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** "Antes de enviar": every check with ✓ or what is missing, on the campaign page. */
+export function SendChecklistCard({ items }: { items: SendCheckItem[] }) {
+  const missing = items.filter((item) => !item.ok);
+  return (
+    <Card className="mb-6" data-testid="send-checklist">
+      <CardContent>
+        <h2 className="text-lg font-bold text-slate-900">Antes de enviar</h2>
+        {missing.length === 0 ? (
+          <p className="mt-1 text-sm text-emerald-800">Tudo pronto: a campanha pode ser enviada.</p>
+        ) : (
+          <p className="mt-1 text-sm text-slate-600">
+            {missing.length === 1 ? 'Falta 1 item' : `Faltam ${missing.length} itens`} para poder enviar:
+          </p>
+        )}
+        <ul className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm">
+          {items
+            .filter((item) => item.ok)
+            .map((item) => (
+              <li key={item.key} className="text-emerald-800">
+                <span aria-hidden="true">✓ </span>
+                {item.label}
+              </li>
+            ))}
+        </ul>
+        {missing.length > 0 ? (
+          <div className="mt-3">
+            <MissingChecks items={missing} />
+          </div>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
