@@ -3,6 +3,7 @@ export * from './campaign-status';
 export * from './constants';
 export * from './contact-export';
 export * from './email';
+export * from './error-messages';
 export * from './errors';
 export * from './pix/br-code';
 export * from './pix/provider-amount';

@@ -1,6 +1,6 @@
 import {
-  ERROR_MESSAGES_PT_BR,
-  isErrorCode,
+  INTERNAL_ERROR_PT_BR,
+  NETWORK_ERROR_PT_BR,
   REQUEST_TIMEOUT_DESKTOP_MS,
   REQUEST_TIMEOUT_MOBILE_MS,
   UPLOAD_RETRY_MAX_DELAY_MS,
@@ -24,7 +24,7 @@ export class ApiError extends Error {
 }
 
 export function networkError(): ApiError {
-  return new ApiError(0, 'network-request-failed', ERROR_MESSAGES_PT_BR['network-request-failed']);
+  return new ApiError(0, 'network-request-failed', NETWORK_ERROR_PT_BR);
 }
 
 export function isApiError(error: unknown): error is ApiError {
@@ -145,7 +145,8 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy's HTML error page, say): the status decides the code.
   }
-  if (!message) message = isErrorCode(code) ? ERROR_MESSAGES_PT_BR[code] : ERROR_MESSAGES_PT_BR.internal_error;
+  // Without the server's text (a proxy's page, say), a generic one: screens show the catalogue's text by code.
+  if (!message) message = INTERNAL_ERROR_PT_BR;
   return new ApiError(response.status, code, message, details);
 }
 

@@ -1,3 +1,4 @@
+import './errors-pt-BR';
 import { addMessages } from './index';
 import { ptBRApp } from './pt-BR-app';
 

@@ -42,7 +42,11 @@ describe('t and error messages', () => {
     expect(translate('pt-BR', 'landing.footer.rights', { year: 2030 })).toContain('2030');
   });
 
-  it('maps error codes to the pt-BR table and to English once loaded', async () => {
+  it('maps error codes to the pt-BR table once a chunk that shows errors loads it, and to English once loaded', async () => {
+    // Before: the landing chunk has no catalogue; the server's text, else the generic one, is shown.
+    expect(errorMessage('pt-BR', 'wrong-password', 'texto do servidor')).toBe('texto do servidor');
+    expect(errorMessage('pt-BR', 'wrong-password')).toBe(ERROR_MESSAGES_PT_BR.internal_error);
+    await import('./errors-pt-BR');
     expect(errorMessage('pt-BR', 'wrong-password')).toBe(ERROR_MESSAGES_PT_BR['wrong-password']);
     await loadLocale('en');
     expect(errorMessage('en', 'wrong-password')).toBe('Wrong e-mail or password.');

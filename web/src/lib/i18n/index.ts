@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES_PT_BR, type ErrorCode, isErrorCode } from '@carteiro/shared';
+import { type ErrorCode, INTERNAL_ERROR_PT_BR, isErrorCode } from '@carteiro/shared';
 import { useMemo, useSyncExternalStore } from 'react';
 import { type MessageKey, type Messages, ptBR } from './pt-BR';
 
@@ -8,12 +8,13 @@ export const LOCALES: readonly Locale[] = ['pt-BR', 'en'];
 export const DEFAULT_LOCALE: Locale = 'pt-BR';
 export const LOCALE_STORAGE_KEY = 'carteiro.locale';
 
-type ErrorMessages = Record<ErrorCode, string>;
+type ErrorMessages = Partial<Record<ErrorCode, string>>;
 
 /** pt-BR ships in the entry chunk; other locales are fetched on demand (the landing's JS budget is 100 KB). */
 const catalogues: Partial<Record<Locale, { messages: Messages; errors: ErrorMessages }>> = {
-  // The app's texts (pt-BR-app.ts) are added by app-messages.ts when the signed-in chunks load.
-  'pt-BR': { messages: ptBR as Messages, errors: ERROR_MESSAGES_PT_BR },
+  // The app's texts (pt-BR-app.ts) are added by app-messages.ts when the signed-in chunks load, and the error
+  // catalogue by errors-pt-BR.ts with every chunk that shows an error (not the landing's).
+  'pt-BR': { messages: ptBR as Messages, errors: {} },
 };
 const loaders: Record<Exclude<Locale, 'pt-BR'>, () => Promise<{ messages: Messages; errors: ErrorMessages }>> = {
   en: () =>
@@ -27,6 +28,12 @@ const loaders: Record<Exclude<Locale, 'pt-BR'>, () => Promise<{ messages: Messag
 export function addMessages(locale: Locale, messages: Partial<Messages>): void {
   const loaded = catalogues[locale];
   if (loaded) loaded.messages = { ...loaded.messages, ...messages };
+}
+
+/** Adds error texts to a loaded catalogue (pt-BR's arrive with the chunks that show errors). */
+export function addErrors(locale: Locale, errors: ErrorMessages): void {
+  const loaded = catalogues[locale];
+  if (loaded) loaded.errors = { ...loaded.errors, ...errors };
 }
 
 /** Loads a locale's catalogues (no-op when loaded). */
@@ -54,8 +61,8 @@ export function translate(locale: Locale, key: MessageKey, params?: MessageParam
 /** The user's message for an error code in `locale`, else `fallback` (the server's text), else a generic one. */
 export function errorMessage(locale: Locale, code: string | undefined, fallback?: string): string {
   const errors = catalogue(locale).errors;
-  if (code && isErrorCode(code)) return errors[code];
-  return fallback || errors.internal_error;
+  const known = code && isErrorCode(code) ? errors[code] : undefined;
+  return known || fallback || errors.internal_error || INTERNAL_ERROR_PT_BR;
 }
 
 /**

@@ -13,6 +13,7 @@ import { TextField } from '../components/text-field';
 import { loginArrivalError, safeNextPath } from '../utils/safe-next';
 import { fieldErrors, magicLinkSchema, signInSchema } from '../utils/schemas';
 import { useSubmit } from '../utils/use-submit';
+import '@/lib/i18n/errors-pt-BR';
 
 export function LoginPage() {
   const { t, errorMessage } = useI18n();

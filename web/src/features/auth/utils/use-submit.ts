@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { isApiError } from '@/lib/api-client';
 import { useI18n } from '@/lib/i18n';
+import '@/lib/i18n/errors-pt-BR';
 
 /** Runs a form submission, tracking `pending` and turning ApiErrors into the user's message (never swallowed). */
 export function useSubmit() {

@@ -1,6 +1,7 @@
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, getLocale, translate } from '@/lib/i18n';
 import { toast } from '@/stores/app-store';
+import '@/lib/i18n/errors-pt-BR';
 
 /** The user's message for any failure: the ApiError's code in the current locale, else the generic one. */
 export function messageOf(error: unknown): string {

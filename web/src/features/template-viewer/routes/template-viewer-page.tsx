@@ -3,6 +3,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { NotFound } from '@/components/not-found';
 import { apiFetch, isApiError } from '@/lib/api-client';
 import { useI18n } from '@/lib/i18n';
+import '@/lib/i18n/errors-pt-BR';
 
 type ViewerState =
   | { status: 'loading' }
