@@ -6,6 +6,8 @@ import {
   isDeletable,
   isEditable,
   missingSendChecks,
+  type SendCheckInput,
+  type SendCheckItem,
 } from '@carteiro/shared';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
@@ -175,12 +177,11 @@ export async function duplicateCampaign(db: Db, accountId: string, id: string): 
 }
 
 /**
- * Throws 400 validation_failed with a pt-BR message when the campaign cannot be sent as it is: no subject,
- * no audience, no HTML, broken Liquid, or no unsubscribe link. Used by scheduling and by the sending engine.
+ * What the shared send checklist (shared/src/send-checklist.ts) finds missing in a campaign row; with the account,
+ * its sender and footer identity too. The web shows the same list before "Continuar".
  */
-export async function assertReadyToSend(db: Db, campaign: CampaignRow): Promise<void> {
-  // Subject, audience and content: the shared checklist the web shows before sending (same messages).
-  const [missing] = missingSendChecks({
+export function missingCampaignChecks(campaign: CampaignRow, account?: SendCheckInput['account']): SendCheckItem[] {
+  return missingSendChecks({
     campaignId: campaign.id,
     subject: campaign.subject,
     includeListIds: campaign.includeListIds,
@@ -188,8 +189,23 @@ export async function assertReadyToSend(db: Db, campaign: CampaignRow): Promise<
     resendOfCampaignId: campaign.resendOfCampaignId,
     html: campaign.template,
     fromEmail: campaign.fromEmail,
-  }).filter((item) => item.key !== 'unsubscribe'); // the unsubscribe link is checked below, with its details
+    account,
+  });
+}
+
+/** 400 validation_failed with the first missing item's message, and which check and where to fix it. */
+export function throwFirstMissing(items: SendCheckItem[]): void {
+  const [missing] = items;
   if (missing) throw new AppError('validation_failed', missing.problem, { check: missing.key, fix: missing.fix });
+}
+
+/**
+ * Throws 400 validation_failed with a pt-BR message when the campaign cannot be sent as it is: no subject,
+ * no audience, no HTML, broken Liquid, or no unsubscribe link. Used by scheduling and by the sending engine.
+ */
+export async function assertReadyToSend(db: Db, campaign: CampaignRow): Promise<void> {
+  // Subject, audience and content: the shared checklist the web shows before sending (same messages).
+  throwFirstMissing(missingCampaignChecks(campaign).filter((item) => item.key !== 'unsubscribe')); // checked below
   assertValidTemplate(
     { subject: campaign.subject, preheader: campaign.preheader, html: campaign.template },
     await findCustomFieldNames(db, campaign.createdBy),
@@ -251,15 +267,7 @@ export async function scheduleCampaign(
   assertTransition(current.status, 'scheduled', conflict);
   await assertReadyToSend(db, current);
   // The footer identity too, so a scheduled campaign does not fail for it when its time comes.
-  const [missing] = missingSendChecks({
-    campaignId: current.id,
-    subject: current.subject,
-    includeListIds: current.includeListIds,
-    html: current.template,
-    fromEmail: current.fromEmail,
-    account: account ?? {},
-  }).filter((item) => item.key === 'identity');
-  if (missing) throw new AppError('validation_failed', missing.problem, { check: missing.key, fix: missing.fix });
+  throwFirstMissing(missingCampaignChecks(current, account ?? {}).filter((item) => item.key === 'identity'));
   return transitionCampaign(db, accountId, id, 'scheduled', { scheduledAt });
 }
 

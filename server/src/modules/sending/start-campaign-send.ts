@@ -1,11 +1,11 @@
-import { type CampaignStatus, missingSendChecks } from '@carteiro/shared';
+import type { CampaignStatus } from '@carteiro/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
 import { reserveForCampaign } from '../billing/reserve-campaign-cost';
-import { assertReadyToSend, findCampaignRow } from '../campaigns/campaigns';
+import { assertReadyToSend, findCampaignRow, missingCampaignChecks, throwFirstMissing } from '../campaigns/campaigns';
 import { type CampaignRow, campaigns } from '../campaigns/campaigns.db';
 import { audienceQuery } from '../contacts/count-recipients';
 import { campaignAudience } from '../segments/campaign-audience';
@@ -46,17 +46,7 @@ export async function assertCanSend(db: Db, campaign: CampaignRow, user: { email
   await assertReadyToSend(db, campaign);
   // The same checklist the web shows before "Continuar" (shared/src/send-checklist.ts): sender and the business
   // identity of the footer (name, CNPJ/CPF, address) before any campaign goes out.
-  const [missing] = missingSendChecks({
-    campaignId: campaign.id,
-    subject: campaign.subject,
-    includeListIds: campaign.includeListIds,
-    includeSegmentIds: campaign.includeSegmentIds,
-    resendOfCampaignId: campaign.resendOfCampaignId,
-    html: campaign.template,
-    fromEmail: campaign.fromEmail,
-    account,
-  });
-  if (missing) throw new AppError('validation_failed', missing.problem, { check: missing.key, fix: missing.fix });
+  throwFirstMissing(missingCampaignChecks(campaign, account));
   await assertSenderAllowed(db, account.id, (campaign.fromEmail ?? account.defaultFromEmail) as string);
 }
 
