@@ -185,6 +185,15 @@ export const en = {
     'Create a key and paste it instead of SUA_CHAVE: this command sends an e-mail to yourself.',
   'apiKeys.quickStart.withKey':
     'Ready to paste in a terminal: this command sends an e-mail to yourself with the key you just created.',
+  'apiKeys.quickStart.from': 'Sender: {from}. Recipient: yourself ({to}).',
+  'apiKeys.quickStart.otherSender': 'Use another sender',
+  'apiKeys.quickStart.noSender':
+    'To send through the API, the sender must be a confirmed address or at a verified domain of the account — and this account has none yet. Confirm an address (it takes a minute) and the command appears here.',
+  'apiKeys.quickStart.noSenderLink': 'Go to Settings → Senders and domains',
+  'apiKeys.quickStart.sendersFailed': 'Could not load the account senders. Reload the page.',
+  'apiKeys.quickStart.noBalance':
+    'Your balance pays for no e-mail yet: without credit, the API refuses the send (402).',
+  'apiKeys.quickStart.noBalanceLink': 'Add credit in My balance',
   'apiKeys.quickStart.copy': 'Copy command',
   'apiKeys.quickStart.hint': 'Each send is charged to the balance, like in a campaign.',
   'apiKeys.docs.title': 'API documentation',

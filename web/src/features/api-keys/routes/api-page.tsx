@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { PageHeader } from '@/components/coming-soon-page';
 import '@/lib/i18n/app-messages';
+import { WebhooksSection } from '@/features/webhooks/components/webhooks-section';
 import { useI18n } from '@/lib/i18n';
 import { DocsSection } from '../components/docs-section';
 import { KeysSection } from '../components/keys-section';
 import { QuickStartSection } from '../components/quick-start-section';
-import { WebhooksSection } from '@/features/webhooks/components/webhooks-section';
 
 /**
  * The API page (`/dashboard/api`): one section per concern, stacked. Adding a section (e.g. webhooks) is one
