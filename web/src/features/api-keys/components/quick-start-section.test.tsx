@@ -112,6 +112,8 @@ describe('QuickStartSection', () => {
     expect(link.getAttribute('href')).toBe('/dashboard/settings?aba=remetentes');
     expect(screen.queryByTestId('api-quick-start')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Copiar comando' })).toBeNull();
+    // No text that talks about a command that is not there.
+    expect(screen.queryByText(/SUA_CHAVE|este comando envia/)).toBeNull();
   });
 
   it('with a sender but no credit, warns that the send would be refused and links to Meu saldo', SLOW, async () => {

@@ -83,6 +83,9 @@ export function QuickStartSection({ secret }: { secret: string | null }) {
     );
     content = (
       <>
+        <p className="mt-1 text-sm text-slate-600">
+          {secret ? t('apiKeys.quickStart.withKey') : t('apiKeys.quickStart.body')}
+        </p>
         <p className="mt-1 text-sm text-slate-600" data-testid="api-quick-start-from">
           {t('apiKeys.quickStart.from', { from, to: session.user.email })}{' '}
           <Link to={SENDERS_SETTINGS_PATH} className="font-medium text-slate-900 underline">
@@ -121,9 +124,6 @@ export function QuickStartSection({ secret }: { secret: string | null }) {
         <h2 id="api-quick-start-title" className="text-lg font-semibold text-slate-900">
           {t('apiKeys.quickStart.title')}
         </h2>
-        <p className="mt-1 text-sm text-slate-600">
-          {secret ? t('apiKeys.quickStart.withKey') : t('apiKeys.quickStart.body')}
-        </p>
         {content}
       </Card>
     </section>
