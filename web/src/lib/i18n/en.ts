@@ -195,7 +195,8 @@ export const en = {
     'Your balance pays for no e-mail yet: without credit, the API refuses the send (402).',
   'apiKeys.quickStart.noBalanceLink': 'Add credit in My balance',
   'apiKeys.quickStart.copy': 'Copy command',
-  'apiKeys.quickStart.hint': 'Each send is charged to the balance, like in a campaign.',
+  'apiKeys.quickStart.hint':
+    'Each send is charged to the balance, like in a campaign. The answer carries the message id, the cost (costMillis) and the remaining balance (balanceMillis), in thousandths of a real.',
   'apiKeys.docs.title': 'API documentation',
   'apiKeys.docs.body':
     'Every operation, with examples in curl, Node, Python and PHP, and a button to try it with your key.',

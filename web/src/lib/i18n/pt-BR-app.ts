@@ -54,7 +54,8 @@ export const ptBRApp = {
   'apiKeys.quickStart.noBalance': 'Seu saldo ainda não paga nenhum e-mail: sem créditos, a API recusa o envio (402).',
   'apiKeys.quickStart.noBalanceLink': 'Adicionar créditos em Meu saldo',
   'apiKeys.quickStart.copy': 'Copiar comando',
-  'apiKeys.quickStart.hint': 'Cada envio é cobrado do saldo, como numa campanha.',
+  'apiKeys.quickStart.hint':
+    'Cada envio é cobrado do saldo, como numa campanha. A resposta traz o id da mensagem, o custo (costMillis) e o saldo restante (balanceMillis), em milésimos de real.',
   'apiKeys.docs.title': 'Documentação da API',
   'apiKeys.docs.body':
     'Todas as operações, com exemplos em curl, Node, Python e PHP, e um botão para testar com a sua chave.',
