@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { API_KEYS_KEY } from '@/features/api-keys/api/api-keys';
 import { ApiPage } from '@/features/api-keys/routes/api-page';
 import { SESSION_QUERY_KEY } from '@/features/auth/api/get-session';
+import { BALANCE_QUERY_KEY } from '@/features/balance/api/get-balance';
+import { SENDERS_QUERY_KEY } from '@/features/settings/api/senders';
 import '@/lib/i18n/app-messages';
 import { AppRoutes } from './router';
 
@@ -90,6 +92,20 @@ describe('routes of spec §2', () => {
         revokedAt: null,
       },
     ]);
+    // Issue 14: the quick start sends from a verified sender of the account — here the confirmed login address.
+    client.setQueryData(SENDERS_QUERY_KEY, {
+      addresses: [{ id: ID, email: 'olivia@example.com', status: 'confirmed', createdAt: '2026-11-01T12:00:00.000Z' }],
+      domains: [],
+      allowed: { addresses: ['olivia@example.com'], domains: [] },
+    });
+    client.setQueryData(BALANCE_QUERY_KEY, {
+      balanceMillis: 10_000,
+      priceMillis: 5,
+      emailsPaid: 2000,
+      formatted: 'R$ 10,00',
+      lowBalance: false,
+      lowBalanceThresholdMillis: 5000,
+    });
     render(
       <QueryClientProvider client={client}>
         <MemoryRouter>

@@ -186,8 +186,18 @@ export const en = {
     'Create a key and paste it instead of SUA_CHAVE: this command sends an e-mail to yourself.',
   'apiKeys.quickStart.withKey':
     'Ready to paste in a terminal: this command sends an e-mail to yourself with the key you just created.',
+  'apiKeys.quickStart.from': 'Sender: {from}. Recipient: yourself ({to}).',
+  'apiKeys.quickStart.otherSender': 'Use another sender',
+  'apiKeys.quickStart.noSender':
+    'To send through the API, the sender must be a confirmed address or at a verified domain of the account — and this account has none yet. Confirm an address (it takes a minute) and the command appears here.',
+  'apiKeys.quickStart.noSenderLink': 'Go to Settings → Senders and domains',
+  'apiKeys.quickStart.sendersFailed': 'Could not load the account senders. Reload the page.',
+  'apiKeys.quickStart.noBalance':
+    'Your balance pays for no e-mail yet: without credit, the API refuses the send (402).',
+  'apiKeys.quickStart.noBalanceLink': 'Add credit in My balance',
   'apiKeys.quickStart.copy': 'Copy command',
-  'apiKeys.quickStart.hint': 'Each send is charged to the balance, like in a campaign.',
+  'apiKeys.quickStart.hint':
+    'Each send is charged to the balance, like in a campaign. The answer carries the message id, the cost (costMillis) and the remaining balance (balanceMillis), in thousandths of a real.',
   'apiKeys.docs.title': 'API documentation',
   'apiKeys.docs.body':
     'Every operation, with examples in curl, Node, Python and PHP, and a button to try it with your key.',

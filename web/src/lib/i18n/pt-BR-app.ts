@@ -45,8 +45,17 @@ export const ptBRApp = {
     'Crie uma chave e cole no lugar de SUA_CHAVE: este comando envia um e-mail para você mesmo.',
   'apiKeys.quickStart.withKey':
     'Pronto para colar no terminal: este comando envia um e-mail para você mesmo com a chave que você acabou de criar.',
+  'apiKeys.quickStart.from': 'Remetente: {from}. Destinatário: você mesmo ({to}).',
+  'apiKeys.quickStart.otherSender': 'Usar outro remetente',
+  'apiKeys.quickStart.noSender':
+    'Para enviar pela API, o remetente precisa ser um endereço confirmado ou de um domínio verificado da conta — e esta conta ainda não tem nenhum. Confirme um endereço (leva um minuto) e o comando aparece aqui.',
+  'apiKeys.quickStart.noSenderLink': 'Ir para Configurações → Remetentes e domínios',
+  'apiKeys.quickStart.sendersFailed': 'Não foi possível carregar os remetentes da conta. Recarregue a página.',
+  'apiKeys.quickStart.noBalance': 'Seu saldo ainda não paga nenhum e-mail: sem créditos, a API recusa o envio (402).',
+  'apiKeys.quickStart.noBalanceLink': 'Adicionar créditos em Meu saldo',
   'apiKeys.quickStart.copy': 'Copiar comando',
-  'apiKeys.quickStart.hint': 'Cada envio é cobrado do saldo, como numa campanha.',
+  'apiKeys.quickStart.hint':
+    'Cada envio é cobrado do saldo, como numa campanha. A resposta traz o id da mensagem, o custo (costMillis) e o saldo restante (balanceMillis), em milésimos de real.',
   'apiKeys.docs.title': 'Documentação da API',
   'apiKeys.docs.body':
     'Todas as operações, com exemplos em curl, Node, Python e PHP, e um botão para testar com a sua chave.',
