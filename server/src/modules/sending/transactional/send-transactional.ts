@@ -15,7 +15,7 @@ import { appendLedgerEntry, insufficientBalanceMessage } from '../../billing/led
 import { campaigns } from '../../campaigns/campaigns.db';
 import { findSuppressed } from '../../contacts/suppression';
 import { pgTextArray } from '../../imports/run-import';
-import { assertSenderAllowed } from '../../sender-identities/sender-identities';
+import { assertSenderAllowed, isSenderAllowed } from '../../sender-identities/sender-identities';
 import {
   buildScope,
   type CompiledCampaign,
@@ -157,20 +157,34 @@ export async function prepareTransactional(
   inputs: TransactionalMessageInput[],
   options: SendTransactionalOptions,
 ): Promise<PreparedTransactional> {
-  const [account] = await db
-    .select({
-      name: accounts.name,
-      legalName: accounts.legalName,
-      address: accounts.address,
-      taxId: accounts.taxId,
-      status: accounts.status,
-    })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
+  // The reads that need no lock run side by side (one round of round trips, not three): the account's identity
+  // and status, whether each From is a verified sender, and which recipients are suppressed. Their answers are
+  // then judged in the usual order (account, sender, templates, rendering).
+  const senders = [...new Set(inputs.map((m) => m.from.email))];
+  const [[account], allowed, suppressed] = await Promise.all([
+    db
+      .select({
+        name: accounts.name,
+        legalName: accounts.legalName,
+        address: accounts.address,
+        taxId: accounts.taxId,
+        status: accounts.status,
+      })
+      .from(accounts)
+      .where(eq(accounts.id, accountId)),
+    Promise.all(senders.map((from) => isSenderAllowed(db, accountId, from))),
+    findSuppressed(
+      db,
+      accountId,
+      inputs.map((m) => m.to.email),
+    ),
+  ]);
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
-
-  for (const from of new Set(inputs.map((m) => m.from.email))) await assertSenderAllowed(db, accountId, from);
+  for (const [index, from] of senders.entries()) {
+    // Refused: the sending rule itself answers, with its pt-BR message.
+    if (!allowed[index]) await assertSenderAllowed(db, accountId, from);
+  }
 
   const templates = new Map<string, TemplateView>();
   for (const [index, input] of inputs.entries()) {
@@ -188,11 +202,6 @@ export async function prepareTransactional(
 
   const streamId = await transactionalStreamId(db, accountId);
   const renderAccount: RenderAccount = account;
-  const suppressed = await findSuppressed(
-    db,
-    accountId,
-    inputs.map((m) => m.to.email),
-  );
   const prepared: Prepared[] = inputs.map((input, index) => {
     const template = input.templateId ? templates.get(input.templateId) : undefined;
     const subject = input.subject ?? template?.subject ?? '';
