@@ -85,10 +85,7 @@ describe.each(DATABASE_KINDS)('group commit of transactional single sends on %s'
     expect(ledger.balance).toBe(985);
     expect(ledger.sum).toBe(985);
     // The statement attributes the group entry per message: each queued message carries its price.
-    const content = await db
-      .select()
-      .from(transactionalMessages)
-      .where(eq(transactionalMessages.accountId, accountId));
+    const content = await db.select().from(transactionalMessages).where(eq(transactionalMessages.accountId, accountId));
     expect(content.map((c) => c.costMillis)).toEqual([5, 5, 5]);
     const stored = await db.select().from(messages).where(eq(messages.accountId, accountId));
     expect(stored).toHaveLength(4);
@@ -163,5 +160,23 @@ describe.each(DATABASE_KINDS)('group commit of transactional single sends on %s'
     expect(ledger.balance).toBe(0);
     expect(ledger.sum).toBe(0);
     expect(ledger.sends.reduce((s, e) => s + Number(e.emailCount), 0)).toBe(3);
+  });
+
+  it('checks before grouping, in order: a suspended account (403), then an unverified From (403 in pt-BR)', async () => {
+    const accountId = await account(1_000);
+    const unverified = message('u@destino.com.br', { from: { email: 'outro@naoverificado.com.br' } });
+    await expect(sendTransactionalGrouped(db, accountId, unverified, options)).rejects.toMatchObject({
+      code: 'sender_not_verified',
+      status: 403,
+      message: expect.stringContaining('O remetente outro@naoverificado.com.br não está verificado.'),
+    });
+    await db.update(accounts).set({ status: 'suspended' }).where(eq(accounts.id, accountId));
+    await expect(sendTransactionalGrouped(db, accountId, unverified, options)).rejects.toMatchObject({
+      code: 'account_suspended',
+      status: 403,
+    });
+    const stored = await db.select().from(messages).where(eq(messages.accountId, accountId));
+    expect(stored).toHaveLength(0);
+    expect((await ledgerOf(accountId)).balance).toBe(1_000);
   });
 });

@@ -25,7 +25,7 @@ interface AccountQueue {
 const queuesByDb = new WeakMap<Db, Map<string, AccountQueue>>();
 
 /**
- * Group commit of single transactional sends (ADR 0023). Each request is prepared on its own (its validation,
+ * Group commit of single transactional sends (ADR 0019). Each request is prepared on its own (its validation,
  * template, sender and rendering errors are its alone), then joins its account's queue. While a commit of that
  * account is in flight, the requests that arrive wait; when it ends, ALL of them are stored and charged in one
  * transaction (commitTransactional: one account row lock, one insert statement, one ledger entry for the group),
