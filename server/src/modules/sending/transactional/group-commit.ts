@@ -76,19 +76,13 @@ async function drain(db: Db, accountId: string, queues: Map<string, AccountQueue
 
 async function commitGroup(db: Db, accountId: string, group: Waiter[]): Promise<void> {
   if (group.length > 1) {
-    let results: TransactionalSendResult[] | null = null;
-    try {
-      results = await commitTransactional(
-        db,
-        accountId,
-        group.map((w) => w.request),
-      );
-    } catch {
-      // The whole group was rolled back: each request runs alone below and gets its own answer or error.
-      results = null;
-    }
+    const results = await commitTransactional(
+      db,
+      accountId,
+      group.map((w) => w.request),
+    ).catch(() => null); // rolled back as a whole: each request runs alone below and gets its own answer or error
     if (results) {
-      group.forEach((w, i) => w.resolve(results[i] as TransactionalSendResult));
+      for (const [i, waiter] of group.entries()) waiter.resolve(results[i] as TransactionalSendResult);
       return;
     }
   }
