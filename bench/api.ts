@@ -32,6 +32,7 @@ import { createMailer } from '../server/src/mail/mailer';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
 import { createApiKey } from '../server/src/modules/public-api/api-keys';
+import { trustSenderAddress } from '../server/src/modules/sender-identities/testing/trust-sender';
 import { CampaignSender } from '../server/src/modules/sending/campaign-sender';
 import { createRelayTransport } from '../server/src/modules/sending/sending-runtime';
 import { startCampaignSend } from '../server/src/modules/sending/start-campaign-send';
@@ -254,9 +255,20 @@ async function main(): Promise<void> {
 
     const [account] = await database.db
       .insert(accounts)
-      .values({ uuid: crypto.randomUUID(), ownerUserId: 'bench', name: 'Loja Bench', address: 'Rua das Flores, 100' })
+      .values({
+        uuid: crypto.randomUUID(),
+        ownerUserId: 'bench',
+        name: 'Loja Bench',
+        address: 'Rua das Flores, 100',
+        // The footer identity every send needs (issue 18).
+        legalName: 'Loja Bench Comércio Ltda.',
+        taxId: '11.222.333/0001-81',
+      })
       .returning();
     if (!account) throw new Error('no account');
+    // Issue 14: only a verified sender may send (the campaign's and the API messages' addresses).
+    await trustSenderAddress(database.db, account.id, 'loja@loja.exemplo.com.br');
+    await trustSenderAddress(database.db, account.id, 'pedidos@loja.exemplo.com.br');
     await creditAccount(database.db, account.id, 5 * (CAMPAIGN_N + SINGLE + BATCHES * BATCH_SIZE) + 1000);
     const key = await createApiKey(database.db, account.id, 'bench', { name: 'Bench', scope: 'full' });
 

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { type ApiKeyContext, authenticateApiKey } from './api-keys';
+import { authenticateAndHitRateLimit, type RateLimitState } from './rate-limit';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,6 +35,23 @@ export async function authenticateRequest(db: Db, request: FastifyRequest): Prom
   const key = match?.[1] ? await authenticateApiKey(db, match[1]) : null;
   if (!key) throw new AppError('invalid_api_key');
   return key;
+}
+
+/**
+ * `Authorization: Bearer <key>` looked up AND counted against the key's rate limit in one statement
+ * (rate-limit.ts): the hot path of every `/api/v1` request. 401 `invalid_api_key` when there is no active key.
+ */
+export async function authenticateAndLimitRequest(
+  db: Db,
+  request: FastifyRequest,
+  limit: number,
+  windowSeconds: number,
+): Promise<{ key: ApiKeyContext; limit: RateLimitState }> {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? BEARER_RE.exec(header) : null;
+  const found = match?.[1] ? await authenticateAndHitRateLimit(db, match[1], limit, windowSeconds) : null;
+  if (!found) throw new AppError('invalid_api_key');
+  return found;
 }
 
 /** The API key of this request; for route handlers of `/api/v1` (the plugin guarantees it is there). */

@@ -23,6 +23,11 @@ export interface ApiKeyContext {
 /** `ct_live_` + 43 base64url characters (256 random bits). */
 const KEY_RE = /^ct_live_[A-Za-z0-9_-]{43}$/;
 
+/** True when `secret` has the shape of a key (anything else is refused without a database look-up). */
+export function isWellFormedApiKey(secret: string): boolean {
+  return KEY_RE.test(secret);
+}
+
 export function hashApiKey(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }

@@ -1,4 +1,5 @@
 import { transactionalBatchSchema, transactionalMessageSchema, transactionalSendResultSchema } from '@carteiro/shared';
+import { sendTransactionalGrouped } from '../sending/transactional/group-commit';
 import { sendTransactional } from '../sending/transactional/send-transactional';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
@@ -41,7 +42,8 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     },
     errors,
     example: { body: example },
-    handler: ({ key, body }) => sendTransactional(db, key.accountId, [body], { publicUrl }),
+    // Concurrent single sends of one account share one commit (group-commit.ts), each with its own answer.
+    handler: ({ key, body }) => sendTransactionalGrouped(db, key.accountId, body, { publicUrl }),
   }),
   defineOperation({
     method: 'POST',

@@ -7,11 +7,10 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
-import { authenticateRequest, refuseKeyInUrl, requireApiKey } from './api-auth';
+import { authenticateAndLimitRequest, refuseKeyInUrl, requireApiKey } from './api-auth';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from './idempotency';
 import { buildOpenApiDocument, type OpenApiExtras } from './openapi';
 import { type Operation, toFastifyPath } from './operation';
-import { hitApiRateLimit } from './rate-limit';
 
 /** What every operation file of the public API receives. */
 export interface PublicApiDeps {
@@ -38,8 +37,8 @@ const idempotencyClaims = new WeakMap<FastifyRequest, string>();
 
 /**
  * The public REST API v1 as one Fastify plugin (register it with `prefix: '/api/v1'`):
- * 1. onRequest: refuse keys in the URL; `Authorization: Bearer <key>` (401 `invalid_api_key`); the per-key rate
- *    limit in the database (`RateLimit-*` headers, pt-BR 429); the key's scope against the operation's (403).
+ * 1. onRequest: refuse keys in the URL; `Authorization: Bearer <key>` (401 `invalid_api_key`) and the per-key rate
+ *    limit in the database, in one statement (`RateLimit-*` headers, pt-BR 429); the key's scope against the operation's (403).
  * 2. preHandler: `Idempotency-Key` on POST — claim the key in the database, or replay the first answer.
  * 3. the operation's handler, its params/query/body parsed by its zod schemas (pt-BR 400).
  * 4. onSend: store the answer of the request that holds an idempotency claim (or release the claim on a 5xx).
@@ -69,9 +68,14 @@ export async function publicApiRoutes(
     refuseKeyInUrl(request);
     const publicApi = request.routeOptions.config?.publicApi;
     if (!publicApi || publicApi.public) return;
-    const key = await authenticateRequest(db, request);
+    // One round trip: the key (revocation holds at once), its last use, and this request counted in its window.
+    const { key, limit } = await authenticateAndLimitRequest(
+      db,
+      request,
+      config.API_RATE_LIMIT,
+      config.API_RATE_LIMIT_WINDOW_SECONDS,
+    );
     request.apiKey = key;
-    const limit = await hitApiRateLimit(db, key.keyId, config.API_RATE_LIMIT, config.API_RATE_LIMIT_WINDOW_SECONDS);
     reply.header('ratelimit-limit', String(limit.limit));
     reply.header('ratelimit-remaining', String(limit.remaining));
     reply.header('ratelimit-reset', String(limit.resetSeconds));

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/database';
+import { type ApiKeyContext, hashApiKey, isWellFormedApiKey } from './api-keys';
 
 export interface RateLimitState {
   limit: number;
@@ -7,6 +8,67 @@ export interface RateLimitState {
   /** Seconds until the current window ends. */
   resetSeconds: number;
   allowed: boolean;
+}
+
+function windowOf(nowMs: number, windowSeconds: number) {
+  const windowMs = windowSeconds * 1000;
+  const startMs = Math.floor(nowMs / windowMs) * windowMs;
+  return { startMs, endMs: startMs + windowMs };
+}
+
+function stateOf(count: number, limit: number, endMs: number, nowMs: number): RateLimitState {
+  return {
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil((endMs - nowMs) / 1000)),
+    allowed: count <= limit,
+  };
+}
+
+async function pruneNowAndThen(db: Db): Promise<void> {
+  if (Math.random() < 0.001) {
+    await queryRows(db, sql`delete from api_rate_limits where window_start < now() - interval '1 day'`);
+  }
+}
+
+/**
+ * The request path of every `/api/v1` call in ONE statement (one round trip instead of two or three): the active
+ * key with this secret (looked up on every request, so a revoked key is refused at once by every process), its
+ * `last_used_at` written when older than a minute, and one request counted in its current rate-limit window
+ * (the same atomic upsert as hitApiRateLimit). Null for an unknown, revoked or malformed key (nothing counted).
+ */
+export async function authenticateAndHitRateLimit(
+  db: Db,
+  secret: string,
+  limit: number,
+  windowSeconds: number,
+  nowMs: number = Date.now(),
+): Promise<{ key: ApiKeyContext; limit: RateLimitState } | null> {
+  if (!isWellFormedApiKey(secret)) return null;
+  const { startMs, endMs } = windowOf(nowMs, windowSeconds);
+  const [row] = await queryRows<{ id: string; account_id: string; scope: ApiKeyContext['scope']; count: number }>(
+    db,
+    sql`with k as (
+          select id, account_id, scope,
+                 (last_used_at is null or last_used_at < now() - interval '1 minute') as stale
+            from api_keys where key_hash = ${hashApiKey(secret)} and revoked_at is null),
+        touched as (
+          update api_keys set last_used_at = now() where id in (select id from k where stale) returning id),
+        hit as (
+          insert into api_rate_limits (api_key_id, window_start, count)
+          select id, ${new Date(startMs).toISOString()}::timestamptz, 1 from k
+          on conflict (api_key_id, window_start) do update set count = api_rate_limits.count + 1
+          returning count)
+        select k.id, k.account_id, k.scope, (select count from hit) as count,
+               (select count(*) from touched) as touched
+          from k`,
+  );
+  if (!row) return null;
+  await pruneNowAndThen(db);
+  return {
+    key: { keyId: row.id, accountId: row.account_id, scope: row.scope },
+    limit: stateOf(Number(row.count), limit, endMs, nowMs),
+  };
 }
 
 /**
@@ -21,8 +83,7 @@ export async function hitApiRateLimit(
   windowSeconds: number,
   nowMs: number = Date.now(),
 ): Promise<RateLimitState> {
-  const windowMs = windowSeconds * 1000;
-  const startMs = Math.floor(nowMs / windowMs) * windowMs;
+  const { startMs, endMs } = windowOf(nowMs, windowSeconds);
   const [row] = await queryRows<{ count: number }>(
     db,
     sql`insert into api_rate_limits (api_key_id, window_start, count)
@@ -30,14 +91,6 @@ export async function hitApiRateLimit(
         on conflict (api_key_id, window_start) do update set count = api_rate_limits.count + 1
         returning count`,
   );
-  if (Math.random() < 0.001) {
-    await queryRows(db, sql`delete from api_rate_limits where window_start < now() - interval '1 day'`);
-  }
-  const count = Number(row?.count ?? 0);
-  return {
-    limit,
-    remaining: Math.max(0, limit - count),
-    resetSeconds: Math.max(1, Math.ceil((startMs + windowMs - nowMs) / 1000)),
-    allowed: count <= limit,
-  };
+  await pruneNowAndThen(db);
+  return stateOf(Number(row?.count ?? 0), limit, endMs, nowMs);
 }

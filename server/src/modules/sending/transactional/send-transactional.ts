@@ -15,7 +15,7 @@ import { appendLedgerEntry, insufficientBalanceMessage } from '../../billing/led
 import { campaigns } from '../../campaigns/campaigns.db';
 import { findSuppressed } from '../../contacts/suppression';
 import { pgTextArray } from '../../imports/run-import';
-import { assertSenderAllowed } from '../../sender-identities/sender-identities';
+import { assertSenderAllowed, isSenderAllowed } from '../../sender-identities/sender-identities';
 import {
   buildScope,
   type CompiledCampaign,
@@ -137,20 +137,54 @@ export async function sendTransactional(
   inputs: TransactionalMessageInput[],
   options: SendTransactionalOptions,
 ): Promise<TransactionalSendResult> {
-  const [account] = await db
-    .select({
-      name: accounts.name,
-      legalName: accounts.legalName,
-      address: accounts.address,
-      taxId: accounts.taxId,
-      status: accounts.status,
-    })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
+  const prepared = await prepareTransactional(db, accountId, inputs, options);
+  return commitTransactional(db, accountId, prepared);
+}
+
+/** A request rendered, checked and ready to be stored and charged (prepareTransactional → commitTransactional). */
+export interface PreparedTransactional {
+  streamId: string;
+  messages: Prepared[];
+}
+
+/**
+ * Everything of a transactional send that needs no lock: the account's status and identity, the sender check,
+ * the templates, the suppression probe and the rendering. Its errors (400/403/404) belong to this request alone.
+ */
+export async function prepareTransactional(
+  db: Db,
+  accountId: string,
+  inputs: TransactionalMessageInput[],
+  options: SendTransactionalOptions,
+): Promise<PreparedTransactional> {
+  // The reads that need no lock run side by side (one round of round trips, not three): the account's identity
+  // and status, whether each From is a verified sender, and which recipients are suppressed. Their answers are
+  // then judged in the usual order (account, sender, templates, rendering).
+  const senders = [...new Set(inputs.map((m) => m.from.email))];
+  const [[account], allowed, suppressed] = await Promise.all([
+    db
+      .select({
+        name: accounts.name,
+        legalName: accounts.legalName,
+        address: accounts.address,
+        taxId: accounts.taxId,
+        status: accounts.status,
+      })
+      .from(accounts)
+      .where(eq(accounts.id, accountId)),
+    Promise.all(senders.map((from) => isSenderAllowed(db, accountId, from))),
+    findSuppressed(
+      db,
+      accountId,
+      inputs.map((m) => m.to.email),
+    ),
+  ]);
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
-
-  for (const from of new Set(inputs.map((m) => m.from.email))) await assertSenderAllowed(db, accountId, from);
+  for (const [index, from] of senders.entries()) {
+    // Refused: the sending rule itself answers, with its pt-BR message.
+    if (!allowed[index]) await assertSenderAllowed(db, accountId, from);
+  }
 
   const templates = new Map<string, TemplateView>();
   for (const [index, input] of inputs.entries()) {
@@ -168,11 +202,6 @@ export async function sendTransactional(
 
   const streamId = await transactionalStreamId(db, accountId);
   const renderAccount: RenderAccount = account;
-  const suppressed = await findSuppressed(
-    db,
-    accountId,
-    inputs.map((m) => m.to.email),
-  );
   const prepared: Prepared[] = inputs.map((input, index) => {
     const template = input.templateId ? templates.get(input.templateId) : undefined;
     const subject = input.subject ?? template?.subject ?? '';
@@ -234,8 +263,38 @@ export async function sendTransactional(
     }
     return { input, token, ...rendered, suppressed: suppressed.has(input.to.email) };
   });
+  return { streamId, messages: prepared };
+}
 
-  return db.transaction(async (tx) => {
+/**
+ * Stores and charges prepared requests of one account in ONE transaction under the account's row lock: their
+ * messages in request order (one ascending id run), their content, their engine batches and one `send` ledger
+ * entry for all of them (each message's price is on its `transactional_messages.cost_millis`, so the statement
+ * can attribute it). All or nothing: a short balance is a 402 naming the missing amount for the whole lot.
+ * Several requests (the group commit of single sends, group-commit.ts) get one answer each, with their own
+ * messages and cost, and the balance after the whole commit.
+ */
+export async function commitTransactional(
+  db: Db,
+  accountId: string,
+  request: PreparedTransactional,
+): Promise<TransactionalSendResult>;
+export async function commitTransactional(
+  db: Db,
+  accountId: string,
+  requests: PreparedTransactional[],
+): Promise<TransactionalSendResult[]>;
+export async function commitTransactional(
+  db: Db,
+  accountId: string,
+  requests: PreparedTransactional | PreparedTransactional[],
+): Promise<TransactionalSendResult | TransactionalSendResult[]> {
+  const group = Array.isArray(requests) ? requests : [requests];
+  const first = group[0];
+  if (!first) return [];
+  const streamId = first.streamId;
+  const prepared = group.flatMap((r) => r.messages);
+  const results = await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
     // The account row lock serialises this account's balance changes — and its transactional inserts, so the
     // ids of one request are one ascending run inside the stream (its engine batches are id ranges).
@@ -320,15 +379,16 @@ export async function sendTransactional(
       balance = Number(entry.balanceAfterMillis);
     }
 
-    return {
-      messages: prepared.map((p, i) => ({
-        id: String(ids[i]),
+    let at = 0;
+    return group.map((r) => {
+      const own = r.messages.map((p) => ({
+        id: String(ids[at++]),
         to: p.input.to.email,
         status: p.suppressed ? ('suppressed' as const) : ('queued' as const),
         costMillis: p.suppressed ? 0 : price,
-      })),
-      costMillis: cost,
-      balanceMillis: balance,
-    };
+      }));
+      return { messages: own, costMillis: own.reduce((sum, m) => sum + m.costMillis, 0), balanceMillis: balance };
+    });
   });
+  return Array.isArray(requests) ? results : (results[0] as TransactionalSendResult);
 }

@@ -1,0 +1,54 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKeyFor } from '../../../test/support/api-key';
+import { signUp } from '../../../test/support/sign-in';
+import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { apiKeys, apiRateLimits } from './api-keys.db';
+import { authenticateAndHitRateLimit } from './rate-limit';
+
+describe.each(DATABASE_KINDS)('key look-up and rate limit in one statement on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('finds the key, writes its last use, counts the request in its window; a revoked key counts nothing', async () => {
+    const user = await signUp(t, { verified: true });
+    const secret = await createApiKeyFor(t, user, 'send_only');
+    const db = t.database.db;
+    const now = Date.UTC(2026, 10, 24, 12, 0, 30);
+
+    const first = await authenticateAndHitRateLimit(db, secret, 2, 60, now);
+    expect(first?.key).toMatchObject({ accountId: user.accountId, scope: 'send_only' });
+    expect(first?.limit).toEqual({ limit: 2, remaining: 1, resetSeconds: 30, allowed: true });
+    const keyId = first?.key.keyId as string;
+    const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+    expect(row?.lastUsedAt).not.toBeNull();
+
+    expect((await authenticateAndHitRateLimit(db, secret, 2, 60, now + 1000))?.limit).toMatchObject({
+      remaining: 0,
+      allowed: true,
+    });
+    expect((await authenticateAndHitRateLimit(db, secret, 2, 60, now + 2000))?.limit).toMatchObject({
+      remaining: 0,
+      allowed: false,
+    });
+    // The next window starts again.
+    expect((await authenticateAndHitRateLimit(db, secret, 2, 60, now + 60_000))?.limit).toMatchObject({
+      remaining: 1,
+      allowed: true,
+    });
+
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId));
+    expect(await authenticateAndHitRateLimit(db, secret, 2, 60, now + 61_000)).toBeNull();
+    const windows = await db.select().from(apiRateLimits).where(eq(apiRateLimits.apiKeyId, keyId));
+    expect(windows.map((w) => w.count).sort()).toEqual([1, 3]);
+
+    expect(await authenticateAndHitRateLimit(db, 'ct_live_curta', 2, 60, now)).toBeNull();
+    expect(await authenticateAndHitRateLimit(db, `ct_live_${'A'.repeat(43)}`, 2, 60, now)).toBeNull();
+  });
+});

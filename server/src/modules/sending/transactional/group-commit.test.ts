@@ -1,0 +1,182 @@
+import { type TransactionalMessageInput, transactionalMessageSchema } from '@carteiro/shared';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from '../../../../test/support/sign-in';
+import { createTestApp, type TestApp } from '../../../../test/support/test-app';
+import { DATABASE_KINDS } from '../../../../test/support/test-database';
+import { type Db, queryRows } from '../../../db/database';
+import { AppError } from '../../../http/app-error';
+import { accounts } from '../../accounts/accounts.db';
+import { ledgerEntries } from '../../billing/billing.db';
+import { trustSenderAddress } from '../../sender-identities/testing/trust-sender';
+import { messages } from '../messages.db';
+import { creditAccount, suppressEmail } from '../testing/send-fixtures';
+import { sendTransactionalGrouped } from './group-commit';
+import { commitTransactional, prepareTransactional } from './send-transactional';
+import { transactionalMessages } from './transactional.db';
+
+const options = { publicUrl: 'https://app.carteiro.test' };
+
+const message = (to: string, overrides: Record<string, unknown> = {}): TransactionalMessageInput =>
+  transactionalMessageSchema.parse({
+    to: { email: to, name: 'Cliente' },
+    from: { email: 'pedidos@loja.com.br', name: 'Loja' },
+    subject: 'Pedido {{ pedido }}',
+    html: '<p>Olá, {{ contato.nome }}! Pedido {{ pedido }}.</p>',
+    data: { pedido: '42' },
+    ...overrides,
+  });
+
+describe.each(DATABASE_KINDS)('group commit of transactional single sends on %s', (kind) => {
+  let t: TestApp;
+  let db: Db;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    db = t.database.db;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function account(creditMillis: number) {
+    const user = await signUp(t, { verified: true });
+    if (creditMillis > 0) await creditAccount(db, user.accountId, creditMillis);
+    await trustSenderAddress(db, user.accountId, 'pedidos@loja.com.br');
+    return user.accountId;
+  }
+
+  async function ledgerOf(accountId: string) {
+    const entries = await db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId));
+    const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+    return {
+      sends: entries.filter((e) => e.kind === 'send'),
+      sum: entries.reduce((s, e) => s + Number(e.amountMillis), 0),
+      balance: Number(row?.balanceMillis),
+    };
+  }
+
+  it('commits several requests in one transaction: one answer each, one ledger entry the messages attribute', async () => {
+    const accountId = await account(1_000);
+    await suppressEmail(db, accountId, 'fora@destino.com.br');
+    const requests = await Promise.all(
+      ['a@destino.com.br', 'fora@destino.com.br', 'b@destino.com.br', 'c@destino.com.br'].map((to) =>
+        prepareTransactional(db, accountId, [message(to)], options),
+      ),
+    );
+    const answers = await commitTransactional(db, accountId, requests);
+
+    expect(answers).toHaveLength(4);
+    expect(answers.map((a) => a.messages.map((m) => [m.to, m.status, m.costMillis]))).toEqual([
+      [['a@destino.com.br', 'queued', 5]],
+      [['fora@destino.com.br', 'suppressed', 0]],
+      [['b@destino.com.br', 'queued', 5]],
+      [['c@destino.com.br', 'queued', 5]],
+    ]);
+    expect(answers.map((a) => a.costMillis)).toEqual([5, 0, 5, 5]);
+    for (const a of answers) expect(a.balanceMillis).toBe(985);
+    const ids = answers.map((a) => Number(a.messages[0]?.id));
+    expect(new Set(ids).size).toBe(4);
+    expect([...ids].sort((x, y) => x - y)).toEqual(ids); // one ascending run, in request order
+
+    const ledger = await ledgerOf(accountId);
+    expect(ledger.sends).toHaveLength(1);
+    expect(ledger.sends[0]).toMatchObject({ amountMillis: -15, emailCount: 3, priceMillis: 5 });
+    expect(ledger.balance).toBe(985);
+    expect(ledger.sum).toBe(985);
+    // The statement attributes the group entry per message: each queued message carries its price.
+    const content = await db.select().from(transactionalMessages).where(eq(transactionalMessages.accountId, accountId));
+    expect(content.map((c) => c.costMillis)).toEqual([5, 5, 5]);
+    const stored = await db.select().from(messages).where(eq(messages.accountId, accountId));
+    expect(stored).toHaveLength(4);
+    const streamId = stored[0]?.campaignId as string;
+    const batches = await queryRows<{ first: number; last: number }>(
+      db,
+      sql`select first_message_id as first, last_message_id as last from message_batches where campaign_id = ${streamId}`,
+    );
+    expect(batches.map((b) => [Number(b.first), Number(b.last)])).toEqual([[ids[0], ids[3]]]);
+  });
+
+  it('N concurrent single sends: N messages, N answers, the ledger exact; a bad request fails alone', async () => {
+    const accountId = await account(1_000);
+    const n = 12;
+    const settled = await Promise.allSettled(
+      Array.from({ length: n }, (_, i) =>
+        sendTransactionalGrouped(
+          db,
+          accountId,
+          i === 5
+            ? message(`p${i}@destino.com.br`, { html: '<p>{% if %}</p>' })
+            : message(`p${i}@destino.com.br`, { data: { pedido: String(i) } }),
+          options,
+        ),
+      ),
+    );
+    const failed = settled.filter((s) => s.status === 'rejected');
+    expect(failed).toHaveLength(1);
+    const reason = (failed[0] as PromiseRejectedResult).reason;
+    expect(reason).toBeInstanceOf(AppError);
+    expect(reason).toMatchObject({ code: 'validation_failed' });
+    expect((reason as AppError).message).toContain('Erro de sintaxe no modelo');
+
+    const answers = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    expect(answers).toHaveLength(n - 1);
+    for (const [i, s] of settled.entries()) {
+      if (s.status !== 'fulfilled') continue;
+      expect(s.value.messages).toHaveLength(1);
+      expect(s.value.messages[0]).toMatchObject({ to: `p${i}@destino.com.br`, status: 'queued', costMillis: 5 });
+      expect(s.value.costMillis).toBe(5);
+    }
+    const ids = answers.map((a) => a.messages[0]?.id);
+    expect(new Set(ids).size).toBe(n - 1);
+
+    const stored = await db.select().from(messages).where(eq(messages.accountId, accountId));
+    expect(stored.map((m) => String(m.id)).sort()).toEqual([...ids].sort());
+    const ledger = await ledgerOf(accountId);
+    expect(ledger.sends.reduce((s, e) => s + Number(e.amountMillis), 0)).toBe(-5 * (n - 1));
+    expect(ledger.sends.reduce((s, e) => s + Number(e.emailCount), 0)).toBe(n - 1);
+    expect(ledger.balance).toBe(1_000 - 5 * (n - 1));
+    expect(ledger.sum).toBe(ledger.balance);
+    // The last answer to be committed reports the final balance.
+    expect(Math.min(...answers.map((a) => a.balanceMillis))).toBe(ledger.balance);
+  });
+
+  it('a balance that covers part of a group: the first ones accepted, the others 402 each, the balance exact', async () => {
+    const accountId = await account(15);
+    const settled = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) => sendTransactionalGrouped(db, accountId, message(`s${i}@x.com.br`), options)),
+    );
+    const accepted = settled.filter((s) => s.status === 'fulfilled');
+    const refused = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as AppError] : []));
+    expect(accepted).toHaveLength(3);
+    expect(refused).toHaveLength(2);
+    for (const e of refused) {
+      expect(e).toMatchObject({ code: 'insufficient_balance', status: 402 });
+      expect(e.message).toBe('Saldo insuficiente: faltam R$\u00a00,005 para enviar esta mensagem.');
+    }
+    const stored = await db.select().from(messages).where(eq(messages.accountId, accountId));
+    expect(stored).toHaveLength(3);
+    const ledger = await ledgerOf(accountId);
+    expect(ledger.balance).toBe(0);
+    expect(ledger.sum).toBe(0);
+    expect(ledger.sends.reduce((s, e) => s + Number(e.emailCount), 0)).toBe(3);
+  });
+
+  it('checks before grouping, in order: a suspended account (403), then an unverified From (403 in pt-BR)', async () => {
+    const accountId = await account(1_000);
+    const unverified = message('u@destino.com.br', { from: { email: 'outro@naoverificado.com.br' } });
+    await expect(sendTransactionalGrouped(db, accountId, unverified, options)).rejects.toMatchObject({
+      code: 'sender_not_verified',
+      status: 403,
+      message: expect.stringContaining('O remetente outro@naoverificado.com.br não está verificado.'),
+    });
+    await db.update(accounts).set({ status: 'suspended' }).where(eq(accounts.id, accountId));
+    await expect(sendTransactionalGrouped(db, accountId, unverified, options)).rejects.toMatchObject({
+      code: 'account_suspended',
+      status: 403,
+    });
+    const stored = await db.select().from(messages).where(eq(messages.accountId, accountId));
+    expect(stored).toHaveLength(0);
+    expect((await ledgerOf(accountId)).balance).toBe(1_000);
+  });
+});
