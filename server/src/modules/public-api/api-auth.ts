@@ -2,7 +2,7 @@ import type { ApiKeyScope } from '@carteiro/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
-import { type ApiKeyContext, authenticateApiKey } from './api-keys';
+import type { ApiKeyContext } from './api-keys';
 import { authenticateAndHitRateLimit, type RateLimitState } from './rate-limit';
 
 declare module 'fastify' {
@@ -26,15 +26,6 @@ export function refuseKeyInUrl(request: FastifyRequest): void {
   for (const name of new URLSearchParams(query).keys()) {
     if (KEY_PARAMS.has(name.toLowerCase())) throw new AppError('api_key_in_url');
   }
-}
-
-/** The key of `Authorization: Bearer <key>`, looked up in the database (a revoked key is refused at once). */
-export async function authenticateRequest(db: Db, request: FastifyRequest): Promise<ApiKeyContext> {
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? BEARER_RE.exec(header) : null;
-  const key = match?.[1] ? await authenticateApiKey(db, match[1]) : null;
-  if (!key) throw new AppError('invalid_api_key');
-  return key;
 }
 
 /**

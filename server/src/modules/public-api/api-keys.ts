@@ -120,23 +120,3 @@ export async function revokeApiKey(db: Db, accountId: string, keyId: string, use
     .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
   return findApiKey(db, accountId, keyId);
 }
-
-/**
- * The active key with this secret, or null. One indexed lookup by hash; `last_used_at` is written at most once a
- * minute per key so a busy integration does not turn every request into a write.
- */
-export async function authenticateApiKey(db: Db, secret: string): Promise<ApiKeyContext | null> {
-  if (!KEY_RE.test(secret)) return null;
-  const [row] = await db
-    .select({
-      id: apiKeys.id,
-      accountId: apiKeys.accountId,
-      scope: apiKeys.scope,
-      stale: sql<boolean>`${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < now() - interval '1 minute'`,
-    })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, hashApiKey(secret)), isNull(apiKeys.revokedAt)));
-  if (!row) return null;
-  if (row.stale) await db.update(apiKeys).set({ lastUsedAt: sql`now()` }).where(eq(apiKeys.id, row.id));
-  return { keyId: row.id, accountId: row.accountId, scope: row.scope };
-}

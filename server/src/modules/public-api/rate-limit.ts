@@ -35,7 +35,7 @@ async function pruneNowAndThen(db: Db): Promise<void> {
  * The request path of every `/api/v1` call in ONE statement (one round trip instead of two or three): the active
  * key with this secret (looked up on every request, so a revoked key is refused at once by every process), its
  * `last_used_at` written when older than a minute, and one request counted in its current rate-limit window
- * (the same atomic upsert as hitApiRateLimit). Null for an unknown, revoked or malformed key (nothing counted).
+ * (one atomic upsert, so the limit holds across every process on the database). Null for an unknown, revoked or malformed key (nothing counted).
  */
 export async function authenticateAndHitRateLimit(
   db: Db,
@@ -69,28 +69,4 @@ export async function authenticateAndHitRateLimit(
     key: { keyId: row.id, accountId: row.account_id, scope: row.scope },
     limit: stateOf(Number(row.count), limit, endMs, nowMs),
   };
-}
-
-/**
- * Counts one request of an API key in the current fixed window (one atomic upsert, so the limit holds across
- * every process on the database) and answers where the key stands. Windows older than a day are pruned now
- * and then.
- */
-export async function hitApiRateLimit(
-  db: Db,
-  apiKeyId: string,
-  limit: number,
-  windowSeconds: number,
-  nowMs: number = Date.now(),
-): Promise<RateLimitState> {
-  const { startMs, endMs } = windowOf(nowMs, windowSeconds);
-  const [row] = await queryRows<{ count: number }>(
-    db,
-    sql`insert into api_rate_limits (api_key_id, window_start, count)
-        values (${apiKeyId}, ${new Date(startMs).toISOString()}::timestamptz, 1)
-        on conflict (api_key_id, window_start) do update set count = api_rate_limits.count + 1
-        returning count`,
-  );
-  await pruneNowAndThen(db);
-  return stateOf(Number(row?.count ?? 0), limit, endMs, nowMs);
 }
