@@ -561,7 +561,7 @@ export const en = {
   'admin.audit.actions.campaign_alert.review': 'Campaign alert reviewed',
   'admin.status.suspendedNotice':
     'This account is suspended: it cannot send or resume campaigns. After reactivation, paused campaigns stay paused until the customer resumes them.',
-  'admin.status.pausedCount': 'Account suspended; {count} sending campaign(s) were paused',
+  'admin.status.pausedCount': 'Account suspended; campaigns being sent that were paused: {count}',
   'lists.kit.genericError': 'Something went wrong. Please try again.',
   'lists.kit.loadFailed': 'Could not load this.',
   'lists.title': 'Lists',
