@@ -336,9 +336,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                   </td>
                   <td className={td}>
                     <Badge tone={statusTone(d.status)}>{x[d.status]}</Badge>
-                    <span className="block text-xs text-slate-500">
-                      {attemptsLabel(x, d.attempts)}
-                    </span>
+                    <span className="block text-xs text-slate-500">{attemptsLabel(x, d.attempts)}</span>
                   </td>
                   <td className={`${td} tabular-nums`}>{last?.statusCode ?? '—'}</td>
                   <td className={`${td} tabular-nums`}>{last ? `${last.durationMs} ms` : '—'}</td>
