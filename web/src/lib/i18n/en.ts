@@ -716,6 +716,9 @@ export const en = {
   'contacts.form.noList': 'None',
   'contacts.form.legalBasis': 'Legal basis',
   'contacts.form.consentSource': 'Consent source',
+  'contacts.form.legalBasisHint':
+    'Why the LGPD lets you e-mail this person. If unsure, pick Consent: they asked to receive your e-mails.',
+  'contacts.form.consentSourceHint': 'Where they asked to receive them, e.g. "shop counter" or "website form".',
   'contacts.form.status': 'Status',
   'contacts.form.customFields': 'Custom fields',
   'contacts.form.field': 'Field',
