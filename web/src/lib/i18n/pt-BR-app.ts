@@ -551,7 +551,7 @@ export const ptBRApp = {
   'contacts.form.consentSource': 'Origem do consentimento',
   'contacts.form.legalBasisHint':
     'Por que a LGPD permite enviar e-mails a esta pessoa. Na dúvida, escolha Consentimento: ela pediu para receber.',
-  'contacts.form.consentSourceHint': 'Onde ela pediu para receber, ex.: "balcão da loja" ou "formulário do site".',
+  'contacts.form.consentSourceHint': 'Onde ela pediu para receber, ex.: “balcão da loja” ou “formulário do site”.',
   'contacts.form.status': 'Situação',
   'contacts.form.customFields': 'Campos personalizados',
   'contacts.form.field': 'Campo',
