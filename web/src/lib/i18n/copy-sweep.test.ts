@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ptBRApp } from './pt-BR-app';
 
 /** Every source file of the SPA (tests excluded): the copy a user can see lives in these. */
 function sources(dir: string): string[] {
@@ -27,5 +28,12 @@ describe('copy sweep (issue 18)', () => {
         });
     }
     expect(offenders).toEqual([]);
+  });
+
+  it('list confirmation is named in Portuguese: badges and the table column say no bare "opt-in"', () => {
+    for (const key of ['lists.table.optIn', 'lists.optIn.single', 'lists.optIn.double'] as const) {
+      expect(ptBRApp[key]).not.toMatch(/opt-in/i);
+    }
+    expect(ptBRApp['lists.optIn.double']).toBe('Confirmação por e-mail');
   });
 });
