@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
 import { cn } from '@/lib/cn';
@@ -45,13 +45,25 @@ export function SettingsPage() {
     document.title = `${t('page.settings.title')} — Carteiro`;
   }, [t]);
 
+  // On a phone the tabs scroll sideways: a link to ?aba=remetentes must show that tab whole, not cut at the edge.
+  const tabList = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const list = tabList.current;
+    const tab = list?.querySelector<HTMLElement>(`#tab-${current.id}`);
+    if (!list || !tab) return;
+    const hiddenRight = tab.offsetLeft + tab.offsetWidth - (list.scrollLeft + list.clientWidth);
+    if (hiddenRight > 0) list.scrollLeft += hiddenRight;
+    else if (tab.offsetLeft < list.scrollLeft) list.scrollLeft = tab.offsetLeft;
+  }, [current.id]);
+
   return (
     <div>
       <PageHeader title={t('page.settings.title')} />
       <div
+        ref={tabList}
         role="tablist"
         aria-label={t('page.settings.title')}
-        className="mb-6 flex gap-1 overflow-x-auto border-b border-slate-200"
+        className="relative mb-6 flex gap-1 overflow-x-auto border-b border-slate-200"
       >
         {TABS.map((tab) => {
           const selected = tab.id === current.id;
