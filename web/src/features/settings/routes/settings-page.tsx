@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
 import { cn } from '@/lib/cn';
 import { type MessageKey, useI18n } from '@/lib/i18n';
+import { revealInStrip } from '@/lib/reveal-in-strip';
 import { AccountForm } from '../components/account-form';
 import { SecurityPanel } from '../components/security-panel';
 import { SendersPanel } from '../components/senders-panel';
@@ -50,10 +51,7 @@ export function SettingsPage() {
   useEffect(() => {
     const list = tabList.current;
     const tab = list?.querySelector<HTMLElement>(`#tab-${current.id}`);
-    if (!list || !tab) return;
-    const hiddenRight = tab.offsetLeft + tab.offsetWidth - (list.scrollLeft + list.clientWidth);
-    if (hiddenRight > 0) list.scrollLeft += hiddenRight;
-    else if (tab.offsetLeft < list.scrollLeft) list.scrollLeft = tab.offsetLeft;
+    if (list && tab) revealInStrip(list, tab);
   }, [current.id]);
 
   return (
