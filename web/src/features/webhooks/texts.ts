@@ -8,6 +8,8 @@ const ptBR = {
     'Receba no seu sistema, sem consultar a API, cada evento dos seus envios. Cada chamada é assinada conforme o padrão Standard Webhooks (cabeçalhos webhook-id, webhook-timestamp e webhook-signature).',
   add: 'Adicionar endpoint',
   empty: 'Nenhum endpoint cadastrado.',
+  emptyHint:
+    'Um endpoint é o endereço (URL) do seu sistema que recebe os avisos — por exemplo, para marcar um pedido quando o e-mail for entregue. Quem cuida do seu site ou loja virtual sabe qual é.',
   url: 'URL do endpoint',
   description: 'Descrição (opcional)',
   events: 'Eventos',
@@ -46,7 +48,8 @@ const ptBR = {
   pending: 'Pendente',
   succeeded: 'Entregue',
   failed: 'Falhou',
-  attempts: '{n} tentativa(s)',
+  attempt: '1 tentativa',
+  attempts: '{n} tentativas',
   pickEvent: 'Escolha pelo menos um tipo de evento.',
   testEvent: 'Evento de teste',
 };
@@ -57,6 +60,8 @@ const en: typeof ptBR = {
     'Your system learns about every event of your sends without polling the API. Each call is signed per the Standard Webhooks spec (webhook-id, webhook-timestamp and webhook-signature headers).',
   add: 'Add endpoint',
   empty: 'No endpoint yet.',
+  emptyHint:
+    'An endpoint is the address (URL) of your system that receives the notices — for example, to mark an order when its e-mail is delivered. Whoever runs your site or online shop knows which one.',
   url: 'Endpoint URL',
   description: 'Description (optional)',
   events: 'Events',
@@ -95,7 +100,8 @@ const en: typeof ptBR = {
   pending: 'Pending',
   succeeded: 'Delivered',
   failed: 'Failed',
-  attempts: '{n} attempt(s)',
+  attempt: '1 attempt',
+  attempts: '{n} attempts',
   pickEvent: 'Pick at least one event type.',
   testEvent: 'Test event',
 };
@@ -111,3 +117,11 @@ export function eventLabel(texts: WebhookTexts, type: string): string {
   if (type === 'webhook.test') return texts.testEvent;
   return WEBHOOK_EVENT_LABELS[type as WebhookEventType] ?? type;
 }
+
+/** "1 tentativa" / "3 tentativas": a real plural, never the "(s)" shortcut. */
+export function attemptsLabel(texts: WebhookTexts, n: number): string {
+  return n === 1 ? texts.attempt : texts.attempts.replace('{n}', String(n));
+}
+
+/** Both locales, for tests. */
+export const WEBHOOK_TEXTS = { 'pt-BR': ptBR, en } as const;

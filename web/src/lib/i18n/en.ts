@@ -571,7 +571,7 @@ export const en = {
   'admin.audit.actions.campaign_alert.review': 'Campaign alert reviewed',
   'admin.status.suspendedNotice':
     'This account is suspended: it cannot send or resume campaigns. After reactivation, paused campaigns stay paused until the customer resumes them.',
-  'admin.status.pausedCount': 'Account suspended; {count} sending campaign(s) were paused',
+  'admin.status.pausedCount': 'Account suspended; campaigns being sent that were paused: {count}',
   'lists.kit.genericError': 'Something went wrong. Please try again.',
   'lists.kit.loadFailed': 'Could not load this.',
   'lists.title': 'Lists',
@@ -726,6 +726,9 @@ export const en = {
   'contacts.form.noList': 'None',
   'contacts.form.legalBasis': 'Legal basis',
   'contacts.form.consentSource': 'Consent source',
+  'contacts.form.legalBasisHint':
+    'Why the LGPD lets you e-mail this person. If unsure, pick Consent: they asked to receive your e-mails.',
+  'contacts.form.consentSourceHint': 'Where they asked to receive them, e.g. "shop counter" or "website form".',
   'contacts.form.status': 'Status',
   'contacts.form.customFields': 'Custom fields',
   'contacts.form.field': 'Field',

@@ -247,13 +247,19 @@ function AccountRow({ account, open, onToggle }: { account: AdminAccount; open: 
       {open ? (
         <tr>
           <td colSpan={6} className="bg-slate-50 px-4 py-5">
-            <div className="grid gap-6 lg:grid-cols-3">
-              <AdjustForm account={account} />
-              <PriceForm account={account} />
-              <StatusForm account={account} />
-            </div>
-            <div className="mt-6">
-              <AccountMembers accountId={account.id} />
+            {/* Below lg the table scrolls sideways (min 48rem): the panel stays in view, as wide as the screen. */}
+            <div
+              className="sticky left-4 w-[calc(100vw-4.5rem)] lg:static lg:w-auto"
+              data-testid="account-manage-panel"
+            >
+              <div className="grid gap-6 lg:grid-cols-3">
+                <AdjustForm account={account} />
+                <PriceForm account={account} />
+                <StatusForm account={account} />
+              </div>
+              <div className="mt-6">
+                <AccountMembers accountId={account.id} />
+              </div>
             </div>
           </td>
         </tr>

@@ -1,5 +1,5 @@
 import { type CampaignCreateInput, campaignCreateSchema, isEditable } from '@carteiro/shared';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -11,6 +11,7 @@ import { SegmentPicker } from '@/features/segments/components/segment-picker';
 import { useTemplates } from '@/features/templates/api/get-templates';
 import { BLANK_TEMPLATE_HTML } from '@/features/templates/components/blank-template';
 import { cn } from '@/lib/cn';
+import { revealInStrip } from '@/lib/reveal-in-strip';
 import { toast, useUser } from '@/stores/app-store';
 import { useCreateCampaign } from '../api/create-campaign';
 import type { Campaign } from '../api/types';
@@ -63,6 +64,13 @@ export function CampaignForm({ campaign }: { campaign: Campaign | null }) {
   const [params, setParams] = useSearchParams();
   const step = Math.min(Math.max(Number(params.get('step') ?? 0) || 0, 0), STEPS.length - 1);
   const setStep = (next: number) => setParams({ step: String(next) }, { replace: true });
+  // On a phone the steps scroll sideways: keep the current one in view (step 4 sat hidden past the edge).
+  const stepStrip = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const strip = stepStrip.current;
+    const current = strip?.querySelectorAll<HTMLElement>('li')[step];
+    if (strip && current) revealInStrip(strip, current);
+  }, [step]);
   const [uuid] = useState(() => campaign?.uuid ?? crypto.randomUUID());
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<Campaign | null>(campaign);
@@ -148,7 +156,7 @@ export function CampaignForm({ campaign }: { campaign: Campaign | null }) {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[14rem_minmax(0,1fr)]">
       <nav aria-label="Etapas" className="min-w-0">
-        <ol className="flex gap-2 overflow-x-auto lg:flex-col">
+        <ol ref={stepStrip} className="relative flex gap-2 overflow-x-auto lg:flex-col">
           {STEPS.map((label, index) => (
             <li key={label}>
               <button

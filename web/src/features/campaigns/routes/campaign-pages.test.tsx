@@ -160,7 +160,7 @@ describe('CampaignViewPage (/dashboard/campaigns/:id/view)', () => {
     const text = card.textContent ?? '';
     expect(text).toContain('Faltam 5 itens');
     expect(text).toContain('Informe o assunto antes de enviar.');
-    expect(text).toContain('Escolha pelo menos uma lista de destinatários antes de enviar.');
+    expect(text).toContain('Escolha pelo menos uma lista ou segmento de destinatários antes de enviar.');
     expect(text).toContain('O modelo não tem o link de descadastro.');
     expect(text).toContain('Informe o e-mail do remetente antes de enviar.');
     expect(text).toContain('CNPJ ou CPF');
@@ -174,7 +174,7 @@ describe('CampaignViewPage (/dashboard/campaigns/:id/view)', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Enviar agora' }));
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByText('Falta pouco para enviar')).toBeTruthy();
-    expect(within(dialog).getByRole('link', { name: 'Escolher as listas' })).toBeTruthy();
+    expect(within(dialog).getByRole('link', { name: 'Escolher listas ou segmentos' })).toBeTruthy();
     expect(within(dialog).queryByRole('button', { name: 'Continuar' })).toBeNull();
     expect(dialog.textContent).not.toContain('custo');
     // The schedule form names the zone as people do.

@@ -132,7 +132,7 @@ export function ContactsBrowser({ fixedListId, onAdd }: { fixedListId?: string; 
             onChange={(event) => setSearch(event.target.value)}
           />
         </div>
-        <div className="grid w-full grid-cols-2 gap-3 sm:flex sm:w-auto">
+        <div className="grid w-full grid-cols-1 gap-3 sm:flex sm:w-auto">
           <Select
             aria-label={t('contacts.filter.status')}
             value={status}

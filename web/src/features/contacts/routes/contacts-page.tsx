@@ -53,7 +53,7 @@ export function ContactsPage() {
   );
 }
 
-function NewContactForm({ onDone }: { onDone: () => void }) {
+export function NewContactForm({ onDone }: { onDone: () => void }) {
   const { t } = useI18n();
   const create = useCreateContact();
   const lists = useLists();
@@ -120,6 +120,7 @@ function NewContactForm({ onDone }: { onDone: () => void }) {
         <Label htmlFor="new-basis">{t('contacts.form.legalBasis')}</Label>
         <Select
           id="new-basis"
+          aria-describedby="new-basis-hint"
           className="mt-1.5"
           value={legalBasis}
           onChange={(e) => setLegalBasis(e.target.value as 'consent' | 'legitimate_interest')}
@@ -130,15 +131,22 @@ function NewContactForm({ onDone }: { onDone: () => void }) {
             </option>
           ))}
         </Select>
+        <p id="new-basis-hint" className="mt-1 text-xs text-slate-500">
+          {t('contacts.form.legalBasisHint')}
+        </p>
       </div>
       <div>
         <Label htmlFor="new-source">{t('contacts.form.consentSource')}</Label>
         <Input
           id="new-source"
+          aria-describedby="new-source-hint"
           className="mt-1.5"
           value={consentSource}
           onChange={(e) => setConsentSource(e.target.value)}
         />
+        <p id="new-source-hint" className="mt-1 text-xs text-slate-500">
+          {t('contacts.form.consentSourceHint')}
+        </p>
       </div>
       <CustomFieldsEditor fields={fields} onChange={setFields} keyPlaceholder="contacts.form.fieldExample" />
       <FieldError>{error}</FieldError>

@@ -25,7 +25,7 @@ const TEXTS = {
     sentTotal: '{count} since the start',
     openRate: 'Open rate',
     clickRate: 'Click rate',
-    rateWindow: 'over {count} e-mail(s) delivered since {date}',
+    rateWindow: 'over the e-mails delivered since {date} ({count})',
     rateNone: 'no e-mails delivered yet',
     chartTitle: 'Your latest campaigns',
     chartLabel: 'Chart of delivered, opens and clicks of the latest campaigns',
@@ -36,7 +36,7 @@ const TEXTS = {
     opened: 'Opens',
     clicked: 'Clicks',
     loading: 'Loading the chart…',
-    summary: '{campaigns} campaign(s): {delivered} delivered, {opened} opens and {clicked} clicks.',
+    summary: 'Latest campaigns ({campaigns}): {delivered} delivered, {opened} opens and {clicked} clicks.',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
 

@@ -217,8 +217,11 @@ function Members({ manager, ownerActor, selfId }: { manager: boolean; ownerActor
                   <p className="truncate font-medium text-slate-900">
                     {member.name || member.email} {self ? <Badge tone="neutral">{t('settings.team.you')}</Badge> : null}
                   </p>
-                  <p className="truncate text-xs text-slate-500">
-                    {member.email} · {t('settings.team.since', { date: formatDate(member.joinedAt) })}
+                  <p className="text-xs text-slate-500">
+                    <span className="break-all">{member.email}</span> ·{' '}
+                    <span className="whitespace-nowrap" data-testid="member-since">
+                      {t('settings.team.since', { date: formatDate(member.joinedAt) })}
+                    </span>
                   </p>
                 </div>
                 <div className="flex items-center gap-2">

@@ -1,8 +1,9 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
 import { cn } from '@/lib/cn';
 import { type MessageKey, useI18n } from '@/lib/i18n';
+import { revealInStrip } from '@/lib/reveal-in-strip';
 import { AccountForm } from '../components/account-form';
 import { SecurityPanel } from '../components/security-panel';
 import { SendersPanel } from '../components/senders-panel';
@@ -45,13 +46,22 @@ export function SettingsPage() {
     document.title = `${t('page.settings.title')} — Carteiro`;
   }, [t]);
 
+  // On a phone the tabs scroll sideways: a link to ?aba=remetentes must show that tab whole, not cut at the edge.
+  const tabList = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const list = tabList.current;
+    const tab = list?.querySelector<HTMLElement>(`#tab-${current.id}`);
+    if (list && tab) revealInStrip(list, tab);
+  }, [current.id]);
+
   return (
     <div>
       <PageHeader title={t('page.settings.title')} />
       <div
+        ref={tabList}
         role="tablist"
         aria-label={t('page.settings.title')}
-        className="mb-6 flex gap-1 overflow-x-auto border-b border-slate-200"
+        className="relative mb-6 flex gap-1 overflow-x-auto border-b border-slate-200"
       >
         {TABS.map((tab) => {
           const selected = tab.id === current.id;

@@ -35,7 +35,7 @@ import {
   useWebhookEndpoints,
   type WebhookSecret,
 } from '../api';
-import { eventLabel, useWebhookTexts } from '../texts';
+import { attemptsLabel, eventLabel, useWebhookTexts } from '../texts';
 
 /** Outbound webhooks on the API page: endpoints, their secret, a test event and the delivery log. */
 export function WebhooksSection() {
@@ -59,7 +59,10 @@ export function WebhooksSection() {
       ) : endpoints.isError ? (
         <ErrorPanel error={endpoints.error} onRetry={() => endpoints.refetch()} />
       ) : endpoints.data.length === 0 ? (
-        <p className="text-sm text-slate-500">{x.empty}</p>
+        <div className="space-y-1 text-sm text-slate-500">
+          <p>{x.empty}</p>
+          <p className="max-w-2xl">{x.emptyHint}</p>
+        </div>
       ) : (
         endpoints.data.map((endpoint) => <EndpointCard key={endpoint.id} endpoint={endpoint} />)
       )}
@@ -333,9 +336,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                   </td>
                   <td className={td}>
                     <Badge tone={statusTone(d.status)}>{x[d.status]}</Badge>
-                    <span className="block text-xs text-slate-500">
-                      {x.attempts.replace('{n}', String(d.attempts))}
-                    </span>
+                    <span className="block text-xs text-slate-500">{attemptsLabel(x, d.attempts)}</span>
                   </td>
                   <td className={`${td} tabular-nums`}>{last?.statusCode ?? '—'}</td>
                   <td className={`${td} tabular-nums`}>{last ? `${last.durationMs} ms` : '—'}</td>

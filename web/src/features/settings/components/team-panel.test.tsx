@@ -1,0 +1,60 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SESSION_QUERY_KEY } from '@/features/auth/api/get-session';
+import { configureApiClient } from '@/lib/api-client';
+import '@/lib/i18n/app-messages';
+import { queryClient } from '@/lib/query-client';
+import { TeamPanel } from './team-panel';
+
+const session = {
+  user: { id: 'u1', name: 'Maria', email: 'dona.maria@padaria-do-bairro.com.br', emailVerified: true },
+  account: { id: 'a1', uuid: 'a1', name: 'Padaria' },
+  accounts: [],
+  role: 'owner',
+  isOperator: false,
+};
+
+let restore: () => void = () => {};
+afterEach(() => {
+  restore();
+  queryClient.clear();
+});
+
+describe('TeamPanel (Configurações → Equipe)', () => {
+  it('shows when a member joined in full: the date is never cut by the e-mail ellipsis on a phone', async () => {
+    restore = configureApiClient({
+      fetch: vi.fn(async (input: RequestInfo | URL) => {
+        const path = String(input);
+        if (path === '/api/account/members') {
+          return Response.json({
+            members: [
+              {
+                userId: 'u1',
+                role: 'owner',
+                joinedAt: '2026-11-24T12:00:00.000Z',
+                name: 'Maria',
+                email: 'dona.maria@padaria-do-bairro.com.br',
+              },
+            ],
+          });
+        }
+        if (path === '/api/account/invitations') return Response.json({ invitations: [] });
+        return Response.json({});
+      }),
+    });
+    queryClient.setQueryData(SESSION_QUERY_KEY, session);
+    render(
+      <QueryClientProvider client={queryClient}>
+        <MemoryRouter>
+          <TeamPanel />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const since = await screen.findByTestId('member-since');
+    expect(since.textContent).toMatch(/24\/11\/2026/);
+    // No ancestor truncates (text-overflow: ellipsis) the line that holds the date.
+    expect(since.closest('.truncate')).toBeNull();
+  });
+});
