@@ -88,7 +88,7 @@ describe.each(DATABASE_KINDS)('app foundation on %s', (kind) => {
     const body = (await t.app.inject('/api/public-config')).json();
     expect(body).toMatchObject({
       contactEmail: 'contato@carteiro.local',
-      minPasswordLength: 6,
+      minPasswordLength: 8,
       priceMillis: 5,
       topupMinMillis: 10_000,
     });
