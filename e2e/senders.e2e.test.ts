@@ -103,7 +103,7 @@ describe.skipIf(!CHROMIUM_PATH)('sender domains journey in Chromium', () => {
     await page.getByRole('tab', { name: 'Pré-visualizar' }).click();
     await page.getByLabel('Até 5 e-mails').fill('ana@destino.test');
     await page.getByRole('button', { name: 'Enviar teste' }).click();
-    await page.getByText('Teste enviado para 1 endereço(s)').waitFor();
+    await page.getByText('Teste enviado para 1 endereço').waitFor();
 
     // The same from an address nobody verified: refused in pt-BR.
     const other = await api<{ id: string }>(page, '/api/campaigns', {
