@@ -391,6 +391,9 @@ async function main(): Promise<void> {
         ownerUserId: 'bench',
         name: 'Loja Bench',
         address: 'Rua das Flores, 100 — Recife/PE',
+        // Issue 18: the footer identity is required before any campaign.
+        legalName: 'Loja Bench Comércio Ltda.',
+        taxId: '11.222.333/0001-81',
       })
       .returning();
     if (!account) throw new Error('no account');
