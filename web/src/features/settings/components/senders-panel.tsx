@@ -114,23 +114,11 @@ export function SendersPanel() {
                     <Badge tone="warning">Aguardando confirmação</Badge>
                   )}
                   {manager ? (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      onClick={() =>
-                        confirmAction({
-                          title: `Remover ${a.email}?`,
-                          description:
-                            'Campanhas com este remetente não poderão ser enviadas até que ele seja confirmado de novo.',
-                          action: async () => {
-                            await deleteSenderAddress(a.id);
-                            refreshSenders();
-                          },
-                        })
-                      }
-                    >
-                      Remover
-                    </Button>
+                    <RemoveSenderButton
+                      name={a.email}
+                      consequence="Campanhas com este remetente não poderão ser enviadas até que ele seja confirmado de novo."
+                      remove={() => deleteSenderAddress(a.id)}
+                    />
                   ) : null}
                 </span>
               </li>
@@ -259,23 +247,11 @@ function DomainCard({ domain, manager }: { domain: SenderDomainDto; manager: boo
             {checking ? 'Verificando…' : 'Verificar agora'}
           </Button>
           {manager ? (
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={() =>
-                confirmAction({
-                  title: `Remover ${domain.domain}?`,
-                  description:
-                    'A chave DKIM deste domínio será apagada; para voltar a usá-lo, será preciso publicar uma nova.',
-                  action: async () => {
-                    await deleteSenderDomain(domain.id);
-                    refreshSenders();
-                  },
-                })
-              }
-            >
-              Remover
-            </Button>
+            <RemoveSenderButton
+              name={domain.domain}
+              consequence="A chave DKIM deste domínio será apagada; para voltar a usá-lo, será preciso publicar uma nova."
+              remove={() => deleteSenderDomain(domain.id)}
+            />
           ) : null}
         </div>
       </header>
@@ -352,5 +328,35 @@ function DnsRecordRow({ record }: { record: SenderDnsRecord }) {
       ) : null}
       {record.note ? <p className="mt-2 text-xs text-slate-600">{record.note}</p> : null}
     </li>
+  );
+}
+
+/** "Remover" with the confirmation dialog (what removing costs), then the senders list refreshed. */
+function RemoveSenderButton({
+  name,
+  consequence,
+  remove,
+}: {
+  name: string;
+  consequence: string;
+  remove: () => Promise<unknown>;
+}) {
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      onClick={() =>
+        confirmAction({
+          title: `Remover ${name}?`,
+          description: consequence,
+          action: async () => {
+            await remove();
+            refreshSenders();
+          },
+        })
+      }
+    >
+      Remover
+    </Button>
   );
 }
