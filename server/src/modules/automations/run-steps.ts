@@ -190,7 +190,7 @@ export async function runStepBatch(
               from: { email: head.from_email, ...(head.from_name ? { name: head.from_name } : {}) },
               templateId: step.template_id,
               ...(step.subject ? { subject: step.subject } : {}),
-              data: { ...data, contato: fields },
+              data: { evento: data, contato: fields },
               category: 'marketing',
               trackOpens: true,
               trackClicks: true,
