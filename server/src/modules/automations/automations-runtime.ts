@@ -20,9 +20,9 @@ export async function tickAutomations(deps: AutomationDeps, now: Date = new Date
 }
 
 /** The worker's periodic automations tick (every AUTOMATIONS_TICK_MS); one pass at a time per process. */
-export function startAutomationsWorker(
-  options: AutomationDeps & { tickMs: number; logger: Logger },
-): { stop(): Promise<void> } {
+export function startAutomationsWorker(options: AutomationDeps & { tickMs: number; logger: Logger }): {
+  stop(): Promise<void>;
+} {
   let running: Promise<unknown> | null = null;
   const tick = () => {
     if (running) return;

@@ -1,3 +1,9 @@
+import {
+  AUTOMATION_ENROLLMENT_STATUSES,
+  AUTOMATION_STATUSES,
+  AUTOMATION_TRIGGER_TYPES,
+  AUTOMATION_WAIT_UNITS,
+} from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -11,12 +17,6 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import {
-  AUTOMATION_ENROLLMENT_STATUSES,
-  AUTOMATION_STATUSES,
-  AUTOMATION_TRIGGER_TYPES,
-  AUTOMATION_WAIT_UNITS,
-} from '@carteiro/shared';
 import { accounts } from '../accounts/accounts.db';
 
 /**
@@ -120,10 +120,7 @@ export const automationStepRuns = pgTable(
     messageId: bigint('message_id', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ columns: [t.enrollmentId, t.stepId] }),
-    index('automation_step_runs_step_idx').on(t.stepId),
-  ],
+  (t) => [primaryKey({ columns: [t.enrollmentId, t.stepId] }), index('automation_step_runs_step_idx').on(t.stepId)],
 );
 
 export type AutomationRow = typeof automations.$inferSelect;

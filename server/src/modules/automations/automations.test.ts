@@ -505,7 +505,10 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
   });
 
   async function balanceOf(accountId: string) {
-    const [row] = await queryRows<{ b: number }>(db, sql`select balance_millis as b from accounts where id = ${accountId}`);
+    const [row] = await queryRows<{ b: number }>(
+      db,
+      sql`select balance_millis as b from accounts where id = ${accountId}`,
+    );
     return Number(row?.b);
   }
 });

@@ -107,7 +107,8 @@ export async function runStepBatch(
     sql`select id, account_id, name, status, trigger_type, list_id, from_email, from_name
           from automations where id = ${automationId}`,
   );
-  if (!head || head.status !== 'active') return { handled: 0, sent: 0, stopped: true };
+  if (!head) return { handled: 0, sent: 0, stopped: true };
+  if (head.status !== 'active') return { handled: 0, sent: 0, stopped: true };
   // Created (and committed) outside the batch's transaction: a rolled-back batch never leaves the per-process
   // cache of stream ids pointing at a campaign that does not exist.
   await transactionalStreamId(db, head.account_id);

@@ -106,6 +106,7 @@ export const ptBR = {
   'dashboard.nav.lists': 'Listas',
   'dashboard.nav.contacts': 'Contatos',
   'dashboard.nav.segments': 'Segmentos',
+  'dashboard.nav.automations': 'Automações',
   'dashboard.nav.balance': 'Meu saldo',
   'dashboard.nav.api': 'API',
   'dashboard.nav.settings': 'Configurações',
