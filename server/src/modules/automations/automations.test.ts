@@ -325,6 +325,45 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
     expect(await balanceOf(user.accountId)).toBe(1_007 - 10);
   });
 
+  it('a template deleted after activation pauses the automation with the reason instead of failing each tick', async () => {
+    const { user, template, second } = await account();
+    const automation = await createAutomation(user, {
+      name: 'Sequência',
+      trigger: { type: 'api_event', eventName: 'cadastro' },
+      steps: [
+        { waitAmount: 0, waitUnit: 'hours', templateId: template },
+        { waitAmount: 1, waitUnit: 'days', templateId: second },
+      ],
+    });
+    await activate(user, automation.id);
+    const contactId = await addContact(user, 'lia@cliente.com.br', []);
+    expect(contactId).toBeTruthy();
+    const secret = await createApiKeyFor(t, user, 'send_only');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/events',
+      headers: bearer(secret, json),
+      payload: { email: 'lia@cliente.com.br', name: 'cadastro' },
+    });
+    expect(res.json().enrolled).toBe(1);
+    const t0 = new Date(Date.now() + 1000);
+    expect((await tickAutomations(worker(), t0)).sent).toBe(1);
+    const removed = await t.app.inject({ method: 'DELETE', url: `/api/templates/${second}`, headers: user.headers });
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect((await tickAutomations(worker(), new Date(t0.getTime() + 2 * DAY))).sent).toBe(0);
+    const view = (await t.app.inject({ url: `/api/automations/${automation.id}`, headers: user.headers })).json();
+    expect(view).toMatchObject({ status: 'paused', pausedReason: 'Passo 2: Modelo não encontrado nesta conta.' });
+    // "Retomar" says what to fix first.
+    const resume = await t.app.inject({
+      method: 'POST',
+      url: `/api/automations/${automation.id}/activate`,
+      headers: user.headers,
+    });
+    expect(resume.statusCode).toBe(400);
+    expect(resume.json().error.message).toBe('Passo 2: o modelo escolhido não existe nesta conta.');
+    expect((await runsOf(automation.id)).map((r) => r.position)).toEqual([1]);
+  });
+
   it('double opt-in: the contact enters when the subscription is confirmed, not while pending', async () => {
     const { user, template } = await account();
     const res = await t.app.inject({

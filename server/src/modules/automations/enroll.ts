@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { SUBSCRIBE_TOKEN_TTL_SECONDS } from '../subscriptions/subscribe';
 
 /** `now + the wait of the automation's step 1` (alias s1), as SQL. */
 export function afterWait(now: Date, step: string): ReturnType<typeof sql> {
@@ -18,7 +19,8 @@ export function afterWait(now: Date, step: string): ReturnType<typeof sql> {
  * "adicionar à lista", the API) or confirmed then (double opt-in: the membership was pending until the link was
  * followed; the confirmation time is on the subscription evidence). One place for every path that makes a
  * member; the unique (automation, contact, occurrence) key makes it once per contact, whatever the number of
- * workers or ticks. Returns how many contacts entered.
+ * workers or ticks. Cost: one pass over the list's memberships per tick (no created_at index on them: it would
+ * be one more index write per imported membership). Returns how many contacts entered.
  */
 export async function enrollListJoins(db: Db, now: Date): Promise<number> {
   const rows = await queryRows<{ id: string }>(
@@ -31,9 +33,12 @@ export async function enrollListJoins(db: Db, now: Date): Promise<number> {
           join contacts c on c.id = m.contact_id and c.account_id = a.account_id and c.status = 'subscribed'
          where a.status = 'active' and a.trigger_type = 'list_joined' and a.enroll_since is not null
            and (m.created_at >= a.enroll_since
-                or exists (select 1 from subscription_consents sc
-                            where sc.contact_id = m.contact_id and sc.list_id = m.list_id
-                              and sc.confirmed_at >= a.enroll_since))
+                -- Pending before the activation, confirmed after it: only memberships young enough for their
+                -- confirmation link to have still been valid are probed (one index probe each, not the list).
+                or (m.created_at >= a.enroll_since - make_interval(secs => ${SUBSCRIBE_TOKEN_TTL_SECONDS + 86_400})
+                    and exists (select 1 from subscription_consents sc
+                                 where sc.contact_id = m.contact_id and sc.list_id = m.list_id
+                                   and sc.confirmed_at >= a.enroll_since)))
            and not exists (select 1 from automation_enrollments e
                             where e.automation_id = a.id and e.contact_id = m.contact_id and e.occurrence = '')
         on conflict (automation_id, contact_id, occurrence) do nothing

@@ -242,8 +242,10 @@ export async function runStepBatch(
 
 function pauseReason(error: AppError, position: number): string {
   const step = position > 0 ? `Passo ${position}: ` : '';
+  // The transactional path names the message of a batch ("Mensagem 3: …"); the step is what the owner knows.
+  const message = error.message.replace(/^Mensagem \d+: /, '');
   if (error.code === 'insufficient_balance') {
-    return `${step}${error.message} Adicione créditos e clique em "Retomar": o passo é enviado e nada é cobrado em dobro.`;
+    return `${step}${message} Adicione créditos e clique em "Retomar": o passo é enviado e nada é cobrado em dobro.`;
   }
-  return `${step}${error.message}`;
+  return `${step}${message}`;
 }
