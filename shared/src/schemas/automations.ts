@@ -23,18 +23,6 @@ export type AutomationEnrollmentStatus = (typeof AUTOMATION_ENROLLMENT_STATUSES)
 export const AUTOMATION_TIME_ZONE = 'America/Sao_Paulo';
 export const AUTOMATION_MAX_STEPS = 20;
 
-export const AUTOMATION_STATUS_LABELS: Record<AutomationStatus, string> = {
-  draft: 'Rascunho',
-  active: 'Ativa',
-  paused: 'Pausada',
-};
-
-export const AUTOMATION_TRIGGER_LABELS: Record<AutomationTriggerType, string> = {
-  list_joined: 'Contato entrou em uma lista',
-  date_field: 'Data do contato (aniversário)',
-  api_event: 'Evento da API',
-};
-
 /** Event names: what an integration sends in `POST /api/v1/events` (`pedido_pago`, `cadastro.concluido`). */
 export const AUTOMATION_EVENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
 
@@ -161,10 +149,3 @@ export const automationEventSchema = z.object({
   data: z.record(z.string(), z.unknown()).optional(),
 });
 export type AutomationEventInput = z.infer<typeof automationEventSchema>;
-
-/** "aguardar 1 dia", "aguardar 3 horas", "enviar imediatamente". */
-export function describeWait(amount: number, unit: AutomationWaitUnit): string {
-  if (amount === 0) return 'imediatamente';
-  const word = unit === 'days' ? (amount === 1 ? 'dia' : 'dias') : amount === 1 ? 'hora' : 'horas';
-  return `${amount} ${word}`;
-}
