@@ -174,6 +174,8 @@ const envSchema = z.object({
   WEBHOOKS_DISPATCH_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   /** A delivery job held longer than this by a worker that died is retried by pg-boss. */
   WEBHOOKS_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Settled deliveries, their attempts and dispatched events older than this are swept (hourly, by the worker). */
+  WEBHOOKS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Image uploads (issue 5): local directory by default, S3-compatible when every S3_* below is set.
   /** Largest image accepted by POST /api/uploads/images (413 beyond). */
   UPLOAD_MAX_BYTES: z.coerce

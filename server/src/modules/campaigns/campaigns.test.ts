@@ -4,6 +4,7 @@ import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { suppressEmail } from '../contacts/suppression';
+import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
 
 const HTML = `<html><body>
@@ -180,6 +181,15 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
       address: 'Rua das Flores, 100 — Recife/PE',
     });
     expect(patched.statusCode, patched.body).toBe(200);
+    // Scheduling checks the From now, not only when the time comes (issue 14).
+    const unverified = await call(c, 'POST', `/api/campaigns/${campaign.id}/schedule`, {
+      scheduledAt: '2099-03-01T09:00',
+    });
+    expect(unverified.statusCode, unverified.body).toBe(403);
+    expect(unverified.json().error).toMatchObject({ code: 'sender_not_verified', details: { field: 'fromEmail' } });
+    expect(unverified.json().error.message).toContain('loja@example.com não está verificado');
+    expect((await call(c, 'GET', `/api/campaigns/${campaign.id}`)).json().status).toBe('draft');
+    await trustSenderAddress(t.database.db, c.accountId, 'loja@example.com');
     const scheduled = await call(c, 'POST', `/api/campaigns/${campaign.id}/schedule`, {
       scheduledAt: '2099-03-01T09:00',
     });

@@ -15,6 +15,7 @@ import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
 import { lists } from '../lists/lists.db';
 import { assertOwnSegments } from '../segments/segments';
+import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import { findCustomFieldNames } from '../templates/custom-field-names';
 import { findTemplate } from '../templates/templates';
 import { assertHasUnsubscribeLink, assertValidTemplate } from '../templates/validate-template';
@@ -239,7 +240,8 @@ const MIN_SCHEDULE_LEAD_MS = 60_000;
 
 /**
  * Schedules (or reschedules) a draft or scheduled campaign. `scheduledAt` without offset is read in the
- * account's time zone; it must be at least a minute ahead. The campaign must be ready to send.
+ * account's time zone; it must be at least a minute ahead. The campaign must be ready to send, from a verified
+ * sender.
  */
 export async function scheduleCampaign(
   db: Db,
@@ -254,8 +256,14 @@ export async function scheduleCampaign(
   if (scheduledAt.getTime() < now.getTime() + MIN_SCHEDULE_LEAD_MS)
     throw new AppError('validation_failed', 'Escolha uma data e hora no futuro.');
   const current = await findCampaignRow(db, accountId, id);
+  // The From must be a confirmed address or at a verified domain now, not only when the time comes (issue 14).
+  const assertSender = async () => {
+    const fromEmail = current.fromEmail ?? account?.defaultFromEmail;
+    if (fromEmail) await assertSenderAllowed(db, accountId, fromEmail);
+  };
   if (current.status === 'scheduled') {
     await assertReadyToSend(db, current);
+    await assertSender();
     const [row] = await db
       .update(campaigns)
       .set({ scheduledAt, updatedAt: new Date() })
@@ -268,6 +276,7 @@ export async function scheduleCampaign(
   await assertReadyToSend(db, current);
   // The footer identity too, so a scheduled campaign does not fail for it when its time comes.
   throwFirstMissing(missingCampaignChecks(current, account ?? {}).filter((item) => item.key === 'identity'));
+  await assertSender();
   return transitionCampaign(db, accountId, id, 'scheduled', { scheduledAt });
 }
 

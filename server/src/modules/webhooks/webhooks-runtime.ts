@@ -14,6 +14,7 @@ import {
   RetryableDeliveryError,
   WEBHOOK_DELIVERY_JOB,
 } from './deliver';
+import { sweepWebhookHistory } from './retention';
 import type { SecretBox } from './signing';
 import type { GuardOptions } from './ssrf-guard';
 
@@ -125,10 +126,18 @@ export async function startWebhookWorker(deps: {
       });
   }, deps.dispatchMs ?? config.WEBHOOKS_DISPATCH_MS);
   timer.unref();
+  // The delivery log's retention: one sweep an hour per worker (idempotent, so several workers do no harm).
+  const sweeper = setInterval(() => {
+    sweepWebhookHistory(db, { now: new Date(), retentionDays: config.WEBHOOKS_RETENTION_DAYS }).catch(
+      (error: unknown) => logger.warn({ err: error }, 'webhook history sweep failed'),
+    );
+  }, 3_600_000);
+  sweeper.unref();
   return {
     dispatchOnce,
     async stop() {
       clearInterval(timer);
+      clearInterval(sweeper);
       await running;
       await jobs.offWork(WEBHOOK_DELIVERY_JOB, { id: workerId } as never);
     },

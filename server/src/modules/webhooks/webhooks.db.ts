@@ -94,6 +94,8 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt),
     index('webhook_deliveries_unenqueued_idx').on(t.createdAt).where(sql`${t.enqueuedAt} is null`),
+    // The retention sweep asks "does any delivery still refer to this event?" (retention.ts).
+    index('webhook_deliveries_event_idx').on(t.eventId),
   ],
 );
 

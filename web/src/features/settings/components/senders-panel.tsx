@@ -130,21 +130,30 @@ export function SendersPanel() {
   );
 }
 
-function AddAddressForm() {
+/** One field, parsed by the shared schema, sent, then cleared with a toast: adding an address or a domain. */
+function AddSenderForm(props: {
+  label: string;
+  type?: 'email';
+  placeholder: string;
+  submitLabel: string;
+  parse: (value: string) => { ok: true; value: string } | { ok: false; message: string };
+  add: (value: string) => Promise<unknown>;
+  done: (value: string) => [title: string, description: string];
+}) {
   const id = useId();
-  const [email, setEmail] = useState('');
+  const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const parsed = senderAddressCreateSchema.safeParse({ email });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'E-mail inválido.');
+    const parsed = props.parse(value);
+    if (!parsed.ok) return setError(parsed.message);
     setError(null);
     setPending(true);
     try {
-      await addSenderAddress(parsed.data.email);
-      toastSuccess('Link de confirmação enviado.', `Abra o e-mail que enviamos para ${parsed.data.email}.`);
-      setEmail('');
+      await props.add(parsed.value);
+      toastSuccess(...props.done(parsed.value));
+      setValue('');
       refreshSenders();
     } catch (caught) {
       setError(messageOf(caught));
@@ -155,63 +164,58 @@ function AddAddressForm() {
   return (
     <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3" noValidate>
       <div className="min-w-64 flex-1">
-        <Label htmlFor={`${id}-email`}>Novo endereço de remetente</Label>
+        <Label htmlFor={`${id}-value`}>{props.label}</Label>
         <Input
-          id={`${id}-email`}
-          type="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          placeholder="contato@suaempresa.com.br"
+          id={`${id}-value`}
+          type={props.type}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          placeholder={props.placeholder}
           aria-invalid={error ? true : undefined}
         />
         {error ? <FieldError>{error}</FieldError> : null}
       </div>
       <Button type="submit" disabled={pending}>
-        Enviar link de confirmação
+        {props.submitLabel}
       </Button>
     </form>
   );
 }
 
-function AddDomainForm() {
-  const id = useId();
-  const [domain, setDomain] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = senderDomainCreateSchema.safeParse({ domain });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Domínio inválido.');
-    setError(null);
-    setPending(true);
-    try {
-      await addSenderDomain(parsed.data.domain);
-      toastSuccess('Domínio adicionado.', 'Publique os registros abaixo no DNS e clique em "Verificar agora".');
-      setDomain('');
-      refreshSenders();
-    } catch (caught) {
-      setError(messageOf(caught));
-    } finally {
-      setPending(false);
-    }
-  }
+function AddAddressForm() {
   return (
-    <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3" noValidate>
-      <div className="min-w-64 flex-1">
-        <Label htmlFor={`${id}-domain`}>Novo domínio</Label>
-        <Input
-          id={`${id}-domain`}
-          value={domain}
-          onChange={(e) => setDomain(e.target.value)}
-          placeholder="suaempresa.com.br"
-          aria-invalid={error ? true : undefined}
-        />
-        {error ? <FieldError>{error}</FieldError> : null}
-      </div>
-      <Button type="submit" disabled={pending}>
-        Adicionar domínio
-      </Button>
-    </form>
+    <AddSenderForm
+      label="Novo endereço de remetente"
+      type="email"
+      placeholder="contato@suaempresa.com.br"
+      submitLabel="Enviar link de confirmação"
+      parse={(email) => {
+        const parsed = senderAddressCreateSchema.safeParse({ email });
+        return parsed.success
+          ? { ok: true, value: parsed.data.email }
+          : { ok: false, message: parsed.error.issues[0]?.message ?? 'E-mail inválido.' };
+      }}
+      add={addSenderAddress}
+      done={(email) => ['Link de confirmação enviado.', `Abra o e-mail que enviamos para ${email}.`]}
+    />
+  );
+}
+
+function AddDomainForm() {
+  return (
+    <AddSenderForm
+      label="Novo domínio"
+      placeholder="suaempresa.com.br"
+      submitLabel="Adicionar domínio"
+      parse={(domain) => {
+        const parsed = senderDomainCreateSchema.safeParse({ domain });
+        return parsed.success
+          ? { ok: true, value: parsed.data.domain }
+          : { ok: false, message: parsed.error.issues[0]?.message ?? 'Domínio inválido.' };
+      }}
+      add={addSenderDomain}
+      done={() => ['Domínio adicionado.', 'Publique os registros abaixo no DNS e clique em "Verificar agora".']}
+    />
   );
 }
 
