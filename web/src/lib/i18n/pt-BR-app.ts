@@ -795,7 +795,8 @@ export const ptBRApp = {
     'Cria um rascunho com o mesmo conteúdo para quem recebeu e não abriu (aberturas automáticas, como as da Apple, não contam). Você revê o custo, agenda ou envia.',
   'campaigns.resend.created': 'Rascunho de reenvio criado',
   'campaigns.resend.audienceNote': 'Quem recebeu a campanha original e não a abriu (aberturas automáticas não contam).',
-  // Automations (features/automations, issue 15).
+  // Automations (features/automations, issue 15); the nav entry lives here, out of the landing's entry chunk.
+  'dashboard.nav.automations': 'Automações',
   'automations.title': 'Automações',
   'automations.subtitle':
     'Mensagens que saem sozinhas: boas-vindas a quem entra numa lista, parabéns no aniversário, acompanhamento depois de uma compra.',

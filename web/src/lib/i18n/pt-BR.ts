@@ -106,7 +106,6 @@ export const ptBR = {
   'dashboard.nav.lists': 'Listas',
   'dashboard.nav.contacts': 'Contatos',
   'dashboard.nav.segments': 'Segmentos',
-  'dashboard.nav.automations': 'Automações',
   'dashboard.nav.balance': 'Meu saldo',
   'dashboard.nav.api': 'API',
   'dashboard.nav.settings': 'Configurações',
