@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
-import { confirmSenderAddress, linkIn, waitForMail } from './support/journeys';
+import { confirmSenderAddress, expectNoOverflow, linkIn, waitForMail } from './support/journeys';
 import { signUpAndOpen } from './support/session';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
@@ -115,6 +115,14 @@ describe.skipIf(!CHROMIUM_PATH)('automations journey in Chromium', () => {
     await page.waitForFunction(() =>
       document.querySelector('[data-testid="automation-report"] tbody')?.textContent?.includes('1. Boas-vindas1'),
     );
+    // On a phone: the editor and the list fit the width.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await report.getByText('Entraram').waitFor();
+    await page.screenshot({ path: join(RESULTS, 'automation-editor-375.png'), fullPage: true });
+    expectNoOverflow(375, await page.evaluate(() => document.documentElement.scrollWidth));
+    await page.goto(`${app.baseURL}/dashboard/automations`);
+    await page.getByRole('link', { name: 'Boas-vindas' }).waitFor();
+    expectNoOverflow(375, await page.evaluate(() => document.documentElement.scrollWidth));
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);

@@ -291,7 +291,7 @@ function AutomationEditor({ view, title, initial }: { view?: AutomationView; tit
           </CardContent>
         </Card>
       ) : null}
-      <div className="grid gap-6 lg:grid-cols-[1fr_26rem]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_26rem]">
         <form
           noValidate
           className="space-y-5"
