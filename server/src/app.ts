@@ -12,6 +12,7 @@ import type { Mailer } from './mail/mailer';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { teamRoutes } from './modules/accounts/team.routes';
 import { authPlugin } from './modules/auth/auth.routes';
+import { automationsRoutes } from './modules/automations/automations.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
 import { createPaymentProviders } from './modules/billing/payments/providers';
 import { paymentWebhookRoutes } from './modules/billing/webhook.routes';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(templatesRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.PUBLIC_URL });
   await app.register(campaignsRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.PUBLIC_URL });
+  await app.register(automationsRoutes, { db: database.db });
   await app.register(compatRoutes, { db: database.db });
   await app.register(sendingRoutes, { db: database.db });
   await app.register(sendCampaignCompatRoutes, { db: database.db });

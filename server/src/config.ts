@@ -136,6 +136,9 @@ const envSchema = z.object({
   SENDER_CONFIRM_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   /** Sender domains are checked again by DNS this often (a DKIM record gone marks the domain broken). */
   SENDER_DOMAIN_RECHECK_MINUTES: z.coerce.number().int().min(1).default(360),
+  // Automations (issue 15).
+  /** How often each worker enrolls contacts into automations and sends their due steps. */
+  AUTOMATIONS_TICK_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   // Tracking, unsubscribe, bounces (issue 7).
   /** Inbound bounce SMTP receiver port; 0 = off; unset = 2526 in role all with the mail catcher on, else off. */
   BOUNCE_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),

@@ -8,6 +8,7 @@ import { type Database, openDatabase } from './db/database';
 import { type JobQueue, startJobQueue } from './jobs/job-queue';
 import { type MailCatcher, startMailCatcher } from './mail/mail-catcher';
 import { createMailer, type Mailer } from './mail/mailer';
+import { startAutomationsWorker } from './modules/automations/automations-runtime';
 import { startBounceReceiver } from './modules/bounces/bounce-receiver';
 import { reportSettingsFrom } from './modules/bounces/record-report';
 import { storeCaughtMail } from './modules/dev-mailbox/dev-mailbox';
@@ -132,6 +133,16 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
         logger,
       });
       stack.push(() => rechecks.stop());
+      // Automations (issue 15): enroll list joins, dates and exits, then send the due steps through the
+      // transactional path (messages of the account's stream, delivered by the engine above).
+      const automationsWorker = startAutomationsWorker({
+        db: database.db,
+        mailer,
+        publicUrl: config.PUBLIC_URL,
+        tickMs: config.AUTOMATIONS_TICK_MS,
+        logger,
+      });
+      stack.push(() => automationsWorker.stop());
     }
 
     if (role !== 'api') {

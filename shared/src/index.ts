@@ -12,6 +12,7 @@ export * from './pricing';
 export * from './schemas/account';
 export * from './schemas/api-keys';
 export * from './schemas/audience';
+export * from './schemas/automations';
 export * from './schemas/billing';
 export * from './schemas/campaign';
 export * from './schemas/messages';

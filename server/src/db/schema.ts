@@ -5,6 +5,7 @@
 
 export * from '../modules/accounts/accounts.db';
 export * from '../modules/auth/auth.db';
+export * from '../modules/automations/automations.db';
 export * from '../modules/billing/billing.db';
 export * from '../modules/bounces/bounces.db';
 export * from '../modules/campaigns/campaigns.db';

@@ -67,6 +67,12 @@ const NAV: NavItem[] = [
     isActive: (p) => p.startsWith('/dashboard/segments'),
   },
   {
+    to: '/dashboard/automations',
+    label: 'dashboard.nav.automations',
+    icon: 'M13 2L4 14h7l-1 8 9-12h-7z',
+    isActive: (p) => p.startsWith('/dashboard/automations'),
+  },
+  {
     to: '/dashboard/my-balance',
     label: 'dashboard.nav.balance',
     icon: 'M3 7h18v12H3zM3 11h18M16 15h2',

@@ -10,6 +10,7 @@ function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
 const campaigns = () => import('@/features/campaigns/routes/campaign-pages');
 const lists = () => import('@/features/lists/routes/list-pages');
 const segments = () => import('@/features/segments/routes/segment-pages');
+const automations = () => import('@/features/automations/routes/automation-pages');
 
 const LandingPage = page(() => import('@/features/landing/routes/landing-page'), 'LandingPage');
 const PrivacyPolicyPage = page(() => import('@/features/legal/routes/privacy-policy-page'), 'PrivacyPolicyPage');
@@ -45,6 +46,9 @@ const ListPage = page(lists, 'ListPage');
 const SegmentsPage = page(segments, 'SegmentsPage');
 const NewSegmentPage = page(segments, 'NewSegmentPage');
 const SegmentPage = page(segments, 'SegmentPage');
+const AutomationsPage = page(automations, 'AutomationsPage');
+const NewAutomationPage = page(automations, 'NewAutomationPage');
+const AutomationPage = page(automations, 'AutomationPage');
 const TemplatesPage = page(() => import('@/features/templates/routes/templates-page'), 'TemplatesPage');
 const TemplateEditorPage = page(() => import('@/features/templates/routes/template-editor-page'), 'TemplateEditorPage');
 const ContactsPage = page(() => import('@/features/contacts/routes/contacts-page'), 'ContactsPage');
@@ -103,6 +107,11 @@ export function AppRoutes() {
             <Route index element={<SegmentsPage />} />
             <Route path="new" element={<NewSegmentPage />} />
             <Route path=":id" element={<SegmentPage />} />
+          </Route>
+          <Route path="automations">
+            <Route index element={<AutomationsPage />} />
+            <Route path="new" element={<NewAutomationPage />} />
+            <Route path=":id" element={<AutomationPage />} />
           </Route>
           <Route path="settings" element={<SettingsPage />} />
           <Route path="*" element={<NotFound />} />

@@ -24,6 +24,8 @@ const KNOWN_PROPERTIES: Record<string, readonly string[] | null> = {
   contato: ['nome', 'email'],
   conta: ['nome', 'razao_social', 'endereco', 'cnpj'],
   campanha: ['nome'],
+  // The data of the API event that started an automation (`POST /api/v1/events`, ADR 0021): any key.
+  evento: null,
   link_descadastro: null,
   link_navegador: null,
 };

@@ -1,0 +1,127 @@
+import {
+  AUTOMATION_ENROLLMENT_STATUSES,
+  AUTOMATION_STATUSES,
+  AUTOMATION_TRIGGER_TYPES,
+  AUTOMATION_WAIT_UNITS,
+} from '@carteiro/shared';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { accounts } from '../accounts/accounts.db';
+
+/**
+ * An automation of an account (Automações, ADR 0021): its trigger (one of three kinds, the columns of the other
+ * kinds null), its sender and its status. `enroll_since` is when it was first activated: a list trigger enrolls
+ * the contacts who joined (or confirmed the double opt-in) from then on, never the list's existing members.
+ * `date_run_on` is the last local day (America/Sao_Paulo) whose date trigger has run.
+ */
+export const automations = pgTable(
+  'automations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    status: text('status', { enum: AUTOMATION_STATUSES }).notNull().default('draft'),
+    triggerType: text('trigger_type', { enum: AUTOMATION_TRIGGER_TYPES }).notNull(),
+    listId: uuid('list_id'),
+    dateField: text('date_field'),
+    sendHour: integer('send_hour'),
+    eventName: text('event_name'),
+    fromEmail: text('from_email').notNull(),
+    fromName: text('from_name'),
+    pausedReason: text('paused_reason'),
+    enrollSince: timestamp('enroll_since', { withTimezone: true }),
+    dateRunOn: text('date_run_on'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('automations_account_created_idx').on(t.accountId, t.createdAt),
+    index('automations_event_idx').on(t.accountId, t.eventName).where(sql`${t.eventName} is not null`),
+  ],
+);
+
+/** The steps of an automation, in order: wait, then send a template. Ids stay stable when the automation is edited. */
+export const automationSteps = pgTable(
+  'automation_steps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    automationId: uuid('automation_id')
+      .notNull()
+      .references(() => automations.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    waitAmount: integer('wait_amount').notNull(),
+    waitUnit: text('wait_unit', { enum: AUTOMATION_WAIT_UNITS }).notNull(),
+    templateId: uuid('template_id').notNull(),
+    subject: text('subject'),
+  },
+  (t) => [uniqueIndex('automation_steps_position_uq').on(t.automationId, t.position)],
+);
+
+/**
+ * A contact inside an automation: one row per automation × contact × occurrence (`''` for list and event
+ * triggers — once per contact —, the year for date triggers). `next_position` is the next step to send and
+ * `next_run_at` when; active → completed (every step done) | exited (unsubscribed, suppressed, deleted, left the
+ * list).
+ */
+export const automationEnrollments = pgTable(
+  'automation_enrollments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    automationId: uuid('automation_id')
+      .notNull()
+      .references(() => automations.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id').notNull(),
+    contactId: uuid('contact_id').notNull(),
+    occurrence: text('occurrence').notNull().default(''),
+    status: text('status', { enum: AUTOMATION_ENROLLMENT_STATUSES }).notNull().default('active'),
+    nextPosition: integer('next_position').notNull().default(1),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull(),
+    /** The API event's `data` (merge values of the messages). */
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    exitReason: text('exit_reason'),
+    enrolledAt: timestamp('enrolled_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('automation_enrollments_once_uq').on(t.automationId, t.contactId, t.occurrence),
+    index('automation_enrollments_due_idx').on(t.nextRunAt).where(sql`${t.status} = 'active'`),
+    index('automation_enrollments_contact_idx').on(t.contactId),
+  ],
+);
+
+/**
+ * One step sent (or skipped) to one enrollment. The primary key (enrollment × step) is what makes "never twice"
+ * hold across restarts and workers: the row is inserted in the same transaction as the message and its charge.
+ * `message_id` links the step to its message of the account's stream (opens and clicks of the report).
+ */
+export const automationStepRuns = pgTable(
+  'automation_step_runs',
+  {
+    enrollmentId: uuid('enrollment_id')
+      .notNull()
+      .references(() => automationEnrollments.id, { onDelete: 'cascade' }),
+    stepId: uuid('step_id')
+      .notNull()
+      .references(() => automationSteps.id, { onDelete: 'cascade' }),
+    automationId: uuid('automation_id').notNull(),
+    messageId: bigint('message_id', { mode: 'number' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.enrollmentId, t.stepId] }), index('automation_step_runs_step_idx').on(t.stepId)],
+);
+
+export type AutomationRow = typeof automations.$inferSelect;
+export type AutomationStepRow = typeof automationSteps.$inferSelect;

@@ -1,0 +1,67 @@
+import { automationSaveSchema } from '@carteiro/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { parseInput } from '../../http/validate';
+import { requireActor } from '../auth/request-actor';
+import { automationReport } from './automation-report';
+import {
+  activateAutomation,
+  createAutomation,
+  deleteAutomation,
+  findAutomation,
+  findAutomations,
+  pauseAutomation,
+  updateAutomation,
+} from './automations';
+
+function automationId(params: unknown): string {
+  const parsed = z.object({ id: z.uuid() }).safeParse(params);
+  if (!parsed.success) throw new AppError('not_found', 'Automação não encontrada.');
+  return parsed.data.id;
+}
+
+/** Automations (Automações) of the actor's account: CRUD, activate/pause/resume, report. */
+export async function automationsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  const { db } = opts;
+
+  app.get('/api/automations', async (request) => {
+    const actor = await requireActor(request);
+    return { items: await findAutomations(db, actor.accountId) };
+  });
+  app.post('/api/automations', async (request, reply) => {
+    const actor = await requireActor(request);
+    const input = parseInput(automationSaveSchema, request.body);
+    return reply.status(201).send(await createAutomation(db, actor.accountId, input));
+  });
+  app.get('/api/automations/:id', async (request) => {
+    const actor = await requireActor(request);
+    return findAutomation(db, actor.accountId, automationId(request.params));
+  });
+  app.put('/api/automations/:id', async (request) => {
+    const actor = await requireActor(request);
+    const input = parseInput(automationSaveSchema, request.body);
+    return updateAutomation(db, actor.accountId, automationId(request.params), input);
+  });
+  app.delete('/api/automations/:id', async (request, reply) => {
+    const actor = await requireActor(request);
+    await deleteAutomation(db, actor.accountId, automationId(request.params));
+    return reply.status(204).send();
+  });
+  app.post('/api/automations/:id/activate', async (request) => {
+    const actor = await requireActor(request);
+    if (!actor.emailVerified) {
+      throw new AppError('forbidden', 'Confirme seu e-mail antes de ativar automações.', undefined, 403);
+    }
+    return activateAutomation(db, actor.accountId, automationId(request.params));
+  });
+  app.post('/api/automations/:id/pause', async (request) => {
+    const actor = await requireActor(request);
+    return pauseAutomation(db, actor.accountId, automationId(request.params));
+  });
+  app.get('/api/automations/:id/report', async (request) => {
+    const actor = await requireActor(request);
+    return automationReport(db, actor.accountId, automationId(request.params));
+  });
+}

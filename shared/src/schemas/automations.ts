@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { normaliseEmail } from '../email';
+
+/**
+ * Automations (Automações): a trigger — a contact joined a list (after the double opt-in when the list has it),
+ * a date field of the contact (birthday and the like) at a chosen hour in America/Sao_Paulo, or an event named
+ * by the public API — then a sequence of steps "aguardar N horas/dias → enviar modelo X".
+ */
+
+export const AUTOMATION_TRIGGER_TYPES = ['list_joined', 'date_field', 'api_event'] as const;
+export type AutomationTriggerType = (typeof AUTOMATION_TRIGGER_TYPES)[number];
+
+export const AUTOMATION_STATUSES = ['draft', 'active', 'paused'] as const;
+export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
+
+export const AUTOMATION_WAIT_UNITS = ['hours', 'days'] as const;
+export type AutomationWaitUnit = (typeof AUTOMATION_WAIT_UNITS)[number];
+
+export const AUTOMATION_ENROLLMENT_STATUSES = ['active', 'completed', 'exited'] as const;
+export type AutomationEnrollmentStatus = (typeof AUTOMATION_ENROLLMENT_STATUSES)[number];
+
+/** The time zone of date triggers (the hour a birthday message goes out). */
+export const AUTOMATION_TIME_ZONE = 'America/Sao_Paulo';
+export const AUTOMATION_MAX_STEPS = 20;
+
+/** Event names: what an integration sends in `POST /api/v1/events` (`pedido_pago`, `cadastro.concluido`). */
+export const AUTOMATION_EVENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
+
+const eventName = z
+  .string({ error: 'Informe o nome do evento.' })
+  .trim()
+  .regex(AUTOMATION_EVENT_NAME, 'Nome de evento inválido: use letras, números, _, ., : ou - (até 100 caracteres).');
+
+export const automationTriggerSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('list_joined'), listId: z.uuid('Escolha a lista.') }),
+    z.object({
+      type: z.literal('date_field'),
+      /** A custom field of the contacts holding a date (AAAA-MM-DD, DD/MM/AAAA or DD/MM). */
+      field: z.string({ error: 'Escolha o campo de data.' }).trim().min(1, 'Escolha o campo de data.').max(100),
+      /** The hour (0–23, horário de Brasília) the message goes out on the day. */
+      hour: z.coerce.number().int('Hora inválida.').min(0, 'Hora inválida.').max(23, 'Hora inválida.'),
+    }),
+    z.object({ type: z.literal('api_event'), eventName }),
+  ],
+  { error: 'Escolha o gatilho.' },
+);
+export type AutomationTrigger = z.infer<typeof automationTriggerSchema>;
+
+export const automationStepSchema = z.object({
+  waitAmount: z.coerce
+    .number()
+    .int('Informe um número inteiro.')
+    .min(0, 'A espera não pode ser negativa.')
+    .max(365, 'No máximo 365.'),
+  waitUnit: z.enum(AUTOMATION_WAIT_UNITS, { error: 'Escolha horas ou dias.' }),
+  templateId: z.uuid('Escolha o modelo.'),
+  /** Optional subject; the template's subject otherwise. */
+  subject: z
+    .string()
+    .trim()
+    .max(500, 'Assunto longo demais.')
+    .optional()
+    .transform((value) => (value ? value : undefined)),
+});
+export type AutomationStepInput = z.infer<typeof automationStepSchema>;
+
+const emailOf = (missing: string, invalid: string) =>
+  z
+    .string({ error: missing })
+    .trim()
+    .transform((value, ctx) => {
+      const normalised = normaliseEmail(value);
+      if (!normalised) {
+        ctx.addIssue({ code: 'custom', message: invalid });
+        return z.NEVER;
+      }
+      return normalised;
+    });
+const fromEmail = emailOf('Informe o e-mail do remetente.', 'E-mail do remetente inválido.');
+
+export const automationSaveSchema = z.object({
+  name: z.string({ error: 'Informe o nome.' }).trim().min(1, 'Informe o nome.').max(200, 'Nome longo demais.'),
+  trigger: automationTriggerSchema,
+  fromEmail,
+  fromName: z
+    .string()
+    .trim()
+    .max(200, 'Nome longo demais.')
+    .optional()
+    .transform((value) => (value ? value : undefined)),
+  steps: z
+    .array(automationStepSchema)
+    .min(1, 'Adicione ao menos um passo.')
+    .max(AUTOMATION_MAX_STEPS, `No máximo ${AUTOMATION_MAX_STEPS} passos.`),
+});
+export type AutomationSaveInput = z.infer<typeof automationSaveSchema>;
+
+export interface AutomationStepView {
+  id: string;
+  position: number;
+  waitAmount: number;
+  waitUnit: AutomationWaitUnit;
+  templateId: string;
+  templateName: string | null;
+  subject: string | null;
+}
+
+export interface AutomationView {
+  id: string;
+  name: string;
+  status: AutomationStatus;
+  trigger: AutomationTrigger;
+  fromEmail: string;
+  fromName: string | null;
+  /** Why the automation was paused by the system (short balance, template gone…); null when paused by the user. */
+  pausedReason: string | null;
+  steps: AutomationStepView[];
+  enrolled: number;
+  active: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AutomationStepReport {
+  stepId: string;
+  position: number;
+  templateName: string | null;
+  sent: number;
+  opens: number;
+  clicks: number;
+}
+
+export interface AutomationReport {
+  automationId: string;
+  enrolled: number;
+  active: number;
+  completed: number;
+  exited: number;
+  steps: AutomationStepReport[];
+}
+
+/** `POST /api/v1/events`: the contact (by e-mail) did something; automations with this event name start for it. */
+export const automationEventSchema = z.object({
+  email: emailOf('Informe o e-mail do contato.', 'E-mail inválido.'),
+  name: eventName,
+  /** Merge values for the messages of the automation: `{{ chave }}` (and `{{ contato.chave }}`). */
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type AutomationEventInput = z.infer<typeof automationEventSchema>;
