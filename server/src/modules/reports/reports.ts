@@ -1,8 +1,9 @@
-import type { CampaignReport } from '@carteiro/shared';
+import type { AbTestConfig, CampaignReport } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { abTestReport } from './ab-report';
 
 export type { CampaignReport };
 
@@ -79,6 +80,18 @@ export async function campaignReport(db: Db, accountId: string, campaignId: stri
     db,
     sql`select paused_reason from campaign_sends where campaign_id = ${campaignId}`,
   );
+  const [campaign] = await queryRows<{ subject: string; from_name: string | null; ab_test: AbTestConfig | null }>(
+    db,
+    sql`select subject, from_name, ab_test from campaigns where id = ${campaignId}`,
+  );
+  const abTest = campaign?.ab_test
+    ? await abTestReport(db, {
+        id: campaignId,
+        subject: campaign.subject,
+        fromName: campaign.from_name,
+        abTest: campaign.ab_test,
+      })
+    : null;
   const delivered = n(m?.delivered);
   const rate = (x: number, of: number) => (of > 0 ? Math.round((x / of) * 10_000) / 10_000 : 0);
   return {
@@ -106,6 +119,7 @@ export async function campaignReport(db: Db, accountId: string, campaignId: stri
     bounces: { hard: n(e?.hard) + n(m?.sync_hard), soft: n(e?.soft), policy: n(e?.policy) + n(m?.sync_policy) },
     complaints: n(e?.complaints),
     pausedReason: paused?.paused_reason ?? null,
+    abTest,
     series: series.map((s) => ({
       hour: String(s.hour),
       opens: n(s.opens),

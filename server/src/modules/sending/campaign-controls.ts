@@ -119,8 +119,10 @@ export async function cancelCampaign(
  */
 export async function skipUnsentMessages(db: Db, campaignId: string): Promise<void> {
   await db.execute(
+    // An A/B test still waiting for its winner also has held rows after last_message_id: skipped too.
     sql`with cursor as (
-          select next_message_id as first_id, last_message_id as last_id
+          select next_message_id as first_id,
+                 greatest(last_message_id, coalesce(ab_held_last_message_id, 0)) as last_id
             from campaign_sends where campaign_id = ${campaignId} for update),
         moved as (
           update campaign_sends cs set next_message_id = cursor.last_id + 1
@@ -228,7 +230,14 @@ export async function finishCampaignIfDone(
       sql`select exists (select 1 from campaign_sends
                           where campaign_id = ${campaignId} and next_message_id <= last_message_id)
                  or exists (select 1 from message_batches
-                             where campaign_id = ${campaignId} and status in ('queued', 'sending')) as left`,
+                             where campaign_id = ${campaignId} and status in ('queued', 'sending'))
+                 ${
+                   // An A/B test waiting for its winner: the held recipients are still to be sent.
+                   campaign.status === 'sending'
+                     ? sql`or exists (select 1 from campaign_sends where campaign_id = ${campaignId}
+                                        and ab_decide_at is not null and ab_decided_at is null)`
+                     : sql``
+                 } as left`,
     );
     if (left?.left) return null;
     const [sent] = await queryRows<{ n: number | string }>(
