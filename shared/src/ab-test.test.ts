@@ -28,15 +28,15 @@ describe('A/B test rules', () => {
   });
 
   it('explains the decision in pt-BR', () => {
-    expect(formatPercent(0.312)).toBe('31,2 %');
+    expect(formatPercent(0.312)).toBe('31,2%');
     expect(abWinnerReason([v(0, 200, 49), v(1, 200, 62)], 'opens', 1)).toBe(
-      'Variante B venceu: 31,0 % de aberturas contra 24,5 % (aberturas automáticas não contam).',
+      'Variante B venceu: 31,0% de aberturas contra 24,5% (aberturas automáticas não contam).',
     );
     expect(abWinnerReason([v(0, 10, 0, 1), v(1, 10, 0, 3), v(2, 10, 0, 2)], 'clicks', 1)).toBe(
-      'Variante B venceu: 30,0 % de cliques contra 10,0 % (A) e 20,0 % (C).',
+      'Variante B venceu: 30,0% de cliques contra 10,0% (A) e 20,0% (C).',
     );
     expect(abWinnerReason([v(0, 10, 2), v(1, 10, 2)], 'opens', 0)).toBe(
-      'Empate em 20,0 % de aberturas (aberturas automáticas não contam): vence a variante A, a primeira das empatadas.',
+      'Empate em 20,0% de aberturas (aberturas automáticas não contam): vence a variante A, a primeira das empatadas.',
     );
     expect(abWinnerReason([v(0, 10, 0), v(1, 10, 0)], 'clicks', 0)).toBe(
       'Nenhuma variante teve cliques: vence a variante A, a primeira, por desempate.',

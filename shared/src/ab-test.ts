@@ -52,9 +52,9 @@ export function pickAbWinner(variants: AbVariantCounts[], criterion: AbCriterion
   return best.index;
 }
 
-/** "31,2 %": one decimal, pt-BR comma, a space before the sign (as the rest of the reports). */
+/** "31,2%": always one decimal, pt-BR comma, no space before the sign (as the dashboard's reports write rates). */
 export function formatPercent(rate: number): string {
-  return `${(Math.round(rate * 1000) / 10).toFixed(1).replace('.', ',')} %`;
+  return `${(Math.round(rate * 1000) / 10).toFixed(1).replace('.', ',')}%`;
 }
 
 const CRITERION_WORDS: Record<AbCriterion, { noun: string; note: string }> = {
@@ -68,8 +68,8 @@ export function abCriterionLabel(criterion: AbCriterion): string {
 }
 
 /**
- * Why the winner won, in pt-BR: "Variante B venceu: 31,2 % de aberturas contra 24,5 % (aberturas automáticas não
- * contam)." With more variants the others are named: "contra 24,5 % (A) e 20,1 % (C)". A tie says that the
+ * Why the winner won, in pt-BR: "Variante B venceu: 31,2% de aberturas contra 24,5% (aberturas automáticas não
+ * contam)." With more variants the others are named: "contra 24,5% (A) e 20,1% (C)". A tie says that the
  * first of the tied variants wins.
  */
 export function abWinnerReason(variants: AbVariantCounts[], criterion: AbCriterion, winner: number): string {

@@ -62,8 +62,8 @@ export const abTestSchema = z.object({
   testPercent: z
     .number({ error: 'Informe a parte do público que recebe o teste.' })
     .int('Use um número inteiro de por cento.')
-    .min(AB_TEST_PERCENT.min, `O teste vai para pelo menos ${AB_TEST_PERCENT.min} % do público.`)
-    .max(AB_TEST_PERCENT.max, `O teste vai para no máximo ${AB_TEST_PERCENT.max} % do público.`),
+    .min(AB_TEST_PERCENT.min, `O teste vai para pelo menos ${AB_TEST_PERCENT.min}% do público.`)
+    .max(AB_TEST_PERCENT.max, `O teste vai para no máximo ${AB_TEST_PERCENT.max}% do público.`),
   criterion: z.enum(AB_CRITERIA, { error: 'Escolha como o vencedor é decidido: aberturas ou cliques.' }),
   waitHours: z
     .number({ error: 'Informe quanto tempo esperar antes de escolher o vencedor.' })

@@ -1,6 +1,6 @@
 import {
-  assertTransition,
   type AbTestConfig,
+  assertTransition,
   type CampaignCreateInput,
   type CampaignStatus,
   type CampaignUpdateInput,

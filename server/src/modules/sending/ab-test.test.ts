@@ -143,12 +143,14 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     const id = await createReadyCampaign(db, user.accountId, { includeListIds: [listId] });
     const patch = (abTest: unknown) =>
       t.app.inject({ method: 'PATCH', url: `/api/campaigns/${id}`, headers: user.headers, payload: { abTest } });
-    const five = await patch(threeVariants({ variants: [{ subject: 'B' }, { subject: 'C' }, { subject: 'D' }, { subject: 'E' }] }));
+    const five = await patch(
+      threeVariants({ variants: [{ subject: 'B' }, { subject: 'C' }, { subject: 'D' }, { subject: 'E' }] }),
+    );
     expect(five.statusCode).toBe(400);
     expect(five.json().error.message).toContain('No máximo 4 variantes');
     const share = await patch(threeVariants({ testPercent: 80 }));
     expect(share.statusCode).toBe(400);
-    expect(share.json().error.message).toContain('no máximo 50 %');
+    expect(share.json().error.message).toContain('no máximo 50%');
     const noSubject = await patch(threeVariants({ variants: [{ subject: ' ' }] }));
     expect(noSubject.statusCode).toBe(400);
     expect(noSubject.json().error.message).toContain('Informe o assunto de cada variante.');
@@ -240,7 +242,7 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     expect(decided).toHaveLength(1);
     expect(decided[0]).toMatchObject({ winner: 1, released: n - 18 });
     expect(decided[0]?.reason).toBe(
-      'Variante B venceu: 50,0 % de aberturas contra 0,0 % (A) e 33,3 % (C) (aberturas automáticas não contam).',
+      'Variante B venceu: 50,0% de aberturas contra 0,0% (A) e 33,3% (C) (aberturas automáticas não contam).',
     );
     expect(await decideAbTest(db, id, later)).toBeNull();
     const after = await variantsOf(id);
@@ -285,7 +287,7 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     await event(idsOf(1), 'open', false); // opens do not matter for a clicks test
     const result = await decideAbTest(db, id, LATER());
     expect(result).toMatchObject({ winner: 0 });
-    expect(result?.reason).toBe('Empate em 25,0 % de cliques: vence a variante A, a primeira das empatadas.');
+    expect(result?.reason).toBe('Empate em 25,0% de cliques: vence a variante A, a primeira das empatadas.');
   });
 
   it('a pause holds the decision until resumed; a cancel during the wait skips the held rest and charges the test only', async () => {

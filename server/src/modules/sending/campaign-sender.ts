@@ -26,9 +26,9 @@ import {
   trackMessageHtml,
 } from '../tracking/campaign-links';
 import { emitCampaignEvent } from '../webhooks/emit-event';
+import { decideDueAbTests } from './ab-test';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes } from './batch-outcomes';
 import { BodyProgram } from './body-program';
-import { decideDueAbTests } from './ab-test';
 import { type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
 import type { DkimSigner } from './dkim/dkim-signer';

@@ -20,6 +20,7 @@ const report: CampaignReport = {
   delivered: 12_345,
   failed: 120,
   skipped: 35,
+  abTest: null,
   pending: 0,
   opens: { uniqueHuman: 4_321, machine: 1_002, total: 7_000, rate: 0.35 },
   clicks: { unique: 987, machine: 12, total: 1_500, rate: 0.08, clickToOpenRate: 0.2284 },
