@@ -109,7 +109,9 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     // The review shows every variant and the test's settings.
     await page.getByText('Assunto (variante B)').waitFor();
     await page.getByText('Seu cupom chegou — remetente "Rita da Loja"').waitFor();
-    await page.getByText('2 variantes · 50% do público no teste · vencedor pela taxa de cliques após 2 horas').waitFor();
+    await page
+      .getByText('2 variantes · 50% do público no teste · vencedor pela taxa de cliques após 2 horas')
+      .waitFor();
     await expect(page.getByText('Vai ficar de fora?').count()).resolves.toBe(0);
 
     // Send: the whole audience is reserved; the test half goes out, the rest waits for the winner.
@@ -138,6 +140,8 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     expect(await rows.nth(1).textContent()).toContain('Remetente: Rita da Loja');
     expect(await rows.nth(0).textContent()).toMatch(/de 3/);
     expect(await rows.nth(1).textContent()).toMatch(/de 2/);
+    // The progress card says the rest waits for the winner (no estimated end meanwhile).
+    await page.getByText('Vencedor do teste A/B').waitFor();
     const reason = ab.getByTestId('ab-reason');
     expect(await reason.textContent()).toContain('Teste em andamento');
     expect(await reason.textContent()).toContain('5 destinatários aguardam o vencedor');

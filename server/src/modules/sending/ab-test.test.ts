@@ -212,6 +212,9 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     expect(await statusOf(id)).toBe('sending');
     // Not due yet: the tick's decision does nothing.
     expect((await decideDueAbTests(db)).filter((d) => d.campaignId === id)).toEqual([]);
+    const progress = await t.app.inject({ method: 'GET', url: `/api/campaigns/${id}/progress`, headers: user.headers });
+    expect(progress.json()).toMatchObject({ status: 'sending', sent: 20, remaining: 80, estimatedEnd: null });
+    expect(progress.json().abTestDecideAt).toBe(cs?.abDecideAt?.toISOString());
     const report = await t.app.inject({ method: 'GET', url: `/api/campaigns/${id}/report`, headers: user.headers });
     const ab = report.json().abTest;
     expect(ab).toMatchObject({ criterion: 'opens', testPercent: 20, winner: null, held: 80 });

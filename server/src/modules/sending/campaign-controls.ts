@@ -160,6 +160,11 @@ export interface CampaignProgress {
   pausedReason: string | null;
   startedAt: string | null;
   finishedAt: string | null;
+  /**
+   * A/B test whose winner is not chosen yet: when it will be (ISO). Meanwhile the held recipients wait, so
+   * there is no estimated end.
+   */
+  abTestDecideAt: string | null;
 }
 
 /**
@@ -183,6 +188,7 @@ export async function campaignProgress(db: Db, accountId: string, campaignId: st
   const firstRecent = recent?.first_recent ? new Date(recent.first_recent).getTime() : null;
   const window = firstRecent ? Math.max(1, (Date.now() - firstRecent) / 1000) : 60;
   const rate = lastMinute > 0 ? lastMinute / Math.min(60, window) : 0;
+  const abWaiting = send?.abDecideAt && !send.abDecidedAt ? send.abDecideAt.toISOString() : null;
   return {
     status: campaign.status,
     recipients,
@@ -192,12 +198,13 @@ export async function campaignProgress(db: Db, accountId: string, campaignId: st
     remaining,
     ratePerSecond: Math.round(rate * 10) / 10,
     estimatedEnd:
-      remaining > 0 && rate > 0 && campaign.status === 'sending'
+      remaining > 0 && rate > 0 && campaign.status === 'sending' && !abWaiting
         ? new Date(Date.now() + (remaining / rate) * 1000).toISOString()
         : null,
     pausedReason: campaign.status === 'paused' ? (send?.pausedReason ?? null) : null,
     startedAt: send?.startedAt.toISOString() ?? campaign.startedAt?.toISOString() ?? null,
     finishedAt: send?.finishedAt?.toISOString() ?? null,
+    abTestDecideAt: abWaiting,
   };
 }
 
