@@ -293,7 +293,18 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     expect(result?.reason).toBe('Empate em 25,0% de cliques: vence a variante A, a primeira das empatadas.');
   });
 
-  it('a pause holds the decision until resumed; a cancel during the wait skips the held rest and charges the test only', async () => {
+  it('a pause holds the decision until the campaign is resumed', async () => {
+    const { user, id } = await abCampaign(10, 'pau', threeVariants());
+    await send(user, id);
+    const pause = await t.app.inject({ method: 'POST', url: `/api/campaigns/${id}/pause`, headers: user.headers });
+    expect(pause.statusCode, pause.body).toBe(200);
+    expect(await decideAbTest(db, id, LATER())).toBeNull();
+    const resume = await t.app.inject({ method: 'POST', url: `/api/campaigns/${id}/resume`, headers: user.headers });
+    expect(resume.statusCode, resume.body).toBe(200);
+    expect(await decideAbTest(db, id, LATER())).toMatchObject({ campaignId: id, winner: 0, released: 7 });
+  });
+
+  it('a cancel during the wait skips the held rest and charges the test only', async () => {
     const n = 30;
     const { user, id } = await abCampaign(n, 'canc', threeVariants());
     await send(user, id);
