@@ -98,10 +98,12 @@ export async function renderPublicCampaign(
     ? { unsubscribeUrl: `${publicUrl}/u/${recipient.token}`, browserUrl: `${browserUrl}?t=${recipient.token}` }
     : { unsubscribeUrl: '#', browserUrl };
   try {
+    // An A/B recipient sees the variant they were sent (its subject, and its content when it has its own).
+    const variant = recipient?.variant ? campaign.abTest?.variants[recipient.variant - 1] : undefined;
     const compiled = compileCampaign({
-      subject: campaign.subject,
+      subject: variant?.subject ?? campaign.subject,
       preheader: campaign.preheader,
-      html: campaign.template,
+      html: variant?.template ?? campaign.template,
     });
     const rendered = renderMessage(
       compiled,
@@ -128,16 +130,20 @@ async function findViewerRecipient(
   campaignId: string,
   accountId: string,
   token: string,
-): Promise<{ token: string; contact: RenderContact } | null> {
+): Promise<{ token: string; contact: RenderContact; variant: number | null } | null> {
   const target = await findUnsubscribeTarget(db, token);
   if (!target || target.campaignId !== campaignId || target.accountId !== accountId) return null;
   if (target.contactId) {
     try {
       const contact = await findContact(db, accountId, target.contactId);
-      return { token, contact: { email: contact.email, name: contact.name, fields: contact.fields } };
+      return {
+        token,
+        contact: { email: contact.email, name: contact.name, fields: contact.fields },
+        variant: target.variant,
+      };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
     }
   }
-  return { token, contact: { email: target.email } };
+  return { token, contact: { email: target.email }, variant: target.variant };
 }

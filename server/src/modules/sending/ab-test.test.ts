@@ -331,6 +331,34 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     expect((await received('canc')).size).toBe(6);
   });
 
+  it('a variant with content of its own: its recipients get that content, and see it in the browser view', async () => {
+    const own = TEST_TEMPLATE.replace('Promoção de verão', 'Conteúdo exclusivo da variante B');
+    const { user, id } = await abCampaign(8, 'own', {
+      variants: [{ subject: SUBJECTS[1] as string, template: own }],
+      testPercent: 50,
+      criterion: 'clicks',
+      waitHours: 1,
+    });
+    await send(user, id);
+    const sender = newSender();
+    await runUntil([sender], async () => (await received('own')).size >= 4, 'the test share');
+    const rows = await queryRows<{ email: string; variant: number | null; token: string }>(
+      db,
+      sql`select email, variant, token from messages where campaign_id = ${id} and variant is not null`,
+    );
+    for (const m of sink.messages.filter((x) => x.to.startsWith('own'))) {
+      const row = rows.find((r) => r.email === m.to);
+      const html = String((await simpleParser(m.raw)).html);
+      expect(html.includes('Conteúdo exclusivo da variante B')).toBe(row?.variant === 1);
+      expect(html.includes('Promoção de verão')).toBe(row?.variant === 0);
+    }
+    for (const row of rows) {
+      const view = await t.app.inject({ method: 'GET', url: `/api/public/campaigns/${id}/html?t=${row.token}` });
+      expect(view.json()).toMatchObject({ subject: SUBJECTS[row.variant as number], personalised: true });
+      expect(view.json().html.includes('Conteúdo exclusivo da variante B')).toBe(row.variant === 1);
+    }
+  });
+
   it('three workers share an A/B campaign: every recipient gets exactly one message, of its one variant', async () => {
     const n = 150;
     const { user, id, emails } = await abCampaign(n, 'tri', threeVariants({ testPercent: 50 }));
