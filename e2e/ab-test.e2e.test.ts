@@ -114,6 +114,12 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
       .waitFor();
     await expect(page.getByText('Vai ficar de fora?').count()).resolves.toBe(0);
 
+    // One test e-mail of each variant, to the owner's inbox.
+    await page.getByRole('button', { name: 'Enviar um teste de cada variante' }).click();
+    await page.getByText('2 testes enviados').waitFor();
+    await waitForMail(app.baseURL, 'rita.', /^\[TESTE\] Só hoje: 20% de desconto$/);
+    await waitForMail(app.baseURL, 'rita.', /^\[TESTE\] Seu cupom chegou$/);
+
     // Send: the whole audience is reserved; the test half goes out, the rest waits for the winner.
     await page.getByRole('button', { name: 'Enviar agora' }).click();
     await page.getByRole('alertdialog').getByText(`${RECIPIENTS} destinatários`, { exact: false }).waitFor();

@@ -128,7 +128,15 @@ export const campaignScheduleSchema = z.object({
 export type CampaignScheduleInput = z.infer<typeof campaignScheduleSchema>;
 
 /** Test sends and previews work the same for a campaign and a library template (schemas in template.ts). */
-export const campaignTestSendSchema = testSendSchema;
-export type CampaignTestSendInput = TestSendInput;
+/** An A/B test's variant to preview or test-send: 0 = A (the campaign), 1 = B… (default A). */
+const variantIndex = z
+  .number({ error: 'Variante inválida.' })
+  .int('Variante inválida.')
+  .min(0, 'Variante inválida.')
+  .max(AB_VARIANT_LETTERS.length - 1, 'Variante inválida.')
+  .optional();
 
-export const campaignPreviewSchema = previewSchema;
+export const campaignTestSendSchema = testSendSchema.extend({ variant: variantIndex });
+export type CampaignTestSendInput = TestSendInput & { variant?: number };
+
+export const campaignPreviewSchema = previewSchema.extend({ variant: variantIndex });

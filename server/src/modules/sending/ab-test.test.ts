@@ -179,6 +179,39 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     expect(foreignReport.statusCode).toBe(404);
   });
 
+  it('previews and test-sends each variant (subject and own content); a variant the campaign lacks is a 400', async () => {
+    const own = TEST_TEMPLATE.replace('Promoção de verão', 'Conteúdo da variante C');
+    const { user, id } = await abCampaign(
+      2,
+      'prev',
+      threeVariants({ variants: [{ subject: 'Assunto B' }, { subject: 'Assunto C', template: own }] }),
+    );
+    const preview = (variant?: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/campaigns/${id}/preview`,
+        headers: user.headers,
+        payload: variant === undefined ? {} : { variant },
+      });
+    expect((await preview()).json().subject).toBe('Assunto A');
+    expect((await preview(1)).json().subject).toBe('Assunto B');
+    expect((await preview(1)).json().html).toContain('Promoção de verão');
+    expect((await preview(2)).json().html).toContain('Conteúdo da variante C');
+    const missing = await preview(3);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.message).toBe('Esta campanha não tem a variante D.');
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/api/campaigns/${id}/test-send`,
+      headers: user.headers,
+      payload: { emails: ['revisora@example.com'], variant: 2 },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const mail = (await t.sentMail()).find((m) => m.to.includes('revisora@example.com'));
+    expect(mail?.subject).toBe('[TESTE] Assunto C');
+    expect(mail?.text).toContain('Conteúdo da variante C');
+  });
+
   it('splits the test share evenly in the snapshot, holds the rest, sends only the test and waits', async () => {
     const n = 100;
     const { user, id } = await abCampaign(n, 'split', threeVariants());

@@ -35,6 +35,7 @@ import type { Campaign, CampaignSummary } from '../api/types';
 import { useUnscheduleCampaign } from '../api/unschedule-campaign';
 import { useUpdateCampaign } from '../api/update-campaign';
 import { abTestSummary } from '../components/ab-test-fields';
+import { AbTestSend } from '../components/ab-test-send';
 import { CampaignForm } from '../components/campaign-form';
 import { CampaignProgressCard, SendNowButton } from '../components/campaign-live';
 import { CampaignReportSection } from '../components/campaign-report';
@@ -365,6 +366,7 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
 
       {editable ? <SenderAlignmentCheck fromEmail={campaign.fromEmail} /> : null}
       {editable ? <SendChecklistFor campaign={campaign} summary={summary.data} /> : null}
+      {editable && campaign.abTest ? <AbTestSend campaign={campaign} /> : null}
       <CampaignProgressCard campaign={campaign} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>
