@@ -1,9 +1,10 @@
 /**
  * npx tsx bench/ab-snapshot.ts — what an A/B test adds to "Enviar" and to the decision (a benchmark, not a test):
  *
- *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test BENCH_RECIPIENTS=100000 npx tsx bench/ab-snapshot.ts
+ *   BENCH_RECIPIENTS=100000 npm run bench:ab
  *
- * On a throwaway PostgreSQL database, one account with N contacts in one list; BENCH_ROUNDS times each:
+ * On a throwaway PostgreSQL database (created from BENCH_DATABASE_URL, default
+ * postgres://postgres@127.0.0.1:5432/test, dropped at the end), one account with N contacts in one list; BENCH_ROUNDS times each:
  * startCampaignSend of a normal campaign (snapshot + reservation, one transaction) and of an A/B campaign (the
  * same, plus the shuffled order and the variant UPDATE of the test share, 20% in 3 variants), then
  * decideAbTest of that A/B campaign (counts of the test share, winner, variant UPDATE of the held 80%).
@@ -19,7 +20,6 @@ import {
   creditAccount,
 } from '../server/src/modules/sending/testing/send-fixtures';
 import { createTestAccount } from '../server/test/support/test-account';
-import { createTestDatabase } from '../server/test/support/test-database';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -27,6 +27,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 async function main() {
+  process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  // Imported after the variable is set: the helper reads it when loaded.
+  const { createTestDatabase } = await import('../server/test/support/test-database');
   const database = await createTestDatabase('postgres');
   try {
     const db = database.db;
