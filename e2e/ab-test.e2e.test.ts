@@ -95,6 +95,7 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     await page.getByLabel('Vencedor pela').selectOption('clicks');
     await page.getByLabel('Esperar (horas)').fill('2');
     await page.getByText('2 horas após o início do envio', { exact: false }).waitFor();
+    await page.screenshot({ path: join(RESULTS, 'ab-test-editor-1280.png'), fullPage: true });
     await page.getByRole('button', { name: 'Salvar e continuar' }).click();
     await page.waitForURL(/\/dashboard\/campaigns\/[0-9a-f-]+\/edit\?step=1$/);
     await page.getByLabel('E-mail do remetente').selectOption('loja@exemplo.com.br');
