@@ -91,7 +91,7 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     await page.getByRole('button', { name: 'Adicionar variante C' }).click();
     await page.getByLabel('Assunto da variante C').fill('Vai ficar de fora?');
     await page.getByRole('button', { name: 'Remover variante C' }).click();
-    await page.getByLabel('Parte do público no teste (%)').fill('50');
+    await page.getByLabel('Público no teste (%)').fill('50');
     await page.getByLabel('Vencedor pela').selectOption('clicks');
     await page.getByLabel('Esperar (horas)').fill('2');
     await page.getByText('2 horas após o início do envio', { exact: false }).waitFor();

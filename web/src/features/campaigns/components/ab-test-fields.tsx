@@ -85,7 +85,7 @@ export function AbTestFields({ state, onChange }: { state: AbFormState; onChange
       {state.enabled ? (
         <div className="mt-4 space-y-4">
           <p className="text-sm text-slate-600">
-            A variante A usa o assunto e o remetente acima. Cada pessoa recebe uma só variante.
+            A variante A usa o assunto acima e o remetente da etapa 2. Cada pessoa recebe uma só variante.
           </p>
           {state.variants.map((variant, index) => {
             const letter = abVariantLetter(index + 1);
@@ -141,7 +141,7 @@ export function AbTestFields({ state, onChange }: { state: AbFormState; onChange
           ) : null}
           <div className="grid gap-4 sm:grid-cols-3">
             <div>
-              <Label htmlFor="ab-percent">Parte do público no teste (%)</Label>
+              <Label htmlFor="ab-percent">Público no teste (%)</Label>
               <Input
                 id="ab-percent"
                 className="mt-1.5"
