@@ -222,6 +222,19 @@ export async function assertReadyToSend(db: Db, campaign: CampaignRow): Promise<
     await findCustomFieldNames(db, campaign.createdBy),
   );
   assertHasUnsubscribeLink(campaign.template);
+  // An A/B test decided by opens (clicks) needs them tracked, or every variant scores 0 and A always wins.
+  if (campaign.abTest?.criterion === 'opens' && !campaign.trackOpens) {
+    throw new AppError(
+      'validation_failed',
+      'O teste A/B escolhe o vencedor pelas aberturas: ligue o rastreamento de aberturas (etapa Rastreamento).',
+    );
+  }
+  if (campaign.abTest?.criterion === 'clicks' && !campaign.trackClicks) {
+    throw new AppError(
+      'validation_failed',
+      'O teste A/B escolhe o vencedor pelos cliques: ligue o rastreamento de cliques (etapa Rastreamento).',
+    );
+  }
   // A/B variants with content of their own: the same Liquid check and the unsubscribe link in each.
   const fieldNames = campaign.abTest ? await findCustomFieldNames(db, campaign.createdBy) : [];
   for (const variant of campaign.abTest?.variants ?? []) {

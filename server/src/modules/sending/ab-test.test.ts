@@ -162,6 +162,17 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     const sendRes = await t.app.inject({ method: 'POST', url: `/api/campaigns/${id}/send`, headers: user.headers });
     expect(sendRes.statusCode).toBe(400);
     expect(sendRes.json().error.message).toContain('descadastr');
+    // Decided by clicks, clicks must be tracked.
+    await patch(threeVariants({ criterion: 'clicks' }));
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/campaigns/${id}`,
+      headers: user.headers,
+      payload: { trackClicks: false },
+    });
+    const untracked = await t.app.inject({ method: 'POST', url: `/api/campaigns/${id}/send`, headers: user.headers });
+    expect(untracked.statusCode).toBe(400);
+    expect(untracked.json().error.message).toContain('ligue o rastreamento de cliques');
     // Another account can neither read nor change it.
     const other = await signUp(t, { verified: true });
     const foreign = await t.app.inject({
