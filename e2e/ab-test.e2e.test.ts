@@ -152,6 +152,11 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     const reason = ab.getByTestId('ab-reason');
     expect(await reason.textContent()).toContain('Teste em andamento');
     expect(await reason.textContent()).toContain('5 destinatários aguardam o vencedor');
+    // The recipients list says who got which variant and who waits for the winner.
+    const recipientsCard = page.getByTestId('report-recipients');
+    await recipientsCard.getByRole('columnheader', { name: 'Variante' }).waitFor();
+    await expect(recipientsCard.getByRole('cell', { name: 'aguardando', exact: true }).count()).resolves.toBe(5);
+    await expect(recipientsCard.getByRole('cell', { name: 'B', exact: true }).count()).resolves.toBe(2);
     // Only the test half reached the mailbox; each with its variant's subject.
     const { messages } = (await (await fetch(`${app.baseURL}/api/dev/mailbox`)).json()) as {
       messages: Array<{ subject: string; to: string | string[] }>;

@@ -315,6 +315,23 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     expect(ab.variants[0]).toMatchObject({ letter: 'A', delivered: 6, uniqueOpens: 0, openRate: 0 });
     expect(ab.variants[1]).toMatchObject({ letter: 'B', delivered: 6, uniqueOpens: 3, openRate: 0.5 });
     expect(ab.variants[2]).toMatchObject({ letter: 'C', uniqueClicks: 4, fromName: 'Equipe C' });
+    // The per-recipient report and its CSV say which variant each recipient got.
+    const csv = await t.app.inject({ method: 'GET', url: `/api/campaigns/${id}/report.csv`, headers: user.headers });
+    const lines = csv.body
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]?.endsWith(';reclamacao;variante')).toBe(true);
+    const letterByEmail = new Map(lines.slice(1).map((l) => [l.split(';')[0], l.split(';').at(-1)]));
+    for (const r of after) expect(letterByEmail.get(r.email)).toBe(['A', 'B', 'C'][r.variant as number]);
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/api/campaigns/${id}/recipients?limit=100`,
+      headers: user.headers,
+    });
+    const items = page.json().items as Array<{ email: string; variant: string }>;
+    expect(items).toHaveLength(n);
+    for (const item of items) expect(item.variant).toBe(letterByEmail.get(item.email));
   });
 
   it('by clicks, and a tie goes to the lowest variant', async () => {

@@ -51,7 +51,7 @@ export function CampaignReportSection({ campaign, timeZone }: { campaign: Campai
       ) : (
         <ReportBody report={report.data} timeZone={timeZone} />
       )}
-      <RecipientsTable campaignId={campaign.id} timeZone={timeZone} />
+      <RecipientsTable campaignId={campaign.id} timeZone={timeZone} ab={Boolean(campaign.abTest)} />
     </section>
   );
 }
@@ -343,7 +343,16 @@ function useDebounced<T>(value: T, delayMs: number): T {
 }
 
 /** Who received it and what each one did: searchable by e-mail, 50 at a time ("Carregar mais"). */
-export function RecipientsTable({ campaignId, timeZone }: { campaignId: string; timeZone: string }) {
+export function RecipientsTable({
+  campaignId,
+  timeZone,
+  ab = false,
+}: {
+  campaignId: string;
+  timeZone: string;
+  /** An A/B campaign: a "Variante" column. */
+  ab?: boolean;
+}) {
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim().toLowerCase(), SEARCH_DEBOUNCE_MS);
   const recipients = useCampaignRecipients(campaignId, term, true);
@@ -384,6 +393,7 @@ export function RecipientsTable({ campaignId, timeZone }: { campaignId: string; 
                 <tr>
                   <th className={th}>E-mail</th>
                   <th className={th}>Situação</th>
+                  {ab ? <th className={th}>Variante</th> : null}
                   <th className={th}>Enviada em</th>
                   <th className={`${th} text-right`}>Aberturas</th>
                   <th className={`${th} text-right`}>Cliques</th>
@@ -392,7 +402,7 @@ export function RecipientsTable({ campaignId, timeZone }: { campaignId: string; 
               </thead>
               <tbody>
                 {items.map((item) => (
-                  <RecipientRow key={item.messageId} item={item} timeZone={timeZone} />
+                  <RecipientRow key={item.messageId} item={item} timeZone={timeZone} ab={ab} />
                 ))}
               </tbody>
             </TableShell>
@@ -414,7 +424,7 @@ export function RecipientsTable({ campaignId, timeZone }: { campaignId: string; 
   );
 }
 
-function RecipientRow({ item, timeZone }: { item: RecipientActivity; timeZone: string }) {
+function RecipientRow({ item, timeZone, ab }: { item: RecipientActivity; timeZone: string; ab: boolean }) {
   const when = (iso: string | null) =>
     iso
       ? new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso))
@@ -434,6 +444,11 @@ function RecipientRow({ item, timeZone }: { item: RecipientActivity; timeZone: s
           {RECIPIENT_STATUS_LABELS[item.status] ?? item.status}
         </Badge>
       </td>
+      {ab ? (
+        <td className={td} title={item.variant ? undefined : 'Recebe a variante vencedora quando o teste terminar'}>
+          {item.variant ?? 'aguardando'}
+        </td>
+      ) : null}
       <td className={`${td} whitespace-nowrap`}>{when(item.sentAt)}</td>
       <td
         className={`${td} text-right tabular-nums`}
