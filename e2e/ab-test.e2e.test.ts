@@ -84,7 +84,7 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     await page.goto('/dashboard/campaigns/new');
     await page.getByLabel('Nome da campanha (só você vê)').fill('Promoção com teste A/B');
     await page.getByLabel('Assunto', { exact: true }).fill('Só hoje: 20% de desconto');
-    await page.getByText('Teste A/B', { exact: true }).click();
+    await page.getByRole('checkbox', { name: 'Teste A/B' }).check();
     await page.getByLabel('Assunto (variante A)').waitFor();
     await page.getByLabel('Assunto da variante B').fill('Seu cupom chegou');
     await page.getByLabel('Nome do remetente da variante B (opcional)').fill('Rita da Loja');

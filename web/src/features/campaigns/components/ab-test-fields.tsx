@@ -68,20 +68,26 @@ export function AbTestFields({ state, onChange }: { state: AbFormState; onChange
   const hours = Number(state.waitHours) || 0;
   return (
     <div className="rounded-xl border border-slate-200 p-4" data-testid="ab-test">
-      <label className="flex cursor-pointer gap-3">
+      {/* The name is only "Teste A/B" (the description is attached by aria-describedby), so the field
+          "Assunto" keeps a unique accessible name. */}
+      <div className="flex gap-3">
         <input
+          id="ab-enabled"
           type="checkbox"
           checked={state.enabled}
           onChange={(e) => set({ enabled: e.target.checked })}
+          aria-describedby="ab-enabled-hint"
           className="mt-1 accent-brand-700"
         />
         <span>
-          <span className="block font-semibold text-slate-900">Teste A/B</span>
-          <span className="block text-sm text-slate-600">
+          <label htmlFor="ab-enabled" className="block cursor-pointer font-semibold text-slate-900">
+            Teste A/B
+          </label>
+          <span id="ab-enabled-hint" className="block text-sm text-slate-600">
             Teste de 2 a 4 assuntos com uma parte do público; depois da espera, o vencedor vai sozinho para o restante.
           </span>
         </span>
-      </label>
+      </div>
       {state.enabled ? (
         <div className="mt-4 space-y-4">
           <p className="text-sm text-slate-600">
