@@ -1,3 +1,4 @@
+export * from './ab-test';
 export * from './api/campaign';
 export * from './campaign-status';
 export * from './constants';

@@ -1,4 +1,5 @@
 import type { CampaignStatus } from '../campaign-status';
+import type { AbCriterion, AbTestConfig } from '../schemas/campaign';
 
 /** Campaign responses: the shapes the server answers and the web reads (one definition for both sides). */
 
@@ -22,6 +23,8 @@ export interface CampaignView {
   templateProject: Record<string, unknown> | null;
   trackOpens: boolean;
   trackClicks: boolean;
+  /** The A/B test (variants B–D; A is the campaign itself), or null. */
+  abTest: AbTestConfig | null;
   status: CampaignStatus;
   scheduledAt: string | null;
   startedAt: string | null;
@@ -66,6 +69,8 @@ export interface CampaignReport {
   bounces: { hard: number; soft: number; policy: number };
   complaints: number;
   pausedReason: string | null;
+  /** The A/B comparison (null when the campaign is not an A/B test). */
+  abTest: AbTestReport | null;
   series: Array<{
     hour: string;
     opens: number;
@@ -74,4 +79,39 @@ export interface CampaignReport {
     bounces: number;
     complaints: number;
   }>;
+}
+
+/** One variant's results in an A/B test; rates are over its delivered messages. */
+export interface AbVariantResult {
+  /** 0 = A (the campaign), 1 = B… */
+  index: number;
+  letter: string;
+  subject: string;
+  fromName: string | null;
+  /** Whether the variant has content of its own (otherwise the campaign's). */
+  ownContent: boolean;
+  /** Recipients of the test share that got this variant (the comparison counts the test share only). */
+  recipients: number;
+  delivered: number;
+  uniqueOpens: number;
+  uniqueClicks: number;
+  openRate: number;
+  clickRate: number;
+}
+
+/** The A/B test of a campaign report: the comparison, and the winner with why once decided. */
+export interface AbTestReport {
+  criterion: AbCriterion;
+  testPercent: number;
+  waitHours: number;
+  /** When the winner is (or was due to be) chosen. */
+  decideAt: string;
+  decidedAt: string | null;
+  /** Index of the winning variant, null while the test runs. */
+  winner: number | null;
+  /** pt-BR: why the winner won (with the rates at the decision), or what the test is waiting for. */
+  reason: string;
+  /** Recipients held back for the winner (0 once it was sent to them). */
+  held: number;
+  variants: AbVariantResult[];
 }

@@ -22,6 +22,58 @@ const optionalEmail = z
 const listIds = z.array(z.uuid('Lista inválida.')).max(100, 'No máximo 100 listas.');
 const segmentIds = z.array(z.uuid('Segmento inválido.')).max(20, 'No máximo 20 segmentos.');
 
+/** A/B test (issue 15): what decides the winner. Opens never count machine opens (Apple MPP, scanners). */
+export const AB_CRITERIA = ['opens', 'clicks'] as const;
+export type AbCriterion = (typeof AB_CRITERIA)[number];
+export const AB_TEST_PERCENT = { min: 10, max: 50, default: 20 } as const;
+export const AB_WAIT_HOURS = { min: 1, max: 72, default: 4 } as const;
+/** Variant letters: A is the campaign itself (its subject, sender name and content), B–D the others. */
+export const AB_VARIANT_LETTERS = ['A', 'B', 'C', 'D'] as const;
+
+/** One more variant of the campaign: its own subject; sender name and content are the campaign's unless given. */
+export const abVariantSchema = z.object({
+  subject: z.string().trim().min(1, 'Informe o assunto de cada variante.').max(500, 'Assunto longo demais.'),
+  fromName: z
+    .string()
+    .trim()
+    .max(200, 'Nome do remetente longo demais.')
+    .nullable()
+    .optional()
+    .transform((v) => v || null),
+  template: z
+    .string()
+    .max(TEMPLATE_HTML_MAX_CHARS, 'HTML grande demais (máximo 1 MB).')
+    .nullable()
+    .optional()
+    .transform((v) => (v?.trim() ? v : null)),
+});
+export type AbVariantInput = z.infer<typeof abVariantSchema>;
+
+/**
+ * A campaign's A/B test: variant A is the campaign, `variants` are B, C and D (1 to 3 of them, so 2–4 in all).
+ * `testPercent` of the audience is split evenly among the variants; after `waitHours` the winner by `criterion`
+ * goes to the rest.
+ */
+export const abTestSchema = z.object({
+  variants: z
+    .array(abVariantSchema)
+    .min(1, 'Um teste A/B precisa de pelo menos 2 variantes.')
+    .max(3, 'No máximo 4 variantes (A a D).'),
+  testPercent: z
+    .number({ error: 'Informe a parte do público que recebe o teste.' })
+    .int('Use um número inteiro de por cento.')
+    .min(AB_TEST_PERCENT.min, `O teste vai para pelo menos ${AB_TEST_PERCENT.min}% do público.`)
+    .max(AB_TEST_PERCENT.max, `O teste vai para no máximo ${AB_TEST_PERCENT.max}% do público.`),
+  criterion: z.enum(AB_CRITERIA, { error: 'Escolha como o vencedor é decidido: aberturas ou cliques.' }),
+  waitHours: z
+    .number({ error: 'Informe quanto tempo esperar antes de escolher o vencedor.' })
+    .int('Use um número inteiro de horas.')
+    .min(AB_WAIT_HOURS.min, `Espere pelo menos ${AB_WAIT_HOURS.min} hora.`)
+    .max(AB_WAIT_HOURS.max, `Espere no máximo ${AB_WAIT_HOURS.max} horas.`),
+});
+export type AbTestConfig = z.output<typeof abTestSchema>;
+export type AbTestInput = z.input<typeof abTestSchema>;
+
 const campaignFields = {
   name: z.string().trim().min(1, 'Informe o nome da campanha.').max(200, 'Nome longo demais.'),
   subject: z.string().max(500, 'Assunto longo demais.'),
@@ -37,6 +89,8 @@ const campaignFields = {
   templateProject: z.record(z.string(), z.unknown()).nullable(),
   trackOpens: z.boolean(),
   trackClicks: z.boolean(),
+  /** A/B test of subject (and optionally sender name and content); null = a normal campaign. */
+  abTest: abTestSchema.nullable(),
 };
 
 export const campaignCreateSchema = z.object({
@@ -53,6 +107,7 @@ export const campaignCreateSchema = z.object({
   templateProject: campaignFields.templateProject.optional(),
   trackOpens: z.boolean().optional(),
   trackClicks: z.boolean().optional(),
+  abTest: campaignFields.abTest.optional(),
   /** Copy the HTML (and builder project) of this library template into the campaign. */
   templateId: z.uuid('Modelo inválido.').optional(),
 });
@@ -73,7 +128,15 @@ export const campaignScheduleSchema = z.object({
 export type CampaignScheduleInput = z.infer<typeof campaignScheduleSchema>;
 
 /** Test sends and previews work the same for a campaign and a library template (schemas in template.ts). */
-export const campaignTestSendSchema = testSendSchema;
-export type CampaignTestSendInput = TestSendInput;
+/** An A/B test's variant to preview or test-send: 0 = A (the campaign), 1 = B… (default A). */
+const variantIndex = z
+  .number({ error: 'Variante inválida.' })
+  .int('Variante inválida.')
+  .min(0, 'Variante inválida.')
+  .max(AB_VARIANT_LETTERS.length - 1, 'Variante inválida.')
+  .optional();
 
-export const campaignPreviewSchema = previewSchema;
+export const campaignTestSendSchema = testSendSchema.extend({ variant: variantIndex });
+export type CampaignTestSendInput = TestSendInput & { variant?: number };
+
+export const campaignPreviewSchema = previewSchema.extend({ variant: variantIndex });

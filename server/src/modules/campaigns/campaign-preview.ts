@@ -1,4 +1,4 @@
-import { type CampaignSummary, costOfEmailsMillis } from '@carteiro/shared';
+import { abVariantLetter, type CampaignSummary, costOfEmailsMillis } from '@carteiro/shared';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
@@ -12,7 +12,7 @@ import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } fro
 import { buildScope, compileCampaign, type RenderContact, renderMessage } from '../templates/render-message';
 import { findUnsubscribeTarget } from '../unsubscribe/unsubscribe';
 import { findCampaignRow } from './campaigns';
-import { campaigns } from './campaigns.db';
+import { type CampaignRow, campaigns } from './campaigns.db';
 
 async function findAccount(db: Db, accountId: string) {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
@@ -28,15 +28,32 @@ export async function previewCampaign(
   db: Db,
   accountId: string,
   id: string,
-  options: { contactId?: string; publicUrl: string },
+  options: { contactId?: string; publicUrl: string; variant?: number },
 ): Promise<PreviewResult> {
   const campaign = await findCampaignRow(db, accountId, id);
+  const variant = variantOf(campaign, options.variant);
   return renderPreview(
     db,
     accountId,
-    { name: campaign.name, subject: campaign.subject, preheader: campaign.preheader, html: campaign.template },
+    {
+      name: campaign.name,
+      subject: variant?.subject ?? campaign.subject,
+      preheader: campaign.preheader,
+      html: variant?.template ?? campaign.template,
+    },
     { contactId: options.contactId, links: previewLinks(options.publicUrl, `/campaign/${id}/template-viewer`) },
   );
+}
+
+/**
+ * The A/B variant (B = 1…) whose subject and content replace the campaign's, or undefined for A; a variant the
+ * campaign does not have is a pt-BR 400.
+ */
+function variantOf(campaign: CampaignRow, index: number | undefined) {
+  if (!index) return undefined;
+  const variant = campaign.abTest?.variants[index - 1];
+  if (!variant) throw new AppError('validation_failed', `Esta campanha não tem a variante ${abVariantLetter(index)}.`);
+  return { subject: variant.subject, template: variant.template ?? undefined };
 }
 
 /** Sends the preview (contact or sample data) to up to 5 addresses with "[TESTE]" before the subject. */
@@ -45,7 +62,7 @@ export async function sendCampaignTest(
   mailer: Mailer,
   accountId: string,
   id: string,
-  options: { emails: string[]; contactId?: string; publicUrl: string },
+  options: { emails: string[]; contactId?: string; publicUrl: string; variant?: number },
 ): Promise<{ sent: number }> {
   const campaign = await findCampaignRow(db, accountId, id);
   // A test goes out as the campaign's From would: only a verified sender (issue 14).
@@ -98,10 +115,12 @@ export async function renderPublicCampaign(
     ? { unsubscribeUrl: `${publicUrl}/u/${recipient.token}`, browserUrl: `${browserUrl}?t=${recipient.token}` }
     : { unsubscribeUrl: '#', browserUrl };
   try {
+    // An A/B recipient sees the variant they were sent (its subject, and its content when it has its own).
+    const variant = recipient?.variant ? campaign.abTest?.variants[recipient.variant - 1] : undefined;
     const compiled = compileCampaign({
-      subject: campaign.subject,
+      subject: variant?.subject ?? campaign.subject,
       preheader: campaign.preheader,
-      html: campaign.template,
+      html: variant?.template ?? campaign.template,
     });
     const rendered = renderMessage(
       compiled,
@@ -128,16 +147,20 @@ async function findViewerRecipient(
   campaignId: string,
   accountId: string,
   token: string,
-): Promise<{ token: string; contact: RenderContact } | null> {
+): Promise<{ token: string; contact: RenderContact; variant: number | null } | null> {
   const target = await findUnsubscribeTarget(db, token);
   if (!target || target.campaignId !== campaignId || target.accountId !== accountId) return null;
   if (target.contactId) {
     try {
       const contact = await findContact(db, accountId, target.contactId);
-      return { token, contact: { email: contact.email, name: contact.name, fields: contact.fields } };
+      return {
+        token,
+        contact: { email: contact.email, name: contact.name, fields: contact.fields },
+        variant: target.variant,
+      };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
     }
   }
-  return { token, contact: { email: target.email } };
+  return { token, contact: { email: target.email }, variant: target.variant };
 }

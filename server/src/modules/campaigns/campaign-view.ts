@@ -24,6 +24,7 @@ export function toCampaignView(row: CampaignRow): CampaignView {
     templateProject: row.templateProject ?? null,
     trackOpens: row.trackOpens,
     trackClicks: row.trackClicks,
+    abTest: row.abTest ?? null,
     status: row.status,
     scheduledAt: iso(row.scheduledAt),
     startedAt: iso(row.startedAt),

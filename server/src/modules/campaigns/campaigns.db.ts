@@ -1,4 +1,4 @@
-import { CAMPAIGN_STATUSES } from '@carteiro/shared';
+import { type AbTestConfig, CAMPAIGN_STATUSES } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
@@ -41,6 +41,11 @@ export const campaigns = pgTable(
     templateProject: jsonb('template_project').$type<Record<string, unknown>>(),
     trackOpens: boolean('track_opens').notNull().default(true),
     trackClicks: boolean('track_clicks').notNull().default(true),
+    /**
+     * A/B test (ADR 0020), validated by shared abTestSchema: variants B–D (A is this row's subject, from name and
+     * template), the test share, the winner criterion and the wait. Null for a normal campaign.
+     */
+    abTest: jsonb('ab_test').$type<AbTestConfig>(),
     status: text('status', { enum: CAMPAIGN_STATUSES }).notNull().default('draft'),
     scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
     startedAt: timestamp('started_at', { withTimezone: true }),

@@ -102,8 +102,8 @@ export async function campaignsRoutes(
   });
   app.post('/api/campaigns/:id/preview', async (request) => {
     const actor = await requireActor(request);
-    const { contactId } = parseInput(campaignPreviewSchema, request.body ?? {});
-    return previewCampaign(db, actor.accountId, campaignId(request.params), { contactId, publicUrl });
+    const { contactId, variant } = parseInput(campaignPreviewSchema, request.body ?? {});
+    return previewCampaign(db, actor.accountId, campaignId(request.params), { contactId, variant, publicUrl });
   });
   app.post('/api/campaigns/:id/test-send', async (request) => {
     const actor = await requireActor(request);

@@ -1,4 +1,5 @@
 import {
+  type AbTestConfig,
   assertTransition,
   type CampaignCreateInput,
   type CampaignStatus,
@@ -63,13 +64,22 @@ async function assertOwnLists(db: Db, accountId: string, ids: string[]): Promise
 async function assertTemplateParts(
   db: Db,
   accountId: string,
-  parts: { subject?: string; preheader?: string; template?: string },
+  parts: { subject?: string; preheader?: string; template?: string; abTest?: AbTestConfig | null },
 ): Promise<void> {
-  if (parts.subject === undefined && parts.preheader === undefined && parts.template === undefined) return;
-  assertValidTemplate(
-    { subject: parts.subject, preheader: parts.preheader, html: parts.template },
-    await findCustomFieldNames(db, accountId),
-  );
+  const variants = parts.abTest?.variants ?? [];
+  if (
+    parts.subject === undefined &&
+    parts.preheader === undefined &&
+    parts.template === undefined &&
+    variants.length === 0
+  )
+    return;
+  const fieldNames = await findCustomFieldNames(db, accountId);
+  assertValidTemplate({ subject: parts.subject, preheader: parts.preheader, html: parts.template }, fieldNames);
+  // A/B variants: their subjects and own content are Liquid too (the same limits and custom fields).
+  for (const variant of variants) {
+    assertValidTemplate({ subject: variant.subject, html: variant.template ?? undefined }, fieldNames);
+  }
 }
 
 /** Copies a library template's HTML and builder project (and subject, when the campaign has none). */
@@ -170,6 +180,7 @@ export async function duplicateCampaign(db: Db, accountId: string, id: string): 
       templateProject: original.templateProject,
       trackOpens: original.trackOpens,
       trackClicks: original.trackClicks,
+      abTest: original.abTest,
       status: 'draft',
     })
     .returning();
@@ -212,6 +223,25 @@ export async function assertReadyToSend(db: Db, campaign: CampaignRow): Promise<
     await findCustomFieldNames(db, campaign.createdBy),
   );
   assertHasUnsubscribeLink(campaign.template);
+  // An A/B test decided by opens (clicks) needs them tracked, or every variant scores 0 and A always wins.
+  if (campaign.abTest?.criterion === 'opens' && !campaign.trackOpens) {
+    throw new AppError(
+      'validation_failed',
+      'O teste A/B escolhe o vencedor pelas aberturas: ligue o rastreamento de aberturas (etapa Rastreamento).',
+    );
+  }
+  if (campaign.abTest?.criterion === 'clicks' && !campaign.trackClicks) {
+    throw new AppError(
+      'validation_failed',
+      'O teste A/B escolhe o vencedor pelos cliques: ligue o rastreamento de cliques (etapa Rastreamento).',
+    );
+  }
+  // A/B variants with content of their own: the same Liquid check and the unsubscribe link in each.
+  const fieldNames = campaign.abTest ? await findCustomFieldNames(db, campaign.createdBy) : [];
+  for (const variant of campaign.abTest?.variants ?? []) {
+    assertValidTemplate({ subject: variant.subject, html: variant.template ?? undefined }, fieldNames);
+    if (variant.template) assertHasUnsubscribeLink(variant.template);
+  }
 }
 
 /**

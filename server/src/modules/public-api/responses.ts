@@ -1,3 +1,4 @@
+import { AB_CRITERIA } from '@carteiro/shared';
 import { z } from 'zod';
 
 /**
@@ -98,6 +99,20 @@ export const renderedSchema = z
   .meta({ id: 'RenderedPreview' });
 
 const counter = z.number().int();
+/** A campaign's A/B test as answered (variants B–D; A is the campaign itself). */
+const abTestViewSchema = z
+  .object({
+    variants: z.array(
+      z.object({ subject: z.string(), fromName: z.string().nullable(), template: z.string().nullable() }),
+    ),
+    testPercent: z.number().int(),
+    criterion: z.enum(AB_CRITERIA),
+    waitHours: z.number().int(),
+  })
+  .describe(
+    'Teste A/B: as variantes B a D (a variante A é a própria campanha), a parte do público no teste, o critério e a espera.',
+  );
+
 export const campaignSchema = z
   .object({
     id: z.uuid(),
@@ -113,6 +128,7 @@ export const campaignSchema = z
     template: z.string(),
     trackOpens: z.boolean(),
     trackClicks: z.boolean(),
+    abTest: abTestViewSchema.nullable(),
     status: z.enum(['draft', 'scheduled', 'sending', 'paused', 'sent', 'cancelled', 'failed']),
     scheduledAt: isoDate.nullable(),
     startedAt: isoDate.nullable(),
@@ -168,6 +184,34 @@ export const campaignReportSchema = z
     bounces: z.object({ hard: counter, soft: counter, policy: counter }),
     complaints: counter,
     pausedReason: z.string().nullable(),
+    abTest: z
+      .object({
+        criterion: z.enum(AB_CRITERIA),
+        testPercent: z.number().int(),
+        waitHours: z.number().int(),
+        decideAt: isoDate.describe('Quando o vencedor é (ou foi) escolhido.'),
+        decidedAt: isoDate.nullable(),
+        winner: z.number().int().nullable().describe('Índice da variante vencedora (0 = A); null durante o teste.'),
+        reason: z.string().describe('Por que a variante venceu (ou o que o teste aguarda), em português.'),
+        held: counter.describe('Destinatários que aguardam o vencedor.'),
+        variants: z.array(
+          z.object({
+            index: z.number().int(),
+            letter: z.string(),
+            subject: z.string(),
+            fromName: z.string().nullable(),
+            ownContent: z.boolean(),
+            recipients: counter.describe('Destinatários do teste que receberam esta variante.'),
+            delivered: counter,
+            uniqueOpens: counter.describe('Aberturas únicas humanas (automáticas não contam).'),
+            uniqueClicks: counter,
+            openRate: z.number(),
+            clickRate: z.number(),
+          }),
+        ),
+      })
+      .nullable()
+      .describe('O teste A/B da campanha (null quando não é um teste A/B).'),
     series: z.array(z.object({ hour: z.string() }).loose()),
   })
   .meta({ id: 'CampaignReport' });

@@ -1,18 +1,19 @@
-import type { CampaignReport } from '@carteiro/shared';
+import { type AbTestConfig, abVariantLetter, type CampaignReport } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { abTestReport } from './ab-report';
 
 export type { CampaignReport };
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function assertCampaign(db: Db, accountId: string, campaignId: string): Promise<{ name: string }> {
+async function assertCampaign(db: Db, accountId: string, campaignId: string): Promise<{ name: string; ab: boolean }> {
   if (!UUID_RE.test(campaignId)) throw new AppError('not_found', 'Campanha não encontrada.');
-  const [row] = await queryRows<{ name: string }>(
+  const [row] = await queryRows<{ name: string; ab: boolean }>(
     db,
-    sql`select name from campaigns where id = ${campaignId} and created_by = ${accountId}`,
+    sql`select name, ab_test is not null as ab from campaigns where id = ${campaignId} and created_by = ${accountId}`,
   );
   if (!row) throw new AppError('not_found', 'Campanha não encontrada.');
   return row;
@@ -79,6 +80,18 @@ export async function campaignReport(db: Db, accountId: string, campaignId: stri
     db,
     sql`select paused_reason from campaign_sends where campaign_id = ${campaignId}`,
   );
+  const [campaign] = await queryRows<{ subject: string; from_name: string | null; ab_test: AbTestConfig | null }>(
+    db,
+    sql`select subject, from_name, ab_test from campaigns where id = ${campaignId}`,
+  );
+  const abTest = campaign?.ab_test
+    ? await abTestReport(db, {
+        id: campaignId,
+        subject: campaign.subject,
+        fromName: campaign.from_name,
+        abTest: campaign.ab_test,
+      })
+    : null;
   const delivered = n(m?.delivered);
   const rate = (x: number, of: number) => (of > 0 ? Math.round((x / of) * 10_000) / 10_000 : 0);
   return {
@@ -106,6 +119,7 @@ export async function campaignReport(db: Db, accountId: string, campaignId: stri
     bounces: { hard: n(e?.hard) + n(m?.sync_hard), soft: n(e?.soft), policy: n(e?.policy) + n(m?.sync_policy) },
     complaints: n(e?.complaints),
     pausedReason: paused?.paused_reason ?? null,
+    abTest,
     series: series.map((s) => ({
       hour: String(s.hour),
       opens: n(s.opens),
@@ -130,6 +144,8 @@ export interface RecipientActivity {
   unsubscribed: boolean;
   bounce: string | null;
   complained: boolean;
+  /** A/B test: the letter of the variant the recipient got ("A"…); null for a normal campaign or while held. */
+  variant: string | null;
 }
 
 /** Per-recipient activity, e-mail prefix search, keyset by message id (cursor = last id). */
@@ -144,7 +160,7 @@ export async function campaignRecipients(
   const search = (options.search ?? '').trim().toLowerCase();
   const rows = await queryRows<Record<string, unknown>>(
     db,
-    sql`select m.id, m.contact_id, m.email, m.status, m.sent_at,
+    sql`select m.id, m.contact_id, m.email, m.status, m.sent_at, m.variant,
                count(e.id) filter (where e.kind = 'open' and not e.machine)::int as opens,
                count(e.id) filter (where e.kind = 'click' and not e.machine)::int as clicks,
                max(e.created_at) filter (where e.kind = 'open' and not e.machine) as last_open_at,
@@ -171,6 +187,7 @@ export async function campaignRecipients(
     unsubscribed: Boolean(r.unsubscribed),
     bounce: (r.bounce as string | null) ?? null,
     complained: Boolean(r.complained),
+    variant: r.variant === null || r.variant === undefined ? null : abVariantLetter(Number(r.variant)),
   }));
   const last = items[items.length - 1];
   return { items, nextCursor: rows.length > limit && last ? String(last.messageId) : null };
@@ -198,7 +215,9 @@ export async function campaignReportCsv(
 ): Promise<{ name: string; csv: string }> {
   const campaign = await assertCampaign(db, accountId, campaignId);
   const lines = [
-    'email;situacao;enviada_em;aberturas;cliques;ultima_abertura;ultimo_clique;descadastrou;devolucao;reclamacao',
+    // An A/B campaign's export also says which variant each recipient got (a last column, so the normal
+    // export's columns stay as they are).
+    `email;situacao;enviada_em;aberturas;cliques;ultima_abertura;ultimo_clique;descadastrou;devolucao;reclamacao${campaign.ab ? ';variante' : ''}`,
   ];
   let cursor: number | undefined;
   for (;;) {
@@ -216,6 +235,7 @@ export async function campaignReportCsv(
           r.unsubscribed ? 'sim' : 'não',
           r.bounce ?? '',
           r.complained ? 'sim' : 'não',
+          ...(campaign.ab ? [r.variant ?? ''] : []),
         ]
           .map(csvCell)
           .join(';'),

@@ -119,8 +119,10 @@ export async function cancelCampaign(
  */
 export async function skipUnsentMessages(db: Db, campaignId: string): Promise<void> {
   await db.execute(
+    // An A/B test still waiting for its winner also has held rows after last_message_id: skipped too.
     sql`with cursor as (
-          select next_message_id as first_id, last_message_id as last_id
+          select next_message_id as first_id,
+                 greatest(last_message_id, coalesce(ab_held_last_message_id, 0)) as last_id
             from campaign_sends where campaign_id = ${campaignId} for update),
         moved as (
           update campaign_sends cs set next_message_id = cursor.last_id + 1
@@ -158,6 +160,11 @@ export interface CampaignProgress {
   pausedReason: string | null;
   startedAt: string | null;
   finishedAt: string | null;
+  /**
+   * A/B test whose winner is not chosen yet: when it will be (ISO). Meanwhile the held recipients wait, so
+   * there is no estimated end.
+   */
+  abTestDecideAt: string | null;
 }
 
 /**
@@ -181,6 +188,7 @@ export async function campaignProgress(db: Db, accountId: string, campaignId: st
   const firstRecent = recent?.first_recent ? new Date(recent.first_recent).getTime() : null;
   const window = firstRecent ? Math.max(1, (Date.now() - firstRecent) / 1000) : 60;
   const rate = lastMinute > 0 ? lastMinute / Math.min(60, window) : 0;
+  const abWaiting = send?.abDecideAt && !send.abDecidedAt ? send.abDecideAt.toISOString() : null;
   return {
     status: campaign.status,
     recipients,
@@ -190,12 +198,13 @@ export async function campaignProgress(db: Db, accountId: string, campaignId: st
     remaining,
     ratePerSecond: Math.round(rate * 10) / 10,
     estimatedEnd:
-      remaining > 0 && rate > 0 && campaign.status === 'sending'
+      remaining > 0 && rate > 0 && campaign.status === 'sending' && !abWaiting
         ? new Date(Date.now() + (remaining / rate) * 1000).toISOString()
         : null,
     pausedReason: campaign.status === 'paused' ? (send?.pausedReason ?? null) : null,
     startedAt: send?.startedAt.toISOString() ?? campaign.startedAt?.toISOString() ?? null,
     finishedAt: send?.finishedAt?.toISOString() ?? null,
+    abTestDecideAt: abWaiting,
   };
 }
 
@@ -228,7 +237,14 @@ export async function finishCampaignIfDone(
       sql`select exists (select 1 from campaign_sends
                           where campaign_id = ${campaignId} and next_message_id <= last_message_id)
                  or exists (select 1 from message_batches
-                             where campaign_id = ${campaignId} and status in ('queued', 'sending')) as left`,
+                             where campaign_id = ${campaignId} and status in ('queued', 'sending'))
+                 ${
+                   // An A/B test waiting for its winner: the held recipients are still to be sent.
+                   campaign.status === 'sending'
+                     ? sql`or exists (select 1 from campaign_sends where campaign_id = ${campaignId}
+                                        and ab_decide_at is not null and ab_decided_at is null)`
+                     : sql``
+                 } as left`,
     );
     if (left?.left) return null;
     const [sent] = await queryRows<{ n: number | string }>(

@@ -26,6 +26,7 @@ import {
   trackMessageHtml,
 } from '../tracking/campaign-links';
 import { emitCampaignEvent } from '../webhooks/emit-event';
+import { decideDueAbTests } from './ab-test';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes } from './batch-outcomes';
 import { BodyProgram } from './body-program';
 import { type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
@@ -127,6 +128,8 @@ interface ClaimedMessage {
   fields: Record<string, unknown> | null;
   /** Unsubscribed, bounced, complained, suppressed, left every included list, or deleted since the snapshot. */
   blocked: boolean;
+  /** A/B test variant (0 = the campaign as written); null for a normal campaign. */
+  variant: number | null;
 }
 
 /** Waits so that a relay never gets more than `rate` messages per second from this process (0 = no limit). */
@@ -237,6 +240,10 @@ export class CampaignSender {
         this.logger.warn({ err: error, campaignId }, 'scheduled campaign could not start; back to draft'),
       );
     }
+    // A/B tests whose wait is over: the winner is chosen and its held recipients queued (once, any worker).
+    for (const decided of await decideDueAbTests(this.db)) {
+      this.logger.info(decided, 'A/B test decided');
+    }
     const active = (
       await this.db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.status, 'sending'))
     ).map((row) => row.id);
@@ -278,16 +285,59 @@ export class CampaignSender {
     const batch = await this.claim(campaignId);
     if (!batch) return 0;
     const claimed = batch.messages;
-    const context = await this.context(campaignId);
 
     const outcomes: Outcome[] = [];
-    const rendered: { message: ClaimedMessage; content: RenderedMessage }[] = [];
     const wire: WireMessage[] = [];
+    // An A/B test's batch mixes variants: each group is built with its variant's context (subject, sender
+    // name, content); a normal campaign is one group (variant null = the campaign as written).
+    const groups = new Map<number, ClaimedMessage[]>();
     for (const message of claimed) {
       if (message.blocked) {
         outcomes.push(final(message.id, 'skipped', null, 'destinatário descadastrado ou suprimido antes do envio'));
         continue;
       }
+      const variant = message.variant ?? 0;
+      const group = groups.get(variant);
+      if (group) group.push(message);
+      else groups.set(variant, [message]);
+    }
+    for (const [variant, group] of groups) {
+      await this.buildGroup(await this.context(campaignId, variant), group, outcomes, wire);
+    }
+
+    const delivered = await this.deliver(relay, wire);
+    const byId = new Map(claimed.map((m) => [String(m.id), m]));
+    for (const outcome of delivered) {
+      const message = byId.get(outcome.id);
+      if (message) outcomes.push(this.outcomeOf(message, outcome));
+    }
+    const connectionFailure = delivered.length > 0 && delivered.every(isRelayFailure);
+    await this.record(
+      campaignId,
+      batch,
+      outcomes,
+      delivered.some((o) => o.kind === 'sent'),
+      connectionFailure,
+      delivered[0]?.response,
+    );
+    if (this.deps.onRejections && outcomes.some((o) => o.status === 'failed' && (o.code ?? 0) >= 500 && !o.policy)) {
+      await this.deps.onRejections(campaignId).catch((error: unknown) => {
+        this.logger.error({ err: error, campaignId }, 'sending engine: bounce protection check failed');
+      });
+    }
+    // A batch with nothing due yet (its retries are later) still counts as work, so the lane moves on.
+    return Math.max(claimed.length, 1);
+  }
+
+  /** Renders and builds one variant's messages of a batch into `wire` (failures into `outcomes`). */
+  private async buildGroup(
+    context: CampaignContext,
+    group: ClaimedMessage[],
+    outcomes: Outcome[],
+    wire: WireMessage[],
+  ): Promise<void> {
+    const rendered: { message: ClaimedMessage; content: RenderedMessage }[] = [];
+    for (const message of group) {
       try {
         if (context.programs) wire.push(this.buildFast(context, context.programs, message));
         else rendered.push({ message, content: this.render(context, message) });
@@ -313,29 +363,6 @@ export class CampaignSender {
         outcomes.push(final(message.id, 'failed', null, `erro ao montar a mensagem: ${(error as Error).message}`));
       }
     }
-
-    const delivered = await this.deliver(relay, wire);
-    const byId = new Map(claimed.map((m) => [String(m.id), m]));
-    for (const outcome of delivered) {
-      const message = byId.get(outcome.id);
-      if (message) outcomes.push(this.outcomeOf(message, outcome));
-    }
-    const connectionFailure = delivered.length > 0 && delivered.every(isRelayFailure);
-    await this.record(
-      campaignId,
-      batch,
-      outcomes,
-      delivered.some((o) => o.kind === 'sent'),
-      connectionFailure,
-      delivered[0]?.response,
-    );
-    if (this.deps.onRejections && outcomes.some((o) => o.status === 'failed' && (o.code ?? 0) >= 500 && !o.policy)) {
-      await this.deps.onRejections(campaignId).catch((error: unknown) => {
-        this.logger.error({ err: error, campaignId }, 'sending engine: bounce protection check failed');
-      });
-    }
-    // A batch with nothing due yet (its retries are later) still counts as work, so the lane moves on.
-    return Math.max(claimed.length, 1);
   }
 
   /**
@@ -422,12 +449,12 @@ export class CampaignSender {
       this.db,
       sql`with ${claim}
           select batch.id as batch_id, batch.first_message_id as first_id, batch.last_message_id as last_id,
-                 m.id, m.email, m.token, m.attempts,
+                 m.id, m.email, m.token, m.attempts, m.variant,
                  (extract(epoch from m.created_at) * 1000)::float8 as created_ms, ct.name, ct.fields,
                  (ct.id is null or ct.status <> 'subscribed' or lm.ok is null or sp.hit is not null) as blocked
             from batch
             left join lateral (
-                 select m.id, m.email, m.token, m.attempts, m.created_at, m.contact_id, m.account_id
+                 select m.id, m.email, m.token, m.attempts, m.created_at, m.contact_id, m.account_id, m.variant
                    from messages m
                   where m.id between batch.first_message_id and batch.last_message_id and m.campaign_id = ${campaignId}
                     and m.status = 'queued' and m.next_attempt_at <= now()) m on true
@@ -455,6 +482,7 @@ export class CampaignSender {
       row.id = Number(row.id);
       row.attempts = Number(row.attempts);
       row.created_ms = Number(row.created_ms);
+      row.variant = row.variant === null || row.variant === undefined ? null : Number(row.variant);
       messages.push(row);
     }
     return {
@@ -625,7 +653,7 @@ export class CampaignSender {
     for (const campaignId of [...active, ...cancelled.map((r) => r.campaign_id)]) {
       const result = await finishCampaignIfDone(this.db, campaignId);
       if (!result) continue;
-      this.contexts.delete(campaignId);
+      for (const key of [...this.contexts.keys()]) if (key.startsWith(`${campaignId}:`)) this.contexts.delete(key);
       this.logger.info({ campaignId, ...result }, 'campaign finished');
       if (result.status === 'sent') {
         await notifyCampaignSent(this.db, this.deps.mailer, this.logger, campaignId, result, this.settings.publicUrl);
@@ -637,24 +665,39 @@ export class CampaignSender {
    * The campaign compiled once per worker (its content cannot change once sending started); the lanes of a
    * process share one preparation.
    */
-  private context(campaignId: string): Promise<CampaignContext> {
-    let context = this.contexts.get(campaignId);
+  private context(campaignId: string, variant = 0): Promise<CampaignContext> {
+    const key = `${campaignId}:${variant}`;
+    let context = this.contexts.get(key);
     if (!context) {
-      context = this.prepareContext(campaignId);
-      context.catch(() => this.contexts.delete(campaignId));
-      this.contexts.set(campaignId, context);
+      context = this.prepareContext(campaignId, variant);
+      context.catch(() => this.contexts.delete(key));
+      this.contexts.set(key, context);
     }
     return context;
   }
 
-  private async prepareContext(campaignId: string): Promise<CampaignContext> {
+  /**
+   * A campaign's send-wide parts; for an A/B variant (index ≥ 1, ADR 0020) its subject, and its sender name and
+   * content when it has its own, replace the campaign's. Tracking, List-Id and Feedback-ID stay the campaign's.
+   */
+  private async prepareContext(campaignId: string, variant = 0): Promise<CampaignContext> {
     const [row] = await this.db
       .select({ campaign: campaigns, account: accounts })
       .from(campaigns)
       .innerJoin(accounts, eq(accounts.id, campaigns.createdBy))
       .where(eq(campaigns.id, campaignId));
     if (!row) throw new Error(`campaign ${campaignId} not found`);
-    const { campaign, account } = row;
+    const { account } = row;
+    const override = variant > 0 ? row.campaign.abTest?.variants[variant - 1] : undefined;
+    if (variant > 0 && !override) throw new Error(`campaign ${campaignId} has no A/B variant ${variant}`);
+    const campaign = override
+      ? {
+          ...row.campaign,
+          subject: override.subject,
+          fromName: override.fromName ?? row.campaign.fromName,
+          template: override.template ?? row.campaign.template,
+        }
+      : row.campaign;
     const fromEmail = (campaign.fromEmail ?? account.defaultFromEmail) as string;
     const signing = this.deps.signingFor ? await this.deps.signingFor(account.id, fromEmail) : null;
     const tracking = await prepareCampaignTracking(this.db, {

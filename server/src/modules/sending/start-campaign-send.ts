@@ -1,4 +1,4 @@
-import type { CampaignStatus } from '@carteiro/shared';
+import { type AbTestConfig, abTestSize, type CampaignStatus } from '@carteiro/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
@@ -89,12 +89,16 @@ export async function startCampaignSend(
     // statement, so the campaign's ids are one ascending run (other campaigns' snapshots may interleave ids);
     // the engine carves its batches from the first to the last.
     const audience = await campaignAudience(tx as unknown as Db, accountId, started);
+    // An A/B test snapshots the audience in a shuffled order (md5 of contact and campaign: fixed for the
+    // campaign, unrelated to the list order), so the test share taken from the first ids is a random sample.
+    const order = started.abTest ? sql`order by md5(a.id::text || ${campaignId})` : sql``;
     const [inserted] = await queryRows<{ n: number | string; first: number | string; last: number | string }>(
       tx as unknown as Db,
       sql`with inserted as (
             insert into messages (campaign_id, account_id, contact_id, email, token)
             select ${campaignId}::uuid, ${accountId}::uuid, a.id, a.email, ${RANDOM_TOKEN}
               from (${audienceQuery(accountId, audience)}) a
+            ${order}
             on conflict do nothing
             returning id)
           select count(*)::int as n, coalesce(min(id), 0) as first, coalesce(max(id), 0) as last from inserted`,
@@ -113,18 +117,59 @@ export async function startCampaignSend(
       recipients,
       campaignName: started.name,
     });
+    const first = Number(inserted?.first);
+    const last = Number(inserted?.last);
+    // A/B test: the variants of the test share are written in this transaction, with the snapshot.
+    const ab = started.abTest ? await assignTestVariants(tx as unknown as Db, started, recipients, last) : null;
     await tx.insert(campaignSends).values({
       campaignId,
       accountId,
       recipients,
       reservedMillis: reservation.reservedMillis,
-      nextMessageId: Number(inserted?.first),
-      lastMessageId: Number(inserted?.last),
+      nextMessageId: first,
+      lastMessageId: ab ? ab.testLastMessageId : last,
+      ...(ab
+        ? {
+            abDecideAt: new Date(Date.now() + (started.abTest?.waitHours ?? 0) * 3_600_000),
+            abTestLastMessageId: ab.testLastMessageId,
+            abHeldLastMessageId: last,
+          }
+        : {}),
     });
     await tx.update(campaigns).set({ recipientsCount: recipients }).where(eq(campaigns.id, campaignId));
     await emitCampaignEvent(tx, campaignId, 'campaign.started', { recipients }); // outbound webhook
     return { ok: true as const, campaignId, recipients, reservedMillis: reservation.reservedMillis };
   });
+}
+
+/**
+ * The A/B split, in the snapshot's transaction (ADR 0020): the first `abTestSize` message ids of the campaign
+ * (the snapshot is shuffled, so they are a random sample) get variants 0, 1, 2… in turn — an even split, sizes
+ * differing by at most one. The rest keep variant null ("held"): the cursor stops at the last test id, so no
+ * batch holds them until the winner is chosen. Written once, here: a recipient's row (unique per campaign and
+ * contact) carries its one variant whatever happens to the workers.
+ */
+async function assignTestVariants(
+  db: Db,
+  campaign: CampaignRow,
+  recipients: number,
+  last: number,
+): Promise<{ testLastMessageId: number }> {
+  const ab = campaign.abTest as AbTestConfig;
+  const variantCount = ab.variants.length + 1;
+  const testSize = abTestSize(recipients, ab.testPercent, variantCount);
+  const [row] = await queryRows<{ boundary: number | string | null }>(
+    db,
+    sql`with ranked as (
+          select id, row_number() over (order by id) - 1 as rn from messages where campaign_id = ${campaign.id}),
+        assigned as (
+          update messages m set variant = (r.rn % ${variantCount})::smallint
+            from ranked r
+           where m.id = r.id and m.campaign_id = ${campaign.id} and r.rn < ${testSize}
+          returning m.id)
+        select max(id) as boundary from assigned`,
+  );
+  return { testLastMessageId: row?.boundary == null ? last : Number(row.boundary) };
 }
 
 /**

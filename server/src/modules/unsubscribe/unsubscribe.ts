@@ -15,6 +15,8 @@ export interface UnsubscribeTarget {
   email: string;
   contactStatus: string | null;
   campaignListIds: string[];
+  /** The A/B test variant the message carried (0 = A); null for a normal campaign. */
+  variant: number | null;
 }
 
 export interface PreferenceList {
@@ -37,10 +39,11 @@ export async function findUnsubscribeTarget(db: Db, token: string): Promise<Unsu
     email: string;
     contact_status: string | null;
     include_list_ids: string[] | string;
+    variant: number | null;
   }>(
     db,
     sql`select m.id, m.campaign_id, m.account_id, a.name as account_name, m.contact_id, m.email,
-               ct.status as contact_status, c.include_list_ids
+               ct.status as contact_status, c.include_list_ids, m.variant
           from messages m
           join campaigns c on c.id = m.campaign_id
           join accounts a on a.id = m.account_id
@@ -60,6 +63,7 @@ export async function findUnsubscribeTarget(db: Db, token: string): Promise<Unsu
     email: row.email,
     contactStatus: row.contact_status,
     campaignListIds: lists,
+    variant: row.variant === null ? null : Number(row.variant),
   };
 }
 

@@ -15,6 +15,8 @@ export interface CampaignProgress {
   pausedReason: string | null;
   startedAt: string | null;
   finishedAt: string | null;
+  /** An A/B test waiting for its winner: when it will be chosen (the rest of the audience waits until then). */
+  abTestDecideAt?: string | null;
 }
 
 export function getCampaignProgress(id: string, signal?: AbortSignal) {

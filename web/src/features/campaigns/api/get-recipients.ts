@@ -15,6 +15,8 @@ export interface RecipientActivity {
   unsubscribed: boolean;
   bounce: string | null;
   complained: boolean;
+  /** A/B test: the variant's letter; null for a normal campaign or a recipient waiting for the winner. */
+  variant?: string | null;
 }
 
 export interface RecipientPage {

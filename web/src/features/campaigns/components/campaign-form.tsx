@@ -16,6 +16,7 @@ import { toast, useUser } from '@/stores/app-store';
 import { useCreateCampaign } from '../api/create-campaign';
 import type { Campaign } from '../api/types';
 import { useUpdateCampaign } from '../api/update-campaign';
+import { type AbFormState, AbTestFields, abTestInput, initialAbState } from './ab-test-fields';
 import { SenderPicker } from './sender-picker';
 
 const STEPS = ['Informações', 'Remetente', 'Público', 'Modelo', 'Rastreamento'] as const;
@@ -34,6 +35,7 @@ interface FormValues {
   templateChoice: string;
   trackOpens: boolean;
   trackClicks: boolean;
+  ab: AbFormState;
 }
 
 function initialValues(campaign: Campaign | null, userName: string | undefined): FormValues {
@@ -50,6 +52,7 @@ function initialValues(campaign: Campaign | null, userName: string | undefined):
     templateChoice: campaign?.template ? '' : 'blank',
     trackOpens: campaign?.trackOpens ?? true,
     trackClicks: campaign?.trackClicks ?? true,
+    ab: initialAbState(campaign?.abTest),
   };
 }
 
@@ -103,6 +106,7 @@ export function CampaignForm({ campaign }: { campaign: Campaign | null }) {
       includeSegmentIds: values.includeSegmentIds,
       trackOpens: values.trackOpens,
       trackClicks: values.trackClicks,
+      abTest: abTestInput(values.ab),
       ...template,
     });
     if (!parsed.success) return parsed.error.issues[0]?.message ?? 'Confira os campos.';
@@ -207,7 +211,7 @@ export function CampaignForm({ campaign }: { campaign: Campaign | null }) {
                   </Field>
                   <Field
                     id="c-subject"
-                    label="Assunto"
+                    label={values.ab.enabled ? 'Assunto (variante A)' : 'Assunto'}
                     hint='Aceita campos, ex.: {{ contato.nome | default: "cliente" }}'
                   >
                     <Input id="c-subject" value={values.subject} onChange={(e) => set({ subject: e.target.value })} />
@@ -224,6 +228,7 @@ export function CampaignForm({ campaign }: { campaign: Campaign | null }) {
                       onChange={(e) => set({ preheader: e.target.value })}
                     />
                   </Field>
+                  <AbTestFields state={values.ab} onChange={(ab) => set({ ab })} />
                 </>
               ) : step === 1 ? (
                 <>

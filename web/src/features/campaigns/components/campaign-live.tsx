@@ -141,17 +141,25 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
               hint={paused ? undefined : 'e-mails por segundo'}
             />
             <Mini
-              label="Término estimado"
+              label={data.abTestDecideAt ? 'Vencedor do teste A/B' : 'Término estimado'}
               value={
                 paused
                   ? 'Pausado'
-                  : data.estimatedEnd
-                    ? formatTime(data.estimatedEnd)
-                    : data.remaining > 0
-                      ? 'Calculando…'
-                      : 'Finalizando…'
+                  : data.abTestDecideAt
+                    ? formatTime(data.abTestDecideAt)
+                    : data.estimatedEnd
+                      ? formatTime(data.estimatedEnd)
+                      : data.remaining > 0
+                        ? 'Calculando…'
+                        : 'Finalizando…'
               }
-              hint={!paused && data.estimatedEnd ? formatDateTime(data.estimatedEnd) : undefined}
+              hint={
+                !paused && data.abTestDecideAt
+                  ? `${formatDateTime(data.abTestDecideAt)}: o restante aguarda`
+                  : !paused && data.estimatedEnd
+                    ? formatDateTime(data.estimatedEnd)
+                    : undefined
+              }
             />
           </dl>
         ) : null}

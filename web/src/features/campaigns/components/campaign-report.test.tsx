@@ -20,6 +20,7 @@ const report: CampaignReport = {
   delivered: 12_345,
   failed: 120,
   skipped: 35,
+  abTest: null,
   pending: 0,
   opens: { uniqueHuman: 4_321, machine: 1_002, total: 7_000, rate: 0.35 },
   clicks: { unique: 987, machine: 12, total: 1_500, rate: 0.08, clickToOpenRate: 0.2284 },
@@ -192,4 +193,54 @@ describe('CampaignReportSection', () => {
     );
     expect(container.textContent).toBe('');
   }, 20_000);
+});
+
+describe('AbTestComparison', () => {
+  const variant = (index: number, letter: string, subject: string, delivered: number, opens: number) => ({
+    index,
+    letter,
+    subject,
+    fromName: null,
+    ownContent: false,
+    recipients: delivered,
+    delivered,
+    uniqueOpens: opens,
+    uniqueClicks: 0,
+    openRate: opens / delivered,
+    clickRate: 0,
+  });
+  const decided: NonNullable<CampaignReport['abTest']> = {
+    criterion: 'opens',
+    testPercent: 20,
+    waitHours: 4,
+    decideAt: '2026-11-20T16:00:00.000Z',
+    decidedAt: '2026-11-20T16:00:05.000Z',
+    winner: 1,
+    reason: 'Variante B venceu: 31,2% de aberturas contra 24,5% (aberturas automáticas não contam).',
+    held: 0,
+    variants: [variant(0, 'A', 'Oferta de verão', 1000, 245), variant(1, 'B', 'Só hoje: 20% off', 1000, 312)],
+  };
+
+  it('marks the winner, shows each variant’s rates and says why it won', () => {
+    withClient(<ReportBody report={{ ...report, abTest: decided }} timeZone={TZ} />);
+    const card = screen.getByTestId('ab-report');
+    const rows = within(card).getAllByTestId('ab-variant-row');
+    expect(rows).toHaveLength(2);
+    expect(within(rows[1] as HTMLElement).getByText('Vencedora')).toBeTruthy();
+    expect(within(rows[0] as HTMLElement).queryByText('Vencedora')).toBeNull();
+    expect(rows[1]?.textContent).toContain('312 (31,2%)');
+    expect(rows[0]?.textContent).toContain('245 (24,5%)');
+    expect(within(card).getByTestId('ab-reason').textContent).toBe(
+      'Variante B venceu: 31,2% de aberturas contra 24,5% (aberturas automáticas não contam). Escolhida em 20/11/2026, 13:00 e enviada ao restante do público.',
+    );
+  });
+
+  it('while the test runs: when the winner is chosen and how many wait, in the singular too', () => {
+    const running = { ...decided, winner: null, decidedAt: null, held: 1, reason: 'Teste em andamento.' };
+    withClient(<ReportBody report={{ ...report, abTest: running }} timeZone={TZ} />);
+    expect(screen.getByTestId('ab-reason').textContent).toBe(
+      'Teste em andamento. Escolha prevista para 20/11/2026, 13:00; 1 destinatário aguarda o vencedor.',
+    );
+    expect(screen.queryByText('Vencedora')).toBeNull();
+  });
 });

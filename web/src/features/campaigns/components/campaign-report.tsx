@@ -51,7 +51,7 @@ export function CampaignReportSection({ campaign, timeZone }: { campaign: Campai
       ) : (
         <ReportBody report={report.data} timeZone={timeZone} />
       )}
-      <RecipientsTable campaignId={campaign.id} timeZone={timeZone} />
+      <RecipientsTable campaignId={campaign.id} timeZone={timeZone} ab={Boolean(campaign.abTest)} />
     </section>
   );
 }
@@ -107,6 +107,7 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
           {r.pausedReason}
         </p>
       ) : null}
+      {r.abTest ? <AbTestComparison ab={r.abTest} timeZone={timeZone} /> : null}
 
       <ChartCard title="Aberturas e cliques por hora" testId="report-activity">
         {hasActivity ? (
@@ -228,6 +229,87 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
   );
 }
 
+const shortDateTime = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(iso));
+
+/** The A/B test: each variant's numbers over the test share, the winner and why (or when it will be chosen). */
+export function AbTestComparison({ ab, timeZone }: { ab: NonNullable<CampaignReport['abTest']>; timeZone: string }) {
+  const byOpens = ab.criterion === 'opens';
+  return (
+    <ChartCard title="Teste A/B" testId="ab-report">
+      <p className="mb-3 text-sm text-slate-600">
+        {ab.testPercent}% do público recebeu o teste, dividido entre {ab.variants.length} variantes; vencedor pela{' '}
+        {byOpens ? 'taxa de aberturas (aberturas automáticas não contam)' : 'taxa de cliques'} após {ab.waitHours}{' '}
+        {plural(ab.waitHours, 'hora', 'horas')}.
+      </p>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Comparação das variantes do teste A/B</caption>
+          <thead>
+            <tr className="text-xs uppercase tracking-wide text-slate-500">
+              <th className="py-2 pr-3 font-semibold">Variante</th>
+              <th className="py-2 pr-3 font-semibold">Assunto</th>
+              <th className="py-2 pr-3 text-right font-semibold">Entregues</th>
+              <th className="py-2 pr-3 text-right font-semibold">Aberturas únicas</th>
+              <th className="py-2 text-right font-semibold">Cliques únicos</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ab.variants.map((v) => (
+              <tr
+                key={v.index}
+                className={
+                  v.index === ab.winner ? 'border-t border-slate-100 bg-emerald-50' : 'border-t border-slate-100'
+                }
+                data-testid="ab-variant-row"
+              >
+                <td className="py-2 pr-3 font-semibold text-slate-900">
+                  {v.letter}{' '}
+                  {v.index === ab.winner ? (
+                    <Badge tone="success" className="ml-1">
+                      Vencedora
+                    </Badge>
+                  ) : null}
+                </td>
+                <td className="py-2 pr-3 text-slate-700">
+                  {v.subject}
+                  {v.fromName ? <span className="block text-xs text-slate-500">Remetente: {v.fromName}</span> : null}
+                </td>
+                <td className="py-2 pr-3 text-right tabular-nums">
+                  {formatCount(v.delivered)}
+                  <span className="block text-xs text-slate-500">de {formatCount(v.recipients)}</span>
+                </td>
+                <td className="py-2 pr-3 text-right tabular-nums">
+                  {formatCount(v.uniqueOpens)} <span className="text-slate-500">({formatRate(v.openRate)})</span>
+                </td>
+                <td className="py-2 text-right tabular-nums">
+                  {formatCount(v.uniqueClicks)} <span className="text-slate-500">({formatRate(v.clickRate)})</span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p
+        className={
+          ab.winner === null
+            ? 'mt-3 rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900'
+            : 'mt-3 rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900'
+        }
+        role="status"
+        data-testid="ab-reason"
+      >
+        {ab.reason}
+        {ab.winner === null
+          ? ` Escolha prevista para ${shortDateTime(ab.decideAt, timeZone)}; ${formatCount(ab.held)} ${plural(ab.held, 'destinatário aguarda', 'destinatários aguardam')} o vencedor.`
+          : ab.decidedAt
+            ? ` Escolhida em ${shortDateTime(ab.decidedAt, timeZone)} e enviada ao restante do público.`
+            : ''}
+      </p>
+    </ChartCard>
+  );
+}
+
 function ChartCard({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
   return (
     <Card data-testid={testId} className="min-w-0">
@@ -261,7 +343,16 @@ function useDebounced<T>(value: T, delayMs: number): T {
 }
 
 /** Who received it and what each one did: searchable by e-mail, 50 at a time ("Carregar mais"). */
-export function RecipientsTable({ campaignId, timeZone }: { campaignId: string; timeZone: string }) {
+export function RecipientsTable({
+  campaignId,
+  timeZone,
+  ab = false,
+}: {
+  campaignId: string;
+  timeZone: string;
+  /** An A/B campaign: a "Variante" column. */
+  ab?: boolean;
+}) {
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim().toLowerCase(), SEARCH_DEBOUNCE_MS);
   const recipients = useCampaignRecipients(campaignId, term, true);
@@ -302,6 +393,7 @@ export function RecipientsTable({ campaignId, timeZone }: { campaignId: string; 
                 <tr>
                   <th className={th}>E-mail</th>
                   <th className={th}>Situação</th>
+                  {ab ? <th className={th}>Variante</th> : null}
                   <th className={th}>Enviada em</th>
                   <th className={`${th} text-right`}>Aberturas</th>
                   <th className={`${th} text-right`}>Cliques</th>
@@ -310,7 +402,7 @@ export function RecipientsTable({ campaignId, timeZone }: { campaignId: string; 
               </thead>
               <tbody>
                 {items.map((item) => (
-                  <RecipientRow key={item.messageId} item={item} timeZone={timeZone} />
+                  <RecipientRow key={item.messageId} item={item} timeZone={timeZone} ab={ab} />
                 ))}
               </tbody>
             </TableShell>
@@ -332,7 +424,7 @@ export function RecipientsTable({ campaignId, timeZone }: { campaignId: string; 
   );
 }
 
-function RecipientRow({ item, timeZone }: { item: RecipientActivity; timeZone: string }) {
+function RecipientRow({ item, timeZone, ab }: { item: RecipientActivity; timeZone: string; ab: boolean }) {
   const when = (iso: string | null) =>
     iso
       ? new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso))
@@ -352,6 +444,11 @@ function RecipientRow({ item, timeZone }: { item: RecipientActivity; timeZone: s
           {RECIPIENT_STATUS_LABELS[item.status] ?? item.status}
         </Badge>
       </td>
+      {ab ? (
+        <td className={td} title={item.variant ? undefined : 'Recebe a variante vencedora quando o teste terminar'}>
+          {item.variant ?? 'aguardando'}
+        </td>
+      ) : null}
       <td className={`${td} whitespace-nowrap`}>{when(item.sentAt)}</td>
       <td
         className={`${td} text-right tabular-nums`}

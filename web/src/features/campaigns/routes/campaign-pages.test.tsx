@@ -33,6 +33,7 @@ function campaign(overrides: Partial<Campaign> = {}): Campaign {
     templateProject: null,
     trackOpens: true,
     trackClicks: false,
+    abTest: null,
     status: 'draft',
     scheduledAt: null,
     startedAt: null,

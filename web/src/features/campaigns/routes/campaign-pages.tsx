@@ -1,4 +1,4 @@
-import { formatBRL, isDeletable, isEditable, timeZoneLabel } from '@carteiro/shared';
+import { abVariantLetter, formatBRL, isDeletable, isEditable, timeZoneLabel } from '@carteiro/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
@@ -34,6 +34,8 @@ import { testSendCampaign } from '../api/test-send-campaign';
 import type { Campaign, CampaignSummary } from '../api/types';
 import { useUnscheduleCampaign } from '../api/unschedule-campaign';
 import { useUpdateCampaign } from '../api/update-campaign';
+import { abTestSummary } from '../components/ab-test-fields';
+import { AbTestSend } from '../components/ab-test-send';
 import { CampaignForm } from '../components/campaign-form';
 import { CampaignProgressCard, SendNowButton } from '../components/campaign-live';
 import { CampaignReportSection } from '../components/campaign-report';
@@ -364,13 +366,27 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
 
       {editable ? <SenderAlignmentCheck fromEmail={campaign.fromEmail} /> : null}
       {editable ? <SendChecklistFor campaign={campaign} summary={summary.data} /> : null}
+      {editable && campaign.abTest ? <AbTestSend campaign={campaign} /> : null}
       <CampaignProgressCard campaign={campaign} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>
           <CardContent>
             <h2 className="mb-3 text-lg font-bold text-slate-900">Configurações</h2>
             <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
-              <Item label="Assunto">{campaign.subject || '—'}</Item>
+              <Item label={campaign.abTest ? 'Assunto (variante A)' : 'Assunto'}>{campaign.subject || '—'}</Item>
+              {campaign.abTest ? (
+                <>
+                  {campaign.abTest.variants.map((variant, index) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the variants are positional (B, C, D)
+                    <Item key={index} label={`Assunto (variante ${abVariantLetter(index + 1)})`}>
+                      {variant.subject}
+                      {variant.fromName ? ` — remetente "${variant.fromName}"` : ''}
+                      {variant.template ? ' — conteúdo próprio' : ''}
+                    </Item>
+                  ))}
+                  <Item label="Teste A/B">{abTestSummary(campaign.abTest)}</Item>
+                </>
+              ) : null}
               <Item label="Pré-cabeçalho">{campaign.preheader || '—'}</Item>
               <Item label="Remetente">
                 {campaign.fromName && campaign.fromEmail

@@ -1,0 +1,213 @@
+import {
+  AB_TEST_PERCENT,
+  AB_WAIT_HOURS,
+  type AbCriterion,
+  type AbTestConfig,
+  type AbTestInput,
+  abVariantLetter,
+  plural,
+} from '@carteiro/shared';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+
+const selectClass =
+  'h-11 w-full rounded-lg border border-slate-300 bg-white px-2 text-base text-slate-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-200';
+
+/** The A/B test part of the campaign form, as typed (numbers as text so the fields can be emptied). */
+export interface AbFormState {
+  enabled: boolean;
+  /** Variants B–D; A is the campaign's own subject and sender name. */
+  variants: Array<{ subject: string; fromName: string; template: string | null }>;
+  testPercent: string;
+  criterion: AbCriterion;
+  waitHours: string;
+}
+
+export function initialAbState(ab: AbTestConfig | null | undefined): AbFormState {
+  return {
+    enabled: Boolean(ab),
+    variants: ab?.variants.map((v) => ({
+      subject: v.subject,
+      fromName: v.fromName ?? '',
+      template: v.template ?? null,
+    })) ?? [{ subject: '', fromName: '', template: null }],
+    testPercent: String(ab?.testPercent ?? AB_TEST_PERCENT.default),
+    criterion: ab?.criterion ?? 'opens',
+    waitHours: String(ab?.waitHours ?? AB_WAIT_HOURS.default),
+  };
+}
+
+/** The body's `abTest`: null when the toggle is off (the server validates the rest with the shared schema). */
+export function abTestInput(state: AbFormState): AbTestInput | null {
+  if (!state.enabled) return null;
+  return {
+    variants: state.variants.map((v) => ({
+      subject: v.subject,
+      fromName: v.fromName.trim() || null,
+      // Content of its own is kept as it was saved (set through the API); the form edits subject and sender.
+      template: v.template,
+    })),
+    testPercent: Number(state.testPercent),
+    criterion: state.criterion,
+    waitHours: Number(state.waitHours),
+  };
+}
+
+/**
+ * "Teste A/B": a toggle, then the other subject lines (B–D, each with an optional sender name), the share of
+ * the audience that gets the test, how the winner is chosen and how long to wait.
+ */
+export function AbTestFields({ state, onChange }: { state: AbFormState; onChange: (next: AbFormState) => void }) {
+  const set = (patch: Partial<AbFormState>) => onChange({ ...state, ...patch });
+  const setVariant = (index: number, patch: Partial<AbFormState['variants'][number]>) =>
+    set({ variants: state.variants.map((v, i) => (i === index ? { ...v, ...patch } : v)) });
+  const percent = Number(state.testPercent) || 0;
+  const count = state.variants.length + 1;
+  const each = Math.round((percent / count) * 10) / 10;
+  const hours = Number(state.waitHours) || 0;
+  return (
+    <div className="rounded-xl border border-slate-200 p-4" data-testid="ab-test">
+      {/* The name is only "Teste A/B" (the description is attached by aria-describedby), so the field
+          "Assunto" keeps a unique accessible name. */}
+      <div className="flex gap-3">
+        <input
+          id="ab-enabled"
+          type="checkbox"
+          checked={state.enabled}
+          onChange={(e) => set({ enabled: e.target.checked })}
+          aria-describedby="ab-enabled-hint"
+          className="mt-1 accent-brand-700"
+        />
+        <span>
+          <label htmlFor="ab-enabled" className="block cursor-pointer font-semibold text-slate-900">
+            Teste A/B
+          </label>
+          <span id="ab-enabled-hint" className="block text-sm text-slate-600">
+            Teste de 2 a 4 assuntos com uma parte do público; depois da espera, o vencedor vai sozinho para o restante.
+          </span>
+        </span>
+      </div>
+      {state.enabled ? (
+        <div className="mt-4 space-y-4">
+          <p className="text-sm text-slate-600">
+            A variante A usa o assunto acima e o remetente da etapa 2. Cada pessoa recebe uma só variante.
+          </p>
+          {state.variants.map((variant, index) => {
+            const letter = abVariantLetter(index + 1);
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the variants are positional (B, C, D)
+              <fieldset key={index} className="space-y-2 rounded-lg bg-slate-50 p-3">
+                <legend className="sr-only">Variante {letter}</legend>
+                <div className="flex items-center justify-between">
+                  <span className="text-sm font-semibold text-slate-900">Variante {letter}</span>
+                  {state.variants.length > 1 ? (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={() => set({ variants: state.variants.filter((_, i) => i !== index) })}
+                    >
+                      Remover variante {letter}
+                    </Button>
+                  ) : null}
+                </div>
+                <div>
+                  <Label htmlFor={`ab-subject-${index}`}>Assunto da variante {letter}</Label>
+                  <Input
+                    id={`ab-subject-${index}`}
+                    className="mt-1.5"
+                    value={variant.subject}
+                    onChange={(e) => setVariant(index, { subject: e.target.value })}
+                  />
+                </div>
+                <div>
+                  <Label htmlFor={`ab-from-${index}`}>Nome do remetente da variante {letter} (opcional)</Label>
+                  <Input
+                    id={`ab-from-${index}`}
+                    className="mt-1.5"
+                    placeholder="O mesmo da campanha"
+                    value={variant.fromName}
+                    onChange={(e) => setVariant(index, { fromName: e.target.value })}
+                  />
+                </div>
+                {variant.template ? (
+                  <p className="text-xs text-slate-500">Esta variante tem conteúdo próprio (definido pela API).</p>
+                ) : null}
+              </fieldset>
+            );
+          })}
+          {state.variants.length < 3 ? (
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => set({ variants: [...state.variants, { subject: '', fromName: '', template: null }] })}
+            >
+              Adicionar variante {abVariantLetter(state.variants.length + 1)}
+            </Button>
+          ) : null}
+          <div className="grid gap-4 sm:grid-cols-3">
+            <div>
+              <Label htmlFor="ab-percent">Público no teste (%)</Label>
+              <Input
+                id="ab-percent"
+                className="mt-1.5"
+                type="number"
+                inputMode="numeric"
+                min={AB_TEST_PERCENT.min}
+                max={AB_TEST_PERCENT.max}
+                value={state.testPercent}
+                onChange={(e) => set({ testPercent: e.target.value })}
+              />
+              <p className="mt-1 text-xs text-slate-500">
+                De {AB_TEST_PERCENT.min}% a {AB_TEST_PERCENT.max}%; cerca de {each.toLocaleString('pt-BR')}% para cada
+                uma das {count} variantes.
+              </p>
+            </div>
+            <div>
+              <Label htmlFor="ab-criterion">Vencedor pela</Label>
+              <select
+                id="ab-criterion"
+                className={`${selectClass} mt-1.5`}
+                value={state.criterion}
+                onChange={(e) => set({ criterion: e.target.value as AbCriterion })}
+              >
+                <option value="opens">Taxa de aberturas</option>
+                <option value="clicks">Taxa de cliques</option>
+              </select>
+              <p className="mt-1 text-xs text-slate-500">
+                {state.criterion === 'opens'
+                  ? 'Aberturas automáticas (Apple, antivírus) não contam.'
+                  : 'Pessoas que clicaram, sobre os entregues.'}
+              </p>
+            </div>
+            <div>
+              <Label htmlFor="ab-wait">Esperar (horas)</Label>
+              <Input
+                id="ab-wait"
+                className="mt-1.5"
+                type="number"
+                inputMode="numeric"
+                min={AB_WAIT_HOURS.min}
+                max={AB_WAIT_HOURS.max}
+                value={state.waitHours}
+                onChange={(e) => set({ waitHours: e.target.value })}
+              />
+              <p className="mt-1 text-xs text-slate-500">
+                {hours > 0
+                  ? `${hours} ${plural(hours, 'hora', 'horas')} após o início do envio; em empate vence a variante A.`
+                  : 'De 1 a 72 horas; em empate vence a variante A.'}
+              </p>
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** One line for the review: "3 variantes · 20% do público no teste · vencedor pela taxa de aberturas após 4 horas". */
+export function abTestSummary(ab: AbTestConfig): string {
+  const count = ab.variants.length + 1;
+  const criterion = ab.criterion === 'opens' ? 'taxa de aberturas' : 'taxa de cliques';
+  return `${count} variantes · ${ab.testPercent}% do público no teste · vencedor pela ${criterion} após ${ab.waitHours} ${plural(ab.waitHours, 'hora', 'horas')}`;
+}
