@@ -571,6 +571,9 @@ function NewAutomationHelp() {
   );
 }
 
+const compactTh = 'bg-slate-50 px-3 py-2 text-[11px] font-semibold uppercase tracking-wide text-slate-500';
+const compactTd = 'border-t border-slate-100 px-3 py-2 align-middle text-slate-700';
+
 function AutomationReportPanel({ id }: { id: string }) {
   const { t } = useI18n();
   const report = useAutomationReport(id);
@@ -586,28 +589,31 @@ function AutomationReportPanel({ id }: { id: string }) {
         <Stat label={t('automations.report.completed')} value={formatNumber(r.completed)} />
         <Stat label={t('automations.report.exited')} value={formatNumber(r.exited)} />
       </div>
-      <TableShell>
-        <thead>
-          <tr>
-            <th className={th}>{t('automations.report.step')}</th>
-            <th className={th}>{t('automations.report.sent')}</th>
-            <th className={th}>{t('automations.report.opens')}</th>
-            <th className={th}>{t('automations.report.clicks')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {r.steps.map((s) => (
-            <tr key={s.stepId}>
-              <td className={td}>
-                {s.position}. {s.templateName ?? '—'}
-              </td>
-              <td className={td}>{formatNumber(s.sent)}</td>
-              <td className={td}>{formatNumber(s.opens)}</td>
-              <td className={td}>{formatNumber(s.clicks)}</td>
+      {/* A narrow column beside the editor: a compact table that fits it (no minimum width, no side scroll). */}
+      <Card className="overflow-hidden">
+        <table className="w-full text-left text-sm">
+          <thead>
+            <tr>
+              <th className={compactTh}>{t('automations.report.step')}</th>
+              <th className={`${compactTh} text-right`}>{t('automations.report.sent')}</th>
+              <th className={`${compactTh} text-right`}>{t('automations.report.opens')}</th>
+              <th className={`${compactTh} text-right`}>{t('automations.report.clicks')}</th>
             </tr>
-          ))}
-        </tbody>
-      </TableShell>
+          </thead>
+          <tbody>
+            {r.steps.map((s) => (
+              <tr key={s.stepId}>
+                <td className={compactTd}>
+                  {s.position}. {s.templateName ?? '—'}
+                </td>
+                <td className={`${compactTd} text-right tabular-nums`}>{formatNumber(s.sent)}</td>
+                <td className={`${compactTd} text-right tabular-nums`}>{formatNumber(s.opens)}</td>
+                <td className={`${compactTd} text-right tabular-nums`}>{formatNumber(s.clicks)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
     </div>
   );
 }
