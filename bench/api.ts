@@ -207,6 +207,56 @@ async function load(total: number, concurrency: number, call: (i: number) => Pro
   return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - t0) / 1000, t0 };
 }
 
+/**
+ * CPU time (ms) used so far by each process of the run, from /proc (Linux): the parent (HTTP client), the API,
+ * the worker, the sink, the PostgreSQL backends of the bench's database (their process title names it) and the
+ * whole box (/proc/stat). A delta over a phase divided by its calls says where each call's CPU goes.
+ */
+interface CpuSnapshot {
+  [who: string]: number;
+}
+const TICK_MS = 10; // USER_HZ = 100 on Linux
+function procTicks(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime + stime
+  } catch {
+    return 0;
+  }
+}
+async function cpuSnapshot(
+  pids: Record<string, number>,
+  database: Database,
+  dbName: string,
+): Promise<CpuSnapshot | null> {
+  if (!fs.existsSync('/proc/stat')) return null;
+  const out: CpuSnapshot = {};
+  for (const [who, pid] of Object.entries(pids)) out[who] = procTicks(pid) * TICK_MS;
+  // The PostgreSQL backends of the bench's database, by the process they serve (PGAPPNAME of each child).
+  const backends = await queryRows<{ pid: number; app: string }>(
+    database.db,
+    sql`select pid, application_name as app from pg_stat_activity where datname = ${dbName}`,
+  );
+  for (const backend of backends) {
+    const who = `pg:${backend.app.replace(/^carteiro-bench-/, '') || 'client'}`;
+    out[who] = (out[who] ?? 0) + procTicks(Number(backend.pid)) * TICK_MS;
+  }
+  const [cpu] = fs.readFileSync('/proc/stat', 'utf8').split('\n');
+  const t = (cpu ?? '').trim().split(/\s+/).slice(1).map(Number);
+  out['box busy'] = ((t[0] ?? 0) + (t[1] ?? 0) + (t[2] ?? 0) + (t[5] ?? 0) + (t[6] ?? 0) + (t[7] ?? 0)) * TICK_MS;
+  out['box idle'] = ((t[3] ?? 0) + (t[4] ?? 0)) * TICK_MS;
+  return out;
+}
+function cpuPerCall(before: CpuSnapshot | null, after: CpuSnapshot | null, calls: number): string {
+  if (!before || !after) return 'CPU per call: n/a (no /proc)';
+  const parts = Object.keys(after).map((who) => {
+    const ms = ((after[who] ?? 0) - (before[who] ?? 0)) / calls;
+    return `${who} ${(ms * 1000).toFixed(0)} µs`;
+  });
+  return `CPU per call: ${parts.join(', ')}`;
+}
+
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
@@ -238,12 +288,25 @@ async function main(): Promise<void> {
       process.env.BENCH_PROFILE
         ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=/tmp/carteiro-prof-${role}`]
         : process.execArgv;
-    const apiProcess = fork(self, ['api'], { env, execArgv: execArgv('api') });
+    const apiProcess = fork(self, ['api'], {
+      env: { ...env, PGAPPNAME: 'carteiro-bench-api' },
+      execArgv: execArgv('api'),
+    });
     children.push(apiProcess);
     const { port: apiPort } = await ready(apiProcess);
-    const worker = fork(self, ['worker'], { env, execArgv: execArgv('worker') });
+    const worker = fork(self, ['worker'], {
+      env: { ...env, PGAPPNAME: 'carteiro-bench-worker' },
+      execArgv: execArgv('worker'),
+    });
     children.push(worker);
     await ready(worker);
+    const pids = {
+      'client (bench)': process.pid,
+      api: apiProcess.pid as number,
+      worker: worker.pid as number,
+      sink: sink.pid as number,
+    };
+    const cpu = () => cpuSnapshot(pids, database, dbName);
     console.log(
       `public API bench: ${os.cpus().length} CPUs, load average ${os
         .loadavg()
@@ -323,24 +386,36 @@ async function main(): Promise<void> {
     };
 
     // 0. The floor of an authenticated call on this box now: GET /api/v1/contacts (Bearer, rate limit, 1 query).
+    const floorCpu = await cpu();
     const floor = await load(SINGLE, HTTP_CONCURRENCY, () =>
       call(apiPort as number, 'GET', '/api/v1/contacts?limit=1', key.secret),
     );
+    const floorCpuAfter = await cpu();
     console.log(
       `floor   GET /api/v1/contacts (full key): ${Math.round(SINGLE / floor.seconds)} calls/s, p50 ${pct(floor.latencies, 50).toFixed(1)} ms, p99 ${pct(floor.latencies, 99).toFixed(1)} ms`,
     );
 
+    console.log(`        ${cpuPerCall(floorCpu, floorCpuAfter, SINGLE)}`);
+
     // 2. Single form.
+    const singleCpu = await cpu();
+    // Monotonic µs (the clock of --cpu-prof's samples): lets a profile be cut to the single form's phase.
+    if (process.env.BENCH_PROFILE) console.log(`single phase starts at ${process.hrtime.bigint() / 1000n} µs`);
     const single = await load(SINGLE, HTTP_CONCURRENCY, (i) =>
       post(apiPort as number, '/api/v1/messages', key.secret, messageBody(i)),
     );
+    const singleCpuAccepted = await cpu();
+    if (process.env.BENCH_PROFILE) console.log(`single phase ends at ${process.hrtime.bigint() / 1000n} µs`);
     await waitUntil(queuedLeft);
+    const singleCpuDelivered = await cpu();
     const singleDelivered = SINGLE / ((performance.now() - single.t0) / 1000);
     console.log(
       `single  POST /api/v1/messages: ${Math.round(SINGLE / single.seconds)} accepted/s (${SINGLE} calls, ${HTTP_CONCURRENCY} in flight), ` +
         `p50 ${pct(single.latencies, 50).toFixed(1)} ms, p99 ${pct(single.latencies, 99).toFixed(1)} ms; ` +
         `delivered ${Math.round(singleDelivered)} msg/s end to end`,
     );
+    console.log(`        accepting: ${cpuPerCall(singleCpu, singleCpuAccepted, SINGLE)}`);
+    console.log(`        until delivered: ${cpuPerCall(singleCpu, singleCpuDelivered, SINGLE)}`);
 
     // 3. Batch form.
     const batch = await load(BATCHES, BATCH_CONCURRENCY, (b) =>

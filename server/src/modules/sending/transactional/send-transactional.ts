@@ -13,9 +13,10 @@ import { lockBillingAccount } from '../../accounts/account-balance';
 import { accounts } from '../../accounts/accounts.db';
 import { appendLedgerEntry, insufficientBalanceMessage } from '../../billing/ledger';
 import { campaigns } from '../../campaigns/campaigns.db';
-import { findSuppressed } from '../../contacts/suppression';
+import { hashEmail } from '../../contacts/email-hash';
+import { suppressedHashesSql } from '../../contacts/suppression';
 import { pgTextArray } from '../../imports/run-import';
-import { assertSenderAllowed, isSenderAllowed } from '../../sender-identities/sender-identities';
+import { assertSenderAllowed, senderAllowedSql } from '../../sender-identities/sender-identities';
 import {
   buildScope,
   type CompiledCampaign,
@@ -157,28 +158,37 @@ export async function prepareTransactional(
   inputs: TransactionalMessageInput[],
   options: SendTransactionalOptions,
 ): Promise<PreparedTransactional> {
-  // The reads that need no lock run side by side (one round of round trips, not three): the account's identity
-  // and status, whether each From is a verified sender, and which recipients are suppressed. Their answers are
-  // then judged in the usual order (account, sender, templates, rendering).
+  // The reads that need no lock are ONE statement (one round trip, ADR 0019): the account's identity and status,
+  // whether each distinct From is a verified sender (the sender module's rule, senderAllowedSql) and which
+  // recipients are suppressed (the contacts module's probe, suppressedHashesSql). Their answers are then judged
+  // in the usual order (account, sender, templates, rendering), so a caller sees the same errors as before.
   const senders = [...new Set(inputs.map((m) => m.from.email))];
-  const [[account], allowed, suppressed] = await Promise.all([
-    db
-      .select({
-        name: accounts.name,
-        legalName: accounts.legalName,
-        address: accounts.address,
-        taxId: accounts.taxId,
-        status: accounts.status,
-      })
-      .from(accounts)
-      .where(eq(accounts.id, accountId)),
-    Promise.all(senders.map((from) => isSenderAllowed(db, accountId, from))),
-    findSuppressed(
-      db,
-      accountId,
-      inputs.map((m) => m.to.email),
-    ),
-  ]);
+  const recipients = inputs.map((m) => m.to.email);
+  const [row] = await queryRows<{
+    name: string;
+    legal_name: string | null;
+    address: string | null;
+    tax_id: string | null;
+    status: string;
+    allowed: boolean[];
+    suppressed: string[];
+  }>(
+    db,
+    sql`select ${accounts.name} as name, ${accounts.legalName} as legal_name, ${accounts.address} as address,
+               ${accounts.taxId} as tax_id, ${accounts.status} as status,
+               array[${sql.join(
+                 senders.map((from) => senderAllowedSql(accountId, from)),
+                 sql`, `,
+               )}]::boolean[] as allowed,
+               ${suppressedHashesSql(accountId, recipients)} as suppressed
+          from ${accounts} where ${accounts.id} = ${accountId}`,
+  );
+  const account = row
+    ? { name: row.name, legalName: row.legal_name, address: row.address, taxId: row.tax_id, status: row.status }
+    : undefined;
+  const allowed = row?.allowed ?? [];
+  const suppressedHashes = new Set(row?.suppressed ?? []);
+  const suppressed = new Set(recipients.filter((email) => suppressedHashes.has(hashEmail(email))));
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
   for (const [index, from] of senders.entries()) {
