@@ -398,6 +398,14 @@ async function main(): Promise<void> {
     console.log(`        ${cpuPerCall(floorCpu, floorCpuAfter, SINGLE)}`);
 
     // 2. Single form.
+    const sendEntries = async () => {
+      const [row] = await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from ledger_entries where account_id = ${account.id} and kind = 'send'`,
+      );
+      return Number(row?.n ?? 0);
+    };
+    const entriesBefore = await sendEntries();
     const singleCpu = await cpu();
     // Monotonic µs (the clock of --cpu-prof's samples): lets a profile be cut to the single form's phase.
     if (process.env.BENCH_PROFILE) console.log(`single phase starts at ${process.hrtime.bigint() / 1000n} µs`);
@@ -413,6 +421,10 @@ async function main(): Promise<void> {
       `single  POST /api/v1/messages: ${Math.round(SINGLE / single.seconds)} accepted/s (${SINGLE} calls, ${HTTP_CONCURRENCY} in flight), ` +
         `p50 ${pct(single.latencies, 50).toFixed(1)} ms, p99 ${pct(single.latencies, 99).toFixed(1)} ms; ` +
         `delivered ${Math.round(singleDelivered)} msg/s end to end`,
+    );
+    const groups = (await sendEntries()) - entriesBefore;
+    console.log(
+      `        group commits: ${groups} (${(SINGLE / Math.max(1, groups)).toFixed(1)} requests per commit on average)`,
     );
     console.log(`        accepting: ${cpuPerCall(singleCpu, singleCpuAccepted, SINGLE)}`);
     console.log(`        until delivered: ${cpuPerCall(singleCpu, singleCpuDelivered, SINGLE)}`);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/database';
+import { type Db, queryRows, queryRowsNamed } from '../../db/database';
 import { type ApiKeyContext, hashApiKey, isWellFormedApiKey } from './api-keys';
 
 export interface RateLimitState {
@@ -54,8 +54,9 @@ export async function authenticateAndHitRateLimit(
 ): Promise<{ key: ApiKeyContext; limit: RateLimitState } | null> {
   if (!isWellFormedApiKey(secret)) return null;
   const { startMs, endMs } = windowOf(nowMs, windowSeconds);
-  const [row] = await queryRows<{ id: string; account_id: string; scope: ApiKeyContext['scope']; count: number }>(
+  const [row] = await queryRowsNamed<{ id: string; account_id: string; scope: ApiKeyContext['scope']; count: number }>(
     db,
+    'public_api_authenticate_and_hit_rate_limit',
     sql`with k as (
           select id, account_id, scope,
                  (last_used_at is null or last_used_at < now() - interval '1 minute') as stale,

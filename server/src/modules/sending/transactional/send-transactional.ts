@@ -5,9 +5,9 @@ import {
   type TransactionalMessageInput,
   type TransactionalSendResult,
 } from '@carteiro/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database';
-import { queryRows } from '../../../db/database';
+import { queryRows, queryRowsNamed } from '../../../db/database';
 import { AppError } from '../../../http/app-error';
 import { lockBillingAccount } from '../../accounts/account-balance';
 import { accounts } from '../../accounts/accounts.db';
@@ -142,6 +142,8 @@ export async function sendTransactional(
   return commitTransactional(db, accountId, prepared);
 }
 
+const unnamed = <T>(db: Db, _name: string, query: SQL) => queryRows<T>(db, query);
+
 /** A request rendered, checked and ready to be stored and charged (prepareTransactional → commitTransactional). */
 export interface PreparedTransactional {
   streamId: string;
@@ -164,7 +166,7 @@ export async function prepareTransactional(
   // in the usual order (account, sender, templates, rendering), so a caller sees the same errors as before.
   const senders = [...new Set(inputs.map((m) => m.from.email))];
   const recipients = inputs.map((m) => m.to.email);
-  const [row] = await queryRows<{
+  const [row] = await (senders.length <= 4 ? queryRowsNamed : unnamed)<{
     name: string;
     legal_name: string | null;
     address: string | null;
@@ -174,6 +176,8 @@ export async function prepareTransactional(
     suppressed: string[];
   }>(
     db,
+    // One text per number of distinct senders (the recipients are one array parameter): named for the usual shapes.
+    `transactional_prepare_${senders.length}`,
     sql`select ${accounts.name} as name, ${accounts.legalName} as legal_name, ${accounts.address} as address,
                ${accounts.taxId} as tax_id, ${accounts.status} as status,
                array[${sql.join(
