@@ -333,8 +333,9 @@ export async function commitTransactional(
     // queued ones and their engine batches (≤ TRANSACTIONAL_ENGINE_BATCH consecutive ids each). One array
     // parameter per column, expanded with unnest: a short statement whatever the batch size.
     const col = (pick: (p: Prepared) => string | null) => pgTextArray(prepared.map(pick));
-    const rows = await queryRows<{ id: number | string; token: string }>(
+    const rows = await queryRowsNamed<{ id: number | string; token: string }>(
       t,
+      'transactional_commit_insert', // one text whatever the group's size (one array parameter per column)
       sql`with input as (
             select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.input.to.email)}::text[],
                                  ${col((p) => (p.suppressed ? 'skipped' : 'queued'))}::text[],
