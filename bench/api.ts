@@ -240,7 +240,9 @@ async function cpuSnapshot(
   );
   for (const backend of backends) {
     const who = `pg:${backend.app.replace(/^carteiro-bench-/, '') || 'client'}`;
-    out[who] = (out[who] ?? 0) + procTicks(Number(backend.pid)) * TICK_MS;
+    out[who] ??= 0;
+    // Per backend (key `who#pid`): a backend that ends between two snapshots must not count negative.
+    out[`${who}#${backend.pid}`] = procTicks(Number(backend.pid)) * TICK_MS;
   }
   const [cpu] = fs.readFileSync('/proc/stat', 'utf8').split('\n');
   const t = (cpu ?? '').trim().split(/\s+/).slice(1).map(Number);
@@ -250,10 +252,13 @@ async function cpuSnapshot(
 }
 function cpuPerCall(before: CpuSnapshot | null, after: CpuSnapshot | null, calls: number): string {
   if (!before || !after) return 'CPU per call: n/a (no /proc)';
-  const parts = Object.keys(after).map((who) => {
-    const ms = ((after[who] ?? 0) - (before[who] ?? 0)) / calls;
-    return `${who} ${(ms * 1000).toFixed(0)} µs`;
-  });
+  const totals = new Map<string, number>();
+  for (const key of Object.keys(after)) {
+    const [who, pid] = key.split('#') as [string, string | undefined];
+    const delta = pid === undefined && who.startsWith('pg:') ? 0 : (after[key] ?? 0) - (before[key] ?? 0);
+    totals.set(who, (totals.get(who) ?? 0) + delta);
+  }
+  const parts = [...totals].map(([who, ms]) => `${who} ${((ms / calls) * 1000).toFixed(0)} µs`);
   return `CPU per call: ${parts.join(', ')}`;
 }
 
