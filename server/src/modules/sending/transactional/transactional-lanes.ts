@@ -17,6 +17,9 @@ import type { DeliveryOutcome, WireMessage } from '../transport';
 /** Engine batches (message_batches rows) one claim takes: single sends are one-message batches. */
 export const TRANSACTIONAL_CLAIM_BATCHES = 50;
 
+/** The engine's outcome statement, named here: single sends make many small batches, one statement each. */
+const RECORD_STATEMENT = 'transactional_record_batch_outcomes';
+
 /** What the lanes borrow from the worker's CampaignSender: its relays, signers, settings and identity. */
 export interface TransactionalEngine {
   db: Db;
@@ -308,12 +311,12 @@ export class TransactionalLanes {
         refunds.set(message.accountId, entry);
       }
       if (refunds.size === 0) {
-        await recordBatchOutcomes(db, workerId, batch.campaignId, batch, list, anySent);
+        await recordBatchOutcomes(db, workerId, batch.campaignId, batch, list, anySent, RECORD_STATEMENT);
         continue;
       }
       await db.transaction(async (tx) => {
         const t = tx as unknown as Db;
-        const held = await recordBatchOutcomes(t, workerId, batch.campaignId, batch, list, anySent);
+        const held = await recordBatchOutcomes(t, workerId, batch.campaignId, batch, list, anySent, RECORD_STATEMENT);
         if (!held) return;
         for (const [accountId, refund] of refunds) {
           const entry = await appendLedgerEntry(t, {
