@@ -144,6 +144,13 @@ export async function sendTransactional(
 
 const unnamed = <T>(db: Db, _name: string, query: SQL) => queryRows<T>(db, query);
 
+/**
+ * Statements for at most this many messages run as named prepared statements (ADR 0019): single sends and their
+ * groups. Larger ones (the batch form) stay unnamed, so PostgreSQL plans them for their real size — a generic plan
+ * made for a handful of rows joins 500 of them badly.
+ */
+export const NAMED_STATEMENT_MAX_MESSAGES = 32;
+
 /** A request rendered, checked and ready to be stored and charged (prepareTransactional → commitTransactional). */
 export interface PreparedTransactional {
   streamId: string;
@@ -166,7 +173,8 @@ export async function prepareTransactional(
   // in the usual order (account, sender, templates, rendering), so a caller sees the same errors as before.
   const senders = [...new Set(inputs.map((m) => m.from.email))];
   const recipients = inputs.map((m) => m.to.email);
-  const [row] = await (senders.length <= 4 ? queryRowsNamed : unnamed)<{
+  const small = inputs.length <= NAMED_STATEMENT_MAX_MESSAGES && senders.length <= 4;
+  const [row] = await (small ? queryRowsNamed : unnamed)<{
     name: string;
     legal_name: string | null;
     address: string | null;
@@ -333,7 +341,10 @@ export async function commitTransactional(
     // queued ones and their engine batches (≤ TRANSACTIONAL_ENGINE_BATCH consecutive ids each). One array
     // parameter per column, expanded with unnest: a short statement whatever the batch size.
     const col = (pick: (p: Prepared) => string | null) => pgTextArray(prepared.map(pick));
-    const rows = await queryRowsNamed<{ id: number | string; token: string }>(
+    const rows = await (prepared.length <= NAMED_STATEMENT_MAX_MESSAGES ? queryRowsNamed : unnamed)<{
+      id: number | string;
+      token: string;
+    }>(
       t,
       'transactional_commit_insert', // one text whatever the group's size (one array parameter per column)
       sql`with input as (
