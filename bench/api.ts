@@ -435,11 +435,13 @@ async function main(): Promise<void> {
     console.log(`        until delivered: ${cpuPerCall(singleCpu, singleCpuDelivered, SINGLE)}`);
 
     // 3. Batch form.
+    const batchCpu = await cpu();
     const batch = await load(BATCHES, BATCH_CONCURRENCY, (b) =>
       post(apiPort as number, '/api/v1/messages/batch', key.secret, {
         messages: Array.from({ length: BATCH_SIZE }, (_, j) => messageBody(SINGLE + b * BATCH_SIZE + j)),
       }),
     );
+    const batchCpuAccepted = await cpu();
     await waitUntil(queuedLeft);
     const total = BATCHES * BATCH_SIZE;
     const batchDelivered = total / ((performance.now() - batch.t0) / 1000);
@@ -448,6 +450,7 @@ async function main(): Promise<void> {
         `p50 ${pct(batch.latencies, 50).toFixed(0)} ms, p99 ${pct(batch.latencies, 99).toFixed(0)} ms per call; ` +
         `delivered ${Math.round(batchDelivered)} msg/s end to end = ${(batchDelivered / campaignRate).toFixed(2)} × the campaign engine`,
     );
+    console.log(`        accepting, per message: ${cpuPerCall(batchCpu, batchCpuAccepted, total)}`);
     const [check] = await queryRows<{ sent: number; balance: number; expected: number }>(
       database.db,
       sql`select (select count(*)::int from messages m join campaigns c on c.id = m.campaign_id

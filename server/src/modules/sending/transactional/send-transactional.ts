@@ -200,7 +200,10 @@ export async function prepareTransactional(
     : undefined;
   const allowed = row?.allowed ?? [];
   const suppressedHashes = new Set(row?.suppressed ?? []);
-  const suppressed = new Set(recipients.filter((email) => suppressedHashes.has(hashEmail(email))));
+  const suppressed =
+    suppressedHashes.size === 0
+      ? new Set<string>()
+      : new Set(recipients.filter((email) => suppressedHashes.has(hashEmail(email))));
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
   for (const [index, from] of senders.entries()) {
