@@ -207,6 +207,61 @@ async function load(total: number, concurrency: number, call: (i: number) => Pro
   return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - t0) / 1000, t0 };
 }
 
+/**
+ * CPU time (ms) used so far by each process of the run, from /proc (Linux): the parent (HTTP client), the API,
+ * the worker, the sink, the PostgreSQL backends of the bench's database (their process title names it) and the
+ * whole box (/proc/stat). A delta over a phase divided by its calls says where each call's CPU goes.
+ */
+interface CpuSnapshot {
+  [who: string]: number;
+}
+const TICK_MS = 10; // USER_HZ = 100 on Linux
+function procTicks(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime + stime
+  } catch {
+    return 0;
+  }
+}
+async function cpuSnapshot(
+  pids: Record<string, number>,
+  database: Database,
+  dbName: string,
+): Promise<CpuSnapshot | null> {
+  if (!fs.existsSync('/proc/stat')) return null;
+  const out: CpuSnapshot = {};
+  for (const [who, pid] of Object.entries(pids)) out[who] = procTicks(pid) * TICK_MS;
+  // The PostgreSQL backends of the bench's database, by the process they serve (PGAPPNAME of each child).
+  const backends = await queryRows<{ pid: number; app: string }>(
+    database.db,
+    sql`select pid, application_name as app from pg_stat_activity where datname = ${dbName}`,
+  );
+  for (const backend of backends) {
+    const who = `pg:${backend.app.replace(/^carteiro-bench-/, '') || 'client'}`;
+    out[who] ??= 0;
+    // Per backend (key `who#pid`): a backend that ends between two snapshots must not count negative.
+    out[`${who}#${backend.pid}`] = procTicks(Number(backend.pid)) * TICK_MS;
+  }
+  const [cpu] = fs.readFileSync('/proc/stat', 'utf8').split('\n');
+  const t = (cpu ?? '').trim().split(/\s+/).slice(1).map(Number);
+  out['box busy'] = ((t[0] ?? 0) + (t[1] ?? 0) + (t[2] ?? 0) + (t[5] ?? 0) + (t[6] ?? 0) + (t[7] ?? 0)) * TICK_MS;
+  out['box idle'] = ((t[3] ?? 0) + (t[4] ?? 0)) * TICK_MS;
+  return out;
+}
+function cpuPerCall(before: CpuSnapshot | null, after: CpuSnapshot | null, calls: number): string {
+  if (!before || !after) return 'CPU per call: n/a (no /proc)';
+  const totals = new Map<string, number>();
+  for (const key of Object.keys(after)) {
+    const [who, pid] = key.split('#') as [string, string | undefined];
+    const delta = pid === undefined && who.startsWith('pg:') ? 0 : (after[key] ?? 0) - (before[key] ?? 0);
+    totals.set(who, (totals.get(who) ?? 0) + delta);
+  }
+  const parts = [...totals].map(([who, ms]) => `${who} ${((ms / calls) * 1000).toFixed(0)} µs`);
+  return `CPU per call: ${parts.join(', ')}`;
+}
+
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
@@ -238,12 +293,25 @@ async function main(): Promise<void> {
       process.env.BENCH_PROFILE
         ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=/tmp/carteiro-prof-${role}`]
         : process.execArgv;
-    const apiProcess = fork(self, ['api'], { env, execArgv: execArgv('api') });
+    const apiProcess = fork(self, ['api'], {
+      env: { ...env, PGAPPNAME: 'carteiro-bench-api' },
+      execArgv: execArgv('api'),
+    });
     children.push(apiProcess);
     const { port: apiPort } = await ready(apiProcess);
-    const worker = fork(self, ['worker'], { env, execArgv: execArgv('worker') });
+    const worker = fork(self, ['worker'], {
+      env: { ...env, PGAPPNAME: 'carteiro-bench-worker' },
+      execArgv: execArgv('worker'),
+    });
     children.push(worker);
     await ready(worker);
+    const pids = {
+      'client (bench)': process.pid,
+      api: apiProcess.pid as number,
+      worker: worker.pid as number,
+      sink: sink.pid as number,
+    };
+    const cpu = () => cpuSnapshot(pids, database, dbName);
     console.log(
       `public API bench: ${os.cpus().length} CPUs, load average ${os
         .loadavg()
@@ -323,31 +391,57 @@ async function main(): Promise<void> {
     };
 
     // 0. The floor of an authenticated call on this box now: GET /api/v1/contacts (Bearer, rate limit, 1 query).
+    const floorCpu = await cpu();
     const floor = await load(SINGLE, HTTP_CONCURRENCY, () =>
       call(apiPort as number, 'GET', '/api/v1/contacts?limit=1', key.secret),
     );
+    const floorCpuAfter = await cpu();
     console.log(
       `floor   GET /api/v1/contacts (full key): ${Math.round(SINGLE / floor.seconds)} calls/s, p50 ${pct(floor.latencies, 50).toFixed(1)} ms, p99 ${pct(floor.latencies, 99).toFixed(1)} ms`,
     );
 
+    console.log(`        ${cpuPerCall(floorCpu, floorCpuAfter, SINGLE)}`);
+
     // 2. Single form.
+    const sendEntries = async () => {
+      const [row] = await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from ledger_entries where account_id = ${account.id} and kind = 'send'`,
+      );
+      return Number(row?.n ?? 0);
+    };
+    const entriesBefore = await sendEntries();
+    const singleCpu = await cpu();
+    // Monotonic µs (the clock of --cpu-prof's samples): lets a profile be cut to the single form's phase.
+    if (process.env.BENCH_PROFILE) console.log(`single phase starts at ${process.hrtime.bigint() / 1000n} µs`);
     const single = await load(SINGLE, HTTP_CONCURRENCY, (i) =>
       post(apiPort as number, '/api/v1/messages', key.secret, messageBody(i)),
     );
+    const singleCpuAccepted = await cpu();
+    if (process.env.BENCH_PROFILE) console.log(`single phase ends at ${process.hrtime.bigint() / 1000n} µs`);
     await waitUntil(queuedLeft);
+    const singleCpuDelivered = await cpu();
     const singleDelivered = SINGLE / ((performance.now() - single.t0) / 1000);
     console.log(
       `single  POST /api/v1/messages: ${Math.round(SINGLE / single.seconds)} accepted/s (${SINGLE} calls, ${HTTP_CONCURRENCY} in flight), ` +
         `p50 ${pct(single.latencies, 50).toFixed(1)} ms, p99 ${pct(single.latencies, 99).toFixed(1)} ms; ` +
         `delivered ${Math.round(singleDelivered)} msg/s end to end`,
     );
+    const groups = (await sendEntries()) - entriesBefore;
+    console.log(
+      `        group commits: ${groups} (${(SINGLE / Math.max(1, groups)).toFixed(1)} requests per commit on average)`,
+    );
+    console.log(`        accepting: ${cpuPerCall(singleCpu, singleCpuAccepted, SINGLE)}`);
+    console.log(`        until delivered: ${cpuPerCall(singleCpu, singleCpuDelivered, SINGLE)}`);
 
     // 3. Batch form.
+    const batchCpu = await cpu();
     const batch = await load(BATCHES, BATCH_CONCURRENCY, (b) =>
       post(apiPort as number, '/api/v1/messages/batch', key.secret, {
         messages: Array.from({ length: BATCH_SIZE }, (_, j) => messageBody(SINGLE + b * BATCH_SIZE + j)),
       }),
     );
+    const batchCpuAccepted = await cpu();
     await waitUntil(queuedLeft);
     const total = BATCHES * BATCH_SIZE;
     const batchDelivered = total / ((performance.now() - batch.t0) / 1000);
@@ -356,6 +450,7 @@ async function main(): Promise<void> {
         `p50 ${pct(batch.latencies, 50).toFixed(0)} ms, p99 ${pct(batch.latencies, 99).toFixed(0)} ms per call; ` +
         `delivered ${Math.round(batchDelivered)} msg/s end to end = ${(batchDelivered / campaignRate).toFixed(2)} × the campaign engine`,
     );
+    console.log(`        accepting, per message: ${cpuPerCall(batchCpu, batchCpuAccepted, total)}`);
     const [check] = await queryRows<{ sent: number; balance: number; expected: number }>(
       database.db,
       sql`select (select count(*)::int from messages m join campaigns c on c.id = m.campaign_id

@@ -108,3 +108,30 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
+
+interface SessionInternals {
+  session?: {
+    dialect?: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+    prepareQuery?(
+      query: { sql: string; params: unknown[] },
+      fields: undefined,
+      name: string,
+      isResponseInArrayMode: boolean,
+    ): { execute(): Promise<unknown> };
+  };
+}
+
+/**
+ * `queryRows` as a NAMED prepared statement on PostgreSQL: each pooled connection parses it once, and PostgreSQL
+ * may keep its plan — for the statements of the hot paths (every `/api/v1` call's key + rate limit, a
+ * transactional send's reads), where parsing and planning a CTE costs as much as running it. `name` must be
+ * unique per distinct SQL text (node-postgres refuses one name for two texts): derive it from the statement's
+ * shape. PGlite ignores the name (it is in-process: nothing to save). Works on a transaction too (its session).
+ */
+export async function queryRowsNamed<T>(db: Db, name: string, query: SQL): Promise<T[]> {
+  const session = (db as unknown as SessionInternals).session;
+  if (!session?.dialect || !session.prepareQuery) return queryRows<T>(db, query);
+  const prepared = session.prepareQuery(session.dialect.sqlToQuery(query), undefined, name, false);
+  const result = (await prepared.execute()) as { rows: T[] };
+  return result.rows;
+}

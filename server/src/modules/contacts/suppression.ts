@@ -1,5 +1,5 @@
 import { normaliseEmail } from '@carteiro/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { suppressions } from './contacts.db';
@@ -71,6 +71,17 @@ export async function findSuppressed(db: Db, accountId: string, normalisedEmails
     .from(suppressions)
     .where(and(eq(suppressions.accountId, accountId), inArray(suppressions.emailHash, [...byHash.keys()])));
   return new Set(rows.map((row) => byHash.get(row.emailHash) as string));
+}
+
+/**
+ * `findSuppressed` as a SQL expression (a text[] of the suppressed addresses' hashes, `hashEmail`), for a hot path
+ * that folds the probe into a statement of its own. Map the hashes back with `hashEmail`.
+ */
+export function suppressedHashesSql(accountId: string, normalisedEmails: string[]): SQL {
+  const hashes = [...new Set(normalisedEmails.map(hashEmail))];
+  return sql`(select coalesce(array_agg(${suppressions.emailHash}), '{}'::text[]) from ${suppressions}
+               where ${suppressions.accountId} = ${accountId}
+                 and ${suppressions.emailHash} = any(${`{${hashes.join(',')}}`}::text[]))`; // hex: no quoting needed
 }
 
 export type SuppressionReason = (typeof suppressions.$inferSelect)['reason'];

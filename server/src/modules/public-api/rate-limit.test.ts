@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKeyFor } from '../../../test/support/api-key';
 import { signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { type Db, queryRows } from '../../db/database';
 import { apiKeys, apiRateLimits } from './api-keys.db';
 import { authenticateAndHitRateLimit } from './rate-limit';
 
@@ -50,5 +51,31 @@ describe.each(DATABASE_KINDS)('key look-up and rate limit in one statement on %s
 
     expect(await authenticateAndHitRateLimit(db, 'ct_live_curta', 2, 60, now)).toBeNull();
     expect(await authenticateAndHitRateLimit(db, `ct_live_${'A'.repeat(43)}`, 2, 60, now)).toBeNull();
+  });
+
+  it('commits its counter asynchronously, and only its own transaction: the next one commits synchronously again', async () => {
+    const user = await signUp(t, { verified: true });
+    const secret = await createApiKeyFor(t, user, 'send_only');
+    const db = t.database.db;
+    const setting = async (q: Db) =>
+      (await queryRows<{ s: string }>(q, sql`select current_setting('synchronous_commit') as s`))[0]?.s;
+    // Inside one transaction (one connection) we can see what the statement set for its transaction...
+    const inside = await db.transaction(async (tx) => {
+      const hit = await authenticateAndHitRateLimit(tx as unknown as Db, secret, 100, 60);
+      expect(hit?.key.accountId).toBe(user.accountId);
+      return setting(tx as unknown as Db);
+    });
+    expect(inside).toBe('off');
+    // ...and that it does not outlive it (money, ledger and idempotency commits stay durable on that connection).
+    const before = await setting(db);
+    expect(before).toBe('on');
+    await authenticateAndHitRateLimit(db, secret, 100, 60);
+    expect(await setting(db)).toBe('on');
+    // An unknown key writes nothing, so it needs no commit at all: the setting is not touched.
+    const unknown = await db.transaction(async (tx) => {
+      expect(await authenticateAndHitRateLimit(tx as unknown as Db, `ct_live_${'B'.repeat(43)}`, 100, 60)).toBeNull();
+      return setting(tx as unknown as Db);
+    });
+    expect(unknown).toBe('on');
   });
 });

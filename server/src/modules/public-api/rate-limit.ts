@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/database';
+import { type Db, queryRows, queryRowsNamed } from '../../db/database';
 import { type ApiKeyContext, hashApiKey, isWellFormedApiKey } from './api-keys';
 
 export interface RateLimitState {
@@ -36,6 +36,14 @@ async function pruneNowAndThen(db: Db): Promise<void> {
  * key with this secret (looked up on every request, so a revoked key is refused at once by every process), its
  * `last_used_at` written when older than a minute, and one request counted in its current rate-limit window
  * (one atomic upsert, so the limit holds across every process on the database). Null for an unknown, revoked or malformed key (nothing counted).
+ *
+ * The statement commits ASYNCHRONOUSLY (`synchronous_commit` off for its own implicit transaction, set by
+ * `set_config(…, true)` inside it): every request of a key upserts the same counter row, and with a synchronous
+ * commit each one held that row's lock until its WAL was flushed to disk — one fsync per request, in series, which
+ * capped any key (and so every /api/v1 call) near 1,000 requests/s (ADR 0019). A crash of PostgreSQL may now lose
+ * the last fraction of a second of counts and `last_used_at` touches — never money, never a revocation (read, not
+ * written, here), never an idempotency answer; the count itself stays exact (still one atomic upsert under the row
+ * lock) and every other transaction keeps its synchronous commit.
  */
 export async function authenticateAndHitRateLimit(
   db: Db,
@@ -46,11 +54,13 @@ export async function authenticateAndHitRateLimit(
 ): Promise<{ key: ApiKeyContext; limit: RateLimitState } | null> {
   if (!isWellFormedApiKey(secret)) return null;
   const { startMs, endMs } = windowOf(nowMs, windowSeconds);
-  const [row] = await queryRows<{ id: string; account_id: string; scope: ApiKeyContext['scope']; count: number }>(
+  const [row] = await queryRowsNamed<{ id: string; account_id: string; scope: ApiKeyContext['scope']; count: number }>(
     db,
+    'public_api_authenticate_and_hit_rate_limit',
     sql`with k as (
           select id, account_id, scope,
-                 (last_used_at is null or last_used_at < now() - interval '1 minute') as stale
+                 (last_used_at is null or last_used_at < now() - interval '1 minute') as stale,
+                 set_config('synchronous_commit', 'off', true) as async_commit
             from api_keys where key_hash = ${hashApiKey(secret)} and revoked_at is null),
         touched as (
           update api_keys set last_used_at = now() where id in (select id from k where stale) returning id),

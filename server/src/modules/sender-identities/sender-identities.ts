@@ -8,7 +8,7 @@ import type {
   SenderDomainStatus,
   SenderListDto,
 } from '@carteiro/shared';
-import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
@@ -492,6 +492,21 @@ export async function isSenderAllowed(db: Db, accountId: string, fromEmail: stri
     );
   if (address) return true;
   return (await findVerifiedDomain(db, accountId, domainOf(email))) !== null;
+}
+
+/**
+ * `isSenderAllowed` as a boolean SQL expression, for a hot path that folds this check into a statement of its own
+ * (the transactional send reads the account, its senders and its suppressions in one round trip). Same rule,
+ * same tables: a confirmed address of the account, or any address at a verified, not suspended domain of it.
+ */
+export function senderAllowedSql(accountId: string, fromEmail: string): SQL {
+  const email = fromEmail.trim().toLowerCase();
+  return sql`(exists (select 1 from ${senderAddresses}
+                       where ${senderAddresses.accountId} = ${accountId} and ${senderAddresses.email} = ${email}
+                         and ${senderAddresses.confirmedAt} is not null)
+              or exists (select 1 from ${senderDomains}
+                          where ${senderDomains.accountId} = ${accountId} and ${senderDomains.domain} = ${domainOf(email)}
+                            and ${senderDomains.status} = 'verified' and ${senderDomains.suspendedAt} is null))`;
 }
 
 /**

@@ -1,12 +1,14 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { queryRows, queryRowsNamed } from '../../db/database';
 import { pgTextArray } from '../imports/run-import';
 import { messageDeliveredOutboxCte } from '../webhooks/emit-event';
 import type { SenderSettings } from './campaign-sender';
 import type { DeliveryOutcome } from './transport';
 
 /** What the engine writes on a message after an attempt (campaign and transactional lanes alike). */
+const unnamed = <T>(db: Db, _name: string, query: SQL) => queryRows<T>(db, query);
+
 export interface Outcome {
   id: number;
   status: 'queued' | 'sent' | 'failed' | 'skipped';
@@ -54,12 +56,15 @@ export async function recordBatchOutcomes(
   batch: { id: number; firstMessageId: number; lastMessageId: number },
   outcomes: Outcome[],
   anySent: boolean,
+  /** A statement name (queryRowsNamed): the transactional lanes record many small batches, each one statement. */
+  statementName?: string,
 ): Promise<boolean> {
   // One array parameter per column, expanded with unnest: a short statement whatever the batch size (and
   // array literals parse several times faster than the same rows as JSON).
   const column = (pick: (o: Outcome) => string | null) => pgTextArray(outcomes.map(pick));
-  const rows = await queryRows<{ released: number | string }>(
+  const rows = await (statementName ? queryRowsNamed : unnamed)<{ released: number | string }>(
     db,
+    statementName ?? '',
     sql`with v as (
             select * from unnest(${column((o) => String(o.id))}::bigint[], ${column((o) => o.status)}::text[],
                                  ${column((o) => o.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],

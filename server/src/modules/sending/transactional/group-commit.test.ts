@@ -8,6 +8,7 @@ import { type Db, queryRows } from '../../../db/database';
 import { AppError } from '../../../http/app-error';
 import { accounts } from '../../accounts/accounts.db';
 import { ledgerEntries } from '../../billing/billing.db';
+import { senderDomains } from '../../sender-identities/sender-identities.db';
 import { trustSenderAddress } from '../../sender-identities/testing/trust-sender';
 import { messages } from '../messages.db';
 import { creditAccount, suppressEmail } from '../testing/send-fixtures';
@@ -160,6 +161,62 @@ describe.each(DATABASE_KINDS)('group commit of transactional single sends on %s'
     expect(ledger.balance).toBe(0);
     expect(ledger.sum).toBe(0);
     expect(ledger.sends.reduce((s, e) => s + Number(e.emailCount), 0)).toBe(3);
+  });
+
+  it('reads sender rule and suppressions in one statement, per account: domains, suspension, other accounts', async () => {
+    const accountId = await account(1_000);
+    const other = await account(1_000);
+    // A verified domain of the account lets any of its addresses send; suspended, it does not.
+    const [domain] = await db
+      .insert(senderDomains)
+      .values({
+        accountId,
+        domain: 'marca.com.br',
+        selector: 'ct1',
+        dkimRsaPrivateEnc: 'x',
+        dkimRsaRecord: 'x',
+        dkimEd25519PrivateEnc: 'x',
+        dkimEd25519Record: 'x',
+        status: 'verified',
+      })
+      .returning();
+    const atDomain = message('a@destino.com.br', { from: { email: 'Vendas@Marca.com.br', name: 'Marca' } });
+    const sent = await sendTransactionalGrouped(db, accountId, atDomain, options);
+    expect(sent.messages[0]?.status).toBe('queued');
+    // Another account's confirmed address and verified domain are not this account's senders.
+    await trustSenderAddress(db, other, 'so-da-outra@loja.com.br');
+    await expect(
+      sendTransactionalGrouped(
+        db,
+        accountId,
+        message('b@destino.com.br', { from: { email: 'so-da-outra@loja.com.br' } }),
+        options,
+      ),
+    ).rejects.toMatchObject({ code: 'sender_not_verified' });
+    await expect(sendTransactionalGrouped(db, other, atDomain, options)).rejects.toMatchObject({
+      code: 'sender_not_verified',
+    });
+    await db
+      .update(senderDomains)
+      .set({ suspendedAt: new Date() })
+      .where(eq(senderDomains.id, domain?.id as string));
+    await expect(sendTransactionalGrouped(db, accountId, atDomain, options)).rejects.toMatchObject({
+      code: 'sender_not_verified',
+    });
+    // Suppressions are the account's own: the other account's list does not stop this account's message.
+    await suppressEmail(db, other, 'c@destino.com.br');
+    await suppressEmail(db, accountId, 'd@destino.com.br');
+    const both = await prepareTransactional(
+      db,
+      accountId,
+      [message('c@destino.com.br'), message('d@destino.com.br'), message('e@destino.com.br')],
+      options,
+    );
+    expect(both.messages.map((m) => [m.input.to.email, m.suppressed])).toEqual([
+      ['c@destino.com.br', false],
+      ['d@destino.com.br', true],
+      ['e@destino.com.br', false],
+    ]);
   });
 
   it('checks before grouping, in order: a suspended account (403), then an unverified From (403 in pt-BR)', async () => {

@@ -5,17 +5,18 @@ import {
   type TransactionalMessageInput,
   type TransactionalSendResult,
 } from '@carteiro/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database';
-import { queryRows } from '../../../db/database';
+import { queryRows, queryRowsNamed } from '../../../db/database';
 import { AppError } from '../../../http/app-error';
 import { lockBillingAccount } from '../../accounts/account-balance';
 import { accounts } from '../../accounts/accounts.db';
 import { appendLedgerEntry, insufficientBalanceMessage } from '../../billing/ledger';
 import { campaigns } from '../../campaigns/campaigns.db';
-import { findSuppressed } from '../../contacts/suppression';
+import { hashEmail } from '../../contacts/email-hash';
+import { suppressedHashesSql } from '../../contacts/suppression';
 import { pgTextArray } from '../../imports/run-import';
-import { assertSenderAllowed, isSenderAllowed } from '../../sender-identities/sender-identities';
+import { assertSenderAllowed, senderAllowedSql } from '../../sender-identities/sender-identities';
 import {
   buildScope,
   type CompiledCampaign,
@@ -141,6 +142,15 @@ export async function sendTransactional(
   return commitTransactional(db, accountId, prepared);
 }
 
+const unnamed = <T>(db: Db, _name: string, query: SQL) => queryRows<T>(db, query);
+
+/**
+ * Statements for at most this many messages run as named prepared statements (ADR 0019): single sends and their
+ * groups. Larger ones (the batch form) stay unnamed, so PostgreSQL plans them for their real size — a generic plan
+ * made for a handful of rows joins 500 of them badly.
+ */
+export const NAMED_STATEMENT_MAX_MESSAGES = 32;
+
 /** A request rendered, checked and ready to be stored and charged (prepareTransactional → commitTransactional). */
 export interface PreparedTransactional {
   streamId: string;
@@ -157,28 +167,43 @@ export async function prepareTransactional(
   inputs: TransactionalMessageInput[],
   options: SendTransactionalOptions,
 ): Promise<PreparedTransactional> {
-  // The reads that need no lock run side by side (one round of round trips, not three): the account's identity
-  // and status, whether each From is a verified sender, and which recipients are suppressed. Their answers are
-  // then judged in the usual order (account, sender, templates, rendering).
+  // The reads that need no lock are ONE statement (one round trip, ADR 0019): the account's identity and status,
+  // whether each distinct From is a verified sender (the sender module's rule, senderAllowedSql) and which
+  // recipients are suppressed (the contacts module's probe, suppressedHashesSql). Their answers are then judged
+  // in the usual order (account, sender, templates, rendering), so a caller sees the same errors as before.
   const senders = [...new Set(inputs.map((m) => m.from.email))];
-  const [[account], allowed, suppressed] = await Promise.all([
-    db
-      .select({
-        name: accounts.name,
-        legalName: accounts.legalName,
-        address: accounts.address,
-        taxId: accounts.taxId,
-        status: accounts.status,
-      })
-      .from(accounts)
-      .where(eq(accounts.id, accountId)),
-    Promise.all(senders.map((from) => isSenderAllowed(db, accountId, from))),
-    findSuppressed(
-      db,
-      accountId,
-      inputs.map((m) => m.to.email),
-    ),
-  ]);
+  const recipients = inputs.map((m) => m.to.email);
+  const small = inputs.length <= NAMED_STATEMENT_MAX_MESSAGES && senders.length <= 4;
+  const [row] = await (small ? queryRowsNamed : unnamed)<{
+    name: string;
+    legal_name: string | null;
+    address: string | null;
+    tax_id: string | null;
+    status: string;
+    allowed: boolean[];
+    suppressed: string[];
+  }>(
+    db,
+    // One text per number of distinct senders (the recipients are one array parameter): named for the usual shapes.
+    `transactional_prepare_${senders.length}`,
+    sql`select ${accounts.name} as name, ${accounts.legalName} as legal_name, ${accounts.address} as address,
+               ${accounts.taxId} as tax_id, ${accounts.status} as status,
+               array[${sql.join(
+                 senders.map((from) => senderAllowedSql(accountId, from)),
+                 sql`, `,
+               )}]::boolean[] as allowed,
+               ${suppressedHashesSql(accountId, recipients)} as suppressed
+          from ${accounts} where ${accounts.id} = ${accountId}`,
+  );
+  const account = row
+    ? { name: row.name, legalName: row.legal_name, address: row.address, taxId: row.tax_id, status: row.status }
+    : undefined;
+  const allowed = row?.allowed ?? [];
+  const suppressedHashes = new Set(row?.suppressed ?? []);
+  const suppressed =
+    suppressedHashes.size === 0
+      ? new Set<string>()
+      : new Set(recipients.filter((email) => suppressedHashes.has(hashEmail(email))));
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
   for (const [index, from] of senders.entries()) {
@@ -319,8 +344,12 @@ export async function commitTransactional(
     // queued ones and their engine batches (≤ TRANSACTIONAL_ENGINE_BATCH consecutive ids each). One array
     // parameter per column, expanded with unnest: a short statement whatever the batch size.
     const col = (pick: (p: Prepared) => string | null) => pgTextArray(prepared.map(pick));
-    const rows = await queryRows<{ id: number | string; token: string }>(
+    const rows = await (prepared.length <= NAMED_STATEMENT_MAX_MESSAGES ? queryRowsNamed : unnamed)<{
+      id: number | string;
+      token: string;
+    }>(
       t,
+      'transactional_commit_insert', // one text whatever the group's size (one array parameter per column)
       sql`with input as (
             select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.input.to.email)}::text[],
                                  ${col((p) => (p.suppressed ? 'skipped' : 'queued'))}::text[],

@@ -13,9 +13,17 @@ import type { SenderSettings } from '../campaign-sender';
 import type { DkimSigner } from '../dkim/dkim-signer';
 import { buildMimeMessage, createMessageFrame, type MessageFrame } from '../mime/build-message';
 import type { DeliveryOutcome, WireMessage } from '../transport';
+import { NAMED_STATEMENT_MAX_MESSAGES } from './send-transactional';
 
 /** Engine batches (message_batches rows) one claim takes: single sends are one-message batches. */
 export const TRANSACTIONAL_CLAIM_BATCHES = 50;
+
+/**
+ * The engine's outcome statement, named for small batches: single sends make many of them (one per group commit),
+ * one statement each. Batches of the batch form (up to 100 messages) keep a plan made for their size.
+ */
+const recordStatement = (batch: { messages: unknown[] }) =>
+  batch.messages.length <= NAMED_STATEMENT_MAX_MESSAGES ? 'transactional_record_batch_outcomes' : undefined;
 
 /** What the lanes borrow from the worker's CampaignSender: its relays, signers, settings and identity. */
 export interface TransactionalEngine {
@@ -308,12 +316,20 @@ export class TransactionalLanes {
         refunds.set(message.accountId, entry);
       }
       if (refunds.size === 0) {
-        await recordBatchOutcomes(db, workerId, batch.campaignId, batch, list, anySent);
+        await recordBatchOutcomes(db, workerId, batch.campaignId, batch, list, anySent, recordStatement(batch));
         continue;
       }
       await db.transaction(async (tx) => {
         const t = tx as unknown as Db;
-        const held = await recordBatchOutcomes(t, workerId, batch.campaignId, batch, list, anySent);
+        const held = await recordBatchOutcomes(
+          t,
+          workerId,
+          batch.campaignId,
+          batch,
+          list,
+          anySent,
+          recordStatement(batch),
+        );
         if (!held) return;
         for (const [accountId, refund] of refunds) {
           const entry = await appendLedgerEntry(t, {
