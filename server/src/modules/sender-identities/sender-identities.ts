@@ -585,3 +585,33 @@ export async function unverifiedCampaignSenders(db: Db, accountId: string): Prom
   for (const email of emails) if (!(await isSenderAllowed(db, accountId, email))) out.push(email);
   return out.sort();
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tracking hosts
+
+/**
+ * Whether `host` is the tracking host (`links.<domain>`) of some verified, not suspended sender domain whose
+ * tracking CNAME was found at its last check: the on-demand TLS "ask" (a certificate is issued only for those).
+ * Answers nothing about the account.
+ */
+export async function isVerifiedTrackingHost(db: Db, host: string): Promise<boolean> {
+  const name = host.trim().toLowerCase().replace(/\.$/, '');
+  const prefix = `${TRACKING_LABEL}.`;
+  if (!name.startsWith(prefix) || name.length > 253) return false;
+  const domain = name.slice(prefix.length);
+  const [row] = await db
+    .select({ id: senderDomains.id })
+    .from(senderDomains)
+    .innerJoin(accounts, eq(accounts.id, senderDomains.accountId))
+    .where(
+      and(
+        eq(senderDomains.domain, domain),
+        eq(senderDomains.status, 'verified'),
+        isNull(senderDomains.suspendedAt),
+        eq(accounts.status, 'active'),
+        sql`${senderDomains.lastCheck} -> 'tracking' ->> 'status' = 'found'`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
