@@ -127,7 +127,9 @@ export async function senderIdentitiesRoutes(
       throw new AppError('too_many_requests');
     }
     reply.header('cache-control', 'no-store');
-    if (!(await isVerifiedTrackingHost(db, domain))) throw new AppError('not_found');
+    if (settings.trackingDomains === false || !(await isVerifiedTrackingHost(db, domain))) {
+      throw new AppError('not_found');
+    }
     return reply.type('text/plain; charset=utf-8').send('ok');
   });
 

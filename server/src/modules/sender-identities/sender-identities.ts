@@ -40,6 +40,8 @@ export interface SenderIdentitySettings extends PlatformTargets {
   publicUrl: string;
   /** Hours an address confirmation link stays valid. */
   confirmHours: number;
+  /** TRACKING_DOMAINS: false → the TLS ask says no to every host. Default true. */
+  trackingDomains?: boolean;
 }
 
 const MAX_ADDRESSES = 50;

@@ -37,6 +37,8 @@ export function createSigningResolver(options: {
   secret: string;
   platformSigners: DkimSigner[];
   platformBounceDomain: string;
+  /** TRACKING_DOMAINS: false → `trackingHost` is always null (every link on PUBLIC_URL). Default true. */
+  trackingDomains?: boolean;
   ttlMs?: number;
 }): SigningResolver {
   const ttl = options.ttlMs ?? 60_000;
@@ -81,7 +83,10 @@ export function createSigningResolver(options: {
       bounceDomain: row.returnPathVerified === 'yes' ? `${RETURN_PATH_LABEL}.${domain}` : options.platformBounceDomain,
       alignedDomain: domain,
       // A CNAME the periodic re-check finds gone or changed turns links back to PUBLIC_URL (within the TTL).
-      trackingHost: row.lastCheck?.tracking?.status === 'found' ? `${TRACKING_LABEL}.${domain}` : null,
+      trackingHost:
+        options.trackingDomains !== false && row.lastCheck?.tracking?.status === 'found'
+          ? `${TRACKING_LABEL}.${domain}`
+          : null,
     };
   }
 

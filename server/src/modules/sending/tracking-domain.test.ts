@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecondApp } from '../../../test/support/api-key';
 import { startTestDnsServer, type TestDnsServer } from '../../../test/support/dns-server';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
@@ -337,11 +338,37 @@ describe.each(DATABASE_KINDS)('tracking links on the sender tracking domain on %
       payload: { email: 'x@y.test', password: 'qualquer-coisa' },
     });
     expect(login.statusCode).toBe(404);
-    const ask = await t.app.inject({ method: 'GET', url: '/internal/tls-ask?domain=links.loja.test', headers: onTracking });
+    const ask = await t.app.inject({
+      method: 'GET',
+      url: '/internal/tls-ask?domain=links.loja.test',
+      headers: onTracking,
+    });
     expect(ask.statusCode).toBe(404);
     // The same session request on the app's own host is answered.
     const own = await t.app.inject({ method: 'GET', url: '/api/session', headers: user.headers });
     expect(own.statusCode).toBe(200);
+  });
+
+  it('TRACKING_DOMAINS=off: the resolver gives no tracking host and the TLS ask says no', async () => {
+    const resolve = (trackingDomains: boolean) =>
+      createSigningResolver({
+        db: t.database.db,
+        secret: t.config.AUTH_SECRET as string,
+        platformSigners: [],
+        platformBounceDomain: BOUNCES,
+        trackingDomains,
+      })(user.accountId, 'ofertas@loja.test');
+    expect((await resolve(true)).trackingHost).toBe('links.loja.test');
+    expect((await resolve(false)).trackingHost).toBeNull();
+    const off = await createSecondApp(t, { PUBLIC_URL, TRACKING_DOMAINS: 'off' });
+    try {
+      const ask = await off.inject({ method: 'GET', url: '/internal/tls-ask?domain=links.loja.test' });
+      expect(ask.statusCode).toBe(404);
+    } finally {
+      await off.close();
+    }
+    const on = await t.app.inject({ method: 'GET', url: '/internal/tls-ask?domain=links.loja.test' });
+    expect(on.statusCode).toBe(200);
   });
 
   it('on-demand TLS ask: 200 only for a verified tracking host of a domain not suspended', async () => {
