@@ -424,7 +424,10 @@ export function domainRecords(row: DomainRow, settings: PlatformTargets): Sender
       value: settings.trackingHost,
       required: false,
       ...state(check?.tracking),
-      note: 'Opcional: domínio de rastreamento próprio para os links das suas campanhas.',
+      note:
+        check?.tracking?.status === 'found' && row.status === 'verified'
+          ? `Os links, o pixel de abertura e o descadastro das mensagens enviadas de ${row.domain} usam ${TRACKING_LABEL}.${row.domain}.`
+          : `Opcional: domínio de rastreamento próprio — os links, o pixel de abertura e o descadastro das suas mensagens passam a usar ${TRACKING_LABEL}.${row.domain} em vez do endereço do Carteiro.`,
       warning: null,
     },
   ];

@@ -190,6 +190,14 @@ describe.each(DATABASE_KINDS)('tracking links on the sender tracking domain on %
     expect(pathsOf(links)).toEqual(['c', 'campaign', 'o', 'u']);
     expect(links.html).not.toContain(`href="${OFFER}"`);
     expect(links.listUnsubscribe).toMatch(/^<https:\/\/links\.loja\.test\/u\/[0-9a-f]{40}>$/);
+    // Settings → Remetentes e domínios says so, in pt-BR.
+    const shown = await t.app.inject({ method: 'GET', url: `/api/sender-domains/${lojaId}`, headers: user.headers });
+    const tracking = (shown.json() as { records: { kind: string; note: string }[] }).records.find(
+      (r) => r.kind === 'tracking',
+    );
+    expect(tracking?.note).toBe(
+      'Os links, o pixel de abertura e o descadastro das mensagens enviadas de loja.test usam links.loja.test.',
+    );
     expect(await dkimResults(message)).toEqual([
       ['loja.test', 'pass'],
       ['loja.test', 'pass'],
