@@ -14,6 +14,8 @@
  * Mode `domain` (issue 14): no platform key; the From's verified sender domain signs with its own RSA-2048 key,
  * chosen per message's From domain by the engine (sender-identities/sender-signing.ts, decrypted once and cached
  * per domain) — compare it with `rsa-sha256`, the single platform key.
+ * BENCH_TRACKING_DOMAIN=on (mode `domain`): the domain's tracking CNAME is found, so the links of every message are
+ * on links.<domain> instead of PUBLIC_URL (resolved with the signing, once per campaign).
  * BENCH_WEBHOOK=off,on runs each mode without and with one webhook endpoint subscribed to message.delivered (the
  * engine then writes one outbox event per delivered message, in its outcome statement); BENCH_WEBHOOK_DRAIN=1
  * also runs the webhook dispatcher and delivery jobs (pg-boss) in this process during the run, POSTing every event
@@ -415,9 +417,24 @@ async function main(): Promise<void> {
         account.id,
         'loja.exemplo.com.br',
       );
+      // BENCH_TRACKING_DOMAIN=on: its tracking CNAME found too, so every link is on links.loja.exemplo.com.br
+      // (ADR 0012 "Tracking domains") — compare back to back with the default (off).
+      const found = { status: 'found' as const, found: [] as string[] };
+      const missing = { status: 'missing' as const, found: [] as string[] };
       await database.db
         .update(senderDomains)
-        .set({ status: 'verified' })
+        .set({
+          status: 'verified',
+          lastCheck: {
+            checkedAt: new Date().toISOString(),
+            dkim: found,
+            dkimEd25519: missing,
+            spf: { ...missing, lookups: null },
+            dmarc: missing,
+            returnPath: missing,
+            tracking: process.env.BENCH_TRACKING_DOMAIN === 'on' ? found : missing,
+          },
+        })
         .where(eq(senderDomains.accountId, account.id));
     }
     const t0 = performance.now();

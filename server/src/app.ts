@@ -36,6 +36,7 @@ import { sendingRoutes } from './modules/sending/sending.routes';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
 import { registerAfterSend } from './modules/tracking/after-send';
+import { registerTrackingHostGuard } from './modules/tracking/tracking-host';
 import type { ReadableFileStorage } from './modules/uploads/file-storage';
 import { createFileStorage } from './modules/uploads/storage';
 import { localUploadsRoutes, uploadsRoutes } from './modules/uploads/uploads.routes';
@@ -83,9 +84,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
 
-  // 1. Cross-cutting: errors, security headers, CSRF.
+  // 1. Cross-cutting: errors, security headers, the tracking-host guard (a sender's links.<domain> answers only
+  // the tracking routes), CSRF.
   registerErrorHandler(app);
   registerSecurityHeaders(app, { isProduction: config.isProduction });
+  registerTrackingHostGuard(app, { publicUrl: config.PUBLIC_URL });
   registerCsrfProtection(app, config.trustedOrigins);
 
   // 2. Operations.

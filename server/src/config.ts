@@ -132,6 +132,11 @@ const envSchema = z.object({
   // Sender identities (issue 14).
   /** The `include:` senders add to their SPF; default `_spf.<bounce domain>`. */
   SENDER_SPF_INCLUDE: z.string().min(1).optional(),
+  /**
+   * Links of messages on the sender's verified tracking host (links.<domain>, ADR 0012 "Tracking domains"). Turn off
+   * until the reverse proxy serves TLS for those hosts (on-demand TLS asking /internal/tls-ask).
+   */
+  TRACKING_DOMAINS: z.enum(['on', 'off']).default('on'),
   /** Hours a sender address confirmation link stays valid. */
   SENDER_CONFIRM_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   /** Sender domains are checked again by DNS this often (a DKIM record gone marks the domain broken). */

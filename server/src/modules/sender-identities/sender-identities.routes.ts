@@ -12,6 +12,7 @@ import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import { requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
+import { hitPublicRateLimit } from '../subscriptions/rate-limit';
 import {
   addSenderAddress,
   addSenderDomain,
@@ -20,6 +21,7 @@ import {
   deleteSenderAddress,
   deleteSenderDomain,
   findSenderDomain,
+  isVerifiedTrackingHost,
   listDomainsForOperator,
   listSenders,
   type SenderIdentitySettings,
@@ -36,6 +38,11 @@ function idParam(params: unknown, message: string): string {
 const DOMAIN_NOT_FOUND = 'Domínio não encontrado.';
 
 const alignmentQuery = z.object({ fromEmail: z.string().max(320).optional() });
+const tlsAskQuery = z.object({ domain: z.string().min(1).max(253) });
+
+/** The on-demand TLS ask from a non-loopback address (a proxy in another container): this many a minute per IP. */
+const TLS_ASK_PER_MINUTE = 300;
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** Settings → Remetentes e domínios, the address confirmation link, and the operator's domain list. */
 export async function senderIdentitiesRoutes(
@@ -108,6 +115,22 @@ export async function senderIdentitiesRoutes(
     requireRole(actor, ['owner', 'admin']);
     await deleteSenderDomain(db, actor.accountId, idParam(request.params, DOMAIN_NOT_FOUND));
     return reply.status(204).send();
+  });
+
+  // The reverse proxy's on-demand TLS "ask" (Caddy `on_demand_tls { ask … }`, docs/deploy.md): 200 only for the
+  // tracking host of a verified, not suspended sender domain whose CNAME was found; 404 otherwise. The answer
+  // says nothing about the account (the CNAME is public DNS anyway). Public but rate-limited per IP, loopback
+  // exempt (ADR 0012 "Tracking domains"). Not answered on a tracking host (tracking/tracking-host.ts).
+  app.get('/internal/tls-ask', async (request, reply) => {
+    const { domain } = parseInput(tlsAskQuery, request.query ?? {});
+    if (!LOOPBACK.has(request.ip) && !(await hitPublicRateLimit(db, `tls-ask:${request.ip}`, TLS_ASK_PER_MINUTE, 60))) {
+      throw new AppError('too_many_requests');
+    }
+    reply.header('cache-control', 'no-store');
+    if (settings.trackingDomains === false || !(await isVerifiedTrackingHost(db, domain))) {
+      throw new AppError('not_found');
+    }
+    return reply.type('text/plain; charset=utf-8').send('ok');
   });
 
   // Back office.

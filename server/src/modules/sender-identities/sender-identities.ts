@@ -40,6 +40,8 @@ export interface SenderIdentitySettings extends PlatformTargets {
   publicUrl: string;
   /** Hours an address confirmation link stays valid. */
   confirmHours: number;
+  /** TRACKING_DOMAINS: false → the TLS ask says no to every host. Default true. */
+  trackingDomains?: boolean;
 }
 
 const MAX_ADDRESSES = 50;
@@ -422,7 +424,10 @@ export function domainRecords(row: DomainRow, settings: PlatformTargets): Sender
       value: settings.trackingHost,
       required: false,
       ...state(check?.tracking),
-      note: 'Opcional: domínio de rastreamento próprio para os links das suas campanhas.',
+      note:
+        check?.tracking?.status === 'found' && row.status === 'verified'
+          ? `Os links, o pixel de abertura e o descadastro das mensagens enviadas de ${row.domain} usam ${TRACKING_LABEL}.${row.domain}.`
+          : `Opcional: domínio de rastreamento próprio — os links, o pixel de abertura e o descadastro das suas mensagens passam a usar ${TRACKING_LABEL}.${row.domain} em vez do endereço do Carteiro.`,
       warning: null,
     },
   ];
@@ -599,4 +604,34 @@ export async function unverifiedCampaignSenders(db: Db, accountId: string): Prom
   const out: string[] = [];
   for (const email of emails) if (!(await isSenderAllowed(db, accountId, email))) out.push(email);
   return out.sort();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tracking hosts
+
+/**
+ * Whether `host` is the tracking host (`links.<domain>`) of some verified, not suspended sender domain whose
+ * tracking CNAME was found at its last check: the on-demand TLS "ask" (a certificate is issued only for those).
+ * Answers nothing about the account.
+ */
+export async function isVerifiedTrackingHost(db: Db, host: string): Promise<boolean> {
+  const name = host.trim().toLowerCase().replace(/\.$/, '');
+  const prefix = `${TRACKING_LABEL}.`;
+  if (!name.startsWith(prefix) || name.length > 253) return false;
+  const domain = name.slice(prefix.length);
+  const [row] = await db
+    .select({ id: senderDomains.id })
+    .from(senderDomains)
+    .innerJoin(accounts, eq(accounts.id, senderDomains.accountId))
+    .where(
+      and(
+        eq(senderDomains.domain, domain),
+        eq(senderDomains.status, 'verified'),
+        isNull(senderDomains.suspendedAt),
+        eq(accounts.status, 'active'),
+        sql`${senderDomains.lastCheck} -> 'tracking' ->> 'status' = 'found'`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

@@ -10,6 +10,7 @@ export function senderIdentitySettings(config: Config): SenderIdentitySettings {
     secret: resolveAuthSecret(config),
     publicUrl: config.PUBLIC_URL,
     confirmHours: config.SENDER_CONFIRM_HOURS,
+    trackingDomains: config.TRACKING_DOMAINS === 'on',
     spfInclude: (config.SENDER_SPF_INCLUDE ?? `_spf.${bounceDomain}`).toLowerCase(),
     bounceDomain,
     trackingHost: host.toLowerCase(),

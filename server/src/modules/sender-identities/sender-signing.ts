@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, type DkimSigner } from '../sending/dkim/dkim-signer';
-import { ed25519Selector, RETURN_PATH_LABEL } from './dns-records';
+import { ed25519Selector, RETURN_PATH_LABEL, TRACKING_LABEL } from './dns-records';
 import { decryptSecret } from './key-encryption';
 import { senderDomains } from './sender-identities.db';
 
@@ -13,6 +13,11 @@ export interface SenderSigning {
   bounceDomain: string;
   /** The d= of the aligned signature, or null when only the platform signs. */
   alignedDomain: string | null;
+  /**
+   * The sender's own tracking host (`links.<domain>`) once its CNAME was found at the last check of the verified,
+   * not suspended domain; null: the message's links use PUBLIC_URL (sending/build-message.ts linkBaseUrl).
+   */
+  trackingHost: string | null;
 }
 
 export type SigningResolver = (accountId: string, fromEmail: string) => Promise<SenderSigning>;
@@ -24,13 +29,16 @@ const SIGNED_HEADERS = [...DEFAULT_SIGNED_HEADERS, 'feedback-id', 'reply-to'];
  * (RSA, plus Ed25519 once its record is found) and, when the operator configured one, the platform key signs
  * too. Keys are decrypted and parsed once per (account, domain) and cached for `ttlMs`, so a campaign's
  * messages pay for one RSA signature each, not for a PEM parse; a domain broken or suspended stops being used
- * within the TTL.
+ * within the TTL. The same resolution gives the domain's tracking host (links.<domain>), so the engine's links
+ * cost nothing more per message.
  */
 export function createSigningResolver(options: {
   db: Db;
   secret: string;
   platformSigners: DkimSigner[];
   platformBounceDomain: string;
+  /** TRACKING_DOMAINS: false → `trackingHost` is always null (every link on PUBLIC_URL). Default true. */
+  trackingDomains?: boolean;
   ttlMs?: number;
 }): SigningResolver {
   const ttl = options.ttlMs ?? 60_000;
@@ -42,7 +50,12 @@ export function createSigningResolver(options: {
       .from(senderDomains)
       .where(and(eq(senderDomains.accountId, accountId), eq(senderDomains.domain, domain)));
     if (row?.status !== 'verified' || row.suspendedAt) {
-      return { signers: options.platformSigners, bounceDomain: options.platformBounceDomain, alignedDomain: null };
+      return {
+        signers: options.platformSigners,
+        bounceDomain: options.platformBounceDomain,
+        alignedDomain: null,
+        trackingHost: null,
+      };
     }
     const own: DkimSigner[] = [
       createDkimSigner({
@@ -69,6 +82,11 @@ export function createSigningResolver(options: {
       signers: [...options.platformSigners, ...own],
       bounceDomain: row.returnPathVerified === 'yes' ? `${RETURN_PATH_LABEL}.${domain}` : options.platformBounceDomain,
       alignedDomain: domain,
+      // A CNAME the periodic re-check finds gone or changed turns links back to PUBLIC_URL (within the TTL).
+      trackingHost:
+        options.trackingDomains !== false && row.lastCheck?.tracking?.status === 'found'
+          ? `${TRACKING_LABEL}.${domain}`
+          : null,
     };
   }
 

@@ -12,6 +12,18 @@ export interface MessageEnvelope {
   listIdDomain: string;
 }
 
+/**
+ * Where a message's click, open, unsubscribe and "ver no navegador" links point: PUBLIC_URL, or the sender's own
+ * verified tracking host (`links.<domain>`, sender-identities SenderSigning.trackingHost) with PUBLIC_URL's
+ * scheme and port. The routes those links reach answer on any host (http/tracking-host.ts lets only them through
+ * on a tracking host).
+ */
+export function linkBaseUrl(publicUrl: string, trackingHost: string | null | undefined): string {
+  if (!trackingHost) return publicUrl;
+  const url = new URL(publicUrl);
+  return `${url.protocol}//${trackingHost}${url.port ? `:${url.port}` : ''}`;
+}
+
 /** The per-recipient URLs, all keyed by the message's opaque token (never by the contact's id or address). */
 export function messageLinks(publicUrl: string, campaignId: string, token: string) {
   return {

@@ -29,7 +29,7 @@ import { emitCampaignEvent } from '../webhooks/emit-event';
 import { decideDueAbTests } from './ab-test';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes } from './batch-outcomes';
 import { BodyProgram } from './body-program';
-import { type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
+import { linkBaseUrl, type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
 import type { DkimSigner } from './dkim/dkim-signer';
 import { campaignSends } from './messages.db';
@@ -94,6 +94,11 @@ interface CampaignContext {
   frame: MessageFrame | null;
   /** The DKIM signers for this campaign's From domain (chosen once per campaign, keys cached per domain). */
   signers: DkimSigner[];
+  /**
+   * Base of every link of the campaign's messages (click, open pixel, unsubscribe, "ver no navegador",
+   * List-Unsubscribe): the From domain's verified tracking host, else PUBLIC_URL. Chosen once per campaign.
+   */
+  linkBase: string;
   /** Click and open tracking, planned once (tracking/campaign-links.ts prepareCampaignTracking). */
   tracking: PreparedTracking;
   /**
@@ -495,7 +500,7 @@ export class CampaignSender {
 
   /** The fast path: render, track, encode and sign one message from the campaign's body programs. */
   private buildFast(context: CampaignContext, programs: BodyPrograms, message: ClaimedMessage): WireMessage {
-    const links = messageLinks(this.settings.publicUrl, context.id, message.token);
+    const links = messageLinks(context.linkBase, context.id, message.token);
     const contact = { email: message.email, name: message.name, fields: message.fields };
     const scope = buildScope(contact, context.account, links, context.name);
     const subject = programs.subject.renderString(scope).replace(/\s+/g, ' ').trim();
@@ -524,7 +529,7 @@ export class CampaignSender {
 
   /** Liquid render of one message (the tracking markers of the prepared HTML source included). */
   private render(context: CampaignContext, message: ClaimedMessage): RenderedMessage {
-    const links = messageLinks(this.settings.publicUrl, context.id, message.token);
+    const links = messageLinks(context.linkBase, context.id, message.token);
     const contact = { email: message.email, name: message.name, fields: message.fields };
     return renderMessage(context.compiled, buildScope(contact, context.account, links, context.name));
   }
@@ -543,7 +548,7 @@ export class CampaignSender {
       to: message.email,
       toName: message.name,
       subject: rendered.subject,
-      unsubscribeUrl: messageLinks(this.settings.publicUrl, context.id, message.token).unsubscribeUrl,
+      unsubscribeUrl: messageLinks(context.linkBase, context.id, message.token).unsubscribeUrl,
       text: rendered.text,
       html,
     });
@@ -564,7 +569,7 @@ export class CampaignSender {
       ? await applyTracking(this.db, rendered.html, {
           campaignId: context.id,
           messageToken: message.token,
-          publicUrl: this.settings.publicUrl,
+          publicUrl: context.linkBase,
         })
       : trackMessageHtml(context.tracking, rendered.html, message.token);
     let raw = buildMimeMessage(context.frame as MessageFrame, {
@@ -572,7 +577,7 @@ export class CampaignSender {
       to: message.email,
       toName: message.name,
       subject: rendered.subject,
-      unsubscribeUrl: messageLinks(this.settings.publicUrl, context.id, message.token).unsubscribeUrl,
+      unsubscribeUrl: messageLinks(context.linkBase, context.id, message.token).unsubscribeUrl,
       text: rendered.text,
       html,
     });
@@ -700,10 +705,11 @@ export class CampaignSender {
       : row.campaign;
     const fromEmail = (campaign.fromEmail ?? account.defaultFromEmail) as string;
     const signing = this.deps.signingFor ? await this.deps.signingFor(account.id, fromEmail) : null;
+    const linkBase = linkBaseUrl(this.settings.publicUrl, signing?.trackingHost);
     const tracking = await prepareCampaignTracking(this.db, {
       campaignId: campaign.id,
       html: campaign.template,
-      publicUrl: this.settings.publicUrl,
+      publicUrl: linkBase,
     });
     // The text part comes from the template as written; the HTML from the source prepared for tracking.
     const compiled = compileCampaign({
@@ -730,13 +736,14 @@ export class CampaignSender {
         fromName: campaign.fromName ?? account.defaultFromName ?? account.name,
         fromEmail,
         replyTo: campaign.replyTo,
-        publicUrl: this.settings.publicUrl,
+        publicUrl: linkBase,
         bounceDomain: signing?.bounceDomain ?? this.settings.bounceDomain,
         listIdDomain: this.settings.listIdDomain,
       },
       frame: null,
       programs: null,
       signers: signing?.signers ?? this.deps.signers ?? [],
+      linkBase,
     };
     // One MIME builder for every message, in development too (an http PUBLIC_URL only relaxes the https rule of
     // List-Unsubscribe): ADR 0011.

@@ -116,6 +116,7 @@ export function startSendingEngine(options: {
       secret: resolveAuthSecret(options.config),
       platformSigners,
       platformBounceDomain: settings.bounceDomain,
+      trackingDomains: options.config.TRACKING_DOMAINS === 'on',
     }),
     onRejections: (campaignId) => checkCampaignProtection(options.db, campaignId, reportSettingsFrom(options.config)),
   });

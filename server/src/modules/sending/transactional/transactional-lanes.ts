@@ -8,7 +8,7 @@ import type { SigningResolver } from '../../sender-identities/sender-signing';
 import { ensureCampaignLinks } from '../../tracking/campaign-links';
 import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../../tracking/rewrite-links';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes } from '../batch-outcomes';
-import { messageIdDomainFor, messageLinks, verpAddress } from '../build-message';
+import { linkBaseUrl, messageIdDomainFor, messageLinks, verpAddress } from '../build-message';
 import type { SenderSettings } from '../campaign-sender';
 import type { DkimSigner } from '../dkim/dkim-signer';
 import { buildMimeMessage, createMessageFrame, type MessageFrame } from '../mime/build-message';
@@ -253,17 +253,28 @@ export class TransactionalLanes {
   ): Promise<WireMessage> {
     const { settings, signers } = this.engine;
     const publicUrl = settings.publicUrl;
-    let html = content.html;
-    if (content.trackClicks && linkIds) {
-      html = rewriteLinksForTracking(html, { publicUrl, messageToken: message.token, linkIds });
-    }
-    if (content.trackOpens) html = addOpenPixel(html, { publicUrl, messageToken: message.token });
-    const marketing = content.category === 'marketing';
-    const unsubscribeUrl = marketing ? messageLinks(publicUrl, message.campaignId, message.token).unsubscribeUrl : null;
-    // Per From domain (issue 14): the verified sender domain's keys and bounce domain, else the platform's.
+    // Per From domain (issue 14): the verified sender domain's keys, bounce domain and tracking host, else the
+    // platform's — one cached resolution per (account, domain), nothing per message.
     const signing = this.engine.signingFor
       ? await this.engine.signingFor(message.accountId, content.fromEmail)
-      : { signers, bounceDomain: settings.bounceDomain };
+      : { signers, bounceDomain: settings.bounceDomain, trackingHost: null };
+    const base = linkBaseUrl(publicUrl, signing.trackingHost);
+    // The body was rendered at request time with PUBLIC_URL's unsubscribe and "ver no navegador" links (this
+    // message's own token in them): they move to the tracking host with the rest, before the click rewrite, which
+    // leaves the engine's own links alone.
+    const own = messageLinks(publicUrl, message.campaignId, message.token);
+    const moved = base === publicUrl ? null : messageLinks(base, message.campaignId, message.token);
+    const relink = (body: string) =>
+      moved
+        ? body.replaceAll(own.unsubscribeUrl, moved.unsubscribeUrl).replaceAll(own.browserUrl, moved.browserUrl)
+        : body;
+    let html = relink(content.html);
+    if (content.trackClicks && linkIds) {
+      html = rewriteLinksForTracking(html, { publicUrl: base, messageToken: message.token, linkIds });
+    }
+    if (content.trackOpens) html = addOpenPixel(html, { publicUrl: base, messageToken: message.token });
+    const marketing = content.category === 'marketing';
+    const unsubscribeUrl = marketing ? messageLinks(base, message.campaignId, message.token).unsubscribeUrl : null;
     // One MIME builder on every path (ADR 0011): an http PUBLIC_URL only relaxes List-Unsubscribe's https rule.
     const key = [message.campaignId, content.fromEmail, content.fromName, content.replyTo, content.category].join('\n');
     let frame = frames.get(key);
@@ -286,7 +297,7 @@ export class TransactionalLanes {
       toName: content.toName,
       subject: content.subject,
       unsubscribeUrl,
-      text: content.text,
+      text: relink(content.text),
       html,
     });
     for (const signer of signing.signers) raw = signer.sign(raw);
