@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
+import { contacts } from '../contacts/contacts.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { CampaignSender } from '../sending/campaign-sender';
 import { createRelayTransport } from '../sending/sending-runtime';
@@ -276,6 +277,16 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
       payload: 'List-Unsubscribe=One-Click',
     });
     expect(unsub.statusCode, unsub.body).toBeLessThan(300);
+    // The link of a stream message finds the account's contact by address: Davi is unsubscribed like Carla.
+    const statuses = await t.database.db
+      .select({ email: contacts.email, status: contacts.status })
+      .from(contacts)
+      .where(eq(contacts.accountId, user.accountId));
+    expect(Object.fromEntries(statuses.map((c) => [c.email, c.status]))).toMatchObject({
+      'carla@cliente.com.br': 'unsubscribed',
+      'davi@cliente.com.br': 'unsubscribed',
+      'eva@cliente.com.br': 'subscribed',
+    });
 
     const result = await tickAutomations(worker(), new Date(t0.getTime() + DAY + 60_000));
     expect(result.exited).toBe(4);

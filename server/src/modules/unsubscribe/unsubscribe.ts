@@ -42,12 +42,15 @@ export async function findUnsubscribeTarget(db: Db, token: string): Promise<Unsu
     variant: number | null;
   }>(
     db,
-    sql`select m.id, m.campaign_id, m.account_id, a.name as account_name, m.contact_id, m.email,
+    // A message of the account's stream (transactional API, automations) names no contact: the account's contact
+    // with that address, if any, is the person who asked to leave (so their status and lists follow).
+    sql`select m.id, m.campaign_id, m.account_id, a.name as account_name, ct.id as contact_id, m.email,
                ct.status as contact_status, c.include_list_ids, m.variant
           from messages m
           join campaigns c on c.id = m.campaign_id
           join accounts a on a.id = m.account_id
-          left join contacts ct on ct.id = m.contact_id and ct.account_id = m.account_id
+          left join contacts ct on ct.account_id = m.account_id
+                and (ct.id = m.contact_id or (m.contact_id is null and ct.email = m.email))
          where m.token = ${token}`,
   );
   if (!row) return null;
