@@ -80,7 +80,13 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
       await api(page, '/api/contacts', { email: `pessoa${i}@exemplo.com.br`, listIds: [list.id] });
     }
 
-    // The editor: subject A, the "Teste A/B" toggle, a variant B with its own sender name, half the audience.
+    // A library template whose content variant B will carry (copied when chosen).
+    await api(page, '/api/templates', {
+      name: 'Oferta B',
+      html: '<p>Conteúdo exclusivo da variante B para {{ contato.email }}</p><p><a href="{{ link_descadastro }}">Sair da lista</a></p>',
+    });
+
+    // The editor: subject A, the "Teste A/B" toggle, a variant B with its own sender name and content, half the audience.
     await page.goto('/dashboard/campaigns/new');
     await page.getByLabel('Nome da campanha (só você vê)').fill('Promoção com teste A/B');
     await page.getByLabel('Assunto', { exact: true }).fill('Só hoje: 20% de desconto');
@@ -88,6 +94,8 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     await page.getByLabel('Assunto (variante A)').waitFor();
     await page.getByLabel('Assunto da variante B').fill('Seu cupom chegou');
     await page.getByLabel('Nome do remetente da variante B (opcional)').fill('Rita da Loja');
+    await page.getByLabel('Conteúdo da variante B').selectOption({ label: 'Copiar do modelo "Oferta B"' });
+    await page.getByRole('option', { name: 'Cópia do modelo "Oferta B"' }).waitFor({ state: 'attached' });
     await page.getByRole('button', { name: 'Adicionar variante C' }).click();
     await page.getByLabel('Assunto da variante C').fill('Vai ficar de fora?');
     await page.getByRole('button', { name: 'Remover variante C' }).click();
@@ -118,8 +126,10 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     // One test e-mail of each variant, to the owner's inbox.
     await page.getByRole('button', { name: 'Enviar um teste de cada variante' }).click();
     await page.getByText('2 testes enviados').waitFor();
-    await waitForMail(app.baseURL, 'rita.', /^\[TESTE\] Só hoje: 20% de desconto$/);
-    await waitForMail(app.baseURL, 'rita.', /^\[TESTE\] Seu cupom chegou$/);
+    const testA = await waitForMail(app.baseURL, 'rita.', /^\[TESTE\] Só hoje: 20% de desconto$/);
+    const testB = await waitForMail(app.baseURL, 'rita.', /^\[TESTE\] Seu cupom chegou$/);
+    expect(testB.html).toContain('Conteúdo exclusivo da variante B');
+    expect(testA.html).not.toContain('Conteúdo exclusivo da variante B');
 
     // Send: the whole audience is reserved; the test half goes out, the rest waits for the winner.
     await page.getByRole('button', { name: 'Enviar agora' }).click();

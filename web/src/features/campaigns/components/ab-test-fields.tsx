@@ -7,9 +7,13 @@ import {
   abVariantLetter,
   plural,
 } from '@carteiro/shared';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
+import { FieldError, Label } from '@/components/ui/label';
+import { messageOf } from '@/features/dashboard/utils/notify';
+import { getTemplate } from '@/features/templates/api/get-template';
+import { useTemplates } from '@/features/templates/api/get-templates';
 
 const selectClass =
   'h-11 w-full rounded-lg border border-slate-300 bg-white px-2 text-base text-slate-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-200';
@@ -45,7 +49,7 @@ export function abTestInput(state: AbFormState): AbTestInput | null {
     variants: state.variants.map((v) => ({
       subject: v.subject,
       fromName: v.fromName.trim() || null,
-      // Content of its own is kept as it was saved (set through the API); the form edits subject and sender.
+      // Content of its own: copied from a library template in the form (or set through the API); null = A's.
       template: v.template,
     })),
     testPercent: Number(state.testPercent),
@@ -130,9 +134,12 @@ export function AbTestFields({ state, onChange }: { state: AbFormState; onChange
                     onChange={(e) => setVariant(index, { fromName: e.target.value })}
                   />
                 </div>
-                {variant.template ? (
-                  <p className="text-xs text-slate-500">Esta variante tem conteúdo próprio (definido pela API).</p>
-                ) : null}
+                <VariantContentPicker
+                  index={index}
+                  letter={letter}
+                  template={variant.template}
+                  onChange={(template) => setVariant(index, { template })}
+                />
               </fieldset>
             );
           })}
@@ -210,4 +217,65 @@ export function abTestSummary(ab: AbTestConfig): string {
   const count = ab.variants.length + 1;
   const criterion = ab.criterion === 'opens' ? 'taxa de aberturas' : 'taxa de cliques';
   return `${count} variantes · ${ab.testPercent}% do público no teste · vencedor pela ${criterion} após ${ab.waitHours} ${plural(ab.waitHours, 'hora', 'horas')}`;
+}
+
+/**
+ * A variant's content: the campaign's own (variant A's), or a copy of a library template's HTML taken when
+ * chosen — later edits of that template do not change the test, as a campaign keeps its own copy too.
+ */
+function VariantContentPicker(props: {
+  index: number;
+  letter: string;
+  template: string | null;
+  onChange: (template: string | null) => void;
+}) {
+  const templates = useTemplates();
+  const [copiedFrom, setCopiedFrom] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = `ab-content-${props.index}`;
+  async function choose(value: string) {
+    setError(null);
+    if (value === '') {
+      setCopiedFrom(null);
+      props.onChange(null);
+      return;
+    }
+    if (value === 'own') return;
+    setLoading(true);
+    try {
+      const template = await getTemplate(value);
+      setCopiedFrom(template.name);
+      props.onChange(template.html);
+    } catch (caught) {
+      setError(messageOf(caught));
+    } finally {
+      setLoading(false);
+    }
+  }
+  return (
+    <div>
+      <Label htmlFor={id}>Conteúdo da variante {props.letter}</Label>
+      <select
+        id={id}
+        className={`${selectClass} mt-1.5`}
+        value={props.template ? 'own' : ''}
+        disabled={loading}
+        onChange={(e) => void choose(e.target.value)}
+      >
+        <option value="">O mesmo da variante A</option>
+        {props.template ? (
+          <option value="own">
+            {copiedFrom ? `Cópia do modelo "${copiedFrom}"` : 'Conteúdo próprio desta variante'}
+          </option>
+        ) : null}
+        {(templates.data ?? []).map((t) => (
+          <option key={t.id} value={t.id}>
+            Copiar do modelo "{t.name}"
+          </option>
+        ))}
+      </select>
+      {error ? <FieldError>{error}</FieldError> : null}
+    </div>
+  );
 }
