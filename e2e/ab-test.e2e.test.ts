@@ -6,27 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
 import { confirmSenderAddress, linkIn, newPage, register, waitForMail } from './support/journeys';
+import { pageApi } from './support/page-api';
 import { completeIdentity } from './support/session';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const OPERATOR = 'operacao.ab@carteiro.test';
 const RECIPIENTS = 10;
-
-/** A same-origin JSON call from the page (the session cookie goes along): GET, or POST with a body. */
-async function api<T>(page: Page, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const response = await fetch(path, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
-      return response.json();
-    },
-    { path, body },
-  ) as Promise<T>;
-}
 
 describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
   let app: RunningApp;
@@ -75,13 +60,13 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     const page = await fundedOwner();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    const list = await api<{ id: string }>(page, '/api/lists', { name: 'Clientes A/B' });
+    const list = await pageApi<{ id: string }>(page, '/api/lists', { name: 'Clientes A/B' });
     for (let i = 0; i < RECIPIENTS; i++) {
-      await api(page, '/api/contacts', { email: `pessoa${i}@exemplo.com.br`, listIds: [list.id] });
+      await pageApi(page, '/api/contacts', { email: `pessoa${i}@exemplo.com.br`, listIds: [list.id] });
     }
 
     // A library template whose content variant B will carry (copied when chosen).
-    await api(page, '/api/templates', {
+    await pageApi(page, '/api/templates', {
       name: 'Oferta B',
       html: '<p>Conteúdo exclusivo da variante B para {{ contato.email }}</p><p><a href="{{ link_descadastro }}">Sair da lista</a></p>',
     });
@@ -143,7 +128,7 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     await expect(rows.count()).resolves.toBe(2);
     // Both variants delivered: 5 test recipients, 50% split into 3 + 2 (test share = 5 of 10).
     for (const deadline = Date.now() + 20_000; ; await page.waitForTimeout(500)) {
-      const report = await api<{ abTest: { variants: Array<{ delivered: number }> } }>(
+      const report = await pageApi<{ abTest: { variants: Array<{ delivered: number }> } }>(
         page,
         `/api/campaigns/${page.url().split('/').at(-2)}/report`,
       );

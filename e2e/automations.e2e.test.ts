@@ -1,30 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
 import { confirmSenderAddress, expectNoOverflow, linkIn, waitForMail } from './support/journeys';
+import { pageApi } from './support/page-api';
 import { signUpAndOpen } from './support/session';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
-
-/** A same-origin JSON POST from the page (the session cookie goes along). */
-async function post<T>(page: Page, path: string, body: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const response = await fetch(path, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
-      return response.json();
-    },
-    { path, body },
-  ) as Promise<T>;
-}
 
 describe.skipIf(!CHROMIUM_PATH)('automations journey in Chromium', () => {
   let app: RunningApp;
@@ -60,8 +45,8 @@ describe.skipIf(!CHROMIUM_PATH)('automations journey in Chromium', () => {
     await confirmSenderAddress(page, app.baseURL, email);
 
     // A list and a welcome template (with the unsubscribe link, as every marketing e-mail).
-    await post(page, '/api/lists', { name: 'Clientes novos' });
-    await post(page, '/api/templates', {
+    await pageApi(page, '/api/lists', { name: 'Clientes novos' });
+    await pageApi(page, '/api/templates', {
       name: 'Boas-vindas',
       subject: 'Bem-vindo à Padaria, {{ contato.nome }}!',
       html:

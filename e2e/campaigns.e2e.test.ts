@@ -1,31 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePng } from '../server/src/modules/uploads/test-images';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
 import { confirmSenderAddress } from './support/journeys';
+import { pageApi } from './support/page-api';
 import { signUpAndOpen } from './support/session';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
-
-/** A same-origin JSON call from the page (the session cookie goes along). */
-async function api<T>(page: Page, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const response = await fetch(path, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
-      return response.json();
-    },
-    { path, body },
-  ) as Promise<T>;
-}
 
 /** `YYYY-MM-DD` of a date in São Paulo. */
 function spDay(date: Date): string {
@@ -58,8 +43,8 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     page.on('request', (request) => requested.push(request.url()));
     // GrapesJS (+ newsletter preset) is its own chunk, fetched only by the editor routes.
     const builderChunk = /\/assets\/visual-builder-[^/]+\.js$/;
-    const list = await api<{ id: string }>(page, '/api/lists', { name: 'Clientes VIP' });
-    const contact = await api<{ id: string }>(page, '/api/contacts', {
+    const list = await pageApi<{ id: string }>(page, '/api/lists', { name: 'Clientes VIP' });
+    const contact = await pageApi<{ id: string }>(page, '/api/contacts', {
       email: 'ana.souza@example.com',
       name: 'Ana Souza',
       listIds: [list.id],
@@ -69,7 +54,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     expect(contact.id).toBeTruthy();
 
     // The pt-BR starters are responsive: nothing overflows at 375 px (phone) or 600 px (desktop column).
-    const starters = await api<{ items: Array<{ key: string; html: string }> }>(page, '/api/templates/starters');
+    const starters = await pageApi<{ items: Array<{ key: string; html: string }> }>(page, '/api/templates/starters');
     expect(starters.items.map((s) => s.key)).toEqual(['newsletter', 'promocao', 'anuncio']);
     const sizing = await context.newPage();
     for (const starter of starters.items) {
@@ -135,7 +120,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     await page.getByText('Modelo salvo').waitFor();
     // The builder's project is stored beside the HTML, so re-opening the editor keeps the design.
     const templateId = page.url().split('/').at(-1) as string;
-    const saved = await api<{ html: string; builderProject: { pages?: unknown[] } | null }>(
+    const saved = await pageApi<{ html: string; builderProject: { pages?: unknown[] } | null }>(
       page,
       `/api/templates/${templateId}`,
     );
@@ -192,7 +177,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     let withUpload = { html: '' };
     for (let tries = 0; tries < 50 && !withUpload.html.includes('/uploads/'); tries++) {
       await page.waitForTimeout(200);
-      withUpload = await api<{ html: string }>(page, `/api/templates/${templateId}`);
+      withUpload = await pageApi<{ html: string }>(page, `/api/templates/${templateId}`);
     }
     const uploaded = withUpload.html.match(/src="([^"]+\/uploads\/[0-9a-f]{32}\.png)"/)?.[1];
     expect(uploaded, 'a imagem do e-mail aponta para o armazenamento').toMatch(new RegExp(`^${app.baseURL}/uploads/`));
@@ -236,7 +221,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     expect(await missingDialog.getByRole('button', { name: 'Continuar' }).count()).toBe(0);
     await page.screenshot({ path: join(RESULTS, 'send-missing-dialog-1280.png') });
     await missingDialog.getByRole('button', { name: 'Fechar' }).click();
-    expect((await api<{ status: string }>(page, `/api/campaigns/${campaignId}`)).status).toBe('draft');
+    expect((await pageApi<{ status: string }>(page, `/api/campaigns/${campaignId}`)).status).toBe('draft');
     await page.screenshot({ path: join(RESULTS, 'campaign-view-1280.png'), fullPage: true });
 
     // The campaign's own template: preview with Ana, test-send, read it in the dev mailbox.
@@ -253,13 +238,13 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     await page.getByLabel('Até 5 e-mails').fill('teste@example.com');
     await page.getByRole('button', { name: 'Enviar teste' }).click();
     await page.getByText('Teste enviado para 1 endereço').waitFor();
-    const mailbox = await api<{ messages: Array<{ id: number; subject: string; to: string }> }>(
+    const mailbox = await pageApi<{ messages: Array<{ id: number; subject: string; to: string }> }>(
       page,
       '/api/dev/mailbox',
     );
     const test = mailbox.messages.find((m) => m.subject.includes('Ana Souza'));
     expect(test?.subject).toContain('[TESTE]');
-    const detail = await api<{ html?: string }>(page, `/api/dev/mailbox/${test?.id}`);
+    const detail = await pageApi<{ html?: string }>(page, `/api/dev/mailbox/${test?.id}`);
     expect(JSON.stringify(detail)).toContain('Ana Souza');
     // …and read it as a person would, in /dev/mailbox: the contact's name filled in the body.
     await page.goto(`${app.baseURL}/dev/mailbox`);
@@ -292,7 +277,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
     await page.mouse.up();
     await page.getByText('Campanha reagendada').waitFor();
-    const moved = await api<{ scheduledAt: string }>(page, `/api/campaigns/${campaignId}`);
+    const moved = await pageApi<{ scheduledAt: string }>(page, `/api/campaigns/${campaignId}`);
     expect(spDay(new Date(moved.scheduledAt))).toBe(spDay(next));
     expect(new Date(moved.scheduledAt).toISOString().slice(11, 16)).toBe('13:00');
     await page.locator(`td[data-date="${spDay(next)}"] .fc-event`).click();
@@ -312,7 +297,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
 
     // Sender HTML that tries to run script stays inert in the viewer (sandboxed, opaque origin): had the script
     // or the onerror handler run, they would have written into the frame's own document.
-    const hostile = await api<{ id: string }>(page, '/api/campaigns', {
+    const hostile = await pageApi<{ id: string }>(page, '/api/campaigns', {
       uuid: crypto.randomUUID(),
       name: 'Hostil',
       template:

@@ -1,29 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { pageApi } from './support/page-api';
 import { signUpAndOpen } from './support/session';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
-
-/** A same-origin JSON POST from the page (the session cookie goes along). */
-async function post<T>(page: Page, path: string, body: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const response = await fetch(path, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
-      return response.json();
-    },
-    { path, body },
-  ) as Promise<T>;
-}
 
 describe.skipIf(!CHROMIUM_PATH)('segments journey in Chromium', () => {
   let app: RunningApp;
@@ -50,7 +35,7 @@ describe.skipIf(!CHROMIUM_PATH)('segments journey in Chromium', () => {
       ['duda', 'Curitiba', '80'],
     ];
     for (const [local, cidade, pontos] of people) {
-      await post(page, '/api/contacts', { email: `${local}@loja.com.br`, fields: { cidade, pontos } });
+      await pageApi(page, '/api/contacts', { email: `${local}@loja.com.br`, fields: { cidade, pontos } });
     }
 
     await page.goto(`${app.baseURL}/dashboard/segments`);

@@ -14,6 +14,7 @@ import {
   signIn,
   waitForMail,
 } from './support/journeys';
+import { pageApi } from './support/page-api';
 import { completeIdentity } from './support/session';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
@@ -30,27 +31,11 @@ const SLOW_RECIPIENTS = 60;
 const RECIPIENT_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-/** A same-origin JSON call from the page (the session cookie goes along): GET, or POST with a body. */
-async function api<T>(page: Page, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const response = await fetch(path, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
-      return response.json();
-    },
-    { path, body },
-  ) as Promise<T>;
-}
-
 /** Polls the campaign's live progress until at least `min` messages are sent; returns the count seen. */
 async function sentAtLeast(page: Page, campaignId: string, min: number): Promise<number> {
   let sent = 0;
   for (const deadline = Date.now() + 20_000; Date.now() < deadline; await page.waitForTimeout(200)) {
-    sent = (await api<{ sent: number }>(page, `/api/campaigns/${campaignId}/progress`)).sent;
+    sent = (await pageApi<{ sent: number }>(page, `/api/campaigns/${campaignId}/progress`)).sent;
     if (sent >= min) return sent;
   }
   throw new Error(`campanha ${campaignId}: ${sent} enviados após 20 s, esperado ao menos ${min}`);
@@ -209,7 +194,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     // 7. The open and the click show in the campaign report: numbers, the per-link table, the chart.
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const current = await api<{ opens: { uniqueHuman: number }; clicks: { unique: number } }>(
+      const current = await pageApi<{ opens: { uniqueHuman: number }; clicks: { unique: number } }>(
         page,
         `/api/campaigns/${campaignId}/report`,
       );
@@ -269,7 +254,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     expect(await counts.textContent()).toBe('Campanhas recebidas1Aberturas1Cliques1Descadastros1Devoluções0');
     await page.screenshot({ path: join(RESULTS, 'contact-history-1280.png') });
     await page.keyboard.press('Escape');
-    const campaignReport = await api<{ unsubscribes: number; clicks: { unique: number } }>(
+    const campaignReport = await pageApi<{ unsubscribes: number; clicks: { unique: number } }>(
       page,
       `/api/campaigns/${campaignId}/report`,
     );
@@ -303,16 +288,16 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    const list = await api<{ id: string }>(page, '/api/lists', { name: 'Clientes antigos' });
+    const list = await pageApi<{ id: string }>(page, '/api/lists', { name: 'Clientes antigos' });
     for (let i = 0; i < SLOW_RECIPIENTS; i++) {
-      await api(page, '/api/contacts', {
+      await pageApi(page, '/api/contacts', {
         email: `antigo${i}.${stamp}@exemplo.com.br`,
         listIds: [list.id],
         legalBasis: 'consent',
         consentSource: 'e2e',
       });
     }
-    const campaign = await api<{ id: string }>(page, '/api/campaigns', {
+    const campaign = await pageApi<{ id: string }>(page, '/api/campaigns', {
       uuid: crypto.randomUUID(),
       name: 'Liquidação de verão',
       subject: 'Liquidação de verão',
@@ -339,7 +324,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await card.getByRole('heading', { name: 'Envio pausado' }).waitFor();
     await page.getByText('Pausada', { exact: true }).first().waitFor();
     expect(await card.getByText('Término estimado').locator('..').textContent()).toContain('Pausado');
-    const pausedAt = await api<{ sent: number; remaining: number }>(page, `/api/campaigns/${campaign.id}/progress`);
+    const pausedAt = await pageApi<{ sent: number; remaining: number }>(page, `/api/campaigns/${campaign.id}/progress`);
     expect(pausedAt.remaining).toBeGreaterThan(0);
     await page.screenshot({ path: join(RESULTS, 'campaign-paused-1280.png') });
     await card.getByRole('button', { name: 'Retomar envio' }).click();
@@ -353,7 +338,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await dialog.getByText('não receberão mais', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Cancelar' }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect((await api<{ status: string }>(page, `/api/campaigns/${campaign.id}`)).status).toBe('sending');
+    expect((await pageApi<{ status: string }>(page, `/api/campaigns/${campaign.id}`)).status).toBe('sending');
     await card.getByRole('button', { name: 'Cancelar envio' }).click();
     await dialog.getByRole('button', { name: 'Continuar' }).click();
     await page.getByText('Cancelada', { exact: true }).first().waitFor({ timeout: 20_000 });
@@ -361,13 +346,13 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     // The messages in flight at the cancel finish, then the reservation is settled once.
     let settled: Array<{ kind: string; description: string; emailCount: number | null }> = [];
     for (const deadline = Date.now() + 20_000; Date.now() < deadline; await page.waitForTimeout(500)) {
-      const { entries } = await api<{
+      const { entries } = await pageApi<{
         entries: Array<{ kind: string; description: string; emailCount: number | null; campaignId: string | null }>;
       }>(page, '/api/billing/statement');
       settled = entries.filter((e) => e.campaignId === campaign.id);
       if (settled.some((e) => e.kind === 'send')) break;
     }
-    const report = await api<{ delivered: number; pending: number }>(page, `/api/campaigns/${campaign.id}/report`);
+    const report = await pageApi<{ delivered: number; pending: number }>(page, `/api/campaigns/${campaign.id}/report`);
     expect(report.pending).toBe(0);
     expect(report.delivered).toBeGreaterThan(0);
     expect(report.delivered).toBeLessThan(SLOW_RECIPIENTS);

@@ -66,6 +66,7 @@ check('lint (biome)', bin('biome'), ['check', '.']);
 check('types: shared', bin('tsc'), ['-p', 'shared']);
 check('types: server', bin('tsc'), ['-p', 'server']);
 check('types: web', bin('tsc'), ['-p', 'web']);
+check('types: e2e', bin('tsc'), ['-p', 'e2e']);
 const built =
   check('build: server', process.execPath, ['build.mjs'], { cwd: path.join(root, 'server') }) &&
   check('build: web', process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
