@@ -98,6 +98,42 @@ describe.each(DATABASE_KINDS)('group commit of transactional single sends on %s'
     expect(batches.map((b) => [Number(b.first), Number(b.last)])).toEqual([[ids[0], ids[3]]]);
   });
 
+  it('commits in one statement what holds under the lock: a new price is charged, a suspension is a 403, a short balance writes nothing', async () => {
+    const accountId = await account(100);
+    const prepared = await prepareTransactional(db, accountId, [message('preco@destino.com.br')], options);
+    expect(prepared.priceMillis).toBe(5);
+    // The operator changes the price between the (unlocked) prepare and the commit: the commit charges the new one.
+    await db.update(accounts).set({ priceMillis: 7 }).where(eq(accounts.id, accountId));
+    const answer = await commitTransactional(db, accountId, prepared);
+    expect(answer).toMatchObject({ costMillis: 7, balanceMillis: 93 });
+    expect(answer.messages[0]).toMatchObject({ status: 'queued', costMillis: 7 });
+    const [content] = await db
+      .select({ cost: transactionalMessages.costMillis })
+      .from(transactionalMessages)
+      .where(eq(transactionalMessages.messageId, Number(answer.messages[0]?.id)));
+    expect(content?.cost).toBe(7);
+    expect((await ledgerOf(accountId)).sends.map((e) => [Number(e.amountMillis), e.priceMillis, e.emailCount])).toEqual(
+      [[-7, 7, 1]],
+    );
+
+    // Suspended after the prepare: 403, and nothing stored nor charged.
+    const later = await prepareTransactional(db, accountId, [message('depois@destino.com.br')], options);
+    await db.update(accounts).set({ status: 'suspended' }).where(eq(accounts.id, accountId));
+    await expect(commitTransactional(db, accountId, later)).rejects.toMatchObject({ code: 'account_suspended' });
+    await db.update(accounts).set({ status: 'active' }).where(eq(accounts.id, accountId));
+
+    // A balance that no longer covers it (debited meanwhile): 402 with the missing amount; nothing written.
+    await db.update(accounts).set({ balanceMillis: 3 }).where(eq(accounts.id, accountId));
+    await expect(commitTransactional(db, accountId, later)).rejects.toMatchObject({
+      code: 'insufficient_balance',
+      status: 402,
+      details: { missingMillis: 4, costMillis: 7, balanceMillis: 3 },
+    });
+    const stored = await db.select({ id: messages.id }).from(messages).where(eq(messages.accountId, accountId));
+    expect(stored).toHaveLength(1);
+    expect((await ledgerOf(accountId)).sends).toHaveLength(1);
+  });
+
   it('N concurrent single sends: N messages, N answers, the ledger exact; a bad request fails alone', async () => {
     const accountId = await account(1_000);
     const n = 12;
