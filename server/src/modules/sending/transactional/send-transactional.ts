@@ -413,7 +413,8 @@ async function storeAndCharge(
     db,
     'transactional_commit', // one text whatever the group's size
     sql`with acct as (
-          select price_millis, balance_millis, status from ${accounts} where id = ${accountId}::uuid for update),
+          select price_millis, balance_millis, status, xmin::text as row_version
+          from ${accounts} where id = ${accountId}::uuid for update),
         balance as (${adjustAccountBalanceSql(accountId, -cost, charged)}),
         input as (
           select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.input.to.email)}::text[],
@@ -448,11 +449,28 @@ async function storeAndCharge(
             from m join input i on i.token = m.token
            where m.status = 'queued'
           returning 1),
+        -- Fewer, larger engine batches (ADR 0019, amendment 2): the queued messages join the stream's NEWEST batch
+        -- (the highest id range: ranges never overlap, a message is claimable by one batch only) when it is still
+        -- queued, due, not locked by a lane's claim (SKIP LOCKED: extended before its claim or not at all, never
+        -- waiting), its range stays under TRANSACTIONAL_ENGINE_BATCH ids (so under as many messages), and no other
+        -- commit changed the account since this statement's snapshot (the locked row is the snapshot's row: a
+        -- commit that we waited for may have made a newer batch this snapshot cannot see). Else new batches.
+        extended as (
+          update message_batches b set last_message_id = (select max(id) from m where status = 'queued')
+           where b.id = (select o.id from message_batches o
+                          where o.id = (select n.id from message_batches n where n.campaign_id = ${streamId}::uuid
+                                         order by n.last_message_id desc limit 1)
+                            and o.status = 'queued' and o.due_at <= now()
+                            for update skip locked)
+             and (select max(id) from m where status = 'queued') - b.first_message_id < ${TRANSACTIONAL_ENGINE_BATCH}
+             and (select acct.row_version from acct) = (select xmin::text from ${accounts} where id = ${accountId}::uuid)
+          returning b.id),
         batches as (
           insert into message_batches (campaign_id, first_message_id, last_message_id)
           select ${streamId}::uuid, min(q.id), max(q.id)
             from (select id, (row_number() over (order by id) - 1) / ${TRANSACTIONAL_ENGINE_BATCH} as chunk
                     from m where status = 'queued') q
+           where not exists (select 1 from extended)
            group by q.chunk
           returning 1),
         entry as (${entry})
@@ -460,6 +478,7 @@ async function storeAndCharge(
                (select balance_millis from balance) as balance_after,
                (select json_agg(json_build_array(m.id, m.token)) from m) as ids,
                (select count(*) from content) as stored, (select count(*) from batches) as batches,
+               (select count(*) from extended) as extended,
                (select count(*) from entry) as entries
           from acct`,
   );
