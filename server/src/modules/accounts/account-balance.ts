@@ -1,5 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import { eq, type SQL, sql } from 'drizzle-orm';
+import { type Db, queryRowsNamed } from '../../db/database';
 import { accounts } from './accounts.db';
 
 /** A database handle or an open transaction on it. */
@@ -27,19 +27,44 @@ export async function adjustAccountBalance(tx: Tx, accountId: string, deltaMilli
   return row ? Number(row.balanceMillis) : null;
 }
 
-/** Locks the account row (SELECT … FOR UPDATE) for the rest of the transaction; null when it does not exist. */
+/**
+ * The same conditional balance change as `adjustAccountBalance`, as an `UPDATE … RETURNING balance_millis` to put
+ * in a CTE of the caller's statement (billing/ledger.ts's one-statement append, the transactional commit): no row
+ * when the debit would take the balance below zero, or when `onlyIf` (a condition of the caller's statement) is
+ * false. This module stays the only writer of `accounts.balance_millis`.
+ */
+export function adjustAccountBalanceSql(accountId: string, deltaMillis: number, onlyIf: SQL = sql`true`): SQL {
+  if (!Number.isSafeInteger(deltaMillis)) throw new RangeError('deltaMillis must be a safe integer');
+  return sql`update ${accounts} set balance_millis = balance_millis + ${deltaMillis}::bigint, updated_at = now()
+              where id = ${accountId}::uuid and balance_millis + ${deltaMillis}::bigint >= 0 and (${onlyIf})
+          returning balance_millis`;
+}
+
+/**
+ * Locks the account row (SELECT … FOR UPDATE) for the rest of the transaction; null when it does not exist.
+ * A named prepared statement (ADR 0019): it runs in every charge, including each group commit of single sends.
+ */
 export async function lockBillingAccount(tx: Tx, accountId: string): Promise<BillingAccount | null> {
-  const [row] = await tx
-    .select({
-      id: accounts.id,
-      priceMillis: accounts.priceMillis,
-      balanceMillis: accounts.balanceMillis,
-      status: accounts.status,
-    })
-    .from(accounts)
-    .where(eq(accounts.id, accountId))
-    .for('update');
-  return row ? { ...row, balanceMillis: Number(row.balanceMillis) } : null;
+  const [row] = await queryRowsNamed<{
+    id: string;
+    price_millis: number;
+    balance_millis: number | string;
+    status: BillingAccount['status'];
+  }>(
+    tx as unknown as Db,
+    'billing_lock_account',
+    sql`select ${accounts.id} as id, ${accounts.priceMillis} as price_millis,
+               ${accounts.balanceMillis} as balance_millis, ${accounts.status} as status
+          from ${accounts} where ${accounts.id} = ${accountId} for update`,
+  );
+  return row
+    ? {
+        id: row.id,
+        priceMillis: Number(row.price_millis),
+        balanceMillis: Number(row.balance_millis),
+        status: row.status,
+      }
+    : null;
 }
 
 /** Reads the account's price, balance and status (no lock); null when it does not exist. */

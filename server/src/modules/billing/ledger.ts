@@ -1,5 +1,7 @@
 import { formatBRL } from '@carteiro/shared';
-import { adjustAccountBalance, type Tx } from '../accounts/account-balance';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, queryRowsNamed } from '../../db/database';
+import { adjustAccountBalance, adjustAccountBalanceSql, type Tx } from '../accounts/account-balance';
 import { type LedgerEntryKind, ledgerEntries } from './billing.db';
 
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
@@ -30,6 +32,41 @@ export async function appendLedgerEntry(tx: Tx, entry: NewLedgerEntry): Promise<
     .returning();
   if (!row) throw new Error('ledger insert returned nothing');
   return row;
+}
+
+/**
+ * `appendLedgerEntry` in ONE named statement (ADR 0019): the conditional balance change (account-balance.ts's
+ * fragment) and the entry with the resulting balance, in a CTE. Same rule: in the caller's transaction, nothing
+ * written and null when a debit would take the balance below zero. Returns only the balance after.
+ */
+export async function appendLedgerEntryOneStatement(
+  tx: Tx,
+  entry: NewLedgerEntry,
+): Promise<{ balanceAfterMillis: number } | null> {
+  const [row] = await queryRowsNamed<{ balance_after_millis: number | string }>(
+    tx as unknown as Db,
+    'ledger_append_entry',
+    sql`with balance as (${adjustAccountBalanceSql(entry.accountId, entry.amountMillis)})
+        ${ledgerEntryFromBalanceSql(entry, 'balance')}`,
+  );
+  return row ? { balanceAfterMillis: Number(row.balance_after_millis) } : null;
+}
+
+/**
+ * The ledger entry's INSERT as a fragment for a CTE of the caller's statement, next to `adjustAccountBalanceSql`
+ * (whose CTE is named `balanceCte`): the entry is written only when that CTE changed the balance (and `onlyIf`
+ * holds), with the balance it returned. PostgreSQL wants data-modifying CTEs at the top level, hence two fragments.
+ */
+export function ledgerEntryFromBalanceSql(entry: NewLedgerEntry, balanceCte: string, onlyIf: SQL = sql`true`): SQL {
+  const from = sql.identifier(balanceCte);
+  return sql`insert into ${ledgerEntries} (account_id, amount_millis, kind, campaign_id, topup_id, refund_id,
+                                      operator_user_id, email_count, price_millis, description, balance_after_millis)
+        select ${entry.accountId}::uuid, ${entry.amountMillis}::bigint, ${entry.kind}::text, ${entry.campaignId ?? null}::uuid,
+               ${entry.topupId ?? null}::uuid, ${entry.refundId ?? null}::uuid, ${entry.operatorUserId ?? null}::text,
+               ${entry.emailCount ?? null}::integer, ${entry.priceMillis ?? null}::integer, ${entry.description}::text,
+               ${from}.balance_millis
+          from ${from} where (${onlyIf})
+        returning balance_after_millis`;
 }
 
 /** "Saldo insuficiente: faltam R$ 12,345 para enviar esta campanha." */

@@ -98,6 +98,160 @@ describe.each(DATABASE_KINDS)('group commit of transactional single sends on %s'
     expect(batches.map((b) => [Number(b.first), Number(b.last)])).toEqual([[ids[0], ids[3]]]);
   });
 
+  it('commits in one statement what holds under the lock: a new price is charged, a suspension is a 403, a short balance writes nothing', async () => {
+    const accountId = await account(100);
+    const prepared = await prepareTransactional(db, accountId, [message('preco@destino.com.br')], options);
+    expect(prepared.priceMillis).toBe(5);
+    // The operator changes the price between the (unlocked) prepare and the commit: the commit charges the new one.
+    await db.update(accounts).set({ priceMillis: 7 }).where(eq(accounts.id, accountId));
+    const answer = await commitTransactional(db, accountId, prepared);
+    expect(answer).toMatchObject({ costMillis: 7, balanceMillis: 93 });
+    expect(answer.messages[0]).toMatchObject({ status: 'queued', costMillis: 7 });
+    const [content] = await db
+      .select({ cost: transactionalMessages.costMillis })
+      .from(transactionalMessages)
+      .where(eq(transactionalMessages.messageId, Number(answer.messages[0]?.id)));
+    expect(content?.cost).toBe(7);
+    expect((await ledgerOf(accountId)).sends.map((e) => [Number(e.amountMillis), e.priceMillis, e.emailCount])).toEqual(
+      [[-7, 7, 1]],
+    );
+
+    // Suspended after the prepare: 403, and nothing stored nor charged.
+    const later = await prepareTransactional(db, accountId, [message('depois@destino.com.br')], options);
+    await db.update(accounts).set({ status: 'suspended' }).where(eq(accounts.id, accountId));
+    await expect(commitTransactional(db, accountId, later)).rejects.toMatchObject({ code: 'account_suspended' });
+    await db.update(accounts).set({ status: 'active' }).where(eq(accounts.id, accountId));
+
+    // A balance that no longer covers it (debited meanwhile): 402 with the missing amount; nothing written.
+    await db.update(accounts).set({ balanceMillis: 3 }).where(eq(accounts.id, accountId));
+    await expect(commitTransactional(db, accountId, later)).rejects.toMatchObject({
+      code: 'insufficient_balance',
+      status: 402,
+      details: { missingMillis: 4, costMillis: 7, balanceMillis: 3 },
+    });
+    const stored = await db.select({ id: messages.id }).from(messages).where(eq(messages.accountId, accountId));
+    expect(stored).toHaveLength(1);
+    expect((await ledgerOf(accountId)).sends).toHaveLength(1);
+  });
+
+  it("later commits join the stream's newest unclaimed, due batch while its id range stays under 100", async () => {
+    const accountId = await account(10_000);
+    const send = async (n: number, prefix: string) => {
+      const inputs = Array.from({ length: n }, (_, i) => message(`${prefix}${i}@destino.com.br`));
+      const answer = await commitTransactional(
+        db,
+        accountId,
+        await prepareTransactional(db, accountId, inputs, options),
+      );
+      return answer.messages.map((m) => Number(m.id));
+    };
+    const [a] = await send(1, 'a');
+    const streamId = (await db.select().from(messages).where(eq(messages.accountId, accountId)))[0]?.campaignId;
+    const batches = async () =>
+      (
+        await queryRows<{ first: number; last: number; status: string }>(
+          db,
+          sql`select first_message_id as first, last_message_id as last, status from message_batches
+               where campaign_id = ${streamId} order by id`,
+        )
+      ).map((b) => [Number(b.first), Number(b.last), b.status]);
+    const [b] = await send(1, 'b');
+    expect(await batches()).toEqual([[a, b, 'queued']]); // extended, not a second batch
+
+    // Claimed by a lane: never extended; the next commit makes its own batch.
+    await queryRows(
+      db,
+      sql`update message_batches set status = 'sending', claimed_by = 'w1' where campaign_id = ${streamId}`,
+    );
+    const [c] = await send(1, 'c');
+    expect(await batches()).toEqual([
+      [a, b, 'sending'],
+      [c, c, 'queued'],
+    ]);
+    // Waiting for a later retry: not extended either (its messages would wait with it).
+    await queryRows(
+      db,
+      sql`update message_batches set due_at = now() + interval '1 hour' where campaign_id = ${streamId} and status = 'queued'`,
+    );
+    const [d] = await send(1, 'd');
+    expect((await batches()).at(-1)).toEqual([d, d, 'queued']);
+
+    // 120 messages would take the range past 100 ids: new batches of ≤ 100, as before; then a single send joins
+    // the last one (its range stays under 100 ids).
+    const many = await send(120, 'm');
+    const [f] = await send(1, 'f');
+    expect((await batches()).slice(-3)).toEqual([
+      [d, d, 'queued'],
+      [many[0], many[99], 'queued'],
+      [many[100], f, 'queued'],
+    ]);
+  });
+
+  it.runIf(kind === 'postgres')(
+    "a commit that waited for another process's commit never extends a batch its snapshot saw as the newest",
+    async () => {
+      const accountId = await account(10_000);
+      const inputs = (prefix: string, n: number) =>
+        Array.from({ length: n }, (_, i) => message(`${prefix}${i}@destino.com.br`));
+      await commitTransactional(db, accountId, await prepareTransactional(db, accountId, inputs('a', 1), options));
+      const many = await prepareTransactional(db, accountId, inputs('m', 3), options);
+      const late = await prepareTransactional(db, accountId, inputs('z', 1), options);
+      /** Runs `work` in a transaction on its own connection and keeps it open until the returned `release()`. */
+      const hold = async (work: (tx: Db) => Promise<unknown>) => {
+        let release: () => void = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let done: Promise<unknown> = Promise.resolve();
+        await new Promise<void>((ready) => {
+          done = db.transaction(async (tx) => {
+            await work(tx as unknown as Db);
+            ready();
+            await held;
+          });
+        });
+        return async () => {
+          release();
+          await done;
+        };
+      };
+      // A lane holds the stream's batch for a moment, so process 1's commit (3 messages) makes a new batch and
+      // keeps its transaction open; the lane lets go; process 2's commit takes its snapshot (process 1's batch not
+      // in it) and waits for the account lock; process 1 commits. Process 2 must not extend the old batch over
+      // process 1's messages.
+      const lane = await hold((tx) =>
+        queryRows(tx, sql`select id from message_batches where campaign_id = ${many.streamId} for update`),
+      );
+      const process1 = await hold((tx) => commitTransactional(tx, accountId, many));
+      await lane();
+      const second = commitTransactional(db, accountId, late);
+      for (;;) {
+        const [w] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from pg_stat_activity
+               where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        if (Number(w?.n) > 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await process1();
+      await second;
+
+      const rows = await queryRows<{ first: number; last: number }>(
+        db,
+        sql`select b.first_message_id as first, b.last_message_id as last from message_batches b
+             join campaigns c on c.id = b.campaign_id where c.created_by = ${accountId} order by b.first_message_id`,
+      );
+      const ranges = rows.map((r) => [Number(r.first), Number(r.last)] as const);
+      for (let i = 1; i < ranges.length; i++) expect(ranges[i]?.[0]).toBeGreaterThan(ranges[i - 1]?.[1] as number);
+      const ids = (await db.select({ id: messages.id }).from(messages).where(eq(messages.accountId, accountId))).map(
+        (m) => Number(m.id),
+      );
+      expect(ids).toHaveLength(5);
+      for (const id of ids) expect(ranges.filter(([f, l]) => id >= f && id <= l)).toHaveLength(1);
+    },
+  );
+
   it('N concurrent single sends: N messages, N answers, the ledger exact; a bad request fails alone', async () => {
     const accountId = await account(1_000);
     const n = 12;

@@ -28,7 +28,7 @@ const queuesByDb = new WeakMap<Db, Map<string, AccountQueue>>();
  * Group commit of single transactional sends (ADR 0019). Each request is prepared on its own (its validation,
  * template, sender and rendering errors are its alone), then joins its account's queue. While a commit of that
  * account is in flight, the requests that arrive wait; when it ends, ALL of them are stored and charged in one
- * transaction (commitTransactional: one account row lock, one insert statement, one ledger entry for the group),
+ * statement (commitTransactional: one account row lock, the inserts and one ledger entry for the group),
  * and each caller gets its own answer (its messages, its cost, the balance after the commit). With nothing in
  * flight a request commits at once: no added delay when the account is quiet, a commit per round of arrivals
  * when it is busy — the account row lock is then taken once per group instead of once per message.

@@ -9,9 +9,9 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database';
 import { queryRows, queryRowsNamed } from '../../../db/database';
 import { AppError } from '../../../http/app-error';
-import { lockBillingAccount } from '../../accounts/account-balance';
+import { adjustAccountBalanceSql } from '../../accounts/account-balance';
 import { accounts } from '../../accounts/accounts.db';
-import { appendLedgerEntry, insufficientBalanceMessage } from '../../billing/ledger';
+import { insufficientBalanceMessage, ledgerEntryFromBalanceSql } from '../../billing/ledger';
 import { campaigns } from '../../campaigns/campaigns.db';
 import { hashEmail } from '../../contacts/email-hash';
 import { suppressedHashesSql } from '../../contacts/suppression';
@@ -154,6 +154,8 @@ export const NAMED_STATEMENT_MAX_MESSAGES = 32;
 /** A request rendered, checked and ready to be stored and charged (prepareTransactional → commitTransactional). */
 export interface PreparedTransactional {
   streamId: string;
+  /** The account's price per e-mail when prepared (unlocked read; the commit checks it under the lock). */
+  priceMillis: number;
   messages: Prepared[];
 }
 
@@ -180,6 +182,7 @@ export async function prepareTransactional(
     address: string | null;
     tax_id: string | null;
     status: string;
+    price_millis: number;
     allowed: boolean[];
     suppressed: string[];
   }>(
@@ -188,6 +191,7 @@ export async function prepareTransactional(
     `transactional_prepare_${senders.length}`,
     sql`select ${accounts.name} as name, ${accounts.legalName} as legal_name, ${accounts.address} as address,
                ${accounts.taxId} as tax_id, ${accounts.status} as status,
+               ${accounts.priceMillis} as price_millis,
                array[${sql.join(
                  senders.map((from) => senderAllowedSql(accountId, from)),
                  sql`, `,
@@ -288,14 +292,15 @@ export async function prepareTransactional(
     }
     return { input, token, ...rendered, suppressed: suppressed.has(input.to.email) };
   });
-  return { streamId, messages: prepared };
+  return { streamId, priceMillis: Number(row?.price_millis), messages: prepared };
 }
 
 /**
- * Stores and charges prepared requests of one account in ONE transaction under the account's row lock: their
- * messages in request order (one ascending id run), their content, their engine batches and one `send` ledger
- * entry for all of them (each message's price is on its `transactional_messages.cost_millis`, so the statement
- * can attribute it). All or nothing: a short balance is a 402 naming the missing amount for the whole lot.
+ * Stores and charges prepared requests of one account in ONE statement (its own implicit transaction, or a part
+ * of the caller's) under the account's row lock (storeAndCharge): their messages in request order (one ascending
+ * id run), their content, their engine batches and one `send` ledger entry for all of them (each message's price
+ * is on its `transactional_messages.cost_millis`, so the statement can attribute it). All or nothing: a short
+ * balance is a 402 naming the missing amount for the whole lot, a suspended account a 403.
  * Several requests (the group commit of single sends, group-commit.ts) get one answer each, with their own
  * messages and cost, and the balance after the whole commit.
  */
@@ -317,99 +322,35 @@ export async function commitTransactional(
   const group = Array.isArray(requests) ? requests : [requests];
   const first = group[0];
   if (!first) return [];
-  const streamId = first.streamId;
   const prepared = group.flatMap((r) => r.messages);
-  const results = await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
-    // The account row lock serialises this account's balance changes — and its transactional inserts, so the
-    // ids of one request are one ascending run inside the stream (its engine batches are id ranges).
-    const billing = await lockBillingAccount(t, accountId);
-    if (!billing) throw new AppError('not_found', 'Conta não encontrada.');
-    if (billing.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
-    const price = billing.priceMillis;
-    const sendable = prepared.filter((p) => !p.suppressed).length;
+  const sendable = prepared.filter((p) => !p.suppressed).length;
+  // The price read by prepareTransactional (unlocked); the statement charges only if it is still the account's
+  // price under the lock, and otherwise answers the current one: then the commit runs again at that price.
+  let price = first.priceMillis;
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await storeAndCharge(db, accountId, first.streamId, prepared, sendable, price);
+    if (!outcome.account) throw new AppError('not_found', 'Conta não encontrada.');
+    if (outcome.account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
+    if (outcome.account.priceMillis !== price) {
+      if (attempt >= 3) throw new Error('account price keeps changing during a transactional commit');
+      price = outcome.account.priceMillis;
+      continue;
+    }
     const cost = costOfEmailsMillis(sendable, price);
-    if (cost > billing.balanceMillis) {
-      const missing = cost - billing.balanceMillis;
+    if (outcome.balanceAfterMillis === null) {
+      const missing = cost - outcome.account.balanceMillis;
       const what = sendable === 1 ? 'para enviar esta mensagem' : `para enviar estas ${sendable} mensagens`;
       throw new AppError(
         'insufficient_balance',
         insufficientBalanceMessage(missing, what),
-        { missingMillis: missing, costMillis: cost, balanceMillis: billing.balanceMillis },
+        { missingMillis: missing, costMillis: cost, balanceMillis: outcome.account.balanceMillis },
         402,
       );
     }
-
-    // One statement: the message rows (in request order, so the ids are one ascending run), the content of the
-    // queued ones and their engine batches (≤ TRANSACTIONAL_ENGINE_BATCH consecutive ids each). One array
-    // parameter per column, expanded with unnest: a short statement whatever the batch size.
-    const col = (pick: (p: Prepared) => string | null) => pgTextArray(prepared.map(pick));
-    const rows = await (prepared.length <= NAMED_STATEMENT_MAX_MESSAGES ? queryRowsNamed : unnamed)<{
-      id: number | string;
-      token: string;
-    }>(
-      t,
-      'transactional_commit_insert', // one text whatever the group's size (one array parameter per column)
-      sql`with input as (
-            select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.input.to.email)}::text[],
-                                 ${col((p) => (p.suppressed ? 'skipped' : 'queued'))}::text[],
-                                 ${col((p) => p.input.from.email)}::text[], ${col((p) => p.input.from.name ?? null)}::text[],
-                                 ${col((p) => p.input.replyTo ?? null)}::text[], ${col((p) => p.input.to.name ?? null)}::text[],
-                                 ${col((p) => p.input.category)}::text[], ${col((p) => String(p.input.trackOpens))}::boolean[],
-                                 ${col((p) => String(p.input.trackClicks))}::boolean[], ${col((p) => p.subject)}::text[],
-                                 ${col((p) => p.html)}::text[], ${col((p) => p.text)}::text[],
-                                 ${col((p) => p.input.templateId ?? null)}::uuid[],
-                                 ${col((p) => (p.input.tags ? JSON.stringify(p.input.tags) : null))}::text[])
-                          with ordinality
-                     as i(token, email, status, from_email, from_name, reply_to, to_name, category, track_opens,
-                          track_clicks, subject, html, text, template_id, tags, ord)),
-          m as (
-            insert into messages (campaign_id, account_id, email, token, status, response)
-            select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status,
-                   case when i.status = 'skipped' then ${SUPPRESSED_RESPONSE} end
-              from input i order by i.ord
-            returning id, token, status),
-          content as (
-            insert into transactional_messages (message_id, account_id, from_email, from_name, reply_to, to_name,
-                                                category, track_opens, track_clicks, subject, html, text,
-                                                template_id, tags, cost_millis)
-            select m.id, ${accountId}::uuid, i.from_email, i.from_name, i.reply_to, i.to_name, i.category,
-                   i.track_opens, i.track_clicks, i.subject, i.html, i.text, i.template_id,
-                   case when i.tags is null then null
-                        else array(select jsonb_array_elements_text(i.tags::jsonb)) end,
-                   ${price}
-              from m join input i on i.token = m.token
-             where m.status = 'queued'
-            returning 1),
-          batches as (
-            insert into message_batches (campaign_id, first_message_id, last_message_id)
-            select ${streamId}::uuid, min(q.id), max(q.id)
-              from (select id, (row_number() over (order by id) - 1) / ${TRANSACTIONAL_ENGINE_BATCH} as chunk
-                      from m where status = 'queued') q
-             group by q.chunk
-            returning 1)
-          select m.id, m.token, (select count(*) from content) as stored, (select count(*) from batches) as batches
-            from m`,
-    );
-    const idByToken = new Map(rows.map((r) => [r.token, Number(r.id)]));
-    const ids = prepared.map((p) => idByToken.get(p.token) as number);
-
-    let balance = billing.balanceMillis;
-    if (cost > 0) {
-      const entry = await appendLedgerEntry(t, {
-        accountId,
-        amountMillis: -cost,
-        kind: 'send',
-        emailCount: sendable,
-        priceMillis: price,
-        description: `Envio transacional: ${sendable} ${sendable === 1 ? 'e-mail' : 'e-mails'} × ${formatBRL(price)}`,
-      });
-      if (!entry) throw new Error('balance changed under the account lock');
-      balance = Number(entry.balanceAfterMillis);
-    }
-
+    const ids = prepared.map((p) => outcome.idByToken.get(p.token) as number);
+    const balance = outcome.balanceAfterMillis;
     let at = 0;
-    return group.map((r) => {
+    const results = group.map((r) => {
       const own = r.messages.map((p) => ({
         id: String(ids[at++]),
         to: p.input.to.email,
@@ -418,6 +359,134 @@ export async function commitTransactional(
       }));
       return { messages: own, costMillis: own.reduce((sum, m) => sum + m.costMillis, 0), balanceMillis: balance };
     });
-  });
-  return Array.isArray(requests) ? results : (results[0] as TransactionalSendResult);
+    return Array.isArray(requests) ? results : (results[0] as TransactionalSendResult);
+  }
+}
+
+interface StoreOutcome {
+  /** The account as locked by the statement (price, balance before, status); null when it does not exist. */
+  account: { priceMillis: number; balanceMillis: number; status: string } | null;
+  /** The balance after the charge; null when nothing was stored (short balance, suspended, or another price). */
+  balanceAfterMillis: number | null;
+  idByToken: Map<string, number>;
+}
+
+/**
+ * ONE statement — so one implicit transaction and one round trip (ADR 0019) — that locks the account row, changes
+ * its balance (accounts' `adjustAccountBalanceSql`: only when the account is active, still at `price` and the
+ * balance covers the cost), and only then stores the messages (in request order, so the ids are one ascending run
+ * under the lock), the content of the queued ones, their engine batches (≤ TRANSACTIONAL_ENGINE_BATCH consecutive
+ * ids each) and one `send` ledger entry (billing's `ledgerEntryFromBalanceSql`, when the cost is not zero). All or
+ * nothing: when the balance CTE changes no row, no CTE writes anything, and the caller answers from the locked row.
+ */
+async function storeAndCharge(
+  db: Db,
+  accountId: string,
+  streamId: string,
+  prepared: Prepared[],
+  sendable: number,
+  price: number,
+): Promise<StoreOutcome> {
+  const cost = costOfEmailsMillis(sendable, price);
+  const charged = sql`exists (select 1 from acct where acct.status = 'active' and acct.price_millis = ${price}::integer)`;
+  const entry = ledgerEntryFromBalanceSql(
+    {
+      accountId,
+      amountMillis: -cost,
+      kind: 'send',
+      emailCount: sendable,
+      priceMillis: price,
+      description: `Envio transacional: ${sendable} ${sendable === 1 ? 'e-mail' : 'e-mails'} × ${formatBRL(price)}`,
+    },
+    'balance',
+    sql`${cost}::bigint > 0`,
+  );
+  // One array parameter per column, expanded with unnest: a short statement whatever the group's size.
+  const col = (pick: (p: Prepared) => string | null) => pgTextArray(prepared.map(pick));
+  const [row] = await (prepared.length <= NAMED_STATEMENT_MAX_MESSAGES ? queryRowsNamed : unnamed)<{
+    price_millis: number;
+    balance_millis: number | string;
+    status: string;
+    balance_after: number | string | null;
+    ids: [number | string, string][] | string | null;
+  }>(
+    db,
+    'transactional_commit', // one text whatever the group's size
+    sql`with acct as (
+          select price_millis, balance_millis, status, xmin::text as row_version
+          from ${accounts} where id = ${accountId}::uuid for update),
+        balance as (${adjustAccountBalanceSql(accountId, -cost, charged)}),
+        input as (
+          select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.input.to.email)}::text[],
+                               ${col((p) => (p.suppressed ? 'skipped' : 'queued'))}::text[],
+                               ${col((p) => p.input.from.email)}::text[], ${col((p) => p.input.from.name ?? null)}::text[],
+                               ${col((p) => p.input.replyTo ?? null)}::text[], ${col((p) => p.input.to.name ?? null)}::text[],
+                               ${col((p) => p.input.category)}::text[], ${col((p) => String(p.input.trackOpens))}::boolean[],
+                               ${col((p) => String(p.input.trackClicks))}::boolean[], ${col((p) => p.subject)}::text[],
+                               ${col((p) => p.html)}::text[], ${col((p) => p.text)}::text[],
+                               ${col((p) => p.input.templateId ?? null)}::uuid[],
+                               ${col((p) => (p.input.tags ? JSON.stringify(p.input.tags) : null))}::text[])
+                        with ordinality
+                   as i(token, email, status, from_email, from_name, reply_to, to_name, category, track_opens,
+                        track_clicks, subject, html, text, template_id, tags, ord)),
+        m as (
+          insert into messages (campaign_id, account_id, email, token, status, response)
+          select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status,
+                 case when i.status = 'skipped' then ${SUPPRESSED_RESPONSE} end
+            from input i
+           where exists (select 1 from balance)
+           order by i.ord
+          returning id, token, status),
+        content as (
+          insert into transactional_messages (message_id, account_id, from_email, from_name, reply_to, to_name,
+                                              category, track_opens, track_clicks, subject, html, text,
+                                              template_id, tags, cost_millis)
+          select m.id, ${accountId}::uuid, i.from_email, i.from_name, i.reply_to, i.to_name, i.category,
+                 i.track_opens, i.track_clicks, i.subject, i.html, i.text, i.template_id,
+                 case when i.tags is null then null
+                      else array(select jsonb_array_elements_text(i.tags::jsonb)) end,
+                 ${price}::integer
+            from m join input i on i.token = m.token
+           where m.status = 'queued'
+          returning 1),
+        -- Fewer, larger engine batches (ADR 0019, amendment 2): the queued messages join the stream's NEWEST batch
+        -- (the highest id range: ranges never overlap, a message is claimable by one batch only) when it is still
+        -- queued, due, not locked by a lane's claim (SKIP LOCKED: extended before its claim or not at all, never
+        -- waiting), its range stays under TRANSACTIONAL_ENGINE_BATCH ids (so under as many messages), and no other
+        -- commit changed the account since this statement's snapshot (the locked row is the snapshot's row: a
+        -- commit that we waited for may have made a newer batch this snapshot cannot see). Else new batches.
+        extended as (
+          update message_batches b set last_message_id = (select max(id) from m where status = 'queued')
+           where b.id = (select o.id from message_batches o
+                          where o.id = (select n.id from message_batches n where n.campaign_id = ${streamId}::uuid
+                                         order by n.last_message_id desc limit 1)
+                            and o.status = 'queued' and o.due_at <= now()
+                            for update skip locked)
+             and (select max(id) from m where status = 'queued') - b.first_message_id < ${TRANSACTIONAL_ENGINE_BATCH}
+             and (select acct.row_version from acct) = (select xmin::text from ${accounts} where id = ${accountId}::uuid)
+          returning b.id),
+        batches as (
+          insert into message_batches (campaign_id, first_message_id, last_message_id)
+          select ${streamId}::uuid, min(q.id), max(q.id)
+            from (select id, (row_number() over (order by id) - 1) / ${TRANSACTIONAL_ENGINE_BATCH} as chunk
+                    from m where status = 'queued') q
+           where not exists (select 1 from extended)
+           group by q.chunk
+          returning 1),
+        entry as (${entry})
+        select acct.price_millis, acct.balance_millis, acct.status,
+               (select balance_millis from balance) as balance_after,
+               (select json_agg(json_build_array(m.id, m.token)) from m) as ids,
+               (select count(*) from content) as stored, (select count(*) from batches) as batches,
+               (select count(*) from extended) as extended,
+               (select count(*) from entry) as entries
+          from acct`,
+  );
+  if (!row) return { account: null, balanceAfterMillis: null, idByToken: new Map() };
+  const pairs = (typeof row.ids === 'string' ? JSON.parse(row.ids) : (row.ids ?? [])) as [number | string, string][];
+  return {
+    account: { priceMillis: Number(row.price_millis), balanceMillis: Number(row.balance_millis), status: row.status },
+    balanceAfterMillis: row.balance_after === null ? null : Number(row.balance_after),
+    idByToken: new Map(pairs.map(([id, token]) => [token, Number(id)])),
+  };
 }
