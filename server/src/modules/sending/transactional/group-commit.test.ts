@@ -187,9 +187,10 @@ describe.each(DATABASE_KINDS)('group commit of transactional single sends on %s'
     ]);
   });
 
-  it.runIf(kind === 'postgres')(
-    "a commit that waited for another process's commit never extends a batch its snapshot saw as the newest",
-    async () => {
+  // Two connections racing exist only on PostgreSQL (PGlite is one connection): the test is defined there only,
+  // so it is never reported as skipped.
+  if (kind === 'postgres')
+    it("a commit that waited for another process's commit never extends a batch its snapshot saw as the newest", async () => {
       const accountId = await account(10_000);
       const inputs = (prefix: string, n: number) =>
         Array.from({ length: n }, (_, i) => message(`${prefix}${i}@destino.com.br`));
@@ -249,8 +250,7 @@ describe.each(DATABASE_KINDS)('group commit of transactional single sends on %s'
       );
       expect(ids).toHaveLength(5);
       for (const id of ids) expect(ranges.filter(([f, l]) => id >= f && id <= l)).toHaveLength(1);
-    },
-  );
+    });
 
   it('N concurrent single sends: N messages, N answers, the ledger exact; a bad request fails alone', async () => {
     const accountId = await account(1_000);
