@@ -5,9 +5,8 @@ import { createTestAccount } from '../../../test/support/test-account';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
-import { findBillingAccount, lockBillingAccount } from '../accounts/account-balance';
+import { findBillingAccount } from '../accounts/account-balance';
 import { adjustBalanceByOperator } from './adjust-balance';
-import { appendLedgerEntryOneStatement } from './ledger';
 import { reserveForCampaign } from './reserve-campaign-cost';
 import { settleCampaign } from './settle-campaign';
 
@@ -42,45 +41,6 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
       operator,
     });
   }
-
-  it('appends an entry in one statement: balance and entry together, nothing written on a short balance', async () => {
-    const account = await createTestAccount(database.db);
-    await fund(account.id, 10);
-    const entry = {
-      accountId: account.id,
-      kind: 'send' as const,
-      emailCount: 1,
-      priceMillis: 5,
-      description: 'Envio transacional: 1 e-mail',
-    };
-    const first = await database.db.transaction(async (tx) => {
-      const locked = await lockBillingAccount(tx, account.id);
-      expect(locked).toMatchObject({ id: account.id, balanceMillis: 10, status: 'active' });
-      return appendLedgerEntryOneStatement(tx, { ...entry, amountMillis: -6 });
-    });
-    expect(first).toEqual({ balanceAfterMillis: 4 });
-    // A debit past zero writes nothing (neither the balance nor an entry).
-    const short = await database.db.transaction((tx) =>
-      appendLedgerEntryOneStatement(tx, { ...entry, amountMillis: -5 }),
-    );
-    expect(short).toBeNull();
-    expect(await balance(account.id)).toBe(4);
-    expect(await ledgerSum(account.id)).toBe(4);
-    const rows = await queryRows<{
-      kind: string;
-      email_count: number;
-      price_millis: number;
-      balance_after_millis: string;
-    }>(
-      database.db,
-      sql`select kind, email_count, price_millis, balance_after_millis from ledger_entries
-           where account_id = ${account.id} and kind = 'send'`,
-    );
-    expect(rows.map((r) => ({ ...r, balance_after_millis: Number(r.balance_after_millis) }))).toEqual([
-      { kind: 'send', email_count: 1, price_millis: 5, balance_after_millis: 4 },
-    ]);
-    expect(await lockBillingAccount(database.db, randomUUID())).toBeNull();
-  });
 
   it('refuses a short balance with the missing amount in reais', async () => {
     const account = await createTestAccount(database.db);

@@ -1,7 +1,6 @@
 import { formatBRL } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, queryRowsNamed } from '../../db/database';
-import { adjustAccountBalance, adjustAccountBalanceSql, type Tx } from '../accounts/account-balance';
+import { adjustAccountBalance, type Tx } from '../accounts/account-balance';
 import { type LedgerEntryKind, ledgerEntries } from './billing.db';
 
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
@@ -32,24 +31,6 @@ export async function appendLedgerEntry(tx: Tx, entry: NewLedgerEntry): Promise<
     .returning();
   if (!row) throw new Error('ledger insert returned nothing');
   return row;
-}
-
-/**
- * `appendLedgerEntry` in ONE named statement (ADR 0019): the conditional balance change (account-balance.ts's
- * fragment) and the entry with the resulting balance, in a CTE. Same rule: in the caller's transaction, nothing
- * written and null when a debit would take the balance below zero. Returns only the balance after.
- */
-export async function appendLedgerEntryOneStatement(
-  tx: Tx,
-  entry: NewLedgerEntry,
-): Promise<{ balanceAfterMillis: number } | null> {
-  const [row] = await queryRowsNamed<{ balance_after_millis: number | string }>(
-    tx as unknown as Db,
-    'ledger_append_entry',
-    sql`with balance as (${adjustAccountBalanceSql(entry.accountId, entry.amountMillis)})
-        ${ledgerEntryFromBalanceSql(entry, 'balance')}`,
-  );
-  return row ? { balanceAfterMillis: Number(row.balance_after_millis) } : null;
 }
 
 /**
