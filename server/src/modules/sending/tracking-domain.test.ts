@@ -72,7 +72,6 @@ describe.each(DATABASE_KINDS)('tracking links on the sender tracking domain on %
   let user: SignedInUser;
   let listId: string;
   let lojaId: string;
-  let semLinksId: string;
 
   beforeAll(async () => {
     dns = await startTestDnsServer();
@@ -86,7 +85,7 @@ describe.each(DATABASE_KINDS)('tracking links on the sender tracking domain on %
       cidade: 'Natal',
     }));
     lojaId = await addVerifiedDomain('loja.test', { tracking: true });
-    semLinksId = await addVerifiedDomain('semlinks.test', { tracking: false });
+    await addVerifiedDomain('semlinks.test', { tracking: false });
   });
   afterAll(async () => {
     await t?.close();
@@ -414,12 +413,14 @@ describe.each(DATABASE_KINDS)('tracking links on the sender tracking domain on %
     // Account B's unrelated domain check does not change A's answer; no account data in the body.
     const body = await t.app.inject({ method: 'GET', url: '/internal/tls-ask?domain=links.loja.test' });
     expect(body.body).toBe('ok');
-    // Rate-limited per address when not on loopback.
+    // Rate-limited per address when not on loopback: 300 in a clock minute (fixed windows), so the burst starts
+    // in a fresh window when the current one is about to end.
+    const msLeftInWindow = 60_000 - (Date.now() % 60_000);
+    if (msLeftInWindow < 15_000) await new Promise((r) => setTimeout(r, msLeftInWindow + 50));
     const statuses: number[] = [];
     for (let i = 0; i < 301; i++) statuses.push(await ask('links.loja.test', '203.0.113.9'));
     expect(statuses.slice(0, 300).every((s) => s === 200)).toBe(true);
     expect(statuses[300]).toBe(429);
     expect(await ask('links.loja.test')).toBe(200);
-    void semLinksId;
-  });
+  }, 60_000);
 });
