@@ -1,7 +1,11 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // One worker per core (vitest's default is one fewer): the integration tests mostly wait on PostgreSQL,
+    // PGlite and loopback sockets, so two workers on this 2-core box take the suite from ≈ 580 s to ≈ 380 s.
+    maxWorkers: availableParallelism(),
     projects: [
       'web/vitest.config.ts',
       {
