@@ -1,18 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
-import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createApiKeyFor } from '../../../test/support/api-key';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import type { TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { contacts } from '../contacts/contacts.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import { CampaignSender } from '../sending/campaign-sender';
-import { createRelayTransport } from '../sending/sending-runtime';
-import { creditAccount, testSenderSettings } from '../sending/testing/send-fixtures';
-import { type SmtpSink, startSmtpSink } from '../sending/testing/smtp-sink';
+import { useEngineHarness } from '../sending/testing/engine-harness';
+import { creditAccount } from '../sending/testing/send-fixtures';
+import type { SmtpSink } from '../sending/testing/smtp-sink';
 import { createTemplate } from '../templates/templates';
 import { tickAutomations } from './automations-runtime';
 import { localDay, monthDaysOn } from './enroll';
@@ -38,25 +36,13 @@ describe('localDay and 29 February', () => {
 });
 
 describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
+  const engine = useEngineHarness(kind);
   let t: TestApp;
   let db: Db;
   let sink: SmtpSink;
-  const senders: CampaignSender[] = [];
-  const transports: ReturnType<typeof createRelayTransport>[] = [];
   const json = { 'content-type': 'application/json' };
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-    db = t.database.db;
-    sink = await startSmtpSink();
-  });
-  afterEach(async () => {
-    for (const s of senders.splice(0)) await s.stop();
-    for (const tr of transports.splice(0)) await tr.close();
-  });
-  afterAll(async () => {
-    await sink.close();
-    await t.close();
+  beforeAll(() => {
+    ({ t, db, sink } = engine);
   });
 
   /** A fresh worker process: its own deps object (nothing kept in memory between "restarts"). */
@@ -64,17 +50,7 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
 
   /** Delivers every queued message of the account's stream through the real engine to the loopback sink. */
   async function deliver() {
-    const transport = createRelayTransport(sink.url, 2);
-    transports.push(transport);
-    const sender = new CampaignSender({
-      db,
-      signers: [],
-      transports: [transport],
-      settings: testSenderSettings(),
-      logger: pino({ level: 'silent' }),
-      mailer: t.mailer,
-    });
-    senders.push(sender);
+    const sender = engine.newSender({ signers: [] });
     const until = Date.now() + 10_000;
     while (Date.now() < until) {
       await sender.tick();

@@ -1,18 +1,17 @@
 import { type AbTestInput, abTestSize } from '@carteiro/shared';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
-import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import type { TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { ledgerEntries } from '../billing/billing.db';
 import { decideAbTest, decideDueAbTests } from './ab-test';
-import { CampaignSender } from './campaign-sender';
+import type { CampaignSender } from './campaign-sender';
 import { campaignSends } from './messages.db';
-import { createRelayTransport } from './sending-runtime';
+import { useEngineHarness } from './testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -21,47 +20,23 @@ import {
   TEST_TEMPLATE,
   testSenderSettings,
 } from './testing/send-fixtures';
-import { type SmtpSink, startSmtpSink } from './testing/smtp-sink';
+import type { SmtpSink } from './testing/smtp-sink';
 
 const emailsOf = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}@destino.com.br`);
 const SUBJECTS = ['Assunto A', 'Assunto B', 'Assunto C'];
 const LATER = () => new Date(Date.now() + 73 * 3_600_000);
 
 describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
+  const engine = useEngineHarness(kind);
   let t: TestApp;
   let sink: SmtpSink;
   let db: Db;
-  const senders: CampaignSender[] = [];
-  const transports: ReturnType<typeof createRelayTransport>[] = [];
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-    db = t.database.db;
-    sink = await startSmtpSink();
-  });
-  afterEach(async () => {
-    for (const s of senders.splice(0)) await s.stop();
-    for (const tr of transports.splice(0)) await tr.close();
-  });
-  afterAll(async () => {
-    await sink.close();
-    await t.close();
+  beforeAll(() => {
+    ({ t, db, sink } = engine);
   });
 
-  function newSender(workerId?: string) {
-    const transport = createRelayTransport(sink.url, 2);
-    transports.push(transport);
-    const sender = new CampaignSender({
-      db,
-      transports: [transport],
-      settings: testSenderSettings({ batchSize: 7 }),
-      logger: pino({ level: 'silent' }),
-      mailer: t.mailer,
-      workerId,
-    });
-    senders.push(sender);
-    return sender;
-  }
+  const newSender = (workerId?: string) =>
+    engine.newSender({ settings: testSenderSettings({ batchSize: 7 }), workerId });
 
   /** Ticks the senders (all at once) until `done` holds. */
   async function runUntil(list: CampaignSender[], done: () => Promise<boolean>, what: string, ms = 15_000) {

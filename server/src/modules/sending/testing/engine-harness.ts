@@ -1,0 +1,70 @@
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { createTestApp, type TestApp } from '../../../../test/support/test-app';
+import type { DatabaseKind } from '../../../../test/support/test-database';
+import type { Db } from '../../../db/database';
+import { CampaignSender } from '../campaign-sender';
+import { createRelayTransport } from '../sending-runtime';
+import { testSenderSettings } from './send-fixtures';
+import { type SmtpSink, startSmtpSink } from './smtp-sink';
+
+type SenderDeps = ConstructorParameters<typeof CampaignSender>[0];
+
+/** The app, its database and a loopback relay, set up once per suite; senders made by it are stopped after each test. */
+export interface EngineHarness {
+  readonly t: TestApp;
+  readonly db: Db;
+  readonly sink: SmtpSink;
+  /** A CampaignSender relaying to the sink (2 connections), with the test settings unless overridden. */
+  newSender(overrides?: Partial<SenderDeps>): CampaignSender;
+}
+
+/** Registers the suite's hooks (call it inside `describe`) and returns the harness its tests use. */
+export function useEngineHarness(kind: DatabaseKind): EngineHarness {
+  let t: TestApp | undefined;
+  let sink: SmtpSink | undefined;
+  const senders: CampaignSender[] = [];
+  const transports: ReturnType<typeof createRelayTransport>[] = [];
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    sink = await startSmtpSink();
+  });
+  afterEach(async () => {
+    for (const s of senders.splice(0)) await s.stop();
+    for (const tr of transports.splice(0)) await tr.close();
+  });
+  afterAll(async () => {
+    await sink?.close();
+    await t?.close();
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('engine harness used before its beforeAll ran');
+    return value;
+  };
+  return {
+    get t() {
+      return ready(t);
+    },
+    get db() {
+      return ready(t).database.db;
+    },
+    get sink() {
+      return ready(sink);
+    },
+    newSender(overrides = {}) {
+      const app = ready(t);
+      const transport = createRelayTransport(ready(sink).url, 2);
+      transports.push(transport);
+      const sender = new CampaignSender({
+        db: app.database.db,
+        transports: [transport],
+        settings: testSenderSettings(),
+        logger: pino({ level: 'silent' }),
+        mailer: app.mailer,
+        ...overrides,
+      });
+      senders.push(sender);
+      return sender;
+    },
+  };
+}
