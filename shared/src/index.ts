@@ -6,6 +6,7 @@ export * from './contact-export';
 export * from './email';
 export * from './error-messages';
 export * from './errors';
+export * from './message-streams';
 export * from './pix/br-code';
 export * from './pix/provider-amount';
 export * from './plural';
