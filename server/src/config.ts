@@ -354,6 +354,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Configuração inválida / invalid configuration:\n  - WEBHOOKS_ALLOW_PRIVATE_URLS: proibido em produção / not allowed in production',
     );
   }
+  // The mail catcher publishes every message it catches at /dev/mailbox — password resets and magic links
+  // included — to anyone. Production never runs it, whether asked for or implied by a missing relay.
+  if (isProduction && e.MAIL_CATCHER === true) {
+    throw new ConfigError(
+      'Configuração inválida / invalid configuration:\n  - MAIL_CATCHER: o coletor de e-mails de desenvolvimento (/dev/mailbox) é proibido em produção; configure SMTP_URL / the development mail catcher is not allowed in production; set SMTP_URL',
+    );
+  }
+  if (isProduction && !e.SMTP_URL) {
+    throw new ConfigError(
+      'Configuração inválida / invalid configuration:\n  - SMTP_URL: obrigatório em produção — sem um relay, o Carteiro ligaria o coletor de e-mails de desenvolvimento, que publica as mensagens em /dev/mailbox / required in production: without a relay the development mail catcher would publish every message at /dev/mailbox',
+    );
+  }
   if (e.MIN_PASSWORD_LENGTH > e.MAX_PASSWORD_LENGTH) {
     throw new ConfigError(
       'Configuração inválida / invalid configuration:\n  - MIN_PASSWORD_LENGTH: maior que MAX_PASSWORD_LENGTH / greater than MAX_PASSWORD_LENGTH',
@@ -390,7 +402,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const pixApi = pixApiConfig(e);
-  const mailCatcherEnabled = e.MAIL_CATCHER === 'auto' ? !e.SMTP_URL : e.MAIL_CATCHER;
+  const mailCatcherEnabled = !isProduction && (e.MAIL_CATCHER === 'auto' ? !e.SMTP_URL : e.MAIL_CATCHER);
   return {
     ...e,
     isProduction,
