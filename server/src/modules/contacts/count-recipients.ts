@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { isEligibleSql } from './recipient-eligibility';
 
 export interface Audience {
   includeListIds: string[];
@@ -15,12 +16,12 @@ export interface Audience {
 }
 
 /**
- * The SQL (select contact id, email, name, fields) of a campaign audience: distinct contacts of the account
- * that are subscribed in at least one included list (membership status subscribed, so pending double opt-in
- * is out), or match one of the included segments, or are non-openers of the campaign followed up; whose contact
- * status is subscribed (not unsubscribed, bounced, complained), that are in no excluded list, and whose address
- * hash is not suppressed. One row per contact however many sources it matches. The sending engine snapshots
- * recipients from it.
+ * The SQL (select contact id, email, name, fields) of a campaign audience: distinct contacts of the account that
+ * are subscribed in at least one included list (membership status subscribed, so pending double opt-in is out), or
+ * match one of the included segments, or are non-openers of the campaign followed up; that are in no excluded list;
+ * and that the eligibility rule (recipient-eligibility.ts) lets receive marketing mail. One row per contact however
+ * many sources it matches. The cost preview counts it and the sending engine snapshots recipients from it; the
+ * engine's claim asks the same eligibility rule again.
  */
 export function audienceQuery(accountId: string, audience: Audience): SQL {
   const include = audience.includeListIds.map((id) => sql`${id}::uuid`);
@@ -43,7 +44,6 @@ export function audienceQuery(accountId: string, audience: Audience): SQL {
   return sql`select c.id, c.email, c.name, c.fields
     from contacts c
     where c.account_id = ${accountId}
-      and c.status = 'subscribed'
       and (${sql.join(sources, sql` or `)})
       ${
         exclude.length > 0
@@ -51,8 +51,21 @@ export function audienceQuery(accountId: string, audience: Audience): SQL {
                   and x.list_id in (${sql.join(exclude, sql`, `)}))`
           : sql``
       }
-      and not exists (select 1 from suppressions s where s.account_id = ${accountId}
-                  and s.email_hash = encode(sha256(convert_to(c.email, 'UTF8')), 'hex'))`;
+      and ${isEligibleSql({
+        accountId: sql`${accountId}::uuid`,
+        email: sql`c.email`,
+        contact: 'c',
+        stream: 'marketing',
+        lists: audienceLists(audience),
+      })}`;
+}
+
+/** The lists of an audience as the eligibility rule sees them: `only` when no segment or follow-up also feeds it. */
+export function audienceLists(audience: Audience): { ids: string[]; only: boolean } {
+  return {
+    ids: audience.includeListIds,
+    only: (audience.segmentConditions ?? []).length === 0 && !audience.nonOpenersOfCampaignId,
+  };
 }
 
 /** Exact number of recipients of an audience (for the cost preview before sending). */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   costOfEmailsMillis,
   formatBRL,
+  type SkipReason,
   type TransactionalMessageInput,
   type TransactionalSendResult,
 } from '@carteiro/shared';
@@ -430,9 +431,10 @@ async function storeAndCharge(
                    as i(token, email, status, from_email, from_name, reply_to, to_name, category, track_opens,
                         track_clicks, subject, html, text, template_id, tags, ord)),
         m as (
-          insert into messages (campaign_id, account_id, email, token, status, response)
+          insert into messages (campaign_id, account_id, email, token, status, response, skip_reason)
           select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status,
-                 case when i.status = 'skipped' then ${SUPPRESSED_RESPONSE} end
+                 case when i.status = 'skipped' then ${SUPPRESSED_RESPONSE} end,
+                 case when i.status = 'skipped' then ${'suppressed' satisfies SkipReason} end
             from input i
            where exists (select 1 from balance)
            order by i.ord
