@@ -6,11 +6,11 @@
  * (server/src/modules/contacts/recipient-eligibility.ts); the order below is the order it checks them.
  */
 export const SKIP_REASONS = [
-  'suppressed',
   'contact_deleted',
   'contact_unsubscribed',
   'contact_bounced',
   'contact_complained',
+  'suppressed',
   'left_list',
   'campaign_cancelled',
 ] as const;

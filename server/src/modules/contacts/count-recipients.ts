@@ -13,6 +13,11 @@ export interface Audience {
    * open event on that message (machine opens do not count) are included.
    */
   nonOpenersOfCampaignId?: string | null;
+  /**
+   * A follow-up's original lists: who left one of them since (an unsubscribe from the original) is not mailed again,
+   * though the lists are not a source of the follow-up.
+   */
+  followUpListIds?: string[];
 }
 
 /**
@@ -60,10 +65,13 @@ export function audienceQuery(accountId: string, audience: Audience): SQL {
       })}`;
 }
 
-/** The lists of an audience as the eligibility rule sees them: `only` when no segment or follow-up also feeds it. */
+/**
+ * The lists of an audience as the eligibility rule sees them (its own and, for a follow-up, the original's): `only`
+ * when its lists are its one source (no segment, no follow-up).
+ */
 export function audienceLists(audience: Audience): { ids: string[]; only: boolean } {
   return {
-    ids: audience.includeListIds,
+    ids: [...new Set([...audience.includeListIds, ...(audience.followUpListIds ?? [])])],
     only: (audience.segmentConditions ?? []).length === 0 && !audience.nonOpenersOfCampaignId,
   };
 }

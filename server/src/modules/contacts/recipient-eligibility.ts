@@ -8,10 +8,11 @@ import { type SQL, sql } from 'drizzle-orm';
  * recipients; the claim asks the same question again and skips, with the reason code, those that stopped being
  * eligible since — so what the preview counted is what is delivered, unless the recipient changed their mind.
  *
- * The checks, in the order a reason is reported (shared/src/skip-reasons.ts):
- * 1. `suppressed` — the address is on the account's suppression list (hashes: survives the contact's deletion).
- * 2. `contact_deleted` — the message names a contact that no longer exists.
- * 3. `contact_<status>` — the contact is unsubscribed, bounced or complained.
+ * The checks, in the order a reason is reported (shared/src/skip-reasons.ts) — the person's own state first, as it
+ * says the most (an unsubscribe also suppresses the address, an erasure also deletes the contact):
+ * 1. `contact_deleted` — the message names a contact that no longer exists.
+ * 2. `contact_<status>` — the contact is unsubscribed, bounced or complained.
+ * 3. `suppressed` — the address is on the account's suppression list (hashes: survives the contact's deletion).
  * 4. `left_list` — the audience names lists and the contact is subscribed to none of them: when the lists are the
  *    audience's only source, being off them is enough; when segments or a follow-up also feed it, only a withdrawal
  *    counts (an unsubscribed membership of one of the lists), since the contact may be there through the segment.
@@ -45,31 +46,28 @@ interface Check {
 }
 
 function checks(target: EligibilityTarget): Check[] {
-  const list: Check[] = [
-    {
-      ok: sql`not exists (select 1 from suppressions s where s.account_id = ${target.accountId}
-                           and s.email_hash = encode(sha256(convert_to(${target.email}, 'UTF8')), 'hex'))`,
-      reason: sql`'suppressed'`,
-    },
-  ];
-  if (target.contact) {
-    const c = sql.raw(target.contact);
+  const list: Check[] = [];
+  const c = target.contact ? sql.raw(target.contact) : null;
+  if (c) {
     list.push({ ok: sql`${c}.id is not null`, reason: sql`'contact_deleted'` });
     list.push({ ok: sql`${c}.status = 'subscribed'`, reason: sql`'contact_' || ${c}.status` });
-    const lists = target.lists;
-    if (lists && (!Array.isArray(lists.ids) || lists.ids.length > 0)) {
-      const ids = Array.isArray(lists.ids) ? sql`${`{${lists.ids.join(',')}}`}::uuid[]` : (lists.ids as SQL);
-      const member = (status: string) =>
-        sql`exists (select 1 from list_memberships lm where lm.contact_id = ${c}.id and lm.status = ${status}
-                     and lm.list_id = any(${ids}))`;
-      const onLists = lists.only
-        ? member('subscribed')
-        : sql`(${member('subscribed')} or not ${member('unsubscribed')})`;
-      list.push({
-        ok: Array.isArray(lists.ids) ? onLists : sql`(cardinality(${ids}) = 0 or ${onLists})`,
-        reason: sql`'left_list'`,
-      });
-    }
+  }
+  list.push({
+    ok: sql`not exists (select 1 from suppressions s where s.account_id = ${target.accountId}
+                         and s.email_hash = encode(sha256(convert_to(${target.email}, 'UTF8')), 'hex'))`,
+    reason: sql`'suppressed'`,
+  });
+  const lists = target.lists;
+  if (c && lists && (!Array.isArray(lists.ids) || lists.ids.length > 0)) {
+    const ids = Array.isArray(lists.ids) ? sql`${`{${lists.ids.join(',')}}`}::uuid[]` : (lists.ids as SQL);
+    const member = (status: string) =>
+      sql`exists (select 1 from list_memberships lm where lm.contact_id = ${c}.id and lm.status = ${status}
+                   and lm.list_id = any(${ids}))`;
+    const onLists = lists.only ? member('subscribed') : sql`(${member('subscribed')} or not ${member('unsubscribed')})`;
+    list.push({
+      ok: Array.isArray(lists.ids) ? onLists : sql`(cardinality(${ids}) = 0 or ${onLists})`,
+      reason: sql`'left_list'`,
+    });
   }
   return list;
 }

@@ -102,7 +102,7 @@ describe('ReportBody', () => {
     expect(within(numbers).getByText('de 12.500 destinatários · 120 falharam · 35 não enviados')).toBeTruthy();
     // Why they were not sent, in the rule's order, with pt-BR labels.
     expect(screen.getByTestId('skip-reasons').textContent).toBe(
-      'Não enviados, por motivo: Endereço na lista de supressão: 15 · Contato descadastrado: 20',
+      'Não enviados, por motivo: Contato descadastrado: 20 · Endereço na lista de supressão: 15',
     );
     expect(within(numbers).getByText('4.321')).toBeTruthy();
     expect(within(numbers).getByText('35% dos entregues · 1.002 automáticas à parte')).toBeTruthy();
