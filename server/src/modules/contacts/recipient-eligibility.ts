@@ -1,5 +1,6 @@
 import { type MessageStream, SKIP_REASON_LABELS, SKIP_REASONS } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
+import { suppressedForStreamSql } from './suppression';
 
 /**
  * The one rule that decides whether an address may receive a message of a stream, given as SQL so every path folds
@@ -12,7 +13,9 @@ import { type SQL, sql } from 'drizzle-orm';
  * says the most (an unsubscribe also suppresses the address, an erasure also deletes the contact):
  * 1. `contact_deleted` — the message names a contact that no longer exists.
  * 2. `contact_<status>` — the contact is unsubscribed, bounced or complained.
- * 3. `suppressed` — the address is on the account's suppression list (hashes: survives the contact's deletion).
+ * 3. `suppressed` — the address is on the account's suppression list with a reason that covers the message's stream
+ *    (suppression.ts suppressedForStreamSql: an unsubscribe covers marketing only; bounces, complaints, erasure and
+ *    the sender's manual entries cover every stream).
  * 4. `left_list` — the audience names lists and the contact is subscribed to none of them: when the lists are the
  *    audience's only source, being off them is enough; when segments or a follow-up also feed it, only a withdrawal
  *    counts (an unsubscribed membership of one of the lists), since the contact may be there through the segment.
@@ -53,8 +56,7 @@ function checks(target: EligibilityTarget): Check[] {
     list.push({ ok: sql`${c}.status = 'subscribed'`, reason: sql`'contact_' || ${c}.status` });
   }
   list.push({
-    ok: sql`not exists (select 1 from suppressions s where s.account_id = ${target.accountId}
-                         and s.email_hash = encode(sha256(convert_to(${target.email}, 'UTF8')), 'hex'))`,
+    ok: sql`not ${suppressedForStreamSql(target.accountId, target.email, target.stream)}`,
     reason: sql`'suppressed'`,
   });
   const lists = target.lists;
