@@ -20,6 +20,8 @@ const BATCH = 10;
 const CONCURRENCY = 2;
 /** At most this many messages can be delivered twice per killed worker: the batches it had in flight. */
 const IN_FLIGHT_WINDOW = BATCH * CONCURRENCY;
+/** How long a worker process may take to start on a loaded machine. */
+const WORKER_START_MS = 60_000;
 
 /**
  * Real worker processes (`main.ts worker`, PostgreSQL only): one killed with SIGKILL mid-campaign and restarted;
@@ -68,7 +70,8 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('worker processes on Postg
     children.push(child);
     await new Promise<void>((resolve, reject) => {
       let buffered = '';
-      const timer = setTimeout(() => reject(new Error('worker did not start')), 20_000);
+      // A start on a loaded machine (tsx compiling, migrations checked) can take long: a bound, not a timing check.
+      const timer = setTimeout(() => reject(new Error('worker did not start')), WORKER_START_MS);
       child.stdout?.on('data', (chunk: Buffer) => {
         buffered += chunk.toString();
         if (buffered.includes('sending engine started')) {
@@ -144,7 +147,7 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('worker processes on Postg
     const duplicates = [...counts.values()].reduce((a, c) => a + c - 1, 0);
     expect(duplicates).toBeLessThanOrEqual(IN_FLIGHT_WINDOW);
     await assertExact(id, n);
-  }, 45_000);
+  }, 45_000 + 3 * WORKER_START_MS);
 
   it('three workers share one campaign with no double send and exact counters', async () => {
     const n = 600;
@@ -165,7 +168,7 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('worker processes on Postg
     );
     expect(workers?.n).toBeGreaterThanOrEqual(2); // the campaign really was shared
     await assertExact(id, n);
-  }, 45_000);
+  }, 45_000 + 3 * WORKER_START_MS);
 
   it('an A/B campaign under three workers, one killed with SIGKILL mid-test: one variant per recipient, even split, exact ledger', async () => {
     const n = 300;
@@ -229,5 +232,5 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('worker processes on Postg
       expect((await simpleParser(m.raw)).subject).toBe(subjects[variantOf.get(m.to) as number]);
     }
     await assertExact(id, n);
-  }, 90_000);
+  }, 90_000 + 4 * WORKER_START_MS);
 });
