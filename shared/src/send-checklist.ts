@@ -107,6 +107,15 @@ export function sendChecklist(input: SendCheckInput): SendCheckItem[] {
         },
     !account
       ? null
+      : {
+          key: 'identity',
+          ok: identityMissing.length === 0,
+          label: 'Identificação no rodapé',
+          problem: `Complete a identificação da empresa que aparece no rodapé de todo e-mail (${identityMissing.join(', ')}): é exigida antes do primeiro envio, como pede o código de autorregulamentação (CAPEM).`,
+          fix: { href: IDENTITY_SETTINGS_PATH, text: 'Completar a identificação' },
+        },
+    !account
+      ? null
       : from === ''
         ? {
             key: 'sender',
@@ -123,15 +132,6 @@ export function sendChecklist(input: SendCheckInput): SendCheckItem[] {
             problem: `O remetente ${from} não está verificado. Confirme o endereço ou verifique o domínio em Configurações → Remetentes e domínios.`,
             fix: { href: SENDERS_SETTINGS_PATH, text: 'Verificar o remetente' },
           },
-    !account
-      ? null
-      : {
-          key: 'identity',
-          ok: identityMissing.length === 0,
-          label: 'Identificação no rodapé',
-          problem: `Complete a identificação da empresa que aparece no rodapé de todo e-mail (${identityMissing.join(', ')}): é exigida antes do primeiro envio, como pede o código de autorregulamentação (CAPEM).`,
-          fix: { href: IDENTITY_SETTINGS_PATH, text: 'Completar a identificação' },
-        },
     input.isBalanceSufficient === undefined
       ? null
       : {
