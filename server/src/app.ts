@@ -23,6 +23,7 @@ import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { listsRoutes } from './modules/lists/lists.routes';
+import { mailPolicyLimitsFrom } from './modules/mail-policy/assert-may-cause-mail';
 import { registerMetrics } from './modules/metrics/metrics';
 import { privacyRequestsRoutes } from './modules/privacy-requests/privacy-requests.routes';
 import { apiKeysRoutes } from './modules/public-api/api-keys.routes';
@@ -80,7 +81,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: config.isProduction,
+    // Whose X-Forwarded-For counts (request.ip, every per-address limit): TRUSTED_PROXIES, nobody by default.
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   });
 
@@ -139,8 +141,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.PUBLIC_URL,
     secret: resolveAuthSecret(config),
   });
-  await app.register(templatesRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.PUBLIC_URL });
-  await app.register(campaignsRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.PUBLIC_URL });
+  const mailPolicy = mailPolicyLimitsFrom(config);
+  await app.register(templatesRoutes, {
+    db: database.db,
+    mailer: deps.mailer,
+    publicUrl: config.PUBLIC_URL,
+    mailPolicy,
+  });
+  await app.register(campaignsRoutes, {
+    db: database.db,
+    mailer: deps.mailer,
+    publicUrl: config.PUBLIC_URL,
+    mailPolicy,
+  });
   await app.register(automationsRoutes, { db: database.db });
   await app.register(compatRoutes, { db: database.db });
   await app.register(sendingRoutes, { db: database.db });
@@ -151,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer,
     dns,
     settings: senderIdentitySettings(config),
+    mailPolicy,
   });
   await registerAfterSend(app, { config, db: database.db, logger: deps.logger });
   const fileStorage = createFileStorage(config);

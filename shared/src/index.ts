@@ -24,4 +24,5 @@ export * from './schemas/sender-identities';
 export * from './schemas/template';
 export * from './schemas/webhooks';
 export * from './send-checklist';
+export * from './suppression-scope';
 export * from './time-zones';

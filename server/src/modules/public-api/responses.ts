@@ -1,4 +1,4 @@
-import { AB_CRITERIA } from '@carteiro/shared';
+import { AB_CRITERIA, MESSAGE_STREAMS, SUPPRESSION_REASON_VALUES } from '@carteiro/shared';
 import { z } from 'zod';
 
 /**
@@ -246,7 +246,7 @@ export const statementSchema = z
   })
   .meta({ id: 'Statement' });
 
-const reasons = z.enum(['erased', 'unsubscribed', 'bounced', 'complained', 'manual']);
+const reasons = z.enum(SUPPRESSION_REASON_VALUES);
 export const suppressionSummarySchema = z
   .object({
     total: counter,
@@ -263,5 +263,14 @@ export const suppressionAddedSchema = z
   .object({ added: counter, alreadySuppressed: counter, invalid: z.array(z.string()), invalidCount: counter })
   .meta({ id: 'SuppressionsAdded' });
 export const suppressionLookupSchema = z
-  .object({ email: z.string(), suppressed: z.boolean(), reason: reasons.nullable(), createdAt: isoDate.nullable() })
+  .object({
+    email: z.string(),
+    suppressed: z.boolean(),
+    reason: reasons.nullable().describe('O motivo mais forte (um endereço pode ter vários).'),
+    reasons: z.array(reasons).describe('Todos os motivos do endereço, do mais forte ao mais fraco.'),
+    streams: z
+      .array(z.enum(MESSAGE_STREAMS))
+      .describe('Os fluxos que a supressão cobre: um descadastro só `marketing`; os outros motivos, todos.'),
+    createdAt: isoDate.nullable(),
+  })
   .meta({ id: 'SuppressionLookup' });

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import {
   costOfEmailsMillis,
   formatBRL,
+  SUPPRESSION_REASON_LABELS,
+  type SuppressionReason,
   type TransactionalMessageInput,
   type TransactionalSendResult,
 } from '@carteiro/shared';
@@ -13,8 +15,7 @@ import { adjustAccountBalanceSql } from '../../accounts/account-balance';
 import { accounts } from '../../accounts/accounts.db';
 import { insufficientBalanceMessage, ledgerEntryFromBalanceSql } from '../../billing/ledger';
 import { campaigns } from '../../campaigns/campaigns.db';
-import { hashEmail } from '../../contacts/email-hash';
-import { suppressedHashesSql } from '../../contacts/suppression';
+import { suppressionRowsSql, suppressionsByAddress } from '../../contacts/suppression';
 import { pgTextArray } from '../../imports/run-import';
 import { assertSenderAllowed, senderAllowedSql } from '../../sender-identities/sender-identities';
 import {
@@ -42,10 +43,14 @@ interface Prepared {
   subject: string;
   html: string;
   text: string;
-  suppressed: boolean;
+  /** The strongest suppression of the address that covers the message's stream; null when it goes. */
+  suppressedBy: SuppressionReason | null;
 }
 
-const SUPPRESSED_RESPONSE = 'não enviado: endereço suprimido ou descadastrado nesta conta';
+/** The message row's response for a message not sent because its address is suppressed in its stream. */
+function suppressedResponse(reason: SuppressionReason): string {
+  return `não enviado: endereço suprimido nesta conta — ${SUPPRESSION_REASON_LABELS[reason]}`;
+}
 
 /**
  * The account's transactional stream: the hidden campaign (kind transactional) whose `messages` rows are the
@@ -171,7 +176,7 @@ export async function prepareTransactional(
 ): Promise<PreparedTransactional> {
   // The reads that need no lock are ONE statement (one round trip, ADR 0019): the account's identity and status,
   // whether each distinct From is a verified sender (the sender module's rule, senderAllowedSql) and which
-  // recipients are suppressed (the contacts module's probe, suppressedHashesSql). Their answers are then judged
+  // recipients are suppressed (the contacts module's probe, suppressionRowsSql). Their answers are then judged
   // in the usual order (account, sender, templates, rendering), so a caller sees the same errors as before.
   const senders = [...new Set(inputs.map((m) => m.from.email))];
   const recipients = inputs.map((m) => m.to.email);
@@ -184,7 +189,7 @@ export async function prepareTransactional(
     status: string;
     price_millis: number;
     allowed: boolean[];
-    suppressed: string[];
+    suppressions: string[];
   }>(
     db,
     // One text per number of distinct senders (the recipients are one array parameter): named for the usual shapes.
@@ -196,18 +201,19 @@ export async function prepareTransactional(
                  senders.map((from) => senderAllowedSql(accountId, from)),
                  sql`, `,
                )}]::boolean[] as allowed,
-               ${suppressedHashesSql(accountId, recipients)} as suppressed
+               ${suppressionRowsSql(accountId, recipients)} as suppressions
           from ${accounts} where ${accounts.id} = ${accountId}`,
   );
   const account = row
     ? { name: row.name, legalName: row.legal_name, address: row.address, taxId: row.tax_id, status: row.status }
     : undefined;
   const allowed = row?.allowed ?? [];
-  const suppressedHashes = new Set(row?.suppressed ?? []);
-  const suppressed =
-    suppressedHashes.size === 0
-      ? new Set<string>()
-      : new Set(recipients.filter((email) => suppressedHashes.has(hashEmail(email))));
+  // Each message's own stream decides (the contacts module's rule): an unsubscribe stops marketing only.
+  const suppressedFor = suppressionsByAddress(
+    row?.suppressions ?? [],
+    recipients,
+    (i) => inputs[i]?.category ?? 'marketing',
+  );
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
   for (const [index, from] of senders.entries()) {
@@ -290,7 +296,7 @@ export async function prepareTransactional(
         throw renderError(index, inputs.length, field, 'O texto contém um caractere inválido (NUL, \\u0000).');
       }
     }
-    return { input, token, ...rendered, suppressed: suppressed.has(input.to.email) };
+    return { input, token, ...rendered, suppressedBy: suppressedFor[index] ?? null };
   });
   return { streamId, priceMillis: Number(row?.price_millis), messages: prepared };
 }
@@ -323,7 +329,7 @@ export async function commitTransactional(
   const first = group[0];
   if (!first) return [];
   const prepared = group.flatMap((r) => r.messages);
-  const sendable = prepared.filter((p) => !p.suppressed).length;
+  const sendable = prepared.filter((p) => !p.suppressedBy).length;
   // The price read by prepareTransactional (unlocked); the statement charges only if it is still the account's
   // price under the lock, and otherwise answers the current one: then the commit runs again at that price.
   let price = first.priceMillis;
@@ -354,8 +360,10 @@ export async function commitTransactional(
       const own = r.messages.map((p) => ({
         id: String(ids[at++]),
         to: p.input.to.email,
-        status: p.suppressed ? ('suppressed' as const) : ('queued' as const),
-        costMillis: p.suppressed ? 0 : price,
+        status: p.suppressedBy ? ('suppressed' as const) : ('queued' as const),
+        costMillis: p.suppressedBy ? 0 : price,
+        stream: p.input.category,
+        ...(p.suppressedBy ? { suppressionReason: p.suppressedBy } : {}),
       }));
       return { messages: own, costMillis: own.reduce((sum, m) => sum + m.costMillis, 0), balanceMillis: balance };
     });
@@ -418,7 +426,8 @@ async function storeAndCharge(
         balance as (${adjustAccountBalanceSql(accountId, -cost, charged)}),
         input as (
           select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.input.to.email)}::text[],
-                               ${col((p) => (p.suppressed ? 'skipped' : 'queued'))}::text[],
+                               ${col((p) => (p.suppressedBy ? 'skipped' : 'queued'))}::text[],
+                               ${col((p) => (p.suppressedBy ? suppressedResponse(p.suppressedBy) : null))}::text[],
                                ${col((p) => p.input.from.email)}::text[], ${col((p) => p.input.from.name ?? null)}::text[],
                                ${col((p) => p.input.replyTo ?? null)}::text[], ${col((p) => p.input.to.name ?? null)}::text[],
                                ${col((p) => p.input.category)}::text[], ${col((p) => String(p.input.trackOpens))}::boolean[],
@@ -427,12 +436,11 @@ async function storeAndCharge(
                                ${col((p) => p.input.templateId ?? null)}::uuid[],
                                ${col((p) => (p.input.tags ? JSON.stringify(p.input.tags) : null))}::text[])
                         with ordinality
-                   as i(token, email, status, from_email, from_name, reply_to, to_name, category, track_opens,
+                   as i(token, email, status, response, from_email, from_name, reply_to, to_name, category, track_opens,
                         track_clicks, subject, html, text, template_id, tags, ord)),
         m as (
           insert into messages (campaign_id, account_id, email, token, status, response)
-          select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status,
-                 case when i.status = 'skipped' then ${SUPPRESSED_RESPONSE} end
+          select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status, i.response
             from input i
            where exists (select 1 from balance)
            order by i.ord
