@@ -169,6 +169,14 @@ describe.skipIf(!CHROMIUM_PATH)('the visual editor in Chromium', () => {
     await page.keyboard.type('Bom dia, tudo bem?');
     // Caret back to just after "Bom dia, ", then the field, then keep typing.
     for (let i = 0; i < 'tudo bem?'.length; i++) await page.keyboard.press('ArrowLeft');
+    const frame = await canvasFrame(page);
+    await expect
+      .poll(() =>
+        frame.evaluate(() =>
+          document.getSelection()?.focusNode?.textContent?.slice(document.getSelection()?.focusOffset ?? 0),
+        ),
+      )
+      .toBe('tudo bem?');
     await page.getByLabel('Inserir campo').selectOption({ label: 'Nome do contato' });
     await page.keyboard.type('! Como vai, ');
     const chip = canvas.getByText('Bom dia,', { exact: false }).locator('[data-liquid]');
@@ -181,7 +189,7 @@ describe.skipIf(!CHROMIUM_PATH)('the visual editor in Chromium', () => {
     // Reopened: the chip again, never the raw tag.
     await page.reload();
     await canvas.locator('[data-liquid]').first().waitFor({ timeout: 30_000 });
-    const frame = await canvasFrame(page);
-    expect(await frame.evaluate(() => document.body.innerText)).not.toContain('{{');
+    const reopened = await canvasFrame(page);
+    expect(await reopened.evaluate(() => document.body.innerText)).not.toContain('{{');
   });
 });

@@ -315,15 +315,20 @@ export default function VisualBuilder({
         if (!instance || !editing || !element) return false;
         const doc = element.ownerDocument;
         const selection = doc.getSelection();
+        // The frame keeps its own selection while the menu (in the page) has the focus; the copy kept on
+        // selectionchange covers a browser that drops it.
+        const live = selection?.rangeCount ? selection.getRangeAt(0) : null;
         const range =
-          caret.current && element.contains(caret.current.startContainer)
-            ? caret.current
-            : (() => {
-                const end = doc.createRange();
-                end.selectNodeContents(element);
-                end.collapse(false);
-                return end;
-              })();
+          live && element.contains(live.startContainer)
+            ? live
+            : caret.current && element.contains(caret.current.startContainer)
+              ? caret.current
+              : (() => {
+                  const end = doc.createRange();
+                  end.selectNodeContents(element);
+                  end.collapse(false);
+                  return end;
+                })();
         range.deleteContents();
         const holder = doc.createElement('span');
         holder.innerHTML = chipHtml(text, accountRef.current);
