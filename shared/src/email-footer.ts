@@ -52,7 +52,7 @@ export const IDENTITY_FOOTER_LINES = footerLines({
 });
 
 /** The footer's one row (its cell holds the lines). */
-export function identityFooterRow(lines: string = IDENTITY_FOOTER_LINES, className = 'px'): string {
+function identityFooterRow(lines: string = IDENTITY_FOOTER_LINES, className = 'px'): string {
   return `<tr><td class="${className} carteiro-rodape" style="${CELL_STYLE}">${lines}</td></tr>`;
 }
 

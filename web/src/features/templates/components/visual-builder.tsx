@@ -4,7 +4,6 @@ import {
   type FooterAccount,
   IDENTITY_FOOTER_MARKER,
   identityFooterDisplayLines,
-  identityFooterRow,
   identityFooterTable,
 } from '@carteiro/shared';
 import grapesjs, { type Component, type Editor } from 'grapesjs';
@@ -54,10 +53,10 @@ const EMPTY_EMAIL = `<table role="presentation" width="100%" cellpadding="0" cel
 const CANVAS_CSS = `
   .${CHIP_CLASS} { display:inline-block; padding:0 6px; margin:0 1px; border-radius:999px; background:#ede9fe;
     color:#5b21b6; font-weight:600; font-size:0.9em; line-height:1.5; white-space:nowrap; cursor:default; }
-  [data-carteiro-bloco="rodape"] { cursor:not-allowed; }
-  .carteiro-rodape { padding:24px 32px; border-top:1px solid #e5e7eb; font-family:Arial,Helvetica,sans-serif;
-    font-size:12px; line-height:18px; color:#6b7280; text-align:center; }
-  .carteiro-rodape a { color:#6b7280; }
+  [data-carteiro-bloco="rodape"] { width:100%; cursor:not-allowed; }
+  [data-carteiro-bloco="rodape"] td { padding:24px 32px; border-top:1px solid #e5e7eb;
+    font-family:Arial,Helvetica,sans-serif; font-size:12px; line-height:18px; color:#6b7280; text-align:center; }
+  [data-carteiro-bloco="rodape"] a { color:#6b7280; }
   [data-carteiro-bloco="rodape"] em { color:#b45309; }
 `;
 
@@ -100,7 +99,19 @@ function addCarteiroTypes(editor: Editor, account: () => FooterAccount | null) {
         stylable: false,
       },
       init(this: Component) {
-        this.components(`<tbody>${identityFooterRow(identityFooterDisplayLines(account() ?? EMPTY_ACCOUNT))}</tbody>`);
+        // Built as components, not as an HTML string: a lone <tbody>/<tr>/<td> would be dropped by the HTML parser.
+        // The cell's look comes from CANVAS_CSS (what is saved is `toHTML` below).
+        this.components([
+          {
+            type: 'tbody',
+            components: [
+              {
+                type: 'row',
+                components: [{ type: 'cell', components: identityFooterDisplayLines(account() ?? EMPTY_ACCOUNT) }],
+              },
+            ],
+          },
+        ]);
         // The rows inside show data, not content: nothing in them is selected, edited or moved on its own.
         const lock = (component: Component) => {
           component.set({ selectable: false, hoverable: false, editable: false, draggable: false, removable: false });
@@ -218,6 +229,11 @@ export default function VisualBuilder({
         },
       },
       canvasCss: CANVAS_CSS,
+      // A paragraph holding chips (or bold, italic, spans) is still one editable text.
+      parser: {
+        textTypes: ['text', 'textnode', 'comment', CHIP_TYPE],
+        textTags: ['br', 'b', 'i', 'u', 'a', 'ul', 'ol', 'strong', 'em', 's', 'span', 'sup', 'sub'],
+      },
       cssIcons: '',
       // GrapesJS would post usage data to its own servers (blocked by our CSP, and not ours to send).
       telemetry: false,
