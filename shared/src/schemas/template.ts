@@ -27,7 +27,10 @@ export type TemplateUpdateInput = z.infer<typeof templateUpdateSchema>;
 
 /** A starter template offered to every account (pt-BR, responsive, with unsubscribe link and footer). */
 export interface StarterTemplate {
-  key: 'newsletter' | 'promocao' | 'anuncio';
+  /** Stable id of the starter (the gallery and the tests name it). */
+  key: string;
+  /** The occasion, in one line (the gallery's card). */
+  description: string;
   name: string;
   subject: string;
   html: string;

@@ -692,6 +692,7 @@ export const ptBRApp = {
   'templates.starters.blankBody': 'Comece do zero no editor visual.',
   'templates.starters.thumbnail': 'Miniatura: {title}',
   'templates.starters.use': 'Usar este',
+  'templates.starters.subject': 'Assunto:',
   'templates.page.fallbackTitle': 'Modelo',
   'templates.page.name': 'Nome do modelo',
   'templates.page.subject': 'Assunto sugerido',
