@@ -1,4 +1,4 @@
-import { AB_CRITERIA, MESSAGE_STREAMS, SUPPRESSION_REASON_VALUES } from '@carteiro/shared';
+import { AB_CRITERIA, MESSAGE_STREAMS, PUBLIC_API_ERROR_CODES, SUPPRESSION_REASON_VALUES } from '@carteiro/shared';
 import { z } from 'zod';
 
 /**
@@ -43,7 +43,9 @@ export const contactPageSchema = z
 export const errorSchema = z
   .object({
     error: z.object({
-      code: z.string(),
+      code: z
+        .enum(PUBLIC_API_ERROR_CODES)
+        .describe('O que aconteceu, para o seu código decidir (tabela completa em docs/api-errors.md).'),
       message: z.string().describe('Mensagem em português do Brasil.'),
       details: z.unknown().optional(),
     }),
@@ -63,7 +65,9 @@ export const listSchema = z
   })
   .meta({ id: 'List' });
 
-export const listCollectionSchema = z.object({ items: z.array(listSchema) }).meta({ id: 'ListCollection' });
+const nextCursor = z.string().nullable().describe('Cursor da próxima página (passe em `cursor`); null na última.');
+
+export const listCollectionSchema = z.object({ items: z.array(listSchema), nextCursor }).meta({ id: 'ListCollection' });
 
 export const affectedSchema = z
   .object({ affected: z.number().int().describe('Quantos registros mudaram.') })
@@ -86,7 +90,7 @@ export const templateSchema = z
   })
   .meta({ id: 'Template' });
 export const templateCollectionSchema = z
-  .object({ items: z.array(templateSummarySchema) })
+  .object({ items: z.array(templateSummarySchema), nextCursor })
   .meta({ id: 'TemplateCollection' });
 
 export const renderedSchema = z
@@ -148,7 +152,13 @@ export const campaignSchema = z
   })
   .loose()
   .meta({ id: 'Campaign' });
-export const campaignCollectionSchema = z.object({ items: z.array(campaignSchema) }).meta({ id: 'CampaignCollection' });
+export const campaignListItemSchema = campaignSchema
+  .omit({ template: true, abTest: true })
+  .extend({ isAbTest: z.boolean().describe('Se é um teste A/B (leia a campanha para ver as variantes).') })
+  .meta({ id: 'CampaignListItem' });
+export const campaignCollectionSchema = z
+  .object({ items: z.array(campaignListItemSchema), nextCursor })
+  .meta({ id: 'CampaignCollection' });
 
 export const campaignStartedSchema = z
   .object({
