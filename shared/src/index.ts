@@ -5,6 +5,7 @@ export * from './campaign-status';
 export * from './constants';
 export * from './contact-export';
 export * from './email';
+export * from './email-footer';
 export * from './error-messages';
 export * from './errors';
 export * from './message-streams';
