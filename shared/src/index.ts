@@ -25,5 +25,6 @@ export * from './schemas/sender-identities';
 export * from './schemas/template';
 export * from './schemas/webhooks';
 export * from './send-checklist';
+export * from './skip-reasons';
 export * from './suppression-scope';
 export * from './time-zones';

@@ -1,4 +1,11 @@
-import { AB_CRITERIA, MESSAGE_STREAMS, PUBLIC_API_ERROR_CODES, SUPPRESSION_REASON_VALUES } from '@carteiro/shared';
+import {
+  AB_CRITERIA,
+  MESSAGE_STREAMS,
+  PUBLIC_API_ERROR_CODES,
+  SKIP_REASON_LABELS,
+  SKIP_REASONS,
+  SUPPRESSION_REASON_VALUES,
+} from '@carteiro/shared';
 import { z } from 'zod';
 
 /**
@@ -180,6 +187,11 @@ export const campaignReportSchema = z
     delivered: counter,
     failed: counter,
     skipped: counter,
+    skippedByReason: z
+      .partialRecord(z.enum(SKIP_REASONS), counter)
+      .describe(
+        `Não enviadas por motivo: ${SKIP_REASONS.map((r) => `\`${r}\` (${SKIP_REASON_LABELS[r]})`).join(', ')}.`,
+      ),
     pending: counter,
     opens: z.object({ uniqueHuman: counter, machine: counter, total: counter, rate: z.number() }),
     clicks: z.object({
