@@ -253,6 +253,10 @@ const envSchema = z.object({
   METRICS_ENABLED: booleanFlag.default('auto'),
   /** When set, /metrics also answers any client presenting `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16, 'precisa de pelo menos 16 caracteres / needs at least 16 characters').optional(),
+  /** Threads rendering sender templates on demand (previews, test sends, the public viewer); 0 = as many as cores, up to 2. */
+  TEMPLATE_RENDER_WORKERS: z.coerce.number().int().min(0).max(32).default(0),
+  /** A render on demand running longer than this is killed (its thread replaced) and answered with a pt-BR 400. */
+  TEMPLATE_RENDER_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
