@@ -1035,6 +1035,7 @@ export const en = {
   'automations.trigger.listJoinedText': 'Joined the list "{list}"',
   'automations.trigger.dateFieldText': 'Date in "{field}", at {hour}h (Brasília time)',
   'automations.trigger.apiEventText': 'Event "{event}"',
+  'automations.trigger.apiEventPerKeyText': 'Event "{event}", again for every distinct data.{key}',
   'automations.control.activate': 'Activate',
   'automations.control.resume': 'Resume',
   'automations.control.pause': 'Pause',
@@ -1059,6 +1060,12 @@ export const en = {
   'automations.editor.event': 'Event name',
   'automations.editor.eventHint':
     'Your system sends POST /api/v1/events with the contact e-mail and this name. The event data is {{ evento.key }} in templates.',
+  'automations.editor.reentry': 'How often a contact enters',
+  'automations.editor.reentryOnce': 'Once per contact',
+  'automations.editor.reentryPerEvent': 'On every distinct event (a new order enters again)',
+  'automations.editor.eventKey': 'Data field that identifies the event',
+  'automations.editor.eventKeyHint':
+    'E.g. pedido. The event must carry data.pedido; the same value twice (a retry of your system) enters once.',
   'automations.editor.fromEmail': 'Sender e-mail',
   'automations.editor.fromName': 'Sender name',
   'automations.editor.steps': 'Steps',
