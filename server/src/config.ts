@@ -94,10 +94,12 @@ const envSchema = z.object({
       }
       return entries;
     }),
-  /** Public API v1: requests one API key may make per window (429 with RateLimit-* headers beyond). */
+  /** Public API v1: requests one account may make per window, all its keys together (429 with RateLimit-* headers beyond). */
   API_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(1200),
   /** Public API v1: the rate-limit window in seconds. */
   API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Public API v1: how long a repeated Idempotency-Key waits for the first request, still running, before a 409. */
+  API_IDEMPOTENCY_WAIT_SECONDS: z.coerce.number().min(0).max(120).default(15),
   /** Test e-mails, team invitations and sender confirmations one account may cause per hour (each recipient counts). */
   ACCOUNT_MAIL_QUOTA_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Test e-mails per account per day to addresses outside its team and its verified senders. */

@@ -45,11 +45,16 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
 
   it('creates a draft owned by the session account, never the body', async () => {
     const uuid = randomUUID();
-    const res = await call(a, 'POST', '/api/campaigns', { uuid, name: 'Boas-vindas', created_by: b.accountId });
+    // An owner named in the body is refused by name, never silently dropped (nor obeyed).
+    const foreign = await call(a, 'POST', '/api/campaigns', { uuid, name: 'Boas-vindas', created_by: b.accountId });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().error).toMatchObject({ code: 'unknown_fields', details: { unknown: ['created_by'] } });
+    const res = await call(a, 'POST', '/api/campaigns', { uuid, name: 'Boas-vindas' });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ uuid, createdBy: a.accountId, status: 'draft', name: 'Boas-vindas' });
     const again = await call(a, 'POST', '/api/campaigns', { uuid, name: 'Outra' });
     expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('campaign_exists');
   });
 
   it('isolates accounts: B gets 404 on A’s campaign and lists only its own, newest update first', async () => {
@@ -149,7 +154,8 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
         [`/api/campaigns/${campaign.id}/send`, {}],
       ] as const) {
         const res = await call(a, 'POST', url, body);
-        expect(res.statusCode, url).toBe(400);
+        expect(res.statusCode, url).toBe(409);
+        expect(res.json().error.code).toBe('campaign_not_ready');
         expect(res.json().error.message).toMatch(
           /^O modelo não tem o link de descadastro\. Inclua \{\{ link_descadastro \}\}/,
         );
@@ -168,7 +174,8 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
       [`/api/campaigns/${campaign.id}/send`, {}],
     ] as const) {
       const res = await call(c, 'POST', url, body);
-      expect(res.statusCode, url).toBe(400);
+      expect(res.statusCode, url).toBe(409);
+      expect(res.json().error.code).toBe('campaign_not_ready');
       expect(res.json().error.message).toBe(
         'Complete a identificação da empresa que aparece no rodapé de todo e-mail (nome da empresa (razão social), CNPJ ou CPF, endereço): é exigida antes do primeiro envio, como pede o código de autorregulamentação (CAPEM).',
       );

@@ -107,8 +107,6 @@ export async function senderIdentitiesRoutes(
       throw new AppError(
         'service_unavailable',
         'Não foi possível consultar o DNS agora. Tente de novo em alguns minutos.',
-        undefined,
-        503,
       );
     }
   });
