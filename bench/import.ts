@@ -133,7 +133,7 @@ async function child(label: string, database: Database, file: string, dir: strin
   const meter = database.kind === 'postgres' ? postgresCpuMeter(dbName) : null;
   const cpuBefore = process.cpuUsage();
   const t0 = performance.now();
-  const up = await uploadImport(database.db, account.id, dir, fs.createReadStream(file), 'bench.csv');
+  const up = await uploadImport(database.db, account.id, fs.createReadStream(file), 'bench.csv');
   const t1 = performance.now();
   await startImport(database.db, account.id, up.importId, {
     mapping: up.suggestedMapping,

@@ -283,14 +283,21 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
 
     // Sender HTML that tries to run script stays inert in the viewer (sandboxed, opaque origin): had the script
     // or the onerror handler run, they would have written into the frame's own document.
+    // (The viewer shows only campaigns recipients have or will have: this one is scheduled.)
     const hostile = await pageApi<{ id: string }>(page, '/api/campaigns', {
       uuid: crypto.randomUUID(),
       name: 'Hostil',
+      subject: 'Hostil',
+      fromEmail: 'loja@example.com',
+      includeListIds: [list.id],
       template:
         '<p>Conteúdo hostil</p>' +
         '<script>document.body.insertAdjacentHTML("beforeend", "<p>script executou</p>")</script>' +
         '<img src="/nao-existe.png" onerror="document.body.insertAdjacentHTML(\'beforeend\', \'<p>onerror executou</p>\')">' +
         '<a href="{{ link_descadastro }}">Descadastrar</a>',
+    });
+    await pageApi(page, `/api/campaigns/${hostile.id}/schedule`, {
+      scheduledAt: new Date(Date.now() + 3 * 86_400_000).toISOString(),
     });
     await page.goto(`${app.baseURL}/campaign/${hostile.id}/template-viewer`);
     const hostileFrame = page.frameLocator('iframe[sandbox=""]');
@@ -320,5 +327,5 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     await page.screenshot({ path: join(RESULTS, 'campaigns-1280.png') });
     expect(errors).toEqual([]);
     await context.close();
-  });
+  }, 120_000); // the longest journey of the suite (sign-up with its e-mail confirmation, the builder, the calendar)
 });

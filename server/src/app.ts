@@ -131,7 +131,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(segmentsRoutes, { db: database.db });
   await app.register(importsRoutes, {
     db: database.db,
-    dataDir: config.DATA_DIR,
     jobs: deps.jobs ?? null,
     logger: deps.logger,
   });

@@ -12,7 +12,7 @@ import { startAutomationsWorker } from './modules/automations/automations-runtim
 import { startBounceReceiver } from './modules/bounces/bounce-receiver';
 import { reportSettingsFrom } from './modules/bounces/record-report';
 import { storeCaughtMail } from './modules/dev-mailbox/dev-mailbox';
-import { IMPORT_JOB, runImport } from './modules/imports/run-import';
+import { IMPORT_JOB, IMPORT_QUEUE_OPTIONS, runImport } from './modules/imports/run-import';
 import { startDomainRechecks } from './modules/sender-identities/domain-rechecks';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
 import { startSendingEngine } from './modules/sending/sending-runtime';
@@ -111,7 +111,7 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
       schedule: role !== 'api',
     });
     stack.push(() => jobs.stop({ graceful: true, timeout: 10_000 }));
-    await jobs.createQueue(IMPORT_JOB);
+    await jobs.createQueue(IMPORT_JOB, IMPORT_QUEUE_OPTIONS);
     if (role !== 'api') {
       await jobs.work<{ importId: string }>(IMPORT_JOB, async ([job]) => {
         if (job) await runImport(database.db, job.data.importId, logger);

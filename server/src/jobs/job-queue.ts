@@ -12,9 +12,12 @@ export async function startJobQueue(
   database: Database,
   options: { logger: Logger; connectionString?: string; schedule: boolean },
 ): Promise<JobQueue> {
+  // The supervisor fails the jobs of dead workers (heartbeat or expiry missed) so another worker takes them: every
+  // 10 s rather than pg-boss's 60, so an import whose worker died is retried within seconds.
+  const supervision = { schedule: options.schedule, superviseIntervalSeconds: 10 };
   const boss = database.pglite
-    ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', schedule: options.schedule })
-    : new PgBoss({ connectionString: options.connectionString, max: 4, schedule: options.schedule });
+    ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', ...supervision })
+    : new PgBoss({ connectionString: options.connectionString, max: 4, ...supervision });
   boss.on('error', (error) => options.logger.error({ err: error }, 'job queue error'));
   await boss.start();
   return boss;

@@ -20,8 +20,31 @@ export interface CarteiroProcess {
  * Starts `server/src/main.ts <role>` as a real process, the way `npm run api|worker` does (through tsx), with
  * only the environment given (plus PATH): nothing leaks in from the test runner's own environment.
  */
-export function startCarteiroProcess(role: 'all' | 'api' | 'worker' | 'migrate', env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', role], {
+export function startCarteiroProcess(
+  role: 'all' | 'api' | 'worker' | 'migrate',
+  env: Record<string, string>,
+  options: { hiddenDirs?: string[] } = {},
+) {
+  const node = [process.execPath, '--import', 'tsx', 'server/src/main.ts', role];
+  // `hiddenDirs`: the process runs in its own mount namespace where each of these directories is an empty tmpfs —
+  // as on another machine, it cannot read what other processes keep there (util-linux unshare; the same pid).
+  const hidden = options.hiddenDirs ?? [];
+  const [command, ...args] =
+    hidden.length === 0
+      ? node
+      : [
+          'unshare',
+          '--mount',
+          '--propagation',
+          'private',
+          'sh',
+          '-c',
+          `${hidden.map((_dir, i) => `mount -t tmpfs none "$${i + 1}" && `).join('')}shift ${hidden.length} && exec "$@"`,
+          'sh',
+          ...hidden,
+          ...node,
+        ];
+  const child = spawn(command as string, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

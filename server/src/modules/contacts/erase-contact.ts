@@ -1,12 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { deleteImportFilesMentioning } from '../imports/import-file-store';
 import { contacts, suppressions } from './contacts.db';
 import { hashEmail } from './email-hash';
 
 /**
- * LGPD erasure (art. 18): deletes the contact, its memberships and personal data; keeps only the sha256 of the
- * normalised address in the suppression list so a later import or form does not bring the person back.
+ * LGPD erasure (art. 18): deletes the contact, its memberships and personal data — stored import files that
+ * mention the address included; keeps only the sha256 of the normalised address in the suppression list so a
+ * later import or form does not bring the person back.
  */
 export async function eraseContact(db: Db, accountId: string, contactId: string): Promise<{ emailHash: string }> {
   return db.transaction(async (tx) => {
@@ -18,6 +20,8 @@ export async function eraseContact(db: Db, accountId: string, contactId: string)
     const emailHash = hashEmail(row.email);
     // Beside the address's other reasons (a bounce stays a bounce if the person later subscribes again).
     await tx.insert(suppressions).values({ accountId, emailHash, reason: 'erased' }).onConflictDoNothing();
+    // The raw CSVs the account uploaded (and their rejected-rows reports) that still hold the address go too.
+    await deleteImportFilesMentioning(tx, accountId, row.email);
     return { emailHash };
   });
 }

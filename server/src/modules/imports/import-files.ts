@@ -1,13 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ImportProgress, ImportStartInput } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { lists } from '../lists/lists.db';
-import { contactImports } from './imports.db';
+import { deleteStaleUploads, readImportFile, storeUpload } from './import-file-store';
+import { contactImportFiles, contactImports } from './imports.db';
 import { type CsvInspection, inspectCsv } from './inspect-csv';
 
 export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
@@ -24,20 +22,29 @@ export interface UploadResult {
 }
 
 /**
- * Stores an uploaded CSV under `<dir>/<accountId>/` (streamed to disk, never held in memory), inspects it and
- * records an import in status `uploaded`. An empty file or one without an e-mail column is refused with a pt-BR
- * error and nothing is kept.
+ * Stores an uploaded CSV in the database (import-file-store.ts: streamed in chunks, never held whole in memory)
+ * while inspecting it, and records an import in status `uploaded`. An empty file, one without an e-mail column or
+ * one past 200 MB is refused with a pt-BR error and nothing is kept. Until the upload is complete the import
+ * reads as failed ("o envio não terminou"), so an upload cut off by a crash is never imported half.
  */
 export async function uploadImport(
   db: Db,
   accountId: string,
-  dir: string,
   body: Readable,
   fileName: string | null,
 ): Promise<UploadResult> {
-  const folder = path.join(dir, accountId);
-  fs.mkdirSync(folder, { recursive: true });
-  const filePath = path.join(folder, `${Date.now()}-${Math.random().toString(36).slice(2)}.csv`);
+  await deleteStaleUploads(db, accountId);
+  const [row] = await db
+    .insert(contactImports)
+    .values({
+      accountId,
+      fileName: fileName?.slice(0, 255) ?? null,
+      status: 'failed',
+      error: 'O envio do arquivo não terminou. Envie o arquivo de novo.',
+      fileInfo: { delimiter: ',', encoding: 'utf-8', hasBom: false, columns: [], sizeBytes: 0 },
+    })
+    .returning({ id: contactImports.id });
+  if (!row) throw new Error('import insert returned nothing');
   let inspection: CsvInspection;
   try {
     let bytes = 0;
@@ -45,23 +52,15 @@ export async function uploadImport(
       bytes += chunk.length;
       if (bytes > MAX_IMPORT_BYTES) body.destroy(new AppError('payload_too_large', 'O arquivo passa de 200 MB.'));
     });
-    await pipeline(body, fs.createWriteStream(filePath));
-    inspection = await inspectCsv(filePath);
+    inspection = await inspectCsv(storeUpload(db, row.id, body as AsyncIterable<Buffer>));
   } catch (error) {
-    fs.rmSync(filePath, { force: true });
+    await db.delete(contactImports).where(eq(contactImports.id, row.id));
     throw error;
   }
-  const [row] = await db
-    .insert(contactImports)
-    .values({
-      accountId,
-      fileName: fileName?.slice(0, 255) ?? null,
-      filePath,
-      fileInfo: inspection.info,
-      totalRows: inspection.totalRows,
-    })
-    .returning({ id: contactImports.id });
-  if (!row) throw new Error('import insert returned nothing');
+  await db
+    .update(contactImports)
+    .set({ status: 'uploaded', error: null, fileInfo: inspection.info, totalRows: inspection.totalRows })
+    .where(eq(contactImports.id, row.id));
   return {
     importId: row.id,
     totalRows: inspection.totalRows,
@@ -136,11 +135,21 @@ export async function findImport(db: Db, accountId: string, importId: string): P
   };
 }
 
-/** The path of the rejected-rows CSV of a finished import of the account, or 404. */
-export async function findRejectedFile(db: Db, accountId: string, importId: string): Promise<string> {
+/** The rejected-rows CSV of a finished import of the account (its chunks, in order), or 404. */
+export async function findRejectedFile(db: Db, accountId: string, importId: string): Promise<AsyncIterable<Buffer>> {
   const row = await requireImport(db, accountId, importId);
-  if (!row.rejectedPath || !fs.existsSync(row.rejectedPath)) {
+  const [first] = await db
+    .select({ seq: contactImportFiles.seq })
+    .from(contactImportFiles)
+    .where(
+      and(
+        eq(contactImportFiles.importId, row.id),
+        eq(contactImportFiles.kind, 'rejected'),
+        eq(contactImportFiles.seq, 0),
+      ),
+    );
+  if (row.status !== 'done' || row.rejectedCount === 0 || !first) {
     throw new AppError('not_found', 'Esta importação não tem linhas rejeitadas.');
   }
-  return row.rejectedPath;
+  return readImportFile(db, row.id, 'rejected');
 }

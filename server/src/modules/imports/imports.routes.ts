@@ -1,6 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { importStartSchema } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -13,6 +11,19 @@ import { requireActor } from '../auth/request-actor';
 import { findImport, findRejectedFile, MAX_IMPORT_BYTES, startImport, uploadImport } from './import-files';
 import { IMPORT_JOB, runImport } from './run-import';
 
+/** The display name the client sends percent-encoded in `x-file-name`; a malformed one is a pt-BR 400. */
+function fileNameOf(header: string | string[] | undefined): string | null {
+  if (typeof header !== 'string') return null;
+  try {
+    return decodeURIComponent(header);
+  } catch {
+    throw new AppError(
+      'validation_failed',
+      'O nome do arquivo (cabeçalho x-file-name) está mal codificado: envie-o com encodeURIComponent.',
+    );
+  }
+}
+
 function importId(params: unknown): string {
   const parsed = z.object({ id: z.uuid() }).safeParse(params);
   if (!parsed.success) throw new AppError('not_found', 'Importação não encontrada.');
@@ -21,7 +32,6 @@ function importId(params: unknown): string {
 
 export interface ImportsRoutesOptions {
   db: Db;
-  dataDir: string;
   /** pg-boss; null (tests, no worker) runs the import in this process. */
   jobs: JobQueue | null;
   logger: Logger;
@@ -34,7 +44,6 @@ export interface ImportsRoutesOptions {
  */
 export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOptions): Promise<void> {
   const { db, logger } = opts;
-  const dir = path.join(opts.dataDir, 'imports');
   for (const type of ['text/csv', 'application/octet-stream', 'application/vnd.ms-excel', 'text/plain']) {
     app.addContentTypeParser(type, (_request, payload, done) => done(null, payload));
   }
@@ -50,9 +59,7 @@ export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOpt
     }
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > MAX_IMPORT_BYTES) throw new AppError('payload_too_large', 'O arquivo passa de 200 MB.');
-    const rawName = request.headers['x-file-name'];
-    const fileName = typeof rawName === 'string' ? decodeURIComponent(rawName) : null;
-    const result = await uploadImport(db, actor.accountId, dir, body, fileName);
+    const result = await uploadImport(db, actor.accountId, body, fileNameOf(request.headers['x-file-name']));
     return reply.status(201).send(result);
   });
 
@@ -60,7 +67,7 @@ export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOpt
     const actor = await requireActor(request);
     const id = importId(request.params);
     await startImport(db, actor.accountId, id, parseInput(importStartSchema, request.body));
-    if (opts.jobs) await opts.jobs.send(IMPORT_JOB, { importId: id }, { retryLimit: 2 });
+    if (opts.jobs) await opts.jobs.send(IMPORT_JOB, { importId: id });
     else {
       setImmediate(() => {
         runImport(db, id, logger).catch((error: unknown) =>
@@ -83,6 +90,6 @@ export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOpt
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="rejeitados-${id}.csv"`)
-      .send(fs.createReadStream(file));
+      .send(Readable.from(file));
   });
 }

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { fieldKeyFromHeader, isExportOnlyHeader, normaliseEmail } from '@carteiro/shared';
 import { parse } from 'csv-parse/sync';
 import { AppError } from '../../http/app-error';
@@ -110,12 +109,12 @@ export function binaryFileProblem(head: Buffer): string | null {
 }
 
 /**
- * Reads an uploaded CSV once, streaming: validates UTF-8 strictly over the whole file (anything invalid means
+ * Reads an uploaded CSV once, streaming (from `source`, the bytes as they arrive): validates UTF-8 strictly over the whole file (anything invalid means
  * Windows-1252, the other encoding pt-BR spreadsheets produce), notes a BOM, counts records outside quotes,
  * and parses the head for delimiter, header and preview. Throws a pt-BR AppError for a binary file (an image, a
  * spreadsheet not saved as CSV), an empty file or one without an e-mail column.
  */
-export async function inspectCsv(filePath: string): Promise<CsvInspection> {
+export async function inspectCsv(source: AsyncIterable<Buffer>): Promise<CsvInspection> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let utf8 = true;
   let head = Buffer.alloc(0);
@@ -124,7 +123,7 @@ export async function inspectCsv(filePath: string): Promise<CsvInspection> {
   let inQuotes = false;
   let lastByte = -1;
   let sawContent = false;
-  for await (const chunk of fs.createReadStream(filePath, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of source) {
     if (head.length < HEAD_BYTES) head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)]);
     size += chunk.length;
     if (utf8) {

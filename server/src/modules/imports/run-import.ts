@@ -1,17 +1,23 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describeEmailProblem, type ImportStartInput, normaliseEmail } from '@carteiro/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import type { Tx } from '../accounts/account-balance';
 import { csvCell } from '../contacts/export-contacts';
 import { suppressedForStreamSql } from '../contacts/suppression';
 import { CsvRecords } from './csv-records';
-import { contactImports } from './imports.db';
+import { deleteImportFiles, RejectedRowsWriter, readUpload } from './import-file-store';
+import { contactImportBatches, contactImports } from './imports.db';
 import { SeenEmails } from './seen-emails';
 
 export const IMPORT_JOB = 'contacts.import';
+/**
+ * The import job's queue: a running import sends pg-boss a heartbeat every 5 s, so when its worker dies the job is
+ * handed to another worker within seconds (not after an expiry of minutes), and runs again from its recorded
+ * batches. Retries are for dead workers only: an import's own failures end it as `failed` with a reason.
+ */
+export const IMPORT_QUEUE_OPTIONS = { heartbeatSeconds: 10, retryLimit: 10, retryDelay: 0 };
 export const IMPORT_BATCH_SIZE = 10_000;
 /** Batches written at the same time (PostgreSQL uses one connection each; PGlite queues them). */
 export const IMPORT_CONCURRENCY = 2;
@@ -42,11 +48,15 @@ function emptyBatch(fieldCount: number): PendingBatch {
 }
 
 /**
- * Runs one import (the pg-boss job body): streams the file through the decoder and csv-parse (memory bounded:
- * one batch at a time), validates and normalises e-mails, skips duplicates inside the file and suppressed
- * addresses, upserts contacts in batches of IMPORT_BATCH_SIZE with one multi-row statement (jsonb_to_recordset),
- * adds them to the target list, writes rejected rows with their pt-BR reason to a CSV next to the upload, and
- * updates the progress counters after each batch. Safe to re-run from the start (upserts are idempotent).
+ * Runs one import (the pg-boss job body): streams the upload from the database (any worker reads it) through the
+ * decoder and csv-parse (memory bounded: one batch at a time), validates and normalises e-mails, skips duplicates
+ * inside the file and suppressed addresses, upserts contacts in batches of IMPORT_BATCH_SIZE with one multi-row
+ * statement, adds them to the target list, stores the rejected rows with their pt-BR reason as a CSV report, and
+ * updates the progress counters about once a second. Each batch is recorded in the transaction that writes it:
+ * run again after its worker died, the import re-reads the file, skips the batches already written and adds
+ * their recorded counts, so nothing is written twice and the counters come out exact. When it ends (done or
+ * failed) the upload is deleted. A missing, incomplete or unreadable file fails the import with a pt-BR reason;
+ * nothing here throws past the job.
  */
 export async function runImport(
   db: Db,
@@ -61,7 +71,8 @@ export async function runImport(
   const options = job.options as unknown as ImportStartInput;
   const accountId = job.accountId;
   const info = job.fileInfo;
-  const rejectedPath = path.join(path.dirname(job.filePath), `${job.id}.rejected.csv`);
+  // Batches a previous run of this import (a worker that died) already wrote.
+  const writtenBefore = await recordedBatches(db, importId);
   await db
     .update(contactImports)
     .set({
@@ -90,7 +101,8 @@ export async function runImport(
     suppressed: 0,
     rejected: 0,
   };
-  const rejected = fs.createWriteStream(rejectedPath);
+  const rejected = new RejectedRowsWriter(db, importId);
+  await rejected.restart();
   const d = info.delimiter;
   const writeReject = (raw: string[], reason: string) => {
     counters.rejected++;
@@ -131,13 +143,20 @@ export async function runImport(
       .where(eq(contactImports.id, importId));
   };
 
-  const writeOne = async (rows: PendingBatch, processedAtFlush: number) => {
+  const writeOne = async (rows: PendingBatch, batchNo: number, processedAtFlush: number) => {
     if (rows.emails.length > 0) {
       const keys = fieldColumns.map((f) => f.key);
-      const suppressed = await writeBatch(db, accountId, rows, keys, options, consentAt, counters);
-      if (suppressed.size > 0) {
+      const outcome =
+        writtenBefore.get(batchNo) ??
+        (await writeBatch(db, accountId, rows, keys, options, consentAt, (tx, result) =>
+          recordBatch(tx, importId, batchNo, result),
+        ));
+      counters.inserted += outcome.inserted;
+      counters.updated += outcome.updated;
+      counters.unchanged += outcome.unchanged;
+      if (outcome.suppressed.size > 0) {
         rows.emails.forEach((email, i) => {
-          if (suppressed.has(email)) {
+          if (outcome.suppressed.has(email)) {
             counters.suppressed++;
             writeReject(rows.raws[i] as string[], REJECT_REASONS.suppressed);
           }
@@ -149,11 +168,12 @@ export async function runImport(
     if (Date.now() - lastProgressAt >= 1000) await writeProgress();
   };
 
+  let batchCount = 0;
   const flush = async () => {
     const rows = batch;
     batch = emptyBatch(fieldColumns.length);
     while (inFlight.size >= concurrency) await Promise.race(inFlight);
-    const pending = writeOne(rows, counters.processed);
+    const pending = writeOne(rows, batchCount++, counters.processed);
     inFlight.add(pending);
     pending.then(
       () => inFlight.delete(pending),
@@ -220,10 +240,9 @@ export async function runImport(
         if (batch.emails.length >= batchSize) await flush();
       }
       records.length = 0;
+      await rejected.flush();
     };
-    for await (const chunk of fs.createReadStream(job.filePath, {
-      highWaterMark: 256 * 1024,
-    }) as AsyncIterable<Buffer>) {
+    for await (const chunk of readUpload(db, importId, info.sizeBytes)) {
       csv.push(decoder.decode(chunk, { stream: true }), records);
       await take();
     }
@@ -234,32 +253,72 @@ export async function runImport(
     await Promise.all(inFlight);
     await refreshStatistics(db, counters.inserted, contactsBefore, Boolean(options.listId), logger);
     await writeProgress();
-    await new Promise<void>((resolve, reject) =>
-      rejected.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-    await db
-      .update(contactImports)
-      .set({
-        status: 'done',
-        totalRows: counters.processed,
-        rejectedPath: counters.rejected > 0 ? rejectedPath : null,
-        finishedAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .where(eq(contactImports.id, importId));
+    await rejected.flush(true);
+    await db.transaction(async (tx) => {
+      await tx
+        .update(contactImports)
+        .set({ status: 'done', totalRows: counters.processed, finishedAt: new Date(), updatedAt: new Date() })
+        .where(eq(contactImports.id, importId));
+      await endImport(tx, importId);
+    });
   } catch (error) {
     await Promise.allSettled(inFlight);
-    rejected.destroy();
     logger?.warn({ err: error, importId }, 'contact import failed');
     const message =
       error instanceof Error && /^[A-ZÀ-Ú]/.test(error.message) && !error.message.includes('Error')
         ? error.message
         : 'Não foi possível ler o arquivo. Confira se é um CSV válido e tente de novo.';
-    await db
-      .update(contactImports)
-      .set({ status: 'failed', error: message, finishedAt: new Date(), updatedAt: new Date() })
-      .where(eq(contactImports.id, importId));
+    await db.transaction(async (tx) => {
+      await tx
+        .update(contactImports)
+        .set({ status: 'failed', error: message, finishedAt: new Date(), updatedAt: new Date() })
+        .where(eq(contactImports.id, importId));
+      await endImport(tx, importId);
+      await deleteImportFiles(tx, importId, 'rejected');
+    });
   }
+}
+
+/** What one batch did: contacts created, updated (updateExisting), left as they were, and suppressed addresses. */
+interface BatchOutcome {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  suppressed: Set<string>;
+}
+
+/** The batches an earlier run of the import wrote, by number. */
+async function recordedBatches(db: Db, importId: string): Promise<Map<number, BatchOutcome>> {
+  const rows = await db.select().from(contactImportBatches).where(eq(contactImportBatches.importId, importId));
+  return new Map(
+    rows.map((row) => [
+      row.batchNo,
+      {
+        inserted: row.inserted,
+        updated: row.updated,
+        unchanged: row.unchanged,
+        suppressed: new Set(row.suppressed ? row.suppressed.split('\n') : []),
+      },
+    ]),
+  );
+}
+
+/** Records a batch in the transaction that wrote it (so "written" and "recorded" cannot disagree). */
+async function recordBatch(tx: Db, importId: string, batchNo: number, outcome: BatchOutcome): Promise<void> {
+  await tx.insert(contactImportBatches).values({
+    importId,
+    batchNo,
+    inserted: outcome.inserted,
+    updated: outcome.updated,
+    unchanged: outcome.unchanged,
+    suppressed: [...outcome.suppressed].join('\n'),
+  });
+}
+
+/** An import that ended (done or failed) keeps no copy of the uploaded file, nor its batch records. */
+async function endImport(tx: Tx, importId: string): Promise<void> {
+  await deleteImportFiles(tx, importId, 'upload');
+  await tx.delete(contactImportBatches).where(eq(contactImportBatches.importId, importId));
 }
 
 /** The planner's row count of a table (pg_class.reltuples; 0 when never analysed). */
@@ -347,10 +406,10 @@ async function writeBatch(
   fieldKeys: string[],
   options: ImportStartInput,
   consentAt: string,
-  counters: { inserted: number; updated: number; unchanged: number },
+  record: (tx: Db, outcome: BatchOutcome) => Promise<void>,
   conflictSafe = false,
   idsLiteral?: string,
-): Promise<Set<string>> {
+): Promise<BatchOutcome> {
   const count = rows.emails.length;
   const ids = idsLiteral ?? pgTextArray(uuidV7Batch(count));
   const emails = pgTextArray(rows.emails);
@@ -407,11 +466,10 @@ async function writeBatch(
   // only): a crash can lose the last batches of a running import, which is then re-run from the start (the
   // upserts are idempotent), and the import is only marked done by an ordinary commit, whose flush covers every
   // batch before it. Saves an fsync wait per batch on a busy disk.
-  let result: { inserted: number; touched: number; suppressed: string | null } | undefined;
   try {
-    [result] = await db.transaction(async (tx) => {
+    return await db.transaction(async (tx) => {
       await tx.execute(sql`set local synchronous_commit = off`);
-      return queryRows<{ inserted: number; touched: number; suppressed: string | null }>(
+      const [result] = await queryRows<{ inserted: number; touched: number; suppressed: string | null }>(
         tx as unknown as Db,
         sql`with input as (
           select *
@@ -434,22 +492,21 @@ async function writeBatch(
                (select count(*) from up)::int as touched,
                (select string_agg(email, chr(10)) from sup) as suppressed`,
       );
+      // Normalised addresses hold no line break: one address per line.
+      const suppressed = new Set(result?.suppressed ? result.suppressed.split('\n') : []);
+      const inserted = Number(result?.inserted ?? 0);
+      const touched = Number(result?.touched ?? 0);
+      const candidates = count - suppressed.size;
+      const outcome: BatchOutcome = options.updateExisting
+        ? { inserted, updated: touched - inserted, unchanged: candidates - touched, suppressed }
+        : { inserted, updated: 0, unchanged: candidates - inserted, suppressed };
+      await record(tx as unknown as Db, outcome);
+      return outcome;
     });
   } catch (error) {
     if (!plain || !isUniqueViolation(error)) throw error;
-    return writeBatch(db, accountId, rows, fieldKeys, options, consentAt, counters, true, ids);
+    return writeBatch(db, accountId, rows, fieldKeys, options, consentAt, record, true, ids);
   }
-  // Normalised addresses hold no line break: one address per line.
-  const suppressed = new Set(result?.suppressed ? result.suppressed.split('\n') : []);
-  const inserted = Number(result?.inserted ?? 0);
-  const touched = Number(result?.touched ?? 0);
-  const candidates = count - suppressed.size;
-  counters.inserted += inserted;
-  if (options.updateExisting) {
-    counters.updated += touched - inserted;
-    counters.unchanged += candidates - touched;
-  } else counters.unchanged += candidates - inserted;
-  return suppressed;
 }
 
 /** A unique-index violation (SQLSTATE 23505), from pg or PGlite, possibly wrapped by Drizzle. */
