@@ -32,7 +32,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
   });
 
   it('builds a template, previews on mobile, test-sends, schedules a campaign, drags it on the calendar, opens the viewer', async () => {
-    const { page, context } = await signUpAndOpen(browser, app.baseURL, { path: '/dashboard' });
+    const { page, context } = await signUpAndOpen(browser, app.baseURL, { path: '/dashboard', verified: true });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const consoleErrors: string[] = [];

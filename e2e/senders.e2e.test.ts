@@ -48,7 +48,10 @@ describe.skipIf(!CHROMIUM_PATH)('sender domains journey in Chromium', () => {
   });
 
   it('adds a domain, shows its DNS records, verifies it against the loopback DNS and sends a test from it', async () => {
-    const { page, context } = await signUpAndOpen(browser, app.baseURL, { path: '/dashboard/settings?aba=remetentes' });
+    const { page, context } = await signUpAndOpen(browser, app.baseURL, {
+      path: '/dashboard/settings?aba=remetentes',
+      verified: true,
+    });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
 

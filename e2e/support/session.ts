@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { linkIn, waitForMail } from './journeys';
 
 export interface SignedIn {
   context: BrowserContext;
@@ -11,12 +12,20 @@ let counter = 0;
 
 /**
  * A fresh user signed in through the real auth API, called from the page (same origin, so the session cookie
- * lands in the browser context exactly as after the register form). Lands on `/dashboard` unless `path` says.
+ * lands in the browser context exactly as after the register form). Lands on `/dashboard` unless `path` says;
+ * `verified` opens the confirmation link first.
  */
 export async function signUpAndOpen(
   browser: Browser,
   baseURL: string,
-  options: { width?: number; height?: number; name?: string; path?: string; identity?: boolean } = {},
+  options: {
+    width?: number;
+    height?: number;
+    name?: string;
+    path?: string;
+    identity?: boolean;
+    verified?: boolean;
+  } = {},
 ): Promise<SignedIn> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
@@ -42,6 +51,11 @@ export async function signUpAndOpen(
     { name: options.name ?? 'Maria Teste', email, password },
   );
   if (status >= 300) throw new Error(`cadastro falhou: HTTP ${status}`);
+  // Test sends, invitations and sender confirmations need a verified e-mail: open the link from the dev mailbox.
+  if (options.verified) {
+    await page.goto(linkIn(await waitForMail(baseURL, email, /confirm/i), baseURL, 'verify-email'));
+    await page.waitForURL('**/auth/email-verified**');
+  }
   if (options.identity !== false) await completeIdentity(page);
   await page.goto(`${baseURL}${options.path ?? '/dashboard'}`);
   return { context, page, email, password };

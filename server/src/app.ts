@@ -23,6 +23,7 @@ import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { listsRoutes } from './modules/lists/lists.routes';
+import { mailPolicyLimitsFrom } from './modules/mail-policy/assert-may-cause-mail';
 import { registerMetrics } from './modules/metrics/metrics';
 import { privacyRequestsRoutes } from './modules/privacy-requests/privacy-requests.routes';
 import { apiKeysRoutes } from './modules/public-api/api-keys.routes';
@@ -139,8 +140,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.PUBLIC_URL,
     secret: resolveAuthSecret(config),
   });
-  await app.register(templatesRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.PUBLIC_URL });
-  await app.register(campaignsRoutes, { db: database.db, mailer: deps.mailer, publicUrl: config.PUBLIC_URL });
+  const mailPolicy = mailPolicyLimitsFrom(config);
+  await app.register(templatesRoutes, {
+    db: database.db,
+    mailer: deps.mailer,
+    publicUrl: config.PUBLIC_URL,
+    mailPolicy,
+  });
+  await app.register(campaignsRoutes, {
+    db: database.db,
+    mailer: deps.mailer,
+    publicUrl: config.PUBLIC_URL,
+    mailPolicy,
+  });
   await app.register(automationsRoutes, { db: database.db });
   await app.register(compatRoutes, { db: database.db });
   await app.register(sendingRoutes, { db: database.db });
@@ -151,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer,
     dns,
     settings: senderIdentitySettings(config),
+    mailPolicy,
   });
   await registerAfterSend(app, { config, db: database.db, logger: deps.logger });
   const fileStorage = createFileStorage(config);

@@ -53,6 +53,10 @@ const envSchema = z.object({
   API_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(1200),
   /** Public API v1: the rate-limit window in seconds. */
   API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Test e-mails, team invitations and sender confirmations one account may cause per hour (each recipient counts). */
+  ACCOUNT_MAIL_QUOTA_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Test e-mails per account per day to addresses outside its team and its verified senders. */
+  TEST_MAIL_OUTSIDERS_PER_DAY: z.coerce.number().int().min(0).max(100_000).default(10),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -30,6 +30,7 @@ export const ERROR_MESSAGES_PT_BR: Record<ErrorCode, string> = {
   'password-does-not-meet-requirements': 'A senha não atende aos requisitos.',
   'network-request-failed': NETWORK_ERROR_PT_BR,
   'popup-closed-by-user': 'A janela de login foi fechada antes de concluir.',
+  email_not_verified: 'Confirme o seu e-mail antes de continuar: abra o link que enviamos para você.',
   insufficient_balance: 'Saldo insuficiente. Adicione créditos e tente de novo.',
   account_suspended: 'Esta conta está suspensa. Fale com o suporte.',
   unsupported_image: 'Formato de imagem não suportado. Envie PNG, JPEG, GIF ou WebP.',

@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'password-does-not-meet-requirements',
   'network-request-failed',
   'popup-closed-by-user',
+  'email_not_verified',
   // billing
   'insufficient_balance',
   'account_suspended',

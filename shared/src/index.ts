@@ -23,4 +23,5 @@ export * from './schemas/sender-identities';
 export * from './schemas/template';
 export * from './schemas/webhooks';
 export * from './send-checklist';
+export * from './suppression-scope';
 export * from './time-zones';

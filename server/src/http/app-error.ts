@@ -25,6 +25,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   'user-token-expired': 401,
   'user-disabled': 403,
   'password-does-not-meet-requirements': 400,
+  email_not_verified: 403,
   sender_not_verified: 403,
   invalid_api_key: 401,
   api_key_scope: 403,

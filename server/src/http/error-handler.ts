@@ -5,6 +5,9 @@ import { AppError } from './app-error';
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   const body: ApiErrorBody = { error: { code: error.code, message: error.message } };
   if (error.details !== undefined) body.error.details = error.details;
+  // A limit that knows when it opens again says so (RFC 9110 Retry-After), whoever raised it.
+  const retryAfter = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  if (error.status === 429 && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
   return reply.status(error.status).send(body);
 }
 

@@ -11,12 +11,17 @@ export const DATABASE_KINDS: DatabaseKind[] = TEST_DATABASE_URL ? ['pglite', 'po
 
 /**
  * A fresh, migrated database of that kind for one test file: in-memory PGlite, or a new PostgreSQL database
- * (created from TEST_DATABASE_URL, dropped on close) so parallel test workers never share state.
+ * (created from TEST_DATABASE_URL, dropped on close) so parallel test workers never share state. A migration's own
+ * test passes `migrated: false` and migrates it itself.
  */
-export async function createTestDatabase(kind: DatabaseKind): Promise<Database & { url: string | null }> {
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  options: { migrated?: boolean } = {},
+): Promise<Database & { url: string | null }> {
+  const migrated = options.migrated ?? true;
   if (kind === 'pglite') {
     const database = await openDatabase({ kind: 'pglite', dataDir: null });
-    await database.migrate();
+    if (migrated) await database.migrate();
     return { ...database, url: null };
   }
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
@@ -28,7 +33,7 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<Database &
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
-  await database.migrate();
+  if (migrated) await database.migrate();
   return {
     ...database,
     url: url.toString(),

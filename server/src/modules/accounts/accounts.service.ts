@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { authUsers } from '../auth/auth.db';
 import { accountMembers, accounts } from './accounts.db';
 
 export type AccountRole = (typeof accountMembers.$inferSelect)['role'];
@@ -95,4 +96,14 @@ export async function ensureAccountForUser(
     await tx.insert(accountMembers).values({ accountId: account.id, userId: user.id, role: 'owner' });
     return { accountId: account.id, created: true };
   });
+}
+
+/** The e-mail addresses (lower-case) of everyone on the account's team, owners included. */
+export async function findTeamEmails(db: Db, accountId: string): Promise<string[]> {
+  const rows = await db
+    .select({ email: sql<string>`lower(${authUsers.email})` })
+    .from(accountMembers)
+    .innerJoin(authUsers, eq(authUsers.id, accountMembers.userId))
+    .where(eq(accountMembers.accountId, accountId));
+  return rows.map((row) => row.email);
 }

@@ -331,7 +331,7 @@ describe.each(DATABASE_KINDS)('accounts and teams on %s', (kind) => {
   });
 
   it('revokes a pending invitation; a revoked or expired link cannot be used', async () => {
-    const owner = await signUp(t);
+    const owner = await signUp(t, { verified: true });
     const email = `rev-${randomUUID().slice(0, 6)}@example.com`;
     const created = (await req(owner, 'POST', '/api/account/invitations', { email, role: 'admin' })).json();
     const token = new URL(

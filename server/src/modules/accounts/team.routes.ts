@@ -7,6 +7,7 @@ import { parseInput } from '../../http/validate';
 import { authUsers } from '../auth/auth.db';
 import { invitationEmail } from '../auth/auth-emails';
 import { getSessionUser, requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
+import { assertMayCauseMail, mailPolicyLimitsFrom } from '../mail-policy/assert-may-cause-mail';
 import { accountInvitations, accountMembers, accounts } from './accounts.db';
 import { findAccount } from './accounts.service';
 
@@ -124,6 +125,11 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
       .innerJoin(authUsers, eq(authUsers.id, accountMembers.userId))
       .where(and(eq(accountMembers.accountId, actor.accountId), eq(sql`lower(${authUsers.email})`, input.email)));
     if (already) throw new AppError('conflict', 'Esta pessoa já faz parte da equipe.');
+    await assertMayCauseMail(db(), mailPolicyLimitsFrom(app.authConfig), actor, {
+      kind: 'invitation',
+      from: null,
+      recipients: [input.email],
+    });
     const account = await findAccount(db(), actor.accountId);
     if (!account) throw new AppError('not_found');
     const token = randomBytes(32).toString('base64url');

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { suppressedForStreamSql } from '../contacts/suppression';
 import { SUBSCRIBE_TOKEN_TTL_SECONDS } from '../subscriptions/subscribe';
 
 /** `now + the wait of the automation's step 1` (alias s1), as SQL. */
@@ -174,8 +175,7 @@ export async function exitUnsubscribed(db: Db, now: Date): Promise<number> {
           select e.id,
                  case when c.id is null then 'Contato excluído'
                       when c.status <> 'subscribed' then 'Contato descadastrado'
-                      when exists (select 1 from suppressions s where s.account_id = e.account_id
-                                      and s.email_hash = encode(sha256(convert_to(c.email, 'UTF8')), 'hex'))
+                      when ${suppressedForStreamSql(sql`e.account_id`, sql`c.email`, 'marketing')}
                         then 'Endereço na lista de supressão'
                       when a.trigger_type = 'list_joined'
                            and not exists (select 1 from list_memberships m where m.list_id = a.list_id

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
+import { suppressedForStreamSql } from '../contacts/suppression';
 import {
   commitTransactional,
   prepareTransactional,
@@ -127,8 +128,7 @@ export async function runStepBatch(
         sql`select e.id, e.next_position, e.data, c.id as contact_id, c.email, c.name, c.fields,
                    case when c.id is null then 'Contato excluído'
                         when c.status <> 'subscribed' then 'Contato descadastrado'
-                        when exists (select 1 from suppressions s where s.account_id = e.account_id
-                                        and s.email_hash = encode(sha256(convert_to(c.email, 'UTF8')), 'hex'))
+                        when ${suppressedForStreamSql(sql`e.account_id`, sql`c.email`, 'marketing')}
                           then 'Endereço na lista de supressão'
                         when ${head.trigger_type} = 'list_joined'
                              and not exists (select 1 from list_memberships m where m.list_id = ${head.list_id}::uuid

@@ -6,8 +6,8 @@ import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { countRecipients } from '../contacts/count-recipients';
 import { findContact } from '../contacts/find-contacts';
+import { assertMayCauseMail, type MailCauser, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { campaignAudience } from '../segments/campaign-audience';
-import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } from '../templates/preview-message';
 import { buildScope, compileCampaign, type RenderContact, renderMessage } from '../templates/render-message';
 import { findUnsubscribeTarget } from '../unsubscribe/unsubscribe';
@@ -56,18 +56,25 @@ function variantOf(campaign: CampaignRow, index: number | undefined) {
   return { subject: variant.subject, template: variant.template ?? undefined };
 }
 
-/** Sends the preview (contact or sample data) to up to 5 addresses with "[TESTE]" before the subject. */
+/**
+ * Sends the preview (contact or sample data) to up to 5 addresses with "[TESTE]" before the subject, once the
+ * mail policy allows it (the campaign's From — or the account's default — verified, recipients and quota).
+ */
 export async function sendCampaignTest(
   db: Db,
   mailer: Mailer,
-  accountId: string,
+  policy: { causer: MailCauser; limits: MailPolicyLimits },
   id: string,
   options: { emails: string[]; contactId?: string; publicUrl: string; variant?: number },
 ): Promise<{ sent: number }> {
+  const accountId = policy.causer.accountId;
   const campaign = await findCampaignRow(db, accountId, id);
-  // A test goes out as the campaign's From would: only a verified sender (issue 14).
   const fromEmail = campaign.fromEmail ?? (await findAccount(db, accountId)).defaultFromEmail;
-  if (fromEmail) await assertSenderAllowed(db, accountId, fromEmail);
+  await assertMayCauseMail(db, policy.limits, policy.causer, {
+    kind: 'campaign-test',
+    from: fromEmail,
+    recipients: options.emails,
+  });
   const message = await previewCampaign(db, accountId, id, options);
   return sendTestMessages(mailer, message, {
     emails: options.emails,

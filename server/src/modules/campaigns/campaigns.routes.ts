@@ -13,7 +13,7 @@ import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
-import { assertAccountCanSend } from '../billing/account-status';
+import type { MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { previewCampaign, renderPublicCampaign, sendCampaignTest, summariseCampaign } from './campaign-preview';
 import {
   createCampaign,
@@ -50,9 +50,9 @@ const viewerQuery = z.object({
 /** Campaigns REST API, scoped by the actor's account (created_by), and the public template viewer's data. */
 export async function campaignsRoutes(
   app: FastifyInstance,
-  opts: { db: Db; mailer: Mailer; publicUrl: string },
+  opts: { db: Db; mailer: Mailer; publicUrl: string; mailPolicy: MailPolicyLimits },
 ): Promise<void> {
-  const { db, mailer, publicUrl } = opts;
+  const { db, mailer, publicUrl, mailPolicy } = opts;
 
   app.get('/api/campaigns', async (request) => {
     const actor = await requireActor(request);
@@ -108,8 +108,10 @@ export async function campaignsRoutes(
   app.post('/api/campaigns/:id/test-send', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(campaignTestSendSchema, request.body);
-    await assertAccountCanSend(db, actor.accountId); // a suspended account sends nothing, tests included
-    return sendCampaignTest(db, mailer, actor.accountId, campaignId(request.params), { ...input, publicUrl });
+    return sendCampaignTest(db, mailer, { causer: actor, limits: mailPolicy }, campaignId(request.params), {
+      ...input,
+      publicUrl,
+    });
   });
   app.get('/api/campaigns/:id/summary', async (request) => {
     const actor = await requireActor(request);

@@ -311,7 +311,8 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
     });
     expect(contact.statusCode, contact.body).toBe(201);
     await call(a, 'POST', '/api/contacts', { email: 'rui@example.com', name: 'Rui', listIds: [list.id] });
-    const campaign = await create(a, { includeListIds: [list.id] });
+    await trustSenderAddress(t.database.db, a.accountId, 'loja-a@example.com');
+    const campaign = await create(a, { includeListIds: [list.id], fromEmail: 'loja-a@example.com' });
 
     const preview = (
       await call(a, 'POST', `/api/campaigns/${campaign.id}/preview`, { contactId: contact.json().id })

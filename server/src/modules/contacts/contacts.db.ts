@@ -1,3 +1,4 @@
+import { SUPPRESSION_REASON_VALUES } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
@@ -48,8 +49,11 @@ export const contacts = pgTable(
 );
 
 /**
- * Addresses an account never mails: unsubscribes from forms, complaints, erased contacts (LGPD). Only the
- * sha256 hex of the normalised address is kept, so an erased person leaves no readable trace.
+ * Addresses an account does not mail, and why: unsubscribes, bounces, complaints, erased contacts (LGPD), the
+ * sender's manual entries. Only the sha256 hex of the normalised address is kept, so an erased person leaves no
+ * readable trace. One row per address AND reason: a reason covers some message streams (shared
+ * SUPPRESSION_SCOPE: an unsubscribe only marketing, the others every stream), and an address unsubscribed and
+ * later bounced keeps both rows — lifting the unsubscribe (a new consent) leaves the bounce in force.
  */
 export const suppressions = pgTable(
   'suppressions',
@@ -58,8 +62,9 @@ export const suppressions = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     emailHash: text('email_hash').notNull(),
-    reason: text('reason', { enum: ['erased', 'unsubscribed', 'bounced', 'complained', 'manual'] }).notNull(),
+    reason: text('reason', { enum: SUPPRESSION_REASON_VALUES }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.emailHash] })],
+  // (account, hash) first: every probe (claim, send, import, form) is by account and address, reading its reasons.
+  (t) => [primaryKey({ columns: [t.accountId, t.emailHash, t.reason] })],
 );

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { suppressedForStreamSql } from './suppression';
 
 export interface Audience {
   includeListIds: string[];
@@ -51,8 +52,7 @@ export function audienceQuery(accountId: string, audience: Audience): SQL {
                   and x.list_id in (${sql.join(exclude, sql`, `)}))`
           : sql``
       }
-      and not exists (select 1 from suppressions s where s.account_id = ${accountId}
-                  and s.email_hash = encode(sha256(convert_to(c.email, 'UTF8')), 'hex'))`;
+      and not ${suppressedForStreamSql(sql`${accountId}::uuid`, sql`c.email`, 'marketing')}`;
 }
 
 /** Exact number of recipients of an audience (for the cost preview before sending). */

@@ -17,7 +17,7 @@ export async function createContact(
   input: ContactCreateInput,
   evidence: { ip?: string | null } = {},
 ): Promise<ContactView> {
-  if ((await findSuppressed(db, accountId, [input.email])).size > 0) {
+  if ((await findSuppressed(db, accountId, [input.email], 'marketing')).size > 0) {
     throw new AppError('conflict', 'Este endereço está na lista de supressão da conta e não pode ser adicionado.');
   }
   const listIds = input.listIds ?? [];

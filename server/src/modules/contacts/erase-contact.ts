@@ -16,10 +16,8 @@ export async function eraseContact(db: Db, accountId: string, contactId: string)
       .returning({ email: contacts.email });
     if (!row) throw new AppError('not_found', 'Contato não encontrado.');
     const emailHash = hashEmail(row.email);
-    await tx
-      .insert(suppressions)
-      .values({ accountId, emailHash, reason: 'erased' })
-      .onConflictDoUpdate({ target: [suppressions.accountId, suppressions.emailHash], set: { reason: 'erased' } });
+    // Beside the address's other reasons (a bounce stays a bounce if the person later subscribes again).
+    await tx.insert(suppressions).values({ accountId, emailHash, reason: 'erased' }).onConflictDoNothing();
     return { emailHash };
   });
 }

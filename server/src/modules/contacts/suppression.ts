@@ -1,9 +1,53 @@
-import { normaliseEmail } from '@carteiro/shared';
+import {
+  MESSAGE_STREAMS,
+  type MessageStream,
+  normaliseEmail,
+  reasonsCovering,
+  SUPPRESSION_REASON_PRECEDENCE,
+  SUPPRESSION_REASON_VALUES,
+  type SuppressionReason,
+  strongestSuppressionReason,
+  suppressionCovers,
+} from '@carteiro/shared';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { suppressions } from './contacts.db';
 import { hashEmail } from './email-hash';
+
+export { suppressionCovers };
+
+/** The reasons covering a stream as a SQL text[] literal (the values are fixed words: no quoting needed). */
+function reasonsArraySql(stream: MessageStream): SQL {
+  return sql.raw(
+    `array[${reasonsCovering(stream)
+      .map((reason) => `'${reason}'`)
+      .join(', ')}]::text[]`,
+  );
+}
+
+/** The database's `hashEmail` of a normalised address held in SQL. */
+export function emailHashSql(email: SQL): SQL {
+  return sql`encode(sha256(convert_to(${email}, 'UTF8')), 'hex')`;
+}
+
+/**
+ * A boolean SQL expression, true when the account holds a suppression of the address that covers the stream
+ * (`suppressionCovers`, shared SUPPRESSION_SCOPE): the one probe every claim and send statement folds in. `email` is
+ * a normalised address; `stream` a fixed stream or a SQL text (a message's own stream; an unknown value is treated
+ * as marketing, the stream every reason covers). One primary-key probe per evaluation.
+ */
+export function suppressedForStreamSql(accountId: SQL, email: SQL, stream: SQL | MessageStream): SQL {
+  const reasons =
+    typeof stream === 'string'
+      ? reasonsArraySql(stream)
+      : sql`(case ${stream} when 'transactional' then ${reasonsArraySql('transactional')}
+                            when 'system' then ${reasonsArraySql('system')}
+                            else ${reasonsArraySql('marketing')} end)`;
+  return sql`exists (select 1 from suppressions s
+                      where s.account_id = ${accountId} and s.email_hash = ${emailHashSql(email)}
+                        and s.reason = any(${reasons}))`;
+}
 
 /** Adds a normalised address to the account's suppression list (idempotent). */
 export async function suppressEmail(
@@ -23,15 +67,15 @@ export async function suppressEmail(
  * re-typed or re-sent through the API is still never mailed). Adds reason "unsubscribed" for those of the given
  * contacts of the account that are subscribed to no list any more (the contact left everything; leaving one list
  * of several is not an account-wide opt-out). One statement whatever the number of contacts; the hash is computed
- * by the database exactly as `hashEmail` does (and as the sending engine and the imports read it). Idempotent: an
- * address already suppressed keeps its reason (erased, bounced, complained, manual). Run it in the transaction
- * that changes the memberships.
+ * by the database exactly as `hashEmail` does (and as the sending engine and the imports read it). Idempotent; an
+ * address's other reasons (erased, bounced, complained, manual) stay beside it. Run it in the transaction that
+ * changes the memberships.
  */
 export async function suppressUnsubscribedContacts(db: Db, accountId: string, contactIds: string[]): Promise<void> {
   if (contactIds.length === 0) return;
   await db.execute(
     sql`insert into suppressions (account_id, email_hash, reason)
-        select c.account_id, encode(sha256(convert_to(c.email, 'UTF8')), 'hex'), 'unsubscribed'
+        select c.account_id, ${emailHashSql(sql`c.email`)}, 'unsubscribed'
           from contacts c
          where c.account_id = ${accountId}
            and c.id in (${sql.join(
@@ -39,7 +83,7 @@ export async function suppressUnsubscribedContacts(db: Db, accountId: string, co
              sql`, `,
            )})
            and not exists (select 1 from list_memberships m where m.contact_id = c.id and m.status = 'subscribed')
-        on conflict (account_id, email_hash) do nothing`,
+        on conflict do nothing`,
   );
 }
 
@@ -56,57 +100,98 @@ export async function liftUnsubscribedSuppression(db: Db, accountId: string, con
          using contacts c
          where c.id = ${contactId} and c.account_id = ${accountId}
            and s.account_id = c.account_id
-           and s.email_hash = encode(sha256(convert_to(c.email, 'UTF8')), 'hex')
+           and s.email_hash = ${emailHashSql(sql`c.email`)}
            and s.reason = 'unsubscribed'
            and exists (select 1 from list_memberships m where m.contact_id = c.id and m.status = 'subscribed')`,
   );
 }
 
-/** The subset of the given normalised addresses that the account suppresses. */
-export async function findSuppressed(db: Db, accountId: string, normalisedEmails: string[]): Promise<Set<string>> {
+/** The subset of the given normalised addresses that the account suppresses for the stream. */
+export async function findSuppressed(
+  db: Db,
+  accountId: string,
+  normalisedEmails: string[],
+  stream: MessageStream,
+): Promise<Set<string>> {
   if (normalisedEmails.length === 0) return new Set();
   const byHash = new Map(normalisedEmails.map((email) => [hashEmail(email), email]));
   const rows = await db
-    .select({ emailHash: suppressions.emailHash })
+    .selectDistinct({ emailHash: suppressions.emailHash })
     .from(suppressions)
-    .where(and(eq(suppressions.accountId, accountId), inArray(suppressions.emailHash, [...byHash.keys()])));
+    .where(
+      and(
+        eq(suppressions.accountId, accountId),
+        inArray(suppressions.emailHash, [...byHash.keys()]),
+        inArray(suppressions.reason, reasonsCovering(stream)),
+      ),
+    );
   return new Set(rows.map((row) => byHash.get(row.emailHash) as string));
 }
 
 /**
- * `findSuppressed` as a SQL expression (a text[] of the suppressed addresses' hashes, `hashEmail`), for a hot path
- * that folds the probe into a statement of its own. Map the hashes back with `hashEmail`.
+ * The account's suppressions of the given addresses as one SQL expression (a text[] of `<hashEmail>:<reason>`, one
+ * per row), for a hot path that folds the probe into a statement of its own; `suppressionsByAddress` reads it.
  */
-export function suppressedHashesSql(accountId: string, normalisedEmails: string[]): SQL {
+export function suppressionRowsSql(accountId: string, normalisedEmails: string[]): SQL {
   const hashes = [...new Set(normalisedEmails.map(hashEmail))];
-  return sql`(select coalesce(array_agg(${suppressions.emailHash}), '{}'::text[]) from ${suppressions}
+  return sql`(select coalesce(array_agg(${suppressions.emailHash} || ':' || ${suppressions.reason}), '{}'::text[])
+                from ${suppressions}
                where ${suppressions.accountId} = ${accountId}
                  and ${suppressions.emailHash} = any(${`{${hashes.join(',')}}`}::text[]))`; // hex: no quoting needed
 }
 
-export type SuppressionReason = (typeof suppressions.$inferSelect)['reason'];
+/**
+ * Reads `suppressionRowsSql`: for each given address with a suppression covering its stream, the strongest such
+ * reason. `streamOf` names the stream of each address's message.
+ */
+export function suppressionsByAddress(
+  rows: readonly string[],
+  emails: readonly string[],
+  streamOf: (index: number) => MessageStream,
+): Array<SuppressionReason | null> {
+  if (rows.length === 0) return emails.map(() => null);
+  const byHash = new Map<string, SuppressionReason[]>();
+  for (const row of rows) {
+    const [hash, reason] = row.split(':') as [string, SuppressionReason];
+    const known = byHash.get(hash);
+    if (known) known.push(reason);
+    else byHash.set(hash, [reason]);
+  }
+  return emails.map((email, index) => {
+    const reasons = byHash.get(hashEmail(email));
+    if (!reasons) return null;
+    const stream = streamOf(index);
+    return strongestSuppressionReason(reasons.filter((reason) => suppressionCovers(reason, stream)));
+  });
+}
+
+export type { SuppressionReason };
 
 export interface SuppressionSummary {
   total: number;
   byReason: Record<SuppressionReason, number>;
 }
 
-/** How many addresses the account never mails, by reason (the list holds hashes only, never addresses). */
+/**
+ * How many addresses the account suppresses (`total`, each address once) and how many carry each reason (an address
+ * unsubscribed and later bounced counts under both). The list holds hashes only, never addresses.
+ */
 export async function suppressionSummary(db: Db, accountId: string): Promise<SuppressionSummary> {
   const rows = await db
     .select({ reason: suppressions.reason, count: sql<number>`count(*)::int` })
     .from(suppressions)
     .where(eq(suppressions.accountId, accountId))
     .groupBy(suppressions.reason);
-  const byReason: Record<SuppressionReason, number> = {
-    erased: 0,
-    unsubscribed: 0,
-    bounced: 0,
-    complained: 0,
-    manual: 0,
-  };
+  const [distinct] = await db
+    .select({ count: sql<number>`count(distinct ${suppressions.emailHash})::int` })
+    .from(suppressions)
+    .where(eq(suppressions.accountId, accountId));
+  const byReason = Object.fromEntries(SUPPRESSION_REASON_VALUES.map((reason) => [reason, 0])) as Record<
+    SuppressionReason,
+    number
+  >;
   for (const row of rows) byReason[row.reason] = Number(row.count);
-  return { total: Object.values(byReason).reduce((a, b) => a + b, 0), byReason };
+  return { total: Number(distinct?.count ?? 0), byReason };
 }
 
 export interface AddSuppressionsResult {
@@ -118,9 +203,10 @@ export interface AddSuppressionsResult {
 }
 
 /**
- * Adds addresses the sender typed or pasted (reason "manual"): normalised like every address, invalid lines
- * reported back, addresses already suppressed (for any reason) left as they are. Contacts with these addresses stay
- * in the account but are never mailed; imports and the new-contact form skip them.
+ * Adds addresses the sender typed or pasted (reason "manual", every stream): normalised like every address, invalid
+ * lines reported back, addresses already entered by hand counted apart (an address suppressed for another reason
+ * gets the manual entry beside it: an unsubscribe covers marketing only). Contacts with these addresses stay in the
+ * account but are never mailed; imports and the new-contact form skip them.
  */
 export async function addManualSuppressions(
   db: Db,
@@ -159,33 +245,44 @@ export async function addManualSuppressions(
 export interface SuppressionLookup {
   email: string;
   suppressed: boolean;
+  /** The strongest of its reasons (SUPPRESSION_REASON_PRECEDENCE). */
   reason: SuppressionReason | null;
+  /** Every reason the address carries. */
+  reasons: SuppressionReason[];
+  /** The streams its reasons cover together (an unsubscribe alone: marketing). */
+  streams: MessageStream[];
+  /** When the strongest reason was recorded. */
   createdAt: string | null;
 }
 
-/** Whether one (normalised) address is on the account's suppression list, and why. */
+/** Whether one (normalised) address is on the account's suppression list, why, and which streams that covers. */
 export async function lookupSuppression(db: Db, accountId: string, email: string): Promise<SuppressionLookup> {
-  const [row] = await db
+  const rows = await db
     .select({ reason: suppressions.reason, createdAt: suppressions.createdAt })
     .from(suppressions)
     .where(and(eq(suppressions.accountId, accountId), eq(suppressions.emailHash, hashEmail(email))));
+  const reasons = SUPPRESSION_REASON_PRECEDENCE.filter((reason) => rows.some((row) => row.reason === reason));
+  const strongest = rows.find((row) => row.reason === reasons[0]);
   return {
     email,
-    suppressed: Boolean(row),
-    reason: row?.reason ?? null,
-    createdAt: row ? row.createdAt.toISOString() : null,
+    suppressed: rows.length > 0,
+    reason: strongest?.reason ?? null,
+    reasons,
+    streams: MESSAGE_STREAMS.filter((stream) => reasons.some((reason) => suppressionCovers(reason, stream))),
+    createdAt: strongest ? strongest.createdAt.toISOString() : null,
   };
 }
 
 /**
- * Takes an address the sender added by hand off the list. Entries the recipient caused (erasure, unsubscribe,
- * bounce, complaint) stay: only the recipient can undo them, by subscribing again through a form (double opt-in)
- * or, for an unsubscribe, from the unsubscribe page of a message they received (`liftUnsubscribedSuppression`).
+ * Takes the sender's own (manual) entry of an address off the list. Entries the recipient caused (erasure,
+ * unsubscribe, bounce, complaint) stay — beside a manual entry too: only the recipient can undo them, by subscribing
+ * again through a form (double opt-in) or, for an unsubscribe, from the unsubscribe page of a message they received
+ * (`liftUnsubscribedSuppression`). 404 when the address is not suppressed, 409 when it has no manual entry.
  */
 export async function removeManualSuppression(db: Db, accountId: string, email: string): Promise<void> {
   const found = await lookupSuppression(db, accountId, email);
   if (!found.suppressed) throw new AppError('not_found', 'Este endereço não está na lista de supressão.');
-  if (found.reason !== 'manual') {
+  if (!found.reasons.includes('manual')) {
     throw new AppError(
       'conflict',
       'Este endereço foi suprimido pelo próprio destinatário ou pelo provedor (descadastro, exclusão, devolução ou reclamação) e não pode ser retirado manualmente. Ele pode voltar a se inscrever por um formulário com confirmação.',

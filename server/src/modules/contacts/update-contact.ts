@@ -24,7 +24,7 @@ export async function updateContact(
       .from(contacts)
       .where(and(eq(contacts.accountId, accountId), eq(contacts.id, contactId)));
     if (!current) throw new AppError('not_found', 'Contato não encontrado.');
-    if (current.email !== input.email && (await findSuppressed(db, accountId, [input.email])).size > 0) {
+    if (current.email !== input.email && (await findSuppressed(db, accountId, [input.email], 'marketing')).size > 0) {
       throw new AppError('conflict', 'Este endereço está na lista de supressão da conta e não pode ser usado.');
     }
   }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { csvCell } from '../contacts/export-contacts';
+import { suppressedForStreamSql } from '../contacts/suppression';
 import { CsvRecords } from './csv-records';
 import { contactImports } from './imports.db';
 import { SeenEmails } from './seen-emails';
@@ -419,8 +420,7 @@ async function writeBatch(
         ),
         sup as (
           select i.email from input i
-          join suppressions s on s.account_id = ${accountId}
-            and s.email_hash = encode(sha256(convert_to(i.email, 'UTF8')), 'hex')
+          where ${suppressedForStreamSql(sql`${accountId}::uuid`, sql`i.email`, 'marketing')}
         ),
         up as (
           insert into contacts (id, account_id, email, name, fields, status, legal_basis, consent_source, consent_at)

@@ -12,6 +12,7 @@ import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import { requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
+import { assertMayCauseMail, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { hitPublicRateLimit } from '../subscriptions/rate-limit';
 import {
   addSenderAddress,
@@ -47,9 +48,9 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 /** Settings → Remetentes e domínios, the address confirmation link, and the operator's domain list. */
 export async function senderIdentitiesRoutes(
   app: FastifyInstance,
-  opts: { db: Db; mailer: Mailer; dns: DnsResolver; settings: SenderIdentitySettings },
+  opts: { db: Db; mailer: Mailer; dns: DnsResolver; settings: SenderIdentitySettings; mailPolicy: MailPolicyLimits },
 ): Promise<void> {
-  const { db, mailer, dns, settings } = opts;
+  const { db, mailer, dns, settings, mailPolicy } = opts;
 
   app.get('/api/senders', async (request) => {
     const actor = await requireActor(request);
@@ -69,6 +70,7 @@ export async function senderIdentitiesRoutes(
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const { email } = parseInput(senderAddressCreateSchema, request.body);
+    await assertMayCauseMail(db, mailPolicy, actor, { kind: 'sender-confirmation', from: null, recipients: [email] });
     return reply.status(201).send(await addSenderAddress(db, mailer, settings, actor.accountId, email));
   });
   app.delete('/api/sender-addresses/:id', async (request, reply) => {

@@ -7,6 +7,7 @@ import { queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
+import { suppressedForStreamSql } from '../contacts/suppression';
 import type { SigningResolver } from '../sender-identities/sender-signing';
 import { htmlLiquid, textLiquid } from '../templates/liquid-engine';
 import {
@@ -456,7 +457,8 @@ export class CampaignSender {
           select batch.id as batch_id, batch.first_message_id as first_id, batch.last_message_id as last_id,
                  m.id, m.email, m.token, m.attempts, m.variant,
                  (extract(epoch from m.created_at) * 1000)::float8 as created_ms, ct.name, ct.fields,
-                 (ct.id is null or ct.status <> 'subscribed' or lm.ok is null or sp.hit is not null) as blocked
+                 (ct.id is null or ct.status <> 'subscribed' or lm.ok is null
+                  or ${suppressedForStreamSql(sql`m.account_id`, sql`m.email`, 'marketing')}) as blocked
             from batch
             left join lateral (
                  select m.id, m.email, m.token, m.attempts, m.created_at, m.contact_id, m.account_id, m.variant
@@ -472,10 +474,6 @@ export class CampaignSender {
                   where lm.contact_id = m.contact_id and lm.status = 'subscribed'
                     and lm.list_id = any((select include_list_ids from campaigns where id = ${campaignId})::uuid[])
                   limit 1) lm on true
-            left join lateral (
-                 select true as hit from suppressions s
-                  where s.account_id = m.account_id and s.email_hash = encode(sha256(convert_to(m.email, 'UTF8')), 'hex')
-                  limit 1) sp on true
            order by m.id`,
     );
     const first = rows[0];

@@ -1,21 +1,75 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import type { Tx } from '../accounts/account-balance';
+
+/**
+ * The general database-backed fixed-window limiter (table `public_rate_limits`, keyed by any string): the
+ * per-address limits of the public pages and the per-account mail quota use it, so every one of them holds
+ * across processes. Keys are namespaced by their caller (`subscribe:<ip>`, `mail-quota:<account>`…).
+ */
+
+function windowOf(windowSeconds: number, nowMs: number) {
+  const windowMs = windowSeconds * 1000;
+  const startMs = Math.floor(nowMs / windowMs) * windowMs;
+  return {
+    start: new Date(startMs).toISOString(),
+    retryAfterSeconds: Math.max(1, Math.ceil((startMs + windowMs - nowMs) / 1000)),
+  };
+}
+
+async function pruneNowAndThen(db: Db | Tx): Promise<void> {
+  if (Math.random() < 0.01) {
+    await queryRows(db as Db, sql`delete from public_rate_limits where window_start < now() - interval '1 day'`);
+  }
+}
 
 /**
  * Counts one hit for `key` in the current fixed window and answers whether it is within `limit`. One upsert
- * (atomic across processes); old windows are pruned now and then.
+ * (atomic across processes); a refused hit counts too, so hammering keeps the door shut. Old windows are
+ * pruned now and then.
  */
 export async function hitPublicRateLimit(db: Db, key: string, limit: number, windowSeconds: number): Promise<boolean> {
-  const windowStart = new Date(Math.floor(Date.now() / (windowSeconds * 1000)) * windowSeconds * 1000);
+  const { start } = windowOf(windowSeconds, Date.now());
   const [row] = await queryRows<{ count: number }>(
     db,
-    sql`insert into public_rate_limits (key, window_start, count) values (${key}, ${windowStart.toISOString()}::timestamptz, 1)
+    sql`insert into public_rate_limits (key, window_start, count) values (${key}, ${start}::timestamptz, 1)
         on conflict (key, window_start) do update set count = public_rate_limits.count + 1
         returning count`,
   );
-  if (Math.random() < 0.01) {
-    await queryRows(db, sql`delete from public_rate_limits where window_start < now() - interval '1 day'`);
-  }
+  await pruneNowAndThen(db);
   return Number(row?.count ?? 0) <= limit;
+}
+
+export interface QuotaOutcome {
+  allowed: boolean;
+  /** Seconds until the current window ends (the Retry-After of a refusal). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Takes `amount` units from `key`'s quota of `limit` per window, all or nothing: a request that would pass the
+ * limit takes nothing (so a refused batch of five does not burn the last four units). One conditional upsert,
+ * atomic across processes; inside a caller's transaction it rolls back with it.
+ */
+export async function takeRateLimitQuota(
+  db: Db | Tx,
+  key: string,
+  amount: number,
+  limit: number,
+  windowSeconds: number,
+  nowMs: number = Date.now(),
+): Promise<QuotaOutcome> {
+  const { start, retryAfterSeconds } = windowOf(windowSeconds, nowMs);
+  if (amount <= 0) return { allowed: true, retryAfterSeconds };
+  const rows = await queryRows<{ count: number }>(
+    db as Db,
+    sql`insert into public_rate_limits (key, window_start, count)
+        select ${key}, ${start}::timestamptz, ${amount}::int where ${amount}::int <= ${limit}::int
+        on conflict (key, window_start) do update set count = public_rate_limits.count + excluded.count
+          where public_rate_limits.count + excluded.count <= ${limit}::int
+        returning count`,
+  );
+  await pruneNowAndThen(db);
+  return { allowed: rows.length > 0, retryAfterSeconds };
 }

@@ -6,7 +6,7 @@ import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
-import { assertAccountCanSend } from '../billing/account-status';
+import type { MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { STARTER_TEMPLATES } from './starter-templates';
 import {
   createTemplate,
@@ -28,9 +28,9 @@ function templateId(params: unknown): string {
 /** Template library REST API, scoped by the actor's account. */
 export async function templatesRoutes(
   app: FastifyInstance,
-  opts: { db: Db; mailer: Mailer; publicUrl: string },
+  opts: { db: Db; mailer: Mailer; publicUrl: string; mailPolicy: MailPolicyLimits },
 ): Promise<void> {
-  const { db, mailer, publicUrl } = opts;
+  const { db, mailer, publicUrl, mailPolicy } = opts;
   app.get('/api/templates/starters', async (request) => {
     await requireActor(request);
     return { items: STARTER_TEMPLATES };
@@ -70,7 +70,9 @@ export async function templatesRoutes(
   app.post('/api/templates/:id/test-send', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(testSendSchema, request.body);
-    await assertAccountCanSend(db, actor.accountId); // a suspended account sends nothing, tests included
-    return sendTemplateTest(db, mailer, actor.accountId, templateId(request.params), { ...input, publicUrl });
+    return sendTemplateTest(db, mailer, { causer: actor, limits: mailPolicy }, templateId(request.params), {
+      ...input,
+      publicUrl,
+    });
   });
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 
 describe.each(DATABASE_KINDS)('templates API on %s', (kind) => {
   let t: TestApp;
@@ -103,6 +104,9 @@ describe.each(DATABASE_KINDS)('templates API on %s', (kind) => {
       404,
     );
 
+    // Template tests go out From the account's default sender, which must pass the campaign sending rule.
+    await trustSenderAddress(t.database.db, a.accountId, 'loja@example.com');
+    expect((await call(a, 'PATCH', '/api/account', { defaultFromEmail: 'loja@example.com' })).statusCode).toBe(200);
     const tooMany = await call(a, 'POST', `/api/templates/${id}/test-send`, {
       emails: ['1@x.com', '2@x.com', '3@x.com', '4@x.com', '5@x.com', '6@x.com'],
     });

@@ -3,6 +3,8 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
+import { findAccount } from '../accounts/accounts.service';
+import { assertMayCauseMail, type MailCauser, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { findCustomFieldNames } from './custom-field-names';
 import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } from './preview-message';
 import { templates } from './templates.db';
@@ -146,14 +148,25 @@ export async function previewTemplate(
   );
 }
 
-/** Sends the saved library template, rendered as in the preview, to up to 5 addresses ("[TESTE]" subject). */
+/**
+ * Sends the saved library template, rendered as in the preview, to up to 5 addresses ("[TESTE]" subject), From
+ * the account's default sender, once the mail policy allows it (that sender verified, recipients and quota).
+ */
 export async function sendTemplateTest(
   db: Db,
   mailer: Mailer,
-  accountId: string,
+  policy: { causer: MailCauser; limits: MailPolicyLimits },
   id: string,
   options: { emails: string[]; contactId?: string; publicUrl: string },
 ): Promise<{ sent: number }> {
+  const accountId = policy.causer.accountId;
+  await findTemplate(db, accountId, id);
+  const account = await findAccount(db, accountId);
+  await assertMayCauseMail(db, policy.limits, policy.causer, {
+    kind: 'template-test',
+    from: account?.defaultFromEmail ?? null,
+    recipients: options.emails,
+  });
   const message = await previewTemplate(db, accountId, id, options);
   const template = await findTemplate(db, accountId, id);
   return sendTestMessages(mailer, message, { emails: options.emails, fallbackSubject: template.name });

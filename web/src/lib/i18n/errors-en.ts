@@ -39,6 +39,7 @@ export const ERROR_MESSAGES_EN: Record<ErrorCode, string> = {
   'password-does-not-meet-requirements': 'The password does not meet the requirements.',
   'network-request-failed': 'Could not connect. Check your internet connection and try again.',
   'popup-closed-by-user': 'The sign-in window was closed before finishing.',
+  email_not_verified: 'Confirm your e-mail address first: open the link we sent you.',
   sender_not_verified:
     'This sender is not verified. Confirm the address or verify the domain in Settings → Senders and domains.',
 };

@@ -336,7 +336,8 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
     expect(String(mail.html)).toContain(`href="${unsubscribe}"`);
     expect(String(mail.headers.get('feedback-id'))).toMatch(/:marketing:carteiro$/);
 
-    // The one-click unsubscribe suppresses the address: the next send is not charged.
+    // The one-click unsubscribe suppresses the address's marketing stream: the next marketing send is not charged,
+    // a transactional one still goes.
     const res = await t.app.inject({
       method: 'POST',
       url: `/u/${row?.token}`,
@@ -344,10 +345,21 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
       payload: 'List-Unsubscribe=One-Click',
     });
     expect(res.statusCode).toBeLessThan(300);
-    const again = await sendTransactional(db, accountId, [message({ to: { email: 'mkt@destino.com.br' } })], {
-      publicUrl: PUBLIC_URL,
-    });
+    const again = await sendTransactional(
+      db,
+      accountId,
+      [
+        message({
+          to: { email: 'mkt@destino.com.br' },
+          category: 'marketing',
+          html: '<p>Promoção!</p><a href="{{ link_descadastro }}">Descadastrar</a>',
+        }),
+        message({ to: { email: 'mkt@destino.com.br' }, category: 'transactional' }),
+      ],
+      { publicUrl: PUBLIC_URL },
+    );
     expect(again.messages[0]).toMatchObject({ status: 'suppressed', costMillis: 0 });
+    expect(again.messages[1]).toMatchObject({ status: 'queued', costMillis: 5 });
   });
 
   it('keeps the ledger exact: a 5xx is refunded, the balance is the sum of the entries', async () => {

@@ -13,8 +13,7 @@ import { adjustAccountBalanceSql } from '../../accounts/account-balance';
 import { accounts } from '../../accounts/accounts.db';
 import { insufficientBalanceMessage, ledgerEntryFromBalanceSql } from '../../billing/ledger';
 import { campaigns } from '../../campaigns/campaigns.db';
-import { hashEmail } from '../../contacts/email-hash';
-import { suppressedHashesSql } from '../../contacts/suppression';
+import { suppressionRowsSql, suppressionsByAddress } from '../../contacts/suppression';
 import { pgTextArray } from '../../imports/run-import';
 import { assertSenderAllowed, senderAllowedSql } from '../../sender-identities/sender-identities';
 import {
@@ -171,7 +170,7 @@ export async function prepareTransactional(
 ): Promise<PreparedTransactional> {
   // The reads that need no lock are ONE statement (one round trip, ADR 0019): the account's identity and status,
   // whether each distinct From is a verified sender (the sender module's rule, senderAllowedSql) and which
-  // recipients are suppressed (the contacts module's probe, suppressedHashesSql). Their answers are then judged
+  // recipients are suppressed (the contacts module's probe, suppressionRowsSql). Their answers are then judged
   // in the usual order (account, sender, templates, rendering), so a caller sees the same errors as before.
   const senders = [...new Set(inputs.map((m) => m.from.email))];
   const recipients = inputs.map((m) => m.to.email);
@@ -184,7 +183,7 @@ export async function prepareTransactional(
     status: string;
     price_millis: number;
     allowed: boolean[];
-    suppressed: string[];
+    suppressions: string[];
   }>(
     db,
     // One text per number of distinct senders (the recipients are one array parameter): named for the usual shapes.
@@ -196,18 +195,19 @@ export async function prepareTransactional(
                  senders.map((from) => senderAllowedSql(accountId, from)),
                  sql`, `,
                )}]::boolean[] as allowed,
-               ${suppressedHashesSql(accountId, recipients)} as suppressed
+               ${suppressionRowsSql(accountId, recipients)} as suppressions
           from ${accounts} where ${accounts.id} = ${accountId}`,
   );
   const account = row
     ? { name: row.name, legalName: row.legal_name, address: row.address, taxId: row.tax_id, status: row.status }
     : undefined;
   const allowed = row?.allowed ?? [];
-  const suppressedHashes = new Set(row?.suppressed ?? []);
-  const suppressed =
-    suppressedHashes.size === 0
-      ? new Set<string>()
-      : new Set(recipients.filter((email) => suppressedHashes.has(hashEmail(email))));
+  // Each message's own stream decides (the contacts module's rule): an unsubscribe stops marketing only.
+  const suppressedFor = suppressionsByAddress(
+    row?.suppressions ?? [],
+    recipients,
+    (i) => inputs[i]?.category ?? 'marketing',
+  );
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
   for (const [index, from] of senders.entries()) {
@@ -290,7 +290,7 @@ export async function prepareTransactional(
         throw renderError(index, inputs.length, field, 'O texto contém um caractere inválido (NUL, \\u0000).');
       }
     }
-    return { input, token, ...rendered, suppressed: suppressed.has(input.to.email) };
+    return { input, token, ...rendered, suppressed: suppressedFor[index] !== null };
   });
   return { streamId, priceMillis: Number(row?.price_millis), messages: prepared };
 }

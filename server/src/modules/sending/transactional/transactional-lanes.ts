@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../../db/database';
 import { queryRows } from '../../../db/database';
 import { appendLedgerEntry } from '../../billing/ledger';
+import { suppressedForStreamSql } from '../../contacts/suppression';
 import type { SigningResolver } from '../../sender-identities/sender-signing';
 import { ensureCampaignLinks } from '../../tracking/campaign-links';
 import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../../tracking/rewrite-links';
@@ -163,7 +164,7 @@ export class TransactionalLanes {
                  batch.last_message_id as last_id,
                  m.id, m.account_id, m.email, m.token, m.attempts,
                  (extract(epoch from m.created_at) * 1000)::float8 as created_ms,
-                 (sp.hit is not null) as blocked,
+                 ${suppressedForStreamSql(sql`m.account_id`, sql`m.email`, sql`t.category`)} as blocked,
                  t.from_email, t.from_name, t.reply_to, t.to_name, t.category, t.track_opens, t.track_clicks,
                  t.subject, t.html, t.text, t.cost_millis
             from batch
@@ -174,10 +175,6 @@ export class TransactionalLanes {
                     and m.campaign_id = batch.campaign_id
                     and m.status = 'queued' and m.next_attempt_at <= now()) m on true
             left join transactional_messages t on t.message_id = m.id
-            left join lateral (
-                 select true as hit from suppressions s
-                  where s.account_id = m.account_id and s.email_hash = encode(sha256(convert_to(m.email, 'UTF8')), 'hex')
-                  limit 1) sp on true
            order by batch.id, m.id`,
     );
     const batches = new Map<number, ClaimedBatch>();

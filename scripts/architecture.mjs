@@ -1,0 +1,224 @@
+#!/usr/bin/env node
+// The module map, read from the code: which server module owns which table (its `*.db.ts` pgTable calls), which
+// files import another module's schema, which raw SQL writes or reads another module's tables, the module import
+// graph and its cycles, and the web features that import each other. `npm run check:architecture` prints it;
+// `scripts/architecture.test.ts` holds the code to the rules ARCHITECTURE.md states.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function walk(dir, keep) {
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+      out.push(...walk(full, keep));
+    } else if (keep(full)) out.push(full);
+  }
+  return out;
+}
+
+const isSource = (file) => /\.(ts|tsx)$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.includes('/testing/');
+
+/** Import specifiers of a file (static `from '…'`, `import('…')`), relative ones resolved to absolute paths. */
+function importsOf(file, text) {
+  const specs = [];
+  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)) specs.push(match[1]);
+  return specs.map((spec) => {
+    const aliased = spec.startsWith('@/') ? path.join(ROOT, 'web/src', spec.slice(2)) : null;
+    if (!spec.startsWith('.') && !aliased) return { spec, resolved: null };
+    const base = aliased ?? path.resolve(path.dirname(file), spec);
+    const candidates = [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')];
+    return { spec, resolved: candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile()) ?? base };
+  });
+}
+
+/** The server module a file belongs to (`modules/<name>/…`), or null. */
+function moduleOf(file) {
+  const rel = path.relative(path.join(ROOT, 'server/src/modules'), file);
+  if (rel.startsWith('..')) return null;
+  return rel.split(path.sep)[0];
+}
+
+function featureOf(file) {
+  const rel = path.relative(path.join(ROOT, 'web/src/features'), file);
+  if (rel.startsWith('..')) return null;
+  return rel.split(path.sep)[0];
+}
+
+/** SQL text inside sql`…` templates and queryRows strings: enough to find insert/update/delete targets. */
+function sqlStatements(text) {
+  const out = [];
+  for (const match of text.matchAll(/sql`([\s\S]*?)`/g)) out.push(match[1]);
+  return out;
+}
+
+const WRITE = /\b(insert\s+into|update|delete\s+from)\s+([a-z_][a-z0-9_]*)/gi;
+const READ = /\b(from|join)\s+([a-z_][a-z0-9_]*)/gi;
+
+/** Strongly connected components of a directed graph (Tarjan), only those with more than one node. */
+function cycles(graph) {
+  let index = 0;
+  const stack = [];
+  const onStack = new Set();
+  const indices = new Map();
+  const low = new Map();
+  const found = [];
+  const visit = (node) => {
+    indices.set(node, index);
+    low.set(node, index);
+    index += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!indices.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node), low.get(next)));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node), indices.get(next)));
+    }
+    if (low.get(node) === indices.get(node)) {
+      const component = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!indices.has(node)) visit(node);
+  return found;
+}
+
+export function analyse(root = ROOT) {
+  const serverFiles = walk(path.join(root, 'server/src'), isSource);
+  // Table → owning module, from the pgTable declarations of each module's *.db.ts files.
+  const owner = new Map();
+  for (const file of serverFiles.filter((f) => f.endsWith('.db.ts'))) {
+    const mod = moduleOf(file);
+    if (!mod) continue;
+    for (const match of fs.readFileSync(file, 'utf8').matchAll(/pgTable\(\s*['"]([a-z0-9_]+)['"]/g))
+      owner.set(match[1], mod);
+  }
+
+  const schemaImports = [];
+  const foreignWrites = [];
+  const foreignReads = [];
+  const moduleGraph = new Map();
+  const fileGraph = new Map();
+  for (const file of serverFiles) {
+    const text = fs.readFileSync(file, 'utf8');
+    const mod = moduleOf(file);
+    const rel = path.relative(root, file);
+    fileGraph.set(rel, new Set());
+    for (const { resolved } of importsOf(file, text)) {
+      if (!resolved) continue;
+      const target = moduleOf(resolved);
+      if (resolved.endsWith('.ts') || resolved.endsWith('.tsx')) fileGraph.get(rel).add(path.relative(root, resolved));
+      if (!mod || !target || target === mod) continue;
+      if (!moduleGraph.has(mod)) moduleGraph.set(mod, new Set());
+      moduleGraph.get(mod).add(target);
+      if (resolved.endsWith('.db.ts'))
+        schemaImports.push({ file: rel, module: mod, imports: path.relative(root, resolved) });
+    }
+    // Drizzle writes through another module's table objects: .insert(x) / .update(x) / .delete(x).
+    if (mod) {
+      for (const match of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"]([^'"]+\.db)['"]/g)) {
+        const target = moduleOf(path.resolve(path.dirname(file), match[2]));
+        if (!target || target === mod) continue;
+        for (const name of match[1]
+          .split(',')
+          .map((n) =>
+            n
+              .trim()
+              .split(/\s+as\s+/)
+              .pop(),
+          )
+          .filter(Boolean)) {
+          if (new RegExp(`\\.(insert|update|delete)\\(\\s*${name}\\b`).test(text))
+            foreignWrites.push({ file: rel, module: mod, table: name, owner: target });
+        }
+      }
+    }
+    if (!mod) continue;
+    for (const statement of sqlStatements(text)) {
+      for (const match of statement.matchAll(WRITE)) {
+        const table = match[2].toLowerCase();
+        const tableOwner = owner.get(table);
+        if (tableOwner && tableOwner !== mod) foreignWrites.push({ file: rel, module: mod, table, owner: tableOwner });
+      }
+      for (const match of statement.matchAll(READ)) {
+        const table = match[2].toLowerCase();
+        const tableOwner = owner.get(table);
+        if (tableOwner && tableOwner !== mod) foreignReads.push({ file: rel, module: mod, table, owner: tableOwner });
+      }
+    }
+  }
+  for (const [mod, targets] of moduleGraph)
+    for (const t of targets) if (!moduleGraph.has(t)) moduleGraph.set(t, new Set());
+
+  const webFiles = walk(path.join(root, 'web/src'), isSource);
+  const crossFeature = [];
+  const featureGraph = new Map();
+  for (const file of webFiles) {
+    const feature = featureOf(file);
+    if (!feature) continue;
+    for (const { resolved } of importsOf(file, fs.readFileSync(file, 'utf8'))) {
+      if (!resolved) continue;
+      const target = featureOf(resolved);
+      if (!target || target === feature) continue;
+      crossFeature.push({ file: path.relative(root, file), feature, imports: path.relative(root, resolved) });
+      if (!featureGraph.has(feature)) featureGraph.set(feature, new Set());
+      featureGraph.get(feature).add(target);
+    }
+  }
+
+  return {
+    owner,
+    schemaImports,
+    foreignWrites,
+    foreignReads,
+    moduleCycles: cycles(moduleGraph),
+    fileCycles: cycles(fileGraph),
+    crossFeature,
+    featureCycles: cycles(featureGraph),
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const report = analyse();
+  const unique = (rows, key) => new Set(rows.map((r) => r[key])).size;
+  const verbose = process.argv.includes('--verbose');
+  const show = (title, rows, format) => {
+    console.info(`\n${title}: ${rows.length}`);
+    if (verbose) for (const row of rows) console.info(`  ${format(row)}`);
+  };
+  console.info(`tables: ${report.owner.size}, owned by ${new Set(report.owner.values()).size} modules`);
+  show(
+    `files importing another module's *.db.ts (${unique(report.schemaImports, 'file')} files)`,
+    report.schemaImports,
+    (r) => `${r.file} → ${r.imports}`,
+  );
+  show(
+    `writes to another module's table (SQL or Drizzle) (${unique(report.foreignWrites, 'file')} files)`,
+    report.foreignWrites,
+    (r) => `${r.file}: ${r.table} (${r.owner})`,
+  );
+  show(
+    `raw SQL reads of another module's table (${unique(report.foreignReads, 'file')} files)`,
+    report.foreignReads,
+    (r) => `${r.file}: ${r.table} (${r.owner})`,
+  );
+  show('server module cycles', report.moduleCycles, (c) => `${c.length} modules: ${c.join(', ')}`);
+  show('server file cycles', report.fileCycles, (c) => `${c.length} files: ${c.join(', ')}`);
+  show(
+    `web imports across features (${unique(report.crossFeature, 'file')} files)`,
+    report.crossFeature,
+    (r) => `${r.file} → ${r.imports}`,
+  );
+  show('web feature cycles', report.featureCycles, (c) => c.join(', '));
+}
