@@ -17,9 +17,10 @@
  * BENCH_TRACKING_DOMAIN=on (mode `domain`): the domain's tracking CNAME is found, so the links of every message are
  * on links.<domain> instead of PUBLIC_URL (resolved with the signing, once per campaign).
  * BENCH_WEBHOOK=off,on runs each mode without and with one webhook endpoint subscribed to message.delivered (the
- * engine then writes one outbox event per delivered message, in its outcome statement); BENCH_WEBHOOK_DRAIN=1
- * also runs the webhook dispatcher and delivery jobs (pg-boss) in this process during the run, POSTing every event
- * to a receiver on 127.0.0.1 — the whole webhook machinery competing with the engine for the same CPUs.
+ * engine then writes one coalesced outbox row per delivered batch, in its outcome statement); BENCH_WEBHOOK_DRAIN=1
+ * also runs the webhook worker (dispatcher + delivery lanes, ADR 0023) in every sender process, POSTing every event
+ * to a receiver on 127.0.0.1 — the whole webhook machinery competing with the engine for the same CPUs — and prints
+ * how long after the last message delivered the last event arrived, and the events' rate against the engine's.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -33,7 +34,6 @@ import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../server/src/config';
 import { type Database, openDatabase } from '../server/src/db/database';
-import { startJobQueue } from '../server/src/jobs/job-queue';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
 import { addSenderDomain } from '../server/src/modules/sender-identities/sender-identities';
@@ -158,6 +158,17 @@ async function senderChild(): Promise<void> {
       listIdDomain: 'carteiro.test',
     },
   });
+  // BENCH_WEBHOOK_DRAIN: this process also runs the webhook worker, as `carteiro worker` does.
+  const webhooks = env.BENCH_WEBHOOK_DRAIN
+    ? await startWebhookWorker({
+        config: loadConfig({ NODE_ENV: 'test', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'silent' }),
+        db: database.db,
+        mailer: null,
+        logger: pino({ level: 'warn' }),
+        resolver: { addresses: async () => [] },
+        box: createSecretBox(BENCH_SECRET),
+      })
+    : null;
   let peakRss = process.memoryUsage().rss;
   setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -173,6 +184,7 @@ async function senderChild(): Promise<void> {
       process.send?.({ type: 'stats', cpuMicros: cpu.user + cpu.system, peakRss } satisfies ChildMessage);
     }
     if (msg.type === 'exit') {
+      await webhooks?.stop();
       await sender.stop();
       await transport.close();
       await database.close();
@@ -400,7 +412,7 @@ async function main(): Promise<void> {
       .returning();
     if (!account) throw new Error('no account');
     await creditAccount(database.db, account.id, 5 * N * MODES.length * WEBHOOK_VARIANTS.length + 1000);
-    const hooks = WEBHOOK_VARIANTS.includes('on') ? await startWebhookBench(database, url.toString()) : null;
+    const hooks = WEBHOOK_VARIANTS.includes('on') ? await startWebhookBench(database) : null;
     // Issue 14: only a verified sender may send. The address is confirmed; mode `domain` also verifies its domain.
     await trustSenderAddress(database.db, account.id, 'loja@loja.exemplo.com.br');
     if (MODES.includes('domain')) {
@@ -515,8 +527,6 @@ async function main(): Promise<void> {
           }),
         );
         const sink1 = await sinkStats(sink);
-        for (const c of senders) c.send({ type: 'exit' });
-        await Promise.all(senders.map((c) => new Promise((r) => c.once('exit', r))));
         const [sent] = await database.db
           .select({ n: campaigns.sentCount })
           .from(campaigns)
@@ -526,9 +536,13 @@ async function main(): Promise<void> {
         const rss = Math.max(...stats.map((s) => s.peakRss)) / 1048576;
         const rate = started.recipients / seconds;
         const hookStats = hooks ? await hooks.stats() : '';
-        const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} webhook ${hook.padEnd(3)} ${hookStats} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}`;
+        const drained =
+          hooks && hook === 'on' && WEBHOOK_DRAIN ? `; ${await hooks.drained(campaign.id, Number(sent?.n), rate)}` : '';
+        const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} webhook ${hook.padEnd(3)} ${hookStats} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}${drained}`;
         console.log(line);
         rows.push(line);
+        for (const c of senders) c.send({ type: 'exit' });
+        await Promise.all(senders.map((c) => new Promise((r) => c.once('exit', r))));
       }
     await hooks?.stop();
   } finally {
@@ -545,40 +559,32 @@ async function main(): Promise<void> {
 }
 
 /**
- * One webhook endpoint of the bench account (enabled or not per run) and, with BENCH_WEBHOOK_DRAIN, the webhook
- * worker of this process delivering to a counting receiver on 127.0.0.1.
+ * One webhook endpoint of the bench account (enabled or not per run), subscribed to message.delivered, POSTing to
+ * a counting receiver on 127.0.0.1 that notes when the first and the last event arrived. With BENCH_WEBHOOK_DRAIN
+ * the sender processes run the webhook worker too (dispatcher + delivery lanes), as `carteiro worker` does.
  */
-async function startWebhookBench(database: Database, dbUrl: string) {
+async function startWebhookBench(database: Database) {
   let received = 0;
+  let firstAt = 0;
+  let lastAt = 0;
   const receiver = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       received++;
+      lastAt = Date.now();
+      if (received === 1) firstAt = lastAt;
       res.writeHead(204).end();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const box = createSecretBox('bench-secret-bench-secret-bench-secret-0123');
+  const box = createSecretBox(BENCH_SECRET);
   const endpointUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
   let endpointId: string | null = null;
-  const config = loadConfig({ NODE_ENV: 'test', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'silent' });
-  const boss = WEBHOOK_DRAIN
-    ? await startJobQueue(database, { logger: pino({ level: 'silent' }), connectionString: dbUrl, schedule: false })
-    : null;
-  const worker = boss
-    ? await startWebhookWorker({
-        config,
-        db: database.db,
-        jobs: boss,
-        mailer: null,
-        logger: pino({ level: 'silent' }),
-        resolver: { addresses: async () => [] },
-        box,
-        concurrency: 2,
-      })
-    : null;
   return {
     async subscribe(accountId: string, on: boolean) {
+      received = 0;
+      firstAt = 0;
+      lastAt = 0;
       if (!endpointId) {
         const [row] = await database.db
           .insert(webhookEndpoints)
@@ -596,6 +602,27 @@ async function startWebhookBench(database: Database, dbUrl: string) {
         .set({ enabled: on })
         .where(eq(webhookEndpoints.id, endpointId as string));
     },
+    /**
+     * After the campaign is sent: waits (≤ 5 min) for every delivered message's event at the receiver, then
+     * the lag of the last event behind the last message delivered (messages.sent_at) and the events' rate.
+     */
+    async drained(campaignId: string, sent: number, engineRate: number): Promise<string> {
+      const deadline = Date.now() + 300_000;
+      while (received < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const [row] = await database.db
+        .execute<{ last: string }>(
+          sql`select (extract(epoch from max(sent_at)) * 1000)::float8 as last from messages
+               where campaign_id = ${campaignId}`,
+        )
+        .then((r) => (r as unknown as { rows: { last: string }[] }).rows);
+      const lastDelivered = Number(row?.last);
+      const rate = received / Math.max(0.001, (lastAt - firstAt) / 1000);
+      return (
+        `webhook events ${received}/${sent} at the receiver, the last ${((lastAt - lastDelivered) / 1000).toFixed(1)} s ` +
+        `after the last message delivered, ${Math.round(rate)} events/s (engine ${Math.round(engineRate)} msg/s, ` +
+        `events/engine ${(rate / engineRate).toFixed(2)})`
+      );
+    },
     async stats() {
       const [row] = await database.db
         .execute<{ batches: number; events: number }>(
@@ -603,11 +630,9 @@ async function startWebhookBench(database: Database, dbUrl: string) {
                      (select count(*)::int from webhook_events) as events`,
         )
         .then((r) => (r as unknown as { rows: { batches: number; events: number }[] }).rows);
-      return `(outbox so far: ${row?.batches ?? 0} engine batches, ${row?.events ?? 0} events${boss ? `; delivered so far ${received}` : ''})`;
+      return `(outbox so far: ${row?.batches ?? 0} engine batches, ${row?.events ?? 0} events)`;
     },
     async stop() {
-      await worker?.stop();
-      await boss?.stop({ graceful: false });
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     },
   };
