@@ -1,9 +1,10 @@
-// Bundles the server's own code (and the shared workspace) into dist/main.js; node_modules stay external.
+// Bundles the server's own code (and the shared workspace) into dist/main.js, and each worker thread's code into
+// its own file beside it (threads/worker-entry.ts finds them there); node_modules stay external.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: { main: 'src/main.ts', 'dkim-sign-worker': 'src/modules/sending/dkim/dkim-sign-worker.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

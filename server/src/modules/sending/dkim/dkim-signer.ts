@@ -137,6 +137,17 @@ class HeaderFolder {
   }
 }
 
+/** What recreates a signer elsewhere (a signing thread): its options but the clock, which the caller passes. */
+export type DkimSignerSpec = Omit<DkimSignerOptions, 'now'>;
+
+/** The options each signer made by createDkimSigner was made from (the signing pool sends them to its threads). */
+const specs = new WeakMap<DkimSigner, { spec: DkimSignerSpec; now: () => number }>();
+
+/** The spec and clock of a signer made by createDkimSigner; undefined for any other DkimSigner. */
+export function dkimSignerSpec(signer: DkimSigner): { spec: DkimSignerSpec; now: () => number } | undefined {
+  return specs.get(signer);
+}
+
 export function createDkimSigner(options: DkimSignerOptions): DkimSigner {
   const key: KeyObject = createPrivateKey(options.privateKeyPem);
   const expectedType = options.algorithm === 'rsa-sha256' ? 'rsa' : 'ed25519';
@@ -208,7 +219,7 @@ export function createDkimSigner(options: DkimSignerOptions): DkimSigner {
     return `DKIM-Signature:${value}${folded}\r\n`;
   }
 
-  return {
+  const signer: DkimSigner = {
     algorithm: options.algorithm,
     signatureHeader,
     sign(raw: Buffer): Buffer {
@@ -219,6 +230,9 @@ export function createDkimSigner(options: DkimSignerOptions): DkimSigner {
       return out;
     },
   };
+  const { now: _clock, ...spec } = options;
+  specs.set(signer, { spec, now });
+  return signer;
 }
 
 /** The DNS TXT record publishing the public half of `privateKeyPem` (`v=DKIM1; k=rsa|ed25519; p=…`). */
