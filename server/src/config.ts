@@ -103,6 +103,8 @@ const envSchema = z.object({
   SENDING_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(200),
   /** Batches in flight at once per worker process (also the pooled SMTP connections per relay). */
   SENDING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** DKIM signing threads per worker process; unset = the cores the process may use, 0 = sign on the engine's thread. */
+  SENDING_SIGNING_THREADS: z.coerce.number().int().min(0).max(256).optional(),
   /** Messages per second per relay per worker process; 0 = unlimited. */
   SENDING_RATE_PER_RELAY: z.coerce.number().min(0).default(0),
   /** First retry delay after a 4xx or connection failure; doubles per attempt up to the max. */
