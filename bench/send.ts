@@ -1,12 +1,14 @@
 /**
  * npm run bench:send — the sending engine end to end (a benchmark, not a test):
  *
- *   BENCH_RECIPIENTS=100000 BENCH_WORKERS=2 BENCH_DKIM=off,rsa-sha256,ed25519-sha256 npx tsx bench/send.ts
+ *   BENCH_RECIPIENTS=100000 npm run bench:send
  *
  * Creates a throwaway PostgreSQL database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test),
- * an account with N contacts in one list, and for each DKIM mode a campaign with a ~6 KB pt-BR template (merge
- * tags in subject and body, 10 links). The smtp sink (bench/smtp-sink.ts, counts and discards) runs as a child
- * process on 127.0.0.1; BENCH_WORKERS sender processes each run the real CampaignSender against the database.
+ * an account with N contacts in one list, and for each scenario (BENCH_SCENARIOS, below: a DKIM mode, sender
+ * processes, signing threads per process) a campaign with a ~6 KB pt-BR template (merge tags in subject and body,
+ * 10 links). The smtp sink (bench/smtp-sink.ts, counts and discards) runs as a child process on 127.0.0.1; the
+ * scenario's sender processes each run the real CampaignSender against the database, with a DKIM signing pool of
+ * the scenario's threads (0 = signing on the engine's thread). Mode `dual` signs with Ed25519 and RSA-2048.
  * Prints messages/s from "send" (startCampaignSend: snapshot + reservation) to "last message accepted and
  * recorded" (campaign status sent, settled), CPU µs per message of the senders (and of the sink), the senders'
  * peak RSS, and the sink's raw acceptance rate with the pipelining SmtpPool measured in the same run.
@@ -18,7 +20,7 @@
  * on links.<domain> instead of PUBLIC_URL (resolved with the signing, once per campaign).
  * BENCH_WEBHOOK=off,on runs each mode without and with one webhook endpoint subscribed to message.delivered (the
  * engine then writes one coalesced outbox row per delivered batch, in its outcome statement); BENCH_WEBHOOK_DRAIN=1
- * also runs the webhook worker (dispatcher + delivery lanes, ADR 0023) in every sender process, POSTing every event
+ * also runs the webhook worker (dispatcher + delivery lanes, ADR 0026) in every sender process, POSTing every event
  * to a receiver on 127.0.0.1 — the whole webhook machinery competing with the engine for the same CPUs — and prints
  * how long after the last message delivered the last event arrived, and the events' rate against the engine's.
  */
@@ -26,7 +28,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
+import os, { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
@@ -48,6 +50,7 @@ import {
   DEFAULT_SIGNED_HEADERS,
   type DkimAlgorithm,
 } from '../server/src/modules/sending/dkim/dkim-signer';
+import { createDkimSigningPool } from '../server/src/modules/sending/dkim/signing-pool';
 import {
   buildMimeMessage,
   buildMimeMessageFromParts,
@@ -70,10 +73,36 @@ import { webhookEndpoints } from '../server/src/modules/webhooks/webhooks.db';
 import { startWebhookWorker } from '../server/src/modules/webhooks/webhooks-runtime';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
-const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
-const MODES = (process.env.BENCH_DKIM ?? 'off,rsa-sha256,ed25519-sha256,domain').split(',') as Array<
-  'off' | 'domain' | DkimAlgorithm
->;
+const CORES = availableParallelism();
+type Mode = 'off' | 'domain' | 'dual' | DkimAlgorithm;
+/** One run: a DKIM mode, how many sender processes, how many signing threads each (0 = on its main thread). */
+interface Scenario {
+  mode: Mode;
+  processes: number;
+  threads: number;
+}
+const parseCount = (value: string | undefined, fallback: number) =>
+  value === undefined || value === 'auto' || value === 'cores' ? fallback : Number(value);
+/**
+ * BENCH_SCENARIOS=mode:processes:threads,… (processes/threads a number, `cores` or `auto` = this machine's cores).
+ * Default: the issue's comparisons — DKIM off in one process (the reference), RSA-2048 in one process signing on
+ * every core, RSA-2048 in as many processes as cores each signing on its own thread (the old way to use the
+ * cores), and Ed25519 + RSA-2048 in one process. The legacy BENCH_DKIM / BENCH_WORKERS / BENCH_SIGNING_THREADS
+ * give every mode listed the same processes and threads.
+ */
+const SCENARIOS: Scenario[] = process.env.BENCH_DKIM
+  ? process.env.BENCH_DKIM.split(',').map((mode) => ({
+      mode: mode as Mode,
+      processes: parseCount(process.env.BENCH_WORKERS, 2),
+      threads: parseCount(process.env.BENCH_SIGNING_THREADS, CORES),
+    }))
+  : (process.env.BENCH_SCENARIOS ?? 'off:1:auto,rsa-sha256:1:auto,rsa-sha256:cores:0,dual:1:auto')
+      .split(',')
+      .map((spec) => {
+        const [mode, processes, threads] = spec.split(':');
+        return { mode: mode as Mode, processes: parseCount(processes, CORES), threads: parseCount(threads, CORES) };
+      });
+const MODES = [...new Set(SCENARIOS.map((s) => s.mode))];
 const BENCH_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
@@ -114,23 +143,32 @@ async function senderChild(): Promise<void> {
   // As the worker role does: tracking tokens signed with AUTH_SECRET.
   setTrackingSecret(BENCH_SECRET);
   const database = await openDatabase({ kind: 'postgres', url: env.BENCH_DB as string, poolSize: CONCURRENCY + 2 });
+  const signerFor = (algorithm: DkimAlgorithm, keyFile: string, selector: string) =>
+    createDkimSigner({
+      domain: 'loja.exemplo.com.br',
+      selector,
+      privateKeyPem: fs.readFileSync(keyFile, 'utf8'),
+      algorithm,
+      headerNames: [...DEFAULT_SIGNED_HEADERS, 'feedback-id'],
+    });
+  const mode = env.BENCH_MODE as Mode;
   const signers =
-    env.BENCH_MODE && env.BENCH_MODE !== 'off' && env.BENCH_MODE !== 'domain'
+    mode === 'dual'
       ? [
-          createDkimSigner({
-            domain: 'loja.exemplo.com.br',
-            selector: 'bench',
-            privateKeyPem: fs.readFileSync(env.BENCH_KEY as string, 'utf8'),
-            algorithm: env.BENCH_MODE as DkimAlgorithm,
-            headerNames: [...DEFAULT_SIGNED_HEADERS, 'feedback-id'],
-          }),
+          signerFor('ed25519-sha256', `${env.BENCH_KEY}.ed25519`, 'bench-ed'),
+          signerFor('rsa-sha256', `${env.BENCH_KEY}.rsa`, 'bench'),
         ]
-      : [];
+      : mode !== 'off' && mode !== 'domain'
+        ? [signerFor(mode, env.BENCH_KEY as string, 'bench')]
+        : [];
+  const threads = Number(env.BENCH_SIGNING_THREADS ?? 0);
+  const signingPool = threads > 0 ? createDkimSigningPool({ threads }) : undefined;
   const transport = createRelayTransport(`smtp://127.0.0.1:${env.BENCH_SINK_PORT}`, CONCURRENCY);
   const sender = new CampaignSender({
     db: database.db,
     transports: [transport],
     signers,
+    signingPool,
     signingFor:
       env.BENCH_MODE === 'domain'
         ? createSigningResolver({
@@ -186,6 +224,7 @@ async function senderChild(): Promise<void> {
     if (msg.type === 'exit') {
       await webhooks?.stop();
       await sender.stop();
+      await signingPool?.close();
       await transport.close();
       await database.close();
       process.exit(0);
@@ -387,7 +426,7 @@ async function main(): Promise<void> {
       sink.once('message', (msg: { port: number }) => resolve(msg)),
     );
     console.log(
-      `sending engine bench: ${N} recipients, ${WORKERS} sender processes × ${CONCURRENCY} lanes, batch ${BATCH}, ${os.cpus().length} CPUs, load average ${os
+      `sending engine bench: ${N} recipients, scenarios ${SCENARIOS.map((x) => `${x.mode}:${x.processes}:${x.threads}`).join(' ')} (mode:processes:signing threads), ${CONCURRENCY} lanes per process, batch ${BATCH}, ${os.cpus().length} CPUs, load average ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(
@@ -411,7 +450,7 @@ async function main(): Promise<void> {
       })
       .returning();
     if (!account) throw new Error('no account');
-    await creditAccount(database.db, account.id, 5 * N * MODES.length * WEBHOOK_VARIANTS.length + 1000);
+    await creditAccount(database.db, account.id, 5 * N * SCENARIOS.length * WEBHOOK_VARIANTS.length + 1000);
     const hooks = WEBHOOK_VARIANTS.includes('on') ? await startWebhookBench(database) : null;
     // Issue 14: only a verified sender may send. The address is confirmed; mode `domain` also verifies its domain.
     await trustSenderAddress(database.db, account.id, 'loja@loja.exemplo.com.br');
@@ -463,17 +502,21 @@ async function main(): Promise<void> {
     console.log(`setup: ${N} contacts in ${Math.round(performance.now() - t0)} ms`);
 
     const rows: string[] = [];
-    for (const mode of MODES)
+    const rates: Array<{ scenario: Scenario; hook: string; rate: number; rss: number }> = [];
+    const pem = (algorithm: DkimAlgorithm) =>
+      (algorithm === 'rsa-sha256'
+        ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+        : generateKeyPairSync('ed25519')
+      ).privateKey.export({ type: 'pkcs8', format: 'pem' });
+    for (const scenario of SCENARIOS)
       for (const hook of WEBHOOK_VARIANTS) {
+        const { mode } = scenario;
         await hooks?.subscribe(account.id, hook === 'on');
         const keyFile = path.join(tmp, `${mode}.pem`);
-        if (mode !== 'off' && mode !== 'domain') {
-          const pair =
-            mode === 'rsa-sha256'
-              ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-              : generateKeyPairSync('ed25519');
-          fs.writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
-        }
+        if (mode === 'dual') {
+          fs.writeFileSync(`${keyFile}.rsa`, pem('rsa-sha256'));
+          fs.writeFileSync(`${keyFile}.ed25519`, pem('ed25519-sha256'));
+        } else if (mode !== 'off' && mode !== 'domain') fs.writeFileSync(keyFile, pem(mode));
         const [campaign] = await database.db
           .insert(campaigns)
           .values({
@@ -489,7 +532,7 @@ async function main(): Promise<void> {
           })
           .returning();
         if (!campaign) throw new Error('no campaign');
-        const senders = Array.from({ length: WORKERS }, () =>
+        const senders = Array.from({ length: scenario.processes }, () =>
           fork(new URL(import.meta.url).pathname, ['sender'], {
             execArgv: process.env.BENCH_PROFILE
               ? [...process.execArgv, '--cpu-prof', '--cpu-prof-dir=/tmp/carteiro-prof']
@@ -500,6 +543,7 @@ async function main(): Promise<void> {
               BENCH_SINK_PORT: String(port),
               BENCH_MODE: mode,
               BENCH_KEY: keyFile,
+              BENCH_SIGNING_THREADS: String(scenario.threads),
             },
           }),
         );
@@ -538,13 +582,15 @@ async function main(): Promise<void> {
         const hookStats = hooks ? await hooks.stats() : '';
         const drained =
           hooks && hook === 'on' && WEBHOOK_DRAIN ? `; ${await hooks.drained(campaign.id, Number(sent?.n), rate)}` : '';
-        const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} webhook ${hook.padEnd(3)} ${hookStats} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}${drained}`;
+        rates.push({ scenario, hook, rate, rss });
+        const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} ${scenario.processes} process(es) × ${scenario.threads} signing threads, webhook ${hook.padEnd(3)} ${hookStats} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}${drained}`;
         console.log(line);
         rows.push(line);
         for (const c of senders) c.send({ type: 'exit' });
         await Promise.all(senders.map((c) => new Promise((r) => c.once('exit', r))));
       }
     await hooks?.stop();
+    printRatios(rates);
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     sink.send({ type: 'exit' });
@@ -556,6 +602,28 @@ async function main(): Promise<void> {
     await cleanup.end();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The issue's ratios, from runs of the same bench (same sink, same database, same minute): one process signing
+ * RSA-2048 on every core against as many processes as cores (≥ 0.9), RSA-2048 against DKIM off (≥ 0.45), and the
+ * cost of adding Ed25519 to RSA-2048 (< 15 %). Printed when the runs they need are in the scenarios.
+ */
+function printRatios(rates: Array<{ scenario: Scenario; hook: string; rate: number; rss: number }>): void {
+  const find = (mode: Mode, one: boolean) =>
+    rates.find((r) => r.hook === 'off' && r.scenario.mode === mode && (r.scenario.processes === 1) === one)?.rate ??
+    rates.find((r) => r.scenario.mode === mode && (r.scenario.processes === 1) === one)?.rate;
+  const rsaOne = find('rsa-sha256', true);
+  const rsaMany = find('rsa-sha256', false);
+  const off = find('off', true);
+  const dual = find('dual', true);
+  const ratio = (a: number | undefined, b: number | undefined) => (a && b ? (a / b).toFixed(2) : 'n/a');
+  console.log(
+    `ratios: RSA-2048 one process / ${CORES} processes ${ratio(rsaOne, rsaMany)} (≥ 0.9); ` +
+      `RSA-2048 / DKIM off ${ratio(rsaOne, off)} (≥ 0.45); ` +
+      `Ed25519 + RSA-2048 costs ${rsaOne && dual ? `${Math.round((1 - dual / rsaOne) * 100)} %` : 'n/a'} over RSA-2048 alone (< 15 %); ` +
+      `peak RSS per sender ${Math.round(Math.max(...rates.map((r) => r.rss)))} MB`,
+  );
 }
 
 /**

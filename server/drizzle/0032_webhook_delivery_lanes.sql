@@ -1,4 +1,4 @@
--- The deliveries table becomes the delivery queue (ADR 0023): a pending delivery is due at next_attempt_at and
+-- The deliveries table becomes the delivery queue (ADR 0026): a pending delivery is due at next_attempt_at and
 -- held by the claim_token of the worker attempting it. Deliveries pending under the old pg-boss queue are due at
 -- once; that queue's leftover jobs are no longer worked and go with pg-boss's own retention.
 DROP INDEX "webhook_deliveries_unenqueued_idx";--> statement-breakpoint

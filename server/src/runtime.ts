@@ -146,7 +146,7 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     }
 
     if (role !== 'api') {
-      // Outbound webhooks: the outbox dispatcher and the delivery lanes (ADR 0023).
+      // Outbound webhooks: the outbox dispatcher and the delivery lanes (ADR 0026).
       const webhooks = await startWebhookWorker({
         config,
         db: database.db,

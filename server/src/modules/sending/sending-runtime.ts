@@ -105,7 +105,7 @@ export function startSendingEngine(options: {
   const transports = createRelayTransports(options.config, options.fallbackSmtpUrl);
   const settings = senderSettings(options.config);
   const platformSigners = createDkimSigners(options.config);
-  // Every core of the worker signs (ADR 0024): the engine builds on its thread, the pool's threads sign.
+  // Every core of the worker signs (ADR 0027): the engine builds on its thread, the pool's threads sign.
   const threads = options.config.SENDING_SIGNING_THREADS ?? availableParallelism();
   const signingPool = threads > 0 ? createDkimSigningPool({ threads }) : undefined;
   const sender = new CampaignSender({

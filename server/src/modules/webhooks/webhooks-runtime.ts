@@ -21,7 +21,7 @@ export interface WebhookWorker {
 }
 
 /**
- * The worker side of webhooks (ADR 0023): the dispatcher loop (engine batches and outbox events → deliveries,
+ * The worker side of webhooks (ADR 0026): the dispatcher loop (engine batches and outbox events → deliveries,
  * every WEBHOOKS_DISPATCH_MS, in batches) and the delivery lanes (due deliveries claimed and attempted
  * concurrently, per-endpoint capacity, outcomes recorded in batches). Runs in worker roles (and `all`).
  */

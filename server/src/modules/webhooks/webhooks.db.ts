@@ -71,7 +71,7 @@ export const webhookEventBatches = pgTable(
 export const WEBHOOK_DELIVERY_STATUS = ['pending', 'succeeded', 'failed'] as const;
 
 /**
- * One event to one endpoint: the unit of retry, and the delivery queue itself (ADR 0023). A pending delivery is
+ * One event to one endpoint: the unit of retry, and the delivery queue itself (ADR 0026). A pending delivery is
  * due at `next_attempt_at`; a worker claims due ones with FOR UPDATE SKIP LOCKED, stamping `claim_token` and
  * moving `next_attempt_at` one lease ahead (WEBHOOKS_LEASE_SECONDS): if the worker dies mid-attempt the delivery
  * is due again when the lease ends. The outcome settles it (succeeded / failed) or schedules the next retry.
