@@ -159,13 +159,21 @@ function humanEventSet(ctx: SegmentContext, kind: 'open' | 'click', lastN: numbe
   };
 }
 
-/** Contacts one of the last N campaigns was delivered to (a `sent` message). */
+/**
+ * Contacts one of the last N sent campaigns was delivered to (a `sent` message): their last delivered campaign
+ * (segment_deliveries, folded in by the context) started no earlier than the N-th most recent sent campaign.
+ */
 function deliveredSet(ctx: SegmentContext, lastN: number): ContactSet {
+  const nth = ctx.recentCampaignIds[Math.min(lastN, ctx.recentCampaignIds.length) - 1];
   return {
     key: `sent:${lastN}`,
-    query: () => sql`select m.contact_id from messages m
-                      where m.campaign_id = any(${lastCampaigns(ctx, lastN)}) and m.account_id = ${ctx.accountId}
-                        and m.status = 'sent' and m.contact_id is not null`,
+    unique: true,
+    query: () =>
+      nth
+        ? sql`select d.contact_id from segment_deliveries d
+               where d.account_id = ${ctx.accountId}
+                 and d.last_delivered_campaign_at >= (select started_at from campaigns where id = ${nth}::uuid)`
+        : sql`select null::uuid as contact_id where false`,
   };
 }
 

@@ -333,4 +333,50 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     // The generator is not degenerate: most trees select some contacts but not all.
     expect(nonTrivial).toBeGreaterThan(CASES / 3);
   }, 600_000);
+
+  it('a campaign sent after earlier counts is folded in by the next count that needs it, and only once', async () => {
+    const accountId = user.accountId;
+    const tree = (campaigns: number): SegmentGroup => ({
+      type: 'group',
+      match: 'any',
+      conditions: [
+        { type: 'engagement', operator: 'opened_none', campaigns },
+        { type: 'status', operator: 'is', value: 'bounced' },
+      ],
+    });
+    const compare = async () => {
+      for (const n of [1, 2, 3]) {
+        const ctx = await segmentContextFor(db, accountId, [tree(n)], new Date());
+        const previous = await ids(
+          sql`select c.id::text as id from contacts c
+               where c.account_id = ${accountId} and ${compilePreviousSegment(tree(n), ctx)}`,
+        );
+        expect(await countSegment(db, accountId, tree(n))).toBe(previous.length);
+      }
+    };
+    await compare();
+    // The draft becomes the newest sent campaign, delivered to the first 30 contacts (5 of them failed).
+    const [draft] = await queryRows<{ id: string }>(
+      db,
+      sql`update campaigns set status = 'sent', started_at = '2026-06-01T00:00:00Z'
+           where created_by = ${accountId} and status = 'draft' returning id`,
+    );
+    const first = await queryRows<{ id: string; email: string }>(
+      db,
+      sql`select id, email from contacts where account_id = ${accountId} order by email limit 30`,
+    );
+    for (const [i, contact] of first.entries()) {
+      await db.execute(
+        sql`insert into messages (campaign_id, account_id, contact_id, email, status, token)
+            values (${draft?.id}, ${accountId}, ${contact.id}, ${contact.email}, ${i < 5 ? 'failed' : 'sent'},
+                    ${randomUUID().replaceAll('-', '')})`,
+      );
+    }
+    await compare();
+    const folded = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from segment_folded_campaigns where campaign_id = ${draft?.id}`,
+    );
+    expect(folded[0]?.n).toBe(1);
+  });
 });

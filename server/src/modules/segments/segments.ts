@@ -12,9 +12,12 @@ import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
 import { lists } from '../lists/lists.db';
 import { type CompiledSegment, compileSegment, compileSegmentPredicate, type SegmentContext } from './compile-segment';
+import { foldDeliveries } from './segment-deliveries';
 import { type SegmentRow, segments } from './segments.db';
 
 const NOT_FOUND = 'Segmento não encontrado.';
+/** work_mem of one segment read with contact sets: a hash of ~1M contact ids (≈ 50 MB) fits in one batch. */
+const SEGMENT_WORK_MEM = '64MB';
 export const PREVIEW_LIMIT = 20;
 
 function toView(row: SegmentRow): SegmentView {
@@ -27,11 +30,18 @@ function toView(row: SegmentRow): SegmentView {
   };
 }
 
-function collect(tree: SegmentGroup, keys: Set<string>, listIds: Set<string>, lastN: { max: number }): void {
+function collect(
+  tree: SegmentGroup,
+  keys: Set<string>,
+  listIds: Set<string>,
+  lastN: { max: number; delivered: number },
+): void {
   for (const c of tree.conditions) {
     if (c.type === 'group') collect(c, keys, listIds, lastN);
-    else if (c.type === 'engagement') lastN.max = Math.max(lastN.max, c.campaigns ?? 5);
-    else if (c.type === 'field' && typeof c.field === 'object') keys.add(c.field.custom);
+    else if (c.type === 'engagement') {
+      lastN.max = Math.max(lastN.max, c.campaigns ?? 5);
+      if (c.operator === 'opened_none') lastN.delivered = Math.max(lastN.delivered, c.campaigns ?? 5);
+    } else if (c.type === 'field' && typeof c.field === 'object') keys.add(c.field.custom);
     else if (c.type === 'list') listIds.add(c.listId);
   }
 }
@@ -39,7 +49,8 @@ function collect(tree: SegmentGroup, keys: Set<string>, listIds: Set<string>, la
 /**
  * The context trees are compiled in: of the custom field keys and lists they name, those the account has (one
  * indexed query for the lists, one `fields ? key` probe per key — not a scan of every contact's keys), the
- * account's time zone, its last sent campaigns, the clock.
+ * account's time zone, its last sent campaigns (those a "não abriu nenhuma" looks at folded into
+ * segment_deliveries first, once each), the clock.
  */
 export async function segmentContextFor(
   db: Db,
@@ -49,7 +60,7 @@ export async function segmentContextFor(
 ): Promise<SegmentContext> {
   const keys = new Set<string>();
   const wantedLists = new Set<string>();
-  const lastN = { max: 0 };
+  const lastN = { max: 0, delivered: 0 };
   for (const tree of trees) collect(tree, keys, wantedLists, lastN);
   const known = new Set<string>();
   for (const key of keys) {
@@ -76,6 +87,14 @@ export async function segmentContextFor(
           .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.status, 'sent')))
           .orderBy(sql`${campaigns.startedAt} desc nulls last`, desc(campaigns.id))
           .limit(lastN.max);
+  // "Não abriu nenhuma": the deliveries of the campaigns it looks at must be in segment_deliveries.
+  if (lastN.delivered > 0) {
+    await foldDeliveries(
+      db,
+      accountId,
+      recent.slice(0, lastN.delivered).map((r) => r.id),
+    );
+  }
   return {
     recentCampaignIds: recent.map((r) => r.id),
     accountId,
@@ -159,14 +178,19 @@ export async function deleteSegment(db: Db, accountId: string, id: string): Prom
 /**
  * Runs a read over a compiled segment in its own transaction with JIT off — a count over 1M contacts crosses
  * jit_above_cost and spent ~0.4 s compiling expressions it then ran once — and, when the tree names contact sets,
- * nested loops off: the planner cannot estimate conditions on custom fields (jsonb expressions get a fixed 0.5 %
+ * nested loops off — the planner cannot estimate conditions on custom fields (jsonb expressions get a fixed 0.5 %
  * selectivity), believes few contacts pass, and would probe or rescan each set once per contact instead of
- * hashing it once (ADR 0016, docs/benchmarks.md "Segments").
+ * hashing it once — and SEGMENT_WORK_MEM for its hashes: a set of a million contact ids hashed in the default
+ * 4 MB spills in batches, and a DISTINCT whose group count the planner underestimates spilled for minutes
+ * (ADR 0016, docs/benchmarks.md "Segments").
  */
 async function readSegment<T>(db: Db, segment: CompiledSegment, query: SQL): Promise<T[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local jit = off`);
-    if (segment.hasSets) await tx.execute(sql`set local enable_nestloop = off`);
+    if (segment.hasSets) {
+      await tx.execute(sql`set local enable_nestloop = off`);
+      await tx.execute(sql.raw(`set local work_mem = '${SEGMENT_WORK_MEM}'`));
+    }
     return queryRows<T>(tx as unknown as Db, query);
   });
 }
