@@ -119,6 +119,7 @@ async function apiChild(): Promise<void> {
     AUTH_SECRET: SECRET,
     PUBLIC_URL,
     DATABASE_URL: process.env.BENCH_DB as string,
+    SMTP_URL: `smtp://127.0.0.1:${process.env.BENCH_SINK_PORT}`,
     API_RATE_LIMIT: '10000000',
   });
   const database = await openDatabase({ kind: 'postgres', url: process.env.BENCH_DB as string, poolSize: 10 });

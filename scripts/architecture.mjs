@@ -158,7 +158,7 @@ export function analyse(root = ROOT) {
       }
     }
   }
-  for (const [mod, targets] of moduleGraph)
+  for (const targets of [...moduleGraph.values()])
     for (const t of targets) if (!moduleGraph.has(t)) moduleGraph.set(t, new Set());
 
   const webFiles = walk(path.join(root, 'web/src'), isSource);

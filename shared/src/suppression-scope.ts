@@ -48,7 +48,7 @@ export function strongestSuppressionReason(reasons: Iterable<SuppressionReason>)
 /** pt-BR, as a message's answer and its report say why it was not sent. */
 export const SUPPRESSION_REASON_LABELS: Readonly<Record<SuppressionReason, string>> = {
   unsubscribed: 'descadastrado do marketing',
-  bounced: 'devolução permanente (endereço inexistente)',
+  bounced: 'devolução permanente, endereço inexistente',
   complained: 'reclamação de spam',
   erased: 'dados apagados a pedido do titular (LGPD)',
   manual: 'adicionado à lista de supressão pela conta',

@@ -40,21 +40,25 @@ export async function createTestApp(
   options: { logger?: Logger } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-test-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    MAIL_CATCHER: 'on',
-    MAIL_CATCHER_PORT: '0',
-    AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
-    ...env,
-  });
   const logger = options.logger ?? pino({ level: 'silent' });
   const database = await createTestDatabase(kind);
   const catcher: MailCatcher = await startMailCatcher({
     port: 0,
     logger,
     store: (mail) => storeCaughtMail(database.db, mail),
+  });
+  // Production refuses the mail catcher: there the test catcher is "the relay" (SMTP_URL), with no /dev/mailbox.
+  const mail =
+    env.NODE_ENV === 'production'
+      ? { MAIL_CATCHER: 'off', SMTP_URL: `smtp://127.0.0.1:${catcher.port}` }
+      : { MAIL_CATCHER: 'on', MAIL_CATCHER_PORT: '0' };
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...mail,
+    AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
+    ...env,
   });
   const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${catcher.port}`, defaultFrom: config.MAIL_FROM, logger });
   const app = await buildApp({ config, database, mailer, logger, webDistDir: null });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normaliseEmail } from '../email';
+import { SUPPRESSION_REASON_VALUES } from './audience';
 import { TEMPLATE_HTML_MAX_CHARS } from './template';
 
 /**
@@ -65,12 +66,23 @@ export const transactionalBatchSchema = z.object({
 });
 export type TransactionalBatchInput = z.infer<typeof transactionalBatchSchema>;
 
-/** One accepted message: its id, and what it cost (millis of a real). */
+/** One accepted message: its id, its stream, what it cost (millis of a real) and, when suppressed, why. */
 export const transactionalMessageResultSchema = z.object({
   id: z.string(),
   to: z.string(),
   status: z.enum(['queued', 'sent', 'suppressed']),
   costMillis: z.number().int(),
+  stream: z
+    .enum(['marketing', 'transactional'])
+    .describe(
+      'O fluxo da mensagem (o `category` dela). Um descadastro suprime só o fluxo de marketing; devolução permanente, reclamação de spam, exclusão a pedido do titular (LGPD) e supressão manual suprimem todos.',
+    ),
+  suppressionReason: z
+    .enum(SUPPRESSION_REASON_VALUES)
+    .optional()
+    .describe(
+      'Só quando `status` é `suppressed`: o motivo mais forte que cobre o fluxo — `erased`, `complained`, `bounced`, `manual` ou `unsubscribed` (este só no fluxo de marketing). A mensagem não é enviada nem cobrada.',
+    ),
 });
 export type TransactionalMessageResult = z.infer<typeof transactionalMessageResultSchema>;
 

@@ -109,7 +109,8 @@ export async function billingRoutes(
   const rules = { minMillis: config.TOPUP_MIN_MILLIS, expiryMinutes: config.TOPUP_EXPIRY_MINUTES };
   const lowBalance = { db, mailer, thresholdMillis: config.LOW_BALANCE_THRESHOLD_MILLIS, publicUrl: config.PUBLIC_URL };
 
-  // A send's reservation can take the balance below the threshold too: the watcher announces those crossings.
+  // Every debit can take the balance below the threshold (reservations, API and automation sends, operator debits):
+  // the one watcher announces each crossing once, whatever process wrote it.
   let watcher: ReturnType<typeof startLowBalanceWatcher> | null = null;
   // Dynamic charges: webhooks get lost, so pending charges are read back from the provider periodically.
   let reconciler: ReturnType<typeof startReconciliation> | null = null;

@@ -76,45 +76,80 @@ export interface LowBalanceDeps {
   publicUrl: string;
 }
 
-/** How far back the sweep looks: the last SWEEP_SEQ_WINDOW ledger entries written within SWEEP_AGE. */
+/** Where a sweep starts when it has no cursor yet (a process starting): the last SWEEP_SEQ_WINDOW entries. */
 const SWEEP_SEQ_WINDOW = 5_000;
+/**
+ * Each sweep also reads again this many entries before its cursor: ledger sequence numbers are taken when an entry
+ * is inserted, so an entry of another account can commit after a higher one the previous sweep already saw.
+ */
+const SWEEP_SEQ_OVERLAP = 1_000;
+/** A crossing older than this is not announced any more (a process that was down for a day stays quiet). */
 const SWEEP_AGE = '1 hour';
+/** Warnings sent per sweep at most; the cursor stops at the last one, so the next sweep goes on from there. */
+const SWEEP_BATCH = 100;
+
+/** The watcher's place in the ledger between sweeps (null: not started). */
+export interface LowBalanceCursor {
+  afterSeq: number | null;
+}
 
 /**
  * Finds debits that took a balance below the threshold and were not announced yet, and warns their owners
- * (notifyLowBalanceIfCrossed, once per entry). This is how a crossing by a campaign reservation — written by the
- * sending module, in whichever process started the send — gets its e-mail; an operator debit is announced at
- * once by its route and is skipped here. Settlements never lower the balance (the release covers the charge),
- * so 'send' entries are not candidates; a crossing the balance has already recovered from (a top-up, a
- * release) is not announced. Looks only at recent entries (the last 5,000, within an hour) through the seq
- * index. Returns how many warnings were sent.
+ * (notifyLowBalanceIfCrossed, once per entry): the one low-balance watcher, whatever wrote the debit — a campaign
+ * reservation, a transactional or API batch send, an automation step, an operator debit (announced at once by its
+ * route, so already claimed here). A campaign's settlement is the one debit that never lowers the balance (its
+ * 'send' follows the 'release' of the whole reservation in the same transaction), so it is not a crossing; neither
+ * is one the balance has already recovered from (a top-up, a release). Reads the entries after `cursor` (advanced
+ * here; without one, the last 5,000) through the seq index, within the last hour. A warning that fails (relay down)
+ * keeps the cursor before its entry, so the next sweep tries again. Returns how many warnings were sent.
  */
-export async function sweepLowBalanceCrossings(deps: LowBalanceDeps, logger?: Pick<Logger, 'warn'>): Promise<number> {
+export async function sweepLowBalanceCrossings(
+  deps: LowBalanceDeps,
+  logger?: Pick<Logger, 'warn'>,
+  cursor: LowBalanceCursor = { afterSeq: null },
+): Promise<number> {
   const threshold = deps.thresholdMillis;
   if (threshold <= 0) return 0;
-  const candidates = await queryRows<{ id: string }>(
+  const [last] = await queryRows<{ seq: number | string }>(
     deps.db,
-    sql`select e.id from ledger_entries e
-         where e.seq > (select coalesce(max(seq), 0) from ledger_entries) - ${SWEEP_SEQ_WINDOW}
+    sql`select coalesce(max(seq), 0) as seq from ledger_entries`,
+  );
+  const upTo = Number(last?.seq ?? 0);
+  const from = cursor.afterSeq === null ? upTo - SWEEP_SEQ_WINDOW : cursor.afterSeq - SWEEP_SEQ_OVERLAP;
+  const candidates = await queryRows<{ id: string; seq: number | string }>(
+    deps.db,
+    sql`select e.id, e.seq from ledger_entries e
+         where e.seq > ${from} and e.seq <= ${upTo}
            and e.created_at > now() - ${SWEEP_AGE}::interval
-           and e.amount_millis < 0 and e.kind <> 'send'
+           and e.amount_millis < 0
            and e.balance_after_millis < ${threshold}
            and e.balance_after_millis - e.amount_millis >= ${threshold}
+           and not (e.kind = 'send' and e.campaign_id is not null
+                    and exists (select 1 from ledger_entries r where r.campaign_id = e.campaign_id and r.kind = 'release'))
            and not exists (select 1 from low_balance_alerts a where a.ledger_entry_id = e.id)
            and exists (select 1 from accounts ac where ac.id = e.account_id and ac.balance_millis < ${threshold})
          order by e.seq
-         limit 100`,
+         limit ${SWEEP_BATCH}`,
   );
   let sent = 0;
-  for (const { id } of candidates) {
-    const [entry] = await deps.db.select().from(ledgerEntries).where(eq(ledgerEntries.id, id));
+  let failedAt: number | null = null;
+  for (const candidate of candidates) {
+    const [entry] = await deps.db.select().from(ledgerEntries).where(eq(ledgerEntries.id, candidate.id));
     if (!entry) continue;
     try {
       if (await notifyLowBalanceIfCrossed(deps, entry)) sent++;
     } catch (error) {
+      failedAt ??= Number(candidate.seq);
       logger?.warn({ err: error, accountId: entry.accountId }, 'low-balance warning could not be sent');
     }
   }
+  const lastCandidate = candidates.at(-1);
+  cursor.afterSeq =
+    failedAt !== null
+      ? failedAt - 1
+      : candidates.length === SWEEP_BATCH && lastCandidate
+        ? Number(lastCandidate.seq)
+        : upTo;
   return sent;
 }
 
@@ -127,9 +162,10 @@ export function startLowBalanceWatcher(
   options: { intervalMs: number; logger?: Pick<Logger, 'warn'> },
 ): { stop: () => Promise<void> } {
   let running: Promise<unknown> | null = null;
+  const cursor: LowBalanceCursor = { afterSeq: null };
   const timer = setInterval(() => {
     if (running) return;
-    running = sweepLowBalanceCrossings(deps, options.logger)
+    running = sweepLowBalanceCrossings(deps, options.logger, cursor)
       .catch((error: unknown) => options.logger?.warn({ err: error }, 'low-balance sweep failed'))
       .finally(() => {
         running = null;

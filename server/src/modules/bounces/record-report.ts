@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
-import { hashEmail } from '../contacts/email-hash';
+import { suppressEmail } from '../contacts/suppression';
 import { transitionCampaignStatus } from '../sending/campaign-controls';
 import { campaignSends } from '../sending/messages.db';
 import type { BounceKind } from '../tracking/tracking.db';
@@ -65,7 +65,7 @@ export async function findMessageByToken(db: Db, token: string): Promise<Message
   return row ? { ...row, id: Number(row.id) } : null;
 }
 
-/** Marks the contact bounced/complained and suppresses the address (complaints: off every list of the account). */
+/** Marks the contact bounced/complained and suppresses the address for every stream (complaints: off every list too). */
 async function suppressContact(db: Db, message: MessageFacts, reason: 'bounced' | 'complained'): Promise<void> {
   await db.transaction(async (tx) => {
     const t = tx as unknown as Db;
@@ -81,10 +81,8 @@ async function suppressContact(db: Db, message: MessageFacts, reason: 'bounced' 
         );
       }
     }
-    await t.execute(
-      sql`insert into suppressions (account_id, email_hash, reason)
-          values (${message.account_id}, ${hashEmail(message.email)}, ${reason}) on conflict do nothing`,
-    );
+    // Every stream (shared SUPPRESSION_SCOPE), beside any earlier reason of the address (an unsubscribe stays).
+    await suppressEmail(t, message.account_id, message.email, reason);
   });
 }
 

@@ -146,8 +146,25 @@ describe.each(DATABASE_KINDS)('suppressions by stream on %s', (kind) => {
       ],
       { publicUrl: 'https://app.carteiro.test' },
     );
-    expect(result.messages.map((m) => m.status)).toEqual(['queued', 'suppressed', 'suppressed']);
+    expect(result.messages).toEqual([
+      expect.objectContaining({ status: 'queued', stream: 'transactional', costMillis: 5 }),
+      expect.objectContaining({
+        status: 'suppressed',
+        stream: 'marketing',
+        suppressionReason: 'unsubscribed',
+        costMillis: 0,
+      }),
+      expect.objectContaining({ status: 'suppressed', stream: 'transactional', suppressionReason: 'bounced' }),
+    ]);
+    expect(result.messages[0]).not.toHaveProperty('suppressionReason');
     expect(result.costMillis).toBe(5);
+    const [row] = await h.db
+      .select({ response: messages.response })
+      .from(messages)
+      .where(eq(messages.id, Number(result.messages[2]?.id)));
+    expect(row?.response).toBe(
+      'não enviado: endereço suprimido nesta conta — devolução permanente, endereço inexistente',
+    );
     const before = h.sink.messages.length;
     const sender = h.newSender();
     for (let i = 0; i < 100 && h.sink.messages.length === before; i++) {

@@ -64,7 +64,8 @@ export const accountOperations: OperationGroup = ({ db }) => [
     path: '/suppressions',
     operationId: 'getSuppressions',
     summary: 'Lista de supressão (contagens)',
-    description: 'A lista guarda só hashes dos endereços: a resposta traz as contagens por motivo.',
+    description:
+      'A lista guarda só hashes dos endereços: a resposta traz o total de endereços e quantos têm cada motivo (um endereço pode ter mais de um). Um descadastro cobre só o fluxo de marketing; devoluções, reclamações, exclusões (LGPD) e entradas manuais cobrem todos os fluxos.',
     tags: ['Supressões'],
     success: { status: 200, description: 'Total e contagem por motivo.', schema: suppressionSummarySchema },
     handler: ({ key }) => suppressionSummary(db, key.accountId),
@@ -74,6 +75,8 @@ export const accountOperations: OperationGroup = ({ db }) => [
     path: '/suppressions',
     operationId: 'addSuppressions',
     summary: 'Adicionar endereços à lista de supressão',
+    description:
+      'Entradas manuais cobrem todos os fluxos (marketing e transacional). Para parar só o marketing de um contato, descadastre-o.',
     tags: ['Supressões'],
     body: suppressionAddSchema,
     success: {

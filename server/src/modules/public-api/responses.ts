@@ -1,4 +1,10 @@
-import { AB_CRITERIA } from '@carteiro/shared';
+import {
+  AB_CRITERIA,
+  MESSAGE_STREAMS,
+  SKIP_REASON_LABELS,
+  SKIP_REASONS,
+  SUPPRESSION_REASON_VALUES,
+} from '@carteiro/shared';
 import { z } from 'zod';
 
 /**
@@ -170,6 +176,11 @@ export const campaignReportSchema = z
     delivered: counter,
     failed: counter,
     skipped: counter,
+    skippedByReason: z
+      .partialRecord(z.enum(SKIP_REASONS), counter)
+      .describe(
+        `Não enviadas por motivo: ${SKIP_REASONS.map((r) => `\`${r}\` (${SKIP_REASON_LABELS[r]})`).join(', ')}.`,
+      ),
     pending: counter,
     opens: z.object({ uniqueHuman: counter, machine: counter, total: counter, rate: z.number() }),
     clicks: z.object({
@@ -246,7 +257,7 @@ export const statementSchema = z
   })
   .meta({ id: 'Statement' });
 
-const reasons = z.enum(['erased', 'unsubscribed', 'bounced', 'complained', 'manual']);
+const reasons = z.enum(SUPPRESSION_REASON_VALUES);
 export const suppressionSummarySchema = z
   .object({
     total: counter,
@@ -263,5 +274,14 @@ export const suppressionAddedSchema = z
   .object({ added: counter, alreadySuppressed: counter, invalid: z.array(z.string()), invalidCount: counter })
   .meta({ id: 'SuppressionsAdded' });
 export const suppressionLookupSchema = z
-  .object({ email: z.string(), suppressed: z.boolean(), reason: reasons.nullable(), createdAt: isoDate.nullable() })
+  .object({
+    email: z.string(),
+    suppressed: z.boolean(),
+    reason: reasons.nullable().describe('O motivo mais forte (um endereço pode ter vários).'),
+    reasons: z.array(reasons).describe('Todos os motivos do endereço, do mais forte ao mais fraco.'),
+    streams: z
+      .array(z.enum(MESSAGE_STREAMS))
+      .describe('Os fluxos que a supressão cobre: um descadastro só `marketing`; os outros motivos, todos.'),
+    createdAt: isoDate.nullable(),
+  })
   .meta({ id: 'SuppressionLookup' });

@@ -13,6 +13,10 @@ fieldset{border:0;padding:0;margin:16px 0}form{margin:16px 0}.ok{background:#ecf
 </style></head><body><main>${body}</main></body></html>`;
 }
 
+/** What an unsubscribe covers (the marketing stream only), said on every page that confirms one. */
+const TRANSACTIONAL_NOTE =
+  'Mensagens sobre pedidos, pagamentos, senha e a sua conta — as transacionais — continuam chegando normalmente.';
+
 function preferenceForm(token: string, lists: PreferenceList[]): string {
   if (lists.length === 0) return '';
   const rows = lists
@@ -47,10 +51,13 @@ export function renderUnsubscribePage(
       `${head}${noticeHtml}<p>Este endereço não recebe mais mensagens desta conta.</p>`,
     );
   }
+  const account = `<strong>${escapeHtml(target.accountName)}</strong>`;
   const action = done
-    ? `<p>Sua inscrição nesta lista já está cancelada.</p>
+    ? `<p>${target.contactStatus === 'subscribed' ? `Você não receberá mais e-mails de marketing de ${account} por esta lista.` : `Você não receberá mais e-mails de marketing de ${account}.`}</p>
+<p class="note">${TRANSACTIONAL_NOTE}</p>
 <form method="post" action="/u/${escapeHtml(token)}/resubscribe"><button type="submit" class="secondary">Quero voltar a receber</button></form>`
-    : `<p>Confirme abaixo para não receber mais mensagens desta lista.</p>
+    : `<p>Confirme abaixo para não receber mais e-mails de marketing de ${account} por esta lista.</p>
+<p class="note">${TRANSACTIONAL_NOTE}</p>
 <form method="post" action="/u/${escapeHtml(token)}/confirm"><button type="submit">Confirmar cancelamento</button></form>`;
   return layout(
     'Cancelar inscrição',
@@ -66,9 +73,10 @@ export function renderNotFoundPage(): string {
   );
 }
 
-export function renderOneClickDone(): string {
+/** The answer to a one-click POST (mail clients rarely show it; a person who posts the link by hand does). */
+export function renderOneClickDone(target: UnsubscribeTarget): string {
   return layout(
     'Inscrição cancelada',
-    '<h1>Inscrição cancelada</h1><p>Você não receberá mais mensagens desta lista.</p>',
+    `<h1>Inscrição cancelada</h1><p>Você não receberá mais e-mails de marketing de <strong>${escapeHtml(target.accountName)}</strong>.</p><p class="note">${TRANSACTIONAL_NOTE}</p>`,
   );
 }

@@ -96,7 +96,7 @@ export async function unsubscribeRoutes(app: FastifyInstance, opts: { db: Db }):
       return reply.code(400).type('text/plain; charset=utf-8').send('Corpo esperado: List-Unsubscribe=One-Click');
     }
     await unsubscribeByMessage(db, found, 'one-click');
-    return html(reply, 200, renderOneClickDone());
+    return html(reply, 200, renderOneClickDone(found));
   });
 
   app.post<{ Params: { token: string } }>('/u/:token/confirm', noCsrf, async (request, reply) => {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
-import type { Db } from '../../db/database';
+import { type Db, queryRows } from '../../db/database';
 import { contacts } from '../contacts/contacts.db';
 import { CampaignSender } from '../sending/campaign-sender';
 import { messages } from '../sending/messages.db';
@@ -160,7 +160,15 @@ describe.each(DATABASE_KINDS)('one-click unsubscribe with the sending engine on 
     expect((await api(user, 'POST', '/api/suppressions', { emails: [caio] })).json().added).toBe(1);
     expect(await recipients(user, [listId])).toBe(2);
 
-    expect((await oneClick(t, await tokenOf(first, bia))).statusCode).toBe(200);
+    const done = await oneClick(t, await tokenOf(first, bia));
+    expect(done.statusCode).toBe(200);
+    // What an unsubscribe covers, said where it happens: the account's marketing, not its transactional mail.
+    const [account] = await queryRows<{ name: string }>(
+      db,
+      sql`select name from accounts where id = ${user.accountId}`,
+    );
+    expect(done.body).toContain(`Você não receberá mais e-mails de marketing de <strong>${account?.name}</strong>.`);
+    expect(done.body).toContain('as transacionais — continuam chegando');
     expect(await reasonOf(user, bia)).toBe('unsubscribed');
     expect(await unsubscribedCount(user)).toBe(1);
     expect(await recipients(user, [listId])).toBe(1);
@@ -209,8 +217,12 @@ describe.each(DATABASE_KINDS)('one-click unsubscribe with the sending engine on 
     expect((await send(user, campaign)).statusCode).toBe(200);
     await drain(campaign);
 
-    // dora leaves Novidades but stays on Promoções: no account-wide opt-out.
-    expect((await form(await tokenOf(campaign, dora), 'confirm')).statusCode).toBe(200);
+    // dora leaves Novidades but stays on Promoções: no account-wide opt-out, and the page says so.
+    const left = await form(await tokenOf(campaign, dora), 'confirm');
+    expect(left.statusCode).toBe(200);
+    expect(left.body).toMatch(
+      /Você não receberá mais e-mails de marketing de <strong>[^<]+<\/strong> por esta lista\./,
+    );
     expect(await reasonOf(user, dora)).toBeNull();
     expect(await recipients(user, [promos])).toBe(1);
     // Unchecks Promoções too in the preference centre: left on no list → suppressed.
@@ -223,8 +235,10 @@ describe.each(DATABASE_KINDS)('one-click unsubscribe with the sending engine on 
     expect(await recipients(user, [promos])).toBe(1);
     expect(await recipients(user, [news])).toBe(1); // edu only
 
-    // The page's confirm button on a single-list contact.
-    expect((await form(await tokenOf(campaign, edu), 'confirm')).statusCode).toBe(200);
+    // The page's confirm button on a single-list contact: no list left, the account's marketing stops.
+    const gone = await form(await tokenOf(campaign, edu), 'confirm');
+    expect(gone.statusCode).toBe(200);
+    expect(gone.body).toMatch(/Você não receberá mais e-mails de marketing de <strong>[^<]+<\/strong>\.<\/p>/);
     expect(await reasonOf(user, edu)).toBe('unsubscribed');
     expect(await recipients(user, [news])).toBe(0);
   });

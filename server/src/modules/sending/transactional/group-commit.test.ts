@@ -366,10 +366,10 @@ describe.each(DATABASE_KINDS)('group commit of transactional single sends on %s'
       [message('c@destino.com.br'), message('d@destino.com.br'), message('e@destino.com.br')],
       options,
     );
-    expect(both.messages.map((m) => [m.input.to.email, m.suppressed])).toEqual([
-      ['c@destino.com.br', false],
-      ['d@destino.com.br', true],
-      ['e@destino.com.br', false],
+    expect(both.messages.map((m) => [m.input.to.email, m.suppressedBy])).toEqual([
+      ['c@destino.com.br', null],
+      ['d@destino.com.br', 'manual'],
+      ['e@destino.com.br', null],
     ]);
   });
 

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import {
   costOfEmailsMillis,
   formatBRL,
+  type SkipReason,
+  SUPPRESSION_REASON_LABELS,
+  type SuppressionReason,
   type TransactionalMessageInput,
   type TransactionalSendResult,
 } from '@carteiro/shared';
@@ -41,10 +44,14 @@ interface Prepared {
   subject: string;
   html: string;
   text: string;
-  suppressed: boolean;
+  /** The strongest suppression of the address that covers the message's stream; null when it goes. */
+  suppressedBy: SuppressionReason | null;
 }
 
-const SUPPRESSED_RESPONSE = 'não enviado: endereço suprimido ou descadastrado nesta conta';
+/** The message row's response for a message not sent because its address is suppressed in its stream. */
+function suppressedResponse(reason: SuppressionReason): string {
+  return `não enviado: endereço suprimido nesta conta — ${SUPPRESSION_REASON_LABELS[reason]}`;
+}
 
 /**
  * The account's transactional stream: the hidden campaign (kind transactional) whose `messages` rows are the
@@ -290,7 +297,7 @@ export async function prepareTransactional(
         throw renderError(index, inputs.length, field, 'O texto contém um caractere inválido (NUL, \\u0000).');
       }
     }
-    return { input, token, ...rendered, suppressed: suppressedFor[index] !== null };
+    return { input, token, ...rendered, suppressedBy: suppressedFor[index] ?? null };
   });
   return { streamId, priceMillis: Number(row?.price_millis), messages: prepared };
 }
@@ -323,7 +330,7 @@ export async function commitTransactional(
   const first = group[0];
   if (!first) return [];
   const prepared = group.flatMap((r) => r.messages);
-  const sendable = prepared.filter((p) => !p.suppressed).length;
+  const sendable = prepared.filter((p) => !p.suppressedBy).length;
   // The price read by prepareTransactional (unlocked); the statement charges only if it is still the account's
   // price under the lock, and otherwise answers the current one: then the commit runs again at that price.
   let price = first.priceMillis;
@@ -354,8 +361,10 @@ export async function commitTransactional(
       const own = r.messages.map((p) => ({
         id: String(ids[at++]),
         to: p.input.to.email,
-        status: p.suppressed ? ('suppressed' as const) : ('queued' as const),
-        costMillis: p.suppressed ? 0 : price,
+        status: p.suppressedBy ? ('suppressed' as const) : ('queued' as const),
+        costMillis: p.suppressedBy ? 0 : price,
+        stream: p.input.category,
+        ...(p.suppressedBy ? { suppressionReason: p.suppressedBy } : {}),
       }));
       return { messages: own, costMillis: own.reduce((sum, m) => sum + m.costMillis, 0), balanceMillis: balance };
     });
@@ -418,7 +427,8 @@ async function storeAndCharge(
         balance as (${adjustAccountBalanceSql(accountId, -cost, charged)}),
         input as (
           select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.input.to.email)}::text[],
-                               ${col((p) => (p.suppressed ? 'skipped' : 'queued'))}::text[],
+                               ${col((p) => (p.suppressedBy ? 'skipped' : 'queued'))}::text[],
+                               ${col((p) => (p.suppressedBy ? suppressedResponse(p.suppressedBy) : null))}::text[],
                                ${col((p) => p.input.from.email)}::text[], ${col((p) => p.input.from.name ?? null)}::text[],
                                ${col((p) => p.input.replyTo ?? null)}::text[], ${col((p) => p.input.to.name ?? null)}::text[],
                                ${col((p) => p.input.category)}::text[], ${col((p) => String(p.input.trackOpens))}::boolean[],
@@ -427,12 +437,12 @@ async function storeAndCharge(
                                ${col((p) => p.input.templateId ?? null)}::uuid[],
                                ${col((p) => (p.input.tags ? JSON.stringify(p.input.tags) : null))}::text[])
                         with ordinality
-                   as i(token, email, status, from_email, from_name, reply_to, to_name, category, track_opens,
+                   as i(token, email, status, response, from_email, from_name, reply_to, to_name, category, track_opens,
                         track_clicks, subject, html, text, template_id, tags, ord)),
         m as (
-          insert into messages (campaign_id, account_id, email, token, status, response)
-          select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status,
-                 case when i.status = 'skipped' then ${SUPPRESSED_RESPONSE} end
+          insert into messages (campaign_id, account_id, email, token, status, response, skip_reason)
+          select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status, i.response,
+                 case when i.status = 'skipped' then ${'suppressed' satisfies SkipReason} end
             from input i
            where exists (select 1 from balance)
            order by i.ord

@@ -1,0 +1,83 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface CarteiroProcess {
+  child: ChildProcess;
+  /** Everything the process wrote so far (stdout + stderr, its JSON log lines included). */
+  output(): string;
+  /** Resolves with the exit code (or the signal) once the process has ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves once the output matches `pattern` (rejects if the process ends first or after `timeoutMs`). */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** SIGKILL (a crash) or SIGTERM (a graceful stop); resolves when the process is gone. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Starts `server/src/main.ts <role>` as a real process, the way `npm run api|worker` does (through tsx), with
+ * only the environment given (plus PATH): nothing leaks in from the test runner's own environment.
+ */
+export function startCarteiroProcess(role: 'all' | 'api' | 'worker' | 'migrate', env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', role], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    // Keep memory bounded on long runs: the head (start-up) and the recent tail are what tests read.
+    if (output.length > 2_000_000) output = output.slice(0, 100_000) + output.slice(-500_000);
+    for (const listener of listeners) listener();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      for (const listener of listeners) listener();
+      resolve({ code, signal });
+    });
+  });
+  const handle: CarteiroProcess = {
+    child,
+    output: () => output,
+    exited,
+    waitFor(pattern, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`${role} process: no ${pattern} within ${timeoutMs} ms; output:\n${output.slice(-4000)}`));
+        }, timeoutMs);
+        function check() {
+          const match = output.match(pattern);
+          if (match) {
+            clearTimeout(timer);
+            listeners.delete(check);
+            resolve(match);
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            clearTimeout(timer);
+            listeners.delete(check);
+            reject(new Error(`${role} process ended before ${pattern}; output:\n${output.slice(-4000)}`));
+          }
+        }
+        listeners.add(check);
+        check();
+      });
+    },
+    async stop(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+  return handle;
+}
+
+/** The URL a started `api`/`all` process logged ("Carteiro is listening"). */
+export async function listeningUrl(process: CarteiroProcess, timeoutMs?: number): Promise<string> {
+  const match = await process.waitFor(/"url":"(http:\/\/[^"]+)"[^\n]*Carteiro is listening/, timeoutMs);
+  return match[1] as string;
+}
