@@ -22,6 +22,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { pathToFileURL } from 'node:url';
 import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -297,7 +298,8 @@ async function main(): Promise<void> {
   }
 }
 
-async function measure(db: Db, accountId: string, title: string): Promise<void> {
+/** Prints the floor and every segment's count times for the account (also used by bench/ten-million.ts). */
+export async function measure(db: Db, accountId: string, title: string): Promise<void> {
   {
     const [counts] = await queryRows<{ contacts: number; events: number; messages: number }>(
       db,
@@ -375,7 +377,10 @@ async function measure(db: Db, accountId: string, title: string): Promise<void> 
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// Run when started as a script (not when bench/ten-million.ts imports `measure`).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

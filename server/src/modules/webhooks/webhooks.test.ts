@@ -247,6 +247,7 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         name: 'Promo',
         status: 'sent',
         counts: { sent: 9, failed: 1, skipped: 0 },
+        skippedByReason: {},
         costMillis: 45,
       },
       'campaign.paused': { campaignId: crypto.randomUUID(), name: 'Promo', reason: 'pausada pelo usuário' },
