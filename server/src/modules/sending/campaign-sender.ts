@@ -35,7 +35,7 @@ import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } fr
 import { BodyProgram } from './body-program';
 import { linkBaseUrl, type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
-import type { DkimSigner } from './dkim/dkim-signer';
+import { type DkimSigner, signChain } from './dkim/dkim-signer';
 import type { DkimSigningPool } from './dkim/signing-pool';
 import { campaignSends } from './messages.db';
 import {
@@ -387,10 +387,7 @@ export class CampaignSender {
 
   /** A built message signed now (no signing pool), or left for signOnThreads. */
   private signHere(context: CampaignContext, raw: Buffer): Buffer {
-    if (this.deps.signingPool) return raw;
-    let signed = raw;
-    for (const signer of context.signers) signed = signer.sign(signed);
-    return signed;
+    return this.deps.signingPool ? raw : signChain(context.signers, raw);
   }
 
   /**
@@ -409,7 +406,7 @@ export class CampaignSender {
       );
     } catch (error) {
       this.logger.warn({ err: error, campaignId: context.id }, 'sending engine: signing pool failed, signing here');
-      signed = built.map((m) => context.signers.reduce((out, signer) => signer.sign(out), m.raw));
+      signed = built.map((m) => signChain(context.signers, m.raw));
     }
     built.forEach((m, i) => {
       m.raw = signed[i] as Buffer;

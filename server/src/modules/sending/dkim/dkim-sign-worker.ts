@@ -4,7 +4,7 @@
  * DKIM-Signature header lines to prepend — the message bytes stay on the main thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { createDkimSigner, type DkimSigner, type DkimSignerSpec } from './dkim-signer';
+import { chainSignatureHeaders, createDkimSigner, type DkimSigner, type DkimSignerSpec } from './dkim-signer';
 
 export interface SignChunk {
   id: number;
@@ -40,15 +40,9 @@ parentPort?.on('message', (chunk: SignChunk) => {
     });
     let offset = 0;
     const prefixes = chunk.lengths.map((length) => {
-      let raw = Buffer.from(chunk.bytes, offset, length);
+      const raw = Buffer.from(chunk.bytes, offset, length);
       offset += length;
-      let prefix = '';
-      for (const signer of chain) {
-        const header = signer.signatureHeader(raw);
-        prefix = header + prefix;
-        raw = Buffer.concat([Buffer.from(header, 'latin1'), raw]);
-      }
-      return prefix;
+      return chainSignatureHeaders(chain, raw);
     });
     parentPort?.postMessage({ id: chunk.id, prefixes } satisfies SignedChunk);
   } catch (error) {

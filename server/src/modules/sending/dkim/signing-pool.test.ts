@@ -123,11 +123,11 @@ describe('the DKIM signing pool', () => {
     const calls: number[] = [];
     const custom: DkimSigner = {
       algorithm: 'rsa-sha256',
-      signatureHeader: (raw) => rsa.signer.signatureHeader(raw),
-      sign: (raw) => {
+      signatureHeader: (raw) => {
         calls.push(raw.length);
-        return rsa.signer.sign(raw);
+        return rsa.signer.signatureHeader(raw);
       },
+      sign: (raw) => rsa.signer.sign(raw),
     };
     const out = await pool.signAll([custom], batch.slice(0, 5));
     expect(calls).toHaveLength(5);

@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { workerEntry } from '../../../threads/worker-entry';
 import type { SignChunk, SignedChunk } from './dkim-sign-worker';
-import { type DkimSigner, type DkimSignerSpec, dkimSignerSpec } from './dkim-signer';
+import { type DkimSigner, type DkimSignerSpec, dkimSignerSpec, prependHeaders, signChain } from './dkim-signer';
 
 export interface DkimSigningPool {
   /** Signing threads. */
@@ -115,9 +115,7 @@ export function createDkimSigningPool(options: SigningPoolOptions = {}): DkimSig
       if (signers.length === 0 || messages.length === 0) return [...messages];
       const described = signers.map((signer) => ({ signer, described: dkimSignerSpec(signer) }));
       // A signer the pool cannot rebuild on a thread signs here, on the calling thread.
-      if (described.some((d) => !d.described)) {
-        return messages.map((raw) => signers.reduce((out, signer) => signer.sign(out), raw));
-      }
+      if (described.some((d) => !d.described)) return messages.map((raw) => signChain(signers, raw));
       const signerIds = described.map((d) => idOf(d.signer));
       const nowMs = (described[0]?.described?.now ?? Date.now)();
       const chunks: Array<Promise<string[]>> = [];
@@ -139,13 +137,7 @@ export function createDkimSigningPool(options: SigningPoolOptions = {}): DkimSig
         chunks.push(send(thread, { signerIds, nowMs, bytes: bytes.buffer, lengths }, specs));
       }
       const prefixes = (await Promise.all(chunks)).flat();
-      return messages.map((raw, i) => {
-        const prefix = prefixes[i] as string;
-        const out = Buffer.allocUnsafe(prefix.length + raw.length);
-        out.write(prefix, 0, 'latin1');
-        raw.copy(out, prefix.length);
-        return out;
-      });
+      return messages.map((raw, i) => prependHeaders(prefixes[i] as string, raw));
     },
     async close() {
       closed = true;
