@@ -354,9 +354,12 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       await emitWebhookEvent(t.database.db, owner.accountId, 'campaign.paused', sampleData['campaign.paused'] as never);
       const [g] = await settled(owner, gone.id, 1);
       expect([g?.status, g?.attempts]).toEqual(['failed', 1]);
-      const [row] = await t.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, gone.id));
-      expect(row?.enabled).toBe(false);
-      expect(row?.disabledReason).toContain('410');
+      // The endpoint is disabled right after the outcome is recorded (the same flush, next statement).
+      const row = await until(async () => {
+        const [r] = await t.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, gone.id));
+        return r && !r.enabled ? r : null;
+      }, 'the endpoint to be disabled');
+      expect(row.disabledReason).toContain('410');
       const mail = await until(
         async () => (await t.sentMail()).find((m) => m.subject.includes('webhook')),
         'the e-mail',
