@@ -18,7 +18,10 @@ export async function createContact(
   evidence: { ip?: string | null } = {},
 ): Promise<ContactView> {
   if ((await findSuppressed(db, accountId, [input.email], 'marketing')).size > 0) {
-    throw new AppError('conflict', 'Este endereço está na lista de supressão da conta e não pode ser adicionado.');
+    throw new AppError(
+      'address_suppressed',
+      'Este endereço está na lista de supressão da conta e não pode ser adicionado.',
+    );
   }
   const listIds = input.listIds ?? [];
   if (listIds.length > 0) {
@@ -45,7 +48,7 @@ export async function createContact(
       })
       .onConflictDoNothing()
       .returning();
-    if (!row) throw new AppError('conflict', 'Já existe um contato com este e-mail.');
+    if (!row) throw new AppError('contact_exists');
     if (listIds.length > 0) {
       await tx
         .insert(listMemberships)

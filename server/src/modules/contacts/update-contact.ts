@@ -25,7 +25,7 @@ export async function updateContact(
       .where(and(eq(contacts.accountId, accountId), eq(contacts.id, contactId)));
     if (!current) throw new AppError('not_found', 'Contato não encontrado.');
     if (current.email !== input.email && (await findSuppressed(db, accountId, [input.email], 'marketing')).size > 0) {
-      throw new AppError('conflict', 'Este endereço está na lista de supressão da conta e não pode ser usado.');
+      throw new AppError('address_suppressed');
     }
   }
   const patch: Partial<typeof contacts.$inferInsert> = { updatedAt: new Date() };
@@ -45,7 +45,7 @@ export async function updateContact(
     if (input.status === 'unsubscribed') await unsubscribeContacts(db, accountId, [contactId]);
     return toContactView(row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('conflict', 'Já existe um contato com este e-mail.');
+    if (isUniqueViolation(error)) throw new AppError('contact_exists');
     throw error;
   }
 }

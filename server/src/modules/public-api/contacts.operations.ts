@@ -13,7 +13,7 @@ import { affectedSchema, contactDetailSchema, contactPageSchema, contactSchema }
 
 const idParams = z.object({ id: z.uuid() });
 const listParams = z.object({ id: z.uuid(), listId: z.uuid() });
-const listIdsBody = z.object({
+const listIdsBody = z.strictObject({
   listIds: z.array(z.uuid('Lista inválida.')).min(1, 'Informe ao menos uma lista.').max(100, 'No máximo 100 listas.'),
 });
 const NOT_FOUND = 'Contato não encontrado.';
@@ -32,6 +32,7 @@ export const contactsOperations: OperationGroup = ({ db }) => [
     query: contactQuerySchema,
     success: { status: 200, description: 'Uma página de contatos.', schema: contactPageSchema },
     example: { query: { limit: '50' } },
+    errors: ['bad_request'],
     handler: ({ key, query }) => findContacts(db, key.accountId, query),
   }),
   defineOperation({
@@ -44,6 +45,7 @@ export const contactsOperations: OperationGroup = ({ db }) => [
     body: contactCreateSchema,
     success: { status: 201, description: 'O contato criado.', schema: contactSchema },
     example: { body: { email: 'ana@example.com', name: 'Ana Souza', fields: { cidade: 'Recife' } } },
+    errors: ['contact_exists', 'address_suppressed', 'not_found'],
     handler: ({ key, body, request }) => createContact(db, key.accountId, body, { ip: request.ip }),
   }),
   defineOperation({
@@ -57,6 +59,7 @@ export const contactsOperations: OperationGroup = ({ db }) => [
     body: contactCreateSchema,
     success: { status: 200, description: 'O contato atualizado (201 quando criado).', schema: contactSchema },
     example: { body: { email: 'bruno@example.com', name: 'Bruno Lima', fields: { plano: 'ouro' } } },
+    errors: ['address_suppressed', 'not_found'],
     handler: async ({ key, body, request, reply }) => {
       const { contact, created } = await upsertContactByEmail(db, key.accountId, body, { ip: request.ip });
       return reply.status(created ? 201 : 200).send(contact);
@@ -86,6 +89,7 @@ export const contactsOperations: OperationGroup = ({ db }) => [
     body: contactUpdateSchema,
     success: { status: 200, description: 'O contato alterado.', schema: contactSchema },
     example: { body: { name: 'Ana S. Souza', fields: { cidade: 'Olinda' } } },
+    errors: ['contact_exists', 'address_suppressed'],
     handler: ({ key, params, body }) => updateContact(db, key.accountId, params.id, body),
   }),
   defineOperation({
