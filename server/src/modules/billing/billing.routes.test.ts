@@ -47,7 +47,7 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
         external_reference: p.ref,
       });
     });
-    operatorHeaders = (await signUp(t, { email: OPERATOR_EMAIL })).headers;
+    operatorHeaders = (await signUp(t, { email: OPERATOR_EMAIL, verified: true })).headers;
   });
   afterAll(async () => {
     vi.unstubAllGlobals();

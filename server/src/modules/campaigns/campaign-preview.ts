@@ -5,14 +5,11 @@ import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { countRecipients } from '../contacts/count-recipients';
-import { findContact } from '../contacts/find-contacts';
 import { assertMayCauseMail, type MailCauser, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { campaignAudience } from '../segments/campaign-audience';
 import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } from '../templates/preview-message';
-import { buildScope, compileCampaign, type RenderContact, renderMessage } from '../templates/render-message';
-import { findUnsubscribeTarget } from '../unsubscribe/unsubscribe';
 import { findCampaignRow } from './campaigns';
-import { type CampaignRow, campaigns } from './campaigns.db';
+import type { CampaignRow } from './campaigns.db';
 
 async function findAccount(db: Db, accountId: string) {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));

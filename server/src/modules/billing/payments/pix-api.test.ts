@@ -50,7 +50,7 @@ describe.each(DATABASE_KINDS)('top-ups through the BCB Pix API (fake PSP with mT
     const active = createPaymentProviders(t.config).active;
     if (!active) throw new Error('pix-api provider not configured');
     provider = active;
-    operatorHeaders = (await signUp(t, { email: OPERATOR_EMAIL })).headers;
+    operatorHeaders = (await signUp(t, { email: OPERATOR_EMAIL, verified: true })).headers;
   });
   afterAll(async () => {
     await t.close();
