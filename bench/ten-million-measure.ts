@@ -195,7 +195,7 @@ async function importInto(db: Db, accountId: string): Promise<void> {
     await new Promise<void>((resolve) => out.end(() => resolve()));
     const list = await createList(db, accountId, { name: `Importados ${Date.now()}` });
     const start = performance.now();
-    const up = await uploadImport(db, accountId, dir, fs.createReadStream(file), 'novos.csv');
+    const up = await uploadImport(db, accountId, fs.createReadStream(file), 'novos.csv');
     await startImport(db, accountId, up.importId, {
       mapping: up.suggestedMapping,
       legalBasis: 'consent',
