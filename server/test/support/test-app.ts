@@ -50,7 +50,8 @@ export async function createTestApp(
   // Production refuses the mail catcher: there the test catcher is "the relay" (SMTP_URL), with no /dev/mailbox.
   const mail =
     env.NODE_ENV === 'production'
-      ? { MAIL_CATCHER: 'off', SMTP_URL: `smtp://127.0.0.1:${catcher.port}` }
+      ? // … and a real-looking Pix key, since production refuses the development placeholder.
+        { MAIL_CATCHER: 'off', SMTP_URL: `smtp://127.0.0.1:${catcher.port}`, PIX_KEY: 'financeiro@carteiro.example' }
       : { MAIL_CATCHER: 'on', MAIL_CATCHER_PORT: '0' };
   const config = loadConfig({
     NODE_ENV: 'test',
