@@ -165,6 +165,11 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     stack.push(() => app.close());
     const url = await app.listen({ port: config.PORT, host: config.HOST });
     logger.info({ url, role, publicUrl: config.PUBLIC_URL }, 'Carteiro is listening');
+    // A person who started it by hand reads, in plain words, where to go; the JSON lines stay for machines (a
+    // terminal only: piped or in production, stdout carries nothing but the logs).
+    if (process.stdout.isTTY && config.NODE_ENV !== 'production') {
+      process.stdout.write(`\n  Carteiro pronto. Abra ${config.PUBLIC_URL} no navegador.\n\n`);
+    }
     return { app, database, mailer, url, stop };
   } catch (error) {
     await stop();
