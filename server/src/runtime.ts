@@ -112,9 +112,10 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     });
     stack.push(() => jobs.stop({ graceful: true, timeout: 10_000 }));
     await jobs.createQueue(IMPORT_JOB);
+    const consentLinks = { publicUrl: config.PUBLIC_URL, secret: resolveAuthSecret(config) };
     if (role !== 'api') {
       await jobs.work<{ importId: string }>(IMPORT_JOB, async ([job]) => {
-        if (job) await runImport(database.db, job.data.importId, logger);
+        if (job) await runImport(database.db, job.data.importId, consentLinks, logger);
       });
     }
 

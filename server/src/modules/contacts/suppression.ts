@@ -106,6 +106,22 @@ export async function liftUnsubscribedSuppression(db: Db, accountId: string, con
   );
 }
 
+/**
+ * The mailbox owner's confirmed consent (a double opt-in link they followed): their unsubscribe and their erasure
+ * request give way to it. What the person did not choose (bounces, complaints) and the sender's manual entries stay.
+ */
+export async function liftSuppressionsByConsent(db: Db, accountId: string, normalisedEmail: string): Promise<void> {
+  await db
+    .delete(suppressions)
+    .where(
+      and(
+        eq(suppressions.accountId, accountId),
+        eq(suppressions.emailHash, hashEmail(normalisedEmail)),
+        inArray(suppressions.reason, ['erased', 'unsubscribed']),
+      ),
+    );
+}
+
 /** The subset of the given normalised addresses that the account suppresses for the stream. */
 export async function findSuppressed(
   db: Db,

@@ -7,6 +7,7 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
+import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { authenticateAndLimitRequest, refuseKeyInUrl, requireApiKey } from './api-auth';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from './idempotency';
 import { buildOpenApiDocument, type OpenApiExtras } from './openapi';
@@ -19,6 +20,8 @@ export interface PublicApiDeps {
   mailer: Mailer;
   logger: Logger;
   publicUrl: string;
+  /** What a double opt-in confirmation link needs (lists and contacts operations). */
+  consentLinks: ConsentLinks;
 }
 
 /** An operation file: a function from the dependencies to its operations (see README.md in this folder). */

@@ -69,6 +69,34 @@ export const affectedSchema = z
   .object({ affected: z.number().int().describe('Quantos registros mudaram.') })
   .meta({ id: 'Affected' });
 
+export const listJoinSchema = z
+  .object({
+    affected: z.number().int().describe('Quantas inscrições novas foram criadas (inscritas + pendentes).'),
+    subscribed: z.number().int().describe('Inscrições novas já ativas (listas com confirmação simples).'),
+    pending: z
+      .number()
+      .int()
+      .describe('Inscrições novas pendentes (listas com confirmação dupla): entram quando a pessoa confirmar.'),
+    skipped: z
+      .number()
+      .int()
+      .describe('Contatos deixados de fora: descadastrados, com devolução, reclamação ou na lista de supressão.'),
+    confirmationsSent: z
+      .number()
+      .int()
+      .describe(
+        'E-mails de confirmação enviados (um por contato, cobrado como qualquer mensagem, do remetente padrão da conta).',
+      ),
+  })
+  .meta({ id: 'ListJoin' });
+
+/** The refusals of an operation that may put contacts on a double opt-in list (its confirmations are messages). */
+export const LIST_JOIN_ERRORS = {
+  402: 'Saldo insuficiente para os e-mails de confirmação da lista com confirmação dupla: nada foi alterado.',
+  403: 'O remetente padrão da conta (de onde sai o e-mail de confirmação) não está definido ou verificado.',
+  404: 'Lista não encontrada nesta conta.',
+};
+
 const templateSummaryFields = {
   id: z.uuid(),
   name: z.string(),

@@ -6,8 +6,8 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { countRecipients } from '../contacts/count-recipients';
 import { hashEmail } from '../contacts/email-hash';
+import { SUBSCRIBE_TOKEN_PURPOSE } from './consent-requests';
 import { signToken } from './signed-token';
-import { SUBSCRIBE_TOKEN_PURPOSE } from './subscribe';
 import { subscriptionConsents } from './subscriptions.db';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
