@@ -157,6 +157,11 @@ describe.skipIf(!CHROMIUM_PATH)('public pages in Chromium', () => {
     expect((await page.getByTestId('calculator-exact').textContent())?.replace(/\u00a0/g, ' ')).toContain('R$ 61,725');
     await input.fill('');
     expect((await cost.textContent())?.replace(/\u00a0/g, ' ')).toBe('R$ 0,00');
+    // Written as a Brazilian writes it: "1.000" is a thousand; "1,5" is refused, never read as 15.
+    await input.fill('1.000');
+    expect((await cost.textContent())?.replace(/\u00a0/g, ' ')).toBe('R$ 5,00');
+    await input.fill('1,5');
+    expect(await cost.textContent()).toBe('—');
     await input.fill('-5');
     expect(await cost.textContent()).not.toContain('NaN');
     expect(await page.getByRole('alert').textContent()).toContain('igual ou maior que zero');

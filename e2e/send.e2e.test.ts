@@ -222,7 +222,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     ]);
     const csv = readFileSync((await download.path()) as string, 'utf8');
     expect(csv.split('\r\n')[0]).toBe(
-      '\ufeffemail;situacao;enviada_em;aberturas;cliques;ultima_abertura;ultimo_clique;descadastrou;devolucao;reclamacao',
+      '\ufeffemail;situacao;enviada_em;aberturas;cliques;ultima_abertura;ultimo_clique;descadastrou;devolucao;reclamacao;motivo_nao_enviada',
     );
     expect(csv).toContain(`${recipientEmail};entregue;`);
     await page.waitForLoadState('networkidle');

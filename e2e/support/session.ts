@@ -48,7 +48,8 @@ export async function signUpAndOpen(
       });
       return response.status;
     },
-    { name: options.name ?? 'Maria Teste', email, password },
+    // As the register form sends it: the confirmation link lands on the "e-mail confirmado" page.
+    { name: options.name ?? 'Maria Teste', email, password, callbackURL: '/auth/email-verified' },
   );
   if (status >= 300) throw new Error(`cadastro falhou: HTTP ${status}`);
   // Test sends, invitations and sender confirmations need a verified e-mail: open the link from the dev mailbox.

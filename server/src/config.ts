@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { DEFAULT_MAX_PASSWORD_LENGTH, DEFAULT_MIN_PASSWORD_LENGTH, DEFAULT_PORT } from '@carteiro/shared';
 import { z } from 'zod';
@@ -22,6 +23,19 @@ const emailList = z
   .pipe(z.array(z.email()));
 
 const port = z.coerce.number().int().min(0).max(65535);
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR (`10.0.0.0/8`, `fd00::/8`) or one of proxy-addr's range names. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -49,6 +63,37 @@ const envSchema = z.object({
   MAX_PASSWORD_LENGTH: z.coerce.number().int().min(64).max(1024).default(DEFAULT_MAX_PASSWORD_LENGTH),
   /** Sign-in, sign-up, magic-link and reset requests a client may make per minute (429 beyond). */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(3),
+  /** Password sign-in attempts for one e-mail, from any client, before each further one must wait (ASVS §6.3). */
+  SIGN_IN_FREE_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  /** The longest of those waits (they start at 30 s and double). */
+  SIGN_IN_DELAY_MAX_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  /**
+   * Whose X-Forwarded-For counts: unset = nobody's (the socket address is the client); a hop count (`1` = the one
+   * proxy in front); or comma-separated addresses/CIDRs of the proxies (`127.0.0.1,10.0.0.0/8`, or the names
+   * `loopback`, `linklocal`, `uniquelocal`).
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const trimmed = value.trim();
+      if (trimmed === '') return false as const;
+      if (/^\d+$/.test(trimmed)) return Number(trimmed);
+      const entries = trimmed
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      for (const entry of entries) {
+        if (!isProxyAddress(entry)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${entry}" não é um endereço, CIDR ou número de saltos / is not an address, CIDR or hop count`,
+          });
+          return z.NEVER;
+        }
+      }
+      return entries;
+    }),
   /** Public API v1: requests one API key may make per window (429 with RateLimit-* headers beyond). */
   API_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(1200),
   /** Public API v1: the rate-limit window in seconds. */
@@ -234,7 +279,13 @@ export interface Config
     | 'UPLOADS_DIR'
     | 'METRICS_ENABLED'
     | 'WEBHOOKS_ALLOW_PRIVATE_URLS'
+    | 'TRUSTED_PROXIES'
   > {
+  /**
+   * Fastify's `trustProxy` from TRUSTED_PROXIES: false (nobody), the proxies' addresses/CIDRs, or — for a hop
+   * count — a function trusting the socket peer and the hops after it (Fastify's own number form trusts nobody).
+   */
+  trustProxy: false | string[] | ((address: string, hop: number) => boolean);
   /** Webhook endpoints may be loopback/private and http:// (never in production). */
   WEBHOOKS_ALLOW_PRIVATE_URLS: boolean;
   isProduction: boolean;
@@ -332,6 +383,13 @@ function pixApiConfig(e: Env): PixApiConfig | null {
   };
 }
 
+function trustProxyOf(setting: Env['TRUSTED_PROXIES']): Config['trustProxy'] {
+  if (typeof setting !== 'number') return setting;
+  const hops = setting;
+  // proxy-addr asks about the socket peer (hop 0), then each X-Forwarded-For entry from the right.
+  return hops === 0 ? false : (_address: string, hop: number) => hop < hops;
+}
+
 /** Parses the environment once; throws ConfigError naming every bad variable (pt-BR and English). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const blankAsUnset = withSecretFiles(
@@ -414,6 +472,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     UPLOADS_DIR: path.resolve(e.UPLOADS_DIR ?? path.join(e.DATA_DIR, 'uploads')),
     s3,
     WEBHOOKS_ALLOW_PRIVATE_URLS: !isProduction && e.WEBHOOKS_ALLOW_PRIVATE_URLS === true,
+    trustProxy: trustProxyOf(e.TRUSTED_PROXIES),
     metricsAccess: e.METRICS_ENABLED === 'auto' ? 'loopback' : e.METRICS_ENABLED ? 'open' : 'off',
     pixApi,
   };

@@ -31,6 +31,9 @@ describe('pricing', () => {
     ['3', 15, `R$${NBSP}0,015`],
     ['1000', 5000, `R$${NBSP}5,00`],
     ['1000000', 5_000_000, `R$${NBSP}5.000,00`],
+    // How a Brazilian writes a thousand and a million.
+    ['1.000', 5000, `R$${NBSP}5,00`],
+    ['1.000.000', 5_000_000, `R$${NBSP}5.000,00`],
   ])('calculator %j → %i millis → %s', (input, millis, text) => {
     expect(calculatorCostMillis(input)).toBe(millis);
     expect(formatBRL(millis)).toBe(text);
@@ -40,6 +43,8 @@ describe('pricing', () => {
     expect(calculatorCostMillis('-1')).toBeNull();
     expect(calculatorCostMillis('abc')).toBeNull();
     expect(calculatorCostMillis('1.5')).toBeNull();
+    expect(calculatorCostMillis('1,5')).toBeNull();
+    expect(calculatorCostMillis('10.00')).toBeNull();
   });
 
   it('formats exactly where floats would drift', () => {

@@ -81,14 +81,15 @@ export function parseReaisToMillis(text: string): number | null {
 }
 
 /**
- * The landing-page calculator: the text typed in the number input → cost in millis.
- * Empty counts as 0; negatives, fractions and non-numbers are rejected (null).
+ * The landing-page calculator: the text typed → cost in millis. A count is written as a Brazilian writes it:
+ * `1000`, or with dots between groups of three (`1.000`, `1.000.000`). Empty counts as 0; negatives, fractions
+ * (`1,5`, `1.5`) and non-numbers are rejected (null).
  */
 export function calculatorCostMillis(input: string, priceMillis: number = PRICE_PER_EMAIL_MILLIS): number | null {
   const trimmed = input.trim();
   if (trimmed === '') return 0;
-  if (!/^\d+$/.test(trimmed)) return null;
-  const count = Number(trimmed);
+  if (!/^(\d+|\d{1,3}(\.\d{3})+)$/.test(trimmed)) return null;
+  const count = Number(trimmed.replaceAll('.', ''));
   if (!Number.isSafeInteger(count)) return null;
   return costOfEmailsMillis(count, priceMillis);
 }

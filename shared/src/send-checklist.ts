@@ -17,6 +17,12 @@ export interface SendCheckInput {
   recipients?: number;
   html: string;
   fromEmail: string | null | undefined;
+  /**
+   * Whether the From (the campaign's, else the account's default) passes the one sending rule — a confirmed
+   * address or an address at a verified domain of the account (ADR 0012). undefined = not known yet (the web while
+   * it asks), which does not fail the item; the server always knows.
+   */
+  isSenderVerified?: boolean;
   /** The sending account; undefined skips the sender and identity checks (the caller checks them elsewhere). */
   account?: {
     defaultFromEmail?: string | null;
@@ -30,6 +36,8 @@ export interface SendCheckInput {
 
 export interface SendCheckItem {
   key: SendCheckKey;
+  /** The error code the server answers with when this item is the first missing one. */
+  errorCode: 'validation_failed' | 'sender_not_verified';
   ok: boolean;
   /** What the item is ("Assunto"). */
   label: string;
@@ -48,6 +56,7 @@ export function hasUnsubscribeLinkTag(html: string): boolean {
 }
 
 export const IDENTITY_SETTINGS_PATH = '/dashboard/settings?aba=conta';
+export const SENDERS_SETTINGS_PATH = '/dashboard/settings?aba=remetentes';
 
 /** Every check, in the order a person fixes them; `ok` tells which are missing. */
 export function sendChecklist(input: SendCheckInput): SendCheckItem[] {
@@ -58,8 +67,9 @@ export function sendChecklist(input: SendCheckInput): SendCheckItem[] {
     !account?.taxId?.trim() && 'CNPJ ou CPF',
     !account?.address?.trim() && 'endereço',
   ].filter(Boolean) as string[];
+  const from = (input.fromEmail?.trim() || account?.defaultFromEmail?.trim() || '').toLowerCase();
   const noLists = input.includeListIds.length === 0 && !input.includeSegmentIds?.length && !input.resendOfCampaignId;
-  const items: Array<SendCheckItem | null> = [
+  const items: Array<(Omit<SendCheckItem, 'errorCode'> & { errorCode?: SendCheckItem['errorCode'] }) | null> = [
     {
       key: 'subject',
       ok: input.subject.trim() !== '',
@@ -98,21 +108,30 @@ export function sendChecklist(input: SendCheckInput): SendCheckItem[] {
     !account
       ? null
       : {
-          key: 'sender',
-          ok: Boolean(input.fromEmail?.trim() || account.defaultFromEmail?.trim()),
-          label: 'Remetente',
-          problem: 'Informe o e-mail do remetente antes de enviar.',
-          fix: { href: edit, text: 'Escolher o remetente' },
-        },
-    !account
-      ? null
-      : {
           key: 'identity',
           ok: identityMissing.length === 0,
           label: 'Identificação no rodapé',
           problem: `Complete a identificação da empresa que aparece no rodapé de todo e-mail (${identityMissing.join(', ')}): é exigida antes do primeiro envio, como pede o código de autorregulamentação (CAPEM).`,
           fix: { href: IDENTITY_SETTINGS_PATH, text: 'Completar a identificação' },
         },
+    !account
+      ? null
+      : from === ''
+        ? {
+            key: 'sender',
+            ok: false,
+            label: 'Remetente',
+            problem: 'Informe o e-mail do remetente antes de enviar.',
+            fix: { href: edit, text: 'Escolher o remetente' },
+          }
+        : {
+            key: 'sender',
+            ok: input.isSenderVerified !== false,
+            errorCode: 'sender_not_verified',
+            label: 'Remetente',
+            problem: `O remetente ${from} não está verificado. Confirme o endereço ou verifique o domínio em Configurações → Remetentes e domínios.`,
+            fix: { href: SENDERS_SETTINGS_PATH, text: 'Verificar o remetente' },
+          },
     input.isBalanceSufficient === undefined
       ? null
       : {
@@ -123,7 +142,9 @@ export function sendChecklist(input: SendCheckInput): SendCheckItem[] {
           fix: { href: '/dashboard/my-balance', text: 'Adicionar créditos' },
         },
   ];
-  return items.filter((item): item is SendCheckItem => item !== null);
+  return items
+    .filter((item) => item !== null)
+    .map((item) => ({ ...item, errorCode: item.errorCode ?? 'validation_failed' }));
 }
 
 /** The items still missing. */

@@ -1,5 +1,6 @@
 import type { CampaignStatus } from '../campaign-status';
 import type { AbCriterion, AbTestConfig } from '../schemas/campaign';
+import type { SkipReason } from '../skip-reasons';
 
 /** Campaign responses: the shapes the server answers and the web reads (one definition for both sides). */
 
@@ -61,6 +62,8 @@ export interface CampaignReport {
   delivered: number;
   failed: number;
   skipped: number;
+  /** `skipped` by reason (SkipReason → count); messages skipped before reasons were recorded are not in it. */
+  skippedByReason: Partial<Record<SkipReason, number>>;
   pending: number;
   opens: { uniqueHuman: number; machine: number; total: number; rate: number };
   clicks: { unique: number; machine: number; total: number; rate: number; clickToOpenRate: number };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SKIP_REASONS } from '../skip-reasons';
 
 /** Every event type an outbound webhook endpoint can subscribe to (issue 13). */
 export const WEBHOOK_EVENT_TYPES = [
@@ -168,6 +169,11 @@ export const WEBHOOK_EVENT_SCHEMAS = {
       name: z.string(),
       status: z.string(),
       counts: z.object({ sent: z.number().int(), failed: z.number().int(), skipped: z.number().int() }),
+      skippedByReason: z
+        .partialRecord(z.enum(SKIP_REASONS), z.number().int())
+        .describe(
+          'Mensagens não enviadas por motivo (o destinatário deixou de poder recebê-las, ou a campanha foi cancelada).',
+        ),
       costMillis: z.number().int().describe('Custo final em milésimos de real'),
     }),
   ),

@@ -1,4 +1,4 @@
-import { bigint, boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * better-auth's tables, declared for Drizzle so drizzle-kit migrates them with everything else. The JS property
@@ -74,4 +74,15 @@ export const authRateLimits = pgTable('auth_rate_limits', {
   key: text('key').notNull().unique(),
   count: bigint('count', { mode: 'number' }).notNull(),
   lastRequest: bigint('last_request', { mode: 'number' }).notNull(),
+});
+
+/**
+ * Consecutive failed password sign-ins per e-mail address (its SHA-256, so unknown addresses typed by an attacker
+ * are not kept in clear), whoever the client is: the growing delay of `sign-in-throttle.ts` reads and writes it.
+ */
+export const authSignInFailures = pgTable('auth_sign_in_failures', {
+  emailHash: text('email_hash').primaryKey(),
+  failures: integer('failures').notNull(),
+  blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

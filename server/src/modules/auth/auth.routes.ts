@@ -10,6 +10,7 @@ import { mapAuthError } from './auth-errors';
 import { verifyAgainstDummy } from './password-hash';
 import { assertPasswordAllowed } from './password-policy';
 import { noSessionError } from './request-actor';
+import { claimSignInAttempt, clearSignInFailures } from './sign-in-throttle';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,6 +58,10 @@ function toWebRequest(request: FastifyRequest, config: Config, body: unknown): R
 async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions): Promise<void> {
   const { config, database, mailer, logger } = options;
   const auth = createAuth({ config, db: database.db, mailer, logger });
+  const signInThrottle = {
+    freeFailures: config.SIGN_IN_FREE_FAILURES,
+    maxDelaySeconds: config.SIGN_IN_DELAY_MAX_SECONDS,
+  };
   app.decorate('auth', auth);
   app.decorate('authConfig', config);
   app.decorate('authDatabase', database);
@@ -89,7 +94,15 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
       throw error;
     }
 
+    // The per-account delay, on top of better-auth's per-address limit (inside the handler).
+    const signInEmail = path === '/sign-in/email' && typeof body?.email === 'string' ? body.email : null;
+    if (signInEmail) {
+      const claim = await claimSignInAttempt(database.db, signInEmail, signInThrottle);
+      if (!claim.allowed) return sendError(reply, signInDelayedError(claim.retryAfterSeconds));
+    }
+
     const response = await auth.handler(toWebRequest(request, config, body));
+    if (signInEmail && response.status === 200) await clearSignInFailures(database.db, signInEmail);
 
     if (response.status >= 400) {
       const text = await response.text();
@@ -130,6 +143,18 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
   };
 
   app.route({ method: ['GET', 'POST'], url: `${AUTH_BASE_PATH}/*`, handler });
+}
+
+/** The answer while an e-mail's sign-in delay runs: the same for registered and unknown addresses. */
+function signInDelayedError(retryAfterSeconds: number): AppError {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  const wait =
+    retryAfterSeconds < 60 ? `${retryAfterSeconds} segundos` : minutes === 1 ? '1 minuto' : `${minutes} minutos`;
+  return new AppError(
+    'too-many-requests',
+    `Muitas tentativas de entrar com este e-mail. Aguarde ${wait} e tente de novo, ou entre com um link enviado por e-mail.`,
+    { retryAfterSeconds },
+  );
 }
 
 /** better-auth answers INVALID_TOKEN for expired reset tokens too; we tell the user it expired. */

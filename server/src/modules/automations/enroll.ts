@@ -1,9 +1,9 @@
 import { AUTOMATION_TIME_ZONE, type AutomationEventInput } from '@carteiro/shared';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
-import { suppressedForStreamSql } from '../contacts/suppression';
+import { ineligibilityReasonSql, reasonLabelSql } from '../contacts/recipient-eligibility';
 import { SUBSCRIBE_TOKEN_TTL_SECONDS } from '../subscriptions/consent-requests';
 
 /** `now + the wait of the automation's step 1` (alias s1), as SQL. */
@@ -164,24 +164,34 @@ export async function recordAutomationEvent(
 }
 
 /**
- * Unsubscribes leave every automation: active enrollments whose contact is gone, no longer subscribed, on the
- * account's suppression list, or (list triggers) no longer subscribed to the list are marked exited. The step
- * runner checks the same again when it sends, so nothing goes out in between.
+ * The eligibility rule (contacts/recipient-eligibility.ts) for an enrollment `e` joined to its contact `c`: the
+ * reason code its contact may no longer receive the automation's messages, or null. A list trigger's list is its
+ * audience (off the list = out); other triggers have no list.
+ */
+export function enrollmentIneligibility(triggerType: SQL, listId: SQL): SQL {
+  return ineligibilityReasonSql({
+    accountId: sql`e.account_id`,
+    email: sql`c.email`,
+    contact: 'c',
+    stream: 'marketing',
+    lists: {
+      ids: sql`(case when ${triggerType} = 'list_joined' then array[${listId}]::uuid[] else '{}'::uuid[] end)`,
+      only: true,
+    },
+  });
+}
+
+/**
+ * Unsubscribes leave every automation: active enrollments whose contact may no longer receive them (deleted,
+ * unsubscribed, suppressed, off a list trigger's list: the eligibility rule) are marked exited with the reason. The
+ * step runner asks the same rule again when it sends, so nothing goes out in between.
  */
 export async function exitUnsubscribed(db: Db, now: Date): Promise<number> {
   const rows = await queryRows<{ id: string }>(
     db,
     sql`with gone as (
           select e.id,
-                 case when c.id is null then 'Contato excluído'
-                      when c.status <> 'subscribed' then 'Contato descadastrado'
-                      when ${suppressedForStreamSql(sql`e.account_id`, sql`c.email`, 'marketing')}
-                        then 'Endereço na lista de supressão'
-                      when a.trigger_type = 'list_joined'
-                           and not exists (select 1 from list_memberships m where m.list_id = a.list_id
-                                              and m.contact_id = e.contact_id and m.status = 'subscribed')
-                        then 'Saiu da lista'
-                 end as reason
+                 ${reasonLabelSql(enrollmentIneligibility(sql`a.trigger_type`, sql`a.list_id`))} as reason
             from automation_enrollments e
             join automations a on a.id = e.automation_id
             left join contacts c on c.id = e.contact_id and c.account_id = e.account_id

@@ -5,13 +5,14 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
-import { suppressedForStreamSql } from '../contacts/suppression';
+import { reasonLabelSql } from '../contacts/recipient-eligibility';
 import {
   commitTransactional,
   prepareTransactional,
   transactionalStreamId,
 } from '../sending/transactional/send-transactional';
 import { pauseAutomationFor } from './automations';
+import { enrollmentIneligibility } from './enroll';
 import { notifyAutomationPaused } from './notify-paused';
 
 export interface AutomationDeps {
@@ -126,15 +127,7 @@ export async function runStepBatch(
       const rows = await queryRows<DueRow>(
         t,
         sql`select e.id, e.next_position, e.data, c.id as contact_id, c.email, c.name, c.fields,
-                   case when c.id is null then 'Contato excluído'
-                        when c.status <> 'subscribed' then 'Contato descadastrado'
-                        when ${suppressedForStreamSql(sql`e.account_id`, sql`c.email`, 'marketing')}
-                          then 'Endereço na lista de supressão'
-                        when ${head.trigger_type} = 'list_joined'
-                             and not exists (select 1 from list_memberships m where m.list_id = ${head.list_id}::uuid
-                                                and m.contact_id = e.contact_id and m.status = 'subscribed')
-                          then 'Saiu da lista'
-                   end as leave_reason
+                   ${reasonLabelSql(enrollmentIneligibility(sql`${head.trigger_type}::text`, sql`${head.list_id}::uuid`))} as leave_reason
               from automation_enrollments e
               left join contacts c on c.id = e.contact_id and c.account_id = e.account_id
              where e.automation_id = ${automationId} and e.status = 'active'

@@ -1,4 +1,4 @@
-import { type AbTestConfig, CAMPAIGN_STATUSES } from '@carteiro/shared';
+import { type AbTestConfig, CAMPAIGN_STATUSES, type SkipReason } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
@@ -55,6 +55,8 @@ export const campaigns = pgTable(
     failedCount: integer('failed_count').notNull().default(0),
     /** Messages never sent (contact blocked since the snapshot, campaign cancelled): not charged. */
     skippedCount: integer('skipped_count').notNull().default(0),
+    /** skipped_count by reason code (shared SkipReason → count), written by the same statements as the counter. */
+    skippedByReason: jsonb('skipped_by_reason').$type<Partial<Record<SkipReason, number>>>().notNull().default({}),
     /** Failed messages the relay refused with a 5xx at send time: mailbox-level (hard) and 5.7.x (policy). */
     rejectedCount: integer('rejected_count').notNull().default(0),
     policyRejectedCount: integer('policy_rejected_count').notNull().default(0),

@@ -190,9 +190,14 @@ export async function duplicateCampaign(db: Db, accountId: string, id: string): 
 
 /**
  * What the shared send checklist (shared/src/send-checklist.ts) finds missing in a campaign row; with the account,
- * its sender and footer identity too. The web shows the same list before "Continuar".
+ * its sender (filled in and, when `isSenderVerified` is given, passing `isSenderAllowed`) and footer identity too.
+ * The web shows the same list before "Continuar".
  */
-export function missingCampaignChecks(campaign: CampaignRow, account?: SendCheckInput['account']): SendCheckItem[] {
+export function missingCampaignChecks(
+  campaign: CampaignRow,
+  account?: SendCheckInput['account'],
+  isSenderVerified?: boolean,
+): SendCheckItem[] {
   return missingSendChecks({
     campaignId: campaign.id,
     subject: campaign.subject,
@@ -201,14 +206,20 @@ export function missingCampaignChecks(campaign: CampaignRow, account?: SendCheck
     resendOfCampaignId: campaign.resendOfCampaignId,
     html: campaign.template,
     fromEmail: campaign.fromEmail,
+    isSenderVerified,
     account,
   });
 }
 
-/** 400 validation_failed with the first missing item's message, and which check and where to fix it. */
+/**
+ * The first missing item as its error (400 validation_failed, or 403 sender_not_verified for an unverified From)
+ * with its message, and which check and where to fix it.
+ */
 export function throwFirstMissing(items: SendCheckItem[]): void {
   const [missing] = items;
-  if (missing) throw new AppError('validation_failed', missing.problem, { check: missing.key, fix: missing.fix });
+  if (!missing) return;
+  const details = { check: missing.key, fix: missing.fix, ...(missing.key === 'sender' ? { field: 'fromEmail' } : {}) };
+  throw new AppError(missing.errorCode, missing.problem, details);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
-import { suppressedForStreamSql } from './suppression';
+import { isEligibleSql } from './recipient-eligibility';
 
 export interface Audience {
   includeListIds: string[];
@@ -13,15 +13,20 @@ export interface Audience {
    * open event on that message (machine opens do not count) are included.
    */
   nonOpenersOfCampaignId?: string | null;
+  /**
+   * A follow-up's original lists: who left one of them since (an unsubscribe from the original) is not mailed again,
+   * though the lists are not a source of the follow-up.
+   */
+  followUpListIds?: string[];
 }
 
 /**
- * The SQL (select contact id, email, name, fields) of a campaign audience: distinct contacts of the account
- * that are subscribed in at least one included list (membership status subscribed, so pending double opt-in
- * is out), or match one of the included segments, or are non-openers of the campaign followed up; whose contact
- * status is subscribed (not unsubscribed, bounced, complained), that are in no excluded list, and whose address
- * hash is not suppressed. One row per contact however many sources it matches. The sending engine snapshots
- * recipients from it.
+ * The SQL (select contact id, email, name, fields) of a campaign audience: distinct contacts of the account that
+ * are subscribed in at least one included list (membership status subscribed, so pending double opt-in is out), or
+ * match one of the included segments, or are non-openers of the campaign followed up; that are in no excluded list;
+ * and that the eligibility rule (recipient-eligibility.ts) lets receive marketing mail. One row per contact however
+ * many sources it matches. The cost preview counts it and the sending engine snapshots recipients from it; the
+ * engine's claim asks the same eligibility rule again.
  */
 export function audienceQuery(accountId: string, audience: Audience): SQL {
   const include = audience.includeListIds.map((id) => sql`${id}::uuid`);
@@ -44,7 +49,6 @@ export function audienceQuery(accountId: string, audience: Audience): SQL {
   return sql`select c.id, c.email, c.name, c.fields
     from contacts c
     where c.account_id = ${accountId}
-      and c.status = 'subscribed'
       and (${sql.join(sources, sql` or `)})
       ${
         exclude.length > 0
@@ -52,7 +56,24 @@ export function audienceQuery(accountId: string, audience: Audience): SQL {
                   and x.list_id in (${sql.join(exclude, sql`, `)}))`
           : sql``
       }
-      and not ${suppressedForStreamSql(sql`${accountId}::uuid`, sql`c.email`, 'marketing')}`;
+      and ${isEligibleSql({
+        accountId: sql`${accountId}::uuid`,
+        email: sql`c.email`,
+        contact: 'c',
+        stream: 'marketing',
+        lists: audienceLists(audience),
+      })}`;
+}
+
+/**
+ * The lists of an audience as the eligibility rule sees them (its own and, for a follow-up, the original's): `only`
+ * when its lists are its one source (no segment, no follow-up).
+ */
+export function audienceLists(audience: Audience): { ids: string[]; only: boolean } {
+  return {
+    ids: [...new Set([...audience.includeListIds, ...(audience.followUpListIds ?? [])])],
+    only: (audience.segmentConditions ?? []).length === 0 && !audience.nonOpenersOfCampaignId,
+  };
 }
 
 /** Exact number of recipients of an audience (for the cost preview before sending). */

@@ -1,4 +1,11 @@
-import { type AbTestConfig, abVariantLetter, type CampaignReport } from '@carteiro/shared';
+import {
+  type AbTestConfig,
+  abVariantLetter,
+  type CampaignReport,
+  isSkipReason,
+  type SkipReason,
+  skipReasonLabel,
+} from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
@@ -21,6 +28,14 @@ async function assertCampaign(db: Db, accountId: string, campaignId: string): Pr
 
 const n = (v: unknown) => Number(v ?? 0);
 
+/** campaigns.skipped_by_reason as read (jsonb: an object on pg, a string on some drivers), known codes only. */
+function skipCounts(value: CampaignReport['skippedByReason'] | string | undefined): CampaignReport['skippedByReason'] {
+  const parsed = typeof value === 'string' ? (JSON.parse(value) as Record<string, unknown>) : (value ?? {});
+  const counts: CampaignReport['skippedByReason'] = {};
+  for (const [reason, count] of Object.entries(parsed)) if (isSkipReason(reason)) counts[reason] = Number(count);
+  return counts;
+}
+
 /**
  * A campaign's results: messages by status, unique human opens (machine opens apart), unique clicks and per
  * link, unsubscribes, bounces by kind (asynchronous DSN/provider bounces plus synchronous 5xx refusals),
@@ -30,10 +45,12 @@ export async function campaignReport(db: Db, accountId: string, campaignId: stri
   await assertCampaign(db, accountId, campaignId);
   // Messages by outcome from the campaign's counters, which the engine keeps equal to the rows (a count over
   // the campaign's message rows would read a million rows on every refresh of a big send).
-  const [m] = await queryRows<Record<string, number>>(
+  const [m] = await queryRows<
+    Record<string, number> & { skipped_by_reason: CampaignReport['skippedByReason'] | string }
+  >(
     db,
     sql`select coalesce(cs.recipients, c.recipients_count) as recipients, c.sent_count as delivered,
-               c.failed_count as failed, c.skipped_count as skipped,
+               c.failed_count as failed, c.skipped_count as skipped, c.skipped_by_reason,
                case when cs.campaign_id is null then 0
                     else greatest(cs.recipients - c.sent_count - c.failed_count - c.skipped_count, 0) end as pending,
                c.rejected_count as sync_hard, c.policy_rejected_count as sync_policy
@@ -100,6 +117,7 @@ export async function campaignReport(db: Db, accountId: string, campaignId: stri
     delivered,
     failed: n(m?.failed),
     skipped: n(m?.skipped),
+    skippedByReason: skipCounts(m?.skipped_by_reason),
     pending: n(m?.pending),
     opens: {
       uniqueHuman: n(e?.human_opens),
@@ -144,6 +162,8 @@ export interface RecipientActivity {
   unsubscribed: boolean;
   bounce: string | null;
   complained: boolean;
+  /** Why a skipped message was not delivered (SkipReason); null for other statuses and older skipped messages. */
+  skipReason: SkipReason | null;
   /** A/B test: the letter of the variant the recipient got ("A"…); null for a normal campaign or while held. */
   variant: string | null;
 }
@@ -160,7 +180,7 @@ export async function campaignRecipients(
   const search = (options.search ?? '').trim().toLowerCase();
   const rows = await queryRows<Record<string, unknown>>(
     db,
-    sql`select m.id, m.contact_id, m.email, m.status, m.sent_at, m.variant,
+    sql`select m.id, m.contact_id, m.email, m.status, m.sent_at, m.variant, m.skip_reason,
                count(e.id) filter (where e.kind = 'open' and not e.machine)::int as opens,
                count(e.id) filter (where e.kind = 'click' and not e.machine)::int as clicks,
                max(e.created_at) filter (where e.kind = 'open' and not e.machine) as last_open_at,
@@ -187,6 +207,7 @@ export async function campaignRecipients(
     unsubscribed: Boolean(r.unsubscribed),
     bounce: (r.bounce as string | null) ?? null,
     complained: Boolean(r.complained),
+    skipReason: isSkipReason(r.skip_reason) ? r.skip_reason : null,
     variant: r.variant === null || r.variant === undefined ? null : abVariantLetter(Number(r.variant)),
   }));
   const last = items[items.length - 1];
@@ -217,7 +238,7 @@ export async function campaignReportCsv(
   const lines = [
     // An A/B campaign's export also says which variant each recipient got (a last column, so the normal
     // export's columns stay as they are).
-    `email;situacao;enviada_em;aberturas;cliques;ultima_abertura;ultimo_clique;descadastrou;devolucao;reclamacao${campaign.ab ? ';variante' : ''}`,
+    `email;situacao;enviada_em;aberturas;cliques;ultima_abertura;ultimo_clique;descadastrou;devolucao;reclamacao;motivo_nao_enviada${campaign.ab ? ';variante' : ''}`,
   ];
   let cursor: number | undefined;
   for (;;) {
@@ -235,6 +256,7 @@ export async function campaignReportCsv(
           r.unsubscribed ? 'sim' : 'não',
           r.bounce ?? '',
           r.complained ? 'sim' : 'não',
+          skipReasonLabel(r.skipReason),
           ...(campaign.ab ? [r.variant ?? ''] : []),
         ]
           .map(csvCell)

@@ -1,4 +1,6 @@
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { campaigns } from '../campaigns/campaigns.db';
 import type { Audience } from '../contacts/count-recipients';
 import { segmentConditions } from './segments';
 
@@ -11,8 +13,9 @@ export interface CampaignAudienceSource {
 }
 
 /**
- * A campaign's audience with its segments compiled (for the cost preview and the send snapshot). Both read the
- * same function, so the count shown before "Enviar" is the number snapshotted.
+ * A campaign's audience with its segments compiled (for the cost preview, the send snapshot and the engine's
+ * claim). All three read the same function, so the count shown before "Enviar" is the number snapshotted, and the
+ * claim asks the eligibility rule about the same lists.
  */
 export async function campaignAudience(
   db: Db,
@@ -25,5 +28,15 @@ export async function campaignAudience(
     excludeListIds: campaign.excludeListIds,
     segmentConditions: await segmentConditions(db, accountId, campaign.includeSegmentIds, now),
     nonOpenersOfCampaignId: campaign.resendOfCampaignId,
+    followUpListIds: campaign.resendOfCampaignId ? await originalLists(db, accountId, campaign.resendOfCampaignId) : [],
   };
+}
+
+/** The lists the original of a follow-up was sent to (its recipients may have left them since). */
+async function originalLists(db: Db, accountId: string, campaignId: string): Promise<string[]> {
+  const [row] = await db
+    .select({ lists: campaigns.includeListIds })
+    .from(campaigns)
+    .where(and(eq(campaigns.id, campaignId), eq(campaigns.createdBy, accountId)));
+  return row?.lists ?? [];
 }

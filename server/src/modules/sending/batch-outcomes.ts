@@ -1,3 +1,4 @@
+import { SKIP_REASON_LABELS, type SkipReason } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows, queryRowsNamed } from '../../db/database';
@@ -5,6 +6,20 @@ import { pgTextArray } from '../imports/run-import';
 import { messageDeliveredOutboxCte } from '../webhooks/emit-event';
 import type { SenderSettings } from './campaign-sender';
 import type { DeliveryOutcome } from './transport';
+
+/**
+ * `counters` (a jsonb of reason → count) plus the skipped rows of `rows` (a relation with `status` and
+ * `skip_reason`): the campaigns.skipped_by_reason value after those rows were written.
+ */
+export function addSkipReasonsSql(counters: SQL, rows: SQL): SQL {
+  return sql`(select coalesce(jsonb_object_agg(k, n), '{}'::jsonb)
+                from (select k, sum(n)::int as n
+                        from (select key as k, value::int as n from jsonb_each_text(${counters})
+                              union all
+                              select skip_reason, count(*)::int from ${rows}
+                               where status = 'skipped' and skip_reason is not null group by 1) parts
+                       group by k) merged)`;
+}
 
 /** What the engine writes on a message after an attempt (campaign and transactional lanes alike). */
 const unnamed = <T>(db: Db, _name: string, query: SQL) => queryRows<T>(db, query);
@@ -17,6 +32,22 @@ export interface Outcome {
   enhancedCode: string | null;
   response: string;
   policy: boolean;
+  /** Why a skipped message was not delivered (shared SkipReason); null otherwise. */
+  skipReason?: SkipReason | null;
+}
+
+/** A message not delivered because its recipient may no longer receive it, or its send was cancelled. */
+export function skippedOutcome(id: number, reason: SkipReason): Outcome {
+  return {
+    id,
+    status: 'skipped',
+    nextAttemptAt: null,
+    code: null,
+    enhancedCode: null,
+    response: `não enviado: ${SKIP_REASON_LABELS[reason].toLowerCase()}`,
+    policy: false,
+    skipReason: reason,
+  };
 }
 
 /** What a delivery outcome means for a message (standards.md "Bounces": retry 4xx with back-off, never 5xx). */
@@ -71,8 +102,9 @@ export async function recordBatchOutcomes(
                                  ${column((o) => (o.code === null ? null : String(o.code)))}::int[],
                                  ${column((o) => o.enhancedCode)}::text[],
                                  ${column((o) => o.response.slice(0, 1000))}::text[],
-                                 ${column((o) => String(o.policy))}::boolean[])
-                     as v(id, status, next_at, code, enhanced, response, policy)),
+                                 ${column((o) => String(o.policy))}::boolean[],
+                                 ${column((o) => o.skipReason ?? null)}::text[])
+                     as v(id, status, next_at, code, enhanced, response, policy, skip_reason)),
           held as (
             select b.id from message_batches b
              where b.id = ${batch.id} and b.status = 'sending' and b.claimed_by = ${workerId}
@@ -84,11 +116,12 @@ export async function recordBatchOutcomes(
                set status = v.status, attempts = m.attempts + 1,
                    next_attempt_at = coalesce(v.next_at, m.next_attempt_at),
                    smtp_code = v.code, enhanced_code = v.enhanced, response = v.response, policy = v.policy,
+                   skip_reason = v.skip_reason,
                    sent_at = case when v.status = 'sent' then now() else m.sent_at end,
                    claimed_by = ${workerId} -- which worker delivered it
               from v, held
              where m.id = v.id and m.status = 'queued'
-            returning m.status, m.next_attempt_at, m.smtp_code, m.policy),
+            returning m.status, m.next_attempt_at, m.smtp_code, m.policy, m.skip_reason),
           counts as (
             select count(*) filter (where status = 'sent')::int as sent,
                    count(*) filter (where status = 'failed')::int as failed,
@@ -116,6 +149,9 @@ export async function recordBatchOutcomes(
             update campaigns c
                set sent_count = c.sent_count + counts.sent, failed_count = c.failed_count + counts.failed,
                    skipped_count = c.skipped_count + counts.skipped,
+                   skipped_by_reason = case when counts.skipped > 0
+                                            then ${addSkipReasonsSql(sql`c.skipped_by_reason`, sql`written`)}
+                                            else c.skipped_by_reason end,
                    rejected_count = c.rejected_count + counts.rejected,
                    policy_rejected_count = c.policy_rejected_count + counts.policy_rejected
               from counts

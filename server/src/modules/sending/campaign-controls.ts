@@ -1,4 +1,4 @@
-import { type CampaignStatus, canTransition, formatBRL } from '@carteiro/shared';
+import { type CampaignStatus, canTransition, formatBRL, type SkipReason } from '@carteiro/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
@@ -12,6 +12,7 @@ import { settleCampaign } from '../billing/settle-campaign';
 import { findCampaignRow } from '../campaigns/campaigns';
 import { campaigns } from '../campaigns/campaigns.db';
 import { emitCampaignEvent } from '../webhooks/emit-event';
+import { addSkipReasonsSql } from './batch-outcomes';
 import { campaignSends } from './messages.db';
 
 const CHANGED = 'A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.';
@@ -137,12 +138,14 @@ export async function skipUnsentMessages(db: Db, campaignId: string): Promise<vo
           union all
           select first_id, last_id from closed),
         skipped as (
-          update messages m set status = 'skipped', response = 'campanha cancelada'
+          update messages m set status = 'skipped', response = 'campanha cancelada',
+                                skip_reason = ${'campaign_cancelled' satisfies SkipReason}
             from ranges r
            where m.id between r.first_id and r.last_id and m.campaign_id = ${campaignId} and m.status = 'queued'
-          returning 1)
-        update campaigns set skipped_count = skipped_count + (select count(*) from skipped)
-         where id = ${campaignId} and exists (select 1 from skipped)`,
+          returning m.status, m.skip_reason)
+        update campaigns c set skipped_count = c.skipped_count + (select count(*) from skipped),
+                               skipped_by_reason = ${addSkipReasonsSql(sql`c.skipped_by_reason`, sql`skipped`)}
+         where c.id = ${campaignId} and exists (select 1 from skipped)`,
   );
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import type { SkipReason } from '@carteiro/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
@@ -7,7 +8,9 @@ import { queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
-import { suppressedForStreamSql } from '../contacts/suppression';
+import { audienceLists } from '../contacts/count-recipients';
+import { ineligibilityReasonSql } from '../contacts/recipient-eligibility';
+import { campaignAudience } from '../segments/campaign-audience';
 import type { SigningResolver } from '../sender-identities/sender-signing';
 import { htmlLiquid, textLiquid } from '../templates/liquid-engine';
 import {
@@ -28,7 +31,7 @@ import {
 } from '../tracking/campaign-links';
 import { emitCampaignEvent } from '../webhooks/emit-event';
 import { decideDueAbTests } from './ab-test';
-import { deliveryOutcome, type Outcome, recordBatchOutcomes } from './batch-outcomes';
+import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from './batch-outcomes';
 import { BodyProgram } from './body-program';
 import { linkBaseUrl, type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
@@ -132,8 +135,8 @@ interface ClaimedMessage {
   created_ms: number;
   name: string | null;
   fields: Record<string, unknown> | null;
-  /** Unsubscribed, bounced, complained, suppressed, left every included list, or deleted since the snapshot. */
-  blocked: boolean;
+  /** Why the recipient may no longer receive it (the eligibility rule, asked again at the claim); null: send it. */
+  skip_reason: SkipReason | null;
   /** A/B test variant (0 = the campaign as written); null for a normal campaign. */
   variant: number | null;
 }
@@ -150,6 +153,8 @@ class RateLimiter {
     if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
   }
 }
+
+type AudienceLists = ReturnType<typeof audienceLists>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A lane hands back to the manager this often, so new campaigns, leases and schedules are looked at. */
@@ -188,6 +193,7 @@ export class CampaignSender {
   private readonly logger: Logger;
   private readonly limiters: RateLimiter[];
   private readonly contexts = new Map<string, Promise<CampaignContext>>();
+  private readonly lists = new Map<string, Promise<AudienceLists>>();
   private stopped = false;
   private loop: Promise<void> | null = null;
   private lastSweep = 0;
@@ -298,8 +304,8 @@ export class CampaignSender {
     // name, content); a normal campaign is one group (variant null = the campaign as written).
     const groups = new Map<number, ClaimedMessage[]>();
     for (const message of claimed) {
-      if (message.blocked) {
-        outcomes.push(final(message.id, 'skipped', null, 'destinatário descadastrado ou suprimido antes do envio'));
+      if (message.skip_reason) {
+        outcomes.push(skippedOutcome(message.id, message.skip_reason));
         continue;
       }
       const variant = message.variant ?? 0;
@@ -396,13 +402,30 @@ export class CampaignSender {
 
   /** A queued batch whose retry is due, else a new batch carved from the cursor; null when none is left. */
   private async claim(campaignId: string): Promise<ClaimedBatch | null> {
-    return (await this.claimQueuedBatch(campaignId)) ?? (await this.carveBatch(campaignId));
+    const lists = await this.audienceLists(campaignId);
+    return (await this.claimQueuedBatch(campaignId, lists)) ?? (await this.carveBatch(campaignId, lists));
+  }
+
+  /** The campaign's audience lists as the eligibility rule reads them (fixed once sending started; cached). */
+  private audienceLists(campaignId: string): Promise<AudienceLists> {
+    let lists = this.lists.get(campaignId);
+    if (!lists) {
+      lists = (async () => {
+        const [row] = await this.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+        if (!row) throw new Error(`campaign ${campaignId} not found`);
+        return audienceLists(await campaignAudience(this.db, row.createdBy, row));
+      })();
+      lists.catch(() => this.lists.delete(campaignId));
+      this.lists.set(campaignId, lists);
+    }
+    return lists;
   }
 
   /** Retries and expired leases: the oldest due queued batch no other worker holds. */
-  private claimQueuedBatch(campaignId: string): Promise<ClaimedBatch | null> {
+  private claimQueuedBatch(campaignId: string, lists: AudienceLists): Promise<ClaimedBatch | null> {
     return this.readBatch(
       campaignId,
+      lists,
       sql`batch as (
             update message_batches b
                set status = 'sending', claimed_by = ${this.workerId}, claimed_at = now()
@@ -422,9 +445,10 @@ export class CampaignSender {
    * statement: a concurrent carve waits, then reads the advanced cursor (READ COMMITTED re-reads a row it
    * waited for), so ranges never overlap; a cancel moves the cursor past the end.
    */
-  private carveBatch(campaignId: string): Promise<ClaimedBatch | null> {
+  private carveBatch(campaignId: string, lists: AudienceLists): Promise<ClaimedBatch | null> {
     return this.readBatch(
       campaignId,
+      lists,
       sql`cursor as (
             select cs.next_message_id as first_id,
                    least(cs.next_message_id + ${this.settings.batchSize - 1}, cs.last_message_id) as last_id
@@ -447,18 +471,24 @@ export class CampaignSender {
 
   /**
    * Runs a claim (the CTE named `batch`) and reads the batch's messages that are due: the contact is re-read
-   * here, so personalisation uses current data and a contact unsubscribed or suppressed since the snapshot is
-   * caught. A batch with no message due comes back with an empty list (it is released by record()).
+   * here, so personalisation uses current data, and the eligibility rule the snapshot applied is asked again, so a
+   * recipient who stopped being eligible since (unsubscribed, suppressed, deleted, left the lists) is skipped with
+   * its reason. A batch with no message due comes back with an empty list (it is released by record()).
    */
-  private async readBatch(campaignId: string, claim: SQL): Promise<ClaimedBatch | null> {
+  private async readBatch(campaignId: string, lists: AudienceLists, claim: SQL): Promise<ClaimedBatch | null> {
     const rows = await queryRows<ClaimedMessage & { batch_id: number; first_id: number; last_id: number }>(
       this.db,
       sql`with ${claim}
           select batch.id as batch_id, batch.first_message_id as first_id, batch.last_message_id as last_id,
                  m.id, m.email, m.token, m.attempts, m.variant,
                  (extract(epoch from m.created_at) * 1000)::float8 as created_ms, ct.name, ct.fields,
-                 (ct.id is null or ct.status <> 'subscribed' or lm.ok is null
-                  or ${suppressedForStreamSql(sql`m.account_id`, sql`m.email`, 'marketing')}) as blocked
+                 ${ineligibilityReasonSql({
+                   accountId: sql`m.account_id`,
+                   email: sql`m.email`,
+                   contact: 'ct',
+                   stream: 'marketing',
+                   lists,
+                 })} as skip_reason
             from batch
             left join lateral (
                  select m.id, m.email, m.token, m.attempts, m.created_at, m.contact_id, m.account_id, m.variant
@@ -469,11 +499,6 @@ export class CampaignSender {
             -- account's contacts and memberships for every batch (EXPLAIN: 10.7 ms per 500 at 20k contacts).
             left join lateral (
                  select ct.id, ct.name, ct.fields, ct.status from contacts ct where ct.id = m.contact_id limit 1) ct on true
-            left join lateral (
-                 select true as ok from list_memberships lm
-                  where lm.contact_id = m.contact_id and lm.status = 'subscribed'
-                    and lm.list_id = any((select include_list_ids from campaigns where id = ${campaignId})::uuid[])
-                  limit 1) lm on true
            order by m.id`,
     );
     const first = rows[0];
@@ -657,6 +682,7 @@ export class CampaignSender {
       const result = await finishCampaignIfDone(this.db, campaignId);
       if (!result) continue;
       for (const key of [...this.contexts.keys()]) if (key.startsWith(`${campaignId}:`)) this.contexts.delete(key);
+      this.lists.delete(campaignId);
       this.logger.info({ campaignId, ...result }, 'campaign finished');
       if (result.status === 'sent') {
         await notifyCampaignSent(this.db, this.deps.mailer, this.logger, campaignId, result, this.settings.publicUrl);
@@ -774,6 +800,6 @@ function isRelayFailure(outcome: DeliveryOutcome): boolean {
   return outcome.kind === 'temporary' && (outcome.code === null || outcome.code === 421 || outcome.code >= 500);
 }
 
-function final(id: number, status: 'failed' | 'skipped', code: number | null, response: string): Outcome {
+function final(id: number, status: 'failed', code: number | null, response: string): Outcome {
   return { id, status, nextAttemptAt: null, code, enhancedCode: null, response, policy: false };
 }

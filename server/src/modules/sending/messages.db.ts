@@ -64,6 +64,11 @@ export const messages = pgTable(
      * Null for every message of a normal campaign. Not indexed, so writing it stays a heap-only update.
      */
     variant: smallint('variant'),
+    /**
+     * Why a skipped message was not delivered (shared SkipReason: the eligibility rule's code at claim time, or the
+     * cancellation); null for every other status. Not indexed, so writing it stays a heap-only update.
+     */
+    skipReason: text('skip_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

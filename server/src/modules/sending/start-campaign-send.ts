@@ -9,7 +9,7 @@ import { assertReadyToSend, findCampaignRow, missingCampaignChecks, throwFirstMi
 import { type CampaignRow, campaigns } from '../campaigns/campaigns.db';
 import { audienceQuery } from '../contacts/count-recipients';
 import { campaignAudience } from '../segments/campaign-audience';
-import { assertSenderAllowed } from '../sender-identities/sender-identities';
+import { isSenderAllowed } from '../sender-identities/sender-identities';
 import { emitCampaignEvent } from '../webhooks/emit-event';
 import { assertCampaignTransitions } from './campaign-controls';
 import { campaignSends } from './messages.db';
@@ -44,10 +44,12 @@ export async function assertCanSend(db: Db, campaign: CampaignRow, user: { email
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
   await assertReadyToSend(db, campaign);
-  // The same checklist the web shows before "Continuar" (shared/src/send-checklist.ts): sender and the business
-  // identity of the footer (name, CNPJ/CPF, address) before any campaign goes out.
-  throwFirstMissing(missingCampaignChecks(campaign, account));
-  await assertSenderAllowed(db, account.id, (campaign.fromEmail ?? account.defaultFromEmail) as string);
+  // The same checklist the web shows before "Continuar" (shared/src/send-checklist.ts): the sender, verified by
+  // the one sending rule (403 sender_not_verified), and the business identity of the footer (name, CNPJ/CPF,
+  // address) before any campaign goes out.
+  const from = campaign.fromEmail?.trim() || account.defaultFromEmail?.trim();
+  const isSenderVerified = from ? await isSenderAllowed(db, account.id, from) : undefined;
+  throwFirstMissing(missingCampaignChecks(campaign, account, isSenderVerified));
 }
 
 /**

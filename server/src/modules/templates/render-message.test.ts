@@ -1,3 +1,4 @@
+import { identityFooterTable } from '@carteiro/shared';
 import { describe, expect, it } from 'vitest';
 import { buildScope, compileCampaign, htmlSourceToTextSource, renderMessage } from './render-message';
 import { STARTER_TEMPLATES } from './starter-templates';
@@ -34,6 +35,25 @@ describe('renderMessage', () => {
     expect(out.html).toContain('href="https://carteiro.test/u/abc?x=1&amp;y=2"');
     expect(out.html).toContain('href="https://carteiro.test/v/abc"');
     expect(out.html).toMatch(/<body><div style="display:none[^>]*>Oi Ana/);
+  });
+
+  it('prints the stored CNPJ digits formatted, and the identity footer with its kind of document', () => {
+    const footer = compileCampaign({ subject: 'x', html: identityFooterTable() });
+    const out = renderMessage(
+      footer,
+      buildScope(
+        { email: 'ana@x.com' },
+        { ...account, legalName: 'Padaria Pão Quente Ltda', taxId: '11222333000181' },
+        links,
+      ),
+    );
+    expect(out.html).toContain('Padaria Pão Quente Ltda · CNPJ 11.222.333/0001-81');
+    expect(out.html).not.toContain('11222333000181');
+    expect(out.text).toContain('CNPJ 11.222.333/0001-81');
+    const cpf = renderMessage(footer, buildScope({ email: 'a@x.com' }, { ...account, taxId: '52998224725' }, links));
+    expect(cpf.html).toContain('CPF 529.982.247-25');
+    const none = renderMessage(footer, buildScope({ email: 'a@x.com' }, { ...account, taxId: null }, links));
+    expect(none.html).toContain('Padaria Pão Quente<br>');
   });
 
   it('falls back to default: when a value is missing or empty', () => {

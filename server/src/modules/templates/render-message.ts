@@ -1,3 +1,4 @@
+import { formatTaxId, formatTaxIdLabel } from '@carteiro/shared';
 import { convert } from 'html-to-text';
 import type { Template } from 'liquidjs';
 import { htmlLiquid, textLiquid } from './liquid-engine';
@@ -109,7 +110,9 @@ export function buildScope(contact: RenderContact, account: RenderAccount, links
       nome: account.name,
       razao_social: account.legalName ?? account.name,
       endereco: account.address ?? '',
-      cnpj: account.taxId ?? '',
+      // Formatted as people write it (11.222.333/0001-81); `documento` adds the kind ("CNPJ …" / "CPF …").
+      cnpj: account.taxId ? formatTaxId(account.taxId) : '',
+      documento: formatTaxIdLabel(account.taxId),
     },
     campanha: { nome: campaignName },
     link_descadastro: links.unsubscribeUrl,

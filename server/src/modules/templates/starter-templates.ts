@@ -1,8 +1,9 @@
-import type { StarterTemplate } from '@carteiro/shared';
+import { identityFooterTable, type StarterTemplate } from '@carteiro/shared';
 
 /**
  * pt-BR starter templates: table-based, 600 px wide on desktop and fluid below (one media query, inline styles
- * for clients that drop <style>), each with the sender's identity and the unsubscribe link in the footer.
+ * for clients that drop <style>), each with the one identity footer (`identityFooterTable`: razão social, CNPJ/CPF,
+ * address, the unsubscribe and browser links), which the visual editor shows as a locked block.
  */
 
 function layout(options: { title: string; accent: string; body: string }): string {
@@ -32,13 +33,7 @@ function layout(options: { title: string; accent: string; body: string }): strin
       <table role="presentation" class="container" width="600" cellpadding="0" cellspacing="0" border="0" style="width:600px;max-width:600px;background:#ffffff;border-radius:8px;font-family:Arial,Helvetica,sans-serif;color:#1f2937;">
 ${options.body}
         <tr>
-          <td class="px" style="padding:24px 40px;border-top:1px solid #e5e7eb;font-size:12px;line-height:18px;color:#6b7280;text-align:center;">
-            Você recebeu este e-mail porque se cadastrou em {{ conta.nome }}.<br>
-            {{ conta.nome }}{% if conta.cnpj != "" %} · CNPJ/CPF {{ conta.cnpj }}{% endif %}<br>
-            {{ conta.endereco }}<br>
-            <a href="{{ link_descadastro }}" style="color:#6b7280;text-decoration:underline;">Descadastrar</a> ·
-            <a href="{{ link_navegador }}" style="color:#6b7280;text-decoration:underline;">Ver no navegador</a>
-          </td>
+          <td style="padding:0;">${identityFooterTable()}</td>
         </tr>
       </table>
     </td>

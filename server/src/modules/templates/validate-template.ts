@@ -22,7 +22,7 @@ const PART_LABELS: Record<TemplatePart, string> = {
 /** Variables every message has (render-message.ts buildScope). `contato` also has the account's custom fields. */
 const KNOWN_PROPERTIES: Record<string, readonly string[] | null> = {
   contato: ['nome', 'email'],
-  conta: ['nome', 'razao_social', 'endereco', 'cnpj'],
+  conta: ['nome', 'razao_social', 'endereco', 'cnpj', 'documento'],
   campanha: ['nome'],
   // The data of the API event that started an automation (`POST /api/v1/events`, ADR 0021): any key.
   evento: null,

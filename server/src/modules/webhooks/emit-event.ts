@@ -134,7 +134,8 @@ export async function emitContactsUnsubscribed(
 }
 
 /**
- * A campaign event from the campaign row (name, account; `campaign.finished` adds the counters); `extra`
+ * A campaign event from the campaign row (name, account; `campaign.finished` adds the counters and the skipped
+ * messages by reason); `extra`
  * is merged into `data`.
  */
 export async function emitCampaignEvent(
@@ -146,7 +147,8 @@ export async function emitCampaignEvent(
   const counts =
     type === 'campaign.finished'
       ? sql`jsonb_build_object('counts', jsonb_build_object('sent', c.sent_count, 'failed', c.failed_count,
-                                                            'skipped', c.skipped_count))`
+                                                            'skipped', c.skipped_count),
+                               'skippedByReason', c.skipped_by_reason)`
       : sql`'{}'::jsonb`;
   await db.execute(
     sql`insert into webhook_events (id, account_id, type, payload)

@@ -58,8 +58,18 @@ export function translate(locale: Locale, key: MessageKey, params?: MessageParam
   return interpolate(catalogue(locale).messages[key], params);
 }
 
-/** The user's message for an error code in `locale`, else `fallback` (the server's text), else a generic one. */
+/**
+ * Codes whose pt-BR message the server writes for the case at hand ("Essa senha é muito comum…", "Linha 3: …"):
+ * in pt-BR that precise text is shown rather than the catalogue's general one for the code.
+ */
+const PRECISE_SERVER_MESSAGES = new Set(['password-does-not-meet-requirements', 'validation_failed']);
+
+/**
+ * The user's message for an error code in `locale`, else `fallback` (the server's text), else a generic one. In
+ * pt-BR, the server's own text wins for the codes whose message it makes precise.
+ */
 export function errorMessage(locale: Locale, code: string | undefined, fallback?: string): string {
+  if (locale === 'pt-BR' && fallback?.trim() && code && PRECISE_SERVER_MESSAGES.has(code)) return fallback;
   const errors = catalogue(locale).errors;
   const known = code && isErrorCode(code) ? errors[code] : undefined;
   return known || fallback || errors.internal_error || INTERNAL_ERROR_PT_BR;

@@ -20,13 +20,13 @@ export interface EngineHarness {
 }
 
 /** Registers the suite's hooks (call it inside `describe`) and returns the harness its tests use. */
-export function useEngineHarness(kind: DatabaseKind): EngineHarness {
+export function useEngineHarness(kind: DatabaseKind, env: Record<string, string> = {}): EngineHarness {
   let t: TestApp | undefined;
   let sink: SmtpSink | undefined;
   const senders: CampaignSender[] = [];
   const transports: ReturnType<typeof createRelayTransport>[] = [];
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, env);
     sink = await startSmtpSink();
   });
   afterEach(async () => {

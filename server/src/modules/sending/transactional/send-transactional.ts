@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   costOfEmailsMillis,
   formatBRL,
+  type SkipReason,
   SUPPRESSION_REASON_LABELS,
   type SuppressionReason,
   type TransactionalMessageInput,
@@ -439,8 +440,9 @@ async function storeAndCharge(
                    as i(token, email, status, response, from_email, from_name, reply_to, to_name, category, track_opens,
                         track_clicks, subject, html, text, template_id, tags, ord)),
         m as (
-          insert into messages (campaign_id, account_id, email, token, status, response)
-          select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status, i.response
+          insert into messages (campaign_id, account_id, email, token, status, response, skip_reason)
+          select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status, i.response,
+                 case when i.status = 'skipped' then ${'suppressed' satisfies SkipReason} end
             from input i
            where exists (select 1 from balance)
            order by i.ord

@@ -1,14 +1,14 @@
-import { formatBRL } from '@carteiro/shared';
+import { formatBRL, type SkipReason } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../../db/database';
 import { queryRows } from '../../../db/database';
 import { appendLedgerEntry } from '../../billing/ledger';
-import { suppressedForStreamSql } from '../../contacts/suppression';
+import { ineligibilityReasonSql } from '../../contacts/recipient-eligibility';
 import type { SigningResolver } from '../../sender-identities/sender-signing';
 import { ensureCampaignLinks } from '../../tracking/campaign-links';
 import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../../tracking/rewrite-links';
-import { deliveryOutcome, type Outcome, recordBatchOutcomes } from '../batch-outcomes';
+import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from '../batch-outcomes';
 import { linkBaseUrl, messageIdDomainFor, messageLinks, verpAddress } from '../build-message';
 import type { SenderSettings } from '../campaign-sender';
 import type { DkimSigner } from '../dkim/dkim-signer';
@@ -49,7 +49,7 @@ interface ClaimedRow {
   token: string;
   attempts: number | string;
   created_ms: number | string;
-  blocked: boolean;
+  skip_reason: SkipReason | null;
   from_email: string | null;
   from_name: string | null;
   reply_to: string | null;
@@ -71,7 +71,7 @@ interface ClaimedMessage {
   token: string;
   attempts: number;
   created_ms: number;
-  blocked: boolean;
+  skipReason: SkipReason | null;
   content: {
     fromEmail: string;
     fromName: string | null;
@@ -122,11 +122,8 @@ export class TransactionalLanes {
     const wire: WireMessage[] = [];
     const frames = new Map<string, MessageFrame>();
     for (const message of all) {
-      if (message.blocked || !message.content) {
-        outcomes.set(
-          message.id,
-          final(message.id, 'skipped', 'destinatário suprimido ou descadastrado antes do envio'),
-        );
+      if (message.skipReason || !message.content) {
+        outcomes.set(message.id, skippedOutcome(message.id, message.skipReason ?? 'suppressed'));
         continue;
       }
       try {
@@ -164,7 +161,12 @@ export class TransactionalLanes {
                  batch.last_message_id as last_id,
                  m.id, m.account_id, m.email, m.token, m.attempts,
                  (extract(epoch from m.created_at) * 1000)::float8 as created_ms,
-                 ${suppressedForStreamSql(sql`m.account_id`, sql`m.email`, sql`t.category`)} as blocked,
+                 ${ineligibilityReasonSql({
+                   accountId: sql`m.account_id`,
+                   email: sql`m.email`,
+                   contact: null,
+                   stream: sql`coalesce(t.category, 'transactional')`,
+                 })} as skip_reason,
                  t.from_email, t.from_name, t.reply_to, t.to_name, t.category, t.track_opens, t.track_clicks,
                  t.subject, t.html, t.text, t.cost_millis
             from batch
@@ -200,7 +202,7 @@ export class TransactionalLanes {
         token: row.token,
         attempts: Number(row.attempts),
         created_ms: Number(row.created_ms),
-        blocked: row.blocked,
+        skipReason: row.skip_reason,
         content:
           row.from_email === null || row.category === null
             ? null
@@ -226,7 +228,7 @@ export class TransactionalLanes {
   private async linkIds(all: ClaimedMessage[]): Promise<Map<string, ReadonlyMap<string, number>>> {
     const urlsByStream = new Map<string, Set<string>>();
     for (const message of all) {
-      if (message.blocked || !message.content?.trackClicks) continue;
+      if (message.skipReason || !message.content?.trackClicks) continue;
       let urls = urlsByStream.get(message.campaignId);
       if (!urls) {
         urls = new Set();
@@ -355,6 +357,6 @@ export class TransactionalLanes {
   }
 }
 
-function final(id: number, status: 'failed' | 'skipped', response: string): Outcome {
+function final(id: number, status: 'failed', response: string): Outcome {
   return { id, status, nextAttemptAt: null, code: null, enhancedCode: null, response, policy: false };
 }

@@ -13,6 +13,10 @@ const sessionSchema = z.object({
       balanceMillis: z.number().optional(),
       priceMillis: z.number().optional(),
       status: z.string().optional(),
+      // The footer identity (the editor shows it in the locked footer block).
+      legalName: z.string().nullable().optional(),
+      taxId: z.string().nullable().optional(),
+      address: z.string().nullable().optional(),
     })
     .nullable(),
   accounts: z.array(z.looseObject({ id: z.string(), name: z.string(), role: roleSchema.optional() })).default([]),

@@ -1,3 +1,4 @@
+import type { SkipReason } from '@carteiro/shared';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { CAMPAIGNS_KEY } from './types';
@@ -15,6 +16,8 @@ export interface RecipientActivity {
   unsubscribed: boolean;
   bounce: string | null;
   complained: boolean;
+  /** Why a skipped message was not sent (SkipReason); null otherwise. */
+  skipReason?: SkipReason | null;
   /** A/B test: the variant's letter; null for a normal campaign or a recipient waiting for the winner. */
   variant?: string | null;
 }

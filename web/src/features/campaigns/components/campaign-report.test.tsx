@@ -20,6 +20,7 @@ const report: CampaignReport = {
   delivered: 12_345,
   failed: 120,
   skipped: 35,
+  skippedByReason: { contact_unsubscribed: 20, suppressed: 15 },
   abTest: null,
   pending: 0,
   opens: { uniqueHuman: 4_321, machine: 1_002, total: 7_000, rate: 0.35 },
@@ -44,6 +45,7 @@ const empty: CampaignReport = {
   recipients: 3,
   failed: 0,
   skipped: 0,
+  skippedByReason: {},
   opens: { uniqueHuman: 0, machine: 0, total: 0, rate: 0 },
   clicks: { unique: 0, machine: 0, total: 0, rate: 0, clickToOpenRate: 0 },
   links: [],
@@ -98,6 +100,10 @@ describe('ReportBody', () => {
     const numbers = screen.getByTestId('report-numbers');
     expect(within(numbers).getByText('12.345')).toBeTruthy();
     expect(within(numbers).getByText('de 12.500 destinatários · 120 falharam · 35 não enviados')).toBeTruthy();
+    // Why they were not sent, in the rule's order, with pt-BR labels.
+    expect(screen.getByTestId('skip-reasons').textContent).toBe(
+      'Não enviados, por motivo: Contato descadastrado: 20 · Endereço na lista de supressão: 15',
+    );
     expect(within(numbers).getByText('4.321')).toBeTruthy();
     expect(within(numbers).getByText('35% dos entregues · 1.002 automáticas à parte')).toBeTruthy();
   });
@@ -158,6 +164,7 @@ describe('CampaignReportSection', () => {
           items: [
             recipient(1, 'ana@example.com', { opens: 2, clicks: 1, lastOpenAt: '2026-11-20T13:10:00.000Z' }),
             recipient(2, 'beto@example.com', { unsubscribed: true }),
+            recipient(4, 'dora@example.com', { status: 'skipped', sentAt: null, skipReason: 'left_list' }),
           ],
           nextCursor: '2',
         });
@@ -173,10 +180,12 @@ describe('CampaignReportSection', () => {
     );
     await screen.findByText('ana@example.com', undefined, SLOW);
     expect(screen.getByText('descadastrou')).toBeTruthy();
+    // A skipped recipient says why it was not sent.
+    expect(screen.getByText('saiu da lista')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Carregar mais' }));
     await screen.findByText('carla@example.com', undefined, SLOW);
     expect(screen.getByText('devolução permanente')).toBeTruthy();
-    expect(screen.getAllByTestId('recipient-row')).toHaveLength(3);
+    expect(screen.getAllByTestId('recipient-row')).toHaveLength(4);
     expect(screen.queryByRole('button', { name: 'Carregar mais' })).toBeNull();
     expect(fetch.mock.calls.some(([url]) => String(url).includes('cursor=2'))).toBe(true);
 

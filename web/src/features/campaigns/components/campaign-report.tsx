@@ -1,4 +1,4 @@
-import { plural } from '@carteiro/shared';
+import { plural, SKIP_REASON_LABELS, SKIP_REASONS, skipReasonLabel } from '@carteiro/shared';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -102,6 +102,7 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
           hint={r.delivered > 0 ? `${formatRate(r.complaints / r.delivered)} dos entregues` : undefined}
         />
       </div>
+      {r.skipped > 0 ? <SkipReasons report={r} /> : null}
       {r.pausedReason ? (
         <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status">
           {r.pausedReason}
@@ -424,6 +425,19 @@ export function RecipientsTable({
   );
 }
 
+/** Why the skipped recipients were not sent to (the eligibility rule's reason at the claim, or the cancellation). */
+function SkipReasons({ report: r }: { report: CampaignReport }) {
+  const parts = SKIP_REASONS.filter((reason) => (r.skippedByReason[reason] ?? 0) > 0).map(
+    (reason) => `${SKIP_REASON_LABELS[reason]}: ${formatCount(r.skippedByReason[reason] ?? 0)}`,
+  );
+  if (parts.length === 0) return null;
+  return (
+    <p className="text-sm text-slate-600" data-testid="skip-reasons">
+      Não enviados, por motivo: {parts.join(' · ')}
+    </p>
+  );
+}
+
 function RecipientRow({ item, timeZone, ab }: { item: RecipientActivity; timeZone: string; ab: boolean }) {
   const when = (iso: string | null) =>
     iso
@@ -433,6 +447,7 @@ function RecipientRow({ item, timeZone, ab }: { item: RecipientActivity; timeZon
     item.unsubscribed ? { text: 'descadastrou', tone: 'warning' as const } : null,
     item.bounce ? { text: BOUNCE_LABELS[item.bounce] ?? 'devolução', tone: 'danger' as const } : null,
     item.complained ? { text: 'reclamou de spam', tone: 'danger' as const } : null,
+    item.skipReason ? { text: skipReasonLabel(item.skipReason).toLowerCase(), tone: 'neutral' as const } : null,
   ].filter((m) => m !== null);
   return (
     <tr className="hover:bg-slate-50" data-testid="recipient-row">

@@ -2,6 +2,7 @@ import { type SendCheckItem, sendChecklist } from '@carteiro/shared';
 import { Link } from 'react-router';
 import { Card, CardContent } from '@/components/ui/card';
 import { useSession } from '@/features/auth/utils/use-session';
+import { useSenderAlignment } from '@/features/settings/api/senders';
 import type { Campaign, CampaignSummary } from '../api/types';
 
 /** The shared send checklist (shared/src/send-checklist.ts) for a campaign, with the account of the session. */
@@ -10,6 +11,9 @@ export function useSendChecklist(campaign: Campaign, summary: CampaignSummary | 
   const account = (useSession().data?.account ?? undefined) as
     | { defaultFromEmail?: string | null; legalName?: string | null; taxId?: string | null; address?: string | null }
     | undefined;
+  // The From's verification, by the server's one sending rule (the same answer the sender card shows).
+  const from = campaign.fromEmail?.trim() || account?.defaultFromEmail?.trim() || null;
+  const alignment = useSenderAlignment(from);
   return sendChecklist({
     campaignId: campaign.id,
     subject: campaign.subject,
@@ -19,6 +23,7 @@ export function useSendChecklist(campaign: Campaign, summary: CampaignSummary | 
     recipients: summary?.recipients,
     html: campaign.template,
     fromEmail: campaign.fromEmail,
+    isSenderVerified: alignment.data?.allowed,
     account,
     isBalanceSufficient: summary?.isBalanceSufficient,
   });

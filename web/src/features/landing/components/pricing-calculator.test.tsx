@@ -10,11 +10,10 @@ function type(value: string) {
 }
 
 describe('PricingCalculator', () => {
-  it('has a number input with minimum 0', () => {
+  it('has a numeric text input (the phone shows digits; "1.000" is a thousand, as a Brazilian writes it)', () => {
     render(<PricingCalculator />);
     const input = screen.getByLabelText('Quantos e-mails você quer enviar?');
-    expect(input.getAttribute('type')).toBe('number');
-    expect(input.getAttribute('min')).toBe('0');
+    expect(input.getAttribute('inputmode')).toBe('numeric');
   });
 
   it.each([
@@ -25,6 +24,8 @@ describe('PricingCalculator', () => {
     ['1000', 'R$ 5,00'],
     ['12345', 'R$ 61,73'],
     ['1000000', 'R$ 5.000,00'],
+    ['1.000', 'R$ 5,00'],
+    ['1.000.000', 'R$ 5.000,00'],
   ])('%j e-mails cost %s, in pt-BR currency format (whole cents)', (amount, cost) => {
     render(<PricingCalculator />);
     expect(type(amount)).toBe(cost.replace(' ', nbsp));
@@ -53,5 +54,8 @@ describe('PricingCalculator', () => {
   it('rejects a fraction', () => {
     render(<PricingCalculator />);
     expect(type('1.5')).toBe('—');
+    // "1,5" is refused with the message, never read as 15.
+    expect(type('1,5')).toBe('—');
+    expect(screen.getByRole('alert').textContent).toBe('Digite um número inteiro de e-mails, igual ou maior que zero.');
   });
 });

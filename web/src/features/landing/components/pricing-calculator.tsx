@@ -35,18 +35,14 @@ export function PricingCalculator({ priceMillis = PRICE_PER_EMAIL_MILLIS }: { pr
       <div className="relative mt-4">
         <input
           id={inputId}
-          type="number"
+          // Text, not a number input: Chromium's number input refuses "1.000" and turns "1,5" into 15; the
+          // shared parser reads pt-BR thousands and refuses fractions with a message.
+          type="text"
           inputMode="numeric"
-          min={0}
-          step={1}
+          autoComplete="off"
           value={amount}
           placeholder="0"
           onChange={(event) => setAmount(event.target.value)}
-          // A number input reports "" for text it cannot parse ("-", "1e"): read the raw text in that case.
-          onInput={(event) => {
-            const input = event.currentTarget;
-            if (input.value === '' && input.validity.badInput) setAmount('-');
-          }}
           aria-invalid={invalid || undefined}
           aria-describedby={invalid ? `${hintId} ${errorId}` : hintId}
           className="block h-14 w-full rounded-xl border border-slate-300 bg-white px-4 pr-24 text-2xl font-semibold tabular-nums shadow-sm focus:border-brand-600 focus:outline-none focus:ring-4 focus:ring-brand-100 aria-invalid:border-red-500"

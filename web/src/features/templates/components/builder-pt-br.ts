@@ -6,24 +6,6 @@ import pt from 'grapesjs/locale/pt.mjs';
  * newsletter preset names in English. GrapesJS looks labels up here before a block's or property's own name.
  */
 
-/** Block labels of grapesjs-preset-newsletter, by block id. */
-export const NEWSLETTER_BLOCK_LABELS: Record<string, string> = {
-  sect100: 'Seção de 1 coluna',
-  sect50: 'Seção de 2 colunas',
-  sect30: 'Seção de 3 colunas',
-  sect37: 'Seção 3/7',
-  button: 'Botão',
-  divider: 'Divisor',
-  text: 'Texto',
-  'text-sect': 'Seção de texto',
-  image: 'Imagem',
-  quote: 'Citação',
-  link: 'Link',
-  'link-block': 'Bloco de link',
-  'grid-items': 'Grade de itens',
-  'list-items': 'Lista de itens',
-};
-
 /** Texts of the newsletter preset's own options (modals, confirmations). */
 export const NEWSLETTER_PRESET_OPTIONS = {
   modalTitleImport: 'Importar HTML',
@@ -32,7 +14,23 @@ export const NEWSLETTER_PRESET_OPTIONS = {
   modalLabelExport: 'Copie o código do e-mail',
   modalBtnImport: 'Importar',
   textCleanCanvas: 'Quer mesmo apagar todo o conteúdo do e-mail?',
-  block: (id: string) => (NEWSLETTER_BLOCK_LABELS[id] ? { label: NEWSLETTER_BLOCK_LABELS[id] } : {}),
+};
+
+/** The text toolbar (shown over a text being edited), with pt-BR names; Ctrl+B/I/U work from the keyboard. */
+export const RICH_TEXT_ACTIONS = [
+  { name: 'bold', icon: '<b>N</b>', attributes: { title: 'Negrito (Ctrl+B)', 'aria-label': 'Negrito' } },
+  { name: 'italic', icon: '<i>I</i>', attributes: { title: 'Itálico (Ctrl+I)', 'aria-label': 'Itálico' } },
+  { name: 'underline', icon: '<u>S</u>', attributes: { title: 'Sublinhado (Ctrl+U)', 'aria-label': 'Sublinhado' } },
+  { name: 'strikethrough', icon: '<s>R</s>', attributes: { title: 'Riscado', 'aria-label': 'Riscado' } },
+  { name: 'link', attributes: { title: 'Link', 'aria-label': 'Link', style: 'font-size:1.4rem;padding:0 4px 2px;' } },
+];
+
+/** Names of the canvas toolbar's buttons (over the selected block), by GrapesJS command. */
+export const TOOLBAR_TITLES: Record<string, string> = {
+  parent: 'Selecionar o bloco acima',
+  'tlb-move': 'Arrastar para mover',
+  'tlb-clone': 'Duplicar',
+  'tlb-delete': 'Excluir',
 };
 
 const sectors: Record<string, string> = {
@@ -153,7 +151,6 @@ const base = pt as Messages & {
 
 export const GRAPESJS_PT_BR: Messages = {
   ...base,
-  blockManager: { labels: NEWSLETTER_BLOCK_LABELS, categories: {} },
   domComponents: { ...base.domComponents, names: { ...base.domComponents.names, '': 'Caixa', label: 'Rótulo' } },
   selectorManager: {
     label: 'Classes',

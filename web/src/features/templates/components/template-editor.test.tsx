@@ -97,8 +97,15 @@ describe('TemplateEditor preview and test send', () => {
 
 describe('BLANK_TEMPLATE_HTML', () => {
   it('starts with the unsubscribe link and the sender identity in the footer', () => {
-    for (const tag of ['{{ link_descadastro }}', '{{ conta.nome }}', '{{ conta.endereco }}', '{{ conta.cnpj }}']) {
+    for (const tag of [
+      '{{ link_descadastro }}',
+      '{{ conta.razao_social }}',
+      '{{ conta.endereco }}',
+      '{{ conta.documento }}',
+    ]) {
       expect(BLANK_TEMPLATE_HTML).toContain(tag);
     }
+    // Marked, so the visual editor shows it as the one locked footer block.
+    expect(BLANK_TEMPLATE_HTML).toContain('data-carteiro-bloco="rodape"');
   });
 });

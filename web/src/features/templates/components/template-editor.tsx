@@ -5,6 +5,7 @@ import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
+import { useSession } from '@/features/auth/utils/use-session';
 import { useContacts } from '@/features/contacts/api/get-contacts';
 import { errorText, formatNumber, pluralForm, Select, Textarea } from '@/features/lists/components/kit';
 import { cn } from '@/lib/cn';
@@ -47,6 +48,15 @@ export function TemplateEditor({ initial, onSave, renderPreview, onTestSend, rea
   const builder = useRef<VisualBuilderHandle>(null);
   const code = useRef<HTMLTextAreaElement>(null);
   const contacts = useContacts({});
+  const sessionAccount = useSession().data?.account;
+  const account = sessionAccount
+    ? {
+        name: sessionAccount.name,
+        legalName: sessionAccount.legalName ?? null,
+        taxId: sessionAccount.taxId ?? null,
+        address: sessionAccount.address ?? null,
+      }
+    : null;
   const contactRows = contacts.data?.pages[0]?.items ?? [];
   const fieldNames = [...new Set(contactRows.flatMap((c) => Object.keys(c.fields)))];
   const tags = [...BASE_MERGE_TAGS, ...customFieldTags(fieldNames)];
@@ -69,8 +79,11 @@ export function TemplateEditor({ initial, onSave, renderPreview, onTestSend, rea
 
   function insertTag(tag: string) {
     if (!tag) return;
-    if (mode === 'visual') builder.current?.insertText(tag);
-    else if (mode === 'code') {
+    if (mode === 'visual') {
+      if (builder.current && !builder.current.insertText(tag)) {
+        toast({ title: t('templates.editor.insertTagWhere'), variant: 'default' });
+      }
+    } else if (mode === 'code') {
       const area = code.current;
       const start = area?.selectionStart ?? content.html.length;
       const end = area?.selectionEnd ?? start;
@@ -162,7 +175,13 @@ export function TemplateEditor({ initial, onSave, renderPreview, onTestSend, rea
               </div>
             }
           >
-            <VisualBuilder key={builderKey} ref={builder} html={content.html} project={content.project} />
+            <VisualBuilder
+              key={builderKey}
+              ref={builder}
+              html={content.html}
+              project={content.project}
+              account={account}
+            />
           </Suspense>
         </Card>
       ) : mode === 'code' ? (
