@@ -1,4 +1,5 @@
 import {
+  CONSENT_LIFTS,
   MESSAGE_STREAMS,
   type MessageStream,
   normaliseEmail,
@@ -117,9 +118,30 @@ export async function liftSuppressionsByConsent(db: Db, accountId: string, norma
       and(
         eq(suppressions.accountId, accountId),
         eq(suppressions.emailHash, hashEmail(normalisedEmail)),
-        inArray(suppressions.reason, ['erased', 'unsubscribed']),
+        inArray(suppressions.reason, [...CONSENT_LIFTS]),
       ),
     );
+}
+
+/**
+ * The strongest of the account's suppressions of the address that cover the stream; null when it may be mailed.
+ * `except` leaves reasons out (a double opt-in confirmation the person asked for ignores those their consent lifts).
+ */
+export async function suppressionReasonFor(
+  db: Db,
+  accountId: string,
+  email: string,
+  stream: MessageStream,
+  except: readonly SuppressionReason[] = [],
+): Promise<SuppressionReason | null> {
+  const normalised = normaliseEmail(email) ?? email;
+  const rows = await db
+    .select({ reason: suppressions.reason })
+    .from(suppressions)
+    .where(and(eq(suppressions.accountId, accountId), eq(suppressions.emailHash, hashEmail(normalised))));
+  return strongestSuppressionReason(
+    rows.map((r) => r.reason).filter((reason) => suppressionCovers(reason, stream) && !except.includes(reason)),
+  );
 }
 
 /** The subset of the given normalised addresses that the account suppresses for the stream. */

@@ -1,4 +1,4 @@
-import type { TransactionalMessageInput } from '@carteiro/shared';
+import { CONSENT_LIFTS, type TransactionalMessageInput } from '@carteiro/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
@@ -6,7 +6,7 @@ import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { insufficientBalanceMessage } from '../billing/ledger';
-import { suppressedForStreamSql } from '../contacts/suppression';
+import { suppressedForStreamSql, suppressionReasonFor } from '../contacts/suppression';
 import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import { commitTransactional, prepareTransactional } from '../sending/transactional/send-transactional';
 import {
@@ -315,6 +315,9 @@ async function joinByForm(
     return { email: contact.email, name: contact.name, requestId: requestId as string };
   });
   if (!mail) return result;
+  // Carteiro's own (system) e-mail, asked for by the person: it is not sent to an address whose suppression their
+  // confirmation could not lift (a bounce, a complaint, the sender's manual entry) — the form answers the same.
+  if (await suppressionReasonFor(db, accountId, mail.email, 'system', CONSENT_LIFTS)) return result;
   const [account] = await db
     .select({ name: accounts.name, fromName: accounts.defaultFromName })
     .from(accounts)

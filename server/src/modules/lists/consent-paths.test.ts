@@ -330,6 +330,40 @@ describe.each(DATABASE_KINDS)('every path that adds a contact to a list, on %s',
     expect(await enrolled()).toBe(1);
   });
 
+  it("the form's confirmation reaches an address whose suppression the person's consent lifts (erased, unsubscribed), never a bounced or manually suppressed one", async () => {
+    const a = await account();
+    const stamp = randomUUID().slice(0, 8);
+    const emails = {
+      erased: `apagado-${stamp}@destino.com.br`,
+      unsubscribed: `saiu-${stamp}@destino.com.br`,
+      bounced: `devolvido-${stamp}@destino.com.br`,
+      manual: `manual-${stamp}@destino.com.br`,
+    };
+    for (const [reason, email] of Object.entries(emails)) {
+      await db.execute(
+        sql`insert into suppressions (account_id, email_hash, reason)
+            values (${a.user.accountId}, encode(sha256(convert_to(${email}::text, 'UTF8')), 'hex'), ${reason})`,
+      );
+      await PATHS['formulário hospedado']?.(a, a.lists.single, email);
+      // Suppressed: the form asks for a confirmation even on a single opt-in list, and answers the same either way.
+      expect(await membershipOf(a.lists.single, email)).toBe('pending');
+    }
+    const got = async (email: string) => (await confirmationsTo(email)).length;
+    expect(await got(emails.erased)).toBe(1);
+    expect(await got(emails.unsubscribed)).toBe(1);
+    expect(await got(emails.bounced)).toBe(0);
+    expect(await got(emails.manual)).toBe(0);
+    const [erased] = await confirmationsTo(emails.erased);
+    await t.app.inject({ url: `/s/confirm?token=${encodeURIComponent(tokenIn(erased?.body ?? ''))}` });
+    expect(await membershipOf(a.lists.single, emails.erased)).toBe('subscribed');
+    const [left] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from suppressions
+           where email_hash = encode(sha256(convert_to(${emails.erased}::text, 'UTF8')), 'hex')`,
+    );
+    expect(Number(left?.n)).toBe(0);
+  });
+
   it('a double opt-in member enters a list automation only once confirmed', async () => {
     const a = await account();
     const template = await createTemplate(db, a.user.accountId, {
