@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
-import { confirmSenderAddress, linkIn, newPage, register, waitForMail } from './support/journeys';
+import { confirmSenderAddress, linkIn, newPage, register, verifyEmail, waitForMail } from './support/journeys';
 import { pageApi } from './support/page-api';
 import { completeIdentity } from './support/session';
 
@@ -45,6 +45,7 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     const operator = await newPage(browser, app.baseURL);
     await register(operator, { name: 'Operação', email: OPERATOR, password: 'senha-do-operador' });
     await operator.waitForURL('**/dashboard');
+    await verifyEmail(operator, app.baseURL, OPERATOR); // the back office needs a verified e-mail
     await operator.goto('/admin');
     await operator.getByRole('tab', { name: 'Recargas pendentes' }).click();
     await operator.getByRole('button', { name: 'Confirmar pagamento' }).first().click();

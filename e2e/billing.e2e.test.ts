@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
 import { CHROMIUM_PATH, launchBrowser } from './support/browser';
-import { newPage, register, signIn } from './support/journeys';
+import { newPage, register, signIn, verifyEmail } from './support/journeys';
 
 const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const OPERATOR = 'operacao@carteiro.test';
@@ -53,6 +53,7 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
     const operator = await newPage(browser, app.baseURL);
     await register(operator, { name: 'Operação', email: OPERATOR, password: 'senha-do-operador' });
     await operator.waitForURL('**/dashboard');
+    await verifyEmail(operator, app.baseURL, OPERATOR); // the back office needs a verified e-mail
     await operator.goto('/admin');
     await operator.getByRole('tab', { name: 'Recargas pendentes' }).click();
     await operator.getByRole('button', { name: 'Confirmar pagamento' }).first().click();
@@ -100,6 +101,7 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
     const operator = await newPage(browser, app.baseURL);
     await register(operator, { name: 'Suporte', email: SECOND_OPERATOR, password: 'senha-do-suporte' });
     await operator.waitForURL('**/dashboard');
+    await verifyEmail(operator, app.baseURL, SECOND_OPERATOR); // the back office needs a verified e-mail
     await operator.goto('/admin');
     await operator.getByRole('searchbox', { name: 'Buscar por conta ou e-mail' }).fill(customerEmail);
     const row = operator.getByRole('row').filter({ hasText: customerEmail });

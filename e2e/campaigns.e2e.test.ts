@@ -55,7 +55,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
 
     // The pt-BR starters are responsive: nothing overflows at 375 px (phone) or 600 px (desktop column).
     const starters = await pageApi<{ items: Array<{ key: string; html: string }> }>(page, '/api/templates/starters');
-    expect(starters.items.map((s) => s.key)).toEqual(['newsletter', 'promocao', 'anuncio']);
+    expect(starters.items.length).toBeGreaterThanOrEqual(12);
     const sizing = await context.newPage();
     for (const starter of starters.items) {
       for (const width of [375, 600]) {

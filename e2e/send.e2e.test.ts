@@ -12,6 +12,7 @@ import {
   newPage,
   register,
   signIn,
+  verifyEmail,
   waitForMail,
 } from './support/journeys';
 import { pageApi } from './support/page-api';
@@ -86,10 +87,13 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.waitForURL('**/dashboard/my-balance/topups/**');
     // The operator confirms the payment by hand in /admin.
     const operator = await newPage(browser, app.baseURL);
+    const firstVisit = !operatorSignedUp;
     if (operatorSignedUp) await signIn(operator, OPERATOR, OPERATOR_PASSWORD);
     else await register(operator, { name: 'Operação', email: OPERATOR, password: OPERATOR_PASSWORD });
     operatorSignedUp = true;
     await operator.waitForURL('**/dashboard');
+    // The back office needs a verified e-mail.
+    if (firstVisit) await verifyEmail(operator, app.baseURL, OPERATOR);
     await operator.goto('/admin');
     await operator.getByRole('tab', { name: 'Recargas pendentes' }).click();
     await operator.getByRole('button', { name: 'Confirmar pagamento' }).first().click();

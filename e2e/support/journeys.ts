@@ -65,6 +65,15 @@ export async function register(
   await page.getByRole('button', { name: 'Criar conta' }).click();
 }
 
+/**
+ * Opens the e-mail confirmation link from the dev mailbox (test sends, invitations and the back office need a
+ * verified e-mail); the page lands on /auth/email-verified.
+ */
+export async function verifyEmail(page: Page, baseURL: string, email: string) {
+  await page.goto(linkIn(await waitForMail(baseURL, email, /confirm/i), baseURL, 'verify-email'));
+  await page.waitForURL('**/auth/email-verified**');
+}
+
 export async function signIn(page: Page, email: string, password: string, path = '/auth/login') {
   await page.goto(path);
   await page.getByLabel('E-mail').fill(email);

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { linkIn, waitForMail } from './journeys';
+import { verifyEmail } from './journeys';
 
 export interface SignedIn {
   context: BrowserContext;
@@ -53,10 +53,7 @@ export async function signUpAndOpen(
   );
   if (status >= 300) throw new Error(`cadastro falhou: HTTP ${status}`);
   // Test sends, invitations and sender confirmations need a verified e-mail: open the link from the dev mailbox.
-  if (options.verified) {
-    await page.goto(linkIn(await waitForMail(baseURL, email, /confirm/i), baseURL, 'verify-email'));
-    await page.waitForURL('**/auth/email-verified**');
-  }
+  if (options.verified) await verifyEmail(page, baseURL, email);
   if (options.identity !== false) await completeIdentity(page);
   await page.goto(`${baseURL}${options.path ?? '/dashboard'}`);
   return { context, page, email, password };

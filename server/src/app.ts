@@ -36,6 +36,7 @@ import { senderIdentitySettings } from './modules/sender-identities/sender-setti
 import { sendingRoutes } from './modules/sending/sending.routes';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
+import { configureUntrustedRendering, DEFAULT_RENDER_POOL } from './modules/templates/untrusted-render';
 import { registerAfterSend } from './modules/tracking/after-send';
 import { registerTrackingHostGuard } from './modules/tracking/tracking-host';
 import type { ReadableFileStorage } from './modules/uploads/file-storage';
@@ -74,6 +75,11 @@ export interface AppDeps {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
+  configureUntrustedRendering({
+    ...DEFAULT_RENDER_POOL,
+    ...(config.TEMPLATE_RENDER_WORKERS > 0 ? { workers: config.TEMPLATE_RENDER_WORKERS } : {}),
+    deadlineMs: config.TEMPLATE_RENDER_DEADLINE_MS,
+  });
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: (request) => {

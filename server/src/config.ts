@@ -94,10 +94,12 @@ const envSchema = z.object({
       }
       return entries;
     }),
-  /** Public API v1: requests one API key may make per window (429 with RateLimit-* headers beyond). */
+  /** Public API v1: requests one account may make per window, all its keys together (429 with RateLimit-* headers beyond). */
   API_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(1200),
   /** Public API v1: the rate-limit window in seconds. */
   API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Public API v1: how long a repeated Idempotency-Key waits for the first request, still running, before a 409. */
+  API_IDEMPOTENCY_WAIT_SECONDS: z.coerce.number().min(0).max(120).default(15),
   /** Test e-mails, team invitations and sender confirmations one account may cause per hour (each recipient counts). */
   ACCOUNT_MAIL_QUOTA_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Test e-mails per account per day to addresses outside its team and its verified senders. */
@@ -251,6 +253,10 @@ const envSchema = z.object({
   METRICS_ENABLED: booleanFlag.default('auto'),
   /** When set, /metrics also answers any client presenting `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16, 'precisa de pelo menos 16 caracteres / needs at least 16 characters').optional(),
+  /** Threads rendering sender templates on demand (previews, test sends, the public viewer); 0 = as many as cores, up to 2. */
+  TEMPLATE_RENDER_WORKERS: z.coerce.number().int().min(0).max(32).default(0),
+  /** A render on demand running longer than this is killed (its thread replaced) and answered with a pt-BR 400. */
+  TEMPLATE_RENDER_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()

@@ -87,3 +87,13 @@ export function identityFooterDisplayLines(account: FooterAccount): string {
     browserHref: '#',
   });
 }
+
+/**
+ * A "bulletproof" button: the colour sits on a table cell (Outlook's Word engine ignores padding and background
+ * on links), the link repeats both for the clients that honour them, so the whole area is clickable there.
+ */
+export function bulletproofButton(options: { text: string; href: string; color?: string; align?: string }): string {
+  const color = options.color ?? '#6d28d9';
+  const align = options.align ?? 'center';
+  return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" data-carteiro-bloco="botao"><tr><td align="${align}" style="padding:12px 24px;"><table role="presentation" cellpadding="0" cellspacing="0" border="0" style="border-collapse:separate;"><tr><td align="center" bgcolor="${color}" style="background:${color};border-radius:6px;mso-padding-alt:12px 28px;"><a href="${options.href}" target="_blank" style="display:inline-block;padding:12px 28px;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:20px;font-weight:bold;color:#ffffff;text-decoration:none;border-radius:6px;background:${color};">${options.text}</a></td></tr></table></td></tr></table>`;
+}

@@ -44,4 +44,17 @@ export const ERROR_MESSAGES_PT_BR: Record<ErrorCode, string> = {
   idempotency_key_reused: 'Esta Idempotency-Key já foi usada com outra requisição nas últimas 24 horas.',
   idempotency_key_in_progress:
     'Uma requisição com esta Idempotency-Key ainda está em andamento. Tente de novo em instantes.',
+  unknown_fields: 'A requisição tem campos que esta operação não conhece.',
+  method_not_allowed: 'Este endereço não aceita este método HTTP.',
+  unsupported_media_type: 'Tipo de conteúdo não suportado. Envie JSON (Content-Type: application/json).',
+  contact_exists: 'Já existe um contato com este e-mail.',
+  address_suppressed: 'Este endereço está na lista de supressão da conta e não pode ser usado.',
+  consent_required:
+    'Este contato cancelou a inscrição (ou o endereço devolveu ou reclamou): só um novo consentimento dele o traz de volta.',
+  suppression_not_manual:
+    'Este endereço foi suprimido pelo próprio destinatário ou pelo provedor e não pode ser retirado manualmente.',
+  campaign_exists: 'Já existe uma campanha com este identificador (uuid).',
+  campaign_already_sending: 'Esta campanha já está em envio ou já foi enviada.',
+  campaign_not_editable: 'A situação atual da campanha não permite esta ação.',
+  campaign_not_ready: 'A campanha ainda não pode ser enviada: falta um item da lista de verificação.',
 };

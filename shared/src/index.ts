@@ -1,5 +1,6 @@
 export * from './ab-test';
 export * from './api/campaign';
+export * from './api-errors';
 export * from './campaign-status';
 export * from './constants';
 export * from './contact-export';

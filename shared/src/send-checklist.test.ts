@@ -29,7 +29,7 @@ describe('sendChecklist: the sender', () => {
     expect(missingSendChecks({ ...withDefault, isSenderVerified: false })[0]?.problem).toContain('vendas@loja.com.br');
     const [none] = missingSendChecks(noFrom);
     expect(none?.problem).toBe('Informe o e-mail do remetente antes de enviar.');
-    expect(none?.errorCode).toBe('validation_failed');
+    expect(none?.errorCode).toBe('campaign_not_ready');
   });
 
   it('does not fail the item while the verification is unknown (the web still asking)', () => {

@@ -37,7 +37,7 @@ export interface SendCheckInput {
 export interface SendCheckItem {
   key: SendCheckKey;
   /** The error code the server answers with when this item is the first missing one. */
-  errorCode: 'validation_failed' | 'sender_not_verified';
+  errorCode: 'campaign_not_ready' | 'sender_not_verified';
   ok: boolean;
   /** What the item is ("Assunto"). */
   label: string;
@@ -144,7 +144,7 @@ export function sendChecklist(input: SendCheckInput): SendCheckItem[] {
   ];
   return items
     .filter((item) => item !== null)
-    .map((item) => ({ ...item, errorCode: item.errorCode ?? 'validation_failed' }));
+    .map((item) => ({ ...item, errorCode: item.errorCode ?? 'campaign_not_ready' }));
 }
 
 /** The items still missing. */

@@ -1,4 +1,4 @@
-import { type ApiErrorBody, ERROR_MESSAGES_PT_BR } from '@carteiro/shared';
+import type { ApiErrorBody } from '@carteiro/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error';
 
@@ -20,12 +20,13 @@ function toAppError(error: FastifyError): AppError | null {
   if (error instanceof SyntaxError && error.statusCode === 400) return new AppError('invalid_json');
   if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError('payload_too_large');
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return new AppError('bad_request', 'Tipo de conteúdo não suportado. Envie JSON.', undefined, 415);
+    return new AppError('unsupported_media_type');
   }
   if (error.statusCode === 429) return new AppError('too_many_requests');
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return new AppError('bad_request', ERROR_MESSAGES_PT_BR.bad_request, undefined, error.statusCode);
-  }
+  if (error.statusCode === 404) return new AppError('not_found');
+  if (error.statusCode === 405) return new AppError('method_not_allowed');
+  if (error.statusCode === 415) return new AppError('unsupported_media_type');
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new AppError('bad_request');
   return null;
 }
 

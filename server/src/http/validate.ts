@@ -43,7 +43,7 @@ export function ptBrIssueMessage(issue: z.core.$ZodRawIssue): string {
     case 'invalid_value':
       return `Valor inválido. Use um destes: ${issue.values.map((v) => String(v)).join(', ')}.`;
     case 'unrecognized_keys':
-      return `Campos desconhecidos: ${issue.keys.join(', ')}.`;
+      return unknownFieldsMessage(issue.keys);
     case 'not_multiple_of':
       return `Deve ser múltiplo de ${issue.divisor}.`;
     default:
@@ -51,7 +51,10 @@ export function ptBrIssueMessage(issue: z.core.$ZodRawIssue): string {
   }
 }
 
-/** Parses untrusted input with a shared zod schema; throws a 400 AppError listing each field in pt-BR. */
+/**
+ * Parses untrusted input with a shared zod schema; throws a 400 AppError listing each field in pt-BR
+ * (`unknown_fields` when the input carries fields the schema does not declare, else `validation_failed`).
+ */
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input, { error: ptBrIssueMessage });
   if (result.success) {
@@ -64,11 +67,23 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.in
     return result.data;
   }
   const fields = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  // A field the schema does not know is never dropped in silence: the answer names every one of them.
+  const unknown = result.error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key].join('.')) : [],
+  );
+  if (unknown.length > 0) throw new AppError('unknown_fields', unknownFieldsMessage(unknown), { unknown, fields });
   const first = fields[0];
   const message = first
     ? `${first.path ? `${first.path}: ` : ''}${first.message}`
     : 'Alguns campos estão inválidos. Confira e tente de novo.';
   throw new AppError('validation_failed', message, { fields });
+}
+
+/** "Campo desconhecido: cc." / "Campos desconhecidos: cc, bcc." */
+export function unknownFieldsMessage(paths: string[]): string {
+  return paths.length === 1
+    ? `Campo desconhecido: ${paths[0]}. Esta operação não aceita esse campo.`
+    : `Campos desconhecidos: ${paths.join(', ')}. Esta operação não aceita esses campos.`;
 }
 
 /** The path of the first string (value or key) holding U+0000 in parsed input, or null. */

@@ -44,6 +44,12 @@ export interface CampaignView {
   updatedAt: string;
 }
 
+/** A campaign in a list: without its HTML, builder project and A/B variants' content (read the campaign for those). */
+export type CampaignListItem = Omit<CampaignView, 'template' | 'templateProject' | 'abTest'> & {
+  /** Whether it is an A/B test. */
+  isAbTest: boolean;
+};
+
 /** Before the "Enviar" button: recipients, cost at the account's price and the balance left (integer millis). */
 export interface CampaignSummary {
   /** Exact recipients after deduplication across lists, exclusions and suppressions. */

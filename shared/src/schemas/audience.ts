@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normaliseEmail } from '../email';
+import { nameSearchField, pageQueryFields } from './page';
 
 /** Contacts, lists and CSV import: request bodies shared by the server (validation) and the web (forms). */
 
@@ -19,7 +20,7 @@ const customFields = z
   .record(z.string().min(1).max(100), z.string().max(2000), { error: 'Campos personalizados inválidos.' })
   .refine((value) => Object.keys(value).length <= 100, 'No máximo 100 campos personalizados.');
 
-export const contactCreateSchema = z.object({
+export const contactCreateSchema = z.strictObject({
   email: emailField,
   name: z.string().trim().max(200, 'Nome longo demais.').optional().nullable(),
   fields: customFields.optional(),
@@ -31,7 +32,7 @@ export const contactCreateSchema = z.object({
 });
 export type ContactCreateInput = z.infer<typeof contactCreateSchema>;
 
-export const contactUpdateSchema = z.object({
+export const contactUpdateSchema = z.strictObject({
   email: emailField.optional(),
   name: z.string().trim().max(200, 'Nome longo demais.').optional().nullable(),
   fields: customFields.optional(),
@@ -41,12 +42,11 @@ export const contactUpdateSchema = z.object({
 });
 export type ContactUpdateInput = z.infer<typeof contactUpdateSchema>;
 
-export const contactQuerySchema = z.object({
+export const contactQuerySchema = z.strictObject({
   search: z.string().trim().max(200).optional(),
   status: z.enum(CONTACT_STATUS_VALUES).optional(),
   listId: z.uuid().optional(),
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
+  ...pageQueryFields,
 });
 export type ContactQuery = z.infer<typeof contactQuerySchema>;
 
@@ -58,7 +58,7 @@ export const contactBulkSchema = z.object({
 export type ContactBulkInput = z.infer<typeof contactBulkSchema>;
 
 /** Manual entries of the account's suppression list: raw lines, each normalised on the server. */
-export const suppressionAddSchema = z.object({
+export const suppressionAddSchema = z.strictObject({
   emails: z
     .array(z.string().max(320))
     .min(1, 'Informe ao menos um e-mail.')
@@ -67,13 +67,13 @@ export const suppressionAddSchema = z.object({
 export type SuppressionAddInput = z.infer<typeof suppressionAddSchema>;
 
 /** One address to look up in (or take out of) the suppression list. */
-export const suppressionEmailSchema = z.object({ email: emailField });
+export const suppressionEmailSchema = z.strictObject({ email: emailField });
 export type SuppressionEmailInput = z.infer<typeof suppressionEmailSchema>;
 
 export const SUPPRESSION_REASON_VALUES = ['erased', 'unsubscribed', 'bounced', 'complained', 'manual'] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASON_VALUES)[number];
 
-export const listCreateSchema = z.object({
+export const listCreateSchema = z.strictObject({
   name: z.string({ error: 'Informe o nome da lista.' }).trim().min(1, 'Informe o nome da lista.').max(200),
   description: z.string().trim().max(2000).optional().nullable(),
   optIn: z.enum(['single', 'double']).optional(),
@@ -81,6 +81,10 @@ export const listCreateSchema = z.object({
 export type ListCreateInput = z.infer<typeof listCreateSchema>;
 
 export const listUpdateSchema = listCreateSchema.partial();
+
+/** GET /api/v1/lists: newest first, filtered by name. */
+export const listQuerySchema = z.strictObject({ search: nameSearchField, ...pageQueryFields });
+export type ListQuery = z.infer<typeof listQuerySchema>;
 export type ListUpdateInput = z.infer<typeof listUpdateSchema>;
 
 /** Column mapping of an import: CSV header → "email" | "name" | "field:<key>" | "ignore". */

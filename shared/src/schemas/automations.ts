@@ -31,6 +31,11 @@ const eventName = z
   .trim()
   .regex(AUTOMATION_EVENT_NAME, 'Nome de evento inválido: use letras, números, _, ., : ou - (até 100 caracteres).');
 
+/** The key of an event's `data` that tells one event from another (`pedido`): a plain name, usable in Liquid. */
+export const AUTOMATION_EVENT_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,49}$/;
+/** The longest value of an event key (the order id) kept to tell one occurrence from another. */
+export const AUTOMATION_EVENT_KEY_VALUE_MAX = 200;
+
 export const automationTriggerSchema = z.discriminatedUnion(
   'type',
   [
@@ -42,7 +47,23 @@ export const automationTriggerSchema = z.discriminatedUnion(
       /** The hour (0–23, horário de Brasília) the message goes out on the day. */
       hour: z.coerce.number().int('Hora inválida.').min(0, 'Hora inválida.').max(23, 'Hora inválida.'),
     }),
-    z.object({ type: z.literal('api_event'), eventName }),
+    z.object({
+      type: z.literal('api_event'),
+      eventName,
+      /**
+       * Re-entry: absent, a contact enters once; set, once per distinct value of `data[eventKey]` (each order), and
+       * the same value twice enters once.
+       */
+      eventKey: z
+        .string()
+        .trim()
+        .optional()
+        .transform((value) => value || undefined)
+        .refine(
+          (value) => value === undefined || AUTOMATION_EVENT_KEY.test(value),
+          'Chave do evento inválida: use letras, números e _ (até 50 caracteres), como pedido ou numero_pedido.',
+        ),
+    }),
   ],
   { error: 'Escolha o gatilho.' },
 );
@@ -142,7 +163,7 @@ export interface AutomationReport {
 }
 
 /** `POST /api/v1/events`: the contact (by e-mail) did something; automations with this event name start for it. */
-export const automationEventSchema = z.object({
+export const automationEventSchema = z.strictObject({
   email: emailOf('Informe o e-mail do contato.', 'E-mail inválido.'),
   name: eventName,
   /** Merge values for the messages of the automation: `{{ chave }}` (and `{{ contato.chave }}`). */

@@ -23,7 +23,7 @@ export const statementPeriodSchema = z.object(periodFields).refine(periodInOrder
 
 /** GET /api/billing/statement: the period plus the page (cursor = the previous page's nextCursor). */
 export const statementQuerySchema = z
-  .object({
+  .strictObject({
     ...periodFields,
     cursor: z.coerce.number().int().positive().optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),

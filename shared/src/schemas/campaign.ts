@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { CAMPAIGN_STATUSES } from '../campaign-status';
 import { normaliseEmail } from '../email';
+import { nameSearchField, pageQueryFields } from './page';
 import { previewSchema, TEMPLATE_HTML_MAX_CHARS, type TestSendInput, testSendSchema } from './template';
 
 /** Campaigns: request bodies shared by the server (validation) and the web (stepped form). */
@@ -31,7 +33,7 @@ export const AB_WAIT_HOURS = { min: 1, max: 72, default: 4 } as const;
 export const AB_VARIANT_LETTERS = ['A', 'B', 'C', 'D'] as const;
 
 /** One more variant of the campaign: its own subject; sender name and content are the campaign's unless given. */
-export const abVariantSchema = z.object({
+export const abVariantSchema = z.strictObject({
   subject: z.string().trim().min(1, 'Informe o assunto de cada variante.').max(500, 'Assunto longo demais.'),
   fromName: z
     .string()
@@ -54,7 +56,7 @@ export type AbVariantInput = z.infer<typeof abVariantSchema>;
  * `testPercent` of the audience is split evenly among the variants; after `waitHours` the winner by `criterion`
  * goes to the rest.
  */
-export const abTestSchema = z.object({
+export const abTestSchema = z.strictObject({
   variants: z
     .array(abVariantSchema)
     .min(1, 'Um teste A/B precisa de pelo menos 2 variantes.')
@@ -93,9 +95,12 @@ const campaignFields = {
   abTest: abTestSchema.nullable(),
 };
 
-export const campaignCreateSchema = z.object({
-  /** Generated on the client at creation (spec §3, §7). */
-  uuid: z.uuid('Identificador (uuid) inválido.'),
+export const campaignCreateSchema = z.strictObject({
+  /**
+   * Generated on the client at creation (spec §3, §7: the dashboard always sends one); the public API may omit it
+   * and the server generates it.
+   */
+  uuid: z.uuid('Identificador (uuid) inválido.').optional(),
   ...campaignFields,
   subject: campaignFields.subject.optional(),
   preheader: campaignFields.preheader.optional(),
@@ -113,19 +118,44 @@ export const campaignCreateSchema = z.object({
 });
 export type CampaignCreateInput = z.infer<typeof campaignCreateSchema>;
 
-export const campaignUpdateSchema = z.object({ ...campaignFields, templateId: z.uuid('Modelo inválido.') }).partial();
+export const campaignUpdateSchema = z
+  .strictObject({ ...campaignFields, templateId: z.uuid('Modelo inválido.') })
+  .partial();
 export type CampaignUpdateInput = z.infer<typeof campaignUpdateSchema>;
 
 /**
  * `scheduledAt`: an ISO date-time with offset (2025-03-01T09:00:00-03:00 / …Z), or a local date-time without
  * offset (2025-03-01T09:00) read in the account's time zone.
  */
-export const campaignScheduleSchema = z.object({
+export const campaignScheduleSchema = z.strictObject({
   scheduledAt: z
     .string({ error: 'Informe a data e a hora do envio.' })
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/, 'Data e hora inválidas.'),
 });
 export type CampaignScheduleInput = z.infer<typeof campaignScheduleSchema>;
+
+/** GET /api/v1/campaigns: newest first, filtered by status (one or several, comma-separated) and name. */
+export const campaignQuerySchema = z.strictObject({
+  status: z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      const statuses = [...new Set(value.split(',').map((s) => s.trim()))];
+      const unknown = statuses.filter((s) => !(CAMPAIGN_STATUSES as readonly string[]).includes(s));
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Situação desconhecida: ${unknown.map((s) => `\`${s}\``).join(', ')}. Use: ${CAMPAIGN_STATUSES.map((s) => `\`${s}\``).join(', ')}.`,
+        });
+        return z.NEVER;
+      }
+      return statuses as Array<(typeof CAMPAIGN_STATUSES)[number]>;
+    })
+    .optional(),
+  search: nameSearchField,
+  ...pageQueryFields,
+});
+export type CampaignQuery = z.infer<typeof campaignQuerySchema>;
 
 /** Test sends and previews work the same for a campaign and a library template (schemas in template.ts). */
 /** An A/B test's variant to preview or test-send: 0 = A (the campaign), 1 = B… (default A). */

@@ -23,13 +23,13 @@ const email = z
     return normalised;
   });
 
-const mailbox = z.object({
+const mailbox = z.strictObject({
   email,
   name: z.string().trim().max(200, 'Nome longo demais.').optional(),
 });
 
 export const transactionalMessageSchema = z
-  .object({
+  .strictObject({
     to: mailbox,
     /** A verified sender address or an address at a verified domain of the account. */
     from: mailbox,
@@ -58,7 +58,7 @@ export const transactionalMessageSchema = z
   });
 export type TransactionalMessageInput = z.infer<typeof transactionalMessageSchema>;
 
-export const transactionalBatchSchema = z.object({
+export const transactionalBatchSchema = z.strictObject({
   messages: z
     .array(transactionalMessageSchema)
     .min(1, 'Envie ao menos uma mensagem.')

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normaliseEmail } from '../email';
+import { nameSearchField, pageQueryFields } from './page';
 
 /** Templates of the library: request bodies shared by the server (validation) and the web (forms). */
 
@@ -7,7 +8,7 @@ export const TEMPLATE_HTML_MAX_CHARS = 1_000_000;
 
 const builderProject = z.record(z.string(), z.unknown()).nullable();
 
-export const templateCreateSchema = z.object({
+export const templateCreateSchema = z.strictObject({
   name: z
     .string({ error: 'Informe o nome do modelo.' })
     .trim()
@@ -23,11 +24,18 @@ export const templateCreateSchema = z.object({
 export type TemplateCreateInput = z.infer<typeof templateCreateSchema>;
 
 export const templateUpdateSchema = templateCreateSchema.partial();
+
+/** GET /api/v1/templates: newest first, filtered by name. */
+export const templateQuerySchema = z.strictObject({ search: nameSearchField, ...pageQueryFields });
+export type TemplateQuery = z.infer<typeof templateQuerySchema>;
 export type TemplateUpdateInput = z.infer<typeof templateUpdateSchema>;
 
 /** A starter template offered to every account (pt-BR, responsive, with unsubscribe link and footer). */
 export interface StarterTemplate {
-  key: 'newsletter' | 'promocao' | 'anuncio';
+  /** Stable id of the starter (the gallery and the tests name it). */
+  key: string;
+  /** The occasion, in one line (the gallery's card). */
+  description: string;
   name: string;
   subject: string;
   html: string;
@@ -55,4 +63,4 @@ export const testSendSchema = z.object({
 export type TestSendInput = z.infer<typeof testSendSchema>;
 
 /** A preview of a campaign or a library template: for one contact of the account, or sample data. */
-export const previewSchema = z.object({ contactId: z.uuid('Contato inválido.').optional() });
+export const previewSchema = z.strictObject({ contactId: z.uuid('Contato inválido.').optional() });

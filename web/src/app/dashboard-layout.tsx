@@ -210,6 +210,13 @@ function DashboardShell() {
 
   return (
     <div className="min-h-dvh bg-slate-50 lg:grid lg:grid-cols-[16rem_1fr]">
+      {/* The first Tab stop: straight to the page's content, past the menu (WCAG 2.4.1). */}
+      <a
+        href="#conteudo"
+        className="sr-only z-50 rounded-md bg-brand-700 px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
+      >
+        {t('dashboard.skipToContent')}
+      </a>
       <aside className="hidden border-r border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-dvh lg:flex-col">
         <div className="flex h-16 items-center border-b border-slate-200 px-5">
           <Link to="/dashboard" aria-label="Carteiro — painel">
@@ -256,7 +263,7 @@ function DashboardShell() {
         </div>
       ) : null}
 
-      <main className="min-w-0 px-4 py-6 sm:px-8 sm:py-8">
+      <main id="conteudo" tabIndex={-1} className="min-w-0 px-4 py-6 outline-none sm:px-8 sm:py-8">
         <div className="mx-auto max-w-6xl">
           <VerifyEmailBanner />
           <Suspense

@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES_PT_BR, type ErrorCode } from '@carteiro/shared';
+import type { ErrorCode } from '@carteiro/shared';
 import { AppError } from '../../http/app-error';
 
 /**
@@ -15,7 +15,7 @@ export function mapAuthError(
 ): AppError {
   const code = body?.code ?? '';
   const message = body?.message ?? '';
-  const error = (c: ErrorCode, text?: string, st?: number) => new AppError(c, text, undefined, st);
+  const error = (c: ErrorCode, text?: string) => new AppError(c, text);
 
   if (status === 429) return error('too-many-requests');
   switch (code) {
@@ -66,5 +66,5 @@ export function mapAuthError(
   if (status === 404) return error('not_found');
   if (status === 422) return error('validation_failed');
   if (status >= 500) return error('internal_error');
-  return error('bad_request', ERROR_MESSAGES_PT_BR.bad_request, status >= 400 && status < 500 ? status : 400);
+  return error('bad_request');
 }

@@ -315,7 +315,7 @@ describe.each(DATABASE_KINDS)('auth on %s', (kind) => {
   it('marks ADMIN_EMAILS users as operators', async () => {
     const t2 = await createTestApp(kind, { ADMIN_EMAILS: 'ops@example.com' });
     try {
-      const ops = await signUp(t2, { email: 'ops@example.com' });
+      const ops = await signUp(t2, { email: 'ops@example.com', verified: true });
       expect((await t2.app.inject({ url: '/api/session', headers: ops.headers })).json().isOperator).toBe(true);
       const user = await signUp(t2);
       expect((await t2.app.inject({ url: '/api/session', headers: user.headers })).json().isOperator).toBe(false);

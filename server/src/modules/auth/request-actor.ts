@@ -18,7 +18,10 @@ export interface SessionUser {
   name: string;
   email: string;
   emailVerified: boolean;
+  /** Named an operator (ADMIN_EMAILS or the role) AND with a verified e-mail: only then is the back office open. */
   isOperator: boolean;
+  /** Named an operator but the e-mail is not verified yet: the back office says to confirm it. */
+  isOperatorPendingVerification: boolean;
 }
 
 /** The client names its current account with this header (API clients) or cookie (the web app). */
@@ -55,15 +58,19 @@ export function getSessionUser(request: FastifyRequest): Promise<SessionUser | n
       const session = await auth.api.getSession({ headers: toHeaders(request), query: { disableCookieCache: true } });
       if (!session) return null;
       const email = session.user.email.toLowerCase();
+      // Operators: ADMIN_EMAILS (configuration) or the operator role granted in the back office — and only once
+      // the e-mail is verified, or whoever registered a listed address first would hold the back office.
+      const isNamedOperator =
+        request.server.authConfig.ADMIN_EMAILS.includes(email) ||
+        (await hasOperatorRole(request.server.authDatabase.db, session.user.id));
+      const emailVerified = session.user.emailVerified;
       return {
         userId: session.user.id,
         name: session.user.name,
         email,
-        emailVerified: session.user.emailVerified,
-        // Operators: ADMIN_EMAILS (configuration) or the operator role granted in the back office.
-        isOperator:
-          request.server.authConfig.ADMIN_EMAILS.includes(email) ||
-          (await hasOperatorRole(request.server.authDatabase.db, session.user.id)),
+        emailVerified,
+        isOperator: isNamedOperator && emailVerified,
+        isOperatorPendingVerification: isNamedOperator && !emailVerified,
       };
     })();
     sessionCache.set(request, cached);
@@ -84,6 +91,20 @@ export async function requireSessionUser(request: FastifyRequest): Promise<Sessi
 /** The 401 for a request without a valid session: `user-token-expired` when it carries a dead session cookie. */
 export function noSessionError(request: FastifyRequest): AppError {
   return new AppError(SESSION_COOKIE_RE.test(request.headers.cookie ?? '') ? 'user-token-expired' : 'unauthenticated');
+}
+
+export const OPERATOR_EMAIL_NOT_VERIFIED_MESSAGE =
+  'Confirme o seu e-mail para usar o painel de operação do Carteiro: abra o link que enviamos para você.';
+
+/**
+ * The signed-in operator, or 401 without a session; 403 `email_not_verified` for a named operator whose e-mail is
+ * not verified yet, 403 `forbidden` for anyone else. Every /api/admin route starts from this.
+ */
+export async function requireOperator(request: FastifyRequest): Promise<{ userId: string; email: string }> {
+  const user = await requireSessionUser(request);
+  if (user.isOperatorPendingVerification) throw new AppError('email_not_verified', OPERATOR_EMAIL_NOT_VERIFIED_MESSAGE);
+  if (!user.isOperator) throw new AppError('forbidden');
+  return { userId: user.userId, email: user.email };
 }
 
 /** The account id the client asked for (header first, then cookie), if it looks like one. */

@@ -39,6 +39,11 @@ export const automations = pgTable(
     dateField: text('date_field'),
     sendHour: integer('send_hour'),
     eventName: text('event_name'),
+    /**
+     * API event triggers: the key of the event's `data` that tells one event from another (the order id). Null:
+     * a contact enters once; set: once per distinct value (its occurrence), so each new order enters again.
+     */
+    eventKeyField: text('event_key_field'),
     fromEmail: text('from_email').notNull(),
     fromName: text('from_name'),
     pausedReason: text('paused_reason'),

@@ -52,7 +52,7 @@ export async function automationsRoutes(app: FastifyInstance, opts: { db: Db }):
   app.post('/api/automations/:id/activate', async (request) => {
     const actor = await requireActor(request);
     if (!actor.emailVerified) {
-      throw new AppError('forbidden', 'Confirme seu e-mail antes de ativar automações.', undefined, 403);
+      throw new AppError('forbidden', 'Confirme seu e-mail antes de ativar automações.');
     }
     return activateAutomation(db, actor.accountId, automationId(request.params));
   });

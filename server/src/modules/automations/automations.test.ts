@@ -497,6 +497,64 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
     expect(stolen.json().error.message).toContain('o modelo escolhido não existe nesta conta');
   });
 
+  it('API event with re-entry per event: each new order enters again, the same order twice once, a missing key is a 400', async () => {
+    const { user, template } = await account();
+    const perOrder = await createAutomation(user, {
+      name: 'Pedido pago',
+      trigger: { type: 'api_event', eventName: 'pedido_pago', eventKey: 'pedido' },
+      steps: [{ waitAmount: 0, waitUnit: 'hours', templateId: template }],
+    });
+    expect(perOrder.trigger).toEqual({ type: 'api_event', eventName: 'pedido_pago', eventKey: 'pedido' });
+    await activate(user, perOrder.id);
+    await addContact(user, 'rita@cliente.com.br', []);
+    const secret = await createApiKeyFor(t, user, 'send_only');
+    const event = (data?: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/events',
+        headers: bearer(secret, json),
+        payload: { email: 'rita@cliente.com.br', name: 'pedido_pago', ...(data ? { data } : {}) },
+      });
+
+    expect((await event({ pedido: '1001' })).json()).toEqual({ enrolled: 1, automationIds: [perOrder.id] });
+    // The same order again (a retry of the integration): nothing; another order: enters again.
+    expect((await event({ pedido: '1001' })).json().enrolled).toBe(0);
+    expect((await event({ pedido: 1002 })).json().enrolled).toBe(1);
+    const missing = await event({ total: '10,00' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toMatchObject({
+      code: 'validation_failed',
+      details: { fields: [{ path: 'data.pedido' }] },
+    });
+    expect(missing.json().error.message).toContain('Pedido pago');
+    expect((await event()).statusCode).toBe(400);
+
+    // Each order's message goes out with its own data, once.
+    expect((await tickAutomations(worker(), new Date(Date.now() + 60_000))).sent).toBe(2);
+    expect((await tickAutomations(worker(), new Date(Date.now() + 120_000))).sent).toBe(0);
+    await deliver();
+    const bodies = await Promise.all(
+      received('rita@cliente.com.br').map(async (m) => (await simpleParser(m.raw)).html as string),
+    );
+    expect(bodies.map((b) => b.match(/Pedido (\d+)/)?.[1]).sort()).toEqual(['1001', '1002']);
+
+    // Switching back to once per contact: the contact, already in, does not enter again.
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/api/automations/${perOrder.id}`,
+      headers: { ...user.headers, ...json },
+      payload: {
+        name: 'Pedido pago',
+        fromEmail: FROM,
+        trigger: { type: 'api_event', eventName: 'pedido_pago' },
+        steps: [{ waitAmount: 0, waitUnit: 'hours', templateId: template }],
+      },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await event({ pedido: '1003' })).json().enrolled).toBe(1);
+    expect((await event({ pedido: '1004' })).json().enrolled).toBe(0);
+  });
+
   it('refuses, in pt-BR, templates without the unsubscribe link and activation without a verified sender', async () => {
     const { user } = await account();
     const bare = await createTemplate(db, user.accountId, { name: 'Sem link', subject: 'Oi', html: '<p>Oi</p>' });

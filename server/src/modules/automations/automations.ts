@@ -25,7 +25,11 @@ function triggerOf(row: AutomationRow): AutomationTrigger {
     case 'date_field':
       return { type: 'date_field', field: row.dateField as string, hour: row.sendHour ?? 9 };
     case 'api_event':
-      return { type: 'api_event', eventName: row.eventName as string };
+      return {
+        type: 'api_event',
+        eventName: row.eventName as string,
+        eventKey: row.eventKeyField ?? undefined,
+      };
   }
 }
 
@@ -36,6 +40,7 @@ function triggerColumns(trigger: AutomationTrigger) {
     dateField: trigger.type === 'date_field' ? trigger.field : null,
     sendHour: trigger.type === 'date_field' ? trigger.hour : null,
     eventName: trigger.type === 'api_event' ? trigger.eventName : null,
+    eventKeyField: trigger.type === 'api_event' ? (trigger.eventKey ?? null) : null,
   };
 }
 
@@ -268,7 +273,7 @@ export async function activateAutomation(
   if (row.status === 'active') return findAutomation(db, accountId, id);
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
-  if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
+  if (account.status !== 'active') throw new AppError('account_suspended', undefined);
   const identity = missingSendChecks({
     campaignId: id,
     subject: 'automação',

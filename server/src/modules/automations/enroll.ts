@@ -1,4 +1,4 @@
-import { AUTOMATION_TIME_ZONE, type AutomationEventInput } from '@carteiro/shared';
+import { AUTOMATION_EVENT_KEY_VALUE_MAX, AUTOMATION_TIME_ZONE, type AutomationEventInput } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
@@ -128,8 +128,9 @@ export async function enrollDateTriggers(db: Db, now: Date): Promise<number> {
 
 /**
  * API event (`POST /api/v1/events`): the contact enters every active automation of the account listening for
- * this event name, once per contact and automation. The event's `data` goes with it (merge values of the
- * messages). 404 when the account has no contact with this address. Returns the automations entered.
+ * this event name, once per contact and automation — or, when the automation enters once per event, once per
+ * distinct value of the event's key (`data.pedido`), so a second order enters again and a retried one does not.
+ * The event's `data` goes with it (merge values of the messages). 404 when the account has no contact with this address. Returns the automations entered.
  */
 export async function recordAutomationEvent(
   db: Db,
@@ -148,11 +149,15 @@ export async function recordAutomationEvent(
     );
   }
   if (contact.status !== 'subscribed') return { enrolled: 0, automationIds: [] };
+  await assertEventKeys(db, accountId, input);
+  const data = input.data ? JSON.stringify(input.data) : null;
   const rows = await queryRows<{ automation_id: string }>(
     db,
     sql`insert into automation_enrollments (automation_id, account_id, contact_id, occurrence, next_position, next_run_at, data)
-        select a.id, a.account_id, ${contact.id}::uuid, '', 1, ${afterWait(now, 's1')},
-               ${input.data ? JSON.stringify(input.data) : null}::jsonb
+        select a.id, a.account_id, ${contact.id}::uuid,
+               -- Re-entry per event: the event's key value is the occurrence (each order enters once).
+               case when a.event_key_field is null then '' else 'evento:' || (${data}::jsonb ->> a.event_key_field) end,
+               1, ${afterWait(now, 's1')}, ${data}::jsonb
           from automations a
           join automation_steps s1 on s1.automation_id = a.id and s1.position = 1
          where a.account_id = ${accountId} and a.event_name = ${input.name} and a.status = 'active'
@@ -161,6 +166,31 @@ export async function recordAutomationEvent(
         returning automation_id`,
   );
   return { enrolled: rows.length, automationIds: rows.map((r) => r.automation_id) };
+}
+
+/**
+ * 400 when an active automation listening for this event enters once per event and the event's `data` lacks the
+ * key that tells events apart (or holds something that cannot be one): without it, a retried event would enter
+ * twice and a new one could not enter at all.
+ */
+async function assertEventKeys(db: Db, accountId: string, input: AutomationEventInput): Promise<void> {
+  const keyed = await queryRows<{ name: string; event_key_field: string }>(
+    db,
+    sql`select name, event_key_field from automations
+         where account_id = ${accountId} and event_name = ${input.name} and status = 'active'
+           and trigger_type = 'api_event' and event_key_field is not null`,
+  );
+  for (const automation of keyed) {
+    const path = `data.${automation.event_key_field}`;
+    const value = input.data?.[automation.event_key_field];
+    const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+    const message = !text
+      ? `A automação "${automation.name}" aceita o contato a cada evento diferente: envie ${path} (texto ou número) para identificar este evento.`
+      : text.length > AUTOMATION_EVENT_KEY_VALUE_MAX
+        ? `${path} longo demais (máximo ${AUTOMATION_EVENT_KEY_VALUE_MAX} caracteres).`
+        : null;
+    if (message) throw new AppError('validation_failed', `${path}: ${message}`, { fields: [{ path, message }] });
+  }
 }
 
 /**

@@ -19,5 +19,5 @@ export async function assertAccountCanSend(tx: Tx, accountId: string): Promise<v
     sql`select status from accounts where id = ${accountId} for share`,
   );
   if (!row) throw new AppError('not_found', 'Conta não encontrada.');
-  if (row.status !== 'active') throw new AppError('account_suspended', ACCOUNT_SUSPENDED_SEND_MESSAGE, undefined, 403);
+  if (row.status !== 'active') throw new AppError('account_suspended', ACCOUNT_SUSPENDED_SEND_MESSAGE);
 }

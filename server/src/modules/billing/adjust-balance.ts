@@ -40,12 +40,9 @@ export async function adjustBalanceByOperator(db: Db, input: AdjustBalanceInput)
     });
     if (!entry) {
       const missing = -input.amountMillis - account.balanceMillis;
-      throw new AppError(
-        'insufficient_balance',
-        insufficientBalanceMessage(missing, 'para debitar este valor'),
-        { missingMillis: missing },
-        409,
-      );
+      throw new AppError('insufficient_balance', insufficientBalanceMessage(missing, 'para debitar este valor'), {
+        missingMillis: missing,
+      });
     }
     await recordAdminAction(tx, {
       operator: input.operator,

@@ -47,7 +47,7 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
         external_reference: p.ref,
       });
     });
-    operatorHeaders = (await signUp(t, { email: OPERATOR_EMAIL })).headers;
+    operatorHeaders = (await signUp(t, { email: OPERATOR_EMAIL, verified: true })).headers;
   });
   afterAll(async () => {
     vi.unstubAllGlobals();
@@ -372,7 +372,7 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
     const send = () =>
       t.app.inject({ method: 'POST', url: `/api/campaigns/${campaignId}/send`, headers: owner.headers });
     const short = await send();
-    expect(short.statusCode, short.body).toBe(409);
+    expect(short.statusCode, short.body).toBe(402);
     expect(short.json().error.message).toContain('faltam R$\u00a00,006');
 
     await t.app.inject({

@@ -15,7 +15,7 @@ import {
   type TopupDto,
 } from '@carteiro/shared';
 import { desc, eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
@@ -24,7 +24,7 @@ import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { findBillingAccount } from '../accounts/account-balance';
 import { accounts } from '../accounts/accounts.db';
-import { requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
+import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
 import { adjustBalanceByOperator } from './adjust-balance';
 import { topups } from './billing.db';
 import { acknowledgeCampaignAlert, listCampaignAlertsForOperator } from './campaign-alerts';
@@ -37,7 +37,6 @@ import { notifyLowBalanceIfCrossed, startLowBalanceWatcher } from './notify-low-
 import { grantOperatorRole, listOperators, revokeOperatorRole } from './operators';
 import type { PaymentProviders } from './payments/providers';
 import { startReconciliation } from './reconcile-topups';
-import type { OperatorRef } from './record-admin-action';
 import { refundTopup } from './refund-topup';
 import { statementToCsv } from './statement-csv';
 import { disableUser, enableUser, listAccountMembersForOperator } from './user-access';
@@ -88,13 +87,6 @@ async function toTopupDto(t: Topup, canSimulate: boolean): Promise<TopupDto> {
     paidAt: t.paidAt?.toISOString() ?? null,
     createdAt: t.createdAt.toISOString(),
   };
-}
-
-/** 401 without a valid session (requireSessionUser), 403 unless the user is an operator. */
-async function requireOperator(request: FastifyRequest): Promise<OperatorRef> {
-  const user = await requireSessionUser(request);
-  if (!user.isOperator) throw new AppError('forbidden');
-  return { userId: user.userId, email: user.email };
 }
 
 /** "Meu saldo", extrato, Pix top-ups and the operator back office's billing actions. */

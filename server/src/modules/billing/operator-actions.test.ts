@@ -1,6 +1,7 @@
 import { ERROR_MESSAGES_PT_BR } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminRoutes } from '../../../test/support/admin-routes';
 import { randomClientIp, type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
@@ -26,7 +27,7 @@ describe.each(DATABASE_KINDS)('operator back office on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind, { ADMIN_EMAILS: OPERATOR_EMAIL });
     db = t.database.db;
-    operator = await signUp(t, { email: OPERATOR_EMAIL });
+    operator = await signUp(t, { email: OPERATOR_EMAIL, verified: true });
   });
   afterAll(async () => {
     await t.close();
@@ -207,7 +208,7 @@ describe.each(DATABASE_KINDS)('operator back office on %s', (kind) => {
   });
 
   it('grants the operator role to a signed-up user (back office opens), revokes it (403 again), all audited', async () => {
-    const helper = await signUp(t);
+    const helper = await signUp(t, { verified: true });
     const session = async () =>
       (await t.app.inject({ method: 'GET', url: '/api/session', headers: helper.headers })).json();
     const accountsAsHelper = async () =>
@@ -385,23 +386,3 @@ describe.each(DATABASE_KINDS)('operator back office on %s', (kind) => {
     }
   });
 });
-
-/** Every [method, url] the app registered under /api/admin, rebuilt from Fastify's route tree (HEAD left out). */
-function adminRoutes(t: TestApp): Array<['GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', string]> {
-  const found: Array<['GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', string]> = [];
-  const stack: string[] = [];
-  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    // "│   ├── /:id/price (PUT)": 4 characters of indentation per level, then the branch and the segment.
-    const match = line.match(/^((?:[│ ] {3})*)[├└]── (.+?)(?: \(([^)]+)\))?$/);
-    if (!match) continue;
-    const depth = (match[1] ?? '').length / 4;
-    const path = (depth > 0 ? (stack[depth - 1] ?? '') : '') + (match[2] ?? '');
-    stack[depth] = path;
-    stack.length = depth + 1;
-    if (!path.startsWith('/api/admin') || !match[3]) continue;
-    for (const method of match[3].split(',').map((m) => m.trim())) {
-      if (method !== 'HEAD' && method !== 'OPTIONS') found.push([method as 'GET', path]);
-    }
-  }
-  return found;
-}

@@ -92,7 +92,7 @@ export async function revokeOperatorRole(
   input: { userId: string; reason: string; operator: OperatorRef },
 ): Promise<{ removed: boolean }> {
   if (input.userId === input.operator.userId) {
-    throw new AppError('conflict', 'Você não pode remover o seu próprio acesso de operação.', undefined, 409);
+    throw new AppError('conflict', 'Você não pode remover o seu próprio acesso de operação.');
   }
   return db.transaction(async (tx) => {
     const removed = await tx

@@ -123,7 +123,6 @@ export async function refundTopup(
         'insufficient_balance',
         insufficientBalanceMessage(input.amountMillis - balance, 'para devolver este valor (o saldo já foi usado)'),
         { missingMillis: input.amountMillis - balance },
-        409,
       );
     }
     await tx

@@ -53,16 +53,15 @@ export async function reserveForCampaign(db: Db, input: ReserveForCampaignInput)
       };
     }
 
-    if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
+    if (account.status !== 'active') throw new AppError('account_suspended', undefined);
     const cost = costOfEmailsMillis(input.recipients, account.priceMillis);
     if (cost > account.balanceMillis) {
       const missing = cost - account.balanceMillis;
-      throw new AppError(
-        'insufficient_balance',
-        insufficientBalanceMessage(missing, 'para enviar esta campanha'),
-        { missingMillis: missing, costMillis: cost, balanceMillis: account.balanceMillis },
-        409,
-      );
+      throw new AppError('insufficient_balance', insufficientBalanceMessage(missing, 'para enviar esta campanha'), {
+        missingMillis: missing,
+        costMillis: cost,
+        balanceMillis: account.balanceMillis,
+      });
     }
     const label = input.campaignName ? `"${input.campaignName}"` : 'da campanha';
     const entry = await appendLedgerEntry(tx, {

@@ -52,7 +52,7 @@ export async function disableUser(
   input: { userId: string; reason: string; operator: OperatorRef },
 ): Promise<{ changed: boolean }> {
   if (input.userId === input.operator.userId) {
-    throw new AppError('conflict', 'Você não pode bloquear o seu próprio acesso.', undefined, 409);
+    throw new AppError('conflict', 'Você não pode bloquear o seu próprio acesso.');
   }
   return db.transaction(async (tx) => {
     const [user] = await tx.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, input.userId));

@@ -5,14 +5,11 @@ import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { countRecipients } from '../contacts/count-recipients';
-import { findContact } from '../contacts/find-contacts';
 import { assertMayCauseMail, type MailCauser, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { campaignAudience } from '../segments/campaign-audience';
 import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } from '../templates/preview-message';
-import { buildScope, compileCampaign, type RenderContact, renderMessage } from '../templates/render-message';
-import { findUnsubscribeTarget } from '../unsubscribe/unsubscribe';
 import { findCampaignRow } from './campaigns';
-import { type CampaignRow, campaigns } from './campaigns.db';
+import type { CampaignRow } from './campaigns.db';
 
 async function findAccount(db: Db, accountId: string) {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
@@ -97,77 +94,4 @@ export async function summariseCampaign(db: Db, accountId: string, id: string): 
     balanceAfterMillis: account.balanceMillis - costMillis,
     isBalanceSufficient: account.balanceMillis >= costMillis,
   };
-}
-
-/**
- * The public template viewer's data (spec §2). Opened from an e-mail's "ver no navegador" link, `token` is the
- * message's unguessable token (the same one the unsubscribe link carries): when it names a message of this
- * campaign, the HTML is rendered for that recipient (their name and fields, their real unsubscribe link).
- * Without a token, or with one that does not match, it is rendered generically (merge tags fall back to their
- * defaults; the account's footer filled in) — an invalid token reveals nothing. 404 in pt-BR for an unknown id.
- * The web shows the HTML in a sandboxed iframe, never on our origin.
- */
-export async function renderPublicCampaign(
-  db: Db,
-  id: string,
-  publicUrl: string,
-  token?: string,
-): Promise<{ id: string; name: string; subject: string; html: string; personalised: boolean }> {
-  const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, id));
-  if (!campaign) throw new AppError('not_found', 'Campanha não encontrada.');
-  const account = await findAccount(db, campaign.createdBy);
-  const recipient = token ? await findViewerRecipient(db, campaign.id, campaign.createdBy, token) : null;
-  const browserUrl = `${publicUrl}/campaign/${id}/template-viewer`;
-  const links = recipient
-    ? { unsubscribeUrl: `${publicUrl}/u/${recipient.token}`, browserUrl: `${browserUrl}?t=${recipient.token}` }
-    : { unsubscribeUrl: '#', browserUrl };
-  try {
-    // An A/B recipient sees the variant they were sent (its subject, and its content when it has its own).
-    const variant = recipient?.variant ? campaign.abTest?.variants[recipient.variant - 1] : undefined;
-    const compiled = compileCampaign({
-      subject: variant?.subject ?? campaign.subject,
-      preheader: campaign.preheader,
-      html: variant?.template ?? campaign.template,
-    });
-    const rendered = renderMessage(
-      compiled,
-      buildScope(recipient?.contact ?? { email: '', name: '' }, account, links, campaign.name),
-    );
-    return {
-      id: campaign.id,
-      name: campaign.name,
-      subject: rendered.subject,
-      html: rendered.html,
-      personalised: recipient !== null,
-    };
-  } catch {
-    return { id: campaign.id, name: campaign.name, subject: campaign.subject, html: '', personalised: false };
-  }
-}
-
-/**
- * The recipient a viewer token names, when it is a message of this campaign; the contact's current data (name,
- * custom fields) when the contact still exists, else only the address the message went to.
- */
-async function findViewerRecipient(
-  db: Db,
-  campaignId: string,
-  accountId: string,
-  token: string,
-): Promise<{ token: string; contact: RenderContact; variant: number | null } | null> {
-  const target = await findUnsubscribeTarget(db, token);
-  if (!target || target.campaignId !== campaignId || target.accountId !== accountId) return null;
-  if (target.contactId) {
-    try {
-      const contact = await findContact(db, accountId, target.contactId);
-      return {
-        token,
-        contact: { email: contact.email, name: contact.name, fields: contact.fields },
-        variant: target.variant,
-      };
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-    }
-  }
-  return { token, contact: { email: target.email }, variant: target.variant };
 }

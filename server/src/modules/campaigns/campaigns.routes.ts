@@ -14,7 +14,8 @@ import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
 import type { MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
-import { previewCampaign, renderPublicCampaign, sendCampaignTest, summariseCampaign } from './campaign-preview';
+import { takeRateLimitQuota } from '../subscriptions/rate-limit';
+import { previewCampaign, sendCampaignTest, summariseCampaign } from './campaign-preview';
 import {
   createCampaign,
   deleteCampaign,
@@ -26,6 +27,7 @@ import {
   unscheduleCampaign,
   updateCampaign,
 } from './campaigns';
+import { PUBLIC_VIEWER_PER_MINUTE, renderPublicCampaign } from './public-viewer';
 import { resendToNonOpeners } from './resend-non-openers';
 
 function campaignId(params: unknown): string {
@@ -119,9 +121,16 @@ export async function campaignsRoutes(
   });
   app.get('/api/public/campaigns/:id/html', async (request, reply) => {
     const { t } = parseInput(viewerQuery, request.query ?? {});
+    const quota = await takeRateLimitQuota(db, `viewer:${request.ip}`, 1, PUBLIC_VIEWER_PER_MINUTE, 60);
+    if (!quota.allowed) {
+      throw new AppError('too_many_requests', 'Muitas visualizações a partir desta rede. Tente de novo em instantes.', {
+        retryAfterSeconds: quota.retryAfterSeconds,
+      });
+    }
     const result = await renderPublicCampaign(db, campaignId(request.params), publicUrl, t);
-    // Sender HTML is shown in a sandboxed iframe by the web; never cache a draft that may still change.
-    reply.header('cache-control', 'no-store');
+    // A recipient's own view carries their name and unsubscribe token: never stored by a cache. The generic view
+    // may be, briefly (a scheduled campaign can still change).
+    reply.header('cache-control', result.personalised ? 'private, no-store' : 'public, max-age=60');
     return result;
   });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
@@ -6,6 +7,7 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { suppressEmail } from '../contacts/suppression';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
+import { campaigns } from './campaigns.db';
 
 const HTML = `<html><body>
 <p>Olá, {{ contato.nome | default: "cliente" }}!</p>
@@ -43,11 +45,16 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
 
   it('creates a draft owned by the session account, never the body', async () => {
     const uuid = randomUUID();
-    const res = await call(a, 'POST', '/api/campaigns', { uuid, name: 'Boas-vindas', created_by: b.accountId });
+    // An owner named in the body is refused by name, never silently dropped (nor obeyed).
+    const foreign = await call(a, 'POST', '/api/campaigns', { uuid, name: 'Boas-vindas', created_by: b.accountId });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().error).toMatchObject({ code: 'unknown_fields', details: { unknown: ['created_by'] } });
+    const res = await call(a, 'POST', '/api/campaigns', { uuid, name: 'Boas-vindas' });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ uuid, createdBy: a.accountId, status: 'draft', name: 'Boas-vindas' });
     const again = await call(a, 'POST', '/api/campaigns', { uuid, name: 'Outra' });
     expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('campaign_exists');
   });
 
   it('isolates accounts: B gets 404 on A’s campaign and lists only its own, newest update first', async () => {
@@ -147,7 +154,8 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
         [`/api/campaigns/${campaign.id}/send`, {}],
       ] as const) {
         const res = await call(a, 'POST', url, body);
-        expect(res.statusCode, url).toBe(400);
+        expect(res.statusCode, url).toBe(409);
+        expect(res.json().error.code).toBe('campaign_not_ready');
         expect(res.json().error.message).toMatch(
           /^O modelo não tem o link de descadastro\. Inclua \{\{ link_descadastro \}\}/,
         );
@@ -166,7 +174,8 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
       [`/api/campaigns/${campaign.id}/send`, {}],
     ] as const) {
       const res = await call(c, 'POST', url, body);
-      expect(res.statusCode, url).toBe(400);
+      expect(res.statusCode, url).toBe(409);
+      expect(res.json().error.code).toBe('campaign_not_ready');
       expect(res.json().error.message).toBe(
         'Complete a identificação da empresa que aparece no rodapé de todo e-mail (nome da empresa (razão social), CNPJ ou CPF, endereço): é exigida antes do primeiro envio, como pede o código de autorregulamentação (CAPEM).',
       );
@@ -385,6 +394,11 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
     expect(contact.statusCode, contact.body).toBe(201);
     const campaign = await create(a);
     const other = await create(a);
+    // Only campaigns recipients have (or will have) are public: these two went out.
+    await t.database.db
+      .update(campaigns)
+      .set({ status: 'sent', startedAt: new Date() })
+      .where(inArray(campaigns.id, [campaign.id, other.id]));
     const token = 'ab'.repeat(20);
     await t.database.db.insert(messages).values({
       campaignId: campaign.id,
@@ -415,10 +429,17 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
     expect(elsewhere.html).not.toContain('Lia');
   });
 
-  it('serves the public viewer data generically and a pt-BR 404 for unknown ids', async () => {
+  it('serves the public viewer data generically and a pt-BR 404 for unknown ids and drafts', async () => {
     const campaign = await create(a);
+    const draft = await t.app.inject(`/api/public/campaigns/${campaign.id}/html`);
+    expect(draft.statusCode).toBe(404);
+    expect(draft.json().error.message).toBe('Campanha não encontrada.');
+    await t.database.db
+      .update(campaigns)
+      .set({ status: 'scheduled', scheduledAt: new Date(Date.now() + 86_400_000) })
+      .where(eq(campaigns.id, campaign.id));
     const res = await t.app.inject(`/api/public/campaigns/${campaign.id}/html`);
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode, res.body).toBe(200);
     expect(res.json().html).toContain('Olá, cliente!');
     const missing = await t.app.inject(`/api/public/campaigns/${randomUUID()}/html`);
     expect(missing.statusCode).toBe(404);

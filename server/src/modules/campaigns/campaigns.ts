@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type AbTestConfig,
   assertTransition,
@@ -25,7 +26,7 @@ import { type CampaignRow, campaigns } from './campaigns.db';
 import { zonedLocalToDate } from './zoned-time';
 
 const NOT_FOUND = 'Campanha não encontrada.';
-const conflict = (message: string) => new AppError('conflict', message);
+const notEditable = (message: string) => new AppError('campaign_not_editable', message);
 
 /** The account's campaigns (spec §6: created_by = account), most recently updated first (spec §9). */
 export async function findCampaigns(db: Db, accountId: string): Promise<CampaignView[]> {
@@ -110,10 +111,10 @@ export async function createCampaign(db: Db, accountId: string, input: CampaignC
   await assertTemplateParts(db, accountId, values);
   const [row] = await db
     .insert(campaigns)
-    .values({ ...values, createdBy: accountId, status: 'draft' })
+    .values({ ...values, uuid: values.uuid ?? randomUUID(), createdBy: accountId, status: 'draft' })
     .onConflictDoNothing({ target: campaigns.uuid })
     .returning();
-  if (!row) throw conflict('Já existe uma campanha com este identificador (uuid).');
+  if (!row) throw new AppError('campaign_exists');
   return toCampaignView(row);
 }
 
@@ -130,7 +131,7 @@ export async function updateCampaign(
   input: CampaignUpdateInput,
 ): Promise<CampaignView> {
   const current = await findCampaignRow(db, accountId, id);
-  if (!isEditable(current.status)) throw conflict(NOT_EDITABLE);
+  if (!isEditable(current.status)) throw notEditable(NOT_EDITABLE);
   const values = await withLibraryTemplate(db, accountId, input);
   await assertOwnLists(db, accountId, [...(values.includeListIds ?? []), ...(values.excludeListIds ?? [])]);
   await assertOwnSegments(db, accountId, values.includeSegmentIds ?? []);
@@ -142,7 +143,7 @@ export async function updateCampaign(
       and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id), inArray(campaigns.status, ['draft', 'scheduled'])),
     )
     .returning();
-  if (!row) throw conflict(NOT_EDITABLE);
+  if (!row) throw notEditable(NOT_EDITABLE);
   return toCampaignView(row);
 }
 
@@ -150,12 +151,12 @@ export async function updateCampaign(
 export async function deleteCampaign(db: Db, accountId: string, id: string): Promise<void> {
   const current = await findCampaignRow(db, accountId, id);
   const refusal = 'Só rascunhos podem ser excluídos. Cancele a campanha em vez de excluí-la.';
-  if (!isDeletable(current.status)) throw conflict(refusal);
+  if (!isDeletable(current.status)) throw notEditable(refusal);
   const rows = await db
     .delete(campaigns)
     .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id), eq(campaigns.status, 'draft')))
     .returning({ id: campaigns.id });
-  if (rows.length === 0) throw conflict(refusal);
+  if (rows.length === 0) throw notEditable(refusal);
 }
 
 /** A new draft with the same content, named "Cópia de …", a new uuid, no schedule and zero counters. */
@@ -212,7 +213,7 @@ export function missingCampaignChecks(
 }
 
 /**
- * The first missing item as its error (400 validation_failed, or 403 sender_not_verified for an unverified From)
+ * The first missing item as its error (409 campaign_not_ready, or 403 sender_not_verified for an unverified From)
  * with its message, and which check and where to fix it.
  */
 export function throwFirstMissing(items: SendCheckItem[]): void {
@@ -223,10 +224,23 @@ export function throwFirstMissing(items: SendCheckItem[]): void {
 }
 
 /**
- * Throws 400 validation_failed with a pt-BR message when the campaign cannot be sent as it is: no subject,
+ * Throws 409 campaign_not_ready with a pt-BR message when the campaign cannot be sent as it is: no subject,
  * no audience, no HTML, broken Liquid, or no unsubscribe link. Used by scheduling and by the sending engine.
+ * Not a validation error of the request (a send names only the campaign): the campaign's stored content is what
+ * is missing, so the answer changes once the campaign is fixed — and an Idempotency-Key does not replay it.
  */
 export async function assertReadyToSend(db: Db, campaign: CampaignRow): Promise<void> {
+  try {
+    await checkReadyToSend(db, campaign);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'validation_failed') {
+      throw new AppError('campaign_not_ready', error.message, error.details);
+    }
+    throw error;
+  }
+}
+
+async function checkReadyToSend(db: Db, campaign: CampaignRow): Promise<void> {
   // Subject, audience and content: the shared checklist the web shows before sending (same messages).
   throwFirstMissing(missingCampaignChecks(campaign).filter((item) => item.key !== 'unsubscribe')); // checked below
   assertValidTemplate(
@@ -267,13 +281,13 @@ export async function transitionCampaign(
   extra: Partial<typeof campaigns.$inferInsert> = {},
 ): Promise<CampaignView> {
   const current = await findCampaignRow(db, accountId, id);
-  assertTransition(current.status, to, conflict);
+  assertTransition(current.status, to, notEditable);
   const [row] = await db
     .update(campaigns)
     .set({ ...extra, status: to, updatedAt: new Date() })
     .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id), eq(campaigns.status, current.status)))
     .returning();
-  if (!row) throw conflict('A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.');
+  if (!row) throw notEditable('A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.');
   return toCampaignView(row);
 }
 
@@ -310,10 +324,10 @@ export async function scheduleCampaign(
       .set({ scheduledAt, updatedAt: new Date() })
       .where(and(eq(campaigns.id, id), eq(campaigns.createdBy, accountId), eq(campaigns.status, 'scheduled')))
       .returning();
-    if (!row) throw conflict('A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.');
+    if (!row) throw notEditable('A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.');
     return toCampaignView(row);
   }
-  assertTransition(current.status, 'scheduled', conflict);
+  assertTransition(current.status, 'scheduled', notEditable);
   await assertReadyToSend(db, current);
   // The footer identity too, so a scheduled campaign does not fail for it when its time comes.
   throwFirstMissing(missingCampaignChecks(current, account ?? {}).filter((item) => item.key === 'identity'));

@@ -30,7 +30,10 @@ export async function createContact(
   context: ContactWriteContext,
 ): Promise<ContactView> {
   if ((await findSuppressed(db, accountId, [input.email], 'marketing')).size > 0) {
-    throw new AppError('conflict', 'Este endereço está na lista de supressão da conta e não pode ser adicionado.');
+    throw new AppError(
+      'address_suppressed',
+      'Este endereço está na lista de supressão da conta e não pode ser adicionado.',
+    );
   }
   const listIds = [...new Set(input.listIds ?? [])];
   return db.transaction(async (tx) => {
@@ -50,7 +53,7 @@ export async function createContact(
       })
       .onConflictDoNothing()
       .returning();
-    if (!row) throw new AppError('conflict', 'Já existe um contato com este e-mail.');
+    if (!row) throw new AppError('contact_exists');
     if (listIds.length > 0) {
       await addContactsToLists(tx as unknown as Db, context.links, accountId, listIds, [row.id], {
         kind: 'sender',

@@ -2,6 +2,8 @@ import type { ContactQuery } from '@carteiro/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
+import { escapeLike } from '../../db/like';
 import { AppError } from '../../http/app-error';
 import { listMemberships } from '../lists/lists.db';
 import { type ContactRow, type ContactView, toContactView } from './contact-view';
@@ -11,22 +13,6 @@ export interface ContactPage {
   items: ContactView[];
   /** Opaque cursor of the next page; null on the last page. */
   nextCursor: string | null;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!createdAt || !id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(Date.parse(createdAt))) {
-    throw new AppError('bad_request', 'Cursor de paginação inválido.');
-  }
-  return { createdAt, id };
 }
 
 /**
@@ -114,26 +100,19 @@ export async function findContacts(
   }
   // The order must be exactly the index's (drizzle-kit writes DESC NULLS LAST): `desc` alone means NULLS FIRST
   // and PostgreSQL would sort the whole account instead of reading 51 index entries.
-  if (query.cursor) {
-    const cursor = decodeCursor(query.cursor);
-    conditions.push(sql`(c.created_at, c.id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`);
-  }
-  const rows = await queryRows<Record<string, unknown>>(
+  if (query.cursor) conditions.push(afterKeysetCursorSql(sql`c.created_at`, sql`c.id`, query.cursor));
+  const rows = await queryRows<Record<string, unknown> & { id: string; cursor_at: string }>(
     db,
     sql`select c.id, c.email, c.name, c.fields, c.status, c.legal_basis, c.consent_source, c.consent_ip,
           c.consent_at, c.consent_text, c.created_at, c.updated_at,
-          to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
+          ${cursorTimestampSql(sql`c.created_at`)} as cursor_at
         from contacts c
         where ${sql.join(conditions, sql` and `)}
         order by c.created_at desc nulls last, c.id desc nulls last
         limit ${limit + 1}`,
   );
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map((row) => toContactView(fromRaw(row))),
-    nextCursor: rows.length > limit && last ? encodeCursor(String(last.cursor_at), String(last.id)) : null,
-  };
+  const page = keysetPage(rows, limit);
+  return { items: page.rows.map((row) => toContactView(fromRaw(row))), nextCursor: page.nextCursor };
 }
 
 /** A raw snake_case row as the Drizzle row type. */

@@ -322,7 +322,7 @@ export async function removeManualSuppression(db: Db, accountId: string, email: 
   if (!found.suppressed) throw new AppError('not_found', 'Este endereço não está na lista de supressão.');
   if (!found.reasons.includes('manual')) {
     throw new AppError(
-      'conflict',
+      'suppression_not_manual',
       'Este endereço foi suprimido pelo próprio destinatário ou pelo provedor (descadastro, exclusão, devolução ou reclamação) e não pode ser retirado manualmente. Ele pode voltar a se inscrever por um formulário com confirmação.',
     );
   }

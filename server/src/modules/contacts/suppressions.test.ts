@@ -166,7 +166,7 @@ describe.each(DATABASE_KINDS)('account suppression list on %s', (kind) => {
       payload: { status: 'subscribed' },
     });
     expect(patched.statusCode).toBe(409);
-    expect(patched.json().error.details).toEqual({ reason: 'consent_required', status: 'unsubscribed' });
+    expect(patched.json().error).toMatchObject({ code: 'consent_required', details: { status: 'unsubscribed' } });
     const addedBack = await post(c, '/api/contacts/bulk', { action: 'add_to_list', ids: [id.sai2], listId: list.id });
     expect(addedBack.json()).toMatchObject({ affected: 0, skipped: 1 });
     expect(await audience()).toBe(1);

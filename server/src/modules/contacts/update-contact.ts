@@ -24,8 +24,8 @@ const RESUBSCRIBE_NEEDS_CONSENT: Record<Exclude<ContactStatus, 'subscribed'>, st
 
 /**
  * Changes a contact of the account; 404 when it is not the account's, 409 when the new e-mail is taken or on the
- * account's suppression list (renaming a contact must not bring back an erased or suppressed address), 409 (details.reason
- * `consent_required`) when the status would go back to subscribed without the person's new consent (see
+ * account's suppression list (renaming a contact must not bring back an erased or suppressed address), 409
+ * `consent_required` when the status would go back to subscribed without the person's new consent (see
  * RESUBSCRIBE_NEEDS_CONSENT). Setting the status to unsubscribed is an unsubscribe like the bulk action: every list
  * and the suppression list too.
  */
@@ -42,17 +42,14 @@ export async function updateContact(
       .where(and(eq(contacts.accountId, accountId), eq(contacts.id, contactId)));
     if (!current) throw new AppError('not_found', 'Contato não encontrado.');
     if (input.status === 'subscribed' && current.status !== 'subscribed') {
-      throw new AppError('conflict', RESUBSCRIBE_NEEDS_CONSENT[current.status], {
-        reason: 'consent_required',
-        status: current.status,
-      });
+      throw new AppError('consent_required', RESUBSCRIBE_NEEDS_CONSENT[current.status], { status: current.status });
     }
     if (
       input.email !== undefined &&
       current.email !== input.email &&
       (await findSuppressed(db, accountId, [input.email], 'marketing')).size > 0
     ) {
-      throw new AppError('conflict', 'Este endereço está na lista de supressão da conta e não pode ser usado.');
+      throw new AppError('address_suppressed');
     }
   }
   const patch: Partial<typeof contacts.$inferInsert> = { updatedAt: new Date() };
@@ -72,7 +69,7 @@ export async function updateContact(
     if (input.status === 'unsubscribed') await unsubscribeContacts(db, accountId, [contactId]);
     return toContactView(row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('conflict', 'Já existe um contato com este e-mail.');
+    if (isUniqueViolation(error)) throw new AppError('contact_exists');
     throw error;
   }
 }

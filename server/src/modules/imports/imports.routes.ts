@@ -47,10 +47,8 @@ export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOpt
     const body = request.body as Readable | undefined;
     if (!body || typeof (body as Readable).pipe !== 'function') {
       throw new AppError(
-        'bad_request',
+        'unsupported_media_type',
         'Envie o arquivo CSV no corpo da requisição (Content-Type: text/csv).',
-        undefined,
-        415,
       );
     }
     const declared = Number(request.headers['content-length'] ?? 0);

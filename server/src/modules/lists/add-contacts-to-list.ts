@@ -186,7 +186,7 @@ export async function addContactsToLists(
         inputs.length === 1
           ? 'para enviar o e-mail de confirmação da lista com confirmação dupla'
           : `para enviar os ${inputs.length} e-mails de confirmação das listas com confirmação dupla`;
-      throw new AppError('insufficient_balance', insufficientBalanceMessage(missing, what), error.details, 402);
+      throw new AppError('insufficient_balance', insufficientBalanceMessage(missing, what), error.details);
     });
     result.confirmationsSent = sent.messages.filter((m) => m.status !== 'suppressed').length;
     return result;

@@ -300,7 +300,7 @@ describe.each(DATABASE_KINDS)('every path that adds a contact to a list, on %s',
       await api(a, 'PUT', '/contacts', { email, status: 'subscribed' }),
     ]) {
       expect(res.statusCode).toBe(409);
-      expect(res.json().error).toMatchObject({ code: 'conflict', details: { reason: 'consent_required' } });
+      expect(res.json().error).toMatchObject({ code: 'consent_required', details: { status: 'unsubscribed' } });
       expect(res.json().error.message).toContain('só volta com um novo consentimento dele');
     }
     const added = await api(a, 'POST', `/lists/${a.lists.single}/members`, { contactIds: [id] });

@@ -1,6 +1,9 @@
+import type { ListQuery } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
+import { containsPattern } from '../../db/like';
 import { AppError } from '../../http/app-error';
 import type { ListView } from './list-view';
 
@@ -13,6 +16,7 @@ interface RawList {
   subscribed_count: number | string;
   created_at: string | Date;
   updated_at: string | Date;
+  cursor_at: string;
 }
 
 function toView(row: RawList): ListView {
@@ -28,13 +32,28 @@ function toView(row: RawList): ListView {
   };
 }
 
-function listsQuery(accountId: string, listId?: string) {
+function listsQuery(accountId: string, listId?: string, page?: ListQuery) {
+  const limit = page?.limit ?? 50;
   return sql`select l.id, l.name, l.description, l.opt_in, l.created_at, l.updated_at,
+      ${cursorTimestampSql(sql`l.created_at`)} as cursor_at,
       (select count(*) from list_memberships m where m.list_id = l.id)::int as contact_count,
       (select count(*) from list_memberships m join contacts c on c.id = m.contact_id
         where m.list_id = l.id and m.status = 'subscribed' and c.status = 'subscribed')::int as subscribed_count
     from lists l where l.account_id = ${accountId} ${listId ? sql`and l.id = ${listId}` : sql``}
-    order by l.created_at desc, l.id desc`;
+      ${page?.search ? sql`and l.name ilike ${containsPattern(page.search)}` : sql``}
+      ${page?.cursor ? sql`and ${afterKeysetCursorSql(sql`l.created_at`, sql`l.id`, page.cursor)}` : sql``}
+    order by l.created_at desc, l.id desc
+    ${page ? sql`limit ${limit + 1}` : sql``}`;
+}
+
+/** One page of the account's lists, newest first, filtered by a part of the name, with their counts. */
+export async function findListPage(
+  db: Db,
+  accountId: string,
+  query: ListQuery,
+): Promise<{ items: ListView[]; nextCursor: string | null }> {
+  const page = keysetPage(await queryRows<RawList>(db, listsQuery(accountId, undefined, query)), query.limit ?? 50);
+  return { items: page.rows.map(toView), nextCursor: page.nextCursor };
 }
 
 /** The account's lists, newest first, with member and subscribed counts. */

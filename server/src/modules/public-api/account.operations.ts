@@ -110,6 +110,7 @@ export const accountOperations: OperationGroup = ({ db }) => [
     body: suppressionEmailSchema,
     success: { status: 204, description: 'Retirado.' },
     example: { body: { email: 'nao-enviar@example.com' } },
+    errors: ['not_found', 'suppression_not_manual'],
     handler: ({ key, body }) => removeManualSuppression(db, key.accountId, body.email),
   }),
 ];

@@ -30,15 +30,18 @@ export const apiKeys = pgTable(
   (t) => [uniqueIndex('api_keys_key_hash_idx').on(t.keyHash), index('api_keys_account_idx').on(t.accountId)],
 );
 
-/** Fixed-window request counters per API key, in the database so the limit holds across processes. */
+/**
+ * Fixed-window request counters per account (every key of the account counts in the same window: a second key
+ * does not double the limit), in the database so the limit holds across processes.
+ */
 export const apiRateLimits = pgTable(
   'api_rate_limits',
   {
-    apiKeyId: uuid('api_key_id').notNull(),
+    accountId: uuid('account_id').notNull(),
     windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
     count: integer('count').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.apiKeyId, t.windowStart] })],
+  (t) => [primaryKey({ columns: [t.accountId, t.windowStart] })],
 );
 
 /**

@@ -174,7 +174,7 @@ describe.each(DATABASE_KINDS)('API keys and the /api/v1 gate on %s', (kind) => {
   });
 });
 
-describe.each(DATABASE_KINDS)('per-key rate limit across processes on %s', (kind) => {
+describe.each(DATABASE_KINDS)('per-account rate limit across processes on %s', (kind) => {
   let t: TestApp;
   let other: FastifyInstance;
   let owner: SignedInUser;
@@ -188,7 +188,7 @@ describe.each(DATABASE_KINDS)('per-key rate limit across processes on %s', (kind
     await t.close();
   });
 
-  it('counts one key’s requests on both instances and answers a pt-BR 429 with RateLimit headers', async () => {
+  it('counts an account’s requests on both instances and answers a pt-BR 429 with RateLimit headers', async () => {
     const secret = await createApiKeyFor(t, owner);
     const fresh = await createApiKeyFor(t, owner, 'full', 'Outra');
     const first = await t.app.inject({ url: '/api/v1/contacts', headers: bearer(secret) });
@@ -207,8 +207,10 @@ describe.each(DATABASE_KINDS)('per-key rate limit across processes on %s', (kind
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.json().error.code).toBe('too_many_requests');
     expect(limited.json().error.message).toContain('Limite de 3 requisições');
-    // Another key of the same account has its own budget.
-    expect((await t.app.inject({ url: '/api/v1/contacts', headers: bearer(fresh) })).statusCode).toBe(200);
+    // Another key of the same account shares the account's budget; another account has its own.
+    expect((await t.app.inject({ url: '/api/v1/contacts', headers: bearer(fresh) })).statusCode).toBe(429);
+    const stranger = await createApiKeyFor(t, await signUp(t, { verified: true }));
+    expect((await t.app.inject({ url: '/api/v1/contacts', headers: bearer(stranger) })).statusCode).toBe(200);
   });
 });
 

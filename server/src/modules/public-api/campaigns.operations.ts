@@ -1,13 +1,12 @@
-import { campaignCreateSchema, campaignScheduleSchema, campaignUpdateSchema } from '@carteiro/shared';
-import { z } from 'zod';
 import {
-  createCampaign,
-  deleteCampaign,
-  findCampaign,
-  findCampaigns,
-  scheduleCampaign,
-  updateCampaign,
-} from '../campaigns/campaigns';
+  campaignCreateSchema,
+  campaignQuerySchema,
+  campaignScheduleSchema,
+  campaignUpdateSchema,
+} from '@carteiro/shared';
+import { z } from 'zod';
+import { createCampaign, deleteCampaign, findCampaign, scheduleCampaign, updateCampaign } from '../campaigns/campaigns';
+import { findCampaignPage } from '../campaigns/find-campaign-page';
 import { campaignReport } from '../reports/reports';
 import { cancelCampaign, finishCampaignIfDone, pauseCampaign, resumeCampaign } from '../sending/campaign-controls';
 import { startCampaignSend } from '../sending/start-campaign-send';
@@ -32,22 +31,29 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     path: '/campaigns',
     operationId: 'listCampaigns',
     summary: 'Listar campanhas',
+    description:
+      'Mais novas primeiro, paginadas por cursor (`limit` até 200; passe o `nextCursor` da resposta em `cursor`). `status` filtra por uma ou várias situações separadas por vírgula (`draft,scheduled`); `search` procura no nome. Os itens não trazem o HTML: leia a campanha para vê-lo.',
     tags: TAGS,
-    success: { status: 200, description: 'As campanhas da conta.', schema: campaignCollectionSchema },
-    handler: async ({ key }) => ({ items: await findCampaigns(db, key.accountId) }),
+    query: campaignQuerySchema,
+    success: { status: 200, description: 'Uma página de campanhas.', schema: campaignCollectionSchema },
+    example: { query: { status: 'draft,scheduled', limit: '20' } },
+    errors: ['bad_request'],
+    handler: ({ key, query }) => findCampaignPage(db, key.accountId, query),
   }),
   defineOperation({
     method: 'POST',
     path: '/campaigns',
     operationId: 'createCampaign',
     summary: 'Criar campanha (rascunho)',
-    description: '`uuid` é gerado por você (identifica a campanha de forma única).',
+    description:
+      '`uuid` é opcional: quando você o envia (um UUID gerado do seu lado), uma segunda criação com o mesmo `uuid` é recusada com 409 `campaign_exists`; sem ele, o Carteiro gera um.',
     tags: TAGS,
     body: campaignCreateSchema,
     success: { status: 201, description: 'A campanha criada, em rascunho.', schema: campaignSchema },
     example: {
-      body: { uuid: '2b7e1c9a-4f5d-4c3b-9a1e-7d6f5e4c3b2a', name: 'Promoção de novembro', subject: 'Só esta semana' },
+      body: { name: 'Promoção de novembro', subject: 'Só esta semana' },
     },
+    errors: ['campaign_exists', 'not_found'],
     handler: ({ key, body }) => createCampaign(db, key.accountId, body),
   }),
   defineOperation({
@@ -73,6 +79,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     body: campaignUpdateSchema,
     success: { status: 200, description: 'A campanha alterada.', schema: campaignSchema },
     example: { body: { subject: 'Últimos dias!' } },
+    errors: ['campaign_not_editable'],
     handler: ({ key, params, body }) => updateCampaign(db, key.accountId, params.id, body),
   }),
   defineOperation({
@@ -84,6 +91,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     params: idParams,
     notFoundMessage: NOT_FOUND,
     success: { status: 204, description: 'Excluída.' },
+    errors: ['campaign_not_editable'],
     handler: ({ key, params }) => deleteCampaign(db, key.accountId, params.id),
   }),
   defineOperation({
@@ -91,12 +99,15 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     path: '/campaigns/{id}/schedule',
     operationId: 'scheduleCampaign',
     summary: 'Agendar campanha',
+    description:
+      '`scheduledAt` em ISO 8601: com fuso (`2030-01-15T09:00:00-03:00` ou `…Z`) vale aquele instante; **sem fuso** (`2030-01-15T09:00`) é lido no fuso horário da conta (America/Sao_Paulo, salvo se você o mudou em Configurações). Pelo menos um minuto no futuro. Reagendar uma campanha agendada troca a data.',
     tags: TAGS,
     params: idParams,
     notFoundMessage: NOT_FOUND,
     body: campaignScheduleSchema,
     success: { status: 200, description: 'A campanha agendada.', schema: campaignSchema },
     example: { body: { scheduledAt: '2030-01-15T09:00:00-03:00' } },
+    errors: ['campaign_not_editable', 'campaign_not_ready', 'sender_not_verified'],
     handler: ({ key, params, body }) => scheduleCampaign(db, key.accountId, params.id, body.scheduledAt),
   }),
   defineOperation({
@@ -105,11 +116,18 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     operationId: 'sendCampaign',
     summary: 'Enviar campanha agora',
     description:
-      'Reserva destinatários × preço no saldo e começa o envio. Saldo curto: 409 com o valor que falta, em português.',
+      'Reserva destinatários × preço no saldo e começa o envio. Saldo curto: 402 `insufficient_balance` com o valor que falta (`details.missingMillis`).',
     tags: TAGS,
     params: idParams,
     notFoundMessage: NOT_FOUND,
     success: { status: 200, description: 'O envio começou.', schema: campaignStartedSchema },
+    errors: [
+      'campaign_already_sending',
+      'campaign_not_ready',
+      'insufficient_balance',
+      'account_suspended',
+      'sender_not_verified',
+    ],
     handler: ({ key, params }) => startCampaignSend(db, key.accountId, params.id, null),
   }),
   defineOperation({
@@ -121,6 +139,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     params: idParams,
     notFoundMessage: NOT_FOUND,
     success: { status: 200, description: 'Pausada.', schema: campaignStatusSchema },
+    errors: ['campaign_not_editable'],
     handler: ({ key, params }) => pauseCampaign(db, key.accountId, params.id),
   }),
   defineOperation({
@@ -132,6 +151,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     params: idParams,
     notFoundMessage: NOT_FOUND,
     success: { status: 200, description: 'Em envio de novo.', schema: campaignStatusSchema },
+    errors: ['campaign_not_editable', 'account_suspended'],
     handler: ({ key, params }) => resumeCampaign(db, key.accountId, params.id),
   }),
   defineOperation({
@@ -144,6 +164,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     params: idParams,
     notFoundMessage: NOT_FOUND,
     success: { status: 200, description: 'Cancelada.', schema: campaignStatusSchema },
+    errors: ['campaign_not_editable'],
     handler: ({ key, params }) => cancelCampaign(db, key.accountId, params.id, (id) => finishCampaignIfDone(db, id)),
   }),
   defineOperation({

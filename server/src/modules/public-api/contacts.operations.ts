@@ -13,7 +13,7 @@ import { contactDetailSchema, contactPageSchema, contactSchema, LIST_JOIN_ERRORS
 
 const idParams = z.object({ id: z.uuid() });
 const listParams = z.object({ id: z.uuid(), listId: z.uuid() });
-const listIdsBody = z.object({
+const listIdsBody = z.strictObject({
   listIds: z.array(z.uuid('Lista inválida.')).min(1, 'Informe ao menos uma lista.').max(100, 'No máximo 100 listas.'),
 });
 const NOT_FOUND = 'Contato não encontrado.';
@@ -32,6 +32,7 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     query: contactQuerySchema,
     success: { status: 200, description: 'Uma página de contatos.', schema: contactPageSchema },
     example: { query: { limit: '50' } },
+    errors: ['bad_request'],
     handler: ({ key, query }) => findContacts(db, key.accountId, query),
   }),
   defineOperation({
@@ -44,7 +45,7 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     tags: TAGS,
     body: contactCreateSchema,
     success: { status: 201, description: 'O contato criado.', schema: contactSchema },
-    errors: LIST_JOIN_ERRORS,
+    errors: ['contact_exists', 'address_suppressed', 'not_found', ...LIST_JOIN_ERRORS],
     example: { body: { email: 'ana@example.com', name: 'Ana Souza', fields: { cidade: 'Recife' } } },
     handler: ({ key, body, request }) =>
       createContact(db, key.accountId, body, { links: consentLinks, via: 'api', ip: request.ip }),
@@ -60,6 +61,7 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     body: contactCreateSchema,
     success: { status: 200, description: 'O contato atualizado (201 quando criado).', schema: contactSchema },
     example: { body: { email: 'bruno@example.com', name: 'Bruno Lima', fields: { plano: 'ouro' } } },
+    errors: ['address_suppressed', 'consent_required', 'not_found', ...LIST_JOIN_ERRORS],
     handler: async ({ key, body, request, reply }) => {
       const { contact, created } = await upsertContactByEmail(db, key.accountId, body, {
         links: consentLinks,
@@ -86,13 +88,14 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     operationId: 'updateContact',
     summary: 'Alterar contato',
     description:
-      '`fields` substitui os campos personalizados. A situação `unsubscribed` descadastra de todas as listas. Um contato descadastrado, com devolução ou reclamação não volta a `subscribed` por aqui (409, `details.reason` = `consent_required`): só a própria pessoa volta, inscrevendo-se pelo formulário da lista (com confirmação por e-mail) ou pelo link "Quero voltar a receber" da página de descadastro.',
+      '`fields` substitui os campos personalizados. A situação `unsubscribed` descadastra de todas as listas. Um contato descadastrado, com devolução ou reclamação não volta a `subscribed` por aqui (409 `consent_required`, `details.status` diz por que saiu): só a própria pessoa volta, inscrevendo-se pelo formulário da lista (com confirmação por e-mail) ou pelo link "Quero voltar a receber" da página de descadastro.',
     tags: TAGS,
     params: idParams,
     notFoundMessage: NOT_FOUND,
     body: contactUpdateSchema,
     success: { status: 200, description: 'O contato alterado.', schema: contactSchema },
     example: { body: { name: 'Ana S. Souza', fields: { cidade: 'Olinda' } } },
+    errors: ['contact_exists', 'address_suppressed', 'consent_required'],
     handler: ({ key, params, body }) => updateContact(db, key.accountId, params.id, body),
   }),
   defineOperation({
@@ -118,7 +121,7 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     notFoundMessage: NOT_FOUND,
     body: listIdsBody,
     success: { status: 200, description: 'Quantas inscrições novas foram criadas, e como.', schema: listJoinSchema },
-    errors: LIST_JOIN_ERRORS,
+    errors: ['not_found', ...LIST_JOIN_ERRORS],
     example: { body: { listIds: ['00000000-0000-4000-8000-000000000000'] } },
     handler: async ({ key, params, body }) => {
       await findContact(db, key.accountId, params.id);

@@ -35,7 +35,7 @@ export const eventsOperations: OperationGroup = ({ db }) => [
       description: 'Quantas automações o contato começou e quais.',
       schema: eventResultSchema,
     },
-    errors: { 404: 'Nenhum contato com este e-mail na conta.' },
+    errors: ['not_found'],
     example: { body: { email: 'base@example.com', name: 'pedido_pago', data: { pedido: '1234' } } },
     handler: ({ key, body }) => recordAutomationEvent(db, key.accountId, body),
   }),

@@ -1,8 +1,14 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createApiKeyFor } from '../../../test/support/api-key';
+import { signUp } from '../../../test/support/sign-in';
 import { createTestAccount } from '../../../test/support/test-account';
+import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
+import { accounts } from '../accounts/accounts.db';
+import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
+import { creditAccount } from '../sending/testing/send-fixtures';
 import {
   canonicalJson,
   claimIdempotencyKey,
@@ -86,3 +92,101 @@ describe.each(DATABASE_KINDS)('idempotency claims on %s', (kind) => {
     expect((await claimIdempotencyKey(database.db, accountId, 'k-old', 'h2')).kind).toBe('run');
   });
 });
+
+describe.each(DATABASE_KINDS)(
+  'Idempotency-Key replays only outcomes that cannot change by themselves, on %s',
+  (kind) => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(kind, { API_RATE_LIMIT: '100000' });
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    const SENDER = 'pedidos@loja.com.br';
+    const message = { to: { email: 'cliente@example.com' }, from: { email: SENDER }, subject: 'Pedido', text: 'Oi' };
+    const post = (secret: string, url: string, payload: unknown, key: string) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: bearer(secret, { 'content-type': 'application/json', 'idempotency-key': key }),
+        payload: payload as object,
+      });
+    const balanceOf = async (accountId: string) =>
+      (await t.database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]?.balanceMillis;
+
+    it('runs again after a top-up (402 not kept), then replays the success without charging twice', async () => {
+      const user = await signUp(t, { verified: true });
+      await trustSenderAddress(t.database.db, user.accountId, SENDER);
+      const secret = await createApiKeyFor(t, user, 'send_only');
+      const short = await post(secret, '/api/v1/messages', message, 'pedido-1');
+      expect(short.statusCode, short.body).toBe(402);
+      expect(short.json().error.code).toBe('insufficient_balance');
+      await creditAccount(t.database.db, user.accountId, 1_000);
+
+      const sent = await post(secret, '/api/v1/messages', message, 'pedido-1');
+      expect(sent.statusCode, sent.body).toBe(201);
+      expect(sent.headers['idempotent-replayed']).toBeUndefined();
+      expect(await balanceOf(user.accountId)).toBe(995);
+      const replay = await post(secret, '/api/v1/messages', message, 'pedido-1');
+      expect(replay.statusCode).toBe(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.json()).toEqual(sent.json());
+      expect(await balanceOf(user.accountId)).toBe(995);
+    });
+
+    it('runs again once the sender is verified (403 sender_not_verified not kept)', async () => {
+      const user = await signUp(t, { verified: true });
+      await creditAccount(t.database.db, user.accountId, 1_000);
+      const secret = await createApiKeyFor(t, user, 'send_only');
+      const refused = await post(secret, '/api/v1/messages', message, 'pedido-2');
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json().error.code).toBe('sender_not_verified');
+      await trustSenderAddress(t.database.db, user.accountId, SENDER);
+      const sent = await post(secret, '/api/v1/messages', message, 'pedido-2');
+      expect(sent.statusCode, sent.body).toBe(201);
+      expect(sent.headers['idempotent-replayed']).toBeUndefined();
+      expect(await balanceOf(user.accountId)).toBe(995);
+    });
+
+    it('runs again after a 409 and a 429 are resolved, and keeps a validation error (same body → same 400)', async () => {
+      const user = await signUp(t, { verified: true });
+      const secret = await createApiKeyFor(t, user);
+      const created = await post(secret, '/api/v1/contacts', { email: 'ana@example.com' }, 'contato-ana-1');
+      expect(created.statusCode).toBe(201);
+      const duplicate = await post(secret, '/api/v1/contacts', { email: 'ana@example.com' }, 'contato-ana-2');
+      expect(duplicate.json().error.code).toBe('contact_exists');
+      const removed = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/contacts/${created.json().id}`,
+        headers: bearer(secret),
+      });
+      expect(removed.statusCode).toBe(204);
+      const again = await post(secret, '/api/v1/contacts', { email: 'ana@example.com' }, 'contato-ana-2');
+      expect(again.statusCode, again.body).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBeUndefined();
+
+      // 429: the account's window spent, then a new window — the same key runs.
+      const windowStart = sql`to_timestamp(floor(extract(epoch from now()) / 60) * 60)`;
+      await queryRows(
+        t.database.db,
+        sql`insert into api_rate_limits (account_id, window_start, count)
+          select ${user.accountId}, ${windowStart} + make_interval(secs => s), 100000 from unnest(array[0, 60]) s
+          on conflict (account_id, window_start) do update set count = 100000`,
+      );
+      const limited = await post(secret, '/api/v1/contacts', { email: 'bia@example.com' }, 'contato-bia');
+      expect(limited.statusCode).toBe(429);
+      await queryRows(t.database.db, sql`delete from api_rate_limits where account_id = ${user.accountId}`);
+      const afterWait = await post(secret, '/api/v1/contacts', { email: 'bia@example.com' }, 'contato-bia');
+      expect(afterWait.statusCode, afterWait.body).toBe(201);
+
+      const invalid = await post(secret, '/api/v1/contacts', { email: 'não é e-mail' }, 'contato-ruim');
+      expect(invalid.statusCode).toBe(400);
+      const replayed = await post(secret, '/api/v1/contacts', { email: 'não é e-mail' }, 'contato-ruim');
+      expect(replayed.statusCode).toBe(400);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.json()).toEqual(invalid.json());
+    });
+  },
+);

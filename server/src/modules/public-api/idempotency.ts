@@ -8,8 +8,6 @@ import { AppError } from '../../http/app-error';
 export const IDEMPOTENCY_TTL_HOURS = 24;
 /** A claim still pending this long was abandoned (its process died) and may be taken over. */
 const ABANDONED_AFTER_SECONDS = 120;
-/** How long a repeat waits for the first request, still running, to finish before answering 409. */
-const WAIT_FOR_FIRST_MS = 15_000;
 const POLL_MS = 50;
 
 export type IdempotencyClaim =
@@ -57,8 +55,10 @@ export async function claimIdempotencyKey(
   accountId: string,
   key: string,
   requestHash: string,
+  /** How long a repeat waits for the first request, still running, to finish before answering 409. */
+  waitForFirstMs = 15_000,
 ): Promise<IdempotencyClaim> {
-  const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+  const deadline = Date.now() + waitForFirstMs;
   for (;;) {
     const [inserted] = await queryRows<{ id: string }>(
       db,
@@ -125,7 +125,17 @@ export async function completeIdempotencyKey(
   );
 }
 
-/** Drops the claim of a request that failed on our side (5xx), so a retry runs again. */
+/**
+ * Whether an answer is stored for replay: only outcomes the same request always gets — a success, or a 400 about
+ * the request itself (validation, unknown fields). Anything that depends on the account's state and may change
+ * without the request changing (402 short balance, 403 sender not verified or account suspended, 404, 409, 429)
+ * and every 5xx releases the claim instead, so a retry after a top-up or a verification runs again.
+ */
+export function isReplayableStatus(status: number): boolean {
+  return (status >= 200 && status < 300) || status === 400;
+}
+
+/** Drops the claim of a request whose answer is not replayed (see isReplayableStatus), so a retry runs again. */
 export async function releaseIdempotencyKey(db: Db, id: string): Promise<void> {
   await queryRows(db, sql`delete from api_idempotency_keys where id = ${id} and state = 'pending'`);
 }

@@ -1,10 +1,10 @@
-import { contactQuerySchema, listCreateSchema, listUpdateSchema } from '@carteiro/shared';
+import { contactQuerySchema, listCreateSchema, listQuerySchema, listUpdateSchema } from '@carteiro/shared';
 import { z } from 'zod';
 import { findContacts } from '../contacts/find-contacts';
 import { addContactsToList, removeContactsFromList } from '../lists/add-contacts-to-list';
 import { createList } from '../lists/create-list';
 import { deleteList } from '../lists/delete-list';
-import { findList, findLists } from '../lists/find-lists';
+import { findList, findListPage } from '../lists/find-lists';
 import { updateList } from '../lists/update-list';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
@@ -12,7 +12,7 @@ import { contactPageSchema, LIST_JOIN_ERRORS, listCollectionSchema, listJoinSche
 
 const idParams = z.object({ id: z.uuid() });
 const memberParams = z.object({ id: z.uuid(), contactId: z.uuid() });
-const membersBody = z.object({
+const membersBody = z.strictObject({
   contactIds: z
     .array(z.uuid('Contato inválido.'))
     .min(1, 'Informe ao menos um contato.')
@@ -29,9 +29,14 @@ export const listsOperations: OperationGroup = ({ db, consentLinks }) => [
     path: '/lists',
     operationId: 'listLists',
     summary: 'Listar listas',
+    description:
+      'Mais novas primeiro, paginadas por cursor (`limit` até 200; `cursor` = o `nextCursor` da resposta); `search` procura no nome.',
     tags: TAGS,
-    success: { status: 200, description: 'As listas da conta.', schema: listCollectionSchema },
-    handler: async ({ key }) => ({ items: await findLists(db, key.accountId) }),
+    query: listQuerySchema,
+    success: { status: 200, description: 'Uma página das listas da conta.', schema: listCollectionSchema },
+    example: { query: { limit: '50' } },
+    errors: ['bad_request'],
+    handler: ({ key, query }) => findListPage(db, key.accountId, query),
   }),
   defineOperation({
     method: 'POST',
@@ -90,6 +95,7 @@ export const listsOperations: OperationGroup = ({ db, consentLinks }) => [
     notFoundMessage: NOT_FOUND,
     query: membersQuery,
     success: { status: 200, description: 'Uma página dos contatos da lista.', schema: contactPageSchema },
+    errors: ['bad_request'],
     handler: async ({ key, params, query }) => {
       await findList(db, key.accountId, params.id);
       return findContacts(db, key.accountId, { ...query, listId: params.id });
@@ -107,7 +113,7 @@ export const listsOperations: OperationGroup = ({ db, consentLinks }) => [
     notFoundMessage: NOT_FOUND,
     body: membersBody,
     success: { status: 200, description: 'Quantos contatos entraram, e como.', schema: listJoinSchema },
-    errors: LIST_JOIN_ERRORS,
+    errors: ['not_found', ...LIST_JOIN_ERRORS],
     example: { body: { contactIds: ['00000000-0000-4000-8000-000000000000'] } },
     handler: async ({ key, params, body }) => {
       const joined = await addContactsToList(db, consentLinks, key.accountId, params.id, body.contactIds, {

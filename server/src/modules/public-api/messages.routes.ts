@@ -4,11 +4,7 @@ import { sendTransactional } from '../sending/transactional/send-transactional';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
 
-const errors = {
-  402: 'Saldo insuficiente: a mensagem informa o valor que falta (details.missingMillis).',
-  403: 'Conta suspensa.',
-  404: 'Modelo (templateId) não encontrado nesta conta.',
-};
+const errors = ['insufficient_balance', 'account_suspended', 'sender_not_verified', 'not_found'] as const;
 
 const example = {
   to: { email: 'ana@example.com', name: 'Ana Souza' },
@@ -40,7 +36,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
       description: 'A mensagem aceita, o custo e o saldo.',
       schema: transactionalSendResultSchema,
     },
-    errors,
+    errors: [...errors],
     example: { body: example },
     // Concurrent single sends of one account share one commit (group-commit.ts), each with its own answer.
     handler: ({ key, body }) => sendTransactionalGrouped(db, key.accountId, body, { publicUrl }),
@@ -60,7 +56,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
       description: 'As mensagens aceitas, o custo total e o saldo.',
       schema: transactionalSendResultSchema,
     },
-    errors,
+    errors: [...errors],
     example: { body: { messages: [example, { ...example, to: { email: 'bruno@example.com', name: 'Bruno' } }] } },
     handler: ({ key, body }) => sendTransactional(db, key.accountId, body.messages, { publicUrl }),
   }),

@@ -1,4 +1,10 @@
-import { API_KEY_PREFIX } from '@carteiro/shared';
+import {
+  API_KEY_PREFIX,
+  ERROR_HTTP_STATUS,
+  ERROR_MESSAGES_PT_BR,
+  PUBLIC_API_ERROR_CODES,
+  type PublicApiErrorCode,
+} from '@carteiro/shared';
 import { z } from 'zod';
 import type { Operation } from './operation';
 import { errorSchema } from './responses';
@@ -14,15 +20,61 @@ export interface OpenApiExtras {
 /** An example id for path parameters in code samples. */
 export const EXAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 
-const ERROR_RESPONSES: Record<string, { status: string; description: string }> = {
-  BadRequest: { status: '400', description: 'Entrada inválida (campo e mensagem em pt-BR).' },
-  Unauthorized: { status: '401', description: 'Chave ausente, inválida ou revogada.' },
-  Forbidden: { status: '403', description: 'A chave não tem o escopo desta operação, ou a conta está suspensa.' },
-  NotFound: { status: '404', description: 'Não encontrado nesta conta.' },
-  Conflict: { status: '409', description: 'Conflito com o estado atual (ou Idempotency-Key ainda em andamento).' },
-  Unprocessable: { status: '422', description: 'Idempotency-Key já usada com outra requisição.' },
-  TooManyRequests: { status: '429', description: 'Limite de requisições da chave atingido; veja Retry-After.' },
-};
+/**
+ * The error codes an operation can answer: those that follow from its shape (every operation authenticates and
+ * counts the request; one with a body parses JSON; one with a path id can miss it; a POST takes an
+ * Idempotency-Key; a full-scope one refuses send-only keys) and the ones it declares itself.
+ */
+export function operationErrorCodes(op: Operation): PublicApiErrorCode[] {
+  const codes = new Set<PublicApiErrorCode>([
+    'api_key_in_url',
+    'invalid_api_key',
+    'unknown_fields',
+    'too_many_requests',
+    'internal_error',
+  ]);
+  if (!op.sendOnly) codes.add('api_key_scope');
+  if (op.query) codes.add('validation_failed');
+  if (op.method !== 'GET') {
+    for (const code of ['validation_failed', 'invalid_json', 'payload_too_large', 'unsupported_media_type'] as const)
+      codes.add(code);
+  }
+  if (op.params) codes.add('not_found');
+  if (op.method === 'POST') {
+    for (const code of ['idempotency_key_invalid', 'idempotency_key_reused', 'idempotency_key_in_progress'] as const)
+      codes.add(code);
+  }
+  for (const code of op.errors ?? []) codes.add(code);
+  return PUBLIC_API_ERROR_CODES.filter((code) => codes.has(code));
+}
+
+/** The operation's error answers by status, each with the codes it may carry (an `enum` the body must match). */
+function errorResponses(op: Operation): Record<string, unknown> {
+  const byStatus = new Map<number, PublicApiErrorCode[]>();
+  for (const code of operationErrorCodes(op)) {
+    const status = ERROR_HTTP_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: codes.map((code) => `\`${code}\`: ${ERROR_MESSAGES_PT_BR[code]}`).join('\n\n'),
+      ...(status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+      ...(status === 405 ? { headers: { Allow: { $ref: '#/components/headers/Allow' } } } : {}),
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [
+              { $ref: '#/components/schemas/Error' },
+              { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
+            ],
+          },
+        },
+      },
+    };
+  }
+  return responses;
+}
 
 class SchemaCollector {
   readonly components: Record<string, JsonSchema> = {};
@@ -145,11 +197,13 @@ const DESCRIPTION = `API REST do Carteiro: contatos, listas, modelos, campanhas,
 
 **Autenticação**: crie uma chave em *Painel → API* e envie-a em todo pedido no cabeçalho \`Authorization: Bearer <chave>\` (nunca na URL). Chaves "somente envio" só enviam mensagens e leem os resultados delas.
 
-**Limite de requisições**: por chave, contado no banco de dados. Toda resposta traz \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` e \`RateLimit-Policy\`; acima do limite, 429 com \`Retry-After\`.
+**Limite de requisições**: por conta (todas as chaves somadas), contado no banco de dados. Toda resposta traz \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` e \`RateLimit-Policy\`; acima do limite, 429 com \`Retry-After\`.
 
-**Idempotência**: todo POST aceita \`Idempotency-Key\` (1 a 255 caracteres). A mesma chave com o mesmo corpo em até 24 horas devolve a primeira resposta (com \`Idempotent-Replayed: true\`) sem fazer nada de novo; com outro corpo, 422.
+**Idempotência**: todo POST aceita \`Idempotency-Key\` (1 a 255 caracteres). A mesma chave com o mesmo corpo em até 24 horas devolve a primeira resposta (com \`Idempotent-Replayed: true\`) sem fazer nada de novo; com outro corpo, 422. Só são guardadas respostas que não mudam sozinhas — sucessos e erros 400 da própria requisição; um 402, 403, 404, 409, 429 ou 5xx não é repetido, e a mesma chave roda de novo depois de uma recarga ou de um remetente verificado.
 
-**Erros**: sempre \`{ "error": { "code", "message" } }\`, com a mensagem em português do Brasil. Valores em dinheiro são inteiros em milésimos de real (5 = R$ 0,005).`;
+**Campos desconhecidos**: um campo que a operação não conhece (no corpo, em qualquer objeto dentro dele, ou na query string) é recusado com 400 \`unknown_fields\`, que nomeia cada um — nunca ignorado em silêncio.
+
+**Erros**: sempre \`{ "error": { "code", "message", "details" } }\`, com a mensagem em português do Brasil. Cada \`code\` tem um único status HTTP em todas as operações; o \`enum\` de \`Error.code\` é o catálogo completo, e cada resposta de erro lista os códigos que pode trazer (tabela com o que fazer em docs/api-errors.md). Valores em dinheiro são inteiros em milésimos de real (5 = R$ 0,005).`;
 
 /** The OpenAPI 3.1 document of the public API, generated from the operations' zod schemas. */
 export function buildOpenApiDocument(
@@ -183,20 +237,7 @@ export function buildOpenApiDocument(
     if (op.success.schema) {
       success.content = { 'application/json': { schema: collector.convert(op.success.schema, 'output') } };
     }
-    const responses: Record<string, unknown> = { [String(op.success.status)]: success };
-    const errors = ['BadRequest', 'Unauthorized', 'Forbidden', 'TooManyRequests'];
-    if (op.params) errors.push('NotFound');
-    if (op.method !== 'GET') errors.push('Conflict');
-    if (op.method === 'POST') errors.push('Unprocessable');
-    for (const name of errors)
-      responses[(ERROR_RESPONSES[name] as { status: string }).status] = { $ref: `#/components/responses/${name}` };
-    // The operation's own error answers (e.g. 402 of the transactional sends), same error body.
-    for (const [status, description] of Object.entries(op.errors ?? {})) {
-      responses[status] = {
-        description,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
-    }
+    const responses: Record<string, unknown> = { [String(op.success.status)]: success, ...errorResponses(op) };
     const entry: Record<string, unknown> = {
       operationId: op.operationId,
       summary: op.summary,
@@ -271,16 +312,9 @@ export function buildOpenApiDocument(
         'RateLimit-Limit': { description: 'Requisições permitidas por janela.', schema: { type: 'integer' } },
         'RateLimit-Remaining': { description: 'Requisições restantes nesta janela.', schema: { type: 'integer' } },
         'RateLimit-Reset': { description: 'Segundos até a janela recomeçar.', schema: { type: 'integer' } },
+        'Retry-After': { description: 'Segundos a esperar antes de repetir.', schema: { type: 'integer' } },
+        Allow: { description: 'Os métodos que este endereço aceita.', schema: { type: 'string' } },
       },
-      responses: Object.fromEntries(
-        Object.entries(ERROR_RESPONSES).map(([name, r]) => [
-          name,
-          {
-            description: r.description,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-          },
-        ]),
-      ),
       schemas: collector.components,
     },
   };

@@ -1,3 +1,4 @@
+import type { PublicApiErrorCode } from '@carteiro/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ApiKeyContext } from './api-keys';
@@ -42,8 +43,11 @@ export interface OperationSpec<
   body?: B;
   /** The success answer: its status and, unless it is 204, the schema of its JSON body. */
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
-  /** Further error answers this operation can give, by status (e.g. `{ 402: 'Saldo insuficiente…' }`). */
-  errors?: Record<number, string>;
+  /**
+   * The error codes this operation answers beyond those its shape implies (`operationErrorCodes` in openapi.ts):
+   * e.g. `['insufficient_balance', 'sender_not_verified']`. Each goes into the document under its one status.
+   */
+  errors?: PublicApiErrorCode[];
   /** A valid request, used by the documentation, the contract test and the fuzz pass. */
   example?: { body?: unknown; query?: Record<string, string> };
   handler(ctx: OperationContext<Infer<P>, Infer<Q>, Infer<B>>): Promise<unknown>;

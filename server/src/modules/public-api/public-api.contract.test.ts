@@ -19,8 +19,9 @@ interface DocOperation {
 
 const json = { 'content-type': 'application/json' };
 /** Words of zod's, Fastify's or Node's English messages: a client must never read them. */
+/** English words in a message — except a quoted `identifier` (the API's own values, such as the status `failed`). */
 const ENGLISH =
-  /\b(invalid input|expected|received|required|must|should|cannot|error|the|body|unexpected|unknown|failed)\b/i;
+  /(?<!`)\b(invalid input|expected|received|required|must|should|cannot|error|the|body|unexpected|unknown|failed)\b(?!`)/i;
 
 function operationsOf(doc: Json): DocOperation[] {
   const out: DocOperation[] = [];

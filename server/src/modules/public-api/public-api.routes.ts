@@ -5,11 +5,17 @@ import type { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
-import { parseInput } from '../../http/validate';
+import { parseInput, unknownFieldsMessage } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { authenticateAndLimitRequest, refuseKeyInUrl, requireApiKey } from './api-auth';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from './idempotency';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  isReplayableStatus,
+  releaseIdempotencyKey,
+  requestFingerprint,
+} from './idempotency';
 import { buildOpenApiDocument, type OpenApiExtras } from './openapi';
 import { type Operation, toFastifyPath } from './operation';
 
@@ -44,7 +50,9 @@ const idempotencyClaims = new WeakMap<FastifyRequest, string>();
  *    limit in the database, in one statement (`RateLimit-*` headers, pt-BR 429); the key's scope against the operation's (403).
  * 2. preHandler: `Idempotency-Key` on POST — claim the key in the database, or replay the first answer.
  * 3. the operation's handler, its params/query/body parsed by its zod schemas (pt-BR 400).
- * 4. onSend: store the answer of the request that holds an idempotency claim (or release the claim on a 5xx).
+ * 4. onSend: store the answer of the request that holds an idempotency claim — a success or a 400 — or release
+ *    the claim (any other answer may change without the request changing: a top-up, a verified sender…).
+ * A path it serves called with another method answers 405 with `Allow`; an unknown path 404.
  */
 export async function publicApiRoutes(
   app: FastifyInstance,
@@ -60,6 +68,9 @@ export async function publicApiRoutes(
   const { deps } = opts;
   const { db, config } = deps;
   app.decorateRequest('apiKey', null);
+  // Bodies are JSON only: Fastify's default text/plain parser would turn any other body into a string (a 400
+  // about types) instead of the 415 it is.
+  app.removeContentTypeParser('text/plain');
   if (opts.routeLog) {
     const log = opts.routeLog;
     app.addHook('onRoute', (route) => {
@@ -77,7 +88,16 @@ export async function publicApiRoutes(
       request,
       config.API_RATE_LIMIT,
       config.API_RATE_LIMIT_WINDOW_SECONDS,
-    );
+    ).catch((error: unknown) => {
+      // RFC 6750 §3: a 401 names the scheme; `invalid_token` only when a credential was presented.
+      if (error instanceof AppError && error.code === 'invalid_api_key') {
+        reply.header(
+          'www-authenticate',
+          request.headers.authorization ? 'Bearer realm="carteiro", error="invalid_token"' : 'Bearer realm="carteiro"',
+        );
+      }
+      throw error;
+    });
     request.apiKey = key;
     reply.header('ratelimit-limit', String(limit.limit));
     reply.header('ratelimit-remaining', String(limit.remaining));
@@ -87,7 +107,7 @@ export async function publicApiRoutes(
       reply.header('retry-after', String(limit.resetSeconds));
       throw new AppError(
         'too_many_requests',
-        `Limite de ${limit.limit} requisições por ${config.API_RATE_LIMIT_WINDOW_SECONDS} segundos desta chave atingido. Tente de novo em ${limit.resetSeconds} s.`,
+        `Limite de ${limit.limit} requisições por ${config.API_RATE_LIMIT_WINDOW_SECONDS} segundos desta conta atingido (todas as chaves somadas). Tente de novo em ${limit.resetSeconds} s.`,
       );
     }
     if (key.scope !== 'full' && !publicApi.operation?.sendOnly) throw new AppError('api_key_scope');
@@ -103,6 +123,7 @@ export async function publicApiRoutes(
       request.apiKey.accountId,
       header,
       requestFingerprint(request.method, request.url, request.body),
+      config.API_IDEMPOTENCY_WAIT_SECONDS * 1000,
     );
     if (claim.kind === 'run') {
       idempotencyClaims.set(request, claim.id);
@@ -117,7 +138,7 @@ export async function publicApiRoutes(
     const claimId = idempotencyClaims.get(request);
     if (!claimId) return payload;
     idempotencyClaims.delete(request);
-    if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload != null)) {
+    if (!isReplayableStatus(reply.statusCode) || (typeof payload !== 'string' && payload != null)) {
       await releaseIdempotencyKey(db, claimId);
       return payload;
     }
@@ -132,6 +153,19 @@ export async function publicApiRoutes(
 
   const operations = opts.groups.flatMap((group) => group(deps));
   for (const operation of operations) registerOperation(app, operation);
+  const allowed = allowedMethodsByPath(operations);
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = (request.url.split('?', 1)[0] ?? '').slice(PUBLIC_API_PREFIX.length);
+    const methods = allowed.find(({ pattern }) => pattern.test(pathname))?.methods;
+    if (methods) {
+      reply.header('allow', methods.join(', '));
+      throw new AppError(
+        'method_not_allowed',
+        `${request.method} não é aceito em ${PUBLIC_API_PREFIX}${pathname}. Use: ${methods.join(', ')}.`,
+      );
+    }
+    throw new AppError('not_found', `Rota não encontrada: ${request.method} ${PUBLIC_API_PREFIX}${pathname}`);
+  });
 
   let document: string | null = null;
   app.get('/openapi.json', { config: { csrf: false, publicApi: { public: true } } }, async (_request, reply) => {
@@ -142,9 +176,30 @@ export async function publicApiRoutes(
   });
 }
 
-function parsePart(schema: z.ZodType | undefined, value: unknown, field: 'query' | 'body'): unknown {
-  if (!schema) return undefined;
-  return parseInput(schema, field === 'body' ? (value ?? {}) : value);
+/**
+ * The operation's query or body parsed by its schema; an operation without one takes none, and a query parameter
+ * or body field sent to it anyway is refused by name (400 `unknown_fields`) rather than ignored.
+ */
+/** For each path of the API (as a pattern matching its concrete URLs), the methods it answers. */
+function allowedMethodsByPath(operations: Operation[]): Array<{ pattern: RegExp; methods: string[] }> {
+  const byPath = new Map<string, string[]>();
+  for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
+  byPath.set('/openapi.json', ['GET']);
+  return [...byPath].map(([path, methods]) => ({
+    pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}/?$`),
+    methods: methods.includes('GET') ? [...methods, 'HEAD'] : methods,
+  }));
+}
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, part: 'query' | 'body'): unknown {
+  if (schema) return parseInput(schema, part === 'body' ? (value ?? {}) : value);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const names = Object.keys(value);
+    if (names.length > 0) throw new AppError('unknown_fields', unknownFieldsMessage(names), { unknown: names });
+    return undefined;
+  }
+  throw new AppError('validation_failed', 'Esta operação não recebe corpo na requisição.');
 }
 
 /** Registers one operation as a Fastify route of the plugin. */

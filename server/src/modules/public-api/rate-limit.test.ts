@@ -46,11 +46,32 @@ describe.each(DATABASE_KINDS)('key look-up and rate limit in one statement on %s
 
     await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId));
     expect(await authenticateAndHitRateLimit(db, secret, 2, 60, now + 61_000)).toBeNull();
-    const windows = await db.select().from(apiRateLimits).where(eq(apiRateLimits.apiKeyId, keyId));
+    const windows = await db.select().from(apiRateLimits).where(eq(apiRateLimits.accountId, user.accountId));
     expect(windows.map((w) => w.count).sort()).toEqual([1, 3]);
 
     expect(await authenticateAndHitRateLimit(db, 'ct_live_curta', 2, 60, now)).toBeNull();
     expect(await authenticateAndHitRateLimit(db, `ct_live_${'A'.repeat(43)}`, 2, 60, now)).toBeNull();
+  });
+
+  it('counts every key of an account in one window: a second key does not raise the limit', async () => {
+    const user = await signUp(t, { verified: true });
+    const first = await createApiKeyFor(t, user, 'send_only');
+    const second = await createApiKeyFor(t, user, 'full');
+    const other = await createApiKeyFor(t, await signUp(t, { verified: true }), 'full');
+    const db = t.database.db;
+    const now = Date.UTC(2026, 10, 24, 13, 0, 10);
+
+    expect((await authenticateAndHitRateLimit(db, first, 3, 60, now))?.limit.remaining).toBe(2);
+    expect((await authenticateAndHitRateLimit(db, second, 3, 60, now + 1))?.limit.remaining).toBe(1);
+    expect((await authenticateAndHitRateLimit(db, first, 3, 60, now + 2))?.limit.remaining).toBe(0);
+    expect((await authenticateAndHitRateLimit(db, second, 3, 60, now + 3))?.limit.allowed).toBe(false);
+    // Another account has its own window.
+    expect((await authenticateAndHitRateLimit(db, other, 3, 60, now + 4))?.limit).toMatchObject({
+      remaining: 2,
+      allowed: true,
+    });
+    const [window] = await db.select().from(apiRateLimits).where(eq(apiRateLimits.accountId, user.accountId));
+    expect(window?.count).toBe(4);
   });
 
   it('commits its counter asynchronously, and only its own transaction: the next one commits synchronously again', async () => {

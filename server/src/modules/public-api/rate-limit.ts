@@ -34,11 +34,12 @@ async function pruneNowAndThen(db: Db): Promise<void> {
 /**
  * The request path of every `/api/v1` call in ONE statement (one round trip instead of two or three): the active
  * key with this secret (looked up on every request, so a revoked key is refused at once by every process), its
- * `last_used_at` written when older than a minute, and one request counted in its current rate-limit window
- * (one atomic upsert, so the limit holds across every process on the database). Null for an unknown, revoked or malformed key (nothing counted).
+ * `last_used_at` written when older than a minute, and one request counted in its account's current rate-limit window
+ * (one atomic upsert, so the limit holds across every process on the database; every key of the account shares
+ * the window, so more keys never mean a higher limit). Null for an unknown, revoked or malformed key (nothing counted).
  *
  * The statement commits ASYNCHRONOUSLY (`synchronous_commit` off for its own implicit transaction, set by
- * `set_config(…, true)` inside it): every request of a key upserts the same counter row, and with a synchronous
+ * `set_config(…, true)` inside it): every request of an account upserts the same counter row, and with a synchronous
  * commit each one held that row's lock until its WAL was flushed to disk — one fsync per request, in series, which
  * capped any key (and so every /api/v1 call) near 1,000 requests/s (ADR 0019). A crash of PostgreSQL may now lose
  * the last fraction of a second of counts and `last_used_at` touches — never money, never a revocation (read, not
@@ -65,9 +66,9 @@ export async function authenticateAndHitRateLimit(
         touched as (
           update api_keys set last_used_at = now() where id in (select id from k where stale) returning id),
         hit as (
-          insert into api_rate_limits (api_key_id, window_start, count)
-          select id, ${new Date(startMs).toISOString()}::timestamptz, 1 from k
-          on conflict (api_key_id, window_start) do update set count = api_rate_limits.count + 1
+          insert into api_rate_limits (account_id, window_start, count)
+          select account_id, ${new Date(startMs).toISOString()}::timestamptz, 1 from k
+          on conflict (account_id, window_start) do update set count = api_rate_limits.count + 1
           returning count)
         select k.id, k.account_id, k.scope, (select count from hit) as count,
                (select count(*) from touched) as touched

@@ -1,6 +1,7 @@
 import {
   AB_CRITERIA,
   MESSAGE_STREAMS,
+  PUBLIC_API_ERROR_CODES,
   SKIP_REASON_LABELS,
   SKIP_REASONS,
   SUPPRESSION_REASON_VALUES,
@@ -49,7 +50,9 @@ export const contactPageSchema = z
 export const errorSchema = z
   .object({
     error: z.object({
-      code: z.string(),
+      code: z
+        .enum(PUBLIC_API_ERROR_CODES)
+        .describe('O que aconteceu, para o seu código decidir (tabela completa em docs/api-errors.md).'),
       message: z.string().describe('Mensagem em português do Brasil.'),
       details: z.unknown().optional(),
     }),
@@ -69,7 +72,9 @@ export const listSchema = z
   })
   .meta({ id: 'List' });
 
-export const listCollectionSchema = z.object({ items: z.array(listSchema) }).meta({ id: 'ListCollection' });
+const nextCursor = z.string().nullable().describe('Cursor da próxima página (passe em `cursor`); null na última.');
+
+export const listCollectionSchema = z.object({ items: z.array(listSchema), nextCursor }).meta({ id: 'ListCollection' });
 
 export const affectedSchema = z
   .object({ affected: z.number().int().describe('Quantos registros mudaram.') })
@@ -96,12 +101,11 @@ export const listJoinSchema = z
   })
   .meta({ id: 'ListJoin' });
 
-/** The refusals of an operation that may put contacts on a double opt-in list (its confirmations are messages). */
-export const LIST_JOIN_ERRORS = {
-  402: 'Saldo insuficiente para os e-mails de confirmação da lista com confirmação dupla: nada foi alterado.',
-  403: 'O remetente padrão da conta (de onde sai o e-mail de confirmação) não está definido ou verificado.',
-  404: 'Lista não encontrada nesta conta.',
-};
+/**
+ * What an operation that may put contacts on a double opt-in list can answer besides its own errors: the
+ * confirmations are messages of the account (402 short balance, 403 default sender not verified).
+ */
+export const LIST_JOIN_ERRORS = ['insufficient_balance', 'sender_not_verified'] as const;
 
 const templateSummaryFields = {
   id: z.uuid(),
@@ -120,7 +124,7 @@ export const templateSchema = z
   })
   .meta({ id: 'Template' });
 export const templateCollectionSchema = z
-  .object({ items: z.array(templateSummarySchema) })
+  .object({ items: z.array(templateSummarySchema), nextCursor })
   .meta({ id: 'TemplateCollection' });
 
 export const renderedSchema = z
@@ -182,7 +186,13 @@ export const campaignSchema = z
   })
   .loose()
   .meta({ id: 'Campaign' });
-export const campaignCollectionSchema = z.object({ items: z.array(campaignSchema) }).meta({ id: 'CampaignCollection' });
+export const campaignListItemSchema = campaignSchema
+  .omit({ template: true, abTest: true })
+  .extend({ isAbTest: z.boolean().describe('Se é um teste A/B (leia a campanha para ver as variantes).') })
+  .meta({ id: 'CampaignListItem' });
+export const campaignCollectionSchema = z
+  .object({ items: z.array(campaignListItemSchema), nextCursor })
+  .meta({ id: 'CampaignCollection' });
 
 export const campaignStartedSchema = z
   .object({

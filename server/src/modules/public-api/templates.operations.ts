@@ -1,10 +1,10 @@
-import { previewSchema, templateCreateSchema, templateUpdateSchema } from '@carteiro/shared';
+import { previewSchema, templateCreateSchema, templateQuerySchema, templateUpdateSchema } from '@carteiro/shared';
 import { z } from 'zod';
 import {
   createTemplate,
   deleteTemplate,
   findTemplate,
-  findTemplates,
+  findTemplatePage,
   previewTemplate,
   updateTemplate,
 } from '../templates/templates';
@@ -23,9 +23,14 @@ export const templatesOperations: OperationGroup = ({ db, publicUrl }) => [
     path: '/templates',
     operationId: 'listTemplates',
     summary: 'Listar modelos',
+    description:
+      'Mais novos primeiro, paginados por cursor (`limit` até 200; `cursor` = o `nextCursor` da resposta); `search` procura no nome. Sem o HTML: leia o modelo para vê-lo.',
     tags: TAGS,
-    success: { status: 200, description: 'Os modelos da conta (sem o HTML).', schema: templateCollectionSchema },
-    handler: async ({ key }) => ({ items: await findTemplates(db, key.accountId) }),
+    query: templateQuerySchema,
+    success: { status: 200, description: 'Uma página de modelos (sem o HTML).', schema: templateCollectionSchema },
+    example: { query: { search: 'pedido' } },
+    errors: ['bad_request'],
+    handler: ({ key, query }) => findTemplatePage(db, key.accountId, query),
   }),
   defineOperation({
     method: 'POST',

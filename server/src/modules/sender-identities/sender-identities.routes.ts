@@ -11,7 +11,7 @@ import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
-import { requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
+import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
 import { assertMayCauseMail, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { hitPublicRateLimit } from '../subscriptions/rate-limit';
 import {
@@ -107,8 +107,6 @@ export async function senderIdentitiesRoutes(
       throw new AppError(
         'service_unavailable',
         'Não foi possível consultar o DNS agora. Tente de novo em alguns minutos.',
-        undefined,
-        503,
       );
     }
   });
@@ -136,11 +134,6 @@ export async function senderIdentitiesRoutes(
   });
 
   // Back office.
-  async function requireOperator(request: Parameters<typeof requireSessionUser>[0]) {
-    const user = await requireSessionUser(request);
-    if (!user.isOperator) throw new AppError('forbidden');
-    return { userId: user.userId, email: user.email };
-  }
   app.get('/api/admin/sender-domains', async (request) => {
     await requireOperator(request);
     return { items: await listDomainsForOperator(db) };

@@ -51,8 +51,10 @@ export async function transitionCampaignStatus(
 /** Pause (manual): no new batch is claimed; the batches in flight finish and are recorded. */
 export async function pauseCampaign(db: Db, accountId: string, campaignId: string): Promise<{ status: 'paused' }> {
   const campaign = await findCampaignRow(db, accountId, campaignId);
-  if (campaign.status !== 'sending') throw new AppError('conflict', 'Só é possível pausar uma campanha em envio.');
-  if (!(await transitionCampaignStatus(db, campaignId, ['sending'], 'paused'))) throw new AppError('conflict', CHANGED);
+  if (campaign.status !== 'sending')
+    throw new AppError('campaign_not_editable', 'Só é possível pausar uma campanha em envio.');
+  if (!(await transitionCampaignStatus(db, campaignId, ['sending'], 'paused')))
+    throw new AppError('campaign_not_editable', CHANGED);
   await db.update(campaignSends).set({ pausedReason: null }).where(eq(campaignSends.campaignId, campaignId));
   await emitCampaignEvent(db, campaignId, 'campaign.paused', { reason: 'Pausada manualmente.' }); // outbound webhook
   return { status: 'paused' };
@@ -61,12 +63,13 @@ export async function pauseCampaign(db: Db, accountId: string, campaignId: strin
 /** Resume: back to sending; messages waiting for a retry because the relay was down are due again at once. */
 export async function resumeCampaign(db: Db, accountId: string, campaignId: string): Promise<{ status: 'sending' }> {
   const campaign = await findCampaignRow(db, accountId, campaignId);
-  if (campaign.status !== 'paused') throw new AppError('conflict', 'Só é possível retomar uma campanha pausada.');
+  if (campaign.status !== 'paused')
+    throw new AppError('campaign_not_editable', 'Só é possível retomar uma campanha pausada.');
   await db.transaction(async (tx) => {
     // A suspended account cannot resume (share lock on the account: a concurrent suspension waits for us).
     await assertAccountCanSend(tx, accountId);
     if (!(await transitionCampaignStatus(tx as unknown as Db, campaignId, ['paused'], 'sending'))) {
-      throw new AppError('conflict', CHANGED);
+      throw new AppError('campaign_not_editable', CHANGED);
     }
     await tx
       .update(campaignSends)
@@ -99,11 +102,11 @@ export async function cancelCampaign(
 ): Promise<{ status: 'cancelled' }> {
   const campaign = await findCampaignRow(db, accountId, campaignId);
   if (!['draft', 'scheduled', 'sending', 'paused'].includes(campaign.status)) {
-    throw new AppError('conflict', 'Esta campanha já terminou e não pode ser cancelada.');
+    throw new AppError('campaign_not_editable', 'Esta campanha já terminou e não pode ser cancelada.');
   }
   await db.transaction(async (tx) => {
     if (!(await transitionCampaignStatus(tx as unknown as Db, campaignId, [campaign.status], 'cancelled'))) {
-      throw new AppError('conflict', CHANGED);
+      throw new AppError('campaign_not_editable', CHANGED);
     }
     await skipUnsentMessages(tx as unknown as Db, campaignId);
   });

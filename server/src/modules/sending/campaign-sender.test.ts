@@ -331,7 +331,7 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     const { user, lists } = await userWithAudience(emailsOf('pobre', 3), [], 10);
     const id = await createReadyCampaign(db, user.accountId, { includeListIds: lists });
     const res = await send(user, id);
-    expect(res.statusCode).toBe(409);
+    expect(res.statusCode).toBe(402);
     expect(res.json().error.code).toBe('insufficient_balance');
     expect(res.json().error.message).toMatch(/saldo insuficiente/i);
     expect(res.json().error.message).toContain('R$');
@@ -349,11 +349,14 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
 
     const { user, lists } = await userWithAudience(['y@destino.com.br']);
     const c2 = await createReadyCampaign(db, user.accountId, { includeListIds: lists, template: '<p>sem link</p>' });
-    expect((await send(user, c2)).statusCode).toBe(400);
+    const noLink = await send(user, c2);
+    expect(noLink.statusCode).toBe(409);
+    expect(noLink.json().error.code).toBe('campaign_not_ready');
     const empty = await createListWithContacts(db, user.accountId, []);
     const c3 = await createReadyCampaign(db, user.accountId, { includeListIds: [empty.listId] });
     const r3 = await send(user, c3);
-    expect(r3.statusCode).toBe(400);
+    expect(r3.statusCode).toBe(409);
+    expect(r3.json().error).toMatchObject({ code: 'campaign_not_ready' });
     expect(r3.json().error.message).toContain('Nenhum destinatário');
     // Another account's campaign is not found.
     expect((await send(unverified, c2)).statusCode).toBe(404);

@@ -38,11 +38,11 @@ const RANDOM_TOKEN = sql`substr(replace(gen_random_uuid()::text, '-', '') || rep
  */
 export async function assertCanSend(db: Db, campaign: CampaignRow, user: { emailVerified: boolean }): Promise<void> {
   if (!user.emailVerified) {
-    throw new AppError('forbidden', 'Confirme seu e-mail antes de enviar campanhas.', undefined, 403);
+    throw new AppError('forbidden', 'Confirme seu e-mail antes de enviar campanhas.');
   }
   const [account] = await db.select().from(accounts).where(eq(accounts.id, campaign.createdBy));
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
-  if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
+  if (account.status !== 'active') throw new AppError('account_suspended', undefined);
   await assertReadyToSend(db, campaign);
   // The same checklist the web shows before "Continuar" (shared/src/send-checklist.ts): the sender, verified by
   // the one sending rule (403 sender_not_verified), and the business identity of the footer (name, CNPJ/CPF,
@@ -68,7 +68,7 @@ export async function startCampaignSend(
   const campaign = await findCampaignRow(db, accountId, campaignId);
   if (campaign.status !== 'draft' && campaign.status !== 'scheduled') {
     throw new AppError(
-      'conflict',
+      'campaign_already_sending',
       campaign.status === 'paused' ? 'Esta campanha está pausada: use "Retomar".' : ALREADY_SENDING,
     );
   }
@@ -84,7 +84,7 @@ export async function startCampaignSend(
         and(eq(campaigns.id, campaignId), eq(campaigns.createdBy, accountId), inArray(campaigns.status, STARTABLE)),
       )
       .returning();
-    if (!started) throw new AppError('conflict', ALREADY_SENDING);
+    if (!started) throw new AppError('campaign_already_sending', ALREADY_SENDING);
 
     // The snapshot: the audience query already yields each contact once (distinct across included lists and
     // segments). One
@@ -108,7 +108,7 @@ export async function startCampaignSend(
     const recipients = Number(inserted?.n ?? 0);
     if (recipients === 0) {
       throw new AppError(
-        'validation_failed',
+        'campaign_not_ready',
         'Nenhum destinatário: as listas e segmentos escolhidos não têm contatos inscritos.',
       );
     }
@@ -194,7 +194,7 @@ export async function startDueCampaigns(
       await startCampaignSend(db, campaign.accountId, campaign.id, null);
       started.push(campaign.id);
     } catch (error) {
-      if (error instanceof AppError && error.code === 'conflict') continue; // another worker started it
+      if (error instanceof AppError && error.code === 'campaign_already_sending') continue; // another worker started it
       onRefused(campaign.id, error);
       assertCampaignTransitions(['scheduled'], 'draft');
       await db

@@ -6,13 +6,12 @@ import { accounts } from '../accounts/accounts.db';
 import { findContact } from '../contacts/find-contacts';
 import {
   buildScope,
-  compileCampaign,
   type MessageSource,
   type RenderContact,
   type RenderedMessage,
-  renderMessage,
   SAMPLE_CONTACT,
 } from './render-message';
+import { renderUntrustedOrExplain } from './untrusted-render';
 
 export type PreviewResult = RenderedMessage & { contact: RenderContact };
 
@@ -26,8 +25,8 @@ export function previewLinks(publicUrl: string, browserPath: string) {
 
 /**
  * A message source (library template or campaign) rendered for one contact of the account, or for the sample
- * contact without `contactId`, with the account's footer identity. 404 for a contact of another account; 400
- * when the Liquid does not compile.
+ * contact without `contactId`, with the account's footer identity, in the render pool. 404 for a contact of another
+ * account; 400 in pt-BR when the Liquid does not compile, stops on a limit or passes the deadline; 503 when busy.
  */
 export async function renderPreview(
   db: Db,
@@ -40,13 +39,8 @@ export async function renderPreview(
   const contact: RenderContact = options.contactId
     ? await findContact(db, accountId, options.contactId)
     : SAMPLE_CONTACT;
-  let compiled: ReturnType<typeof compileCampaign>;
-  try {
-    compiled = compileCampaign(source);
-  } catch (error) {
-    throw new AppError('validation_failed', `O modelo tem um erro de Liquid: ${(error as Error).message}`);
-  }
-  const rendered = renderMessage(compiled, buildScope(contact, account, options.links, source.name));
+  // Off the event loop, under a deadline: the template is the sender's, and may run away.
+  const rendered = await renderUntrustedOrExplain(source, buildScope(contact, account, options.links, source.name));
   return { ...rendered, contact: { email: contact.email, name: contact.name ?? null, fields: contact.fields ?? {} } };
 }
 

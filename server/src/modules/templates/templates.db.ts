@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
 
@@ -17,6 +18,8 @@ export const templates = pgTable(
     html: text('html').notNull(),
     builderProject: jsonb('builder_project').$type<Record<string, unknown>>(),
     text: text('text'),
+    /** The per-message variables the template takes (`{{ dados.<nome> }}`), each required in a send's `data`. */
+    variables: text('variables').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

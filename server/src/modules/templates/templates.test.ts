@@ -20,9 +20,32 @@ describe.each(DATABASE_KINDS)('templates API on %s', (kind) => {
   const call = (user: SignedInUser, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: user.headers, ...(payload === undefined ? {} : { payload }) });
 
-  it('offers the three pt-BR starters', async () => {
+  it('offers the gallery of pt-BR starters, one per occasion, each with the identity footer', async () => {
     const res = await call(a, 'GET', '/api/templates/starters');
-    expect(res.json().items.map((s: { key: string }) => s.key)).toEqual(['newsletter', 'promocao', 'anuncio']);
+    const items = res.json().items as Array<{ key: string; name: string; description: string; html: string }>;
+    expect(items.map((s) => s.key)).toEqual([
+      'newsletter',
+      'promocao',
+      'anuncio',
+      'black-friday',
+      'dia-das-maes',
+      'dia-dos-pais',
+      'natal',
+      'aniversario',
+      'boas-vindas',
+      'carrinho-abandonado',
+      'reativacao',
+      'dia-do-cliente',
+      'volta-as-aulas',
+    ]);
+    for (const starter of items) {
+      expect(starter.description, starter.key).not.toBe('');
+      expect(starter.html, starter.key).toContain('data-carteiro-bloco="rodape"');
+      expect(starter.html, starter.key).toContain('prefers-color-scheme: dark');
+      // Links only to the placeholder site (the owner puts theirs); no picture or font from another host.
+      const hosts = (starter.html.match(/(?:src|href)="https?:\/\/[^/"]+/g) ?? []).map((m) => m.replace(/^.*\/\//, ''));
+      expect(new Set(hosts), starter.key).toEqual(new Set(['www.exemplo.com.br']));
+    }
   });
 
   it('creates, edits, duplicates and deletes within the account only', async () => {

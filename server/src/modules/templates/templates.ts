@@ -1,6 +1,8 @@
-import type { TemplateCreateInput, TemplateUpdateInput } from '@carteiro/shared';
-import { and, desc, eq } from 'drizzle-orm';
+import type { TemplateCreateInput, TemplateQuery, TemplateUpdateInput } from '@carteiro/shared';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
+import { containsPattern } from '../../db/like';
 import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { findAccount } from '../accounts/accounts.service';
@@ -41,6 +43,27 @@ function toView(row: TemplateRow): TemplateView {
 }
 
 const NOT_FOUND = 'Modelo não encontrado.';
+
+/** One page of the account's templates, newest created first, filtered by a part of the name (without HTML). */
+export async function findTemplatePage(
+  db: Db,
+  accountId: string,
+  query: TemplateQuery,
+): Promise<{ items: TemplateSummary[]; nextCursor: string | null }> {
+  const limit = query.limit ?? 50;
+  const conditions: SQL[] = [eq(templates.accountId, accountId)];
+  if (query.search) conditions.push(sql`${templates.name} ilike ${containsPattern(query.search)}`);
+  if (query.cursor)
+    conditions.push(afterKeysetCursorSql(sql`${templates.createdAt}`, sql`${templates.id}`, query.cursor));
+  const rows = await db
+    .select({ template: templates, cursor_at: cursorTimestampSql(sql`${templates.createdAt}`), id: templates.id })
+    .from(templates)
+    .where(and(...conditions))
+    .orderBy(desc(templates.createdAt), desc(templates.id))
+    .limit(limit + 1);
+  const page = keysetPage(rows, limit);
+  return { items: page.rows.map(({ template }) => toSummary(template)), nextCursor: page.nextCursor };
+}
 
 /** The account's templates, most recently edited first (without their HTML). */
 export async function findTemplates(db: Db, accountId: string): Promise<TemplateSummary[]> {

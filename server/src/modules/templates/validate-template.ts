@@ -1,6 +1,6 @@
-import type { Template } from 'liquidjs';
+import { ForTag, TablerowTag, type Template, TypeGuards, toValueSync } from 'liquidjs';
 import { AppError } from '../../http/app-error';
-import { htmlLiquid, textLiquid } from './liquid-engine';
+import { htmlLiquid, LIQUID_ITERATION_BUDGET, textLiquid } from './liquid-engine';
 
 /** The parts of a message that carry Liquid, named as the form names them. */
 export type TemplatePart = 'subject' | 'preheader' | 'html' | 'text';
@@ -109,6 +109,61 @@ function unknownVariables(
 }
 
 /**
+ * What a loop over data of unknown size is assumed to repeat: a contact's custom field or an API event's list is
+ * rarely longer (at render, the iteration budget stops the ones that are).
+ */
+export const UNKNOWN_COLLECTION_SIZE = 1_000;
+
+function literalNumber(token: unknown): number | null {
+  return TypeGuards.isNumberToken(token as never) ? Number((token as { content: number }).content) : null;
+}
+
+/** The most iterations a `for`/`tablerow` can run: a literal range's size, or the assumption, capped by `limit:`. */
+function loopIterations(tag: ForTag | TablerowTag): number {
+  const collection = tag.collection as unknown;
+  let size = UNKNOWN_COLLECTION_SIZE;
+  if (TypeGuards.isRangeToken(collection as never)) {
+    const range = collection as { lhs: unknown; rhs: unknown };
+    const low = literalNumber(range.lhs);
+    const high = literalNumber(range.rhs);
+    if (low !== null && high !== null) size = Math.max(0, Math.floor(high) - Math.ceil(low) + 1);
+  }
+  const hash = (tag instanceof ForTag ? tag.hash : tag.args).hash as Record<string, unknown>;
+  const limit = literalNumber(hash.limit);
+  return limit === null ? size : Math.min(size, Math.max(0, limit));
+}
+
+function childrenOf(template: Template): Template[] {
+  const withChildren = template as Template & { children?: (partials: boolean, sync: boolean) => unknown };
+  return withChildren.children ? (toValueSync(withChildren.children(false, true) as never) as Template[]) : [];
+}
+
+/** Iterations `templates` can run in one render: each loop's iterations × (1 + what its body runs). */
+function loopCost(templates: Template[]): number {
+  let cost = 0;
+  for (const template of templates) {
+    const inner = loopCost(childrenOf(template));
+    cost +=
+      template instanceof ForTag || template instanceof TablerowTag ? loopIterations(template) * (1 + inner) : inner;
+  }
+  return cost;
+}
+
+/** Where the loops of a parsed part pass the iteration budget (the construct that crosses it), with their cost. */
+function firstRunawayLoop(parsed: Template[]): { line: number; cost: number } | null {
+  let cost = 0;
+  for (const template of parsed) {
+    cost += loopCost([template]);
+    if (cost > LIQUID_ITERATION_BUDGET) return { line: lineOfTemplate(template), cost };
+  }
+  return null;
+}
+
+function lineOfTemplate(template: Template | undefined): number {
+  return template?.token?.getPosition?.()[0] ?? 1;
+}
+
+/**
  * Checks Liquid syntax and variable names of each part; returns the problems in pt-BR with their line
  * ("Linha 3: variável desconhecida contato.nomee"), empty when the template is fine. `customFields`: the
  * account's custom field names (`contato.<campo>`), or null to accept any `contato.*`.
@@ -134,6 +189,14 @@ export function validateTemplate(
         message: `${prefix(line)}: ${translateLiquidError(String((error as Error).message))}`,
       });
       continue;
+    }
+    const runaway = firstRunawayLoop(parsed);
+    if (runaway) {
+      problems.push({
+        part,
+        line: runaway.line,
+        message: `${prefix(runaway.line)}: os laços do modelo podem repetir até ${runaway.cost.toLocaleString('pt-BR')} vezes numa mensagem; o limite é ${LIQUID_ITERATION_BUDGET.toLocaleString('pt-BR')}. Use menos laços um dentro do outro ou limite-os com limit: (por exemplo, {% for item in lista limit: 20 %}).`,
+      });
     }
     for (const { line, name } of unknownVariables(parsed, customFields)) {
       problems.push({

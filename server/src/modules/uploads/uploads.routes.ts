@@ -14,12 +14,7 @@ export interface UploadsRoutesOptions {
 }
 
 function tooLarge(maxBytes: number): AppError {
-  return new AppError(
-    'image_too_large',
-    `A imagem passa do limite de ${formatMegabytes(maxBytes)}.`,
-    { maxBytes },
-    413,
-  );
+  return new AppError('image_too_large', `A imagem passa do limite de ${formatMegabytes(maxBytes)}.`, { maxBytes });
 }
 
 function imageId(params: unknown): string {
@@ -91,12 +86,7 @@ export async function uploadsRoutes(app: FastifyInstance, opts: UploadsRoutesOpt
     const actor = await requireActor(request);
     if (!Buffer.isBuffer(request.body)) {
       const types = Object.keys(IMAGE_TYPES).join(', ');
-      throw new AppError(
-        'unsupported_image',
-        `Envie a imagem no corpo da requisição com content-type ${types}.`,
-        undefined,
-        415,
-      );
+      throw new AppError('unsupported_image', `Envie a imagem no corpo da requisição com content-type ${types}.`);
     }
     const { image, created } = await saveImage(
       db,

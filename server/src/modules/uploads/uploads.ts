@@ -56,8 +56,6 @@ export async function saveImage(
       looksLikeSvg(body)
         ? 'Imagens SVG não são aceitas (podem conter scripts). Envie PNG, JPEG, GIF ou WebP.'
         : 'O arquivo não é uma imagem PNG, JPEG, GIF ou WebP válida.',
-      undefined,
-      415,
     );
   }
   const sha256 = createHash('sha256').update(body).digest('hex');

@@ -42,4 +42,16 @@ export const ERROR_MESSAGES_EN: Record<ErrorCode, string> = {
   email_not_verified: 'Confirm your e-mail address first: open the link we sent you.',
   sender_not_verified:
     'This sender is not verified. Confirm the address or verify the domain in Settings → Senders and domains.',
+  unknown_fields: 'The request has fields this operation does not know.',
+  method_not_allowed: 'This address does not accept this HTTP method.',
+  unsupported_media_type: 'Unsupported content type. Send JSON (Content-Type: application/json).',
+  contact_exists: 'A contact with this e-mail already exists.',
+  address_suppressed: "This address is on the account's suppression list and cannot be used.",
+  consent_required:
+    'This contact unsubscribed (or the address bounced or complained): only their own new consent brings them back.',
+  suppression_not_manual: 'This address was suppressed by the recipient or the provider and cannot be removed by hand.',
+  campaign_exists: 'A campaign with this identifier (uuid) already exists.',
+  campaign_already_sending: 'This campaign is already sending or was already sent.',
+  campaign_not_editable: "The campaign's current status does not allow this action.",
+  campaign_not_ready: 'The campaign cannot be sent yet: an item of the checklist is missing.',
 };

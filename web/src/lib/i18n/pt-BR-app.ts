@@ -696,6 +696,7 @@ export const ptBRApp = {
   'templates.starters.blankBody': 'Comece do zero no editor visual.',
   'templates.starters.thumbnail': 'Miniatura: {title}',
   'templates.starters.use': 'Usar este',
+  'templates.starters.subject': 'Assunto:',
   'templates.page.fallbackTitle': 'Modelo',
   'templates.page.name': 'Nome do modelo',
   'templates.page.subject': 'Assunto sugerido',
@@ -868,6 +869,7 @@ export const ptBRApp = {
   'automations.trigger.listJoinedText': 'Entrou na lista "{list}"',
   'automations.trigger.dateFieldText': 'Data em "{field}", às {hour}h (horário de Brasília)',
   'automations.trigger.apiEventText': 'Evento "{event}"',
+  'automations.trigger.apiEventPerKeyText': 'Evento "{event}", de novo a cada data.{key} diferente',
   'automations.control.activate': 'Ativar',
   'automations.control.resume': 'Retomar',
   'automations.control.pause': 'Pausar',
@@ -892,6 +894,12 @@ export const ptBRApp = {
   'automations.editor.event': 'Nome do evento',
   'automations.editor.eventHint':
     'Seu sistema envia POST /api/v1/events com o e-mail do contato e este nome. Os dados do evento ficam em {{ evento.chave }} nos modelos.',
+  'automations.editor.reentry': 'Quantas vezes o contato entra',
+  'automations.editor.reentryOnce': 'Uma vez por contato',
+  'automations.editor.reentryPerEvent': 'A cada evento diferente (um pedido novo entra de novo)',
+  'automations.editor.eventKey': 'Campo dos dados que identifica o evento',
+  'automations.editor.eventKeyHint':
+    'Ex.: pedido. O evento precisa trazer data.pedido; o mesmo valor duas vezes (uma repetição do seu sistema) entra uma vez só.',
   'automations.editor.fromEmail': 'E-mail do remetente',
   'automations.editor.fromName': 'Nome do remetente',
   'automations.editor.steps': 'Passos',

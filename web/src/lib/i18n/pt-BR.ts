@@ -110,6 +110,7 @@ export const ptBR = {
   'dashboard.nav.api': 'API',
   'dashboard.nav.settings': 'Configurações',
   'dashboard.openMenu': 'Abrir menu',
+  'dashboard.skipToContent': 'Pular para o conteúdo',
   'dashboard.closeMenu': 'Fechar menu',
   'dashboard.signedInAs': 'Conectado como {email}',
   'dashboard.sessionError': 'Não foi possível carregar a sua sessão.',

@@ -33,7 +33,7 @@ describe.each(DATABASE_KINDS)('top-ups through Mercado Pago (fake API) on %s', (
     const active = createPaymentProviders(t.config).active;
     if (!active) throw new Error('mercadopago provider not configured');
     provider = active;
-    operatorHeaders = (await signUp(t, { email: OPERATOR_EMAIL })).headers;
+    operatorHeaders = (await signUp(t, { email: OPERATOR_EMAIL, verified: true })).headers;
   });
   afterAll(async () => {
     await t.close();

@@ -47,7 +47,7 @@ export interface MercadoPagoRefund {
 export type FetchMercadoPagoPayment = (paymentId: string) => Promise<MercadoPagoPayment>;
 
 function rejected(reason: string): AppError {
-  return new AppError('forbidden', `Webhook recusado: ${reason}.`, undefined, 401);
+  return new AppError('unauthenticated', `Webhook recusado: ${reason}.`);
 }
 
 /**

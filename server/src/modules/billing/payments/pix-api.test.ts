@@ -50,7 +50,7 @@ describe.each(DATABASE_KINDS)('top-ups through the BCB Pix API (fake PSP with mT
     const active = createPaymentProviders(t.config).active;
     if (!active) throw new Error('pix-api provider not configured');
     provider = active;
-    operatorHeaders = (await signUp(t, { email: OPERATOR_EMAIL })).headers;
+    operatorHeaders = (await signUp(t, { email: OPERATOR_EMAIL, verified: true })).headers;
   });
   afterAll(async () => {
     await t.close();
@@ -261,7 +261,7 @@ describe.each(DATABASE_KINDS)('top-ups through the BCB Pix API (fake PSP with mT
     });
     expect(debit.statusCode).toBe(201);
     const short = await refund(10_000);
-    expect(short.statusCode).toBe(409);
+    expect(short.statusCode).toBe(402);
     expect(short.json().error).toMatchObject({
       code: 'insufficient_balance',
       message: 'Saldo insuficiente: faltam R$\u00a05,00 para devolver este valor (o saldo já foi usado).',

@@ -50,7 +50,7 @@ function problem(response: JsonResponse, what: string): ProviderError {
 }
 
 function rejected(reason: string): AppError {
-  return new AppError('forbidden', `Webhook recusado: ${reason}.`, undefined, 401);
+  return new AppError('unauthenticated', `Webhook recusado: ${reason}.`);
 }
 
 /** A received Pix, as the API reports it, as a ProviderPayment (amount read from its decimal text). */

@@ -216,7 +216,7 @@ export async function prepareTransactional(
     (i) => inputs[i]?.category ?? 'marketing',
   );
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
-  if (account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
+  if (account.status !== 'active') throw new AppError('account_suspended', undefined);
   for (const [index, from] of senders.entries()) {
     // Refused: the sending rule itself answers, with its pt-BR message.
     if (!allowed[index]) await assertSenderAllowed(db, accountId, from);
@@ -337,7 +337,7 @@ export async function commitTransactional(
   for (let attempt = 0; ; attempt++) {
     const outcome = await storeAndCharge(db, accountId, first.streamId, prepared, sendable, price);
     if (!outcome.account) throw new AppError('not_found', 'Conta não encontrada.');
-    if (outcome.account.status !== 'active') throw new AppError('account_suspended', undefined, undefined, 403);
+    if (outcome.account.status !== 'active') throw new AppError('account_suspended', undefined);
     if (outcome.account.priceMillis !== price) {
       if (attempt >= 3) throw new Error('account price keeps changing during a transactional commit');
       price = outcome.account.priceMillis;
@@ -347,12 +347,11 @@ export async function commitTransactional(
     if (outcome.balanceAfterMillis === null) {
       const missing = cost - outcome.account.balanceMillis;
       const what = sendable === 1 ? 'para enviar esta mensagem' : `para enviar estas ${sendable} mensagens`;
-      throw new AppError(
-        'insufficient_balance',
-        insufficientBalanceMessage(missing, what),
-        { missingMillis: missing, costMillis: cost, balanceMillis: outcome.account.balanceMillis },
-        402,
-      );
+      throw new AppError('insufficient_balance', insufficientBalanceMessage(missing, what), {
+        missingMillis: missing,
+        costMillis: cost,
+        balanceMillis: outcome.account.balanceMillis,
+      });
     }
     const ids = prepared.map((p) => outcome.idByToken.get(p.token) as number);
     const balance = outcome.balanceAfterMillis;

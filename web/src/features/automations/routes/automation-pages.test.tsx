@@ -122,6 +122,33 @@ describe('Automações', () => {
     });
   });
 
+  it('sends the re-entry choice: once per distinct data.pedido', async () => {
+    const fetch = renderAt('/dashboard/automations/new', (url, init) => {
+      if (url === '/api/automations' && init?.method === 'POST') return Response.json(automation(), { status: 201 });
+      return undefined;
+    });
+    await screen.findByRole('option', { name: 'Boas-vindas' }, SLOW);
+    fireEvent.change(screen.getByLabelText('Nome'), { target: { value: 'Pedido pago' } });
+    fireEvent.change(screen.getByLabelText('Gatilho'), { target: { value: 'api_event' } });
+    fireEvent.change(screen.getByLabelText('Nome do evento'), { target: { value: 'pedido_pago' } });
+    fireEvent.change(screen.getByLabelText('Quantas vezes o contato entra'), { target: { value: 'per_event' } });
+    fireEvent.change(screen.getByLabelText('Campo dos dados que identifica o evento'), {
+      target: { value: 'pedido' },
+    });
+    fireEvent.change(screen.getByLabelText('E-mail do remetente'), { target: { value: 'loja@example.com' } });
+    fireEvent.change(screen.getByLabelText('Enviar o modelo'), { target: { value: TEMPLATE } });
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar automação' }));
+    await waitFor(() =>
+      expect(fetch.mock.calls.some(([u, i]) => String(u) === '/api/automations' && i?.method === 'POST')).toBe(true),
+    );
+    const call = fetch.mock.calls.find(([u, i]) => String(u) === '/api/automations' && i?.method === 'POST');
+    expect(JSON.parse(String(call?.[1]?.body)).trigger).toEqual({
+      type: 'api_event',
+      eventName: 'pedido_pago',
+      eventKey: 'pedido',
+    });
+  });
+
   it('refuses a step without a template before calling the server', async () => {
     const fetch = renderAt('/dashboard/automations/new', () => undefined);
     await screen.findByRole('option', { name: 'Boas-vindas' }, SLOW);

@@ -75,7 +75,9 @@ function useTriggerText() {
       case 'date_field':
         return t('automations.trigger.dateFieldText', { field: trigger.field, hour: String(trigger.hour) });
       case 'api_event':
-        return t('automations.trigger.apiEventText', { event: trigger.eventName });
+        return trigger.eventKey
+          ? t('automations.trigger.apiEventPerKeyText', { event: trigger.eventName, key: trigger.eventKey })
+          : t('automations.trigger.apiEventText', { event: trigger.eventName });
     }
   };
 }
@@ -153,6 +155,9 @@ interface Draft {
   field: string;
   hour: string;
   eventName: string;
+  /** Empty: a contact enters once; a data key (`pedido`): once per distinct value of it. */
+  eventKey: string;
+  reentry: 'once' | 'per_event';
   fromEmail: string;
   fromName: string;
   steps: StepDraft[];
@@ -165,6 +170,8 @@ const NEW_DRAFT: Draft = {
   field: '',
   hour: '9',
   eventName: '',
+  eventKey: '',
+  reentry: 'once',
   fromEmail: '',
   fromName: '',
   steps: [{ waitAmount: '0', waitUnit: 'hours', templateId: '', subject: '' }],
@@ -179,6 +186,8 @@ function draftOf(view: AutomationView): Draft {
     field: trigger.type === 'date_field' ? trigger.field : '',
     hour: trigger.type === 'date_field' ? String(trigger.hour) : '9',
     eventName: trigger.type === 'api_event' ? trigger.eventName : '',
+    eventKey: trigger.type === 'api_event' ? (trigger.eventKey ?? '') : '',
+    reentry: trigger.type === 'api_event' && trigger.eventKey ? 'per_event' : 'once',
     fromEmail: view.fromEmail,
     fromName: view.fromName ?? '',
     steps: view.steps.map((s) => ({
@@ -196,7 +205,11 @@ function inputOf(draft: Draft) {
       ? { type: draft.triggerType, listId: draft.listId }
       : draft.triggerType === 'date_field'
         ? { type: draft.triggerType, field: draft.field, hour: draft.hour }
-        : { type: draft.triggerType, eventName: draft.eventName };
+        : {
+            type: draft.triggerType,
+            eventName: draft.eventName,
+            ...(draft.reentry === 'per_event' ? { eventKey: draft.eventKey } : {}),
+          };
   return {
     name: draft.name,
     trigger,
@@ -402,6 +415,31 @@ function AutomationEditor({ view, title, initial }: { view?: AutomationView; tit
                     onChange={(e) => set({ eventName: e.target.value })}
                   />
                   <p className="mt-1 text-xs text-slate-500">{t('automations.editor.eventHint')}</p>
+                  <Label htmlFor="automation-reentry" className="mt-4 block">
+                    {t('automations.editor.reentry')}
+                  </Label>
+                  <Select
+                    id="automation-reentry"
+                    className="mt-1.5"
+                    value={draft.reentry}
+                    onChange={(e) => set({ reentry: e.target.value as Draft['reentry'] })}
+                  >
+                    <option value="once">{t('automations.editor.reentryOnce')}</option>
+                    <option value="per_event">{t('automations.editor.reentryPerEvent')}</option>
+                  </Select>
+                  {draft.reentry === 'per_event' ? (
+                    <div className="mt-3">
+                      <Label htmlFor="automation-event-key">{t('automations.editor.eventKey')}</Label>
+                      <Input
+                        id="automation-event-key"
+                        className="mt-1.5 font-mono"
+                        value={draft.eventKey}
+                        placeholder="pedido"
+                        onChange={(e) => set({ eventKey: e.target.value })}
+                      />
+                      <p className="mt-1 text-xs text-slate-500">{t('automations.editor.eventKeyHint')}</p>
+                    </div>
+                  ) : null}
                 </div>
               )}
             </CardContent>

@@ -22,6 +22,7 @@ import {
 } from '@/features/lists/components/kit';
 import { CampaignAudienceItems } from '@/features/segments/components/campaign-audience-items';
 import { TemplateEditor } from '@/features/templates/components/template-editor';
+import { fillSample } from '@/lib/sample-liquid';
 import { confirmAction, toast, useAccount } from '@/stores/app-store';
 import { useDeleteCampaign } from '../api/delete-campaign';
 import { useDuplicateCampaign } from '../api/duplicate-campaign';
@@ -117,7 +118,9 @@ export function CampaignsPage() {
                   >
                     {campaign.name}
                   </Link>
-                  <p className="max-w-xs truncate text-xs text-slate-500">{campaign.subject || 'Sem assunto'}</p>
+                  <p className="max-w-xs truncate text-xs text-slate-500">
+                    {campaign.subject ? fillSample(campaign.subject) : 'Sem assunto'}
+                  </p>
                 </td>
                 <td className={td}>
                   <CampaignStatusBadge status={campaign.status} />

@@ -13,8 +13,9 @@ export interface Template extends TemplateSummary {
 }
 
 export interface StarterTemplate {
-  key: 'newsletter' | 'promocao' | 'anuncio';
+  key: string;
   name: string;
+  description: string;
   subject: string;
   html: string;
 }

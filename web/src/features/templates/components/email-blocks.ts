@@ -1,4 +1,4 @@
-import { identityFooterTable } from '@carteiro/shared';
+import { bulletproofButton, identityFooterTable } from '@carteiro/shared';
 
 /**
  * The visual editor's blocks: e-mail content in pt-BR (it reaches Brazilian recipients whatever the interface
@@ -26,16 +26,6 @@ const TEXT_STYLE = `${FONT}font-size:16px;line-height:24px;color:#1f2937;`;
 const paragraph = (text: string) => `<p style="margin:0;padding:8px 24px;${TEXT_STYLE}">${text}</p>`;
 
 const placeholder = (origin: string, file: string) => `${origin}/email/${file}`;
-
-/**
- * A "bulletproof" button: the colour sits on a table cell (Outlook's Word engine ignores padding and background
- * on links), the link repeats both for the clients that honour them, so the whole area is clickable there.
- */
-export function bulletproofButton(options: { text: string; href: string; color?: string; align?: string }): string {
-  const color = options.color ?? '#6d28d9';
-  const align = options.align ?? 'center';
-  return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" data-carteiro-bloco="botao"><tr><td align="${align}" style="padding:12px 24px;"><table role="presentation" cellpadding="0" cellspacing="0" border="0" style="border-collapse:separate;"><tr><td align="center" bgcolor="${color}" style="background:${color};border-radius:6px;mso-padding-alt:12px 28px;"><a href="${options.href}" target="_blank" style="display:inline-block;padding:12px 28px;${FONT}font-size:16px;line-height:20px;font-weight:bold;color:#ffffff;text-decoration:none;border-radius:6px;background:${color};">${options.text}</a></td></tr></table></td></tr></table>`;
-}
 
 /** Columns that stack on phones (`.col` in the template's media query) with a paragraph in each. */
 function columns(widths: number[]): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { customFieldTags, fillSample } from './merge-tags';
+import { fillSample } from '@/lib/sample-liquid';
+import { customFieldTags } from './merge-tags';
 
 describe('fillSample (client preview of library templates)', () => {
   it('fills name, e-mail, custom fields and defaults', () => {
@@ -16,6 +17,15 @@ describe('fillSample (client preview of library templates)', () => {
 
   it('points the unsubscribe link at a harmless anchor', () => {
     expect(fillSample('<a href="{{ link_descadastro }}">Sair</a>')).toBe('<a href="#">Sair</a>');
+    // The account's own data, and no Liquid tag left on screen.
+    const account = { name: 'Padaria', legalName: 'Padaria Ltda', taxId: '11222333000181', address: 'Rua A' };
+    expect(
+      fillSample(
+        '{{ conta.razao_social }}{% if conta.documento != "" %} · {{ conta.documento }}{% endif %}',
+        undefined,
+        account,
+      ),
+    ).toBe('Padaria Ltda · CNPJ 11.222.333/0001-81');
   });
 });
 

@@ -11,9 +11,10 @@ import { TemplateEditor } from './template-editor';
 vi.mock('./visual-builder', () => ({
   default: forwardRef(function FakeBuilder({ html }: { html: string }, ref) {
     useImperativeHandle(ref, () => ({
+      flush: async () => {},
       getHtml: () => html,
       getProject: () => ({ pages: [] }),
-      insertText: () => {},
+      insertText: () => true,
     }));
     return <div data-testid="visual-builder" />;
   }),

@@ -10,8 +10,9 @@ import { useContacts } from '@/features/contacts/api/get-contacts';
 import { errorText, formatNumber, pluralForm, Select, Textarea } from '@/features/lists/components/kit';
 import { cn } from '@/lib/cn';
 import { useI18n } from '@/lib/i18n';
+import { fillSample, type SampleContact } from '@/lib/sample-liquid';
 import { toast } from '@/stores/app-store';
-import { BASE_MERGE_TAGS, customFieldTags, fillSample, type SampleContact } from './merge-tags';
+import { BASE_MERGE_TAGS, customFieldTags } from './merge-tags';
 import type { VisualBuilderHandle } from './visual-builder';
 
 // GrapesJS (+ preset, ~300 KB) is fetched only when an editor shows the visual mode.
@@ -69,8 +70,9 @@ export function TemplateEditor({ initial, onSave, renderPreview, onTestSend, rea
     return content;
   }
 
-  function switchTo(next: Mode) {
+  async function switchTo(next: Mode) {
     if (next === mode) return;
+    await builder.current?.flush();
     const now = current();
     setContent(now);
     if (next === 'visual' && mode === 'code') setBuilderKey((k) => k + 1);
@@ -93,6 +95,7 @@ export function TemplateEditor({ initial, onSave, renderPreview, onTestSend, rea
   }
 
   async function save() {
+    await builder.current?.flush();
     const now = current();
     setContent(now);
     setSaving(true);
@@ -127,7 +130,7 @@ export function TemplateEditor({ initial, onSave, renderPreview, onTestSend, rea
               type="button"
               role="tab"
               aria-selected={mode === value}
-              onClick={() => switchTo(value)}
+              onClick={() => void switchTo(value)}
               className={cn(
                 'rounded-md px-3 py-1.5 text-sm font-semibold',
                 mode === value ? 'bg-brand-700 text-white' : 'text-slate-700 hover:bg-slate-100',

@@ -21,6 +21,8 @@ import { CHIP_ATTRIBUTE, CHIP_CLASS, chipHtml, liquidToChips, restoreLiquid } fr
 
 /** What the editor shell asks of the builder (this module, with GrapesJS, loads only on editor routes). */
 export interface VisualBuilderHandle {
+  /** Merges the text being edited into the e-mail (GrapesJS does it only when editing ends, asynchronously). */
+  flush(): Promise<void>;
   /** The e-mail HTML: body with CSS inlined (newsletter preset) plus the CSS kept for media queries. */
   getHtml(): string;
   getProject(): Record<string, unknown>;
@@ -171,8 +173,9 @@ function firstText(component: Component | null | undefined): Component | undefin
 }
 
 /** Merges what the owner is typing into the model (GrapesJS syncs a text only when its editing ends). */
-function syncEditing(instance: Editor) {
-  instance.getEditing()?.trigger('sync:content');
+async function syncEditing(instance: Editor): Promise<void> {
+  const view = instance.getEditing()?.getView() as { syncContent?: () => Promise<void> } | undefined;
+  await view?.syncContent?.();
 }
 
 /** GrapesJS with the newsletter preset (for its CSS inliner), driven by Carteiro's own accessible panels. */
@@ -311,18 +314,18 @@ export default function VisualBuilder({
   useImperativeHandle(
     ref,
     () => ({
+      async flush() {
+        if (editor.current) await syncEditing(editor.current);
+      },
       getHtml() {
         const instance = editor.current;
         if (!instance) return html;
-        syncEditing(instance);
         const inlined = String(instance.runCommand('gjs-get-inlined-html') ?? instance.getHtml());
         const body = inlined.replace(/^<body[^>]*>/i, '').replace(/<\/body>\s*$/i, '');
         return restoreLiquid(wrapEmailHtml(body, instance.getCss() ?? ''));
       },
       getProject() {
-        const instance = editor.current;
-        if (instance) syncEditing(instance);
-        return (instance?.getProjectData() ?? {}) as Record<string, unknown>;
+        return (editor.current?.getProjectData() ?? {}) as Record<string, unknown>;
       },
       insertText(text: string) {
         const instance = editor.current;

@@ -4,8 +4,10 @@ import { PageHeader } from '@/components/coming-soon-page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { useSession } from '@/features/auth/utils/use-session';
 import { ErrorPanel, errorText, formatDateTime, LoadingPanel } from '@/features/lists/components/kit';
 import { useI18n } from '@/lib/i18n';
+import { fillSample } from '@/lib/sample-liquid';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useCreateTemplate } from '../api/create-template';
 import { useDeleteTemplate } from '../api/delete-template';
@@ -124,6 +126,15 @@ function StarterPicker() {
   const { t } = useI18n();
   const starters = useStarterTemplates();
   const create = useCreateTemplate();
+  const sessionAccount = useSession().data?.account;
+  const account = sessionAccount
+    ? {
+        name: sessionAccount.name,
+        legalName: sessionAccount.legalName ?? null,
+        taxId: sessionAccount.taxId ?? null,
+        address: sessionAccount.address ?? null,
+      }
+    : null;
   const navigate = useNavigate();
   async function start(name: string, subject: string | null, html: string) {
     try {
@@ -152,8 +163,9 @@ function StarterPicker() {
             <StarterCard
               key={starter.key}
               title={starter.name}
-              description={starter.subject}
-              html={starter.html}
+              description={starter.description}
+              subject={fillSample(starter.subject)}
+              html={fillSample(starter.html, undefined, account)}
               disabled={create.isPending}
               onPick={() => start(starter.name, starter.subject, starter.html)}
             />
@@ -167,12 +179,15 @@ function StarterPicker() {
 function StarterCard({
   title,
   description,
+  subject,
   html,
   disabled,
   onPick,
 }: {
   title: string;
   description: string;
+  /** The subject as a recipient reads it (sample data, never raw Liquid). */
+  subject?: string;
   html?: string;
   disabled: boolean;
   onPick: () => void;
@@ -196,6 +211,11 @@ function StarterCard({
       <div className="flex flex-1 flex-col p-4">
         <p className="font-semibold text-slate-900">{title}</p>
         <p className="mt-1 line-clamp-2 flex-1 text-sm text-slate-600">{description}</p>
+        {subject ? (
+          <p className="mt-2 line-clamp-2 text-xs text-slate-600">
+            <span className="font-semibold">{t('templates.starters.subject')}</span> {subject}
+          </p>
+        ) : null}
         <Button size="sm" className="mt-3" disabled={disabled} onClick={onPick}>
           {t('templates.starters.use')}
         </Button>
