@@ -12,7 +12,8 @@ export function SiteHeader({ showPricingLink = true }: { showPricingLink?: boole
         <Link
           to="/"
           className="flex min-w-0 flex-col sm:flex-row sm:items-center sm:gap-3"
-          aria-label="Carteiro — início"
+          // No aria-label: the name is the visible words (logo + tagline), as speech-input users say what they see
+          // (WCAG 2.5.3).
         >
           <Logo />
           <span className="truncate pl-10 text-[11px] leading-tight text-slate-500 sm:border-l sm:border-slate-200 sm:pl-3 sm:text-sm">

@@ -94,7 +94,7 @@ export function LoginPage() {
           {pending ? <Spinner className="text-white" /> : null}
           {t('auth.login.submit')}
         </Button>
-        <div className="flex items-center gap-3 text-xs uppercase text-slate-400">
+        <div className="flex items-center gap-3 text-xs uppercase text-slate-600">
           <span className="h-px flex-1 bg-slate-200" />
           {t('auth.or')}
           <span className="h-px flex-1 bg-slate-200" />

@@ -68,6 +68,9 @@ export default function CalendarView({ timeZone = DEFAULT_TIME_ZONE }: { timeZon
         '[&_.fc-toolbar]:flex-wrap! [&_.fc-toolbar]:gap-2 [&_.fc-toolbar-title]:text-lg! sm:[&_.fc-toolbar-title]:text-2xl!',
         '[&_.fc-button-primary]:border-brand-800! [&_.fc-button-primary]:bg-brand-700! [&_.fc-button-active]:bg-brand-900!',
         '[&_.fc-event]:cursor-pointer',
+        // Other months' days readable (WCAG 1.4.3: FullCalendar fades them to 1.96:1); names wrap instead of "Natal 202".
+        '[&_.fc-day-other_.fc-daygrid-day-top]:opacity-100! [&_.fc-day-other_.fc-daygrid-day-number]:text-slate-500!',
+        '[&_.fc-daygrid-event]:whitespace-normal! [&_.fc-event-title]:whitespace-normal! [&_.fc-event-title]:break-words',
       ].join(' ')}
     >
       {calendar.isError ? <ErrorPanel error={calendar.error} onRetry={() => calendar.refetch()} /> : null}
@@ -77,7 +80,10 @@ export default function CalendarView({ timeZone = DEFAULT_TIME_ZONE }: { timeZon
         locale={ptBrLocale}
         timeZone="UTC"
         headerToolbar={{ left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek' }}
-        buttonText={{ today: 'Hoje', month: 'Mês', week: 'Semana' }}
+        // Text arrows instead of FullCalendar's icon font spans (role="img" without a name); the hints name them.
+        buttonIcons={false}
+        buttonText={{ prev: '‹', next: '›', today: 'Hoje', month: 'Mês', week: 'Semana' }}
+        buttonHints={{ prev: 'Anterior', next: 'Próximo', today: 'Hoje' }}
         height="auto"
         editable
         eventStartEditable

@@ -33,6 +33,8 @@ function LoadedEditor({ template }: { template: Template }) {
       <Link to="/dashboard/templates" className="text-sm text-brand-700 hover:underline">
         {t('templates.back')}
       </Link>
+      {/* The name field is the page's visible title; the heading names the page for screen readers. */}
+      <h1 className="sr-only">{template.name}</h1>
       <div className="mb-4 mt-2 grid gap-3 sm:grid-cols-2">
         <div>
           <label htmlFor="template-name" className="text-sm font-medium text-slate-800">
