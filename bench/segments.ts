@@ -6,28 +6,36 @@
  * 1. Creates a throwaway PostgreSQL database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
  *    dropped at the end, kept with BENCH_KEEP_DB=1 for EXPLAIN), migrates it, and generates with SQL
  *    (generate_series): one account with BENCH_CONTACTS contacts (custom fields cidade/pontos/nascimento, joined
- *    over the last ~3 years), BENCH_CAMPAIGNS sent campaigns, and BENCH_EVENTS message events spread over them
- *    and the contacts (≈ 65 % opens, a fifth of them machine opens, 30 % clicks, 5 % unsubscribes). The
- *    message_events indexes are dropped during the load and rebuilt from their own definitions (faster than
- *    maintaining them row by row), then the tables are analysed.
+ *    over the last ~3 years) on three lists (Clientes 60 %, VIP 5 %, Inativos 14 %), BENCH_CAMPAIGNS sent
+ *    campaigns, one message per contact for the BENCH_DELIVERED_CAMPAIGNS (5) most recent (2 % failed), and
+ *    BENCH_EVENTS message events spread over the campaigns and the contacts (≈ 65 % opens, a fifth of them machine
+ *    opens, 30 % clicks, 5 % unsubscribes). The messages and message_events indexes are dropped during the load
+ *    and rebuilt from their own definitions (faster than maintaining them row by row), then the tables are
+ *    analysed.
  * 2. Counts segments through the real code path (countSegment: context checks + compiled SQL), BENCH_RUNS times
- *    each after BENCH_WARMUP runs, and prints p50 / p95 / max in ms. The headline is a three-condition segment
- *    with one condition on engagement: cidade = "São Paulo" E inscrito nos últimos 365 dias E abriu alguma das
- *    últimas 5 campanhas (machine opens excluded).
+ *    each after BENCH_WARMUP runs, and prints p50 / p95 / max in ms: the three segments of the first benchmark,
+ *    one row per condition type (text, number, date, list, status, subscription date, each engagement operator),
+ *    and the worst tree the editor allows (3 levels, 30 conditions, OU at the top). BENCH_ONLY=<text> measures
+ *    only the rows whose label contains it.
  *
  * BENCH_REUSE_DB=<name> measures again on a database a previous run kept (BENCH_KEEP_DB=1), without seeding.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { SegmentGroup } from '@carteiro/shared';
+import { pathToFileURL } from 'node:url';
+import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Db, openDatabase, queryRows } from '../server/src/db/database';
+import { foldDeliveries } from '../server/src/modules/segments/segment-deliveries';
 import { countSegment, previewSegment } from '../server/src/modules/segments/segments';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 20);
+/** Measure only the segments whose label contains this text. */
+const ONLY = process.env.BENCH_ONLY;
+const DELIVERED_CAMPAIGNS = Number(process.env.BENCH_DELIVERED_CAMPAIGNS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -40,50 +48,129 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, i)] as number;
 }
 
-const SEGMENTS: Array<{ label: string; tree: SegmentGroup }> = [
-  {
-    label: 'cidade = São Paulo E inscrito há ≤ 365 dias E abriu alguma das últimas 5',
-    tree: {
-      type: 'group',
-      match: 'all',
-      conditions: [
-        { type: 'field', field: { custom: 'cidade' }, operator: 'equals', value: 'São Paulo' },
+const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
+  type: 'group',
+  match: 'all',
+  conditions,
+});
+const any = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
+  type: 'group',
+  match: 'any',
+  conditions,
+});
+const custom = (key: string, operator: string, value?: string) =>
+  ({ type: 'field', field: { custom: key }, operator, value }) as SegmentCondition;
+const engagement = (operator: string, campaigns?: number) =>
+  ({ type: 'engagement', operator, campaigns }) as SegmentCondition;
+
+/** The segments measured; `{list:Clientes}` etc. are replaced by the seeded lists' ids. */
+function segmentsToMeasure(lists: Record<string, string>): Array<{ label: string; tree: SegmentGroup }> {
+  const list = (name: string, operator: 'in' | 'not_in' = 'in') =>
+    ({ type: 'list', operator, listId: lists[name] as string }) as SegmentCondition;
+  // The deepest tree the editor allows (3 levels) with its most conditions (30), every condition type and
+  // operator family in it, OU at the top so no branch can stop the others early.
+  const worst = any(
+    all(
+      custom('cidade', 'equals', 'São Paulo'),
+      any(custom('pontos', 'number_gt', '450'), custom('nascimento', 'birthday_this_month'), list('VIP')),
+      engagement('opened_any', 5),
+      { type: 'status', operator: 'is', value: 'subscribed' },
+      { type: 'subscribed_at', operator: 'in_last_days', value: '90' },
+    ),
+    all(
+      custom('cidade', 'starts_with', 'Rec'),
+      engagement('never_opened'),
+      any(custom('pontos', 'number_lte', '10'), custom('nascimento', 'date_before', '1975-01-01')),
+      list('Inativos', 'not_in'),
+    ),
+    all(
+      list('Clientes'),
+      engagement('opened_none', 3),
+      any(
+        { type: 'field', field: 'name', operator: 'contains', value: '999' },
+        { type: 'field', field: 'email', operator: 'starts_with', value: 'c12' },
+        custom('cidade', 'is_empty'),
+      ),
+    ),
+    all(
+      engagement('clicked_any', 10),
+      custom('cidade', 'not_equals', 'Curitiba'),
+      any(
+        custom('nascimento', 'date_after', '2005-01-01'),
+        custom('nascimento', 'date_on', '1990-05-05'),
+        custom('pontos', 'number_eq', '77'),
+      ),
+      { type: 'subscribed_at', operator: 'before', value: '2024-06-01' },
+    ),
+    all(
+      { type: 'status', operator: 'is_not', value: 'unsubscribed' },
+      custom('cidade', 'not_contains', 'o'),
+      any(custom('pontos', 'number_gte', '498'), { type: 'subscribed_at', operator: 'after', value: '2026-01-01' }),
+      custom('nascimento', 'is_not_empty'),
+      { type: 'field', field: 'email', operator: 'not_contains', value: 'teste' },
+    ),
+    custom('cidade', 'contains', 'Horizonte'),
+  );
+  return [
+    {
+      label: 'cidade = São Paulo E inscrito há ≤ 365 dias E abriu alguma das últimas 5',
+      tree: all(
+        custom('cidade', 'equals', 'São Paulo'),
         { type: 'subscribed_at', operator: 'in_last_days', value: '365' },
-        { type: 'engagement', operator: 'opened_any', campaigns: 5 },
-      ],
+        engagement('opened_any', 5),
+      ),
     },
-  },
-  {
-    label: 'pontos > 250 E situação inscrito E clicou em alguma das últimas 3',
-    tree: {
-      type: 'group',
-      match: 'all',
-      conditions: [
-        { type: 'field', field: { custom: 'pontos' }, operator: 'number_gt', value: '250' },
+    {
+      label: 'pontos > 250 E situação inscrito E clicou em alguma das últimas 3',
+      tree: all(
+        custom('pontos', 'number_gt', '250'),
         { type: 'status', operator: 'is', value: 'subscribed' },
-        { type: 'engagement', operator: 'clicked_any', campaigns: 3 },
-      ],
+        engagement('clicked_any', 3),
+      ),
     },
-  },
-  {
-    label: 'aniversário este mês OU (cidade começa com "Rec" E nunca abriu)',
-    tree: {
-      type: 'group',
-      match: 'any',
-      conditions: [
-        { type: 'field', field: { custom: 'nascimento' }, operator: 'birthday_this_month' },
-        {
-          type: 'group',
-          match: 'all',
-          conditions: [
-            { type: 'field', field: { custom: 'cidade' }, operator: 'starts_with', value: 'Rec' },
-            { type: 'engagement', operator: 'never_opened' },
-          ],
-        },
-      ],
+    {
+      label: 'aniversário este mês OU (cidade começa com "Rec" E nunca abriu)',
+      tree: any(
+        custom('nascimento', 'birthday_this_month'),
+        all(custom('cidade', 'starts_with', 'Rec'), engagement('never_opened')),
+      ),
     },
-  },
-];
+    {
+      label: 'texto: nome contém "99"',
+      tree: all({ type: 'field', field: 'name', operator: 'contains', value: '99' }),
+    },
+    {
+      label: 'texto: e-mail começa com "c1" OU cidade é diferente de "Recife"',
+      tree: any(
+        { type: 'field', field: 'email', operator: 'starts_with', value: 'c1' },
+        custom('cidade', 'not_equals', 'Recife'),
+      ),
+    },
+    { label: 'texto: cidade está vazia', tree: all(custom('cidade', 'is_empty')) },
+    { label: 'número: pontos ≥ 480', tree: all(custom('pontos', 'number_gte', '480')) },
+    { label: 'data: nascimento antes de 1980-01-01', tree: all(custom('nascimento', 'date_before', '1980-01-01')) },
+    { label: 'data: aniversário este mês', tree: all(custom('nascimento', 'birthday_this_month')) },
+    { label: 'lista: está em Clientes', tree: all(list('Clientes')) },
+    { label: 'lista: não está em VIP OU está em Inativos', tree: any(list('VIP', 'not_in'), list('Inativos')) },
+    { label: 'situação: não é inscrito', tree: all({ type: 'status', operator: 'is_not', value: 'subscribed' }) },
+    {
+      label: 'inscrição: antes de 2025-01-01 OU depois de 2026-06-01',
+      tree: any(
+        { type: 'subscribed_at', operator: 'before', value: '2025-01-01' },
+        { type: 'subscribed_at', operator: 'after', value: '2026-06-01' },
+      ),
+    },
+    { label: 'engajamento: abriu alguma das últimas 5', tree: all(engagement('opened_any', 5)) },
+    { label: 'engajamento: clicou em alguma das últimas 50', tree: all(engagement('clicked_any', 50)) },
+    { label: 'engajamento: não abriu nenhuma das últimas 5', tree: all(engagement('opened_none', 5)) },
+    { label: 'engajamento: nunca abriu', tree: all(engagement('never_opened')) },
+    {
+      label: 'engajamento dentro de OU: cidade = Recife OU não abriu nenhuma das últimas 3 OU nunca abriu',
+      tree: any(custom('cidade', 'equals', 'Recife'), engagement('opened_none', 3), engagement('never_opened')),
+    },
+    { label: 'pior aninhamento: 3 níveis, 30 condições de todos os tipos, OU no topo', tree: worst },
+  ];
+}
 
 async function main(): Promise<void> {
   const reuse = process.env.BENCH_REUSE_DB;
@@ -100,7 +187,8 @@ async function main(): Promise<void> {
   const database = await openDatabase({ kind: 'postgres', url: dbUrl.toString(), poolSize: 2 });
   try {
     const db = database.db;
-    await database.migrate();
+    // A reused database is measured as it is (kept by an earlier run of this bench).
+    if (!reuse) await database.migrate();
     const t0 = performance.now();
     if (reuse) {
       const [account] = await queryRows<{ id: string }>(db, sql`select id from accounts where owner_user_id = 'bench'`);
@@ -122,6 +210,19 @@ async function main(): Promise<void> {
                  case when g % 20 = 0 then 'unsubscribed' else 'subscribed' end,
                  now() - ((g % 1100) || ' days')::interval
             from generate_series(1, ${CONTACTS}::int) g`,
+    );
+    // Lists: Clientes (3 in 5 contacts), VIP (1 in 20), Inativos (1 in 7, half of those unsubscribed from it).
+    await db.execute(
+      sql`insert into lists (account_id, name) values (${accountId}, 'Clientes'), (${accountId}, 'VIP'),
+            (${accountId}, 'Inativos')`,
+    );
+    await db.execute(
+      sql`insert into list_memberships (list_id, contact_id, status)
+          select l.id, c.id, case when l.name = 'Inativos' and c.n % 2 = 0 then 'unsubscribed' else 'subscribed' end
+            from (select id, row_number() over () as n from contacts where account_id = ${accountId}) c
+            join lists l on l.account_id = ${accountId}
+                        and ((l.name = 'Clientes' and c.n % 5 < 3) or (l.name = 'VIP' and c.n % 20 = 0)
+                             or (l.name = 'Inativos' and c.n % 7 = 0))`,
     );
     const tContacts = performance.now();
     await db.execute(
@@ -157,12 +258,32 @@ async function main(): Promise<void> {
               join bench_k k on k.n = 1 + (g / 7) % ${CAMPAIGNS}::bigint`,
       );
     }
+    // The last BENCH_DELIVERED_CAMPAIGNS campaigns' messages, one per contact (2 % failed): what "não abriu
+    // nenhuma das últimas N" reads. Indexes rebuilt after the load, like message_events'.
+    const messageIndexes = await queryRows<{ indexname: string; indexdef: string }>(
+      db,
+      sql`select indexname, indexdef from pg_indexes where tablename = 'messages' and indexname <> 'messages_pkey'`,
+    );
+    for (const index of messageIndexes) await db.execute(sql.raw(`drop index ${index.indexname}`));
+    await db.execute(
+      sql`insert into messages (campaign_id, account_id, contact_id, email, status, token, sent_at, created_at)
+          select k.id, ${accountId}::uuid, c.id, c.email,
+                 case when (hashtext(c.id::text) + k.n) % 50 = 0 then 'failed' else 'sent' end,
+                 md5(k.id::text || c.id::text) || substr(md5(c.id::text), 1, 8), k.started_at, k.started_at
+            from (select id, started_at, row_number() over (order by started_at desc) as n from campaigns) k
+            cross join contacts c
+           where k.n <= ${DELIVERED_CAMPAIGNS}::int and c.account_id = ${accountId}`,
+    );
+    for (const index of messageIndexes) await db.execute(sql.raw(index.indexdef));
     const tEvents = performance.now();
     for (const index of indexes) await db.execute(sql.raw(index.indexdef));
     // Steady state: autovacuum's insert-triggered vacuum sets the visibility map of an append-only table, which
     // index-only scans need.
     await db.execute(sql`vacuum analyze contacts`);
     await db.execute(sql`vacuum analyze message_events`);
+    await db.execute(sql`vacuum analyze messages`);
+    await db.execute(sql`vacuum analyze list_memberships`);
+    await db.execute(sql`vacuum analyze contact_first_opens`);
     await db.execute(sql`analyze campaigns`);
     const tReady = performance.now();
     await measure(
@@ -178,19 +299,47 @@ async function main(): Promise<void> {
   }
 }
 
-async function measure(db: Db, accountId: string, title: string): Promise<void> {
+/** Prints the floor and every segment's count times for the account (also used by bench/ten-million.ts). */
+export async function measure(db: Db, accountId: string, title: string): Promise<void> {
   {
-    const [counts] = await queryRows<{ contacts: number; events: number }>(
+    const [counts] = await queryRows<{ contacts: number; events: number; messages: number }>(
       db,
-      sql`select (select count(*)::int from contacts) as contacts, (select count(*)::int from message_events) as events`,
+      sql`select (select count(*)::int from contacts) as contacts, (select count(*)::int from message_events) as events,
+                 (select count(*)::int from messages) as messages`,
+    );
+    const lists = Object.fromEntries(
+      (
+        await queryRows<{ id: string; name: string }>(
+          db,
+          sql`select id, name from lists where account_id = ${accountId}`,
+        )
+      ).map((l) => [l.name, l.id]),
     );
     const load = os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ');
     console.info(
-      `${title}; ${fmt(counts?.contacts ?? 0)} contacts, ${fmt(counts?.events ?? 0)} message events; ` +
+      `${title}; ${fmt(counts?.contacts ?? 0)} contacts, ${fmt(counts?.events ?? 0)} message events, ` +
+        `${fmt(counts?.messages ?? 0)} messages; ` +
         `${os.cpus().length} CPUs, load average ${load}, Node ${process.version}`,
+    );
+
+    // "Não abriu nenhuma": the last campaigns' deliveries are folded into segment_deliveries once, by the first
+    // count that needs them — timed here, apart from the counts.
+    const recent = await queryRows<{ id: string }>(
+      db,
+      sql`select id from campaigns where created_by = ${accountId} and status = 'sent'
+           order by started_at desc nulls last, id desc limit 5`,
+    );
+    const foldStart = performance.now();
+    const folded = await foldDeliveries(
+      db,
+      accountId,
+      recent.map((r) => r.id),
+    );
+    console.info(
+      `fold of the last ${recent.length} sent campaigns into segment_deliveries (once per campaign): ${fmt(folded)} contacts in ${fmt(performance.now() - foldStart)} ms`,
     );
 
     // The floor on this machine now: one pass over the account's contacts reading a custom field, which every
@@ -208,7 +357,8 @@ async function measure(db: Db, accountId: string, title: string): Promise<void> 
     console.info(
       `floor (one pass over the contacts reading a custom field): p50 ${ms(percentile(floor, 50))} ms, p95 ${ms(percentile(floor, 95))} ms`,
     );
-    for (const { label, tree } of SEGMENTS) {
+    for (const { label, tree } of segmentsToMeasure(lists)) {
+      if (ONLY && !label.includes(ONLY)) continue;
       const times: number[] = [];
       let matched = 0;
       for (let i = 0; i < WARMUP + RUNS; i++) {
@@ -228,7 +378,10 @@ async function measure(db: Db, accountId: string, title: string): Promise<void> 
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// Run when started as a script (not when bench/ten-million.ts imports `measure`).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,12 +1,14 @@
 /**
  * npm run bench:send — the sending engine end to end (a benchmark, not a test):
  *
- *   BENCH_RECIPIENTS=100000 BENCH_WORKERS=2 BENCH_DKIM=off,rsa-sha256,ed25519-sha256 npx tsx bench/send.ts
+ *   BENCH_RECIPIENTS=100000 npm run bench:send
  *
  * Creates a throwaway PostgreSQL database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test),
- * an account with N contacts in one list, and for each DKIM mode a campaign with a ~6 KB pt-BR template (merge
- * tags in subject and body, 10 links). The smtp sink (bench/smtp-sink.ts, counts and discards) runs as a child
- * process on 127.0.0.1; BENCH_WORKERS sender processes each run the real CampaignSender against the database.
+ * an account with N contacts in one list, and for each scenario (BENCH_SCENARIOS, below: a DKIM mode, sender
+ * processes, signing threads per process) a campaign with a ~6 KB pt-BR template (merge tags in subject and body,
+ * 10 links). The smtp sink (bench/smtp-sink.ts, counts and discards) runs as a child process on 127.0.0.1; the
+ * scenario's sender processes each run the real CampaignSender against the database, with a DKIM signing pool of
+ * the scenario's threads (0 = signing on the engine's thread). Mode `dual` signs with Ed25519 and RSA-2048.
  * Prints messages/s from "send" (startCampaignSend: snapshot + reservation) to "last message accepted and
  * recorded" (campaign status sent, settled), CPU µs per message of the senders (and of the sink), the senders'
  * peak RSS, and the sink's raw acceptance rate with the pipelining SmtpPool measured in the same run.
@@ -17,15 +19,16 @@
  * BENCH_TRACKING_DOMAIN=on (mode `domain`): the domain's tracking CNAME is found, so the links of every message are
  * on links.<domain> instead of PUBLIC_URL (resolved with the signing, once per campaign).
  * BENCH_WEBHOOK=off,on runs each mode without and with one webhook endpoint subscribed to message.delivered (the
- * engine then writes one outbox event per delivered message, in its outcome statement); BENCH_WEBHOOK_DRAIN=1
- * also runs the webhook dispatcher and delivery jobs (pg-boss) in this process during the run, POSTing every event
- * to a receiver on 127.0.0.1 — the whole webhook machinery competing with the engine for the same CPUs.
+ * engine then writes one coalesced outbox row per delivered batch, in its outcome statement); BENCH_WEBHOOK_DRAIN=1
+ * also runs the webhook worker (dispatcher + delivery lanes, ADR 0026) in every sender process, POSTing every event
+ * to a receiver on 127.0.0.1 — the whole webhook machinery competing with the engine for the same CPUs — and prints
+ * how long after the last message delivered the last event arrived, and the events' rate against the engine's.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
+import os, { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
@@ -33,7 +36,6 @@ import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../server/src/config';
 import { type Database, openDatabase } from '../server/src/db/database';
-import { startJobQueue } from '../server/src/jobs/job-queue';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
 import { addSenderDomain } from '../server/src/modules/sender-identities/sender-identities';
@@ -47,7 +49,10 @@ import {
   createDkimSigner,
   DEFAULT_SIGNED_HEADERS,
   type DkimAlgorithm,
+  type DkimSigner,
+  signChain,
 } from '../server/src/modules/sending/dkim/dkim-signer';
+import { createDkimSigningPool } from '../server/src/modules/sending/dkim/signing-pool';
 import {
   buildMimeMessage,
   buildMimeMessageFromParts,
@@ -70,10 +75,36 @@ import { webhookEndpoints } from '../server/src/modules/webhooks/webhooks.db';
 import { startWebhookWorker } from '../server/src/modules/webhooks/webhooks-runtime';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
-const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
-const MODES = (process.env.BENCH_DKIM ?? 'off,rsa-sha256,ed25519-sha256,domain').split(',') as Array<
-  'off' | 'domain' | DkimAlgorithm
->;
+const CORES = availableParallelism();
+type Mode = 'off' | 'domain' | 'dual' | DkimAlgorithm;
+/** One run: a DKIM mode, how many sender processes, how many signing threads each (0 = on its main thread). */
+interface Scenario {
+  mode: Mode;
+  processes: number;
+  threads: number;
+}
+const parseCount = (value: string | undefined, fallback: number) =>
+  value === undefined || value === 'auto' || value === 'cores' ? fallback : Number(value);
+/**
+ * BENCH_SCENARIOS=mode:processes:threads,… (processes/threads a number, `cores` or `auto` = this machine's cores).
+ * Default: the issue's comparisons — DKIM off in one process (the reference), RSA-2048 in one process signing on
+ * every core, RSA-2048 in as many processes as cores each signing on its own thread (the old way to use the
+ * cores), and Ed25519 + RSA-2048 in one process. The legacy BENCH_DKIM / BENCH_WORKERS / BENCH_SIGNING_THREADS
+ * give every mode listed the same processes and threads.
+ */
+const SCENARIOS: Scenario[] = process.env.BENCH_DKIM
+  ? process.env.BENCH_DKIM.split(',').map((mode) => ({
+      mode: mode as Mode,
+      processes: parseCount(process.env.BENCH_WORKERS, 2),
+      threads: parseCount(process.env.BENCH_SIGNING_THREADS, CORES),
+    }))
+  : (process.env.BENCH_SCENARIOS ?? 'off:1:auto,rsa-sha256:1:auto,rsa-sha256:cores:0,dual:1:auto')
+      .split(',')
+      .map((spec) => {
+        const [mode, processes, threads] = spec.split(':');
+        return { mode: mode as Mode, processes: parseCount(processes, CORES), threads: parseCount(threads, CORES) };
+      });
+const MODES = [...new Set(SCENARIOS.map((s) => s.mode))];
 const BENCH_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
@@ -114,23 +145,32 @@ async function senderChild(): Promise<void> {
   // As the worker role does: tracking tokens signed with AUTH_SECRET.
   setTrackingSecret(BENCH_SECRET);
   const database = await openDatabase({ kind: 'postgres', url: env.BENCH_DB as string, poolSize: CONCURRENCY + 2 });
+  const signerFor = (algorithm: DkimAlgorithm, keyFile: string, selector: string) =>
+    createDkimSigner({
+      domain: 'loja.exemplo.com.br',
+      selector,
+      privateKeyPem: fs.readFileSync(keyFile, 'utf8'),
+      algorithm,
+      headerNames: [...DEFAULT_SIGNED_HEADERS, 'feedback-id'],
+    });
+  const mode = env.BENCH_MODE as Mode;
   const signers =
-    env.BENCH_MODE && env.BENCH_MODE !== 'off' && env.BENCH_MODE !== 'domain'
+    mode === 'dual'
       ? [
-          createDkimSigner({
-            domain: 'loja.exemplo.com.br',
-            selector: 'bench',
-            privateKeyPem: fs.readFileSync(env.BENCH_KEY as string, 'utf8'),
-            algorithm: env.BENCH_MODE as DkimAlgorithm,
-            headerNames: [...DEFAULT_SIGNED_HEADERS, 'feedback-id'],
-          }),
+          signerFor('ed25519-sha256', `${env.BENCH_KEY}.ed25519`, 'bench-ed'),
+          signerFor('rsa-sha256', `${env.BENCH_KEY}.rsa`, 'bench'),
         ]
-      : [];
+      : mode !== 'off' && mode !== 'domain'
+        ? [signerFor(mode, env.BENCH_KEY as string, 'bench')]
+        : [];
+  const threads = Number(env.BENCH_SIGNING_THREADS ?? 0);
+  const signingPool = threads > 0 ? createDkimSigningPool({ threads }) : undefined;
   const transport = createRelayTransport(`smtp://127.0.0.1:${env.BENCH_SINK_PORT}`, CONCURRENCY);
   const sender = new CampaignSender({
     db: database.db,
     transports: [transport],
     signers,
+    signingPool,
     signingFor:
       env.BENCH_MODE === 'domain'
         ? createSigningResolver({
@@ -158,6 +198,17 @@ async function senderChild(): Promise<void> {
       listIdDomain: 'carteiro.test',
     },
   });
+  // BENCH_WEBHOOK_DRAIN: this process also runs the webhook worker, as `carteiro worker` does.
+  const webhooks = env.BENCH_WEBHOOK_DRAIN
+    ? await startWebhookWorker({
+        config: loadConfig({ NODE_ENV: 'test', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'silent' }),
+        db: database.db,
+        mailer: null,
+        logger: pino({ level: 'warn' }),
+        resolver: { addresses: async () => [] },
+        box: createSecretBox(BENCH_SECRET),
+      })
+    : null;
   let peakRss = process.memoryUsage().rss;
   setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -173,7 +224,9 @@ async function senderChild(): Promise<void> {
       process.send?.({ type: 'stats', cpuMicros: cpu.user + cpu.system, peakRss } satisfies ChildMessage);
     }
     if (msg.type === 'exit') {
+      await webhooks?.stop();
       await sender.stop();
+      await signingPool?.close();
       await transport.close();
       await database.close();
       process.exit(0);
@@ -313,10 +366,11 @@ function stageCosts(n = 3000): string {
   );
   const rsa = cpu(() => signers[0]?.sign(raw));
   const ed = cpu(() => signers[1]?.sign(raw));
+  const dual = cpu(() => signChain([signers[1] as DkimSigner, signers[0] as DkimSigner], raw));
   return (
     `stage CPU µs/msg, one thread (${raw.length} bytes on the wire): full liquidjs render ${liquid}; string path ` +
     `(render + tracking + MIME) ${stringPath}; fast path (body programs: render + tracking + MIME) ${fast}, of which ` +
-    `${staticIds.length + 1} tracking signatures ${signatures}; DKIM RSA-2048 ${rsa}, Ed25519 ${ed}`
+    `${staticIds.length + 1} tracking signatures ${signatures}; DKIM RSA-2048 ${rsa}, Ed25519 ${ed}, both (one parse and body hash) ${dual}`
   );
 }
 
@@ -375,7 +429,7 @@ async function main(): Promise<void> {
       sink.once('message', (msg: { port: number }) => resolve(msg)),
     );
     console.log(
-      `sending engine bench: ${N} recipients, ${WORKERS} sender processes × ${CONCURRENCY} lanes, batch ${BATCH}, ${os.cpus().length} CPUs, load average ${os
+      `sending engine bench: ${N} recipients, scenarios ${SCENARIOS.map((x) => `${x.mode}:${x.processes}:${x.threads}`).join(' ')} (mode:processes:signing threads), ${CONCURRENCY} lanes per process, batch ${BATCH}, ${os.cpus().length} CPUs, load average ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(
@@ -399,8 +453,8 @@ async function main(): Promise<void> {
       })
       .returning();
     if (!account) throw new Error('no account');
-    await creditAccount(database.db, account.id, 5 * N * MODES.length * WEBHOOK_VARIANTS.length + 1000);
-    const hooks = WEBHOOK_VARIANTS.includes('on') ? await startWebhookBench(database, url.toString()) : null;
+    await creditAccount(database.db, account.id, 5 * N * SCENARIOS.length * WEBHOOK_VARIANTS.length + 1000);
+    const hooks = WEBHOOK_VARIANTS.includes('on') ? await startWebhookBench(database) : null;
     // Issue 14: only a verified sender may send. The address is confirmed; mode `domain` also verifies its domain.
     await trustSenderAddress(database.db, account.id, 'loja@loja.exemplo.com.br');
     if (MODES.includes('domain')) {
@@ -451,17 +505,21 @@ async function main(): Promise<void> {
     console.log(`setup: ${N} contacts in ${Math.round(performance.now() - t0)} ms`);
 
     const rows: string[] = [];
-    for (const mode of MODES)
+    const rates: Array<{ scenario: Scenario; hook: string; rate: number; rss: number }> = [];
+    const pem = (algorithm: DkimAlgorithm) =>
+      (algorithm === 'rsa-sha256'
+        ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+        : generateKeyPairSync('ed25519')
+      ).privateKey.export({ type: 'pkcs8', format: 'pem' });
+    for (const scenario of SCENARIOS)
       for (const hook of WEBHOOK_VARIANTS) {
+        const { mode } = scenario;
         await hooks?.subscribe(account.id, hook === 'on');
         const keyFile = path.join(tmp, `${mode}.pem`);
-        if (mode !== 'off' && mode !== 'domain') {
-          const pair =
-            mode === 'rsa-sha256'
-              ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-              : generateKeyPairSync('ed25519');
-          fs.writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
-        }
+        if (mode === 'dual') {
+          fs.writeFileSync(`${keyFile}.rsa`, pem('rsa-sha256'));
+          fs.writeFileSync(`${keyFile}.ed25519`, pem('ed25519-sha256'));
+        } else if (mode !== 'off' && mode !== 'domain') fs.writeFileSync(keyFile, pem(mode));
         const [campaign] = await database.db
           .insert(campaigns)
           .values({
@@ -477,7 +535,7 @@ async function main(): Promise<void> {
           })
           .returning();
         if (!campaign) throw new Error('no campaign');
-        const senders = Array.from({ length: WORKERS }, () =>
+        const senders = Array.from({ length: scenario.processes }, () =>
           fork(new URL(import.meta.url).pathname, ['sender'], {
             execArgv: process.env.BENCH_PROFILE
               ? [...process.execArgv, '--cpu-prof', '--cpu-prof-dir=/tmp/carteiro-prof']
@@ -488,6 +546,7 @@ async function main(): Promise<void> {
               BENCH_SINK_PORT: String(port),
               BENCH_MODE: mode,
               BENCH_KEY: keyFile,
+              BENCH_SIGNING_THREADS: String(scenario.threads),
             },
           }),
         );
@@ -515,8 +574,6 @@ async function main(): Promise<void> {
           }),
         );
         const sink1 = await sinkStats(sink);
-        for (const c of senders) c.send({ type: 'exit' });
-        await Promise.all(senders.map((c) => new Promise((r) => c.once('exit', r))));
         const [sent] = await database.db
           .select({ n: campaigns.sentCount })
           .from(campaigns)
@@ -526,11 +583,17 @@ async function main(): Promise<void> {
         const rss = Math.max(...stats.map((s) => s.peakRss)) / 1048576;
         const rate = started.recipients / seconds;
         const hookStats = hooks ? await hooks.stats() : '';
-        const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} webhook ${hook.padEnd(3)} ${hookStats} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}`;
+        const drained =
+          hooks && hook === 'on' && WEBHOOK_DRAIN ? `; ${await hooks.drained(campaign.id, Number(sent?.n), rate)}` : '';
+        rates.push({ scenario, hook, rate, rss });
+        const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} ${scenario.processes} process(es) × ${scenario.threads} signing threads, webhook ${hook.padEnd(3)} ${hookStats} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}${drained}`;
         console.log(line);
         rows.push(line);
+        for (const c of senders) c.send({ type: 'exit' });
+        await Promise.all(senders.map((c) => new Promise((r) => c.once('exit', r))));
       }
     await hooks?.stop();
+    printRatios(rates);
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     sink.send({ type: 'exit' });
@@ -545,40 +608,54 @@ async function main(): Promise<void> {
 }
 
 /**
- * One webhook endpoint of the bench account (enabled or not per run) and, with BENCH_WEBHOOK_DRAIN, the webhook
- * worker of this process delivering to a counting receiver on 127.0.0.1.
+ * The issue's ratios, from runs of the same bench (same sink, same database, same minute): one process signing
+ * RSA-2048 on every core against as many processes as cores (≥ 0.9), RSA-2048 against DKIM off (≥ 0.45), and the
+ * cost of adding Ed25519 to RSA-2048 (< 15 %). Printed when the runs they need are in the scenarios.
  */
-async function startWebhookBench(database: Database, dbUrl: string) {
+function printRatios(rates: Array<{ scenario: Scenario; hook: string; rate: number; rss: number }>): void {
+  const find = (mode: Mode, one: boolean) =>
+    rates.find((r) => r.hook === 'off' && r.scenario.mode === mode && (r.scenario.processes === 1) === one)?.rate ??
+    rates.find((r) => r.scenario.mode === mode && (r.scenario.processes === 1) === one)?.rate;
+  const rsaOne = find('rsa-sha256', true);
+  const rsaMany = find('rsa-sha256', false);
+  const off = find('off', true);
+  const dual = find('dual', true);
+  const ratio = (a: number | undefined, b: number | undefined) => (a && b ? (a / b).toFixed(2) : 'n/a');
+  console.log(
+    `ratios: RSA-2048 one process / ${CORES} processes ${ratio(rsaOne, rsaMany)} (≥ 0.9); ` +
+      `RSA-2048 / DKIM off ${ratio(rsaOne, off)} (≥ 0.45); ` +
+      `Ed25519 + RSA-2048 costs ${rsaOne && dual ? `${Math.round((1 - dual / rsaOne) * 100)} %` : 'n/a'} over RSA-2048 alone (< 15 %); ` +
+      `peak RSS per sender ${Math.round(Math.max(...rates.map((r) => r.rss)))} MB`,
+  );
+}
+
+/**
+ * One webhook endpoint of the bench account (enabled or not per run), subscribed to message.delivered, POSTing to
+ * a counting receiver on 127.0.0.1 that notes when the first and the last event arrived. With BENCH_WEBHOOK_DRAIN
+ * the sender processes run the webhook worker too (dispatcher + delivery lanes), as `carteiro worker` does.
+ */
+async function startWebhookBench(database: Database) {
   let received = 0;
+  let firstAt = 0;
+  let lastAt = 0;
   const receiver = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       received++;
+      lastAt = Date.now();
+      if (received === 1) firstAt = lastAt;
       res.writeHead(204).end();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const box = createSecretBox('bench-secret-bench-secret-bench-secret-0123');
+  const box = createSecretBox(BENCH_SECRET);
   const endpointUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
   let endpointId: string | null = null;
-  const config = loadConfig({ NODE_ENV: 'test', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'silent' });
-  const boss = WEBHOOK_DRAIN
-    ? await startJobQueue(database, { logger: pino({ level: 'silent' }), connectionString: dbUrl, schedule: false })
-    : null;
-  const worker = boss
-    ? await startWebhookWorker({
-        config,
-        db: database.db,
-        jobs: boss,
-        mailer: null,
-        logger: pino({ level: 'silent' }),
-        resolver: { addresses: async () => [] },
-        box,
-        concurrency: 2,
-      })
-    : null;
   return {
     async subscribe(accountId: string, on: boolean) {
+      received = 0;
+      firstAt = 0;
+      lastAt = 0;
       if (!endpointId) {
         const [row] = await database.db
           .insert(webhookEndpoints)
@@ -596,6 +673,27 @@ async function startWebhookBench(database: Database, dbUrl: string) {
         .set({ enabled: on })
         .where(eq(webhookEndpoints.id, endpointId as string));
     },
+    /**
+     * After the campaign is sent: waits (≤ 5 min) for every delivered message's event at the receiver, then
+     * the lag of the last event behind the last message delivered (messages.sent_at) and the events' rate.
+     */
+    async drained(campaignId: string, sent: number, engineRate: number): Promise<string> {
+      const deadline = Date.now() + 300_000;
+      while (received < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const [row] = await database.db
+        .execute<{ last: string }>(
+          sql`select (extract(epoch from max(sent_at)) * 1000)::float8 as last from messages
+               where campaign_id = ${campaignId}`,
+        )
+        .then((r) => (r as unknown as { rows: { last: string }[] }).rows);
+      const lastDelivered = Number(row?.last);
+      const rate = received / Math.max(0.001, (lastAt - firstAt) / 1000);
+      return (
+        `webhook events ${received}/${sent} at the receiver, the last ${((lastAt - lastDelivered) / 1000).toFixed(1)} s ` +
+        `after the last message delivered, ${Math.round(rate)} events/s (engine ${Math.round(engineRate)} msg/s, ` +
+        `events/engine ${(rate / engineRate).toFixed(2)})`
+      );
+    },
     async stats() {
       const [row] = await database.db
         .execute<{ batches: number; events: number }>(
@@ -603,11 +701,9 @@ async function startWebhookBench(database: Database, dbUrl: string) {
                      (select count(*)::int from webhook_events) as events`,
         )
         .then((r) => (r as unknown as { rows: { batches: number; events: number }[] }).rows);
-      return `(outbox so far: ${row?.batches ?? 0} engine batches, ${row?.events ?? 0} events${boss ? `; delivered so far ${received}` : ''})`;
+      return `(outbox so far: ${row?.batches ?? 0} engine batches, ${row?.events ?? 0} events)`;
     },
     async stop() {
-      await worker?.stop();
-      await boss?.stop({ graceful: false });
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     },
   };

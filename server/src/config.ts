@@ -150,6 +150,8 @@ const envSchema = z.object({
   SENDING_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(200),
   /** Batches in flight at once per worker process (also the pooled SMTP connections per relay). */
   SENDING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** DKIM signing threads per worker process; unset = the cores the process may use, 0 = sign on the engine's thread. */
+  SENDING_SIGNING_THREADS: z.coerce.number().int().min(0).max(256).optional(),
   /** Messages per second per relay per worker process; 0 = unlimited. */
   SENDING_RATE_PER_RELAY: z.coerce.number().min(0).default(0),
   /** First retry delay after a 4xx or connection failure; doubles per attempt up to the max. */
@@ -217,7 +219,7 @@ const envSchema = z.object({
   WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Retries after the first attempt (timeouts, 5xx, 408, 429, connection errors); with the delays below ≈ 1 day. */
   WEBHOOKS_RETRY_LIMIT: z.coerce.number().int().min(0).max(50).default(12),
-  /** First retry delay; each retry waits between 1× and 2× the previous (pg-boss back-off), up to the max. */
+  /** First retry delay; each next retry waits twice the previous (± 10 % jitter), up to the max. */
   WEBHOOKS_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(60),
   WEBHOOKS_RETRY_DELAY_MAX_SECONDS: z.coerce
     .number()
@@ -226,10 +228,14 @@ const envSchema = z.object({
     .default(6 * 3600),
   /** An endpoint failing without a single success for this long is disabled and the account e-mailed. */
   WEBHOOKS_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(72),
-  /** How often the dispatcher turns outbox events into delivery jobs. */
+  /** How often the dispatcher turns outbox events into deliveries (and how often idle lanes look for due ones). */
   WEBHOOKS_DISPATCH_MS: z.coerce.number().int().min(10).max(60_000).default(500),
-  /** A delivery job held longer than this by a worker that died is retried by pg-boss. */
-  WEBHOOKS_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** A delivery claimed by a worker that died is due again after this (keep it above WEBHOOKS_TIMEOUT_MS). */
+  WEBHOOKS_LEASE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Delivery attempts in flight per worker process, all endpoints together. */
+  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
+  /** Delivery attempts in flight per endpoint and worker process: a slow endpoint holds at most this many. */
+  WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(16),
   /** Settled deliveries, their attempts and dispatched events older than this are swept (hourly, by the worker). */
   WEBHOOKS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Image uploads (issue 5): local directory by default, S3-compatible when every S3_* below is set.

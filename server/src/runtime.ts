@@ -153,11 +153,10 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     }
 
     if (role !== 'api') {
-      // Outbound webhooks: the outbox dispatcher and the delivery jobs (issue 13).
+      // Outbound webhooks: the outbox dispatcher and the delivery lanes (ADR 0026).
       const webhooks = await startWebhookWorker({
         config,
         db: database.db,
-        jobs,
         mailer,
         logger,
         resolver: dns,

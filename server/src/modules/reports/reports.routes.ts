@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database';
 import { requireActor } from '../auth/request-actor';
@@ -25,12 +26,12 @@ export async function reportsRoutes(app: FastifyInstance, opts: { db: Db }): Pro
   );
   app.get<{ Params: { id: string } }>('/api/campaigns/:id/report.csv', async (request, reply) => {
     const actor = await requireActor(request);
-    const { csv } = await campaignReportCsv(db, actor.accountId, request.params.id);
+    const { rows } = await campaignReportCsv(db, actor.accountId, request.params.id);
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="relatorio-campanha-${request.params.id}.csv"`)
       .header('cache-control', 'no-store')
-      .send(csv);
+      .send(Readable.from(rows));
   });
   app.get<{ Params: { id: string } }>('/api/contacts/:id/activity', async (request) => {
     const actor = await requireActor(request);

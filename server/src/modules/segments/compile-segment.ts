@@ -22,18 +22,88 @@ export interface SegmentContext {
 }
 
 /**
- * Compiles a validated condition tree (shared segmentTreeSchema) into one SQL boolean expression over the
- * contact alias `c` (contacts). Every value is a bound parameter; the only identifiers in the SQL are the fixed
- * ones written here (a custom field is `c.fields ->> $key`, its key a parameter). Text comparisons ignore case.
- * Dates and numbers in custom fields are text: a value that does not look like one simply does not match (no
- * cast can fail — the casts are guarded by a regular expression).
+ * A compiled segment for a query over `contacts c`: `joins` (LEFT JOINs, possibly empty) go right after
+ * `from contacts c`, `where` is a boolean over `c` and those joins. A set of contacts the tree names (a list's
+ * subscribed members, the human openers or clickers of the last N campaigns, the recipients of the last N
+ * campaigns, everyone who ever opened) is tested in one of two ways. Directly under the top-level E it is an
+ * EXISTS / NOT EXISTS, which the planner turns into a hash semi- or anti-join. Inside an OU (or below one) it is
+ * one LEFT JOIN of the set's distinct contacts, however often the tree names it: the planner hashes it once and
+ * each test is a column check that costs the same inside any nesting — where a correlated sub-query would be
+ * one probe per contact (the 2.6 s of "aniversário OU (… E nunca abriu)" at 1M contacts, docs/benchmarks.md
+ * "Segments").
  */
-export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): SQL {
-  return compileGroup(tree, ctx);
+export interface CompiledSegment {
+  joins: SQL;
+  where: SQL;
+  /** Whether the query reads contact sets: it must then run with nested loops off (see segments.ts). */
+  hasSets: boolean;
 }
 
-function compileGroup(group: SegmentGroup, ctx: SegmentContext): SQL {
-  const parts = group.conditions.map((c) => (c.type === 'group' ? compileGroup(c, ctx) : compileCondition(c, ctx)));
+/**
+ * Compiles a validated condition tree (shared segmentTreeSchema) into a query shape over the contact alias `c`
+ * (contacts). Every value is a bound parameter; the only identifiers in the SQL are the fixed ones written here
+ * (a custom field is `c.fields ->> $key`, its key a parameter). Text comparisons ignore case. Dates and numbers
+ * in custom fields are text: a value that does not look like one simply does not match (no cast can fail — the
+ * casts are guarded by a regular expression).
+ */
+export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
+  const sets = new ContactSets('join');
+  const where = compileGroup(tree, ctx, sets, true);
+  return { joins: sets.joins(), where, hasSets: sets.named };
+}
+
+/**
+ * The same tree as ONE boolean expression over `c` alone (no joins), for a query that combines segments with
+ * other sources (the campaign audience, contacts/count-recipients.ts): every set test is an EXISTS, a semi-join
+ * at the top of an E and an indexed probe inside an OU. Same conditions, same sets as compileSegment (one
+ * compiler, two renderings of membership).
+ */
+export function compileSegmentPredicate(tree: SegmentGroup, ctx: SegmentContext): SQL {
+  return compileGroup(tree, ctx, new ContactSets('exists'), false);
+}
+
+/** A set of contacts: a query selecting `contact_id` (never null), which may repeat a contact unless `unique`. */
+interface ContactSet {
+  key: string;
+  query: () => SQL;
+  unique?: boolean;
+}
+
+/** The contact sets one compiled tree names; those tested inside an OU become one join each (by key). */
+class ContactSets {
+  private readonly joined = new Map<string, { alias: string; set: ContactSet; query: SQL }>();
+  named = false;
+  constructor(private readonly mode: 'join' | 'exists') {}
+
+  /** A boolean over `c`: is the contact in the set. `topLevel`: a conjunct of the top-level E. */
+  has(set: ContactSet, topLevel: boolean): SQL {
+    this.named = true;
+    if (this.mode === 'exists' || topLevel) {
+      return sql`exists (select 1 from (${set.query()}) s where s.contact_id = c.id)`;
+    }
+    let entry = this.joined.get(set.key);
+    if (!entry) {
+      entry = { alias: `s${this.joined.size + 1}`, set, query: set.query() };
+      this.joined.set(set.key, entry);
+    }
+    return sql`${sql.raw(entry.alias)}.contact_id is not null`;
+  }
+
+  joins(): SQL {
+    const parts = [...this.joined.values()].map(({ alias, set, query }) => {
+      const distinct = set.unique ? query : sql`select distinct d.contact_id from (${query}) d`;
+      return sql`left join (${distinct}) ${sql.raw(alias)} on ${sql.raw(alias)}.contact_id = c.id`;
+    });
+    return sql.join(parts, sql` `);
+  }
+}
+
+/** `topLevel`: the group is the top-level E (or an E directly inside it), whose conjuncts may be semi-joins. */
+function compileGroup(group: SegmentGroup, ctx: SegmentContext, sets: ContactSets, topLevel: boolean): SQL {
+  const conjunct = topLevel && (group.match === 'all' || group.conditions.length === 1);
+  const parts = group.conditions.map((c) =>
+    c.type === 'group' ? compileGroup(c, ctx, sets, conjunct) : compileCondition(c, ctx, sets, conjunct),
+  );
   if (parts.length === 0) return sql`true`;
   return sql`(${sql.join(parts, group.match === 'all' ? sql` and ` : sql` or `)})`;
 }
@@ -78,15 +148,45 @@ function lastCampaigns(ctx: SegmentContext, n: number): SQL {
 }
 
 /** Contacts with a human (non-machine) event of this kind in the last N campaigns. */
-function humanEvent(ctx: SegmentContext, kind: 'open' | 'click', lastN: number): SQL {
+function humanEventSet(ctx: SegmentContext, kind: 'open' | 'click', lastN: number): ContactSet {
   // The campaign ids are the account's own (read scoped by account), so no account_id filter: it is not in
   // the index and would turn the index-only scan into heap fetches.
-  return sql`select e.contact_id from message_events e
-             where e.campaign_id = any(${lastCampaigns(ctx, lastN)}) and e.kind = ${kind}
-               and not e.machine and e.contact_id is not null`;
+  return {
+    key: `${kind}:${lastN}`,
+    query: () => sql`select e.contact_id from message_events e
+                      where e.campaign_id = any(${lastCampaigns(ctx, lastN)}) and e.kind = ${kind}
+                        and not e.machine and e.contact_id is not null`,
+  };
 }
 
-function compileCondition(c: SegmentCondition, ctx: SegmentContext): SQL {
+/**
+ * Contacts one of the last N sent campaigns was delivered to (a `sent` message): their last delivered campaign
+ * (segment_deliveries, folded in by the context) started no earlier than the N-th most recent sent campaign.
+ */
+function deliveredSet(ctx: SegmentContext, lastN: number): ContactSet {
+  const nth = ctx.recentCampaignIds[Math.min(lastN, ctx.recentCampaignIds.length) - 1];
+  return {
+    key: `sent:${lastN}`,
+    unique: true,
+    query: () =>
+      nth
+        ? sql`select d.contact_id from segment_deliveries d
+               where d.account_id = ${ctx.accountId}
+                 and d.last_delivered_campaign_at >= (select started_at from campaigns where id = ${nth}::uuid)`
+        : sql`select null::uuid as contact_id where false`,
+  };
+}
+
+/**
+ * The UTC instant at which `day` (AAAA-MM-DD) starts in the account's time zone, evaluated once per query (an
+ * init plan), so "inscrito antes/depois de" compares contacts.created_at directly instead of converting every
+ * contact's timestamp to a local date.
+ */
+function startOfDay(day: SQL, ctx: SegmentContext): SQL {
+  return sql`(select (${day})::timestamp at time zone ${ctx.timeZone}::text)`;
+}
+
+function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: ContactSets, topLevel: boolean): SQL {
   switch (c.type) {
     case 'field': {
       const x = fieldExpression(c.field, ctx);
@@ -129,8 +229,15 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext): SQL {
     }
     case 'list': {
       if (!ctx.listIds.has(c.listId)) throw new AppError('validation_failed', 'Uma das listas escolhidas não existe.');
-      const member = sql`exists (select 1 from list_memberships lm where lm.contact_id = c.id
-                         and lm.list_id = ${c.listId}::uuid and lm.status = 'subscribed')`;
+      const member = sets.has(
+        {
+          key: `list:${c.listId}`,
+          unique: true,
+          query: () => sql`select lm.contact_id from list_memberships lm
+                            where lm.list_id = ${c.listId}::uuid and lm.status = 'subscribed'`,
+        },
+        topLevel,
+      );
       return c.operator === 'in' ? member : sql`not ${member}`;
     }
     case 'status':
@@ -140,28 +247,34 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext): SQL {
         const since = new Date(ctx.now.getTime() - Number(c.value) * 86_400_000);
         return sql`c.created_at >= ${since.toISOString()}::timestamptz`;
       }
-      const day = sql`(c.created_at at time zone ${ctx.timeZone}::text)::date`;
-      return c.operator === 'before' ? sql`${day} < ${c.value}::date` : sql`${day} > ${c.value}::date`;
+      // Local day < D  ⇔  created before D starts there; local day > D  ⇔  created once D + 1 has started.
+      return c.operator === 'before'
+        ? sql`c.created_at < ${startOfDay(sql`${c.value}::date`, ctx)}`
+        : sql`c.created_at >= ${startOfDay(sql`${c.value}::date + 1`, ctx)}`;
     }
     case 'engagement': {
       const n = c.campaigns ?? 5;
       switch (c.operator) {
         case 'opened_any':
-          return sql`c.id in (${humanEvent(ctx, 'open', n)})`;
+          return sets.has(humanEventSet(ctx, 'open', n), topLevel);
         case 'clicked_any':
-          return sql`c.id in (${humanEvent(ctx, 'click', n)})`;
+          return sets.has(humanEventSet(ctx, 'click', n), topLevel);
         case 'opened_none':
-          // Received at least one of the last N campaigns and opened none of them. NOT EXISTS, not NOT IN: the
-          // planner turns it into an anti-join (or index probes inside an OU); NOT IN over a million openers
-          // would not fit a hashed subplan and be re-scanned per contact.
-          return sql`(c.id in (select m.contact_id from messages m where m.account_id = ${ctx.accountId}
-                                 and m.status = 'sent' and m.campaign_id = any(${lastCampaigns(ctx, n)}))
-                      and not exists (select 1 from message_events e
-                                       where e.campaign_id = any(${lastCampaigns(ctx, n)}) and e.kind = 'open'
-                                         and not e.machine and e.contact_id = c.id))`;
+          // Received at least one of the last N campaigns and opened none of them: someone never mailed is not
+          // a non-opener.
+          return sql`(${sets.has(deliveredSet(ctx, n), topLevel)}
+                      and not ${sets.has(humanEventSet(ctx, 'open', n), topLevel)})`;
         case 'never_opened':
-          return sql`not exists (select 1 from message_events e where e.contact_id = c.id
-                                   and e.account_id = ${ctx.accountId} and e.kind = 'open' and not e.machine)`;
+          // contact_first_opens holds one row per contact with a human open (kept by a trigger on
+          // message_events): a set the size of the account's openers, not of its events.
+          return sql`not ${sets.has(
+            {
+              key: 'opened-ever',
+              unique: true,
+              query: () => sql`select o.contact_id from contact_first_opens o where o.account_id = ${ctx.accountId}`,
+            },
+            topLevel,
+          )}`;
       }
     }
   }

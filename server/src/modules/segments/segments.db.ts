@@ -1,6 +1,7 @@
 import type { SegmentGroup } from '@carteiro/shared';
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
+import { campaigns } from '../campaigns/campaigns.db';
 
 /**
  * A saved segment (Contatos → Segmentos): a validated condition tree (shared/src/schemas/segments.ts), compiled
@@ -23,3 +24,30 @@ export const segments = pgTable(
 );
 
 export type SegmentRow = typeof segments.$inferSelect;
+
+/**
+ * Segments' read model of deliveries: per contact, the start of the most recent *sent* campaign that was
+ * delivered to it (a `sent` message). "Não abriu nenhuma das últimas N campanhas" needs "was delivered one of the
+ * last N sent campaigns" — `last_delivered_campaign_at` ≥ the start of the N-th most recent — instead of reading
+ * every message of N campaigns (N × the audience, from the wide messages heap). A campaign is folded in once, after
+ * it is `sent` (its outcomes are final then), by the first count that needs it (segment-deliveries.ts).
+ */
+export const segmentDeliveries = pgTable(
+  'segment_deliveries',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id').notNull(),
+    lastDeliveredCampaignAt: timestamp('last_delivered_campaign_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.contactId] })],
+);
+
+/** The sent campaigns already folded into segment_deliveries (once each). */
+export const segmentFoldedCampaigns = pgTable('segment_folded_campaigns', {
+  campaignId: uuid('campaign_id')
+    .primaryKey()
+    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  foldedAt: timestamp('folded_at', { withTimezone: true }).notNull().defaultNow(),
+});

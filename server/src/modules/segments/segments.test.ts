@@ -356,7 +356,9 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
     const id = await createReadyCampaign(db, user.accountId, { includeListIds: [] });
     const when = new Date(Date.now() + 3_600_000).toISOString();
     const none = await post(user, `/api/campaigns/${id}/schedule`, { scheduledAt: when });
-    expect(none.statusCode).toBe(400);
+    // A campaign not ready to send is a 409 naming the missing item (the send checklist's audience).
+    expect(none.statusCode, none.body).toBe(409);
+    expect(none.json().error.code).toBe('campaign_not_ready');
     expect(none.json().error.message).toBe(
       'Escolha pelo menos uma lista ou segmento de destinatários antes de enviar.',
     );

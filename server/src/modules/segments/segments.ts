@@ -11,10 +11,13 @@ import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
 import { lists } from '../lists/lists.db';
-import { compileSegment, type SegmentContext } from './compile-segment';
+import { type CompiledSegment, compileSegment, compileSegmentPredicate, type SegmentContext } from './compile-segment';
+import { foldDeliveries } from './segment-deliveries';
 import { type SegmentRow, segments } from './segments.db';
 
 const NOT_FOUND = 'Segmento não encontrado.';
+/** work_mem of one segment read with contact sets: a hash of ~1M contact ids (≈ 50 MB) fits in one batch. */
+const SEGMENT_WORK_MEM = '64MB';
 export const PREVIEW_LIMIT = 20;
 
 function toView(row: SegmentRow): SegmentView {
@@ -27,24 +30,37 @@ function toView(row: SegmentRow): SegmentView {
   };
 }
 
-function collect(tree: SegmentGroup, keys: Set<string>, listIds: Set<string>, lastN: { max: number }): void {
+function collect(
+  tree: SegmentGroup,
+  keys: Set<string>,
+  listIds: Set<string>,
+  lastN: { max: number; delivered: number },
+): void {
   for (const c of tree.conditions) {
     if (c.type === 'group') collect(c, keys, listIds, lastN);
-    else if (c.type === 'engagement') lastN.max = Math.max(lastN.max, c.campaigns ?? 5);
-    else if (c.type === 'field' && typeof c.field === 'object') keys.add(c.field.custom);
+    else if (c.type === 'engagement') {
+      lastN.max = Math.max(lastN.max, c.campaigns ?? 5);
+      if (c.operator === 'opened_none') lastN.delivered = Math.max(lastN.delivered, c.campaigns ?? 5);
+    } else if (c.type === 'field' && typeof c.field === 'object') keys.add(c.field.custom);
     else if (c.type === 'list') listIds.add(c.listId);
   }
 }
 
 /**
- * The context a tree is compiled in: of the custom field keys and lists it names, those the account has (one
+ * The context trees are compiled in: of the custom field keys and lists they name, those the account has (one
  * indexed query for the lists, one `fields ? key` probe per key — not a scan of every contact's keys), the
- * account's time zone, the clock.
+ * account's time zone, its last sent campaigns (those a "não abriu nenhuma" looks at folded into
+ * segment_deliveries first, once each), the clock.
  */
-async function contextFor(db: Db, accountId: string, trees: SegmentGroup[], now: Date): Promise<SegmentContext> {
+export async function segmentContextFor(
+  db: Db,
+  accountId: string,
+  trees: SegmentGroup[],
+  now: Date,
+): Promise<SegmentContext> {
   const keys = new Set<string>();
   const wantedLists = new Set<string>();
-  const lastN = { max: 0 };
+  const lastN = { max: 0, delivered: 0 };
   for (const tree of trees) collect(tree, keys, wantedLists, lastN);
   const known = new Set<string>();
   for (const key of keys) {
@@ -71,6 +87,14 @@ async function contextFor(db: Db, accountId: string, trees: SegmentGroup[], now:
           .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.status, 'sent')))
           .orderBy(sql`${campaigns.startedAt} desc nulls last`, desc(campaigns.id))
           .limit(lastN.max);
+  // "Não abriu nenhuma": the deliveries of the campaigns it looks at must be in segment_deliveries.
+  if (lastN.delivered > 0) {
+    await foldDeliveries(
+      db,
+      accountId,
+      recent.slice(0, lastN.delivered).map((r) => r.id),
+    );
+  }
   return {
     recentCampaignIds: recent.map((r) => r.id),
     accountId,
@@ -81,9 +105,9 @@ async function contextFor(db: Db, accountId: string, trees: SegmentGroup[], now:
   };
 }
 
-/** The SQL condition (over contacts alias `c`) of a tree, checked against the account (unknown field → 400). */
-export async function segmentCondition(db: Db, accountId: string, tree: SegmentGroup, now = new Date()): Promise<SQL> {
-  return compileSegment(tree, await contextFor(db, accountId, [tree], now));
+/** The compiled query shape of a tree, checked against the account (unknown field or list → 400). */
+async function compileFor(db: Db, accountId: string, tree: SegmentGroup, now: Date): Promise<CompiledSegment> {
+  return compileSegment(tree, await segmentContextFor(db, accountId, [tree], now));
 }
 
 export async function findSegments(db: Db, accountId: string): Promise<SegmentView[]> {
@@ -105,7 +129,7 @@ export async function findSegment(db: Db, accountId: string, id: string): Promis
 }
 
 export async function createSegment(db: Db, accountId: string, input: SegmentCreateInput): Promise<SegmentView> {
-  await segmentCondition(db, accountId, input.conditions);
+  await compileFor(db, accountId, input.conditions, new Date());
   const [row] = await db
     .insert(segments)
     .values({ accountId, name: input.name, conditions: input.conditions })
@@ -121,7 +145,7 @@ export async function updateSegment(
   input: SegmentUpdateInput,
 ): Promise<SegmentView> {
   await findSegmentRow(db, accountId, id);
-  if (input.conditions) await segmentCondition(db, accountId, input.conditions);
+  if (input.conditions) await compileFor(db, accountId, input.conditions, new Date());
   const [row] = await db
     .update(segments)
     .set({ ...input, updatedAt: new Date() })
@@ -151,29 +175,36 @@ export async function deleteSegment(db: Db, accountId: string, id: string): Prom
   await db.delete(segments).where(and(eq(segments.accountId, accountId), eq(segments.id, id)));
 }
 
-function hasEngagement(tree: SegmentGroup): boolean {
-  return tree.conditions.some((c) => (c.type === 'group' ? hasEngagement(c) : c.type === 'engagement'));
-}
-
 /**
- * How many of the account's contacts match the tree (any status: the editor's live count), in its own
- * transaction with JIT off — a count over 1M contacts crosses jit_above_cost and spent ~0.4 s compiling
- * expressions it then ran once. With an engagement condition, nested loops are off too: the planner cannot
- * estimate conditions on custom fields (jsonb expressions get a fixed 0.5 % selectivity), believes few contacts
- * pass, and probes the events index once per contact and campaign — twice as slow as one hash of the campaigns'
- * human events at 60,000 contacts, and growing with them (ADR 0016, docs/benchmarks.md "Segments").
+ * Runs a read over a compiled segment in its own transaction with JIT off — a count over 1M contacts crosses
+ * jit_above_cost and spent ~0.4 s compiling expressions it then ran once — and, when the tree names contact sets,
+ * nested loops off — the planner cannot estimate conditions on custom fields (jsonb expressions get a fixed 0.5 %
+ * selectivity), believes few contacts pass, and would probe or rescan each set once per contact instead of
+ * hashing it once — and SEGMENT_WORK_MEM for its hashes: a set of a million contact ids hashed in the default
+ * 4 MB spills in batches, and a DISTINCT whose group count the planner underestimates spilled for minutes
+ * (ADR 0016, docs/benchmarks.md "Segments").
  */
-export async function countSegment(db: Db, accountId: string, tree: SegmentGroup, now = new Date()): Promise<number> {
-  const condition = await segmentCondition(db, accountId, tree, now);
+async function readSegment<T>(db: Db, segment: CompiledSegment, query: SQL): Promise<T[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local jit = off`);
-    if (hasEngagement(tree)) await tx.execute(sql`set local enable_nestloop = off`);
-    const [row] = await queryRows<{ n: number | string }>(
-      tx as unknown as Db,
-      sql`select count(*)::int as n from contacts c where c.account_id = ${accountId} and ${condition}`,
-    );
-    return Number(row?.n ?? 0);
+    if (segment.hasSets) {
+      await tx.execute(sql`set local enable_nestloop = off`);
+      await tx.execute(sql.raw(`set local work_mem = '${SEGMENT_WORK_MEM}'`));
+    }
+    return queryRows<T>(tx as unknown as Db, query);
   });
+}
+
+/** How many of the account's contacts match the tree (any status: the editor's live count). */
+export async function countSegment(db: Db, accountId: string, tree: SegmentGroup, now = new Date()): Promise<number> {
+  const segment = await compileFor(db, accountId, tree, now);
+  const [row] = await readSegment<{ n: number | string }>(
+    db,
+    segment,
+    sql`select count(*)::int as n from contacts c ${segment.joins}
+         where c.account_id = ${accountId} and ${segment.where}`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 /** The first matches, newest first (the editor's preview). */
@@ -183,11 +214,13 @@ export async function previewSegment(
   tree: SegmentGroup,
   now = new Date(),
 ): Promise<SegmentPreviewContact[]> {
-  const condition = await segmentCondition(db, accountId, tree, now);
-  return queryRows<SegmentPreviewContact>(
+  const segment = await compileFor(db, accountId, tree, now);
+  return readSegment<SegmentPreviewContact>(
     db,
-    sql`select c.id, c.email, c.name, c.status from contacts c where c.account_id = ${accountId} and ${condition}
-        order by c.created_at desc, c.id desc limit ${PREVIEW_LIMIT}`,
+    segment,
+    sql`select c.id, c.email, c.name, c.status from contacts c ${segment.joins}
+         where c.account_id = ${accountId} and ${segment.where}
+         order by c.created_at desc, c.id desc limit ${PREVIEW_LIMIT}`,
   );
 }
 
@@ -204,8 +237,9 @@ export async function assertOwnSegments(db: Db, accountId: string, ids: string[]
 }
 
 /**
- * The compiled conditions of the account's segments `ids` (a campaign's audience). A segment deleted meanwhile
- * is simply absent (deletion is refused while a draft or scheduled campaign uses it).
+ * The account's segments `ids` as boolean conditions over contacts alias `c` (a campaign's audience, combined
+ * there with lists and follow-ups). A segment deleted meanwhile is simply absent (deletion is refused while a
+ * draft or scheduled campaign uses it).
  */
 export async function segmentConditions(db: Db, accountId: string, ids: string[], now = new Date()): Promise<SQL[]> {
   if (ids.length === 0) return [];
@@ -213,11 +247,11 @@ export async function segmentConditions(db: Db, accountId: string, ids: string[]
     .select()
     .from(segments)
     .where(and(eq(segments.accountId, accountId), inArray(segments.id, ids)));
-  const ctx = await contextFor(
+  const ctx = await segmentContextFor(
     db,
     accountId,
     rows.map((r) => r.conditions),
     now,
   );
-  return rows.map((r) => compileSegment(r.conditions, ctx));
+  return rows.map((r) => compileSegmentPredicate(r.conditions, ctx));
 }

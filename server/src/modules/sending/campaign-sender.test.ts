@@ -16,6 +16,7 @@ import { checkCampaignProtection } from '../bounces/record-report';
 import { campaigns } from '../campaigns/campaigns.db';
 import { CampaignSender, type SenderSettings } from './campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from './dkim/dkim-signer';
+import { createDkimSigningPool, type DkimSigningPool } from './dkim/signing-pool';
 import { messages } from './messages.db';
 import { createRelayTransport } from './sending-runtime';
 import {
@@ -63,12 +64,17 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     await t.close();
   });
 
-  function newSender(overrides: Partial<SenderSettings> = {}, signers: ReturnType<typeof createDkimSigner>[] = []) {
+  function newSender(
+    overrides: Partial<SenderSettings> = {},
+    signers: ReturnType<typeof createDkimSigner>[] = [],
+    signingPool?: DkimSigningPool,
+  ) {
     const transport = createRelayTransport(sink.url, 2);
     transports.push(transport);
     const sender = new CampaignSender({
       db,
       signers,
+      signingPool,
       transports: [transport],
       settings: settings(overrides),
       logger: pino({ level: process.env.SENDER_LOG ?? 'silent' }),
@@ -168,46 +174,60 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     expect(progress.json()).toMatchObject({ status: 'sent', sent: 4, failed: 0, remaining: 0 });
   });
 
-  it('DKIM-signs with RSA-2048 and Ed25519, both verified by mailauth, h= covering the List-Unsubscribe headers', async () => {
-    const { user, lists } = await userWithAudience(['dkim@destino.com.br']);
-    const id = await createReadyCampaign(db, user.accountId, { includeListIds: lists });
-    expect((await send(user, id)).statusCode).toBe(200);
-    const pems = {
-      rsa: String(
-        generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
-      ),
-      ed: String(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' })),
-    };
-    const headerNames = [...DEFAULT_SIGNED_HEADERS, 'feedback-id'];
-    const signers = [
-      createDkimSigner({
-        domain: 'exemplo.com.br',
-        selector: 'rsa1',
-        privateKeyPem: pems.rsa,
-        algorithm: 'rsa-sha256',
-        headerNames,
-      }),
-      createDkimSigner({
-        domain: 'exemplo.com.br',
-        selector: 'ed1',
-        privateKeyPem: pems.ed,
-        algorithm: 'ed25519-sha256',
-        headerNames,
-      }),
-    ];
-    const before = sink.messages.length;
-    await drain(newSender({}, signers), id);
-    const got = sink.messages.slice(before).find((m) => m.to === 'dkim@destino.com.br');
-    if (!got) throw new Error('not delivered');
-    const records: Record<string, string> = {
-      'rsa1._domainkey.exemplo.com.br': dkimDnsRecord(pems.rsa),
-      'ed1._domainkey.exemplo.com.br': dkimDnsRecord(pems.ed),
-    };
-    const { results } = await dkimVerify(got.raw, { resolver: async (name) => [[records[name] ?? '']] });
-    expect(results.map((r) => r.status.result)).toEqual(['pass', 'pass']);
-    for (const r of results)
-      expect(r.signingHeaders?.keys.toLowerCase()).toContain('list-unsubscribe: list-unsubscribe-post');
-  });
+  it.each([
+    ['on the engine thread', false],
+    ['on the signing pool threads', true],
+  ] as const)(
+    'DKIM-signs with RSA-2048 and Ed25519 %s, both verified by mailauth, h= covering the List-Unsubscribe headers',
+    async (_where, pooled) => {
+      const recipients = emailsOf(pooled ? 'pool' : 'dkim', 12);
+      const { user, lists } = await userWithAudience(recipients);
+      const id = await createReadyCampaign(db, user.accountId, { includeListIds: lists });
+      expect((await send(user, id)).statusCode).toBe(200);
+      const pems = {
+        rsa: String(
+          generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        ),
+        ed: String(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' })),
+      };
+      const headerNames = [...DEFAULT_SIGNED_HEADERS, 'feedback-id'];
+      const signers = [
+        createDkimSigner({
+          domain: 'exemplo.com.br',
+          selector: 'rsa1',
+          privateKeyPem: pems.rsa,
+          algorithm: 'rsa-sha256',
+          headerNames,
+        }),
+        createDkimSigner({
+          domain: 'exemplo.com.br',
+          selector: 'ed1',
+          privateKeyPem: pems.ed,
+          algorithm: 'ed25519-sha256',
+          headerNames,
+        }),
+      ];
+      const pool = pooled ? createDkimSigningPool({ threads: 2, chunkSize: 3 }) : undefined;
+      const before = sink.messages.length;
+      try {
+        await drain(newSender({}, signers, pool), id);
+      } finally {
+        await pool?.close();
+      }
+      const got = sink.messages.slice(before).filter((m) => recipients.includes(m.to));
+      expect(got).toHaveLength(12);
+      const records: Record<string, string> = {
+        'rsa1._domainkey.exemplo.com.br': dkimDnsRecord(pems.rsa),
+        'ed1._domainkey.exemplo.com.br': dkimDnsRecord(pems.ed),
+      };
+      for (const message of got) {
+        const { results } = await dkimVerify(message.raw, { resolver: async (name) => [[records[name] ?? '']] });
+        expect(results.map((r) => r.status.result)).toEqual(['pass', 'pass']);
+        for (const r of results)
+          expect(r.signingHeaders?.keys.toLowerCase()).toContain('list-unsubscribe: list-unsubscribe-post');
+      }
+    },
+  );
 
   it('with a plain-http PUBLIC_URL (development) still sends complete messages', async () => {
     const { user, lists } = await userWithAudience(['dev@destino.com.br']);

@@ -35,7 +35,8 @@ import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } fr
 import { BodyProgram } from './body-program';
 import { linkBaseUrl, type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
-import type { DkimSigner } from './dkim/dkim-signer';
+import { type DkimSigner, signChain } from './dkim/dkim-signer';
+import type { DkimSigningPool } from './dkim/signing-pool';
 import { campaignSends } from './messages.db';
 import {
   buildMimeMessage,
@@ -74,6 +75,11 @@ export interface SenderDeps {
   mailer: Mailer | null;
   /** DKIM signers (RSA and/or Ed25519); each adds its DKIM-Signature. */
   signers?: DkimSigner[];
+  /**
+   * Signing threads (dkim/signing-pool.ts): a batch's messages are built on this thread and signed there, on
+   * every core; without it each message is signed here as it is built.
+   */
+  signingPool?: DkimSigningPool;
   /**
    * Per From domain signing (sender-identities/sender-signing.ts): the sender domain's keys plus the platform's,
    * and the VERP domain. When absent, every message uses `signers` and `settings.bounceDomain`.
@@ -348,6 +354,7 @@ export class CampaignSender {
     outcomes: Outcome[],
     wire: WireMessage[],
   ): Promise<void> {
+    const first = wire.length;
     const rendered: { message: ClaimedMessage; content: RenderedMessage }[] = [];
     for (const message of group) {
       try {
@@ -375,6 +382,35 @@ export class CampaignSender {
         outcomes.push(final(message.id, 'failed', null, `erro ao montar a mensagem: ${(error as Error).message}`));
       }
     }
+    await this.signOnThreads(context, wire, first);
+  }
+
+  /** A built message signed now (no signing pool), or left for signOnThreads. */
+  private signHere(context: CampaignContext, raw: Buffer): Buffer {
+    return this.deps.signingPool ? raw : signChain(context.signers, raw);
+  }
+
+  /**
+   * With a signing pool: the messages built into `wire` from index `first` are signed on the pool's threads,
+   * all at once. If the pool fails (a thread died), they are signed here instead — never sent unsigned.
+   */
+  private async signOnThreads(context: CampaignContext, wire: WireMessage[], first: number): Promise<void> {
+    const pool = this.deps.signingPool;
+    if (!pool || context.signers.length === 0 || wire.length === first) return;
+    const built = wire.slice(first);
+    let signed: Buffer[];
+    try {
+      signed = await pool.signAll(
+        context.signers,
+        built.map((m) => m.raw),
+      );
+    } catch (error) {
+      this.logger.warn({ err: error, campaignId: context.id }, 'sending engine: signing pool failed, signing here');
+      signed = built.map((m) => signChain(context.signers, m.raw));
+    }
+    built.forEach((m, i) => {
+      m.raw = signed[i] as Buffer;
+    });
   }
 
   /**
@@ -534,7 +570,7 @@ export class CampaignSender {
       tracking.plan.marker,
     );
     const text = programs.text.prepare(scope, null);
-    let raw = buildMimeMessageFromParts(
+    const raw = buildMimeMessageFromParts(
       context.frame as MessageFrame,
       {
         messageId: message.token,
@@ -546,8 +582,7 @@ export class CampaignSender {
       text,
       html,
     );
-    for (const signer of context.signers) raw = signer.sign(raw);
-    return this.wireMessage(context, message, raw);
+    return this.wireMessage(context, message, this.signHere(context, raw));
   }
 
   /** Liquid render of one message (the tracking markers of the prepared HTML source included). */
@@ -566,7 +601,7 @@ export class CampaignSender {
   ): WireMessage | Promise<WireMessage> {
     if (context.tracking.plan.perMessage || !context.frame) return this.assembleSlow(context, message, rendered);
     const html = trackMessageHtml(context.tracking, rendered.html, message.token, linkIds);
-    let raw = buildMimeMessage(context.frame, {
+    const raw = buildMimeMessage(context.frame, {
       messageId: message.token,
       to: message.email,
       toName: message.name,
@@ -575,8 +610,7 @@ export class CampaignSender {
       text: rendered.text,
       html,
     });
-    for (const signer of context.signers) raw = signer.sign(raw);
-    return this.wireMessage(context, message, raw);
+    return this.wireMessage(context, message, this.signHere(context, raw));
   }
 
   /**
@@ -595,7 +629,7 @@ export class CampaignSender {
           publicUrl: context.linkBase,
         })
       : trackMessageHtml(context.tracking, rendered.html, message.token);
-    let raw = buildMimeMessage(context.frame as MessageFrame, {
+    const raw = buildMimeMessage(context.frame as MessageFrame, {
       messageId: message.token,
       to: message.email,
       toName: message.name,
@@ -604,8 +638,7 @@ export class CampaignSender {
       text: rendered.text,
       html,
     });
-    for (const signer of context.signers) raw = signer.sign(raw);
-    return this.wireMessage(context, message, raw);
+    return this.wireMessage(context, message, this.signHere(context, raw));
   }
 
   private wireMessage(context: CampaignContext, message: ClaimedMessage, raw: Buffer): WireMessage {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { type Config, resolveAuthSecret } from '../../config';
 import type { Db } from '../../db/database';
@@ -7,6 +8,7 @@ import { checkCampaignProtection, reportSettingsFrom } from '../bounces/record-r
 import { createSigningResolver } from '../sender-identities/sender-signing';
 import { CampaignSender, type SenderSettings } from './campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, type DkimSigner } from './dkim/dkim-signer';
+import { createDkimSigningPool } from './dkim/signing-pool';
 import { createSmtpPool } from './smtp/smtp-pool';
 import type { MailTransport } from './transport';
 
@@ -103,6 +105,9 @@ export function startSendingEngine(options: {
   const transports = createRelayTransports(options.config, options.fallbackSmtpUrl);
   const settings = senderSettings(options.config);
   const platformSigners = createDkimSigners(options.config);
+  // Every core of the worker signs (ADR 0027): the engine builds on its thread, the pool's threads sign.
+  const threads = options.config.SENDING_SIGNING_THREADS ?? availableParallelism();
+  const signingPool = threads > 0 ? createDkimSigningPool({ threads }) : undefined;
   const sender = new CampaignSender({
     db: options.db,
     transports,
@@ -110,6 +115,7 @@ export function startSendingEngine(options: {
     logger: options.logger,
     mailer: options.mailer,
     signers: platformSigners,
+    signingPool,
     // Issue 14: the From domain's own keys (verified sender domain) plus the platform's; its bounce domain.
     signingFor: createSigningResolver({
       db: options.db,
@@ -121,11 +127,15 @@ export function startSendingEngine(options: {
     onRejections: (campaignId) => checkCampaignProtection(options.db, campaignId, reportSettingsFrom(options.config)),
   });
   sender.start();
-  options.logger.info({ workerId: sender.workerId, relays: transports.length }, 'sending engine started');
+  options.logger.info(
+    { workerId: sender.workerId, relays: transports.length, signingThreads: threads },
+    'sending engine started',
+  );
   return {
     sender,
     async stop() {
       await sender.stop();
+      await signingPool?.close();
       for (const transport of transports) await transport.close();
     },
   };

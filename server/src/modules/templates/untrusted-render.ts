@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../http/app-error';
+import { workerEntry } from '../../threads/worker-entry';
 import type { MessageScope, MessageSource, RenderedMessage } from './render-message';
 import type { RenderReply, RenderRequest } from './render-worker';
 
@@ -42,12 +42,12 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
 /** dist/render-worker.js beside the bundled main.js; from source, render-worker.ts through tsx. */
-const WORKER_ENTRY = FROM_SOURCE
-  ? new URL('./render-worker.dev.mjs', import.meta.url)
-  : new URL('./render-worker.js', import.meta.url);
-const WORKER_DATA = FROM_SOURCE ? { entry: fileURLToPath(new URL('./render-worker.ts', import.meta.url)) } : {};
+const { entry: WORKER_ENTRY, workerData: WORKER_DATA } = workerEntry(
+  import.meta.url,
+  'render-worker',
+  new URL('./render-worker.ts', import.meta.url),
+);
 
 /** A render refused or stopped by the pool itself (not by the template's own Liquid). */
 export class RenderPoolError extends Error {

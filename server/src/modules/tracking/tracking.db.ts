@@ -6,6 +6,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -74,3 +75,22 @@ export const messageEvents = pgTable(
 );
 
 export type MessageEventRow = typeof messageEvents.$inferSelect;
+
+/**
+ * One row per contact with at least one human (non-machine) open, and when the first was: derived from
+ * message_events by a statement-level trigger on its inserts (migration 0034), so every writer of an open keeps it
+ * true. Segments' "nunca abriu" reads this set — the size of the account's openers — instead of every open event
+ * the account ever had (ADR 0016, docs/benchmarks.md "Segments"). Like message_events, it refers to contacts by id
+ * only; a deleted contact's row is never read (segments start from contacts).
+ */
+export const contactFirstOpens = pgTable(
+  'contact_first_opens',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id').notNull(),
+    firstOpenedAt: timestamp('first_opened_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.contactId] })],
+);

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
@@ -5,31 +8,16 @@ import { queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { authUsers } from '../auth/auth.db';
+import { pgTextArray } from '../imports/run-import';
 import { activeSecrets } from './endpoints';
-import { postWebhook } from './post-webhook';
+import { type PostResult, postWebhook } from './post-webhook';
 import { type SecretBox, webhookHeaders } from './signing';
-import { type GuardOptions, UnsafeWebhookUrl, vetWebhookUrl } from './ssrf-guard';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from './webhooks.db';
+import { type GuardOptions, UnsafeWebhookUrl, type VettedTarget, vetWebhookUrl } from './ssrf-guard';
+import { webhookEndpoints } from './webhooks.db';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
-
-export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
-
-export interface DeliveryDeps {
-  db: Db;
-  box: SecretBox;
-  guard: GuardOptions;
-  mailer: Mailer | null;
-  logger: Pick<Logger, 'warn' | 'info' | 'error'>;
-  timeoutMs: number;
-  disableAfterHours: number;
-  publicUrl: string;
-}
-
-/** Thrown to make pg-boss retry the job (its back-off): the attempt was recorded and may succeed later. */
-export class RetryableDeliveryError extends Error {}
 
 /** What an HTTP answer (or its absence) means: Standard Webhooks + issue 13. */
 export function classifyAnswer(statusCode: number | null): 'success' | 'retry' | 'stop' | 'gone' {
@@ -41,101 +29,309 @@ export function classifyAnswer(statusCode: number | null): 'success' | 'retry' |
   return 'retry';
 }
 
+export interface RetryPolicy {
+  /** Retries after the first attempt of a run. */
+  limit: number;
+  delaySeconds: number;
+  maxDelaySeconds: number;
+}
+
 /**
- * One attempt of one delivery (the pg-boss job's body). Does nothing for a delivery that is no longer pending
- * (a duplicate job). Vets the URL again (DNS rebinding: connects to the address it just checked), signs with
- * every active secret, POSTs, logs the attempt, and settles the delivery: success; failure for good (4xx, 410
- * disables the endpoint, last retry, refused URL); or throws RetryableDeliveryError when `retryCount` <
- * `retryLimit` so pg-boss tries again after its back-off. A failure streak longer than disableAfterHours
- * disables the endpoint and e-mails the account owner.
+ * The wait before retry number `retry` (1-based) of a run: the first delay doubled at each retry, capped, with
+ * ± 10 % jitter so the deliveries of one outage do not all come back in the same second. With the defaults
+ * (60 s, cap 6 h, 12 retries) the retries span about a day.
  */
-export async function attemptDelivery(
-  deps: DeliveryDeps,
-  deliveryId: string,
-  retry: { retryCount: number; retryLimit: number },
-): Promise<'succeeded' | 'failed' | 'skipped'> {
-  const { db } = deps;
-  const [row] = await db
-    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, payload: webhookEvents.payload })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.id, deliveryId));
-  if (!row) return 'skipped';
-  if (row.delivery.status !== 'pending') return 'skipped';
-  const { delivery, endpoint } = row;
-  const attemptedAt = new Date();
+export function retryDelayMs(policy: RetryPolicy, retry: number, random = Math.random): number {
+  const base = Math.min(policy.maxDelaySeconds, policy.delaySeconds * 2 ** Math.max(0, retry - 1)) * 1000;
+  return Math.round(base * (0.9 + 0.2 * random()));
+}
 
-  const settle = async (status: 'succeeded' | 'failed' | 'pending', statusCode: number | null) => {
-    await db
-      .update(webhookDeliveries)
-      .set({
-        status,
-        attempts: sql`${webhookDeliveries.attempts} + 1`,
-        lastStatusCode: statusCode,
-        lastAttemptAt: attemptedAt,
-      })
-      // Only while pending: a late attempt of a job that expired (its worker stalled) never undoes the outcome
-      // of the retry that ran meanwhile.
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
-  };
-  const log = (fields: { statusCode: number | null; durationMs: number; error: string | null; responseBody: string }) =>
-    db.insert(webhookAttempts).values({ deliveryId, attemptedAt, ...fields });
+/** A due delivery a worker claimed: what one attempt needs. */
+export interface ClaimedDelivery {
+  id: string;
+  claimToken: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  /** Attempts of this run so far (0 on the first attempt). */
+  runAttempts: number;
+  payload: unknown;
+  endpoint: typeof webhookEndpoints.$inferSelect;
+}
 
-  if (!endpoint.enabled && delivery.eventType !== 'webhook.test') {
-    await log({ statusCode: null, durationMs: 0, error: 'Endpoint desativado: entrega cancelada.', responseBody: '' });
-    await settle('failed', null);
-    return 'failed';
+/**
+ * Claims due pending deliveries (FOR UPDATE SKIP LOCKED: any number of workers), per endpoint at most
+ * `perEndpoint` minus what this worker already has in flight for it (`busy`), `total` at most, endpoints in a
+ * random order so none starves the others. Each claimed delivery gets `claimToken` and is pushed one lease
+ * ahead: a worker that dies mid-attempt leaves it due again when the lease ends (a live worker whose attempt
+ * outlasts the lease does not take it a second time: `held`). Returns each delivery with its event's payload and
+ * its endpoint.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  options: {
+    claimToken: string;
+    leaseSeconds: number;
+    perEndpoint: number;
+    total: number;
+    busy: Map<string, number>;
+    /** Deliveries this worker still holds (attempting, or their outcome not recorded yet): never claimed twice. */
+    held?: ReadonlySet<string>;
+  },
+): Promise<ClaimedDelivery[]> {
+  const busyIds = [...options.busy.keys()];
+  const busyCounts = busyIds.map((id) => String(options.busy.get(id) ?? 0));
+  const rows = await queryRows<{
+    id: string;
+    endpoint_id: string;
+    event_id: string;
+    event_type: string;
+    run_attempts: number;
+    payload: unknown;
+  }>(
+    db,
+    sql`with busy as (
+          select * from unnest(${pgTextArray(busyIds)}::uuid[], ${pgTextArray(busyCounts)}::int[]) as b(endpoint_id, n)),
+        picked as (
+          select d.id
+            from (select e.id, greatest(${options.perEndpoint}::int - coalesce(busy.n, 0), 0) as room
+                    from webhook_endpoints e left join busy on busy.endpoint_id = e.id
+                   order by random()) e
+            cross join lateral (
+              select d.id from webhook_deliveries d
+               where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= clock_timestamp()
+                 and d.id <> all(${pgTextArray([...(options.held ?? [])])}::uuid[])
+               order by d.next_attempt_at, d.created_at
+               limit e.room
+               for update skip locked) d
+           limit ${options.total}::int),
+        claimed as (
+          update webhook_deliveries d
+             set claim_token = ${options.claimToken}::uuid,
+                 next_attempt_at = clock_timestamp() + make_interval(secs => ${options.leaseSeconds}::int)
+            from picked where d.id = picked.id
+          returning d.id, d.endpoint_id, d.event_id, d.event_type, d.run_attempts, d.created_at)
+        select c.id, c.endpoint_id, c.event_id, c.event_type, c.run_attempts, ev.payload
+          from claimed c join webhook_events ev on ev.id = c.event_id
+         order by c.created_at`,
+  );
+  if (rows.length === 0) return [];
+  const endpointIds = [...new Set(rows.map((r) => r.endpoint_id))];
+  const endpoints = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(sql`${webhookEndpoints.id} = any(${pgTextArray(endpointIds)}::uuid[])`);
+  const byId = new Map(endpoints.map((e) => [e.id, e]));
+  const claimed: ClaimedDelivery[] = [];
+  for (const r of rows) {
+    const endpoint = byId.get(r.endpoint_id);
+    // An endpoint deleted since the claim took its deliveries with it (cascade): nothing to attempt.
+    if (!endpoint) continue;
+    claimed.push({
+      id: r.id,
+      claimToken: options.claimToken,
+      endpointId: r.endpoint_id,
+      eventId: r.event_id,
+      eventType: r.event_type,
+      runAttempts: Number(r.run_attempts),
+      payload: r.payload,
+      endpoint,
+    });
+  }
+  return claimed;
+}
+
+/** How one attempt ended, as the outcome statement records it. */
+export interface AttemptOutcome {
+  deliveryId: string;
+  claimToken: string;
+  endpointId: string;
+  attemptedAt: Date;
+  result: PostResult;
+  /** succeeded; pending = a retry is due at `retryAt`; failed = for good. */
+  status: 'succeeded' | 'pending' | 'failed';
+  retryAt: Date | null;
+  /** What the endpoint's record must learn: a success clears its failure streak; 410 disables it. */
+  effect: 'success' | 'failure' | 'gone' | 'none';
+}
+
+/** Vetted targets and keep-alive agents per endpoint, shared by one worker's attempts. */
+export class EndpointConnections {
+  private readonly vetted = new Map<string, { at: number; target: VettedTarget; agent: http.Agent }>();
+
+  constructor(
+    private readonly guard: GuardOptions,
+    private readonly socketsPerEndpoint: number,
+    /** How long a vetted address is reused before the URL is resolved and vetted again. */
+    private readonly revetMs = 30_000,
+  ) {}
+
+  /**
+   * The vetted target of an endpoint URL (SSRF guard; throws UnsafeWebhookUrl) and a keep-alive agent that
+   * connects only to that address. Re-vetted every `revetMs`: a DNS change takes effect then, and the agent of
+   * the old address is closed.
+   */
+  async target(endpointId: string, url: string): Promise<{ target: VettedTarget; agent: http.Agent }> {
+    const key = `${endpointId} ${url}`;
+    const cached = this.vetted.get(key);
+    if (cached && Date.now() - cached.at < this.revetMs) return cached;
+    const target = await vetWebhookUrl(url, this.guard);
+    if (cached && cached.target.address === target.address) {
+      cached.at = Date.now();
+      return cached;
+    }
+    cached?.agent.destroy();
+    const options = { keepAlive: true, maxSockets: this.socketsPerEndpoint, maxFreeSockets: this.socketsPerEndpoint };
+    const agent = target.url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    const entry = { at: Date.now(), target, agent };
+    this.vetted.set(key, entry);
+    return entry;
   }
 
-  let target: Awaited<ReturnType<typeof vetWebhookUrl>>;
+  close(): void {
+    for (const { agent } of this.vetted.values()) agent.destroy();
+    this.vetted.clear();
+  }
+}
+
+export interface AttemptDeps {
+  box: SecretBox;
+  connections: EndpointConnections;
+  timeoutMs: number;
+  retry: RetryPolicy;
+}
+
+/**
+ * One attempt of a claimed delivery — no database: a disabled endpoint cancels it (test events still go); the
+ * URL is vetted (SSRF, the connection goes to the vetted address), the body signed with every active secret and
+ * POSTed; the answer decides: success; 410 (failed, the endpoint will be disabled); other 4xx (failed); a
+ * retryable failure (timeout, connection, 3xx, 5xx, 408, 429) is retried after its back-off while the run's
+ * budget lasts.
+ */
+export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelivery): Promise<AttemptOutcome> {
+  const attemptedAt = new Date();
+  const base = {
+    deliveryId: delivery.id,
+    claimToken: delivery.claimToken,
+    endpointId: delivery.endpointId,
+    attemptedAt,
+  };
+  const failed = (error: string, effect: AttemptOutcome['effect']): AttemptOutcome => ({
+    ...base,
+    result: { statusCode: null, durationMs: 0, error, responseBody: '' },
+    status: 'failed',
+    retryAt: null,
+    effect,
+  });
+  if (!delivery.endpoint.enabled && delivery.eventType !== 'webhook.test') {
+    return failed('Endpoint desativado: entrega cancelada.', 'none');
+  }
+  let connection: Awaited<ReturnType<EndpointConnections['target']>>;
   try {
-    target = await vetWebhookUrl(endpoint.url, deps.guard);
+    connection = await deps.connections.target(delivery.endpointId, delivery.endpoint.url);
   } catch (error) {
     if (!(error instanceof UnsafeWebhookUrl)) throw error;
-    await log({ statusCode: null, durationMs: 0, error: `URL recusada: ${error.message}`, responseBody: '' });
-    await settle('failed', null);
-    await noteFailure(deps, endpoint.id, attemptedAt);
-    return 'failed';
+    return failed(`URL recusada: ${error.message}`, 'failure');
   }
-
-  const body = JSON.stringify(row.payload);
+  const body = JSON.stringify(delivery.payload);
   const timestamp = Math.floor(attemptedAt.getTime() / 1000);
-  const headers = webhookHeaders(activeSecrets(deps.box, endpoint, attemptedAt), delivery.eventId, timestamp, body);
-  const result = await postWebhook(target, body, headers, deps.timeoutMs);
-  await log(result);
+  const headers = webhookHeaders(
+    activeSecrets(deps.box, delivery.endpoint, attemptedAt),
+    delivery.eventId,
+    timestamp,
+    body,
+  );
+  const result = await postWebhook(connection.target, body, headers, deps.timeoutMs, connection.agent);
   const verdict = classifyAnswer(result.statusCode);
-  if (verdict === 'success') {
-    await settle('succeeded', result.statusCode);
-    if (endpoint.failingSince) {
-      await db.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
+  if (verdict === 'success') return { ...base, result, status: 'succeeded', retryAt: null, effect: 'success' };
+  if (verdict === 'gone') return { ...base, result, status: 'failed', retryAt: null, effect: 'gone' };
+  const retry = delivery.runAttempts + 1;
+  if (verdict === 'retry' && retry <= deps.retry.limit) {
+    const retryAt = new Date(attemptedAt.getTime() + retryDelayMs(deps.retry, retry));
+    return { ...base, result, status: 'pending', retryAt, effect: 'failure' };
+  }
+  return { ...base, result, status: 'failed', retryAt: null, effect: 'failure' };
+}
+
+/**
+ * Records a batch of attempt outcomes in ONE statement: each delivery settled or rescheduled — only while it is
+ * pending and still held by the same claim, so a late attempt of a claim whose lease ran out never overrides the
+ * claim that followed (a late success still settles it: the receiver did get the event) —, one
+ * `webhook_attempts` row per attempt (the delivery log), and the failure streak of every endpoint that answered
+ * a success in the batch cleared. Deliveries deleted meanwhile (their endpoint was) are skipped.
+ */
+export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const col = (pick: (o: AttemptOutcome) => string | null) => pgTextArray(outcomes.map(pick));
+  const succeededEndpoints = [...new Set(outcomes.filter((o) => o.effect === 'success').map((o) => o.endpointId))];
+  await queryRows(
+    db,
+    sql`with o as (
+          select u.id::uuid as id, u.token::uuid as token, u.status, u.code::int as code, u.at::timestamptz as at,
+                 u.retry_at::timestamptz as retry_at, u.duration::int as duration, u.error, u.body
+            from unnest(${col((o) => o.deliveryId)}::text[], ${col((o) => o.claimToken)}::text[],
+                        ${col((o) => o.status)}::text[],
+                        ${col((o) => (o.result.statusCode === null ? null : String(o.result.statusCode)))}::text[],
+                        ${col((o) => o.attemptedAt.toISOString())}::text[],
+                        ${col((o) => o.retryAt?.toISOString() ?? null)}::text[],
+                        ${col((o) => String(o.result.durationMs))}::text[], ${col((o) => o.result.error)}::text[],
+                        ${col((o) => o.result.responseBody)}::text[])
+                 as u(id, token, status, code, at, retry_at, duration, error, body)),
+        settled as (
+          update webhook_deliveries d
+             set status = o.status, attempts = d.attempts + 1, run_attempts = d.run_attempts + 1,
+                 last_status_code = o.code, last_attempt_at = o.at,
+                 next_attempt_at = coalesce(o.retry_at, d.next_attempt_at), claim_token = null
+            from o
+           where d.id = o.id and d.status = 'pending' and (d.claim_token = o.token or o.status = 'succeeded')
+          returning d.id),
+        logged as (
+          insert into webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error, response_body)
+          select o.id, o.at, o.code, o.duration, o.error, o.body
+            from o where exists (select 1 from webhook_deliveries x where x.id = o.id)
+          returning 1),
+        healed as (
+          update webhook_endpoints set failing_since = null
+           where id = any(${pgTextArray(succeededEndpoints)}::uuid[]) and failing_since is not null
+          returning 1)
+        select (select count(*) from settled)::int as settled, (select count(*) from logged)::int as logged,
+               (select count(*) from healed)::int as healed`,
+  );
+}
+
+export interface EndpointEffectDeps {
+  db: Db;
+  mailer: Mailer | null;
+  logger: Pick<Logger, 'warn' | 'info' | 'error'>;
+  disableAfterHours: number;
+  publicUrl: string;
+}
+
+/**
+ * What a batch of outcomes means for the endpoints: a 410 disables its endpoint; any other failure starts or
+ * extends the endpoint's failure streak (from its earliest failed attempt), and a streak longer than
+ * disableAfterHours disables it too. Once per endpoint per batch.
+ */
+export async function applyEndpointEffects(deps: EndpointEffectDeps, outcomes: AttemptOutcome[]): Promise<void> {
+  const gone = new Set<string>();
+  const failing = new Map<string, Date>();
+  for (const o of outcomes) {
+    if (o.effect === 'gone') gone.add(o.endpointId);
+    if (o.effect === 'failure') {
+      const first = failing.get(o.endpointId);
+      if (!first || o.attemptedAt < first) failing.set(o.endpointId, o.attemptedAt);
     }
-    return 'succeeded';
   }
-  if (verdict === 'gone') {
-    await settle('failed', result.statusCode);
-    await disableEndpoint(deps, endpoint.id, 'O endpoint respondeu 410 (Gone): desativado automaticamente.');
-    return 'failed';
+  for (const endpointId of gone) {
+    await disableEndpoint(deps, endpointId, 'O endpoint respondeu 410 (Gone): desativado automaticamente.');
   }
-  const willRetry = verdict === 'retry' && retry.retryCount < retry.retryLimit;
-  await settle(willRetry ? 'pending' : 'failed', result.statusCode);
-  const disabled = await noteFailure(deps, endpoint.id, attemptedAt);
-  if (willRetry && !disabled) {
-    throw new RetryableDeliveryError(
-      `webhook attempt failed (${result.statusCode ?? result.error}); pg-boss will retry`,
-    );
+  for (const [endpointId, at] of failing) {
+    if (!gone.has(endpointId)) await noteFailure(deps, endpointId, at);
   }
-  if (willRetry && disabled) {
-    await db
-      .update(webhookDeliveries)
-      .set({ status: 'failed' })
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
-  }
-  return 'failed';
 }
 
 /** Starts or extends the endpoint's failure streak; past disableAfterHours disables it. Returns whether it did. */
-async function noteFailure(deps: DeliveryDeps, endpointId: string, now: Date): Promise<boolean> {
+async function noteFailure(deps: EndpointEffectDeps, endpointId: string, now: Date): Promise<boolean> {
   const [row] = await deps.db
     .update(webhookEndpoints)
     .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
@@ -151,8 +347,11 @@ async function noteFailure(deps: DeliveryDeps, endpointId: string, now: Date): P
   );
 }
 
-/** Disables an enabled endpoint (once) and e-mails the account owner. */
-async function disableEndpoint(deps: DeliveryDeps, endpointId: string, reason: string): Promise<boolean> {
+/**
+ * Disables an enabled endpoint (once): its pending deliveries (test events aside) fail at once with a line in
+ * their log, instead of waiting for their next retry to be cancelled; the account owner gets an e-mail.
+ */
+async function disableEndpoint(deps: EndpointEffectDeps, endpointId: string, reason: string): Promise<boolean> {
   const [endpoint] = await deps.db
     .update(webhookEndpoints)
     .set({ enabled: false, disabledReason: reason, updatedAt: new Date() })
@@ -160,6 +359,16 @@ async function disableEndpoint(deps: DeliveryDeps, endpointId: string, reason: s
     .returning();
   if (!endpoint) return false;
   deps.logger.warn({ endpointId, accountId: endpoint.accountId }, 'webhook endpoint disabled');
+  await queryRows(
+    deps.db,
+    sql`with cancelled as (
+          update webhook_deliveries set status = 'failed', claim_token = null
+           where endpoint_id = ${endpointId} and status = 'pending' and event_type <> 'webhook.test'
+          returning id)
+        insert into webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error, response_body)
+        select id, clock_timestamp(), null, 0, 'Endpoint desativado: entrega cancelada.', '' from cancelled
+        returning 1`,
+  );
   const [owner] = await deps.db
     .select({ email: authUsers.email, name: authUsers.name, accountName: accounts.name })
     .from(accounts)
@@ -181,103 +390,7 @@ async function disableEndpoint(deps: DeliveryDeps, endpointId: string, reason: s
   return true;
 }
 
-/**
- * The dispatcher's first step, one statement: expands up to `limit` coalesced engine batches into one
- * `message.delivered` event per message still marked sent (timestamp = when the batch was recorded).
- */
-export async function expandEventBatches(db: Db, limit = 20): Promise<number> {
-  const [row] = await queryRows<{ batches: number }>(
-    db,
-    sql`with b as (
-          select id, account_id, type, message_ids, created_at from webhook_event_batches
-           where dispatched_at is null order by id limit ${limit} for update skip locked),
-        marked as (update webhook_event_batches w set dispatched_at = now() from b where w.id = b.id returning 1),
-        expanded as (
-          insert into webhook_events (id, account_id, type, payload, created_at)
-          select ev.id, a.id, b.type,
-                 jsonb_build_object('id', ev.id, 'type', b.type, 'timestamp', ev.at,
-                                    'account', jsonb_build_object('id', a.id, 'uuid', a.uuid),
-                                    'data', jsonb_build_object('messageId', m.id::text, 'campaignId', m.campaign_id,
-                                                               'contactId', m.contact_id, 'email', m.email,
-                                                               'sentAt', coalesce(to_char(m.sent_at at time zone 'utc',
-                                                                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ev.at))),
-                 b.created_at
-            from b cross join lateral unnest(b.message_ids) as u(message_id)
-                 join messages m on m.id = u.message_id and m.status = 'sent'
-                 join accounts a on a.id = b.account_id
-                 cross join lateral (
-                   select 'evt_' || replace(gen_random_uuid()::text, '-', '') as id,
-                          to_char(b.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at) ev
-          returning 1)
-        select (select count(*) from marked)::int as batches, (select count(*) from expanded)::int as events`,
-  );
-  return row?.batches ?? 0;
-}
-
-/**
- * The dispatcher's step, one statement: takes up to `limit` undispatched outbox events (SKIP LOCKED: any number
- * of workers), creates one delivery per subscribed enabled endpoint (or the one endpoint of a test event) and
- * marks the events dispatched. Returns how many events it took.
- */
-export async function dispatchEvents(db: Db, limit = 500): Promise<number> {
-  const [row] = await queryRows<{ events: number }>(
-    db,
-    sql`with ev as (
-          select id, account_id, type, endpoint_id from webhook_events
-           where dispatched_at is null order by created_at limit ${limit} for update skip locked),
-        marked as (update webhook_events w set dispatched_at = now() from ev where w.id = ev.id returning 1),
-        created as (
-          insert into webhook_deliveries (account_id, endpoint_id, event_id, event_type)
-          select ev.account_id, e.id, ev.id, ev.type
-            from ev join webhook_endpoints e on e.account_id = ev.account_id
-           where (ev.endpoint_id is null and e.enabled and ev.type = any(e.event_types)) or e.id = ev.endpoint_id
-          returning 1)
-        select (select count(*) from marked)::int as events, (select count(*) from created)::int as deliveries`,
-  );
-  return row?.events ?? 0;
-}
-
-/**
- * Claims up to `limit` deliveries not on the queue yet (new ones, "reenviar") by stamping enqueued_at, and hands
- * their ids to `enqueue` (one pg-boss job each); when enqueue fails the stamp is undone so the next round retries.
- */
-export async function enqueueDeliveries(
-  db: Db,
-  enqueue: (ids: string[]) => Promise<void>,
-  limit = 1000,
-): Promise<number> {
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`update webhook_deliveries set enqueued_at = now()
-         where id in (select id from webhook_deliveries where enqueued_at is null and status = 'pending'
-                       order by created_at limit ${limit} for update skip locked)
-        returning id`,
-  );
-  if (rows.length === 0) return 0;
-  const ids = rows.map((r) => r.id);
-  try {
-    await enqueue(ids);
-  } catch (error) {
-    await db.execute(
-      sql`update webhook_deliveries set enqueued_at = null where id = any(${`{${ids.join(',')}}`}::uuid[])`,
-    );
-    throw error;
-  }
-  return ids.length;
-}
-
-/** "Reenviar": a finished delivery goes back to pending and onto the queue (the same event id). */
-export async function redeliver(db: Db, accountId: string, deliveryId: string): Promise<boolean> {
-  const rows = await db
-    .update(webhookDeliveries)
-    .set({ status: 'pending', enqueuedAt: null })
-    .where(
-      and(
-        eq(webhookDeliveries.id, deliveryId),
-        eq(webhookDeliveries.accountId, accountId),
-        sql`${webhookDeliveries.status} <> 'pending'`,
-      ),
-    )
-    .returning({ id: webhookDeliveries.id });
-  return rows.length > 0;
+/** A fresh claim token (one per claim round: it names the lease the round's deliveries are held under). */
+export function newClaimToken(): string {
+  return randomUUID();
 }

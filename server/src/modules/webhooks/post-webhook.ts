@@ -16,13 +16,15 @@ export interface PostResult {
 
 /**
  * POSTs one signed body to a vetted target, connecting to the vetted address (no second DNS look-up: DNS
- * rebinding), with one overall timeout, never following redirects, reading at most RESPONSE_KEEP_BYTES.
+ * rebinding), with one overall timeout, never following redirects, reading at most RESPONSE_KEEP_BYTES. With an
+ * `agent` (keep-alive, one per endpoint and vetted address) the connection is reused by the next attempts.
  */
 export function postWebhook(
   target: VettedTarget,
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  agent: http.Agent | false = false,
 ): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -44,7 +46,7 @@ export function postWebhook(
       {
         method: 'POST',
         lookup,
-        agent: false,
+        agent,
         headers: {
           ...headers,
           'content-type': 'application/json',
@@ -55,19 +57,22 @@ export function postWebhook(
       (response) => {
         const chunks: Buffer[] = [];
         let kept = 0;
-        const done = () => {
+        const done = () =>
           finish({
             statusCode: response.statusCode ?? null,
             error: null,
             responseBody: Buffer.concat(chunks).subarray(0, RESPONSE_KEEP_BYTES).toString('utf8'),
           });
-          response.destroy();
-        };
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           kept += chunk.length;
-          if (kept >= RESPONSE_KEEP_BYTES) done();
+          // The rest is not read: this connection cannot be reused.
+          if (kept >= RESPONSE_KEEP_BYTES) {
+            done();
+            response.destroy();
+          }
         });
+        // A fully read answer leaves a keep-alive connection to the agent for the next attempt.
         response.on('end', done);
         response.on('error', done);
       },

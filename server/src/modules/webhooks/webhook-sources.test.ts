@@ -2,7 +2,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_EVENT_SCHEMAS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@carteiro/shared';
 import { eq, sql } from 'drizzle-orm';
-import { fromPglite, PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +39,6 @@ import { startWebhookWorker, type WebhookWorker } from './webhooks-runtime';
 describe.each(DATABASE_KINDS)('webhook event sources (%s)', (kind) => {
   let t: TestApp;
   let sink: SmtpSink;
-  let boss: PgBoss;
   let worker: WebhookWorker;
   let server: http.Server;
   const bodies: Array<{ headers: Record<string, string>; body: string }> = [];
@@ -57,15 +55,9 @@ describe.each(DATABASE_KINDS)('webhook event sources (%s)', (kind) => {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    boss = t.database.pglite
-      ? new PgBoss({ db: fromPglite(t.database.pglite), backend: 'pglite' })
-      : new PgBoss({ connectionString: t.database.url as string, max: 2 });
-    boss.on('error', () => {});
-    await boss.start();
     worker = await startWebhookWorker({
       config: t.config,
       db: t.database.db,
-      jobs: boss,
       mailer: t.mailer,
       logger: pino({ level: 'silent' }),
       resolver: { addresses: async () => [] },
@@ -75,7 +67,6 @@ describe.each(DATABASE_KINDS)('webhook event sources (%s)', (kind) => {
   });
   afterAll(async () => {
     await worker.stop();
-    await boss.stop({ graceful: false, close: !t.database.pglite });
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await sink.close();
     await t.close();

@@ -1,19 +1,11 @@
-import type { JobWithMetadata } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
-import type { JobQueue } from '../../jobs/job-queue';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
-import {
-  attemptDelivery,
-  type DeliveryDeps,
-  dispatchEvents,
-  enqueueDeliveries,
-  expandEventBatches,
-  RetryableDeliveryError,
-  WEBHOOK_DELIVERY_JOB,
-} from './deliver';
+import { EndpointConnections } from './deliver';
+import { WebhookDeliveryLanes } from './delivery-lanes';
+import { dispatchEvents, expandEventBatches } from './dispatch';
 import { sweepWebhookHistory } from './retention';
 import type { SecretBox } from './signing';
 import type { GuardOptions } from './ssrf-guard';
@@ -22,98 +14,69 @@ export function guardOptionsFrom(config: Config, resolver: Pick<DnsResolver, 'ad
   return { resolver, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE_URLS, requireHttps: config.isProduction };
 }
 
-/** The delivery queue: pg-boss retries a failed attempt with exponential back-off and re-runs an expired one. */
-export async function createWebhookQueue(jobs: JobQueue, config: Config): Promise<void> {
-  const backoff = config.WEBHOOKS_RETRY_DELAY_SECONDS > 0;
-  const options = {
-    retryLimit: config.WEBHOOKS_RETRY_LIMIT,
-    retryDelay: config.WEBHOOKS_RETRY_DELAY_SECONDS,
-    retryBackoff: backoff,
-    ...(backoff ? { retryDelayMax: config.WEBHOOKS_RETRY_DELAY_MAX_SECONDS } : {}),
-    expireInSeconds: config.WEBHOOKS_JOB_EXPIRE_SECONDS,
-  };
-  await jobs.createQueue(WEBHOOK_DELIVERY_JOB, options);
-  // A queue created by an earlier version keeps its old settings otherwise.
-  await jobs.updateQueue(WEBHOOK_DELIVERY_JOB, options);
-}
-
 export interface WebhookWorker {
-  /** One dispatcher round now (tests, and the loop). */
+  /** One dispatcher round now, then the lanes look for due deliveries (tests, and the loop). */
   dispatchOnce(): Promise<number>;
   stop(): Promise<void>;
 }
 
 /**
- * The worker side of webhooks: the dispatcher loop (outbox → deliveries → one pg-boss job per delivery, every
- * WEBHOOKS_DISPATCH_MS, in batches) and the delivery job handler. Runs in worker roles (and `all`).
+ * The worker side of webhooks (ADR 0026): the dispatcher loop (engine batches and outbox events → deliveries,
+ * every WEBHOOKS_DISPATCH_MS, in batches) and the delivery lanes (due deliveries claimed and attempted
+ * concurrently, per-endpoint capacity, outcomes recorded in batches). Runs in worker roles (and `all`).
  */
 export async function startWebhookWorker(deps: {
   config: Config;
   db: Db;
-  jobs: JobQueue;
   mailer: Mailer | null;
   logger: Logger;
   resolver: Pick<DnsResolver, 'addresses'>;
   box: SecretBox;
   /** Loop interval override (tests call dispatchOnce themselves with a long interval). */
   dispatchMs?: number;
-  /** Delivery jobs fetched at once (attempted concurrently), and such batches in flight per process. */
-  batchSize?: number;
-  concurrency?: number;
+  /** Per-endpoint capacity override (tests). */
+  endpointConcurrency?: number;
 }): Promise<WebhookWorker> {
-  const { config, db, jobs, logger } = deps;
-  await createWebhookQueue(jobs, config);
-  const delivery: DeliveryDeps = {
+  const { config, db, logger } = deps;
+  const endpointConcurrency = deps.endpointConcurrency ?? config.WEBHOOKS_ENDPOINT_CONCURRENCY;
+  const lanes = new WebhookDeliveryLanes({
     db,
-    box: deps.box,
-    guard: guardOptionsFrom(config, deps.resolver),
-    mailer: deps.mailer,
     logger,
-    timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
-    disableAfterHours: config.WEBHOOKS_DISABLE_AFTER_HOURS,
-    publicUrl: config.PUBLIC_URL,
-  };
-  // Jobs are fetched in batches (one round trip for many deliveries) and attempted concurrently; each job
-  // settles on its own: completed, or failed so pg-boss retries it with back-off.
-  const workerId = await jobs.work<{ deliveryId: string }>(
-    WEBHOOK_DELIVERY_JOB,
-    {
-      includeMetadata: true,
-      perJobResults: true,
-      batchSize: deps.batchSize ?? 25,
-      localConcurrency: deps.concurrency ?? 2,
-      pollingIntervalSeconds: 0.5,
+    attempt: {
+      box: deps.box,
+      connections: new EndpointConnections(guardOptionsFrom(config, deps.resolver), endpointConcurrency),
+      timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+      retry: {
+        limit: config.WEBHOOKS_RETRY_LIMIT,
+        delaySeconds: config.WEBHOOKS_RETRY_DELAY_SECONDS,
+        maxDelaySeconds: config.WEBHOOKS_RETRY_DELAY_MAX_SECONDS,
+      },
     },
-    async (batch) =>
-      Promise.all(
-        batch.map(async (job) => {
-          try {
-            await attemptDelivery(delivery, job.data.deliveryId, {
-              retryCount: job.retryCount,
-              retryLimit: (job as Partial<JobWithMetadata>).retryLimit ?? config.WEBHOOKS_RETRY_LIMIT,
-            });
-            return { id: job.id, status: 'completed' as const };
-          } catch (error) {
-            if (!(error instanceof RetryableDeliveryError)) logger.error({ err: error }, 'webhook delivery job failed');
-            return { id: job.id, status: 'failed' as const };
-          }
-        }),
-      ),
-  );
+    effects: {
+      db,
+      mailer: deps.mailer,
+      logger,
+      disableAfterHours: config.WEBHOOKS_DISABLE_AFTER_HOURS,
+      publicUrl: config.PUBLIC_URL,
+    },
+    concurrency: config.WEBHOOKS_CONCURRENCY,
+    endpointConcurrency,
+    leaseSeconds: config.WEBHOOKS_LEASE_SECONDS,
+    idlePollMs: Math.min(deps.dispatchMs ?? config.WEBHOOKS_DISPATCH_MS, config.WEBHOOKS_DISPATCH_MS),
+  });
+  lanes.start();
 
   const dispatchOnce = async () => {
     let total = 0;
     for (;;) {
       const batches = await expandEventBatches(db);
       const events = await dispatchEvents(db);
-      const queued = await enqueueDeliveries(db, async (ids) => {
-        await jobs.insert(
-          WEBHOOK_DELIVERY_JOB,
-          ids.map((deliveryId) => ({ data: { deliveryId } })),
-        );
-      });
-      total += queued;
-      if (batches === 0 && events === 0 && queued === 0) return total;
+      total += batches + events;
+      if (batches + events > 0) lanes.wake();
+      if (batches === 0 && events === 0) {
+        lanes.wake();
+        return total;
+      }
     }
   };
   let running: Promise<unknown> | null = null;
@@ -139,7 +102,7 @@ export async function startWebhookWorker(deps: {
       clearInterval(timer);
       clearInterval(sweeper);
       await running;
-      await jobs.offWork(WEBHOOK_DELIVERY_JOB, { id: workerId } as never);
+      await lanes.stop();
     },
   };
 }

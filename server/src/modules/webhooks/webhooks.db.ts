@@ -71,8 +71,11 @@ export const webhookEventBatches = pgTable(
 export const WEBHOOK_DELIVERY_STATUS = ['pending', 'succeeded', 'failed'] as const;
 
 /**
- * One event to one endpoint: the unit of retry (one pg-boss job per attempt run). `enqueued_at` null = the
- * dispatcher still has to put its job on the queue (new, or "reenviar").
+ * One event to one endpoint: the unit of retry, and the delivery queue itself (ADR 0026). A pending delivery is
+ * due at `next_attempt_at`; a worker claims due ones with FOR UPDATE SKIP LOCKED, stamping `claim_token` and
+ * moving `next_attempt_at` one lease ahead (WEBHOOKS_LEASE_SECONDS): if the worker dies mid-attempt the delivery
+ * is due again when the lease ends. The outcome settles it (succeeded / failed) or schedules the next retry.
+ * `attempts` counts every attempt (the log); `run_attempts` those since the last "reenviar" (the retry budget).
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -86,14 +89,19 @@ export const webhookDeliveries = pgTable(
     eventType: text('event_type').notNull(),
     status: text('status', { enum: WEBHOOK_DELIVERY_STATUS }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
+    runAttempts: integer('run_attempts').notNull().default(0),
     lastStatusCode: integer('last_status_code'),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
-    enqueuedAt: timestamp('enqueued_at', { withTimezone: true }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+    claimToken: uuid('claim_token'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
   },
   (t) => [
     index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt),
-    index('webhook_deliveries_unenqueued_idx').on(t.createdAt).where(sql`${t.enqueuedAt} is null`),
+    // The claim: per endpoint, its due pending deliveries in order (settled ones leave the index).
+    index('webhook_deliveries_due_idx')
+      .on(t.endpointId, t.nextAttemptAt, t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
     // The retention sweep asks "does any delivery still refer to this event?" (retention.ts).
     index('webhook_deliveries_event_idx').on(t.eventId),
   ],

@@ -9,8 +9,8 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import { requireActor, requireRole } from '../auth/request-actor';
-import { redeliver } from './deliver';
 import { listDeliveries } from './delivery-log';
+import { redeliver } from './dispatch';
 import { emitTestEvent } from './emit-event';
 import {
   createEndpoint,

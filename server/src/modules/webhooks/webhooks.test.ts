@@ -2,21 +2,20 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WEBHOOK_EVENT_SCHEMAS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@carteiro/shared';
 import { eq } from 'drizzle-orm';
-import { fromPglite, PgBoss } from 'pg-boss';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
-import { WEBHOOK_DELIVERY_JOB } from './deliver';
+import { claimDueDeliveries, newClaimToken } from './deliver';
 import { emitWebhookEvent } from './emit-event';
 import { createSecretBox } from './signing';
 import { webhookDeliveries, webhookEndpoints } from './webhooks.db';
 import { startWebhookWorker, type WebhookWorker } from './webhooks-runtime';
 
 /** What the receiver does with the n-th request (0-based) it gets on a path. */
-type Behaviour = (n: number, req: http.IncomingMessage, res: http.ServerResponse) => void;
+type Behaviour = (n: number, req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 
 interface Received {
   path: string;
@@ -37,9 +36,10 @@ async function startReceiver() {
       const path = req.url ?? '/';
       const n = counts.get(path) ?? 0;
       counts.set(path, n + 1);
-      received.push({ path, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString() });
+      const body = Buffer.concat(chunks).toString();
+      received.push({ path, headers: req.headers as Record<string, string>, body });
       const behaviour = behaviours.get(path);
-      if (behaviour) behaviour(n, req, res);
+      if (behaviour) behaviour(n, req, res, body);
       else res.writeHead(204).end();
     });
   });
@@ -76,7 +76,7 @@ const DEV_ENV = {
   WEBHOOKS_RETRY_LIMIT: '2',
   WEBHOOKS_RETRY_DELAY_SECONDS: '0',
   WEBHOOKS_TIMEOUT_MS: '3000',
-  WEBHOOKS_JOB_EXPIRE_SECONDS: '1',
+  WEBHOOKS_LEASE_SECONDS: '1',
 };
 
 describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
@@ -123,38 +123,25 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
     let owner: SignedInUser;
     let other: SignedInUser;
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
-    let boss: PgBoss;
     let worker: WebhookWorker;
     const logger = pino({ level: 'silent' });
 
-    async function startBoss(): Promise<PgBoss> {
-      const b = t.database.pglite
-        ? new PgBoss({
-            db: fromPglite(t.database.pglite),
-            backend: 'pglite',
-            superviseIntervalSeconds: 1,
-            monitorIntervalSeconds: 1,
-          })
-        : new PgBoss({
-            connectionString: t.database.url as string,
-            max: 2,
-            superviseIntervalSeconds: 1,
-            monitorIntervalSeconds: 1,
-          });
-      b.on('error', () => {});
-      await b.start();
-      return b;
-    }
-    async function startWorker(b: PgBoss): Promise<WebhookWorker> {
+    async function startWorker(
+      options: { endpointConcurrency?: number; strict?: boolean; timeoutMs?: number } = {},
+    ): Promise<WebhookWorker> {
       return startWebhookWorker({
-        config: t.config,
+        config: {
+          ...t.config,
+          ...(options.strict ? { WEBHOOKS_ALLOW_PRIVATE_URLS: false } : {}),
+          ...(options.timeoutMs ? { WEBHOOKS_TIMEOUT_MS: options.timeoutMs } : {}),
+        },
         db: t.database.db,
-        jobs: b,
         mailer: t.mailer,
         logger,
         resolver: { addresses: async () => [] },
         box: createSecretBox(t.config.AUTH_SECRET as string),
         dispatchMs: 60_000,
+        endpointConcurrency: options.endpointConcurrency,
       });
     }
 
@@ -163,12 +150,10 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       owner = await signUp(t, { verified: true });
       other = await signUp(t, { verified: true });
       receiver = await startReceiver();
-      boss = await startBoss();
-      worker = await startWorker(boss);
+      worker = await startWorker();
     });
     afterAll(async () => {
       await worker.stop();
-      await boss.stop({ graceful: false, close: !t.database.pglite });
       await receiver.close();
       await t.close();
     });
@@ -201,6 +186,7 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         status: string;
         attempts: number;
         eventType: string;
+        lastStatusCode: number | null;
         attemptLog: Array<{ statusCode: number | null; error: string | null; responseBody: string }>;
       }>;
     }
@@ -261,6 +247,7 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         name: 'Promo',
         status: 'sent',
         counts: { sent: 9, failed: 1, skipped: 0 },
+        skippedByReason: {},
         costMillis: 45,
       },
       'campaign.paused': { campaignId: crypto.randomUUID(), name: 'Promo', reason: 'pausada pelo usuário' },
@@ -367,9 +354,12 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       await emitWebhookEvent(t.database.db, owner.accountId, 'campaign.paused', sampleData['campaign.paused'] as never);
       const [g] = await settled(owner, gone.id, 1);
       expect([g?.status, g?.attempts]).toEqual(['failed', 1]);
-      const [row] = await t.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, gone.id));
-      expect(row?.enabled).toBe(false);
-      expect(row?.disabledReason).toContain('410');
+      // The endpoint is disabled right after the outcome is recorded (the same flush, next statement).
+      const row = await until(async () => {
+        const [r] = await t.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, gone.id));
+        return r && !r.enabled ? r : null;
+      }, 'the endpoint to be disabled');
+      expect(row.disabledReason).toContain('410');
       const mail = await until(
         async () => (await t.sentMail()).find((m) => m.subject.includes('webhook')),
         'the e-mail',
@@ -387,17 +377,8 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         .update(webhookEndpoints)
         .set({ url: 'https://10.0.0.1/hook' })
         .where(eq(webhookEndpoints.id, ep.id));
-      const strict = await startWebhookWorker({
-        config: { ...t.config, WEBHOOKS_ALLOW_PRIVATE_URLS: false },
-        db: t.database.db,
-        jobs: boss,
-        mailer: t.mailer,
-        logger,
-        resolver: { addresses: async () => [] },
-        box: createSecretBox(t.config.AUTH_SECRET as string),
-        dispatchMs: 60_000,
-      });
       await worker.stop();
+      const strict = await startWorker({ strict: true });
       try {
         await emitWebhookEvent(t.database.db, owner.accountId, 'balance.low', sampleData['balance.low'] as never);
         const items = await until(async () => {
@@ -408,11 +389,11 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         expect(items[0]?.attemptLog[0]?.error).toMatch(/URL recusada/);
       } finally {
         await strict.stop();
-        worker = await startWorker(boss);
+        worker = await startWorker();
       }
     });
 
-    it('a worker stopped mid-delivery does not lose the event', async () => {
+    it('a worker stalled mid-delivery does not lose the event: its lease ends, another worker delivers, its late failure changes nothing', async () => {
       let hung: http.ServerResponse | null = null;
       receiver.on('/slow', (n, _req, res) => {
         if (n === 0) hung = res;
@@ -422,30 +403,30 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       await emitWebhookEvent(t.database.db, owner.accountId, 'message.opened', sampleData['message.opened'] as never);
       await worker.dispatchOnce();
       await until(async () => hung, 'the first request');
-      // The worker process stalls and its job runner stops without finishing the job: the job is still active.
-      const stalled = boss;
-      await stalled.stop({ graceful: false, close: false });
-      // A new job runner: the job expires (WEBHOOKS_JOB_EXPIRE_SECONDS=1) and pg-boss hands it out again.
-      boss = await startBoss();
-      const restarted = await startWorker(boss);
-      const [done] = await settled(owner, ep.id, 1);
-      expect(done?.status).toBe('succeeded');
-      // The stalled attempt ends late (its connection drops): it cannot undo the success.
-      (hung as http.ServerResponse | null)?.socket?.destroy();
-      await worker.stop().catch(() => {});
-      worker = restarted;
-      await until(async () => {
-        const [d] = await deliveries(owner, ep.id);
-        return (d?.attemptLog.length ?? 0) >= 2 ? d : null;
-      }, 'the late attempt to be logged');
+      // The first worker hangs on that request (its timeout is 3 s); a second worker finds the delivery due again
+      // once the 1 s lease has ended and delivers it.
+      const second = await startWorker();
+      try {
+        const [done] = await settled(owner, ep.id, 1);
+        expect(done?.status).toBe('succeeded');
+        // The stalled attempt ends late (its connection drops): it is logged, and cannot undo the success.
+        (hung as http.ServerResponse | null)?.socket?.destroy();
+        await until(async () => {
+          const [d] = await deliveries(owner, ep.id);
+          return (d?.attemptLog.length ?? 0) >= 2 ? d : null;
+        }, 'the late attempt to be logged');
+      } finally {
+        await second.stop();
+      }
       const requests = receiver.on_path('/slow');
       expect(requests).toHaveLength(2);
       expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
       const [row] = await t.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, ep.id));
       expect(row?.status).toBe('succeeded');
+      expect(row?.attempts).toBe(1);
     });
 
-    it('a job claimed by a worker that died (never completed) is delivered once it expires', async () => {
+    it('a delivery claimed by a worker that died (never attempted) is delivered once its lease ends', async () => {
       const ep = await createEndpoint(owner, '/orphan', ['message.complained']);
       await worker.stop();
       try {
@@ -456,17 +437,129 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
           sampleData['message.complained'] as never,
         );
         await worker.dispatchOnce();
-        // The dead worker: it claimed the job (active) and vanished before any attempt.
-        const claimed = await boss.fetch(WEBHOOK_DELIVERY_JOB);
-        expect(claimed).toHaveLength(1);
+        // The dead worker: it claimed the delivery and vanished before any attempt.
+        const claimed = await claimDueDeliveries(t.database.db, {
+          claimToken: newClaimToken(),
+          leaseSeconds: 1,
+          perEndpoint: 10,
+          total: 10,
+          busy: new Map(),
+        });
+        expect(claimed.filter((d) => d.endpointId === ep.id)).toHaveLength(1);
       } finally {
-        worker = await startWorker(boss);
+        worker = await startWorker();
       }
-      // pg-boss's maintenance (every second here: superviseIntervalSeconds / monitorIntervalSeconds) expires the
-      // orphaned job after WEBHOOKS_JOB_EXPIRE_SECONDS and hands it out again.
       const [done] = await settled(owner, ep.id, 1);
       expect([done?.status, done?.attempts]).toEqual(['succeeded', 1]);
       expect(receiver.on_path('/orphan')).toHaveLength(1);
+    });
+
+    it('a dead endpoint holds only its own slots: another account is served in full meanwhile', async () => {
+      // The dead endpoint accepts the connection and never answers (the attempt's budget here: 60 s).
+      const hung: http.ServerResponse[] = [];
+      receiver.on('/dead', (_n, _req, res) => hung.push(res));
+      const dead = await createEndpoint(owner, '/dead', ['balance.low']);
+      const live = await createEndpoint(other, '/live', ['balance.low']);
+      await worker.stop();
+      const lanes = await startWorker({ endpointConcurrency: 2, timeoutMs: 60_000 });
+      try {
+        for (let i = 0; i < 10; i++) {
+          await emitWebhookEvent(t.database.db, owner.accountId, 'balance.low', sampleData['balance.low'] as never);
+          await emitWebhookEvent(t.database.db, other.accountId, 'balance.low', sampleData['balance.low'] as never);
+        }
+        await lanes.dispatchOnce();
+        const served = await until(async () => {
+          const items = await deliveries(other, live.id);
+          return items.length === 10 && items.every((d) => d.status === 'succeeded') ? items : null;
+        }, 'the live endpoint to be served');
+        expect(served).toHaveLength(10);
+        // Meanwhile the dead endpoint got exactly its two slots' worth, and nothing of it settled.
+        expect(receiver.on_path('/dead')).toHaveLength(2);
+        const waiting = await deliveries(owner, dead.id);
+        expect(waiting).toHaveLength(10);
+        expect(waiting.every((d) => d.status === 'pending')).toBe(true);
+      } finally {
+        // The endpoint comes back.
+        receiver.on('/dead', (_n, _req, res) => res.writeHead(200).end());
+        for (const res of hung) res.writeHead(200).end();
+        await lanes.stop();
+        worker = await startWorker();
+      }
+      await settled(owner, dead.id, 10);
+      expect(receiver.on_path('/dead')).toHaveLength(10);
+    });
+
+    it('under a slow endpoint, first attempts leave in event order; a retry comes after its back-off, behind later events', async () => {
+      let c3Failed = false;
+      receiver.on('/ordered', (_n, _req, res, body) => {
+        const name = JSON.parse(body).data.name as string;
+        // Slow (80 ms per answer); the first attempt of the third event fails.
+        const fail = name === 'c3' && !c3Failed;
+        if (fail) c3Failed = true;
+        setTimeout(() => res.writeHead(fail ? 500 : 200).end(), 80);
+      });
+      const ep = await createEndpoint(owner, '/ordered', ['campaign.started']);
+      await worker.stop();
+      const lanes = await startWorker({ endpointConcurrency: 1 });
+      try {
+        for (let i = 1; i <= 6; i++) {
+          await emitWebhookEvent(t.database.db, owner.accountId, 'campaign.started', {
+            campaignId: crypto.randomUUID(),
+            name: `c${i}`,
+            recipients: i,
+          } as never);
+        }
+        await lanes.dispatchOnce();
+        await until(async () => {
+          const items = await deliveries(owner, ep.id);
+          return items.length === 6 && items.every((d) => d.status === 'succeeded') ? items : null;
+        }, 'the six events');
+      } finally {
+        await lanes.stop();
+        worker = await startWorker();
+      }
+      const order = receiver.on_path('/ordered').map((r) => JSON.parse(r.body).data.name);
+      expect(order).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c3']);
+    });
+
+    it('a 410 from a slow endpoint disables it: what was in flight ends, everything still pending fails at once', async () => {
+      receiver.on('/slow-gone', (_n, _req, res) => {
+        setTimeout(() => res.writeHead(410).end(), 150);
+      });
+      const ep = await createEndpoint(owner, '/slow-gone', ['message.bounced']);
+      await worker.stop();
+      const lanes = await startWorker({ endpointConcurrency: 3 });
+      try {
+        for (let i = 0; i < 8; i++) {
+          await emitWebhookEvent(
+            t.database.db,
+            owner.accountId,
+            'message.bounced',
+            sampleData['message.bounced'] as never,
+          );
+        }
+        await lanes.dispatchOnce();
+        await until(async () => {
+          const items = await deliveries(owner, ep.id);
+          return items.length === 8 && items.every((d) => d.status === 'failed') ? items : null;
+        }, 'every delivery to fail');
+      } finally {
+        await lanes.stop();
+        worker = await startWorker();
+      }
+      const items = await deliveries(owner, ep.id);
+      const requests = receiver.on_path('/slow-gone');
+      // Only what was in flight when the first 410 came back left: at most the endpoint's three slots.
+      expect(requests.length).toBeGreaterThanOrEqual(1);
+      expect(requests.length).toBeLessThanOrEqual(3);
+      const answered = items.filter((d) => d.attemptLog.some((a) => a.statusCode === 410));
+      const cancelled = items.filter((d) =>
+        d.attemptLog.some((a) => a.error === 'Endpoint desativado: entrega cancelada.'),
+      );
+      expect(answered).toHaveLength(requests.length);
+      expect(cancelled.length).toBeGreaterThanOrEqual(8 - requests.length);
+      const [row] = await t.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ep.id));
+      expect(row?.enabled).toBe(false);
     });
 
     it('test event, secret reveal and rotation (both secrets sign for 24 h), edit, disable and delete', async () => {

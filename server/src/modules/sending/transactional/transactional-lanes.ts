@@ -11,7 +11,7 @@ import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../
 import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from '../batch-outcomes';
 import { linkBaseUrl, messageIdDomainFor, messageLinks, verpAddress } from '../build-message';
 import type { SenderSettings } from '../campaign-sender';
-import type { DkimSigner } from '../dkim/dkim-signer';
+import { type DkimSigner, signChain } from '../dkim/dkim-signer';
 import { buildMimeMessage, createMessageFrame, type MessageFrame } from '../mime/build-message';
 import type { DeliveryOutcome, WireMessage } from '../transport';
 import { NAMED_STATEMENT_MAX_MESSAGES } from './send-transactional';
@@ -290,16 +290,18 @@ export class TransactionalLanes {
       });
       frames.set(key, frame);
     }
-    let raw = buildMimeMessage(frame, {
-      messageId: message.token,
-      to: message.email,
-      toName: content.toName,
-      subject: content.subject,
-      unsubscribeUrl,
-      text: relink(content.text),
-      html,
-    });
-    for (const signer of signing.signers) raw = signer.sign(raw);
+    const raw = signChain(
+      signing.signers,
+      buildMimeMessage(frame, {
+        messageId: message.token,
+        to: message.email,
+        toName: content.toName,
+        subject: content.subject,
+        unsubscribeUrl,
+        text: relink(content.text),
+        html,
+      }),
+    );
     return {
       id: String(message.id),
       envelopeFrom: verpAddress(message.token, signing.bounceDomain),

@@ -1,0 +1,382 @@
+import { randomUUID } from 'node:crypto';
+import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
+import { segmentTreeSchema } from '@carteiro/shared';
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SignedInUser, signUp } from '../../../test/support/sign-in';
+import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { type Db, queryRows } from '../../db/database';
+import { pgTextArray } from '../imports/run-import';
+import { compileSegment, compileSegmentPredicate } from './compile-segment';
+import { countSegment, previewSegment, segmentContextFor } from './segments';
+import { compilePreviousSegment } from './testing/previous-segment-compiler';
+
+/**
+ * The segment queries (contact sets as hash joins, the audience's predicate form, "nunca abriu" from
+ * contact_first_opens) select exactly the contacts the previous compiler selected, for generated condition
+ * trees over a generated account: awkward field values (numbers with commas, 16 digits, 13 decimals, dates in
+ * both spellings and invalid ones, accents and case), every membership status, campaigns with sent, failed and
+ * queued messages, human and machine opens and clicks, subscription instants around midnight in São Paulo
+ * (including the 2018 daylight-saving gap).
+ */
+
+const CASES = Number(process.env.SEGMENT_CASES ?? 60);
+
+/** A small deterministic generator, so a failure replays with the same data. */
+function prng(seed: number) {
+  let s = seed >>> 0;
+  const next = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
+    chance: (p: number) => next() < p,
+  };
+}
+
+const CITIES = ['São Paulo', 'são paulo', 'SÃO PAULO', 'Recife', 'recife ', 'Rio de Janeiro', 'Curitiba', '', ' '];
+const POINTS = [
+  '10',
+  '10,5',
+  '10.5',
+  '-3',
+  ' 42 ',
+  '0',
+  '250',
+  '250,0',
+  '999999999999999',
+  '1234567890123456',
+  '1.123456789012',
+  '1.1234567890123',
+  'abc',
+  '',
+  '7.',
+  '.5',
+  '--1',
+  '1,2,3',
+  '٣',
+];
+const BIRTHS = [
+  '2000-02-29',
+  '15/02/1985',
+  '31/02/1999',
+  '1990-03-01T10:00:00Z',
+  ' 1985-11-03 ',
+  'amanhã',
+  '1/2/1990',
+  '2001-13-45',
+  '03/11/1979',
+  '1979-11-30',
+  '',
+];
+const NAMES = [null, 'Ana Souza', 'BRUNO lima', 'Çécilia', 'davi', '', 'Eva 100%_x'];
+const STATUSES = ['subscribed', 'subscribed', 'subscribed', 'unsubscribed', 'bounced', 'complained'] as const;
+/** Instants around local midnight in São Paulo (UTC−3; UTC−2 in its 2018 summer time, which began at midnight). */
+const JOINED = [
+  '2024-01-01T02:59:59Z',
+  '2024-01-01T03:00:00Z',
+  '2023-12-31T12:00:00Z',
+  '2018-11-04T02:59:59Z',
+  '2018-11-04T03:00:00Z',
+  '2018-11-03T23:30:00Z',
+  '2019-02-17T01:59:59Z',
+  '2019-02-17T02:00:00Z',
+  '2025-06-15T12:00:00Z',
+];
+const DATES = ['2024-01-01', '2023-12-31', '2018-11-04', '2018-11-03', '2019-02-16', '1990-01-01', '2000-02-29'];
+const NOWS = ['2027-03-01T02:00:00Z', '2027-03-01T03:00:00Z', '2026-11-15T12:00:00Z', '2028-02-29T12:00:00Z'];
+
+describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s', (kind) => {
+  let t: TestApp;
+  let db: Db;
+  let user: SignedInUser;
+  const listIds: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    db = t.database.db;
+    user = await signUp(t, { verified: true });
+    const accountId = user.accountId;
+    const rnd = prng(20261126);
+    for (const name of ['VIP', 'Novidades', 'Vazia']) {
+      const [row] = await queryRows<{ id: string }>(
+        db,
+        sql`insert into lists (account_id, name) values (${accountId}, ${name}) returning id`,
+      );
+      listIds.push((row as { id: string }).id);
+    }
+    const contacts: Array<{ id: string; email: string }> = [];
+    const rows = {
+      id: [] as string[],
+      email: [] as string[],
+      name: [] as Array<string | null>,
+      fields: [] as string[],
+      status: [] as string[],
+      created: [] as string[],
+    };
+    for (let i = 0; i < 240; i++) {
+      const id = randomUUID();
+      const email = `${rnd.pick(['ana', 'Bruno', 'carla', 'rec'])}${i}@${rnd.pick(['exemplo.com.br', 'loja.com'])}`;
+      const fields: Record<string, string> = {};
+      if (rnd.chance(0.9)) fields.cidade = rnd.pick(CITIES);
+      if (rnd.chance(0.85)) fields.pontos = rnd.pick(POINTS);
+      if (rnd.chance(0.85)) fields.nascimento = rnd.pick(BIRTHS);
+      if (rnd.chance(0.3)) fields.plano = rnd.pick(['ouro', 'Ouro', 'prata']);
+      rows.id.push(id);
+      rows.email.push(email.toLowerCase());
+      rows.name.push(rnd.pick(NAMES));
+      rows.fields.push(JSON.stringify(fields));
+      rows.status.push(rnd.pick(STATUSES));
+      rows.created.push(rnd.pick(JOINED));
+      contacts.push({ id, email: email.toLowerCase() });
+    }
+    await db.execute(
+      sql`insert into contacts (id, account_id, email, name, fields, status, created_at)
+          select u.id::uuid, ${accountId}::uuid, u.email, u.name, u.fields::jsonb, u.status, u.created::timestamptz
+            from unnest(${pgTextArray(rows.id)}::text[], ${pgTextArray(rows.email)}::text[],
+                        ${pgTextArray(rows.name)}::text[], ${pgTextArray(rows.fields)}::text[],
+                        ${pgTextArray(rows.status)}::text[], ${pgTextArray(rows.created)}::text[])
+                   as u(id, email, name, fields, status, created)`,
+    );
+    for (const contact of contacts) {
+      for (const listId of listIds.slice(0, 2)) {
+        if (!rnd.chance(0.5)) continue;
+        const status = rnd.pick(['subscribed', 'subscribed', 'unsubscribed', 'pending']);
+        await db.execute(
+          sql`insert into list_memberships (list_id, contact_id, status) values (${listId}, ${contact.id}, ${status})`,
+        );
+      }
+    }
+    // Six sent campaigns a week apart and one still a draft; messages for some contacts in some campaigns.
+    const campaignIds: string[] = [];
+    for (let k = 0; k < 7; k++) {
+      const [row] = await queryRows<{ id: string }>(
+        db,
+        sql`insert into campaigns (uuid, created_by, name, subject, status, started_at)
+            values (${randomUUID()}, ${accountId}, ${`Campanha ${k}`}, 'Oi', ${k === 6 ? 'draft' : 'sent'},
+                    ${k === 6 ? null : new Date(Date.UTC(2026, 0, 1 + 7 * k)).toISOString()}) returning id`,
+      );
+      campaignIds.push((row as { id: string }).id);
+    }
+    const events = { message: [] as number[], campaign: [] as string[], contact: [] as string[] };
+    const eventKinds = { kind: [] as string[], machine: [] as boolean[] };
+    for (const campaignId of campaignIds.slice(0, 6)) {
+      for (const contact of contacts) {
+        if (!rnd.chance(0.6)) continue;
+        const status = rnd.pick(['sent', 'sent', 'sent', 'failed', 'queued']);
+        const [m] = await queryRows<{ id: number }>(
+          db,
+          sql`insert into messages (campaign_id, account_id, contact_id, email, status, token, sent_at)
+              values (${campaignId}, ${accountId}, ${contact.id}, ${contact.email}, ${status},
+                      ${randomUUID().replaceAll('-', '')}, ${status === 'sent' ? new Date().toISOString() : null})
+              returning id`,
+        );
+        if (status !== 'sent') continue;
+        const count = rnd.chance(0.5) ? 0 : 1 + Math.floor(rnd.next() * 3);
+        for (let e = 0; e < count; e++) {
+          events.message.push(Number((m as { id: number }).id));
+          events.campaign.push(campaignId);
+          events.contact.push(contact.id);
+          eventKinds.kind.push(rnd.pick(['open', 'open', 'click', 'unsubscribe']));
+          eventKinds.machine.push(rnd.chance(0.3));
+        }
+      }
+    }
+    // One statement per kind of writer: the tracking recorder writes batches, bounces and unsubscribes one row.
+    await db.execute(
+      sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine)
+          select u.m, u.c::uuid, ${accountId}::uuid, u.p::uuid, u.k, u.x
+            from unnest(${pgTextArray(events.message.map(String))}::bigint[], ${pgTextArray(events.campaign)}::text[],
+                        ${pgTextArray(events.contact)}::text[], ${pgTextArray(eventKinds.kind)}::text[],
+                        ${pgTextArray(eventKinds.machine.map(String))}::boolean[]) as u(m, c, p, k, x)`,
+    );
+    const [one] = await queryRows<{ message_id: number; campaign_id: string; contact_id: string }>(
+      db,
+      sql`select id as message_id, campaign_id, contact_id from messages where status = 'sent' limit 1`,
+    );
+    if (one) {
+      await db.execute(
+        sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine)
+            values (${one.message_id}, ${one.campaign_id}, ${accountId}, ${one.contact_id}, 'open', false)`,
+      );
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const ids = async (query: ReturnType<typeof sql>) =>
+    (await queryRows<{ id: string }>(db, query)).map((r) => r.id).sort();
+
+  it('contact_first_opens holds exactly the contacts with a human open', async () => {
+    const expected = await ids(
+      sql`select distinct contact_id::text as id from message_events
+           where kind = 'open' and not machine and contact_id is not null`,
+    );
+    const actual = await ids(
+      sql`select contact_id::text as id from contact_first_opens where account_id = ${user.accountId}`,
+    );
+    expect(expected.length).toBeGreaterThan(10);
+    expect(actual).toEqual(expected);
+  });
+
+  it(`generated trees (${CASES}) select the same contacts through the joins, the predicate and the previous compiler`, async () => {
+    const accountId = user.accountId;
+    const condition: fc.Arbitrary<SegmentCondition> = fc.oneof(
+      fc.record({
+        type: fc.constant('field' as const),
+        field: fc.constantFrom<Extract<SegmentCondition, { type: 'field' }>['field']>(
+          'email',
+          'name',
+          { custom: 'cidade' },
+          { custom: 'plano' },
+        ),
+        operator: fc.constantFrom(
+          'equals',
+          'not_equals',
+          'contains',
+          'not_contains',
+          'starts_with',
+          'is_empty',
+          'is_not_empty',
+        ),
+        value: fc.constantFrom('são paulo', 'REC', 'a', 'ouro', '%', '_x', 'Ç'),
+      }) as fc.Arbitrary<SegmentCondition>,
+      fc.record({
+        type: fc.constant('field' as const),
+        field: fc.constant({ custom: 'pontos' }),
+        operator: fc.constantFrom('number_eq', 'number_gt', 'number_gte', 'number_lt', 'number_lte'),
+        value: fc.constantFrom('10', '10,5', '-3', '250', '0', '999999999999999', '1.5'),
+      }) as fc.Arbitrary<SegmentCondition>,
+      fc.record({
+        type: fc.constant('field' as const),
+        field: fc.constant({ custom: 'nascimento' }),
+        operator: fc.constantFrom('date_on', 'date_before', 'date_after', 'birthday_this_month'),
+        value: fc.constantFrom('1985-02-15', '1990-03-01', '1985-11-03', '2000-02-29', '1979-11-30'),
+      }) as fc.Arbitrary<SegmentCondition>,
+      fc.record({
+        type: fc.constant('list' as const),
+        operator: fc.constantFrom('in', 'not_in'),
+        listId: fc.constantFrom(...listIds),
+      }) as fc.Arbitrary<SegmentCondition>,
+      fc.record({
+        type: fc.constant('status' as const),
+        operator: fc.constantFrom('is', 'is_not'),
+        value: fc.constantFrom('subscribed', 'unsubscribed', 'bounced', 'complained'),
+      }) as fc.Arbitrary<SegmentCondition>,
+      fc.oneof(
+        fc.record({
+          type: fc.constant('subscribed_at' as const),
+          operator: fc.constantFrom('before', 'after'),
+          value: fc.constantFrom(...DATES),
+        }),
+        fc.record({
+          type: fc.constant('subscribed_at' as const),
+          operator: fc.constant('in_last_days'),
+          value: fc.constantFrom('1', '30', '400', '3000'),
+        }),
+      ) as fc.Arbitrary<SegmentCondition>,
+      fc.record({
+        type: fc.constant('engagement' as const),
+        operator: fc.constantFrom('opened_any', 'clicked_any', 'opened_none', 'never_opened'),
+        campaigns: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
+      }) as fc.Arbitrary<SegmentCondition>,
+    );
+    const group = (depth: number): fc.Arbitrary<SegmentGroup> =>
+      fc.record({
+        type: fc.constant('group' as const),
+        match: fc.constantFrom('all' as const, 'any' as const),
+        conditions: fc.array(depth < 3 ? fc.oneof({ weight: 3, arbitrary: condition }, group(depth + 1)) : condition, {
+          minLength: 1,
+          maxLength: 4,
+        }),
+      });
+
+    let nonTrivial = 0;
+    await fc.assert(
+      fc.asyncProperty(group(1), fc.constantFrom(...NOWS), async (tree, nowIso) => {
+        const parsed = segmentTreeSchema.safeParse(tree);
+        if (!parsed.success) return;
+        const now = new Date(nowIso);
+        const ctx = await segmentContextFor(db, accountId, [tree], now);
+        const previous = await ids(
+          sql`select c.id::text as id from contacts c
+               where c.account_id = ${accountId} and ${compilePreviousSegment(tree, ctx)}`,
+        );
+        const compiled = compileSegment(tree, ctx);
+        const joined = await ids(
+          sql`select c.id::text as id from contacts c ${compiled.joins}
+               where c.account_id = ${accountId} and ${compiled.where}`,
+        );
+        const predicate = await ids(
+          sql`select c.id::text as id from contacts c
+               where c.account_id = ${accountId} and ${compileSegmentPredicate(tree, ctx)}`,
+        );
+        expect(joined).toEqual(previous);
+        expect(predicate).toEqual(previous);
+        expect(await countSegment(db, accountId, tree, now)).toBe(previous.length);
+        const preview = await previewSegment(db, accountId, tree, now);
+        expect(preview.length).toBe(Math.min(20, previous.length));
+        for (const contact of preview) expect(previous).toContain(contact.id);
+        if (previous.length > 0 && previous.length < 240) nonTrivial++;
+      }),
+      { numRuns: CASES, seed: 26 },
+    );
+    // The generator is not degenerate: most trees select some contacts but not all.
+    expect(nonTrivial).toBeGreaterThan(CASES / 3);
+  }, 600_000);
+
+  it('a campaign sent after earlier counts is folded in by the next count that needs it, and only once', async () => {
+    const accountId = user.accountId;
+    const tree = (campaigns: number): SegmentGroup => ({
+      type: 'group',
+      match: 'any',
+      conditions: [
+        { type: 'engagement', operator: 'opened_none', campaigns },
+        { type: 'status', operator: 'is', value: 'bounced' },
+      ],
+    });
+    const compare = async () => {
+      for (const n of [1, 2, 3]) {
+        const ctx = await segmentContextFor(db, accountId, [tree(n)], new Date());
+        const previous = await ids(
+          sql`select c.id::text as id from contacts c
+               where c.account_id = ${accountId} and ${compilePreviousSegment(tree(n), ctx)}`,
+        );
+        expect(await countSegment(db, accountId, tree(n))).toBe(previous.length);
+      }
+    };
+    await compare();
+    // The draft becomes the newest sent campaign, delivered to the first 30 contacts (5 of them failed).
+    const [draft] = await queryRows<{ id: string }>(
+      db,
+      sql`update campaigns set status = 'sent', started_at = '2026-06-01T00:00:00Z'
+           where created_by = ${accountId} and status = 'draft' returning id`,
+    );
+    const first = await queryRows<{ id: string; email: string }>(
+      db,
+      sql`select id, email from contacts where account_id = ${accountId} order by email limit 30`,
+    );
+    for (const [i, contact] of first.entries()) {
+      await db.execute(
+        sql`insert into messages (campaign_id, account_id, contact_id, email, status, token)
+            values (${draft?.id}, ${accountId}, ${contact.id}, ${contact.email}, ${i < 5 ? 'failed' : 'sent'},
+                    ${randomUUID().replaceAll('-', '')})`,
+      );
+    }
+    await compare();
+    const folded = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from segment_folded_campaigns where campaign_id = ${draft?.id}`,
+    );
+    expect(folded[0]?.n).toBe(1);
+  });
+});
