@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { type MailCatcher, startMailCatcher } from '../../src/mail/mail-catcher';
 import { createMailer, type Mailer } from '../../src/mail/mailer';
+import { suppressionReasonFor } from '../../src/modules/contacts/suppression';
 import {
   type DevMailDetail,
   findDevMail,
@@ -61,7 +62,12 @@ export async function createTestApp(
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
     ...env,
   });
-  const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${catcher.port}`, defaultFrom: config.MAIL_FROM, logger });
+  const mailer = createMailer({
+    smtpUrl: `smtp://127.0.0.1:${catcher.port}`,
+    defaultFrom: config.MAIL_FROM,
+    logger,
+    suppressedFor: (accountId, email) => suppressionReasonFor(database.db, accountId, email, 'system'),
+  });
   const app = await buildApp({ config, database, mailer, logger, webDistDir: null });
   addRoutes?.(app);
   await app.ready();
