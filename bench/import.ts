@@ -142,10 +142,16 @@ async function child(label: string, database: Database, file: string, dir: strin
     updateExisting: false,
     listId: list.id,
   });
-  await runImport(database.db, up.importId, undefined, {
-    batchSize: process.env.BENCH_BATCH ? Number(process.env.BENCH_BATCH) : undefined,
-    concurrency: process.env.BENCH_CONCURRENCY ? Number(process.env.BENCH_CONCURRENCY) : undefined,
-  });
+  await runImport(
+    database.db,
+    up.importId,
+    { publicUrl: 'http://127.0.0.1:3000', secret: 'bench-secret-bench-secret-bench-secret-0' },
+    undefined,
+    {
+      batchSize: process.env.BENCH_BATCH ? Number(process.env.BENCH_BATCH) : undefined,
+      concurrency: process.env.BENCH_CONCURRENCY ? Number(process.env.BENCH_CONCURRENCY) : undefined,
+    },
+  );
   const t2 = performance.now();
   const cpu = process.cpuUsage(cpuBefore);
   const pgCpu = meter?.stop() ?? null;

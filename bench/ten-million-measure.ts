@@ -203,7 +203,13 @@ async function importInto(db: Db, accountId: string): Promise<void> {
       updateExisting: false,
       listId: list.id,
     });
-    await runImport(db, up.importId, undefined, {});
+    await runImport(
+      db,
+      up.importId,
+      { publicUrl: 'http://127.0.0.1:3000', secret: 'bench-secret-bench-secret-bench-secret-0' },
+      undefined,
+      {},
+    );
     const seconds = (performance.now() - start) / 1000;
     const progress = await findImport(db, accountId, up.importId);
     console.info(

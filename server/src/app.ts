@@ -126,20 +126,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mercadoPago: payments.mercadoPago,
     pixApi: payments.pixApi,
   });
-  await app.register(contactsRoutes, { db: database.db });
+  // What a confirmation link needs (double opt-in lists): where the app answers and the secret that signs it.
+  const consentLinks = { publicUrl: config.PUBLIC_URL, secret: resolveAuthSecret(config) };
+  await app.register(contactsRoutes, { db: database.db, links: consentLinks });
   await app.register(listsRoutes, { db: database.db });
   await app.register(segmentsRoutes, { db: database.db });
   await app.register(importsRoutes, {
     db: database.db,
+    links: consentLinks,
     jobs: deps.jobs ?? null,
     logger: deps.logger,
   });
-  await app.register(subscriptionsRoutes, {
-    db: database.db,
-    mailer: deps.mailer,
-    publicUrl: config.PUBLIC_URL,
-    secret: resolveAuthSecret(config),
-  });
+  await app.register(subscriptionsRoutes, { db: database.db, mailer: deps.mailer, links: consentLinks });
   await app.register(privacyRequestsRoutes, {
     db: database.db,
     mailer: deps.mailer,
@@ -188,7 +186,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('publicApiRoutes', publicApiRouteLog);
   await app.register(publicApiRoutes, {
     prefix: PUBLIC_API_PREFIX,
-    deps: { db: database.db, config, mailer: deps.mailer, logger: deps.logger, publicUrl: config.PUBLIC_URL },
+    deps: {
+      db: database.db,
+      config,
+      mailer: deps.mailer,
+      logger: deps.logger,
+      publicUrl: config.PUBLIC_URL,
+      consentLinks,
+    },
     groups: PUBLIC_API_GROUPS,
     routeLog: publicApiRouteLog,
     openApiExtras: webhookOpenApiExtras(),

@@ -32,6 +32,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_SECRET/);
   });
 
+  it('refuses the placeholder PIX_KEY in production when top-ups use the static BR Code, naming the variable', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40), SMTP_URL: 'smtp://relay:587' };
+    expect(() => loadConfig(production)).toThrow(/- PIX_KEY: defina a chave Pix que recebe as recargas/);
+    expect(loadConfig({ ...production, PIX_KEY: 'financeiro@padaria.com.br' }).PIX_KEY).toBe(
+      'financeiro@padaria.com.br',
+    );
+    // Development keeps the placeholder, so a fresh clone starts.
+    expect(loadConfig({}).PIX_KEY).toBe('pix@carteiro.local');
+  });
+
   it('parses ADMIN_EMAILS as a list', () => {
     expect(loadConfig({ ADMIN_EMAILS: 'A@x.com, b@y.com' }).ADMIN_EMAILS).toEqual(['a@x.com', 'b@y.com']);
     expect(() => loadConfig({ ADMIN_EMAILS: 'nope' })).toThrow(/ADMIN_EMAILS/);

@@ -8,6 +8,9 @@ import { z } from 'zod';
  * Every setting Carteiro reads, parsed once from the environment. Nothing else reads process.env.
  * docs/config.md documents each variable; keep the two in step.
  */
+/** The development Pix key: production refuses to start with it when top-ups use the static BR Code. */
+const PLACEHOLDER_PIX_KEY = 'pix@carteiro.local';
+
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no', 'auto'])
   .transform((v) => (v === 'auto' ? 'auto' : ['true', '1', 'on', 'yes'].includes(v)));
@@ -118,7 +121,7 @@ const envSchema = z.object({
         .filter(Boolean),
     ),
   // Billing (issue 8): the operator's Pix receiver, top-up rules, payment webhook secret, low-balance warning.
-  PIX_KEY: z.string().trim().min(1).max(77).default('pix@carteiro.local'),
+  PIX_KEY: z.string().trim().min(1).max(77).default(PLACEHOLDER_PIX_KEY),
   PIX_MERCHANT_NAME: z.string().trim().min(1).default('Carteiro'),
   PIX_MERCHANT_CITY: z.string().trim().min(1).default('SAO PAULO'),
   TOPUP_MIN_MILLIS: z.coerce.number().int().min(10).default(10_000),
@@ -434,6 +437,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && !e.SMTP_URL) {
     throw new ConfigError(
       'Configuração inválida / invalid configuration:\n  - SMTP_URL: obrigatório em produção — sem um relay, o Carteiro ligaria o coletor de e-mails de desenvolvimento, que publica as mensagens em /dev/mailbox / required in production: without a relay the development mail catcher would publish every message at /dev/mailbox',
+    );
+  }
+  // The static BR Code carries PIX_KEY: the placeholder would publish a code nobody can pay (money sent nowhere).
+  if (isProduction && e.PAYMENT_PROVIDER === 'static' && e.PIX_KEY === PLACEHOLDER_PIX_KEY) {
+    throw new ConfigError(
+      `Configuração inválida / invalid configuration:\n  - PIX_KEY: defina a chave Pix que recebe as recargas; "${PLACEHOLDER_PIX_KEY}" é só um exemplo de desenvolvimento / set the Pix key that receives top-ups; "${PLACEHOLDER_PIX_KEY}" is a development placeholder`,
     );
   }
   if (e.MIN_PASSWORD_LENGTH > e.MAX_PASSWORD_LENGTH) {

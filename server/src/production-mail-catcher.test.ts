@@ -11,6 +11,8 @@ import { ConfigError, loadConfig } from './config';
 import { type SmtpSink, startSmtpSink } from './modules/sending/testing/smtp-sink';
 
 const SECRET = 'production-secret-production-secret-0123';
+/** Production refuses the development Pix key placeholder (config.ts). */
+const PIX = 'financeiro@carteiro.example';
 
 describe('production refuses the development mail catcher (config)', () => {
   it('names SMTP_URL when no relay is set (the catcher would be on implicitly)', () => {
@@ -30,7 +32,8 @@ describe('production refuses the development mail catcher (config)', () => {
 
   it('with a relay the catcher is off; outside production MAIL_CATCHER=on still works', () => {
     expect(
-      loadConfig({ NODE_ENV: 'production', AUTH_SECRET: SECRET, SMTP_URL: 'smtp://relay:587' }).mailCatcherEnabled,
+      loadConfig({ NODE_ENV: 'production', AUTH_SECRET: SECRET, SMTP_URL: 'smtp://relay:587', PIX_KEY: PIX })
+        .mailCatcherEnabled,
     ).toBe(false);
     expect(loadConfig({ SMTP_URL: 'smtp://relay:587', MAIL_CATCHER: 'on' }).mailCatcherEnabled).toBe(true);
   });
@@ -87,6 +90,7 @@ describe('a real production process', () => {
   const base = {
     NODE_ENV: 'production',
     AUTH_SECRET: SECRET,
+    PIX_KEY: PIX,
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
     PORT: '0',

@@ -11,6 +11,7 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { startAutomationsWorker } from './modules/automations/automations-runtime';
 import { startBounceReceiver } from './modules/bounces/bounce-receiver';
 import { reportSettingsFrom } from './modules/bounces/record-report';
+import { suppressionReasonFor } from './modules/contacts/suppression';
 import { storeCaughtMail } from './modules/dev-mailbox/dev-mailbox';
 import { IMPORT_JOB, IMPORT_QUEUE_OPTIONS, runImport } from './modules/imports/run-import';
 import { startDomainRechecks } from './modules/sender-identities/domain-rechecks';
@@ -102,7 +103,12 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
       if (receiver) stack.push(() => receiver.close());
     }
     const smtpUrl = config.SMTP_URL ?? `smtp://127.0.0.1:${catcher?.port ?? config.MAIL_CATCHER_PORT}`;
-    const mailer = createMailer({ smtpUrl, defaultFrom: config.MAIL_FROM, logger });
+    const mailer = createMailer({
+      smtpUrl,
+      defaultFrom: config.MAIL_FROM,
+      logger,
+      suppressedFor: (accountId, email) => suppressionReasonFor(database.db, accountId, email, 'system'),
+    });
     stack.push(() => mailer.close());
 
     const jobs: JobQueue = await startJobQueue(database, {
@@ -112,9 +118,10 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     });
     stack.push(() => jobs.stop({ graceful: true, timeout: 10_000 }));
     await jobs.createQueue(IMPORT_JOB, IMPORT_QUEUE_OPTIONS);
+    const consentLinks = { publicUrl: config.PUBLIC_URL, secret: resolveAuthSecret(config) };
     if (role !== 'api') {
       await jobs.work<{ importId: string }>(IMPORT_JOB, async ([job]) => {
-        if (job) await runImport(database.db, job.data.importId, logger);
+        if (job) await runImport(database.db, job.data.importId, consentLinks, logger);
       });
     }
 
@@ -164,6 +171,11 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     stack.push(() => app.close());
     const url = await app.listen({ port: config.PORT, host: config.HOST });
     logger.info({ url, role, publicUrl: config.PUBLIC_URL }, 'Carteiro is listening');
+    // A person who started it by hand reads, in plain words, where to go; the JSON lines stay for machines (a
+    // terminal only: piped or in production, stdout carries nothing but the logs).
+    if (process.stdout.isTTY && config.NODE_ENV !== 'production') {
+      process.stdout.write(`\n  Carteiro pronto. Abra ${config.PUBLIC_URL} no navegador.\n\n`);
+    }
     return { app, database, mailer, url, stop };
   } catch (error) {
     await stop();

@@ -21,6 +21,7 @@ export const PUBLIC_API_ERROR_CODES = [
   'method_not_allowed',
   'contact_exists',
   'address_suppressed',
+  'consent_required',
   'suppression_not_manual',
   'campaign_exists',
   'campaign_already_sending',
@@ -62,6 +63,8 @@ export const API_ERROR_ADVICE_PT_BR: Record<PublicApiErrorCode, string> = {
   contact_exists: 'Use `PUT /contacts` (cria ou atualiza pelo e-mail) ou altere o contato existente.',
   address_suppressed:
     'Não envie para este endereço: ele se descadastrou, devolveu ou reclamou. Só o próprio destinatário pode voltar a se inscrever.',
+  consent_required:
+    'Não mude a situação para `subscribed`: peça que a pessoa se inscreva de novo pelo formulário da lista (ela confirma por e-mail) ou pelo link "Quero voltar a receber" de um e-mail que recebeu. `details.status` diz por que saiu.',
   suppression_not_manual: 'Só entradas adicionadas à mão podem ser retiradas da lista de supressão.',
   campaign_exists: 'Gere outro `uuid`, ou omita-o para que o Carteiro gere um.',
   campaign_already_sending: 'Nada a fazer: a campanha já está em envio. Acompanhe em `GET /campaigns/{id}/report`.',

@@ -49,6 +49,8 @@ export const ERROR_MESSAGES_PT_BR: Record<ErrorCode, string> = {
   unsupported_media_type: 'Tipo de conteúdo não suportado. Envie JSON (Content-Type: application/json).',
   contact_exists: 'Já existe um contato com este e-mail.',
   address_suppressed: 'Este endereço está na lista de supressão da conta e não pode ser usado.',
+  consent_required:
+    'Este contato cancelou a inscrição (ou o endereço devolveu ou reclamou): só um novo consentimento dele o traz de volta.',
   suppression_not_manual:
     'Este endereço foi suprimido pelo próprio destinatário ou pelo provedor e não pode ser retirado manualmente.',
   campaign_exists: 'Já existe uma campanha com este identificador (uuid).',

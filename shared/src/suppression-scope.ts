@@ -45,6 +45,12 @@ export function strongestSuppressionReason(reasons: Iterable<SuppressionReason>)
   return SUPPRESSION_REASON_PRECEDENCE.find((reason) => held.has(reason)) ?? null;
 }
 
+/**
+ * The reasons the mailbox owner's own confirmed consent (a double opt-in link they followed) lifts: they chose
+ * them. A bounce, a complaint and the sender's manual entry stay whatever the person confirms.
+ */
+export const CONSENT_LIFTS: readonly SuppressionReason[] = ['unsubscribed', 'erased'];
+
 /** pt-BR, as a message's answer and its report say why it was not sent. */
 export const SUPPRESSION_REASON_LABELS: Readonly<Record<SuppressionReason, string>> = {
   unsubscribed: 'descadastrado do marketing',

@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { type MailCatcher, startMailCatcher } from '../../src/mail/mail-catcher';
 import { createMailer, type Mailer } from '../../src/mail/mailer';
+import { suppressionReasonFor } from '../../src/modules/contacts/suppression';
 import {
   type DevMailDetail,
   findDevMail,
@@ -50,7 +51,8 @@ export async function createTestApp(
   // Production refuses the mail catcher: there the test catcher is "the relay" (SMTP_URL), with no /dev/mailbox.
   const mail =
     env.NODE_ENV === 'production'
-      ? { MAIL_CATCHER: 'off', SMTP_URL: `smtp://127.0.0.1:${catcher.port}` }
+      ? // … and a real-looking Pix key, since production refuses the development placeholder.
+        { MAIL_CATCHER: 'off', SMTP_URL: `smtp://127.0.0.1:${catcher.port}`, PIX_KEY: 'financeiro@carteiro.example' }
       : { MAIL_CATCHER: 'on', MAIL_CATCHER_PORT: '0' };
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -60,7 +62,12 @@ export async function createTestApp(
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
     ...env,
   });
-  const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${catcher.port}`, defaultFrom: config.MAIL_FROM, logger });
+  const mailer = createMailer({
+    smtpUrl: `smtp://127.0.0.1:${catcher.port}`,
+    defaultFrom: config.MAIL_FROM,
+    logger,
+    suppressedFor: (accountId, email) => suppressionReasonFor(database.db, accountId, email, 'system'),
+  });
   const app = await buildApp({ config, database, mailer, logger, webDistDir: null });
   addRoutes?.(app);
   await app.ready();

@@ -1,6 +1,15 @@
 import { ERROR_MESSAGES_PT_BR, REQUEST_TIMEOUT_DESKTOP_MS, REQUEST_TIMEOUT_MOBILE_MS } from '@carteiro/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiFetch, configureApiClient, parseRetryAfterMs, retryDelayMs, uploadWithRetry } from './api-client';
+import {
+  ApiError,
+  apiFetch,
+  configureApiClient,
+  errorFromResponse,
+  parseRetryAfterMs,
+  retryDelayMs,
+  uploadWithRetry,
+} from './api-client';
+import { errorMessage } from './i18n';
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
@@ -170,5 +179,22 @@ describe('uploadWithRetry', () => {
     const result = uploadWithRetry('/api/uploads', { body: 'x' });
     await vi.advanceTimersByTimeAsync(1000);
     await expect(result).resolves.toEqual({ ok: true });
+  });
+});
+
+describe('a rate limit (429) says how long to wait', () => {
+  it('adds the Retry-After wait to the message, in pt-BR', async () => {
+    const body = {
+      error: { code: 'too-many-requests', message: 'Muitas tentativas. Aguarde um pouco e tente de novo.' },
+    };
+    const inSeconds = await errorFromResponse(Response.json(body, { status: 429, headers: { 'Retry-After': '40' } }));
+    expect(inSeconds.message).toBe(
+      'Muitas tentativas. Aguarde um pouco e tente de novo. Tente de novo em 40 segundos.',
+    );
+    const inMinutes = await errorFromResponse(Response.json(body, { status: 429, headers: { 'Retry-After': '61' } }));
+    expect(inMinutes.message).toContain('Tente de novo em 2 minutos.');
+    expect(errorMessage('pt-BR', inMinutes.code, inMinutes.message)).toContain('2 minutos');
+    const bare = await errorFromResponse(new Response('slow down', { status: 429 }));
+    expect(bare.message).toBe('Muitas tentativas. Aguarde um pouco e tente de novo.');
   });
 });

@@ -1,4 +1,5 @@
 import {
+  ERROR_MESSAGES_PT_BR,
   INTERNAL_ERROR_PT_BR,
   NETWORK_ERROR_PT_BR,
   REQUEST_TIMEOUT_DESKTOP_MS,
@@ -145,6 +146,12 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy's HTML error page, say): the status decides the code.
   }
+  // A rate limit says how long to wait (the server's Retry-After), so nobody retries blindly.
+  if (response.status === 429) {
+    const waitMs = parseRetryAfterMs(response.headers.get('Retry-After'));
+    const base = message || ERROR_MESSAGES_PT_BR['too-many-requests'];
+    message = waitMs === null ? base : `${base} Tente de novo em ${formatWait(waitMs)}.`;
+  }
   // Without the server's text (a proxy's page, say), a generic one: screens show the catalogue's text by code.
   if (!message) message = INTERNAL_ERROR_PT_BR;
   return new ApiError(response.status, code, message, details);
@@ -175,6 +182,14 @@ export function isRetryableStatus(status: number): boolean {
 export function retryDelayMs(retry: number, random: () => number = config.random): number {
   const exponential = Math.min(UPLOAD_RETRY_BASE_DELAY_MS * 2 ** retry, UPLOAD_RETRY_MAX_DELAY_MS);
   return exponential + Math.floor(random() * UPLOAD_RETRY_BASE_DELAY_MS);
+}
+
+/** "40 segundos", "1 minuto", "3 minutos" (rounded up), in pt-BR. */
+export function formatWait(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 60) return `${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}`;
 }
 
 /** Retry-After in ms (seconds or an HTTP date), or null when absent or unreadable. */

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { ineligibilityReasonSql, reasonLabelSql } from '../contacts/recipient-eligibility';
-import { SUBSCRIBE_TOKEN_TTL_SECONDS } from '../subscriptions/subscribe';
+import { SUBSCRIBE_TOKEN_TTL_SECONDS } from '../subscriptions/consent-requests';
 
 /** `now + the wait of the automation's step 1` (alias s1), as SQL. */
 export function afterWait(now: Date, step: string): ReturnType<typeof sql> {

@@ -14,6 +14,7 @@ import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
 import { addContactsToList, removeContactsFromList } from '../lists/add-contacts-to-list';
+import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { createContact } from './create-contact';
 import { deleteContacts } from './delete-contacts';
 import { eraseContact } from './erase-contact';
@@ -36,8 +37,8 @@ function contactId(params: unknown): string {
 }
 
 /** Contacts REST API: every query scoped by the actor's account (another account's id answers 404). */
-export async function contactsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
-  const { db } = opts;
+export async function contactsRoutes(app: FastifyInstance, opts: { db: Db; links: ConsentLinks }): Promise<void> {
+  const { db, links } = opts;
 
   app.get('/api/contacts', async (request) => {
     const actor = await requireActor(request);
@@ -47,6 +48,9 @@ export async function contactsRoutes(app: FastifyInstance, opts: { db: Db }): Pr
   app.post('/api/contacts', async (request, reply) => {
     const actor = await requireActor(request);
     const contact = await createContact(db, actor.accountId, parseInput(contactCreateSchema, request.body), {
+      links,
+      via: 'painel',
+      actor,
       ip: request.ip,
     });
     return reply.status(201).send(contact);
@@ -73,9 +77,14 @@ export async function contactsRoutes(app: FastifyInstance, opts: { db: Db }): Pr
       throw new AppError('validation_failed', 'Escolha a lista.');
     }
     let affected = 0;
-    if (input.action === 'add_to_list')
-      affected = await addContactsToList(db, actor.accountId, input.listId as string, ids);
-    else if (input.action === 'remove_from_list') {
+    if (input.action === 'add_to_list') {
+      const joined = await addContactsToList(db, links, actor.accountId, input.listId as string, ids, {
+        kind: 'sender',
+        via: 'painel',
+        actor,
+      });
+      return { action: input.action, affected: joined.subscribed + joined.pending, ...joined };
+    } else if (input.action === 'remove_from_list') {
       affected = await removeContactsFromList(db, actor.accountId, input.listId as string, ids);
     } else if (input.action === 'unsubscribe') affected = await unsubscribeContacts(db, actor.accountId, ids);
     else affected = await deleteContacts(db, actor.accountId, ids);

@@ -1,21 +1,33 @@
 import type { ContactCreateInput } from '@carteiro/shared';
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
-import { listMemberships, lists } from '../lists/lists.db';
+import { addContactsToLists } from '../lists/add-contacts-to-list';
+import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { type ContactView, toContactView } from './contact-view';
 import { contacts } from './contacts.db';
 import { findSuppressed } from './suppression';
 
+/** Who creates the contact, and what its lists' confirmation e-mails need (see `addContactsToLists`). */
+export interface ContactWriteContext {
+  links: ConsentLinks;
+  via: 'api' | 'painel';
+  /** The signed-in person (dashboard); none for an API key. */
+  actor?: { emailVerified: boolean };
+  ip?: string | null;
+}
+
 /**
- * Creates one contact (e-mail already normalised by the schema). Refuses an address already in the account
- * (409) or in its suppression list (an erased or suppressed person is not re-added by hand).
+ * Creates one contact (e-mail already normalised by the schema) and puts it on `listIds` through the one consent
+ * rule (`addContactsToLists`: a double opt-in list makes it pending and sends its confirmation), all in one
+ * transaction. Refuses an address already in the account (409) or in its suppression list (an erased or suppressed
+ * person is not re-added by hand), a list of another account (404), and whatever the confirmation refuses (402,
+ * 403): nothing is written then.
  */
 export async function createContact(
   db: Db,
   accountId: string,
   input: ContactCreateInput,
-  evidence: { ip?: string | null } = {},
+  context: ContactWriteContext,
 ): Promise<ContactView> {
   if ((await findSuppressed(db, accountId, [input.email], 'marketing')).size > 0) {
     throw new AppError(
@@ -23,14 +35,7 @@ export async function createContact(
       'Este endereço está na lista de supressão da conta e não pode ser adicionado.',
     );
   }
-  const listIds = input.listIds ?? [];
-  if (listIds.length > 0) {
-    const found = await db
-      .select({ id: lists.id })
-      .from(lists)
-      .where(and(eq(lists.accountId, accountId), inArray(lists.id, listIds)));
-    if (found.length !== new Set(listIds).size) throw new AppError('not_found', 'Lista não encontrada.');
-  }
+  const listIds = [...new Set(input.listIds ?? [])];
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(contacts)
@@ -43,17 +48,18 @@ export async function createContact(
         legalBasis: input.legalBasis ?? null,
         consentSource: input.consentSource ?? (input.legalBasis ? 'manual' : null),
         consentText: input.consentText ?? null,
-        consentIp: input.legalBasis ? (evidence.ip ?? null) : null,
+        consentIp: input.legalBasis ? (context.ip ?? null) : null,
         consentAt: input.legalBasis ? new Date() : null,
       })
       .onConflictDoNothing()
       .returning();
     if (!row) throw new AppError('contact_exists');
     if (listIds.length > 0) {
-      await tx
-        .insert(listMemberships)
-        .values([...new Set(listIds)].map((listId) => ({ listId, contactId: row.id })))
-        .onConflictDoNothing();
+      await addContactsToLists(tx as unknown as Db, context.links, accountId, listIds, [row.id], {
+        kind: 'sender',
+        via: context.via,
+        ...(context.actor ? { actor: context.actor } : {}),
+      });
     }
     return toContactView(row);
   });

@@ -310,5 +310,5 @@ describe.each(DATABASE_KINDS)('migrating the one-reason suppressions on %s', (ki
       await database.close();
       fs.rmSync(before, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // two full migrations of a fresh database: slow on a loaded box
 });

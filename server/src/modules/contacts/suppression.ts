@@ -1,4 +1,5 @@
 import {
+  CONSENT_LIFTS,
   MESSAGE_STREAMS,
   type MessageStream,
   normaliseEmail,
@@ -103,6 +104,43 @@ export async function liftUnsubscribedSuppression(db: Db, accountId: string, con
            and s.email_hash = ${emailHashSql(sql`c.email`)}
            and s.reason = 'unsubscribed'
            and exists (select 1 from list_memberships m where m.contact_id = c.id and m.status = 'subscribed')`,
+  );
+}
+
+/**
+ * The mailbox owner's confirmed consent (a double opt-in link they followed): their unsubscribe and their erasure
+ * request give way to it. What the person did not choose (bounces, complaints) and the sender's manual entries stay.
+ */
+export async function liftSuppressionsByConsent(db: Db, accountId: string, normalisedEmail: string): Promise<void> {
+  await db
+    .delete(suppressions)
+    .where(
+      and(
+        eq(suppressions.accountId, accountId),
+        eq(suppressions.emailHash, hashEmail(normalisedEmail)),
+        inArray(suppressions.reason, [...CONSENT_LIFTS]),
+      ),
+    );
+}
+
+/**
+ * The strongest of the account's suppressions of the address that cover the stream; null when it may be mailed.
+ * `except` leaves reasons out (a double opt-in confirmation the person asked for ignores those their consent lifts).
+ */
+export async function suppressionReasonFor(
+  db: Db,
+  accountId: string,
+  email: string,
+  stream: MessageStream,
+  except: readonly SuppressionReason[] = [],
+): Promise<SuppressionReason | null> {
+  const normalised = normaliseEmail(email) ?? email;
+  const rows = await db
+    .select({ reason: suppressions.reason })
+    .from(suppressions)
+    .where(and(eq(suppressions.accountId, accountId), eq(suppressions.emailHash, hashEmail(normalised))));
+  return strongestSuppressionReason(
+    rows.map((r) => r.reason).filter((reason) => suppressionCovers(reason, stream) && !except.includes(reason)),
   );
 }
 

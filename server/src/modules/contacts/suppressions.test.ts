@@ -165,8 +165,10 @@ describe.each(DATABASE_KINDS)('account suppression list on %s', (kind) => {
       headers: json(c),
       payload: { status: 'subscribed' },
     });
-    expect(patched.statusCode).toBe(200);
-    await post(c, '/api/contacts/bulk', { action: 'add_to_list', ids: [id.sai2], listId: list.id });
+    expect(patched.statusCode).toBe(409);
+    expect(patched.json().error).toMatchObject({ code: 'consent_required', details: { status: 'unsubscribed' } });
+    const addedBack = await post(c, '/api/contacts/bulk', { action: 'add_to_list', ids: [id.sai2], listId: list.id });
+    expect(addedBack.json()).toMatchObject({ affected: 0, skipped: 1 });
     expect(await audience()).toBe(1);
 
     // Deleted, then typed in again or re-imported (CSV, updating existing contacts, into the list): skipped.

@@ -1,22 +1,23 @@
 import type { ContactCreateInput } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { addContactsToList } from '../lists/add-contacts-to-list';
+import { addContactsToLists } from '../lists/add-contacts-to-list';
 import type { ContactView } from './contact-view';
 import { contacts } from './contacts.db';
-import { createContact } from './create-contact';
+import { type ContactWriteContext, createContact } from './create-contact';
 import { isUniqueViolation, updateContact } from './update-contact';
 
 /**
  * Creates the contact with this e-mail, or updates the account's contact that has it (public API `PUT
- * /contacts`): name, status and consent replaced when given, custom fields merged, lists added. A concurrent
+ * /contacts`): name, status and consent replaced when given (a status back to subscribed needs the person's new
+ * consent: 409, see updateContact), custom fields merged, lists added through the one consent rule. A concurrent
  * creation of the same address turns into an update.
  */
 export async function upsertContactByEmail(
   db: Db,
   accountId: string,
   input: ContactCreateInput,
-  evidence: { ip?: string | null } = {},
+  context: ContactWriteContext,
 ): Promise<{ contact: ContactView; created: boolean }> {
   for (let attempt = 0; ; attempt++) {
     const [existing] = await db
@@ -25,7 +26,7 @@ export async function upsertContactByEmail(
       .where(and(eq(contacts.accountId, accountId), eq(contacts.email, input.email)));
     if (!existing) {
       try {
-        return { contact: await createContact(db, accountId, input, evidence), created: true };
+        return { contact: await createContact(db, accountId, input, context), created: true };
       } catch (error) {
         if (attempt === 0 && isUniqueViolation(error)) continue;
         throw error;
@@ -38,7 +39,13 @@ export async function upsertContactByEmail(
       ...(input.legalBasis !== undefined ? { legalBasis: input.legalBasis } : {}),
       ...(input.consentSource !== undefined ? { consentSource: input.consentSource } : {}),
     });
-    for (const listId of new Set(input.listIds ?? [])) await addContactsToList(db, accountId, listId, [existing.id]);
+    if (input.listIds?.length) {
+      await addContactsToLists(db, context.links, accountId, input.listIds, [existing.id], {
+        kind: 'sender',
+        via: context.via,
+        ...(context.actor ? { actor: context.actor } : {}),
+      });
+    }
     return { contact, created: false };
   }
 }

@@ -3,6 +3,7 @@ import type { ImportProgress, ImportStartInput } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { assertMayAskConsent } from '../lists/add-contacts-to-list';
 import { lists } from '../lists/lists.db';
 import { deleteStaleUploads, readImportFile, storeUpload } from './import-file-store';
 import { contactImportFiles, contactImports } from './imports.db';
@@ -82,8 +83,18 @@ async function requireImport(db: Db, accountId: string, importId: string) {
   return row;
 }
 
-/** Validates the mapping step and queues the import; the caller enqueues the job. */
-export async function startImport(db: Db, accountId: string, importId: string, input: ImportStartInput): Promise<void> {
+/**
+ * Validates the mapping step and queues the import; the caller enqueues the job. Into a double opt-in list, the
+ * import will ask each new member for consent by e-mail: refused at once (403) when the person or the account's
+ * default sender is not verified, rather than failing at the first batch.
+ */
+export async function startImport(
+  db: Db,
+  accountId: string,
+  importId: string,
+  input: ImportStartInput,
+  actor?: { emailVerified: boolean },
+): Promise<void> {
   const row = await requireImport(db, accountId, importId);
   if (row.status !== 'uploaded' && row.status !== 'failed') {
     throw new AppError('conflict', 'Esta importação já foi iniciada.');
@@ -97,10 +108,11 @@ export async function startImport(db: Db, accountId: string, importId: string, i
   }
   if (input.listId) {
     const [list] = await db
-      .select({ id: lists.id })
+      .select({ id: lists.id, optIn: lists.optIn })
       .from(lists)
       .where(and(eq(lists.accountId, accountId), eq(lists.id, input.listId)));
     if (!list) throw new AppError('not_found', 'Lista não encontrada.');
+    if (list.optIn === 'double') await assertMayAskConsent(db, accountId, actor);
   }
   await db
     .update(contactImports)

@@ -8,6 +8,7 @@ import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import type { JobQueue } from '../../jobs/job-queue';
 import { requireActor } from '../auth/request-actor';
+import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { findImport, findRejectedFile, MAX_IMPORT_BYTES, startImport, uploadImport } from './import-files';
 import { IMPORT_JOB, runImport } from './run-import';
 
@@ -32,6 +33,8 @@ function importId(params: unknown): string {
 
 export interface ImportsRoutesOptions {
   db: Db;
+  /** What the confirmation e-mails of a double opt-in list need (when the import runs in this process). */
+  links: ConsentLinks;
   /** pg-boss; null (tests, no worker) runs the import in this process. */
   jobs: JobQueue | null;
   logger: Logger;
@@ -66,11 +69,11 @@ export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOpt
   app.post('/api/imports/:id/start', async (request, reply) => {
     const actor = await requireActor(request);
     const id = importId(request.params);
-    await startImport(db, actor.accountId, id, parseInput(importStartSchema, request.body));
+    await startImport(db, actor.accountId, id, parseInput(importStartSchema, request.body), actor);
     if (opts.jobs) await opts.jobs.send(IMPORT_JOB, { importId: id });
     else {
       setImmediate(() => {
-        runImport(db, id, logger).catch((error: unknown) =>
+        runImport(db, id, opts.links, logger).catch((error: unknown) =>
           logger.error({ err: error, importId: id }, 'import crashed'),
         );
       });

@@ -14,6 +14,8 @@ import { findLists } from '../lists/find-lists';
 import { findImport, findRejectedFile, startImport, uploadImport } from './import-files';
 import { runImport } from './run-import';
 
+const TEST_LINKS = { publicUrl: 'https://app.carteiro.test', secret: 'test-secret-test-secret-test-secret-0123' };
+
 async function readAll(chunks: AsyncIterable<Buffer>): Promise<string> {
   const parts: Buffer[] = [];
   for await (const chunk of chunks) parts.push(chunk);
@@ -51,7 +53,7 @@ describe.each(DATABASE_KINDS)('CSV import on %s', (kind) => {
       updateExisting: false,
       ...options,
     });
-    await runImport(database.db, up.importId, undefined, { batchSize });
+    await runImport(database.db, up.importId, TEST_LINKS, undefined, { batchSize });
     return { up, progress: await findImport(database.db, accountId, up.importId) };
   }
 
@@ -227,7 +229,7 @@ describe.each(DATABASE_KINDS)('CSV import on %s', (kind) => {
         listId: list.id,
       });
     }
-    await Promise.all(ups.map((up) => runImport(database.db, up.importId, undefined, { batchSize: 500 })));
+    await Promise.all(ups.map((up) => runImport(database.db, up.importId, TEST_LINKS, undefined, { batchSize: 500 })));
     const progress = await Promise.all(ups.map((up) => findImport(database.db, account.id, up.importId)));
     for (const p of progress) expect(p).toMatchObject({ status: 'done', percent: 100, processedRows: 3000 });
     expect(progress.map((p) => p.inserted + p.unchanged)).toEqual([3000, 3000]);

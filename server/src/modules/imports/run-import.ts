@@ -6,6 +6,8 @@ import { queryRows } from '../../db/database';
 import type { Tx } from '../accounts/account-balance';
 import { csvCell } from '../contacts/export-contacts';
 import { suppressedForStreamSql } from '../contacts/suppression';
+import { addContactsToList } from '../lists/add-contacts-to-list';
+import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { CsvRecords } from './csv-records';
 import { deleteImportFiles, RejectedRowsWriter, readUpload } from './import-file-store';
 import { contactImportBatches, contactImports } from './imports.db';
@@ -61,6 +63,7 @@ function emptyBatch(fieldCount: number): PendingBatch {
 export async function runImport(
   db: Db,
   importId: string,
+  links: ConsentLinks,
   logger?: Logger,
   tuning: { batchSize?: number; concurrency?: number } = {},
 ): Promise<void> {
@@ -148,7 +151,7 @@ export async function runImport(
       const keys = fieldColumns.map((f) => f.key);
       const outcome =
         writtenBefore.get(batchNo) ??
-        (await writeBatch(db, accountId, rows, keys, options, consentAt, (tx, result) =>
+        (await writeBatch(db, links, accountId, rows, keys, options, consentAt, (tx, result) =>
           recordBatch(tx, importId, batchNo, result),
         ));
       counters.inserted += outcome.inserted;
@@ -401,6 +404,7 @@ export function pgTextArray(values: ReadonlyArray<string | null>): string {
  */
 async function writeBatch(
   db: Db,
+  links: ConsentLinks,
   accountId: string,
   rows: PendingBatch,
   fieldKeys: string[],
@@ -446,21 +450,16 @@ async function writeBatch(
     sql`lateral (select c.id from contacts c where c.account_id = ${accountId} and c.email = ${email} limit 1)`;
   const newOnlyJoin = plain ? sql`left join ${existing(sql`i.email`)} e on true` : sql``;
   const onlyNew = plain ? sql`and e.id is null` : sql``;
-  // Memberships: the new contacts cannot be in the list yet (plain insert); the existing ones (updated, or looked
-  // up by the unique index for the addresses the insert did not return) may be (ON CONFLICT DO NOTHING).
-  const membership = options.listId
-    ? sql`, mem_new as (
-        insert into list_memberships (list_id, contact_id, status)
-        select ${options.listId}::uuid, up.id, 'subscribed' from up where up.inserted
-      ), mem_old as (
-        insert into list_memberships (list_id, contact_id, status)
-        select ${options.listId}::uuid, up.id, 'subscribed' from up where not up.inserted
-        union all
-        select ${options.listId}::uuid, c.id, 'subscribed' from input i
-          cross join ${existing(sql`i.email`)} c
-          where not exists (select 1 from up where up.email = i.email)
-            and not exists (select 1 from sup where sup.email = i.email)
-        on conflict do nothing)`
+  // The batch's contacts that join the target list: those the statement wrote, and the existing ones it left as
+  // they were (looked up by the unique index for the addresses the insert did not return). They join through the
+  // lists module's one rule (addContactsToList), in this batch's transaction: opt-in, eligibility, confirmations.
+  const members = options.listId
+    ? sql`, (select string_agg(m.id::text, ',') from (
+          select up.id from up
+          union all
+          select c.id from input i cross join ${existing(sql`i.email`)} c
+           where not exists (select 1 from up where up.email = i.email)
+             and not exists (select 1 from sup where sup.email = i.email)) m) as members`
     : sql``;
   // The batch's commit does not wait for its WAL to reach the disk (synchronous_commit off, for this transaction
   // only): a crash can lose the last batches of a running import, which is then re-run from the start (the
@@ -469,7 +468,12 @@ async function writeBatch(
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`set local synchronous_commit = off`);
-      const [result] = await queryRows<{ inserted: number; touched: number; suppressed: string | null }>(
+      const [result] = await queryRows<{
+        inserted: number;
+        touched: number;
+        suppressed: string | null;
+        members?: string | null;
+      }>(
         tx as unknown as Db,
         sql`with input as (
           select *
@@ -487,11 +491,18 @@ async function writeBatch(
           from input i ${newOnlyJoin}
           where not exists (select 1 from sup where sup.email = i.email) ${onlyNew}
           ${insertContacts}
-        )${membership}
+        )
         select (select count(*) from up where inserted)::int as inserted,
                (select count(*) from up)::int as touched,
-               (select string_agg(email, chr(10)) from sup) as suppressed`,
+               (select string_agg(email, chr(10)) from sup) as suppressed${members}`,
       );
+      const memberIds = result?.members ? result.members.split(',') : [];
+      if (options.listId && memberIds.length > 0) {
+        await addContactsToList(tx as unknown as Db, links, accountId, options.listId, memberIds, {
+          kind: 'sender',
+          via: 'importação',
+        });
+      }
       // Normalised addresses hold no line break: one address per line.
       const suppressed = new Set(result?.suppressed ? result.suppressed.split('\n') : []);
       const inserted = Number(result?.inserted ?? 0);
@@ -505,7 +516,7 @@ async function writeBatch(
     });
   } catch (error) {
     if (!plain || !isUniqueViolation(error)) throw error;
-    return writeBatch(db, accountId, rows, fieldKeys, options, consentAt, record, true, ids);
+    return writeBatch(db, links, accountId, rows, fieldKeys, options, consentAt, record, true, ids);
   }
 }
 

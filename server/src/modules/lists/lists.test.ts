@@ -41,7 +41,14 @@ describe.each(DATABASE_KINDS)('lists and bulk contact actions on %s', (kind) => 
     expect(noList.statusCode).toBe(400);
     expect(noList.json().error.message).toBe('Escolha a lista.');
     const added = await post('/api/contacts/bulk', { action: 'add_to_list', ids, listId: list.id });
-    expect(added.json()).toEqual({ action: 'add_to_list', affected: 4 });
+    expect(added.json()).toEqual({
+      action: 'add_to_list',
+      affected: 4,
+      subscribed: 4,
+      pending: 0,
+      skipped: 0,
+      confirmationsSent: 0,
+    });
     await post('/api/contacts/bulk', { action: 'unsubscribe', ids: [dois] });
     expect((await get(`/api/lists/${list.id}`)).json()).toMatchObject({ contactCount: 4, subscribedCount: 3 });
     const listed = (await get('/api/lists')).json().items.find((l: { id: string }) => l.id === list.id);

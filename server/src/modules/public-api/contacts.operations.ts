@@ -6,10 +6,10 @@ import { deleteContacts } from '../contacts/delete-contacts';
 import { findContact, findContacts } from '../contacts/find-contacts';
 import { updateContact } from '../contacts/update-contact';
 import { upsertContactByEmail } from '../contacts/upsert-contact';
-import { addContactsToList, removeContactsFromList } from '../lists/add-contacts-to-list';
+import { addContactsToLists, removeContactsFromList } from '../lists/add-contacts-to-list';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
-import { affectedSchema, contactDetailSchema, contactPageSchema, contactSchema } from './responses';
+import { contactDetailSchema, contactPageSchema, contactSchema, LIST_JOIN_ERRORS, listJoinSchema } from './responses';
 
 const idParams = z.object({ id: z.uuid() });
 const listParams = z.object({ id: z.uuid(), listId: z.uuid() });
@@ -20,7 +20,7 @@ const NOT_FOUND = 'Contato não encontrado.';
 const TAGS = ['Contatos'];
 
 /** Contacts: thin operations over the contacts module, every call scoped by the key's account. */
-export const contactsOperations: OperationGroup = ({ db }) => [
+export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
   defineOperation({
     method: 'GET',
     path: '/contacts',
@@ -40,13 +40,15 @@ export const contactsOperations: OperationGroup = ({ db }) => [
     path: '/contacts',
     operationId: 'createContact',
     summary: 'Criar contato',
-    description: 'Um e-mail que já existe na conta ou está na lista de supressão é recusado com 409.',
+    description:
+      'Um e-mail que já existe na conta ou está na lista de supressão é recusado com 409. Em `listIds` com confirmação dupla o contato entra pendente e recebe um e-mail de confirmação (cobrado; 402 sem saldo, nada é criado).',
     tags: TAGS,
     body: contactCreateSchema,
     success: { status: 201, description: 'O contato criado.', schema: contactSchema },
+    errors: ['contact_exists', 'address_suppressed', 'not_found', ...LIST_JOIN_ERRORS],
     example: { body: { email: 'ana@example.com', name: 'Ana Souza', fields: { cidade: 'Recife' } } },
-    errors: ['contact_exists', 'address_suppressed', 'not_found'],
-    handler: ({ key, body, request }) => createContact(db, key.accountId, body, { ip: request.ip }),
+    handler: ({ key, body, request }) =>
+      createContact(db, key.accountId, body, { links: consentLinks, via: 'api', ip: request.ip }),
   }),
   defineOperation({
     method: 'PUT',
@@ -54,14 +56,18 @@ export const contactsOperations: OperationGroup = ({ db }) => [
     operationId: 'upsertContact',
     summary: 'Criar ou atualizar contato pelo e-mail',
     description:
-      'Cria o contato, ou atualiza o da conta com este e-mail: nome, situação e consentimento substituídos quando enviados, campos personalizados mesclados, listas adicionadas. Responde 201 ao criar e 200 ao atualizar.',
+      'Cria o contato, ou atualiza o da conta com este e-mail: nome, situação e consentimento substituídos quando enviados, campos personalizados mesclados, listas adicionadas (com confirmação dupla, pendentes e com e-mail de confirmação). A situação não volta a `subscribed` sem um novo consentimento da pessoa (409). Responde 201 ao criar e 200 ao atualizar.',
     tags: TAGS,
     body: contactCreateSchema,
     success: { status: 200, description: 'O contato atualizado (201 quando criado).', schema: contactSchema },
     example: { body: { email: 'bruno@example.com', name: 'Bruno Lima', fields: { plano: 'ouro' } } },
-    errors: ['address_suppressed', 'not_found'],
+    errors: ['address_suppressed', 'consent_required', 'not_found', ...LIST_JOIN_ERRORS],
     handler: async ({ key, body, request, reply }) => {
-      const { contact, created } = await upsertContactByEmail(db, key.accountId, body, { ip: request.ip });
+      const { contact, created } = await upsertContactByEmail(db, key.accountId, body, {
+        links: consentLinks,
+        via: 'api',
+        ip: request.ip,
+      });
       return reply.status(created ? 201 : 200).send(contact);
     },
   }),
@@ -82,14 +88,14 @@ export const contactsOperations: OperationGroup = ({ db }) => [
     operationId: 'updateContact',
     summary: 'Alterar contato',
     description:
-      '`fields` substitui os campos personalizados. A situação `unsubscribed` descadastra de todas as listas.',
+      '`fields` substitui os campos personalizados. A situação `unsubscribed` descadastra de todas as listas. Um contato descadastrado, com devolução ou reclamação não volta a `subscribed` por aqui (409 `consent_required`, `details.status` diz por que saiu): só a própria pessoa volta, inscrevendo-se pelo formulário da lista (com confirmação por e-mail) ou pelo link "Quero voltar a receber" da página de descadastro.',
     tags: TAGS,
     params: idParams,
     notFoundMessage: NOT_FOUND,
     body: contactUpdateSchema,
     success: { status: 200, description: 'O contato alterado.', schema: contactSchema },
     example: { body: { name: 'Ana S. Souza', fields: { cidade: 'Olinda' } } },
-    errors: ['contact_exists', 'address_suppressed'],
+    errors: ['contact_exists', 'address_suppressed', 'consent_required'],
     handler: ({ key, params, body }) => updateContact(db, key.accountId, params.id, body),
   }),
   defineOperation({
@@ -114,14 +120,16 @@ export const contactsOperations: OperationGroup = ({ db }) => [
     params: idParams,
     notFoundMessage: NOT_FOUND,
     body: listIdsBody,
-    success: { status: 200, description: 'Quantas inscrições novas foram criadas.', schema: affectedSchema },
+    success: { status: 200, description: 'Quantas inscrições novas foram criadas, e como.', schema: listJoinSchema },
+    errors: ['not_found', ...LIST_JOIN_ERRORS],
     example: { body: { listIds: ['00000000-0000-4000-8000-000000000000'] } },
     handler: async ({ key, params, body }) => {
       await findContact(db, key.accountId, params.id);
-      let affected = 0;
-      for (const listId of new Set(body.listIds))
-        affected += await addContactsToList(db, key.accountId, listId, [params.id]);
-      return { affected };
+      const joined = await addContactsToLists(db, consentLinks, key.accountId, body.listIds, [params.id], {
+        kind: 'sender',
+        via: 'api',
+      });
+      return { affected: joined.subscribed + joined.pending, ...joined };
     },
   }),
   defineOperation({

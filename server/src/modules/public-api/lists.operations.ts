@@ -8,7 +8,7 @@ import { findList, findListPage } from '../lists/find-lists';
 import { updateList } from '../lists/update-list';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
-import { affectedSchema, contactPageSchema, listCollectionSchema, listSchema } from './responses';
+import { contactPageSchema, LIST_JOIN_ERRORS, listCollectionSchema, listJoinSchema, listSchema } from './responses';
 
 const idParams = z.object({ id: z.uuid() });
 const memberParams = z.object({ id: z.uuid(), contactId: z.uuid() });
@@ -23,7 +23,7 @@ const NOT_FOUND = 'Lista não encontrada.';
 const TAGS = ['Listas'];
 
 /** Lists and their members, over the lists and contacts modules. */
-export const listsOperations: OperationGroup = ({ db }) => [
+export const listsOperations: OperationGroup = ({ db, consentLinks }) => [
   defineOperation({
     method: 'GET',
     path: '/lists',
@@ -106,16 +106,22 @@ export const listsOperations: OperationGroup = ({ db }) => [
     path: '/lists/{id}/members',
     operationId: 'addListMembers',
     summary: 'Adicionar contatos à lista',
-    description: 'Ids de contatos de outras contas são ignorados; quem já está na lista fica como está.',
+    description:
+      'Ids de contatos de outras contas são ignorados; quem já está na lista fica como está; contatos descadastrados ou suprimidos ficam de fora (só a própria pessoa volta, pelo formulário). Numa lista com confirmação dupla os contatos entram pendentes e cada um recebe um e-mail de confirmação, do remetente padrão da conta, cobrado como qualquer mensagem (402 sem saldo, nada muda).',
     tags: TAGS,
     params: idParams,
     notFoundMessage: NOT_FOUND,
     body: membersBody,
-    success: { status: 200, description: 'Quantos contatos entraram.', schema: affectedSchema },
+    success: { status: 200, description: 'Quantos contatos entraram, e como.', schema: listJoinSchema },
+    errors: ['not_found', ...LIST_JOIN_ERRORS],
     example: { body: { contactIds: ['00000000-0000-4000-8000-000000000000'] } },
-    handler: async ({ key, params, body }) => ({
-      affected: await addContactsToList(db, key.accountId, params.id, [...new Set(body.contactIds)]),
-    }),
+    handler: async ({ key, params, body }) => {
+      const joined = await addContactsToList(db, consentLinks, key.accountId, params.id, body.contactIds, {
+        kind: 'sender',
+        via: 'api',
+      });
+      return { affected: joined.subscribed + joined.pending, ...joined };
+    },
   }),
   defineOperation({
     method: 'DELETE',

@@ -417,6 +417,38 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
       op('removeSuppression'),
       'suppression_not_manual',
     );
+    // Back to subscribed only with the person's own new consent.
+    expectError(
+      await call('PATCH', `/api/v1/contacts/${second.id}`, { payload: { status: 'subscribed' } }),
+      op('updateContact'),
+      'consent_required',
+    );
+    expectError(
+      await send(op('upsertContact'), { email: 'segunda@example.com', status: 'subscribed' }),
+      op('upsertContact'),
+      'consent_required',
+    );
+    // A double opt-in list: its confirmations are the account's messages — charged (402 on an empty balance) and
+    // sent from its default sender (403 while there is none), nothing written either way.
+    const empty = await another();
+    const asEmpty = (d: DocOperation, url: string, payload: object) =>
+      call(d.method, `/api/v1${url}`, { key: empty.key, payload });
+    const emptyList = (await asEmpty(op('createList'), '/lists', { name: 'Dupla', optIn: 'double' })).json().id;
+    const emptyContact = (await asEmpty(op('createContact'), '/contacts', { email: 'sem-saldo@example.com' })).json()
+      .id;
+    const joins: Array<[string, string, object]> = [
+      ['createContact', '/contacts', { email: 'nova-dupla@example.com', listIds: [emptyList] }],
+      ['upsertContact', '/contacts', { email: 'nova-dupla@example.com', listIds: [emptyList] }],
+      ['addContactToLists', `/contacts/${emptyContact}/lists`, { listIds: [emptyList] }],
+      ['addListMembers', `/lists/${emptyList}/members`, { contactIds: [emptyContact] }],
+    ];
+    for (const [id, url, payload] of joins) {
+      expectError(await asEmpty(op(id), url, payload), op(id), 'sender_not_verified', 'sem remetente padrão');
+    }
+    await queryRows(db, sql`update accounts set default_from_email = ${SENDER} where id = ${empty.user.accountId}`);
+    for (const [id, url, payload] of joins) {
+      expectError(await asEmpty(op(id), url, payload), op(id), 'insufficient_balance', 'sem saldo');
+    }
     expectError(await call('GET', '/api/v1/contacts?cursor=lixo'), op('listContacts'), 'bad_request');
     expectError(
       await call('GET', `/api/v1/lists/${ids.list}/members?cursor=lixo`),

@@ -7,6 +7,7 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { parseInput, unknownFieldsMessage } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
+import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { authenticateAndLimitRequest, refuseKeyInUrl, requireApiKey } from './api-auth';
 import {
   claimIdempotencyKey,
@@ -25,6 +26,8 @@ export interface PublicApiDeps {
   mailer: Mailer;
   logger: Logger;
   publicUrl: string;
+  /** What a double opt-in confirmation link needs (lists and contacts operations). */
+  consentLinks: ConsentLinks;
 }
 
 /** An operation file: a function from the dependencies to its operations (see README.md in this folder). */

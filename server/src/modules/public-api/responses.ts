@@ -80,6 +80,33 @@ export const affectedSchema = z
   .object({ affected: z.number().int().describe('Quantos registros mudaram.') })
   .meta({ id: 'Affected' });
 
+export const listJoinSchema = z
+  .object({
+    affected: z.number().int().describe('Quantas inscrições novas foram criadas (inscritas + pendentes).'),
+    subscribed: z.number().int().describe('Inscrições novas já ativas (listas com confirmação simples).'),
+    pending: z
+      .number()
+      .int()
+      .describe('Inscrições novas pendentes (listas com confirmação dupla): entram quando a pessoa confirmar.'),
+    skipped: z
+      .number()
+      .int()
+      .describe('Contatos deixados de fora: descadastrados, com devolução, reclamação ou na lista de supressão.'),
+    confirmationsSent: z
+      .number()
+      .int()
+      .describe(
+        'E-mails de confirmação enviados (um por contato, cobrado como qualquer mensagem, do remetente padrão da conta).',
+      ),
+  })
+  .meta({ id: 'ListJoin' });
+
+/**
+ * What an operation that may put contacts on a double opt-in list can answer besides its own errors: the
+ * confirmations are messages of the account (402 short balance, 403 default sender not verified).
+ */
+export const LIST_JOIN_ERRORS = ['insufficient_balance', 'sender_not_verified'] as const;
+
 const templateSummaryFields = {
   id: z.uuid(),
   name: z.string(),

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
+import { type ConsentLinks, listPhrase } from './consent-requests';
 import { escapeHtml, publicPage } from './public-page';
 import { hitPublicRateLimit } from './rate-limit';
 import { confirmSubscription, consentText, findPublicList, type PublicList, subscribe } from './subscribe';
@@ -13,8 +14,7 @@ export const SUBSCRIBE_RATE_LIMIT = { limit: 10, windowSeconds: 3600 };
 export interface SubscriptionsRoutesOptions {
   db: Db;
   mailer: Mailer;
-  publicUrl: string;
-  secret: string;
+  links: ConsentLinks;
 }
 
 /** The subscribe form of a list (shared by the hosted page and the embeddable snippet). */
@@ -84,11 +84,11 @@ export async function subscriptionsRoutes(app: FastifyInstance, opts: Subscripti
   addFormParser(app);
   // The hosted page posts to a relative URL (CSP form-action 'self' on whatever host served it); the snippet,
   // which lives on the sender's site, to the absolute one.
-  const action = (listId: string) => `${opts.publicUrl}/s/${listId}`;
+  const action = (listId: string) => `${opts.links.publicUrl}/s/${listId}`;
 
   app.get('/s/confirm', async (request, reply) => {
     const token = (request.query as Record<string, unknown>).token;
-    const result = await confirmSubscription(db, opts.secret, token, request.ip);
+    const result = await confirmSubscription(db, opts.links.secret, token, request.ip);
     if (!result) {
       return html(
         reply,
@@ -104,7 +104,7 @@ export async function subscriptionsRoutes(app: FastifyInstance, opts: Subscripti
       200,
       publicPage(
         'Inscrição confirmada',
-        `<h1>Inscrição confirmada!</h1><p>Pronto: você vai receber os e-mails da lista <strong>${escapeHtml(result.listName)}</strong>. Você pode cancelar a inscrição a qualquer momento pelo link no fim de cada mensagem.</p>`,
+        `<h1>Inscrição confirmada!</h1><p>Pronto: você vai receber os e-mails ${escapeHtml(listPhrase(result.listNames)).replace(/&quot;([^&]*)&quot;/g, '<strong>$1</strong>')}. Você pode cancelar a inscrição a qualquer momento pelo link no fim de cada mensagem.</p>`,
       ),
     );
   });
@@ -138,7 +138,7 @@ export async function subscriptionsRoutes(app: FastifyInstance, opts: Subscripti
         subscribePage(list, '<p class="error">Muitas tentativas a partir desta rede. Tente de novo mais tarde.</p>'),
       );
     }
-    const result = await subscribe(db, opts.mailer, opts.publicUrl, opts.secret, list, {
+    const result = await subscribe(db, opts.mailer, opts.links, list, {
       email,
       name,
       consent: formValue(body, 'consentimento') === 'sim',

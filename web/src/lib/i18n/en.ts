@@ -825,6 +825,10 @@ export const en = {
   'imports.mapping.ignore': 'Ignore',
   'imports.mapping.list': 'Target list',
   'imports.mapping.noList': 'None (contacts only)',
+  'imports.mapping.doubleOptIn.one':
+    "This list uses double opt-in: the contact in the file will get a confirmation e-mail (from the account's default sender, charged like any e-mail) and joins the list only after confirming.",
+  'imports.mapping.doubleOptIn.other':
+    "This list uses double opt-in: up to {count} contacts will get a confirmation e-mail (from the account's default sender, charged like any e-mail) and join the list only after confirming. Those already on the list, unsubscribed or suppressed get none.",
   'imports.mapping.legalBasis': 'Legal basis (LGPD)',
   'imports.mapping.choose': 'Choose…',
   'imports.mapping.consent': 'Consent',

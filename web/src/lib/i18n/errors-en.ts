@@ -47,6 +47,8 @@ export const ERROR_MESSAGES_EN: Record<ErrorCode, string> = {
   unsupported_media_type: 'Unsupported content type. Send JSON (Content-Type: application/json).',
   contact_exists: 'A contact with this e-mail already exists.',
   address_suppressed: "This address is on the account's suppression list and cannot be used.",
+  consent_required:
+    'This contact unsubscribed (or the address bounced or complained): only their own new consent brings them back.',
   suppression_not_manual: 'This address was suppressed by the recipient or the provider and cannot be removed by hand.',
   campaign_exists: 'A campaign with this identifier (uuid) already exists.',
   campaign_already_sending: 'This campaign is already sending or was already sent.',

@@ -59,10 +59,16 @@ export function translate(locale: Locale, key: MessageKey, params?: MessageParam
 }
 
 /**
- * Codes whose pt-BR message the server writes for the case at hand ("Essa senha é muito comum…", "Linha 3: …"):
+ * Codes whose pt-BR message is written for the case at hand ("Essa senha é muito comum…", "Linha 3: …", the wait):
  * in pt-BR that precise text is shown rather than the catalogue's general one for the code.
  */
-const PRECISE_SERVER_MESSAGES = new Set(['password-does-not-meet-requirements', 'validation_failed']);
+const PRECISE_SERVER_MESSAGES = new Set([
+  'password-does-not-meet-requirements',
+  'validation_failed',
+  // A rate limit's message carries how long to wait (api-client.ts, from Retry-After).
+  'too-many-requests',
+  'rate_limited',
+]);
 
 /**
  * The user's message for an error code in `locale`, else `fallback` (the server's text), else a generic one. In

@@ -655,6 +655,10 @@ export const ptBRApp = {
   'imports.mapping.ignore': 'Ignorar',
   'imports.mapping.list': 'Lista de destino',
   'imports.mapping.noList': 'Nenhuma (só contatos)',
+  'imports.mapping.doubleOptIn.one':
+    'Esta lista tem confirmação dupla: o contato do arquivo receberá um e-mail de confirmação (do remetente padrão da conta, cobrado como qualquer e-mail) e só entra na lista depois de confirmar.',
+  'imports.mapping.doubleOptIn.other':
+    'Esta lista tem confirmação dupla: até {count} contatos receberão um e-mail de confirmação (do remetente padrão da conta, cobrado como qualquer e-mail) e só entram na lista depois de confirmar. Quem já está na lista, descadastrou ou está na lista de supressão não recebe.',
   'imports.mapping.legalBasis': 'Base legal (LGPD)',
   'imports.mapping.choose': 'Escolha…',
   'imports.mapping.consent': 'Consentimento',

@@ -102,7 +102,7 @@ export function DashboardHomePage() {
       <div>
         <p className="text-sm font-medium text-brand-700">{session.account?.name}</p>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-          {t('dashboard.home.greeting', { name: session.user.name.split(' ')[0] ?? '' })}
+          {t('dashboard.home.greeting', { name: greetingName(session.user.name, session.account?.name) })}
         </h1>
       </div>
       <UnverifiedSendersNotice />
@@ -405,4 +405,14 @@ function CampaignList({
       )}
     </section>
   );
+}
+
+/**
+ * Whom "Olá, …!" greets: the person's first name — unless the name typed at sign-up is the business itself
+ * ("Padaria Pão Quente", also the account's name), which is greeted whole rather than as "Olá, Padaria!".
+ */
+export function greetingName(userName: string, accountName: string | undefined): string {
+  const name = userName.trim();
+  if (accountName && name.toLowerCase() === accountName.trim().toLowerCase()) return name;
+  return name.split(/\s+/)[0] ?? '';
 }

@@ -53,6 +53,32 @@ describe('ImportWizard', () => {
     expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/start'))).toBe(false);
   });
 
+  it('says before the import that a double opt-in list sends each new member a confirmation e-mail', async () => {
+    const lists = [
+      { id: 'l-simples', name: 'Geral', description: null, optIn: 'single', contactCount: 0, subscribedCount: 0 },
+      { id: 'l-dupla', name: 'VIP', description: null, optIn: 'double', contactCount: 0, subscribedCount: 0 },
+    ];
+    restore = configureApiClient({
+      fetch: vi.fn(async (url: RequestInfo | URL) =>
+        String(url) === '/api/imports' ? Response.json(upload, { status: 201 }) : Response.json({ items: lists }),
+      ),
+    });
+    renderWizard();
+    const input = document.querySelector<HTMLInputElement>('#import-file');
+    if (!input) throw new Error('sem campo de arquivo');
+    fireEvent.change(input, { target: { files: [new File(['Nome;Cidade\n'], 'clientes.csv', { type: 'text/csv' })] } });
+    const list = (await screen.findByLabelText('Lista de destino')) as HTMLSelectElement;
+    await screen.findByRole('option', { name: 'VIP' });
+    fireEvent.change(list, { target: { value: 'l-simples' } });
+    expect(screen.queryByText(/receberão um e-mail de confirmação/)).toBeNull();
+    fireEvent.change(list, { target: { value: 'l-dupla' } });
+    expect(
+      screen.getByText(
+        'Esta lista tem confirmação dupla: até 2 contatos receberão um e-mail de confirmação (do remetente padrão da conta, cobrado como qualquer e-mail) e só entram na lista depois de confirmar. Quem já está na lista, descadastrou ou está na lista de supressão não recebe.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('speaks English when the locale is en', async () => {
     restore = configureApiClient({ fetch: vi.fn(async () => Response.json(upload, { status: 201 })) });
     await setLocale('en');

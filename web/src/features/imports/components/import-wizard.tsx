@@ -227,6 +227,13 @@ function MappingStep({
               </option>
             ))}
           </Select>
+          {lists.data?.find((list) => list.id === listId)?.optIn === 'double' ? (
+            <p role="status" className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900">
+              {t(`imports.mapping.doubleOptIn.${pluralForm(locale, upload.totalRows)}`, {
+                count: formatNumber(upload.totalRows),
+              })}
+            </p>
+          ) : null}
         </div>
         <div>
           <Label htmlFor="import-basis">{t('imports.mapping.legalBasis')}</Label>

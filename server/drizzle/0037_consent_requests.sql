@@ -1,0 +1,2 @@
+ALTER TABLE "subscription_consents" ADD COLUMN "request_id" uuid;--> statement-breakpoint
+CREATE INDEX "subscription_consents_request_idx" ON "subscription_consents" USING btree ("request_id") WHERE "subscription_consents"."request_id" is not null;
