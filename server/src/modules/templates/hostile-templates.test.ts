@@ -14,7 +14,9 @@ import { closeUntrustedRendering } from './untrusted-render';
 const NESTED = '<p>Oi</p>\n{% for i in (1..1000) %}{% for j in (1..1000) %}{{ j }}{% endfor %}{% endfor %}';
 const SAVE_MESSAGE =
   'Linha 2: os laços do modelo podem repetir até 1.001.000 vezes numa mensagem; o limite é 10.000. Use menos laços um dentro do outro ou limite-os com limit: (por exemplo, {% for item in lista limit: 20 %}).';
-const RENDER_MESSAGE = 'O modelo não pôde ser processado: o modelo passou de 10.000 repetições de laço numa mensagem';
+/** The loop budget stops it (or, on a box loaded enough, liquidjs's render time limit first): a pt-BR 400 either way. */
+const RENDER_MESSAGE =
+  /^O modelo não pôde ser processado: (o modelo passou de 10\.000 repetições de laço numa mensagem|o processamento passou do tempo máximo)$/;
 const FINE = '<p>Olá, {{ contato.nome }}</p><a href="{{ link_descadastro }}">Sair</a>';
 
 describe.each(DATABASE_KINDS)('templates that could freeze the server, on %s', (kind) => {
@@ -84,7 +86,7 @@ describe.each(DATABASE_KINDS)('templates that could freeze the server, on %s', (
       }),
     ]) {
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json().error.message).toBe(RENDER_MESSAGE);
+      expect(res.json().error.message).toMatch(RENDER_MESSAGE);
     }
     expect((await t.sentMail()).filter((m) => m.subject.startsWith('[TESTE]'))).toEqual([]);
   });
