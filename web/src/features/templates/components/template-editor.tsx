@@ -5,13 +5,13 @@ import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { useSession } from '@/features/auth/utils/use-session';
 import { useContacts } from '@/features/contacts/api/get-contacts';
 import { errorText, formatNumber, pluralForm, Select, Textarea } from '@/features/lists/components/kit';
 import { cn } from '@/lib/cn';
 import { useI18n } from '@/lib/i18n';
 import { fillSample, type SampleContact } from '@/lib/sample-liquid';
 import { toast } from '@/stores/app-store';
+import { useFooterAccount } from '../api/use-footer-account';
 import { BASE_MERGE_TAGS, customFieldTags } from './merge-tags';
 import type { VisualBuilderHandle } from './visual-builder';
 
@@ -49,15 +49,7 @@ export function TemplateEditor({ initial, onSave, renderPreview, onTestSend, rea
   const builder = useRef<VisualBuilderHandle>(null);
   const code = useRef<HTMLTextAreaElement>(null);
   const contacts = useContacts({});
-  const sessionAccount = useSession().data?.account;
-  const account = sessionAccount
-    ? {
-        name: sessionAccount.name,
-        legalName: sessionAccount.legalName ?? null,
-        taxId: sessionAccount.taxId ?? null,
-        address: sessionAccount.address ?? null,
-      }
-    : null;
+  const account = useFooterAccount();
   const contactRows = contacts.data?.pages[0]?.items ?? [];
   const fieldNames = [...new Set(contactRows.flatMap((c) => Object.keys(c.fields)))];
   const tags = [...BASE_MERGE_TAGS, ...customFieldTags(fieldNames)];

@@ -4,7 +4,6 @@ import { PageHeader } from '@/components/coming-soon-page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { useSession } from '@/features/auth/utils/use-session';
 import { ErrorPanel, errorText, formatDateTime, LoadingPanel } from '@/features/lists/components/kit';
 import { useI18n } from '@/lib/i18n';
 import { fillSample } from '@/lib/sample-liquid';
@@ -14,6 +13,7 @@ import { useDeleteTemplate } from '../api/delete-template';
 import { useDuplicateTemplate } from '../api/duplicate-template';
 import { useStarterTemplates } from '../api/get-starters';
 import { useTemplates } from '../api/get-templates';
+import { useFooterAccount } from '../api/use-footer-account';
 import { BLANK_TEMPLATE_HTML } from '../components/blank-template';
 
 /** `/dashboard/templates`: the account's template library, and new templates from the pt-BR starters. */
@@ -126,15 +126,7 @@ function StarterPicker() {
   const { t } = useI18n();
   const starters = useStarterTemplates();
   const create = useCreateTemplate();
-  const sessionAccount = useSession().data?.account;
-  const account = sessionAccount
-    ? {
-        name: sessionAccount.name,
-        legalName: sessionAccount.legalName ?? null,
-        taxId: sessionAccount.taxId ?? null,
-        address: sessionAccount.address ?? null,
-      }
-    : null;
+  const account = useFooterAccount();
   const navigate = useNavigate();
   async function start(name: string, subject: string | null, html: string) {
     try {
