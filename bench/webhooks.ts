@@ -17,4 +17,5 @@ process.env.BENCH_SCENARIOS ??= 'off:1:auto,rsa-sha256:1:auto';
 process.env.BENCH_WEBHOOK = 'on';
 process.env.BENCH_WEBHOOK_DRAIN = '1';
 await import('./send');
+
 export {};
