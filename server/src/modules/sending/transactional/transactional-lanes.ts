@@ -10,6 +10,7 @@ import { ensureCampaignLinks } from '../../tracking/campaign-links';
 import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../../tracking/rewrite-links';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from '../batch-outcomes';
 import { linkBaseUrl, messageIdDomainFor, messageLinks, verpAddress } from '../build-message';
+import type { BatchLeases } from '../batch-leases';
 import type { SenderSettings } from '../campaign-sender';
 import { type DkimSigner, signChain } from '../dkim/dkim-signer';
 import { buildMimeMessage, createMessageFrame, type MessageFrame } from '../mime/build-message';
@@ -35,6 +36,8 @@ export interface TransactionalEngine {
   /** Per From domain signing and bounce domain (issue 14); without it, the platform's signers. */
   signingFor?: SigningResolver;
   logger: Logger;
+  /** The worker's batch leases: renewed while a claimed batch is built, delivered and recorded. */
+  leases: BatchLeases;
   deliver(relay: number, wire: WireMessage[]): Promise<DeliveryOutcome[]>;
 }
 
@@ -116,6 +119,14 @@ export class TransactionalLanes {
   async sendBatch(relay = 0): Promise<number> {
     const batches = await this.claim();
     if (batches.length === 0) return 0;
+    return this.engine.leases.during(
+      batches.map((b) => b.id),
+      () => this.process(batches, relay),
+    );
+  }
+
+  /** Build → deliver → record of the claimed batches, their leases held. */
+  private async process(batches: ClaimedBatch[], relay: number): Promise<number> {
     const all = batches.flatMap((b) => b.messages);
     const outcomes = new Map<number, Outcome>();
     const linkIds = await this.linkIds(all);
