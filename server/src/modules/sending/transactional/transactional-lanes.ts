@@ -8,6 +8,7 @@ import { ineligibilityReasonSql } from '../../contacts/recipient-eligibility';
 import type { SigningResolver } from '../../sender-identities/sender-signing';
 import { ensureCampaignLinks } from '../../tracking/campaign-links';
 import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../../tracking/rewrite-links';
+import type { BatchLeases } from '../batch-leases';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from '../batch-outcomes';
 import { linkBaseUrl, messageLinks, verpAddress } from '../build-message';
 import type { SenderSettings } from '../campaign-sender';
@@ -36,6 +37,8 @@ export interface TransactionalEngine {
   /** Per From domain signing and bounce domain (issue 14); without it, the platform's signers. */
   signingFor?: SigningResolver;
   logger: Logger;
+  /** The worker's batch leases: renewed while a claimed batch is built, delivered and recorded. */
+  leases: BatchLeases;
   deliver(relay: number, wire: WireMessage[]): Promise<DeliveryOutcome[]>;
 }
 
@@ -117,6 +120,14 @@ export class TransactionalLanes {
   async sendBatch(relay = 0): Promise<number> {
     const batches = await this.claim();
     if (batches.length === 0) return 0;
+    return this.engine.leases.during(
+      batches.map((b) => b.id),
+      () => this.process(batches, relay),
+    );
+  }
+
+  /** Build → deliver → record of the claimed batches, their leases held. */
+  private async process(batches: ClaimedBatch[], relay: number): Promise<number> {
     const all = batches.flatMap((b) => b.messages);
     const outcomes = new Map<number, Outcome>();
     const linkIds = await this.linkIds(all);

@@ -3,8 +3,8 @@ import { sendVerificationEmail } from '@/features/auth/api/send-verification-ema
 import { EMAIL_VERIFIED_PATH } from '@/features/auth/api/sign-up';
 import { useSessionData } from '@/features/auth/utils/use-session';
 import { useI18n } from '@/lib/i18n';
+import { toastError } from '@/lib/notify';
 import { toast } from '@/stores/app-store';
-import { toastError } from '../utils/notify';
 
 /** While the e-mail is unconfirmed: campaigns cannot be sent; offers to send the link again. */
 export function VerifyEmailBanner() {
