@@ -64,7 +64,8 @@ export const en = {
 
   'auth.email': 'E-mail',
   'auth.password': 'Password',
-  'auth.name': 'Name',
+  'auth.name': 'Your name',
+  'auth.nameHint': 'You add your business name later, in Settings.',
   'auth.newPassword': 'New password',
   'auth.login.title': 'Sign in to Carteiro',
   'auth.login.subtitle': 'Welcome back! Sign in to manage your campaigns.',
@@ -253,6 +254,7 @@ export const en = {
   'dashboard.verify.failed': 'Could not resend the e-mail',
   'dashboard.home.title': 'Home',
   'dashboard.home.greeting': 'Hello, {name}!',
+  'dashboard.home.greetingNoName': 'Hello!',
   'dashboard.home.balance': 'Balance',
   'dashboard.home.sentThisMonth': 'E-mails sent this month',
   'dashboard.home.openRate': 'Open rate this month',

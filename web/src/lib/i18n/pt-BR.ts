@@ -62,7 +62,8 @@ export const ptBR = {
 
   'auth.email': 'E-mail',
   'auth.password': 'Senha',
-  'auth.name': 'Nome da sua empresa ou o seu nome',
+  'auth.name': 'Seu nome',
+  'auth.nameHint': 'O nome da empresa você informa depois, em Configurações.',
   'auth.newPassword': 'Nova senha',
   'auth.login.title': 'Entrar no Carteiro',
   'auth.login.subtitle': 'Bem-vindo de volta! Entre para gerenciar suas campanhas.',

@@ -49,6 +49,7 @@ export function RegisterPage() {
           value={name}
           onChange={setName}
           error={fieldError('name')}
+          hint={t('auth.nameHint')}
         />
         <TextField
           label={t('auth.email')}
