@@ -34,20 +34,16 @@ import { decideDueAbTests } from './ab-test';
 import { BatchLeases } from './batch-leases';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from './batch-outcomes';
 import { BodyProgram } from './body-program';
-import { linkBaseUrl, type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
+import { linkBaseUrl, type MessageEnvelope, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
 import { type DkimSigner, signChain } from './dkim/dkim-signer';
 import type { DkimSigningPool } from './dkim/signing-pool';
 import { campaignSends } from './messages.db';
-import {
-  buildMimeMessage,
-  buildMimeMessageFromParts,
-  createMessageFrame,
-  type MessageFrame,
-} from './mime/build-message';
+import { buildMimeMessage, buildMimeMessageFromParts, type MessageFrame } from './mime/build-message';
 import { startDueCampaigns } from './start-campaign-send';
 import { TransactionalLanes } from './transactional/transactional-lanes';
 import type { DeliveryOutcome, MailTransport, WireMessage } from './transport';
+import { wireFrame } from './wire-message';
 
 /** The engine's settings (config.ts SENDING_*), in the units the code uses. */
 export interface SenderSettings {
@@ -816,15 +812,15 @@ export class CampaignSender {
     };
     // One MIME builder for every message, in development too (an http PUBLIC_URL only relaxes the https rule of
     // List-Unsubscribe): ADR 0011.
-    context.frame = createMessageFrame({
+    context.frame = wireFrame({
+      stream: 'marketing',
       fromEmail: context.envelope.fromEmail,
       fromName: context.envelope.fromName,
       replyTo: context.envelope.replyTo,
-      listId: `${campaign.id}.${this.settings.listIdDomain}`,
-      feedbackId: `${campaign.id}:${account.id}:campaign:carteiro`,
-      messageIdDomain: messageIdDomainFor(context.envelope.fromEmail, this.settings.listIdDomain),
-      extraHeaders: { Precedence: 'bulk' },
-      allowHttpUnsubscribe: !this.settings.publicUrl.startsWith('https://'),
+      sourceId: campaign.id,
+      accountId: account.id,
+      listIdDomain: this.settings.listIdDomain,
+      publicUrl: this.settings.publicUrl,
     });
     if (!tracking.plan.perMessage && !tracking.plan.personalised) {
       context.programs = {

@@ -155,6 +155,7 @@ export const ptBRApp = {
   'dashboard.verify.failed': 'Não foi possível reenviar o e-mail',
   'dashboard.home.title': 'Início',
   'dashboard.home.greeting': 'Olá, {name}!',
+  'dashboard.home.greetingNoName': 'Olá!',
   'dashboard.home.balance': 'Saldo',
   'dashboard.home.sentThisMonth': 'E-mails enviados no mês',
   'dashboard.home.openRate': 'Taxa de abertura no mês',

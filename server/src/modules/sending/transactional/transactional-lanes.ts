@@ -10,11 +10,12 @@ import { ensureCampaignLinks } from '../../tracking/campaign-links';
 import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../../tracking/rewrite-links';
 import type { BatchLeases } from '../batch-leases';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from '../batch-outcomes';
-import { linkBaseUrl, messageIdDomainFor, messageLinks, verpAddress } from '../build-message';
+import { linkBaseUrl, messageLinks, verpAddress } from '../build-message';
 import type { SenderSettings } from '../campaign-sender';
-import { type DkimSigner, signChain } from '../dkim/dkim-signer';
-import { buildMimeMessage, createMessageFrame, type MessageFrame } from '../mime/build-message';
+import type { DkimSigner } from '../dkim/dkim-signer';
+import type { MessageFrame } from '../mime/build-message';
 import type { DeliveryOutcome, WireMessage } from '../transport';
+import { buildWireMessage, wireFrame } from '../wire-message';
 import { NAMED_STATEMENT_MAX_MESSAGES } from './send-transactional';
 
 /** Engine batches (message_batches rows) one claim takes: single sends are one-message batches. */
@@ -289,21 +290,22 @@ export class TransactionalLanes {
     const key = [message.campaignId, content.fromEmail, content.fromName, content.replyTo, content.category].join('\n');
     let frame = frames.get(key);
     if (!frame) {
-      frame = createMessageFrame({
+      frame = wireFrame({
+        stream: content.category,
         fromEmail: content.fromEmail,
         fromName: content.fromName,
         replyTo: content.replyTo,
-        listId: marketing ? `${message.campaignId}.${settings.listIdDomain}` : null,
-        feedbackId: `${message.campaignId}:${message.accountId}:${content.category}:carteiro`,
-        messageIdDomain: messageIdDomainFor(content.fromEmail, settings.listIdDomain),
-        extraHeaders: marketing ? { Precedence: 'bulk' } : {},
-        allowHttpUnsubscribe: !publicUrl.startsWith('https://'),
+        sourceId: message.campaignId,
+        accountId: message.accountId,
+        listIdDomain: settings.listIdDomain,
+        publicUrl,
+        feedbackType: content.category,
       });
       frames.set(key, frame);
     }
-    const raw = signChain(
-      signing.signers,
-      buildMimeMessage(frame, {
+    const raw = buildWireMessage(
+      frame,
+      {
         messageId: message.token,
         to: message.email,
         toName: content.toName,
@@ -311,7 +313,8 @@ export class TransactionalLanes {
         unsubscribeUrl,
         text: relink(content.text),
         html,
-      }),
+      },
+      signing.signers,
     );
     return {
       id: String(message.id),

@@ -4,12 +4,12 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { SESSION_QUERY_KEY, type Session } from '@/features/auth/api/get-session';
-import { canManage, useSessionData } from '@/features/auth/utils/use-session';
 import { isApiError } from '@/lib/api-client';
 import { useI18n } from '@/lib/i18n';
 import { toastError, toastSuccess } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
+import { SESSION_QUERY_KEY, type Session } from '@/lib/session';
+import { canManage, useSessionData } from '@/lib/use-session';
 import { useAppStore } from '@/stores/app-store';
 import { updateAccount } from '../api/account';
 
