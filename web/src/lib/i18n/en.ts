@@ -54,6 +54,9 @@ export const en = {
   'landing.footer.contact': 'Contact',
 
   'privacy.title': 'Privacy policy',
+  'terms.title': 'Terms of use',
+  'landing.footer.terms': 'Terms of use',
+  'auth.register.agree': 'By creating the account you agree to the {terms} and the {privacy}.',
   'privacy.back': 'Back',
 
   'notFound.title': 'Page not found',

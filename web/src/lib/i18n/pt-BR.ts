@@ -52,6 +52,9 @@ export const ptBR = {
   'landing.footer.contact': 'Contato',
 
   'privacy.title': 'Política de privacidade',
+  'terms.title': 'Termos de uso',
+  'landing.footer.terms': 'Termos de uso',
+  'auth.register.agree': 'Ao criar a conta, você concorda com os {terms} e a {privacy}.',
   'privacy.back': 'Voltar',
 
   'notFound.title': 'Página não encontrada',
