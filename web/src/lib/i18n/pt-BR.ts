@@ -52,6 +52,9 @@ export const ptBR = {
   'landing.footer.contact': 'Contato',
 
   'privacy.title': 'Política de privacidade',
+  'terms.title': 'Termos de uso',
+  'landing.footer.terms': 'Termos de uso',
+  'auth.register.agree': 'Ao criar a conta, você concorda com os {terms} e a {privacy}.',
   'privacy.back': 'Voltar',
 
   'notFound.title': 'Página não encontrada',
@@ -62,7 +65,8 @@ export const ptBR = {
 
   'auth.email': 'E-mail',
   'auth.password': 'Senha',
-  'auth.name': 'Nome da sua empresa ou o seu nome',
+  'auth.name': 'Seu nome',
+  'auth.nameHint': 'O nome da empresa você informa depois, em Configurações.',
   'auth.newPassword': 'Nova senha',
   'auth.login.title': 'Entrar no Carteiro',
   'auth.login.subtitle': 'Bem-vindo de volta! Entre para gerenciar suas campanhas.',
