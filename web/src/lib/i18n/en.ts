@@ -258,6 +258,8 @@ export const en = {
   'dashboard.home.title': 'Home',
   'dashboard.home.greeting': 'Hello, {name}!',
   'dashboard.home.greetingNoName': 'Hello!',
+  'settings.account.timeZoneBrazil': 'Brazil',
+  'settings.account.timeZoneOthers': 'Other countries',
   'dashboard.home.balance': 'Balance',
   'dashboard.home.sentThisMonth': 'E-mails sent this month',
   'dashboard.home.openRate': 'Open rate this month',

@@ -156,6 +156,8 @@ export const ptBRApp = {
   'dashboard.home.title': 'Início',
   'dashboard.home.greeting': 'Olá, {name}!',
   'dashboard.home.greetingNoName': 'Olá!',
+  'settings.account.timeZoneBrazil': 'Brasil',
+  'settings.account.timeZoneOthers': 'Outros países',
   'dashboard.home.balance': 'Saldo',
   'dashboard.home.sentThisMonth': 'E-mails enviados no mês',
   'dashboard.home.openRate': 'Taxa de abertura no mês',
