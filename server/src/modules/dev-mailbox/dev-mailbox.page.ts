@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import type { DevMailDetail, DevMailSummary } from './dev-mailbox';
 
 export function escapeHtml(value: string): string {
@@ -12,7 +13,7 @@ export function escapeHtml(value: string): string {
 const dateFormat = new Intl.DateTimeFormat('pt-BR', {
   dateStyle: 'short',
   timeStyle: 'medium',
-  timeZone: 'America/Sao_Paulo',
+  timeZone: DEFAULT_TIME_ZONE,
 });
 
 function layout(title: string, body: string): string {

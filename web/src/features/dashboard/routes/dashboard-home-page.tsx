@@ -1,4 +1,4 @@
-import { formatBRL } from '@carteiro/shared';
+import { DEFAULT_TIME_ZONE, formatBRL } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'react-router';
@@ -51,7 +51,7 @@ export function rateWindowStart(accountCreatedAt: string | undefined, timeZone: 
 export function DashboardHomePage() {
   const { t } = useI18n();
   const session = useSessionData();
-  const timeZone = String(session.account?.timeZone ?? 'America/Sao_Paulo');
+  const timeZone = String(session.account?.timeZone ?? DEFAULT_TIME_ZONE);
   const balance = useQuery({ queryKey: BALANCE_QUERY_KEY, queryFn: ({ signal }) => getBalance(signal) });
   const campaigns = useQuery({ queryKey: ['campaigns', 'home'], queryFn: ({ signal }) => listCampaigns(signal) });
   const stats = useDashboardStats();
