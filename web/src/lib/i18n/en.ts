@@ -258,6 +258,8 @@ export const en = {
   'dashboard.home.title': 'Home',
   'dashboard.home.greeting': 'Hello, {name}!',
   'dashboard.home.greetingNoName': 'Hello!',
+  'settings.account.timeZoneBrazil': 'Brazil',
+  'settings.account.timeZoneOthers': 'Other countries',
   'dashboard.home.balance': 'Balance',
   'dashboard.home.sentThisMonth': 'E-mails sent this month',
   'dashboard.home.openRate': 'Open rate this month',
@@ -332,6 +334,8 @@ export const en = {
   'balance.topup.waiting': 'Waiting for the payment…',
   'balance.topup.step1': 'Open your bank app and choose to pay with Pix.',
   'balance.topup.step2': 'Scan the QR code or paste the copy-and-paste code.',
+  'balance.topup.step3Manual':
+    'Confirm the payment: once our team checks it, the credit is added and this page turns green (no need to reload).',
   'balance.topup.step3': 'Confirm the payment: this page turns green by itself.',
   'balance.topup.copyPaste': 'Pix copy and paste',
   'balance.topup.copy': 'Copy code',
