@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { MESSAGE_LABELS_SQL } from './emit-event';
 import { webhookDeliveries } from './webhooks.db';
 
 // The outbox side of webhooks: engine batches and outbox events become deliveries (webhook_deliveries), which
@@ -28,7 +29,8 @@ export async function expandEventBatches(db: Db, limit = 20): Promise<number> {
                                     'data', jsonb_build_object('messageId', m.id::text, 'campaignId', m.campaign_id,
                                                                'contactId', m.contact_id, 'email', m.email,
                                                                'sentAt', coalesce(to_char(m.sent_at at time zone 'utc',
-                                                                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ev.at))),
+                                                                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ev.at))
+                                            || ${MESSAGE_LABELS_SQL}),
                  b.created_at, now()
             from b cross join lateral unnest(b.message_ids) as u(message_id)
                  join messages m on m.id = u.message_id and m.status = 'sent'
