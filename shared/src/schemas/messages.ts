@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normaliseEmail } from '../email';
 import { SUPPRESSION_REASON_VALUES } from './audience';
+import { pageQueryFields } from './page';
 import { TEMPLATE_HTML_MAX_CHARS } from './template';
 
 /**
@@ -396,19 +397,23 @@ export const messageListQuerySchema = z.strictObject({
     .string()
     .regex(/^\d{1,19}$/, 'Cursor inválido: use o nextCursor da página anterior.')
     .optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
+  limit: pageQueryFields.limit,
   recipient: email.optional(),
   status: z
     .string()
     .transform((value) => value.split(',').map((s) => s.trim()))
     .pipe(
       z.array(
-        z.enum(MESSAGE_LOOKUP_STATUSES, { error: `Situação inválida: use ${MESSAGE_LOOKUP_STATUSES.join(', ')}.` }),
+        z.enum(MESSAGE_LOOKUP_STATUSES, {
+          error: `Situação inválida: use ${MESSAGE_LOOKUP_STATUSES.map((v) => `\`${v}\``).join(', ')}.`,
+        }),
       ),
     )
     .optional(),
-  tag: z.string().trim().min(1).max(50).optional(),
-  stream: z.enum(['transactional', 'marketing']).optional(),
+  tag: z.string().trim().min(1, 'Informe a etiqueta.').max(50, 'Etiqueta longa demais.').optional(),
+  stream: z
+    .enum(['transactional', 'marketing'], { error: 'Fluxo inválido: use transactional ou marketing.' })
+    .optional(),
   /** From this instant on (inclusive); a date alone is midnight UTC. */
   since: isoDate('since').optional(),
   /** Before this instant (exclusive). */

@@ -166,7 +166,7 @@ describe.each(DATABASE_KINDS)('message lookup: GET /api/v1/messages/{id} and GET
     expect(notApi.json().error.message).toBe('Mensagem não encontrada.');
     expect((await call(a.send, 'GET', '/api/v1/messages/abc')).statusCode).toBe(404);
     for (const [query, expected] of [
-      ['?status=entregue', MESSAGE_LOOKUP_STATUSES.join(', ')],
+      ['?status=entregue', MESSAGE_LOOKUP_STATUSES.map((v) => `\`${v}\``).join(', ')],
       ['?cursor=abc', 'Cursor inválido'],
       ['?since=ontem', 'since: use uma data ISO 8601'],
       ['?stream=sms', 'stream'],
