@@ -28,13 +28,12 @@ import pino from 'pino';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { type Database, openDatabase, queryRows } from '../server/src/db/database';
-import { createMailer } from '../server/src/mail/mailer';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
 import { createApiKey } from '../server/src/modules/public-api/api-keys';
 import { trustSenderAddress } from '../server/src/modules/sender-identities/testing/trust-sender';
 import { CampaignSender } from '../server/src/modules/sending/campaign-sender';
-import { createRelayTransport } from '../server/src/modules/sending/sending-runtime';
+import { createPlatformMailer, createRelayTransport } from '../server/src/modules/sending/sending-runtime';
 import { startCampaignSend } from '../server/src/modules/sending/start-campaign-send';
 import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
 import { setTrackingSecret } from '../server/src/modules/tracking/tracking-token';
@@ -124,9 +123,10 @@ async function apiChild(): Promise<void> {
   });
   const database = await openDatabase({ kind: 'postgres', url: process.env.BENCH_DB as string, poolSize: 10 });
   const logger = pino({ level: 'warn' });
-  const mailer = createMailer({
+  const mailer = createPlatformMailer({
+    config,
+    db: database.db,
     smtpUrl: `smtp://127.0.0.1:${process.env.BENCH_SINK_PORT}`,
-    defaultFrom: config.MAIL_FROM,
     logger,
   });
   const app = await buildApp({ config, database, mailer, logger, webDistDir: null });

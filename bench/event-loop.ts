@@ -33,8 +33,8 @@ import pino from 'pino';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { openDatabase } from '../server/src/db/database';
-import { createMailer } from '../server/src/mail/mailer';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
+import { createPlatformMailer } from '../server/src/modules/sending/sending-runtime';
 import { buildScope, compileCampaign, renderMessage } from '../server/src/modules/templates/render-message';
 import { STARTER_TEMPLATES } from '../server/src/modules/templates/starter-templates';
 import { closeUntrustedRendering, renderUntrusted } from '../server/src/modules/templates/untrusted-render';
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   const logger = pino({ level: 'silent' });
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   await database.migrate();
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL as string, defaultFrom: config.MAIL_FROM, logger });
+  const mailer = createPlatformMailer({ config, db: database.db, smtpUrl: config.SMTP_URL as string, logger });
   const app = await buildApp({ config, database, mailer, logger, webDistDir: null });
 
   // "before": the viewer's old body — liquidjs on the event loop with its 1 s render limit and no loop budget.

@@ -156,13 +156,15 @@ async function suppressionCheck(db: Db, accountId: string, campaignId: string): 
     );
     await db.execute(sql`vacuum analyze suppressions`);
   }
-  const [range] = await queryRows<{ lo: number }>(
+  const [range] = await queryRows<{ lo: number; hi: number }>(
     db,
-    sql`select min(id)::bigint as lo from messages where campaign_id = ${campaignId}`,
+    sql`select min(id)::bigint as lo, max(id)::bigint as hi from messages where campaign_id = ${campaignId}`,
   );
+  // 20 batches spread over the whole campaign, whatever its size (a reduced run has fewer than 10M messages).
+  const stride = Math.max(500, Math.floor((Number(range?.hi) - Number(range?.lo) - 499) / 19));
   const times: number[] = [];
   for (let i = 0; i < 20; i++) {
-    const lo = Number(range?.lo) + i * 250_000;
+    const lo = Number(range?.lo) + i * stride;
     const plan = await queryRows<{ 'QUERY PLAN': string }>(
       db,
       sql`explain (analyze, timing off) select count(*) from messages m

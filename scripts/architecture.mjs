@@ -24,11 +24,11 @@ function walk(dir, keep) {
 const isSource = (file) => /\.(ts|tsx)$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.includes('/testing/');
 
 /** Import specifiers of a file (static `from '…'`, `import('…')`), relative ones resolved to absolute paths. */
-function importsOf(file, text) {
+function importsOf(root, file, text) {
   const specs = [];
   for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)) specs.push(match[1]);
   return specs.map((spec) => {
-    const aliased = spec.startsWith('@/') ? path.join(ROOT, 'web/src', spec.slice(2)) : null;
+    const aliased = spec.startsWith('@/') ? path.join(root, 'web/src', spec.slice(2)) : null;
     if (!spec.startsWith('.') && !aliased) return { spec, resolved: null };
     const base = aliased ?? path.resolve(path.dirname(file), spec);
     const candidates = [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')];
@@ -37,14 +37,14 @@ function importsOf(file, text) {
 }
 
 /** The server module a file belongs to (`modules/<name>/…`), or null. */
-function moduleOf(file) {
-  const rel = path.relative(path.join(ROOT, 'server/src/modules'), file);
+function moduleOf(root, file) {
+  const rel = path.relative(path.join(root, 'server/src/modules'), file);
   if (rel.startsWith('..')) return null;
   return rel.split(path.sep)[0];
 }
 
-function featureOf(file) {
-  const rel = path.relative(path.join(ROOT, 'web/src/features'), file);
+function featureOf(root, file) {
+  const rel = path.relative(path.join(root, 'web/src/features'), file);
   if (rel.startsWith('..')) return null;
   return rel.split(path.sep)[0];
 }
@@ -98,11 +98,16 @@ export function analyse(root = ROOT) {
   const serverFiles = walk(path.join(root, 'server/src'), isSource);
   // Table → owning module, from the pgTable declarations of each module's *.db.ts files.
   const owner = new Map();
+  // The Drizzle object's name → its table's name (`authSessions` → `auth_sessions`), so every write is reported by
+  // the table's SQL name whether it goes through Drizzle or raw SQL.
+  const tableOfExport = new Map();
   for (const file of serverFiles.filter((f) => f.endsWith('.db.ts'))) {
-    const mod = moduleOf(file);
+    const mod = moduleOf(root, file);
     if (!mod) continue;
-    for (const match of fs.readFileSync(file, 'utf8').matchAll(/pgTable\(\s*['"]([a-z0-9_]+)['"]/g))
-      owner.set(match[1], mod);
+    const text = fs.readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/pgTable\(\s*['"]([a-z0-9_]+)['"]/g)) owner.set(match[1], mod);
+    for (const match of text.matchAll(/export\s+const\s+([A-Za-z0-9_$]+)\s*=\s*pgTable\(\s*['"]([a-z0-9_]+)['"]/g))
+      tableOfExport.set(match[1], match[2]);
   }
 
   const schemaImports = [];
@@ -112,12 +117,12 @@ export function analyse(root = ROOT) {
   const fileGraph = new Map();
   for (const file of serverFiles) {
     const text = fs.readFileSync(file, 'utf8');
-    const mod = moduleOf(file);
+    const mod = moduleOf(root, file);
     const rel = path.relative(root, file);
     fileGraph.set(rel, new Set());
-    for (const { resolved } of importsOf(file, text)) {
+    for (const { resolved } of importsOf(root, file, text)) {
       if (!resolved) continue;
-      const target = moduleOf(resolved);
+      const target = moduleOf(root, resolved);
       if (resolved.endsWith('.ts') || resolved.endsWith('.tsx')) fileGraph.get(rel).add(path.relative(root, resolved));
       if (!mod || !target || target === mod) continue;
       if (!moduleGraph.has(mod)) moduleGraph.set(mod, new Set());
@@ -128,7 +133,7 @@ export function analyse(root = ROOT) {
     // Drizzle writes through another module's table objects: .insert(x) / .update(x) / .delete(x).
     if (mod) {
       for (const match of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"]([^'"]+\.db)['"]/g)) {
-        const target = moduleOf(path.resolve(path.dirname(file), match[2]));
+        const target = moduleOf(root, path.resolve(path.dirname(file), match[2]));
         if (!target || target === mod) continue;
         for (const name of match[1]
           .split(',')
@@ -140,7 +145,7 @@ export function analyse(root = ROOT) {
           )
           .filter(Boolean)) {
           if (new RegExp(`\\.(insert|update|delete)\\(\\s*${name}\\b`).test(text))
-            foreignWrites.push({ file: rel, module: mod, table: name, owner: target });
+            foreignWrites.push({ file: rel, module: mod, table: tableOfExport.get(name) ?? name, owner: target });
         }
       }
     }
@@ -165,11 +170,11 @@ export function analyse(root = ROOT) {
   const crossFeature = [];
   const featureGraph = new Map();
   for (const file of webFiles) {
-    const feature = featureOf(file);
+    const feature = featureOf(root, file);
     if (!feature) continue;
-    for (const { resolved } of importsOf(file, fs.readFileSync(file, 'utf8'))) {
+    for (const { resolved } of importsOf(root, file, fs.readFileSync(file, 'utf8'))) {
       if (!resolved) continue;
-      const target = featureOf(resolved);
+      const target = featureOf(root, resolved);
       if (!target || target === feature) continue;
       crossFeature.push({ file: path.relative(root, file), feature, imports: path.relative(root, resolved) });
       if (!featureGraph.has(feature)) featureGraph.set(feature, new Set());
@@ -186,6 +191,29 @@ export function analyse(root = ROOT) {
     fileCycles: cycles(fileGraph),
     crossFeature,
     featureCycles: cycles(featureGraph),
+  };
+}
+
+/**
+ * The boundary rules ARCHITECTURE.md states, as entries `from → to` (paths relative to server/src/modules/ or
+ * web/src/features/, tables by their SQL name), deduplicated and sorted:
+ * - `schemaImports`: a module imports another module's `*.db.ts` — except a `*.db.ts` importing another for a
+ *   foreign-key reference, which Drizzle needs;
+ * - `foreignWrites`: a module inserts, updates or deletes rows of a table another module owns;
+ * - `crossFeature`: a web feature imports a file of another feature.
+ */
+export function boundaryViolations(report) {
+  const server = (file) => file.replace(/^server\/src\/modules\//, '');
+  const web = (file) => file.replace(/^web\/src\/features\//, '');
+  const entries = (rows) => [...new Set(rows)].sort();
+  return {
+    schemaImports: entries(
+      report.schemaImports
+        .filter((r) => !r.file.endsWith('.db.ts'))
+        .map((r) => `${server(r.file)} → ${server(r.imports)}`),
+    ),
+    foreignWrites: entries(report.foreignWrites.map((r) => `${server(r.file)} → ${r.table}`)),
+    crossFeature: entries(report.crossFeature.map((r) => `${web(r.file)} → ${web(r.imports)}`)),
   };
 }
 
@@ -221,4 +249,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     (r) => `${r.file} → ${r.imports}`,
   );
   show('web feature cycles', report.featureCycles, (c) => c.join(', '));
+  if (process.argv.includes('--entries')) {
+    // The boundary entries in ARCHITECTURE.md's format ("Boundary exceptions"), to add a reason to and paste.
+    for (const [kind, rows] of Object.entries(boundaryViolations(report))) {
+      console.info(`\n${kind}:`);
+      for (const row of rows) console.info(`- \`${row.replace(' → ', '` → `')}\` — `);
+    }
+  }
 }

@@ -91,6 +91,11 @@ describe.each(DATABASE_KINDS)('app foundation on %s', (kind) => {
       minPasswordLength: 8,
       priceMillis: 5,
       topupMinMillis: 10_000,
+      // Unset controller fields stay empty; the encarregado's address falls back to the contact one.
+      operatorLegalName: '',
+      operatorTaxId: '',
+      dpoName: '',
+      dpoEmail: 'contato@carteiro.local',
     });
     expect(JSON.stringify(body)).not.toContain(t.config.AUTH_SECRET as string);
   });

@@ -3,8 +3,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { type Config, resolveAuthSecret } from './config';
 import type { Database } from './db/database';
+import { AppError } from './http/app-error';
 import { registerCsrfProtection } from './http/csrf';
-import { registerErrorHandler } from './http/error-handler';
+import { registerErrorHandler, sendError } from './http/error-handler';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerSpa } from './http/spa';
 import type { JobQueue } from './jobs/job-queue';
@@ -90,6 +91,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Whose X-Forwarded-For counts (request.ip, every per-address limit): TRUSTED_PROXIES, nobody by default.
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    // The router's own refusals (a malformed %-escape, a path parameter past its 100-character limit) answer like
+    // every other error: pt-BR, our error shape. No id is that long, so the second one is a plain 404.
+    frameworkErrors: (error, _request, reply) =>
+      sendError(
+        reply,
+        new AppError(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'not_found' : 'bad_request'),
+      ) as unknown as void,
   });
 
   // 1. Cross-cutting: errors, security headers, the tracking-host guard (a sender's links.<domain> answers only

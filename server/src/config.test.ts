@@ -28,6 +28,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ SMTP_URL: 'smtp://relay:587', MAIL_CATCHER: 'on' }).mailCatcherEnabled).toBe(true);
   });
 
+  it("reads the privacy policy's controller and encarregado, refusing an invalid CNPJ", () => {
+    const config = loadConfig({
+      OPERATOR_LEGAL_NAME: 'Carteiro Tecnologia Ltda.',
+      OPERATOR_TAX_ID: '11.222.333/0001-81',
+      DPO_NAME: 'Joana Prado',
+      DPO_EMAIL: 'privacidade@carteiro.example',
+    });
+    expect(config.OPERATOR_LEGAL_NAME).toBe('Carteiro Tecnologia Ltda.');
+    expect(config.DPO_EMAIL).toBe('privacidade@carteiro.example');
+    expect(() => loadConfig({ OPERATOR_TAX_ID: '11.222.333/0001-82' })).toThrow(/OPERATOR_TAX_ID/);
+    expect(() => loadConfig({ DPO_EMAIL: 'joana' })).toThrow(/DPO_EMAIL/);
+    expect(loadConfig({}).OPERATOR_TAX_ID).toBe('');
+  });
+
   it('requires AUTH_SECRET in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_SECRET/);
   });

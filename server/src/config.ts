@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { DEFAULT_MAX_PASSWORD_LENGTH, DEFAULT_MIN_PASSWORD_LENGTH, DEFAULT_PORT } from '@carteiro/shared';
+import { DEFAULT_MAX_PASSWORD_LENGTH, DEFAULT_MIN_PASSWORD_LENGTH, DEFAULT_PORT, taxIdSchema } from '@carteiro/shared';
 import { z } from 'zod';
 
 /**
@@ -61,6 +61,20 @@ const envSchema = z.object({
   MAIL_CATCHER_PORT: port.default(10125),
   MAIL_FROM: z.string().min(3).default('Carteiro <nao-responda@carteiro.local>'),
   CONTACT_EMAIL: z.email().default('contato@carteiro.local'),
+  /** Who runs this installation, named as the controller in the privacy policy (LGPD art. 9, II). */
+  OPERATOR_LEGAL_NAME: z.string().trim().max(200).default(''),
+  /** The operator's CNPJ (or CPF), with or without punctuation; shown formatted in the privacy policy. */
+  OPERATOR_TAX_ID: z
+    .string()
+    .trim()
+    .default('')
+    .refine(
+      (value) => value === '' || taxIdSchema.safeParse(value).success,
+      'CNPJ ou CPF inválido / invalid CNPJ or CPF',
+    ),
+  /** The encarregado (DPO, LGPD art. 41) named in the privacy policy, and the address that reaches them. */
+  DPO_NAME: z.string().trim().max(200).default(''),
+  DPO_EMAIL: z.union([z.literal(''), z.email()]).default(''),
   ADMIN_EMAILS: emailList.default([]),
   MIN_PASSWORD_LENGTH: z.coerce.number().int().min(8).max(128).default(DEFAULT_MIN_PASSWORD_LENGTH),
   MAX_PASSWORD_LENGTH: z.coerce.number().int().min(64).max(1024).default(DEFAULT_MAX_PASSWORD_LENGTH),

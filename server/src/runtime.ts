@@ -7,7 +7,7 @@ import { type Config, resolveAuthSecret } from './config';
 import { type Database, openDatabase } from './db/database';
 import { type JobQueue, startJobQueue } from './jobs/job-queue';
 import { type MailCatcher, startMailCatcher } from './mail/mail-catcher';
-import { createMailer, type Mailer } from './mail/mailer';
+import type { Mailer } from './mail/mailer';
 import { startAutomationsWorker } from './modules/automations/automations-runtime';
 import { startBounceReceiver } from './modules/bounces/bounce-receiver';
 import { reportSettingsFrom } from './modules/bounces/record-report';
@@ -16,7 +16,7 @@ import { storeCaughtMail } from './modules/dev-mailbox/dev-mailbox';
 import { IMPORT_JOB, IMPORT_QUEUE_OPTIONS, runImport } from './modules/imports/run-import';
 import { startDomainRechecks } from './modules/sender-identities/domain-rechecks';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
-import { startSendingEngine } from './modules/sending/sending-runtime';
+import { createPlatformMailer, startSendingEngine } from './modules/sending/sending-runtime';
 import { setTrackingSecret } from './modules/tracking/tracking-token';
 import { createSecretBox } from './modules/webhooks/signing';
 import { startWebhookWorker } from './modules/webhooks/webhooks-runtime';
@@ -103,9 +103,10 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
       if (receiver) stack.push(() => receiver.close());
     }
     const smtpUrl = config.SMTP_URL ?? `smtp://127.0.0.1:${catcher?.port ?? config.MAIL_CATCHER_PORT}`;
-    const mailer = createMailer({
+    const mailer = createPlatformMailer({
+      config,
+      db: database.db,
       smtpUrl,
-      defaultFrom: config.MAIL_FROM,
       logger,
       suppressedFor: (accountId, email) => suppressionReasonFor(database.db, accountId, email, 'system'),
     });

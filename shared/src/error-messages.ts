@@ -1,4 +1,4 @@
-import { type ErrorCode, INTERNAL_ERROR_PT_BR, NETWORK_ERROR_PT_BR } from './errors';
+import { type ErrorCode, INTERNAL_ERROR_PT_BR, NETWORK_ERROR_PT_BR, TOO_MANY_REQUESTS_PT_BR } from './errors';
 
 // Its own module, apart from the codes: a bundler keeps a module whole in one chunk, and the web's landing
 // chunk needs the codes (isErrorCode) but not this catalogue (ADR 0017).
@@ -13,7 +13,7 @@ export const ERROR_MESSAGES_PT_BR: Record<ErrorCode, string> = {
   csrf_rejected: 'Requisição recusada: origem não confiável.',
   not_found: 'Não encontrado.',
   conflict: 'Esta ação entrou em conflito com outra alteração. Recarregue e tente de novo.',
-  too_many_requests: 'Muitas tentativas. Aguarde um pouco e tente de novo.',
+  too_many_requests: TOO_MANY_REQUESTS_PT_BR,
   internal_error: INTERNAL_ERROR_PT_BR,
   service_unavailable: 'Serviço temporariamente indisponível. Tente de novo em instantes.',
   'invalid-email': 'E-mail inválido.',
@@ -21,7 +21,7 @@ export const ERROR_MESSAGES_PT_BR: Record<ErrorCode, string> = {
   'invalid-credential': 'E-mail ou senha incorretos.',
   'email-already-in-use': 'Já existe uma conta com este e-mail.',
   'user-not-found': 'E-mail ou senha incorretos.',
-  'too-many-requests': 'Muitas tentativas. Aguarde um pouco e tente de novo.',
+  'too-many-requests': TOO_MANY_REQUESTS_PT_BR,
   'expired-action-code': 'Este link expirou. Peça um novo.',
   'invalid-action-code': 'Este link é inválido ou já foi usado.',
   'requires-recent-login': 'Por segurança, entre de novo antes de fazer esta alteração.',

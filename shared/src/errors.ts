@@ -126,6 +126,7 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }
 
-/** The two texts the web client needs before the catalogue is loaded (kept out of the landing's bundle). */
+/** The texts the web client needs before the catalogue is loaded (kept out of the landing's bundle). */
 export const INTERNAL_ERROR_PT_BR = 'Algo deu errado do nosso lado. Tente de novo em instantes.';
 export const NETWORK_ERROR_PT_BR = 'Não foi possível conectar. Verifique sua internet e tente de novo.';
+export const TOO_MANY_REQUESTS_PT_BR = 'Muitas tentativas. Aguarde um pouco e tente de novo.';

@@ -26,6 +26,9 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { isProdu
     reply.header('x-frame-options', 'SAMEORIGIN');
     if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
     if (options.isProduction) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    // API answers carry an account's data (contacts, members, balances): no browser or proxy keeps a copy
+    // (OWASP ASVS 5.0 §14.3). A route that is safe to cache says so itself (the public campaign viewer).
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
 }

@@ -6,7 +6,7 @@ import pino, { type Logger } from 'pino';
 import { buildApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { type MailCatcher, startMailCatcher } from '../../src/mail/mail-catcher';
-import { createMailer, type Mailer } from '../../src/mail/mailer';
+import type { Mailer } from '../../src/mail/mailer';
 import { suppressionReasonFor } from '../../src/modules/contacts/suppression';
 import {
   type DevMailDetail,
@@ -14,6 +14,7 @@ import {
   listDevMail,
   storeCaughtMail,
 } from '../../src/modules/dev-mailbox/dev-mailbox';
+import { createPlatformMailer } from '../../src/modules/sending/sending-runtime';
 import { createTestDatabase, type DatabaseKind } from './test-database';
 
 export interface TestApp {
@@ -62,9 +63,10 @@ export async function createTestApp(
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
     ...env,
   });
-  const mailer = createMailer({
+  const mailer = createPlatformMailer({
+    config,
+    db: database.db,
     smtpUrl: `smtp://127.0.0.1:${catcher.port}`,
-    defaultFrom: config.MAIL_FROM,
     logger,
     suppressedFor: (accountId, email) => suppressionReasonFor(database.db, accountId, email, 'system'),
   });
@@ -84,7 +86,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
-      mailer.close();
+      await mailer.close();
       await catcher.close();
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

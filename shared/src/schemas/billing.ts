@@ -4,6 +4,8 @@ import { z } from 'zod';
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a data no formato AAAA-MM-DD.')
+  // Year 0000 does not exist in PostgreSQL's calendar (it answered a 500); nothing in Carteiro is older than 1900.
+  .refine((v) => v >= '1900', 'Use um ano a partir de 1900.')
   .refine((v) => {
     const d = new Date(`${v}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
@@ -31,9 +33,18 @@ export const statementQuerySchema = z
   .refine(periodInOrder, periodOrderIssue);
 export type StatementQuery = z.infer<typeof statementQuerySchema>;
 
+/**
+ * The most one operator adjustment moves (R$ 1.000.000) and the most a balance may hold (R$ 1 bilhão): far above
+ * any small sender, far below 2^53 millis, so a balance is always an exact JavaScript number.
+ */
+export const MAX_ADJUSTMENT_MILLIS = 1_000_000_000;
+export const MAX_BALANCE_MILLIS = 1_000_000_000_000;
+
 /** POST /api/admin/accounts/:id/adjustments — signed amount, mandatory reason. */
 export const adminAdjustmentSchema = z.object({
-  amountMillis: millis.refine((v) => v !== 0, 'O valor não pode ser zero.'),
+  amountMillis: millis
+    .refine((v) => v !== 0, 'O valor não pode ser zero.')
+    .refine((v) => Math.abs(v) <= MAX_ADJUSTMENT_MILLIS, 'Um ajuste pode ser de no máximo R$ 1.000.000,00.'),
   reason: z.string().trim().min(3, 'Informe o motivo do ajuste.').max(500),
 });
 

@@ -7,13 +7,13 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { signOut } from '@/features/auth/api/sign-out';
 import { loginPathFor } from '@/features/auth/utils/safe-next';
-import { useSession } from '@/features/auth/utils/use-session';
 import { AccountSwitcher } from '@/features/dashboard/components/account-switcher';
 import { VerifyEmailBanner } from '@/features/dashboard/components/verify-email-banner';
 import { isApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { queryClient } from '@/lib/query-client';
+import { useSession } from '@/lib/use-session';
 import { useAppStore, useUser } from '@/stores/app-store';
 
 interface NavItem {

@@ -14,6 +14,7 @@ const automations = () => import('@/features/automations/routes/automation-pages
 
 const LandingPage = page(() => import('@/features/landing/routes/landing-page'), 'LandingPage');
 const PrivacyPolicyPage = page(() => import('@/features/legal/routes/privacy-policy-page'), 'PrivacyPolicyPage');
+const TermsOfUsePage = page(() => import('@/features/legal/routes/terms-of-use-page'), 'TermsOfUsePage');
 const TemplateViewerPage = page(
   () => import('@/features/template-viewer/routes/template-viewer-page'),
   'TemplateViewerPage',
@@ -65,6 +66,7 @@ export function AppRoutes() {
       <Route element={<RootLayout />}>
         <Route index element={<LandingPage />} />
         <Route path="privacy-policy" element={<PrivacyPolicyPage />} />
+        <Route path="terms-of-use" element={<TermsOfUsePage />} />
         <Route path="campaign/:id/template-viewer" element={<TemplateViewerPage />} />
         <Route path="confirm-sender/:token" element={<ConfirmSenderPage />} />
         <Route path="auth">

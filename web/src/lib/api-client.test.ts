@@ -1,15 +1,8 @@
 import { ERROR_MESSAGES_PT_BR, REQUEST_TIMEOUT_DESKTOP_MS, REQUEST_TIMEOUT_MOBILE_MS } from '@carteiro/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  ApiError,
-  apiFetch,
-  configureApiClient,
-  errorFromResponse,
-  parseRetryAfterMs,
-  retryDelayMs,
-  uploadWithRetry,
-} from './api-client';
+import { ApiError, apiFetch, configureApiClient, errorFromResponse, parseRetryAfterMs } from './api-client';
 import { errorMessage } from './i18n';
+import { retryDelayMs, uploadWithRetry } from './upload';
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });

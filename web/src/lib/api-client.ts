@@ -1,11 +1,11 @@
+// Every page's chunk reaches this module, the landing's too (100 KB gzip budget): it takes from @carteiro/shared only
+// the few constants it needs, never the error catalogue; uploads with retries live in upload.ts.
 import {
-  ERROR_MESSAGES_PT_BR,
   INTERNAL_ERROR_PT_BR,
   NETWORK_ERROR_PT_BR,
   REQUEST_TIMEOUT_DESKTOP_MS,
   REQUEST_TIMEOUT_MOBILE_MS,
-  UPLOAD_RETRY_MAX_DELAY_MS,
-  UPLOAD_RETRY_STATUSES,
+  TOO_MANY_REQUESTS_PT_BR,
 } from '@carteiro/shared';
 
 /** Product identifier sent in the `From` header of every call (spec §7). */
@@ -61,6 +61,11 @@ export function configureApiClient(overrides: Partial<ApiClientConfig>): () => v
   };
 }
 
+/** The jitter source of upload retries (upload.ts), replaceable through configureApiClient. */
+export function uploadRandom(): number {
+  return config.random();
+}
+
 export function requestTimeoutMs(): number {
   return config.isMobile() ? REQUEST_TIMEOUT_MOBILE_MS : REQUEST_TIMEOUT_DESKTOP_MS;
 }
@@ -101,7 +106,7 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
 }
 
 /** JSON bodies parsed, other bodies (an HTML page) as text, empty bodies as undefined. */
-async function readBody<T>(response: Response): Promise<T> {
+export async function readBody<T>(response: Response): Promise<T> {
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   if (!text) return undefined as T;
@@ -109,7 +114,7 @@ async function readBody<T>(response: Response): Promise<T> {
   return (type.includes('json') ? JSON.parse(text) : text) as T;
 }
 
-async function fetchWithTimeout(
+export async function fetchWithTimeout(
   url: string,
   init: RequestInit,
   signal: AbortSignal | undefined,
@@ -149,7 +154,7 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
   // A rate limit says how long to wait (the server's Retry-After), so nobody retries blindly.
   if (response.status === 429) {
     const waitMs = parseRetryAfterMs(response.headers.get('Retry-After'));
-    const base = message || ERROR_MESSAGES_PT_BR['too-many-requests'];
+    const base = message || TOO_MANY_REQUESTS_PT_BR;
     message = waitMs === null ? base : `${base} Tente de novo em ${formatWait(waitMs)}.`;
   }
   // Without the server's text (a proxy's page, say), a generic one: screens show the catalogue's text by code.
@@ -169,21 +174,6 @@ function statusCode(status: number): string {
   return 'internal_error';
 }
 
-export const UPLOAD_RETRY_BASE_DELAY_MS = 1000;
-export const UPLOAD_MAX_ATTEMPTS = 10;
-/** Give up once retrying would pass this much time since the first attempt (as storage clients do). */
-export const UPLOAD_MAX_TOTAL_MS = 10 * 60_000;
-
-export function isRetryableStatus(status: number): boolean {
-  return status >= 500 || (UPLOAD_RETRY_STATUSES as readonly number[]).includes(status);
-}
-
-/** Delay before retry number `retry` (0-based): 1 s doubling to 64 s, plus up to 1 s of random jitter. */
-export function retryDelayMs(retry: number, random: () => number = config.random): number {
-  const exponential = Math.min(UPLOAD_RETRY_BASE_DELAY_MS * 2 ** retry, UPLOAD_RETRY_MAX_DELAY_MS);
-  return exponential + Math.floor(random() * UPLOAD_RETRY_BASE_DELAY_MS);
-}
-
 /** "40 segundos", "1 minuto", "3 minutos" (rounded up), in pt-BR. */
 export function formatWait(ms: number): string {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
@@ -198,65 +188,4 @@ export function parseRetryAfterMs(value: string | null, now: number = Date.now()
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-export interface UploadOptions {
-  method?: 'POST' | 'PUT' | 'PATCH';
-  /** FormData, Blob or a string; a new body must be readable on every attempt (not a one-shot stream). */
-  body: BodyInit;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-  maxAttempts?: number;
-  maxTotalMs?: number;
-  timeoutMs?: number;
-}
-
-/**
- * Uploads with retries (spec §9): on 5xx, 408, 429 or a network failure, waits 1 s doubling to 64 s plus jitter
- * (or the server's Retry-After, capped at 64 s) and tries again, up to `maxAttempts` or `maxTotalMs`; then throws
- * `network-request-failed`. Other errors (400, 413…) throw their ApiError at once. Resolves with the JSON body.
- */
-export async function uploadWithRetry<T = unknown>(url: string, options: UploadOptions): Promise<T> {
-  const maxAttempts = options.maxAttempts ?? UPLOAD_MAX_ATTEMPTS;
-  const maxTotalMs = options.maxTotalMs ?? UPLOAD_MAX_TOTAL_MS;
-  const startedAt = Date.now();
-  for (let attempt = 0; ; attempt++) {
-    let retryAfter: number | null = null;
-    try {
-      const response = await fetchWithTimeout(
-        url,
-        {
-          method: options.method ?? 'POST',
-          credentials: 'same-origin',
-          headers: { Accept: 'application/json', From: PRODUCT_IDENTIFIER, ...options.headers },
-          body: options.body,
-        },
-        options.signal,
-        options.timeoutMs ?? requestTimeoutMs(),
-      );
-      if (response.ok) return await readBody<T>(response);
-      if (!isRetryableStatus(response.status)) throw await errorFromResponse(response);
-      retryAfter = parseRetryAfterMs(response.headers.get('Retry-After'));
-    } catch (error) {
-      if (!(isApiError(error) && error.code === 'network-request-failed')) throw error;
-    }
-    const delay = Math.min(retryAfter ?? retryDelayMs(attempt), UPLOAD_RETRY_MAX_DELAY_MS + UPLOAD_RETRY_BASE_DELAY_MS);
-    if (attempt + 1 >= maxAttempts || Date.now() + delay - startedAt > maxTotalMs) throw networkError();
-    await sleep(delay, options.signal);
-  }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

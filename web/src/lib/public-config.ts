@@ -4,6 +4,11 @@ import { apiFetch } from './api-client';
 
 export interface PublicConfig {
   contactEmail: string;
+  /** The privacy policy's controller (razão social, formatted CNPJ/CPF) and encarregado; empty when unset. */
+  operatorLegalName: string;
+  operatorTaxId: string;
+  dpoName: string;
+  dpoEmail: string;
   googleSignIn: boolean;
   minPasswordLength: number;
   priceMillis: number;
@@ -14,6 +19,10 @@ export interface PublicConfig {
 /** Used until `/api/public-config` answers, and when it fails. */
 export const FALLBACK_PUBLIC_CONFIG: PublicConfig = {
   contactEmail: 'contato@carteiro.local',
+  operatorLegalName: '',
+  operatorTaxId: '',
+  dpoName: '',
+  dpoEmail: '',
   googleSignIn: false,
   minPasswordLength: DEFAULT_MIN_PASSWORD_LENGTH,
   priceMillis: PRICE_PER_EMAIL_MILLIS,

@@ -8,7 +8,7 @@ import type { Mailer } from '../../mail/mailer';
 import { AUTH_BASE_PATH, type Auth, CLIENT_IP_HEADER, createAuth, FRESH_SESSION_SECONDS } from './auth';
 import { mapAuthError } from './auth-errors';
 import { verifyAgainstDummy } from './password-hash';
-import { assertPasswordAllowed } from './password-policy';
+import { assertPasswordAllowed, signUpEmail } from './password-policy';
 import { noSessionError } from './request-actor';
 import { claimSignInAttempt, clearSignInFailures } from './sign-in-throttle';
 
@@ -70,10 +70,17 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = new URL(request.url, config.PUBLIC_URL).pathname.slice(AUTH_BASE_PATH.length) || '/';
     let body = request.body as Record<string, unknown> | undefined;
+    // The address a new password belongs to (the policy refuses one that contains it).
+    let passwordEmail = signUpEmail(path, body);
+
+    // better-auth's own error page is English and unbranded: a failed sign-in link or Google return lands on the
+    // login page, which says in pt-BR that the link did not work.
+    if (path === '/error' && request.method === 'GET') return reply.redirect('/auth/login?erro=invalid-action-code');
 
     if (FRESH_SESSION_PATHS.has(path)) {
       const session = await auth.api.getSession({ headers: toWebRequest(request, config, undefined).headers });
       if (!session) return sendError(reply, noSessionError(request));
+      passwordEmail = session.user.email;
       if (Date.now() - new Date(session.session.createdAt).getTime() >= FRESH_SESSION_SECONDS * 1000) {
         return sendError(reply, new AppError('requires-recent-login'));
       }
@@ -83,12 +90,13 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
     }
 
     if (path === '/reset-password' && body && typeof body === 'object' && typeof body.token === 'string') {
-      const expired = await isExpiredResetToken(auth, body.token);
-      if (expired) return sendError(reply, new AppError('expired-action-code'));
+      const reset = await resetTokenUser(auth, body.token);
+      if (reset?.expired) return sendError(reply, new AppError('expired-action-code'));
+      passwordEmail = reset?.email ?? null;
     }
 
     try {
-      assertPasswordAllowed(path, body);
+      assertPasswordAllowed(path, body, passwordEmail);
     } catch (error) {
       if (error instanceof AppError) return sendError(reply, error);
       throw error;
@@ -131,6 +139,12 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
       return sendError(reply, error);
     }
 
+    if (path === '/request-password-reset') {
+      // better-auth's answer is English; the same pt-BR sentence for every address (registered or not).
+      reply.status(response.status);
+      return reply.send({ status: true, message: PASSWORD_RESET_REQUESTED_MESSAGE });
+    }
+
     reply.status(response.status);
     for (const [name, value] of response.headers) {
       if (name === 'set-cookie' || name === 'content-length') continue;
@@ -145,6 +159,9 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
   app.route({ method: ['GET', 'POST'], url: `${AUTH_BASE_PATH}/*`, handler });
 }
 
+export const PASSWORD_RESET_REQUESTED_MESSAGE =
+  'Se este e-mail tiver uma conta no Carteiro, enviamos um link para criar uma nova senha. Confira sua caixa de entrada.';
+
 /** The answer while an e-mail's sign-in delay runs: the same for registered and unknown addresses. */
 function signInDelayedError(retryAfterSeconds: number): AppError {
   const minutes = Math.ceil(retryAfterSeconds / 60);
@@ -157,11 +174,16 @@ function signInDelayedError(retryAfterSeconds: number): AppError {
   );
 }
 
-/** better-auth answers INVALID_TOKEN for expired reset tokens too; we tell the user it expired. */
-async function isExpiredResetToken(auth: Auth, token: string): Promise<boolean> {
+/**
+ * The user a reset link is for (the password policy needs the address) and whether the link expired: better-auth
+ * answers INVALID_TOKEN for expired reset tokens too; we tell the user it expired. Null for an unknown token.
+ */
+async function resetTokenUser(auth: Auth, token: string): Promise<{ expired: boolean; email: string | null } | null> {
   const ctx = await auth.$context;
   const row = await ctx.internalAdapter.findVerificationValue(`reset-password:${token}`);
-  return Boolean(row && new Date(row.expiresAt).getTime() < Date.now());
+  if (!row) return null;
+  const user = await ctx.internalAdapter.findUserById(row.value);
+  return { expired: new Date(row.expiresAt).getTime() < Date.now(), email: user?.email ?? null };
 }
 
 (authPluginImpl as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
 import { automationReport } from './automation-report';
@@ -16,11 +17,7 @@ import {
   updateAutomation,
 } from './automations';
 
-function automationId(params: unknown): string {
-  const parsed = z.object({ id: z.uuid() }).safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', 'Automação não encontrada.');
-  return parsed.data.id;
-}
+const AUTOMATION_NOT_FOUND = 'Automação não encontrada.';
 
 /** Automations (Automações) of the actor's account: CRUD, activate/pause/resume, report. */
 export async function automationsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
@@ -37,16 +34,16 @@ export async function automationsRoutes(app: FastifyInstance, opts: { db: Db }):
   });
   app.get('/api/automations/:id', async (request) => {
     const actor = await requireActor(request);
-    return findAutomation(db, actor.accountId, automationId(request.params));
+    return findAutomation(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND));
   });
   app.put('/api/automations/:id', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(automationSaveSchema, request.body);
-    return updateAutomation(db, actor.accountId, automationId(request.params), input);
+    return updateAutomation(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND), input);
   });
   app.delete('/api/automations/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteAutomation(db, actor.accountId, automationId(request.params));
+    await deleteAutomation(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND));
     return reply.status(204).send();
   });
   app.post('/api/automations/:id/activate', async (request) => {
@@ -54,14 +51,14 @@ export async function automationsRoutes(app: FastifyInstance, opts: { db: Db }):
     if (!actor.emailVerified) {
       throw new AppError('forbidden', 'Confirme seu e-mail antes de ativar automações.');
     }
-    return activateAutomation(db, actor.accountId, automationId(request.params));
+    return activateAutomation(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND));
   });
   app.post('/api/automations/:id/pause', async (request) => {
     const actor = await requireActor(request);
-    return pauseAutomation(db, actor.accountId, automationId(request.params));
+    return pauseAutomation(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND));
   });
   app.get('/api/automations/:id/report', async (request) => {
     const actor = await requireActor(request);
-    return automationReport(db, actor.accountId, automationId(request.params));
+    return automationReport(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND));
   });
 }

@@ -1,4 +1,4 @@
-import { formatBRL } from '@carteiro/shared';
+import { formatBRL, MAX_BALANCE_MILLIS } from '@carteiro/shared';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { lockBillingAccount } from '../accounts/account-balance';
@@ -31,6 +31,13 @@ export async function adjustBalanceByOperator(db: Db, input: AdjustBalanceInput)
     const account = await lockBillingAccount(tx, input.accountId);
     if (!account) throw new AppError('not_found', 'Conta não encontrada.');
     const credit = input.amountMillis > 0;
+    if (credit && account.balanceMillis + input.amountMillis > MAX_BALANCE_MILLIS) {
+      throw new AppError(
+        'validation_failed',
+        'Com este crédito o saldo passaria de R$ 1.000.000.000,00, o máximo que uma conta pode ter.',
+        { fields: [{ path: 'amountMillis', message: 'O saldo passaria do máximo de uma conta.' }] },
+      );
+    }
     const entry = await appendLedgerEntry(tx, {
       accountId: account.id,
       amountMillis: input.amountMillis,

@@ -66,7 +66,9 @@ export async function sendCampaignTest(
 ): Promise<{ sent: number }> {
   const accountId = policy.causer.accountId;
   const campaign = await findCampaignRow(db, accountId, id);
-  const fromEmail = campaign.fromEmail ?? (await findAccount(db, accountId)).defaultFromEmail;
+  const account = await findAccount(db, accountId);
+  // The real send's sender (sending/campaign-sender.ts), checked by the same rule before anything is rendered.
+  const fromEmail = campaign.fromEmail ?? account.defaultFromEmail;
   await assertMayCauseMail(db, policy.limits, policy.causer, {
     kind: 'campaign-test',
     from: fromEmail,
@@ -76,7 +78,14 @@ export async function sendCampaignTest(
   return sendTestMessages(mailer, message, {
     emails: options.emails,
     fallbackSubject: campaign.name,
-    replyTo: campaign.replyTo ?? campaign.fromEmail,
+    sender: {
+      accountId,
+      fromEmail: fromEmail as string,
+      fromName: campaign.fromName ?? account.defaultFromName ?? account.name,
+      replyTo: campaign.replyTo,
+      sourceId: campaign.id,
+      unsubscribeUrl: previewLinks(options.publicUrl, '').unsubscribeUrl,
+    },
   });
 }
 

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
 import { addContactsToList, removeContactsFromList } from '../lists/add-contacts-to-list';
@@ -25,16 +26,11 @@ import { addManualSuppressions, lookupSuppression, removeManualSuppression, supp
 import { unsubscribeContacts } from './unsubscribe-contacts';
 import { updateContact } from './update-contact';
 
-const idParams = z.object({ id: z.uuid({ error: 'Contato não encontrado.' }) });
+const CONTACT_NOT_FOUND = 'Contato não encontrado.';
+
 const exportQuery = contactQuerySchema.omit({ cursor: true, limit: true }).extend({
   delimiter: z.enum([',', ';', 'semicolon', 'comma']).optional(),
 });
-
-function contactId(params: unknown): string {
-  const parsed = idParams.safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', 'Contato não encontrado.');
-  return parsed.data.id;
-}
 
 /** Contacts REST API: every query scoped by the actor's account (another account's id answers 404). */
 export async function contactsRoutes(app: FastifyInstance, opts: { db: Db; links: ConsentLinks }): Promise<void> {
@@ -93,24 +89,29 @@ export async function contactsRoutes(app: FastifyInstance, opts: { db: Db; links
 
   app.get('/api/contacts/:id', async (request) => {
     const actor = await requireActor(request);
-    return findContact(db, actor.accountId, contactId(request.params));
+    return findContact(db, actor.accountId, idParam(request.params, CONTACT_NOT_FOUND));
   });
 
   app.patch('/api/contacts/:id', async (request) => {
     const actor = await requireActor(request);
-    return updateContact(db, actor.accountId, contactId(request.params), parseInput(contactUpdateSchema, request.body));
+    return updateContact(
+      db,
+      actor.accountId,
+      idParam(request.params, CONTACT_NOT_FOUND),
+      parseInput(contactUpdateSchema, request.body),
+    );
   });
 
   app.delete('/api/contacts/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    const deleted = await deleteContacts(db, actor.accountId, [contactId(request.params)]);
-    if (deleted === 0) throw new AppError('not_found', 'Contato não encontrado.');
+    const deleted = await deleteContacts(db, actor.accountId, [idParam(request.params, CONTACT_NOT_FOUND)]);
+    if (deleted === 0) throw new AppError('not_found', CONTACT_NOT_FOUND);
     return reply.status(204).send();
   });
 
   app.get('/api/contacts/:id/export', async (request, reply) => {
     const actor = await requireActor(request);
-    const id = contactId(request.params);
+    const id = idParam(request.params, CONTACT_NOT_FOUND);
     const data = await exportContactData(db, actor.accountId, id);
     reply
       .header('content-disposition', `attachment; filename="contato-${id}.json"`)
@@ -120,7 +121,7 @@ export async function contactsRoutes(app: FastifyInstance, opts: { db: Db; links
 
   app.post('/api/contacts/:id/erase', async (request) => {
     const actor = await requireActor(request);
-    await eraseContact(db, actor.accountId, contactId(request.params));
+    await eraseContact(db, actor.accountId, idParam(request.params, CONTACT_NOT_FOUND));
     return { erased: true };
   });
 

@@ -4,7 +4,7 @@ import type { Tx } from '../accounts/account-balance';
 import { contactImportFiles } from './imports.db';
 
 /**
- * Where an import's files live: in the database (decision 0026), in chunks of about CHUNK_BYTES cut after a line
+ * Where an import's files live: in the database (decision 0028), in chunks of about CHUNK_BYTES cut after a line
  * break, so the API that receives an upload and a worker on any machine read the same bytes, and deleting them is
  * one statement — after the import, and when a person's data is erased (LGPD).
  */

@@ -5,12 +5,15 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import type { JobQueue } from '../../jobs/job-queue';
 import { requireActor } from '../auth/request-actor';
 import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { findImport, findRejectedFile, MAX_IMPORT_BYTES, startImport, uploadImport } from './import-files';
 import { IMPORT_JOB, runImport } from './run-import';
+
+const IMPORT_NOT_FOUND = 'Importação não encontrada.';
 
 /** The display name the client sends percent-encoded in `x-file-name`; a malformed one is a pt-BR 400. */
 function fileNameOf(header: string | string[] | undefined): string | null {
@@ -23,12 +26,6 @@ function fileNameOf(header: string | string[] | undefined): string | null {
       'O nome do arquivo (cabeçalho x-file-name) está mal codificado: envie-o com encodeURIComponent.',
     );
   }
-}
-
-function importId(params: unknown): string {
-  const parsed = z.object({ id: z.uuid() }).safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', 'Importação não encontrada.');
-  return parsed.data.id;
 }
 
 export interface ImportsRoutesOptions {
@@ -68,7 +65,7 @@ export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOpt
 
   app.post('/api/imports/:id/start', async (request, reply) => {
     const actor = await requireActor(request);
-    const id = importId(request.params);
+    const id = idParam(request.params, IMPORT_NOT_FOUND);
     await startImport(db, actor.accountId, id, parseInput(importStartSchema, request.body), actor);
     if (opts.jobs) await opts.jobs.send(IMPORT_JOB, { importId: id });
     else {
@@ -83,12 +80,12 @@ export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOpt
 
   app.get('/api/imports/:id', async (request) => {
     const actor = await requireActor(request);
-    return findImport(db, actor.accountId, importId(request.params));
+    return findImport(db, actor.accountId, idParam(request.params, IMPORT_NOT_FOUND));
   });
 
   app.get('/api/imports/:id/rejected.csv', async (request, reply) => {
     const actor = await requireActor(request);
-    const id = importId(request.params);
+    const id = idParam(request.params, IMPORT_NOT_FOUND);
     const file = await findRejectedFile(db, actor.accountId, id);
     return reply
       .type('text/csv; charset=utf-8')

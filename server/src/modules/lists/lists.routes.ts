@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
 import { createList } from './create-list';
@@ -10,11 +11,7 @@ import { deleteList } from './delete-list';
 import { findList, findLists } from './find-lists';
 import { updateList } from './update-list';
 
-function listId(params: unknown): string {
-  const parsed = z.object({ id: z.uuid() }).safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', 'Lista não encontrada.');
-  return parsed.data.id;
-}
+const LIST_NOT_FOUND = 'Lista não encontrada.';
 
 /** Lists REST API, scoped by the actor's account. */
 export async function listsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
@@ -29,15 +26,20 @@ export async function listsRoutes(app: FastifyInstance, opts: { db: Db }): Promi
   });
   app.get('/api/lists/:id', async (request) => {
     const actor = await requireActor(request);
-    return findList(db, actor.accountId, listId(request.params));
+    return findList(db, actor.accountId, idParam(request.params, LIST_NOT_FOUND));
   });
   app.patch('/api/lists/:id', async (request) => {
     const actor = await requireActor(request);
-    return updateList(db, actor.accountId, listId(request.params), parseInput(listUpdateSchema, request.body));
+    return updateList(
+      db,
+      actor.accountId,
+      idParam(request.params, LIST_NOT_FOUND),
+      parseInput(listUpdateSchema, request.body),
+    );
   });
   app.delete('/api/lists/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteList(db, actor.accountId, listId(request.params));
+    await deleteList(db, actor.accountId, idParam(request.params, LIST_NOT_FOUND));
     return reply.status(204).send();
   });
 }

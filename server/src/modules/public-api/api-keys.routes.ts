@@ -3,15 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import { requireActor, requireRole } from '../auth/request-actor';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys';
-
-function keyId(params: unknown): string {
-  const parsed = z.object({ id: z.uuid() }).safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', 'Chave de API não encontrada.');
-  return parsed.data.id;
-}
 
 /**
  * The dashboard's management of API keys (session auth, `/dashboard/api`): every member reads the list;
@@ -34,6 +29,6 @@ export async function apiKeysRoutes(app: FastifyInstance, opts: { db: Db }): Pro
   app.delete('/api/api-keys/:id', async (request) => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
-    return revokeApiKey(db, actor.accountId, keyId(request.params), actor.userId);
+    return revokeApiKey(db, actor.accountId, idParam(request.params, 'Chave de API não encontrada.'), actor.userId);
   });
 }

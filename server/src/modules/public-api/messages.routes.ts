@@ -41,7 +41,7 @@ const example = {
   ],
 };
 
-/** What the send operations say about copies, headers, files and the price (ADR 0032). */
+/** What the send operations say about copies, headers, files and the price (ADR 0033). */
 const extrasDescription =
   ` \`cc\` e \`bcc\` (até ${MESSAGE_COPIES_MAX} cada): cada endereço recebe sua própria cópia, com id, verificação de supressão e custo próprios — ` +
   'cada cópia custa um e-mail, e o tamanho da mensagem não muda o preço. ' +

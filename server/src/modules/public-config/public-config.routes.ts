@@ -1,4 +1,4 @@
-import { PRICE_PER_EMAIL_MILLIS } from '@carteiro/shared';
+import { formatTaxId, PRICE_PER_EMAIL_MILLIS } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 
@@ -7,6 +7,11 @@ export async function publicConfigRoutes(app: FastifyInstance, options: { config
   const { config } = options;
   const body = {
     contactEmail: config.CONTACT_EMAIL,
+    /** The privacy policy's controller and encarregado (empty when the operator has not set them). */
+    operatorLegalName: config.OPERATOR_LEGAL_NAME,
+    operatorTaxId: config.OPERATOR_TAX_ID ? formatTaxId(config.OPERATOR_TAX_ID) : '',
+    dpoName: config.DPO_NAME,
+    dpoEmail: config.DPO_EMAIL || config.CONTACT_EMAIL,
     googleSignIn: config.googleSignInEnabled,
     minPasswordLength: config.MIN_PASSWORD_LENGTH,
     maxPasswordLength: config.MAX_PASSWORD_LENGTH,

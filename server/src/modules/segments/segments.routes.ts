@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
 import { findCustomFieldNames } from '../templates/custom-field-names';
@@ -16,11 +17,7 @@ import {
   updateSegment,
 } from './segments';
 
-function segmentId(params: unknown): string {
-  const parsed = z.object({ id: z.uuid() }).safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', 'Segmento não encontrado.');
-  return parsed.data.id;
-}
+const SEGMENT_NOT_FOUND = 'Segmento não encontrado.';
 
 /** Segments REST API (Contatos → Segmentos), scoped by the actor's account; count and preview take a draft tree. */
 export async function segmentsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
@@ -51,16 +48,16 @@ export async function segmentsRoutes(app: FastifyInstance, opts: { db: Db }): Pr
   });
   app.get('/api/segments/:id', async (request) => {
     const actor = await requireActor(request);
-    return findSegment(db, actor.accountId, segmentId(request.params));
+    return findSegment(db, actor.accountId, idParam(request.params, SEGMENT_NOT_FOUND));
   });
   app.patch('/api/segments/:id', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(segmentUpdateSchema, request.body);
-    return updateSegment(db, actor.accountId, segmentId(request.params), input);
+    return updateSegment(db, actor.accountId, idParam(request.params, SEGMENT_NOT_FOUND), input);
   });
   app.delete('/api/segments/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteSegment(db, actor.accountId, segmentId(request.params));
+    await deleteSegment(db, actor.accountId, idParam(request.params, SEGMENT_NOT_FOUND));
     return reply.status(204).send();
   });
 }

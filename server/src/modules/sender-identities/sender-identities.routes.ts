@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
@@ -31,11 +32,6 @@ import {
   unverifiedCampaignSenders,
 } from './sender-identities';
 
-function idParam(params: unknown, message: string): string {
-  const parsed = z.object({ id: z.uuid() }).safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', message);
-  return parsed.data.id;
-}
 const DOMAIN_NOT_FOUND = 'Domínio não encontrado.';
 
 const alignmentQuery = z.object({ fromEmail: z.string().max(320).optional() });

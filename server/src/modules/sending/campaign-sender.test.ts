@@ -492,4 +492,54 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     expect(counts?.n).toBe(3);
     expect((await db.select().from(campaigns).where(eq(campaigns.id, id)))[0]?.sentCount).toBe(3);
   });
+
+  it("renews a healthy worker's lease through its rate-limit wait: no duplicate; a dead worker's batch is re-claimed", async () => {
+    const { user, lists } = await userWithAudience(emailsOf('ritmo', 8));
+    const id = await createReadyCampaign(db, user.accountId, { includeListIds: lists });
+    expect((await send(user, id)).statusCode).toBe(200);
+    const dead = await userWithAudience(emailsOf('falecido', 3));
+    const deadId = await createReadyCampaign(db, dead.user.accountId, { includeListIds: dead.lists });
+    expect((await send(dead.user, deadId)).statusCode).toBe(200);
+    // A worker claimed the second campaign's recipients, then died before delivering: nobody renews its lease.
+    await db.execute(
+      sql`with carved as (
+            update campaign_sends set next_message_id = last_message_id + 1 where campaign_id = ${deadId}
+            returning next_message_id - 1 as last_id)
+          insert into message_batches (campaign_id, first_message_id, last_message_id, status, claimed_by, claimed_at)
+          select ${deadId}, (select min(id) from messages where campaign_id = ${deadId}), carved.last_id, 'sending',
+                 'morto', now() - interval '10 minutes'
+            from carved`,
+    );
+    const before = sink.messages.length;
+
+    // One message a second and a 2 s lease: the healthy worker's second batch waits ~4 s on its own rate limiter,
+    // twice the lease, while another worker sweeps leases all along.
+    const slow = newSender({ ratePerRelay: 1, batchSize: 4, leaseSeconds: 2 });
+    expect(await slow.sendBatch(id)).toBe(4);
+    let waiting = true;
+    const second = slow.sendBatch(id).finally(() => {
+      waiting = false;
+    });
+    const other = newSender({ leaseSeconds: 2 });
+    while (waiting) {
+      await other.tick();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await second).toBe(4);
+    expect(slow.leases.heldIds()).toEqual([]);
+    await drain(other, id);
+    await drain(other, deadId);
+
+    const got = sink.messages.slice(before).map((m) => m.to);
+    const healthy = got.filter((to) => to.startsWith('ritmo')).sort();
+    expect(healthy).toEqual(emailsOf('ritmo', 8).sort());
+    expect(got.filter((to) => to.startsWith('falecido')).sort()).toEqual(emailsOf('falecido', 3).sort());
+    const [counts] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from messages where campaign_id = ${id} and status = 'sent' and attempts = 1`,
+    );
+    expect(counts?.n).toBe(8);
+    expect(await campaignStatus(db, id)).toMatchObject({ status: 'sent', sentCount: 8 });
+    expect(await campaignStatus(db, deadId)).toMatchObject({ status: 'sent', sentCount: 3 });
+  });
 });

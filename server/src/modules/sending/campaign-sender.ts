@@ -31,22 +31,19 @@ import {
 } from '../tracking/campaign-links';
 import { emitCampaignEvent } from '../webhooks/emit-event';
 import { decideDueAbTests } from './ab-test';
+import { BatchLeases } from './batch-leases';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from './batch-outcomes';
 import { BodyProgram } from './body-program';
-import { linkBaseUrl, type MessageEnvelope, messageIdDomainFor, messageLinks, verpAddress } from './build-message';
+import { linkBaseUrl, type MessageEnvelope, messageLinks, verpAddress } from './build-message';
 import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
 import { type DkimSigner, signChain } from './dkim/dkim-signer';
 import type { DkimSigningPool } from './dkim/signing-pool';
 import { campaignSends } from './messages.db';
-import {
-  buildMimeMessage,
-  buildMimeMessageFromParts,
-  createMessageFrame,
-  type MessageFrame,
-} from './mime/build-message';
+import { buildMimeMessage, buildMimeMessageFromParts, type MessageFrame } from './mime/build-message';
 import { startDueCampaigns } from './start-campaign-send';
 import { TransactionalLanes } from './transactional/transactional-lanes';
 import type { DeliveryOutcome, MailTransport, WireMessage } from './transport';
+import { wireFrame } from './wire-message';
 
 /** The engine's settings (config.ts SENDING_*), in the units the code uses. */
 export interface SenderSettings {
@@ -189,8 +186,10 @@ const TRANSACTIONAL_RECHECK_MS = 200;
  * the relay's 250 and that statement leaves its batch in status sending with its messages still queued; after
  * SENDING_LEASE_SECONDS any worker re-queues the batch and re-sends them. So at most SENDING_BATCH_SIZE ×
  * SENDING_CONCURRENCY messages per killed worker (its batches in flight) can be delivered twice, and nothing
- * else. The lease must stay longer than the slowest batch delivery (SMTP timeouts are well below the 120 s
- * default). The message row itself is written once per attempt, as a heap-only update (see messages.db.ts).
+ * else. A living worker renews the lease of every batch it holds (batch-leases.ts) while it builds, waits on the
+ * rate limiter, delivers and records it, so a slow relay or a low SENDING_RATE_PER_RELAY never hands a healthy
+ * worker's batch to another one. The message row itself is written once per attempt, as a heap-only update (see
+ * messages.db.ts).
  */
 export class CampaignSender {
   readonly workerId: string;
@@ -205,6 +204,8 @@ export class CampaignSender {
   private lastSweep = 0;
   /** The transactional lanes (transactional/transactional-lanes.ts), run between campaign batches. */
   readonly transactional: TransactionalLanes;
+  /** The leases of the batches this worker is delivering, renewed while it works on them (batch-leases.ts). */
+  readonly leases: BatchLeases;
   private transactionalIdleUntil = 0;
 
   constructor(private readonly deps: SenderDeps) {
@@ -214,6 +215,7 @@ export class CampaignSender {
     this.logger = deps.logger;
     this.workerId = deps.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
     this.limiters = deps.transports.map(() => new RateLimiter(deps.settings.ratePerRelay));
+    this.leases = new BatchLeases(this.db, this.workerId, deps.settings.leaseSeconds, this.logger);
     this.transactional = new TransactionalLanes({
       db: this.db,
       workerId: this.workerId,
@@ -221,6 +223,7 @@ export class CampaignSender {
       signers: deps.signers ?? [],
       signingFor: deps.signingFor,
       logger: this.logger,
+      leases: this.leases,
       deliver: (relay, wire) => this.deliver(relay, wire),
     });
   }
@@ -302,6 +305,11 @@ export class CampaignSender {
   async sendBatch(campaignId: string, relay = 0): Promise<number> {
     const batch = await this.claim(campaignId);
     if (!batch) return 0;
+    return this.leases.during([batch.id], () => this.processBatch(campaignId, relay, batch));
+  }
+
+  /** Skip → render → deliver → record of a claimed batch, its lease held. */
+  private async processBatch(campaignId: string, relay: number, batch: ClaimedBatch): Promise<number> {
     const claimed = batch.messages;
 
     const outcomes: Outcome[] = [];
@@ -804,15 +812,15 @@ export class CampaignSender {
     };
     // One MIME builder for every message, in development too (an http PUBLIC_URL only relaxes the https rule of
     // List-Unsubscribe): ADR 0011.
-    context.frame = createMessageFrame({
+    context.frame = wireFrame({
+      stream: 'marketing',
       fromEmail: context.envelope.fromEmail,
       fromName: context.envelope.fromName,
       replyTo: context.envelope.replyTo,
-      listId: `${campaign.id}.${this.settings.listIdDomain}`,
-      feedbackId: `${campaign.id}:${account.id}:campaign:carteiro`,
-      messageIdDomain: messageIdDomainFor(context.envelope.fromEmail, this.settings.listIdDomain),
-      extraHeaders: { Precedence: 'bulk' },
-      allowHttpUnsubscribe: !this.settings.publicUrl.startsWith('https://'),
+      sourceId: campaign.id,
+      accountId: account.id,
+      listIdDomain: this.settings.listIdDomain,
+      publicUrl: this.settings.publicUrl,
     });
     if (!tracking.plan.perMessage && !tracking.plan.personalised) {
       context.programs = {

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { type Config, resolveAuthSecret } from '../../config';
 import type { Db } from '../../db/database';
-import type { Mailer } from '../../mail/mailer';
+import { createMailer, type Mailer, type SystemSuppressionCheck } from '../../mail/mailer';
 import { checkCampaignProtection, reportSettingsFrom } from '../bounces/record-report';
 import { createSigningResolver } from '../sender-identities/sender-signing';
 import { CampaignSender, type SenderSettings } from './campaign-sender';
@@ -92,6 +92,40 @@ export function createDkimSigners(config: Config): DkimSigner[] {
     );
   }
   return signers;
+}
+
+/**
+ * The application's Mailer on the one pipeline (ADR 0029): the wire builder, the platform key (and a verified
+ * sender domain's own key for mail From it), and the project's SMTP client to `smtpUrl` (SMTP_URL or the catcher).
+ */
+export function createPlatformMailer(options: {
+  config: Config;
+  db: Db;
+  smtpUrl: string;
+  logger: Logger;
+  suppressedFor?: SystemSuppressionCheck;
+  /** Connections to the relay; default 2 (system mail is a trickle beside the campaigns). */
+  connections?: number;
+}): Mailer {
+  const settings = senderSettings(options.config);
+  const platformSigners = createDkimSigners(options.config);
+  return createMailer({
+    transport: createRelayTransport(options.smtpUrl, options.connections ?? 2),
+    defaultFrom: options.config.MAIL_FROM,
+    logger: options.logger,
+    publicUrl: settings.publicUrl,
+    listIdDomain: settings.listIdDomain,
+    bounceDomain: settings.bounceDomain,
+    platformSigners,
+    signingFor: createSigningResolver({
+      db: options.db,
+      secret: resolveAuthSecret(options.config),
+      platformSigners,
+      platformBounceDomain: settings.bounceDomain,
+      trackingDomains: false,
+    }),
+    suppressedFor: options.suppressedFor,
+  });
 }
 
 /** The worker's sending engine, started; stop() drains the batches in flight and closes the relays. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
 import { type ConsentLinks, listPhrase } from './consent-requests';
@@ -166,8 +167,7 @@ export async function subscriptionsRoutes(app: FastifyInstance, opts: Subscripti
 
   app.get('/api/lists/:id/form-snippet', async (request) => {
     const actor = await requireActor(request);
-    const parsed = z.object({ id: z.uuid() }).safeParse(request.params);
-    const list = parsed.success ? await findPublicList(db, parsed.data.id) : null;
+    const list = await findPublicList(db, idParam(request.params, 'Lista não encontrada.'));
     if (!list || list.accountId !== actor.accountId) throw new AppError('not_found', 'Lista não encontrada.');
     return {
       listId: list.id,

@@ -46,19 +46,43 @@ export async function renderPreview(
 
 export const TEST_SUBJECT_PREFIX = '[TESTE] ';
 
-/** Sends a rendered preview to each address (at most 5, checked by the schema) with "[TESTE]" before the subject. */
+/** Who a test goes out as: the real send's From, Reply-To and source (ADR 0032). */
+export interface TestSender {
+  accountId: string;
+  fromEmail: string;
+  fromName: string | null;
+  replyTo: string | null;
+  /** The campaign's id (its List-Id, as the real message) or the template's. */
+  sourceId: string;
+  /** The preview's unsubscribe link: List-Unsubscribe points where the body's link does. */
+  unsubscribeUrl: string;
+}
+
+/**
+ * Sends a rendered preview to each address (at most 5, checked by the schema) with "[TESTE]" before the subject,
+ * built as the real message is (ADR 0032): the sender's From and Reply-To, the marketing stream's List-Id,
+ * Precedence and List-Unsubscribe, signed with the From domain's key or the platform's. Free: the mail policy's
+ * quotas bound it instead of the balance.
+ */
 export async function sendTestMessages(
   mailer: Mailer,
   message: RenderedMessage,
-  options: { emails: string[]; fallbackSubject: string; replyTo?: string | null },
+  options: { emails: string[]; fallbackSubject: string; sender: TestSender },
 ): Promise<{ sent: number }> {
+  const { sender } = options;
   for (const to of options.emails) {
     await mailer.send({
       to,
       subject: `${TEST_SUBJECT_PREFIX}${message.subject || options.fallbackSubject}`,
       html: message.html,
       text: message.text,
-      replyTo: options.replyTo ?? undefined,
+      from: sender.fromEmail,
+      fromName: sender.fromName,
+      replyTo: sender.replyTo ?? undefined,
+      accountId: sender.accountId,
+      stream: 'marketing',
+      sourceId: sender.sourceId,
+      unsubscribeUrl: sender.unsubscribeUrl,
       headers: { 'X-Carteiro-Test': 'true' },
     });
   }

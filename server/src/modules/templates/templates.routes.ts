@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
@@ -19,11 +20,7 @@ import {
   updateTemplate,
 } from './templates';
 
-function templateId(params: unknown): string {
-  const parsed = z.object({ id: z.uuid() }).safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', 'Modelo não encontrado.');
-  return parsed.data.id;
-}
+const TEMPLATE_NOT_FOUND = 'Modelo não encontrado.';
 
 /** Template library REST API, scoped by the actor's account. */
 export async function templatesRoutes(
@@ -46,33 +43,41 @@ export async function templatesRoutes(
   });
   app.get('/api/templates/:id', async (request) => {
     const actor = await requireActor(request);
-    return findTemplate(db, actor.accountId, templateId(request.params));
+    return findTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND));
   });
   app.patch('/api/templates/:id', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(templateUpdateSchema, request.body);
-    return updateTemplate(db, actor.accountId, templateId(request.params), input);
+    return updateTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND), input);
   });
   app.delete('/api/templates/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteTemplate(db, actor.accountId, templateId(request.params));
+    await deleteTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND));
     return reply.status(204).send();
   });
   app.post('/api/templates/:id/duplicate', async (request, reply) => {
     const actor = await requireActor(request);
-    return reply.status(201).send(await duplicateTemplate(db, actor.accountId, templateId(request.params)));
+    return reply
+      .status(201)
+      .send(await duplicateTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND)));
   });
   app.post('/api/templates/:id/preview', async (request) => {
     const actor = await requireActor(request);
     const { contactId } = parseInput(previewSchema, request.body ?? {});
-    return previewTemplate(db, actor.accountId, templateId(request.params), { contactId, publicUrl });
+    return previewTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND), { contactId, publicUrl });
   });
   app.post('/api/templates/:id/test-send', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(testSendSchema, request.body);
-    return sendTemplateTest(db, mailer, { causer: actor, limits: mailPolicy }, templateId(request.params), {
-      ...input,
-      publicUrl,
-    });
+    return sendTemplateTest(
+      db,
+      mailer,
+      { causer: actor, limits: mailPolicy },
+      idParam(request.params, TEMPLATE_NOT_FOUND),
+      {
+        ...input,
+        publicUrl,
+      },
+    );
   });
 }

@@ -192,5 +192,16 @@ export async function sendTemplateTest(
   });
   const message = await previewTemplate(db, accountId, id, options);
   const template = await findTemplate(db, accountId, id);
-  return sendTestMessages(mailer, message, { emails: options.emails, fallbackSubject: template.name });
+  return sendTestMessages(mailer, message, {
+    emails: options.emails,
+    fallbackSubject: template.name,
+    sender: {
+      accountId,
+      fromEmail: account?.defaultFromEmail as string,
+      fromName: account?.defaultFromName ?? account?.name ?? null,
+      replyTo: null,
+      sourceId: template.id,
+      unsubscribeUrl: previewLinks(options.publicUrl, '').unsubscribeUrl,
+    },
+  });
 }

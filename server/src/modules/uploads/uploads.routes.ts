@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { requireActor } from '../auth/request-actor';
 import type { FileStorage, ReadableFileStorage } from './file-storage';
 import { contentTypeForExtension, IMAGE_TYPES } from './image-sniff';
@@ -15,12 +16,6 @@ export interface UploadsRoutesOptions {
 
 function tooLarge(maxBytes: number): AppError {
   return new AppError('image_too_large', `A imagem passa do limite de ${formatMegabytes(maxBytes)}.`, { maxBytes });
-}
-
-function imageId(params: unknown): string {
-  const parsed = z.object({ id: z.uuid() }).safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', 'Imagem não encontrada.');
-  return parsed.data.id;
 }
 
 /** The optional `x-file-name` header (percent-encoded UTF-8), kept for display in the asset manager. */
@@ -109,7 +104,7 @@ export async function uploadsRoutes(app: FastifyInstance, opts: UploadsRoutesOpt
 
   app.delete('/api/uploads/images/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteImage(db, storage, actor.accountId, imageId(request.params));
+    await deleteImage(db, storage, actor.accountId, idParam(request.params, 'Imagem não encontrada.'));
     return reply.status(204).send();
   });
 }

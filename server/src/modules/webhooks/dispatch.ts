@@ -23,21 +23,31 @@ export async function expandEventBatches(db: Db, limit = 20): Promise<number> {
         marked as (update webhook_event_batches w set dispatched_at = now() from b where w.id = b.id returning 1),
         expanded as (
           insert into webhook_events (id, account_id, type, payload, created_at, dispatched_at)
-          select ev.id, a.id, b.type,
-                 jsonb_build_object('id', ev.id, 'type', b.type, 'timestamp', ev.at,
-                                    'account', jsonb_build_object('id', a.id, 'uuid', a.uuid),
-                                    'data', jsonb_build_object('messageId', m.id::text, 'campaignId', m.campaign_id,
-                                                               'contactId', m.contact_id, 'email', m.email,
-                                                               'sentAt', coalesce(to_char(m.sent_at at time zone 'utc',
-                                                                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ev.at))
-                                            || ${MESSAGE_LABELS_SQL}),
-                 b.created_at, now()
-            from b cross join lateral unnest(b.message_ids) as u(message_id)
-                 join messages m on m.id = u.message_id and m.status = 'sent'
-                 join accounts a on a.id = b.account_id
-                 cross join lateral (
-                   select 'evt_' || replace(gen_random_uuid()::text, '-', '') as id,
-                          to_char(b.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at) ev
+          select x.id, x.account_id, x.type,
+                 jsonb_build_object('id', x.id, 'type', x.type, 'timestamp', x.at,
+                                    'account', jsonb_build_object('id', x.account_id, 'uuid', x.account_uuid),
+                                    'data', jsonb_build_object('messageId', x.message_id::text, 'campaignId', x.campaign_id,
+                                                               'contactId', x.contact_id, 'email', x.email,
+                                                               'sentAt', coalesce(to_char(x.sent_at at time zone 'utc',
+                                                                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), x.at))
+                                            || x.labels),
+                 x.created_at, now()
+            -- The id is drawn in this subquery's select list: a volatile expression there is evaluated once per
+            -- row it returns (one per message), whatever the join order. Drawn in a LATERAL subquery that only
+            -- referred to the batch, the planner was free to evaluate it once per batch — every message of the
+            -- batch then got the same id, and the statement failed on the primary key.
+            from (select 'evt_' || replace(gen_random_uuid()::text, '-', '') as id,
+                         a.id as account_id, a.uuid as account_uuid, b.type, b.created_at,
+                         to_char(b.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
+                         m.id as message_id, m.campaign_id, m.contact_id, m.email, m.sent_at,
+                         ${MESSAGE_LABELS_SQL} as labels
+                    from b cross join lateral unnest(b.message_ids) as u(message_id)
+                         -- One primary-key probe per message whatever the statistics say (a plain join let stale
+                         -- ones choose a nested loop over a scan of every message).
+                         cross join lateral (
+                           select id, campaign_id, contact_id, email, sent_at from messages
+                            where id = u.message_id and status = 'sent' limit 1) m
+                         join accounts a on a.id = b.account_id) x
           returning id, account_id, type, created_at),
         created as (
           insert into webhook_deliveries (account_id, endpoint_id, event_id, event_type, next_attempt_at)

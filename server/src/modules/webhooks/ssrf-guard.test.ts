@@ -9,6 +9,9 @@ const zone: Record<string, string[]> = {
   'v6.exemplo.com.br': ['::1'],
   'misto.exemplo.com.br': ['93.184.216.34', '192.168.0.10'],
   'publico.exemplo.com.br': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+  // A resolver that lies about localhost must not be asked at all.
+  localhost: ['93.184.216.34'],
+  'painel.localhost': ['93.184.216.34'],
 };
 const resolver = { addresses: async (name: string) => zone[name] ?? [] };
 const strict = { resolver, allowPrivate: false, requireHttps: true };
@@ -65,6 +68,49 @@ describe('webhook SSRF guard', () => {
     expect(await refusal('http://127.0.0.1:8080/hook', dev)).toBeNull();
     expect(await refusal('https://interno.exemplo.com.br/hook', dev)).toBeNull();
     expect(await refusal('http://[::1]:9/hook', dev)).toBeNull();
+  });
+
+  it.each([
+    // IPv4-compatible (deprecated) and IPv4-translated forms of 127.0.0.1, hex and dotted.
+    'https://[::7f00:1]/hook',
+    'https://[::127.0.0.1]/hook',
+    'https://[::ffff:0:7f00:1]/hook',
+    'https://[::ffff:0:127.0.0.1]/hook',
+    'https://[0:0:0:0:0:ffff:7f00:1]/hook',
+    // NAT64: the well-known prefix judged by its IPv4, the local-use /48 refused whole.
+    'https://[64:ff9b::7f00:1]/hook',
+    'https://[64:ff9b::a9fe:a9fe]/hook',
+    'https://[64:ff9b:1::808:808]/hook',
+    'https://[64:ff9b:1:ffff::7f00:1]/hook',
+    // Teredo (the client IPv4 is inverted in the last 32 bits) and 6to4.
+    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
+    'https://[2001::1]/hook',
+    'https://[2002:7f00:1::1]/hook',
+    'https://[2002:808:808::1]/hook',
+    // Documentation, discard, site-local, multicast.
+    'https://[3fff::1]/hook',
+    'https://[100::1]/hook',
+    'https://[fec0::1]/hook',
+    'https://[ff02::1]/hook',
+    // localhost is loopback without asking DNS (the stub resolver answers a public address for it).
+    'https://localhost/hook',
+    'https://LOCALHOST./hook',
+    'https://painel.localhost/hook',
+  ])('refuses the IPv6 and localhost form %s', async (url) => {
+    expect(await refusal(url)).toBe('forbidden_address');
+  });
+
+  it('treats localhost as 127.0.0.1 with the development setting', async () => {
+    const dev = { resolver, allowPrivate: true, requireHttps: false };
+    expect((await vetWebhookUrl('http://localhost:8080/hook', dev)).address).toBe('127.0.0.1');
+  });
+
+  it('accepts public IPv6, and public IPv4 through the mapped and NAT64 forms', async () => {
+    expect(await refusal('https://[2606:2800:220:1:248:1893:25c8:1946]/hook')).toBeNull();
+    expect(await refusal('https://[64:ff9b::808:808]/hook')).toBeNull();
+    expect(await refusal('https://[::ffff:808:808]/hook')).toBeNull();
+    expect(isForbiddenAddress('2a00:1450:4001:81c::200e')).toBe(false);
+    expect(isForbiddenAddress('2800:3f0:4001:80a::200e')).toBe(false);
   });
 
   it('classifies addresses', () => {

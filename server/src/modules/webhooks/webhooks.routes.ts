@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import { requireActor, requireRole } from '../auth/request-actor';
 import { listDeliveries } from './delivery-log';
@@ -24,11 +25,7 @@ import {
 import type { SecretBox } from './signing';
 import type { GuardOptions } from './ssrf-guard';
 
-function idParam(params: unknown, what: string): string {
-  const parsed = z.object({ id: z.uuid() }).safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', `${what} não encontrado.`);
-  return parsed.data.id;
-}
+const ENDPOINT_NOT_FOUND = 'Endpoint de webhook não encontrado.';
 
 /**
  * Outbound webhooks of the actor's account (session-authenticated; owners and admins manage them, since the
@@ -56,39 +53,39 @@ export async function webhooksRoutes(
   });
   app.patch('/api/webhooks/endpoints/:id', async (request) => {
     const actor = await manager(request);
-    const id = idParam(request.params, 'Endpoint de webhook');
+    const id = idParam(request.params, ENDPOINT_NOT_FOUND);
     return updateEndpoint({ db, guard }, actor.accountId, id, parseInput(webhookEndpointUpdateSchema, request.body));
   });
   app.delete('/api/webhooks/endpoints/:id', async (request, reply) => {
     const actor = await manager(request);
-    await deleteEndpoint(db, actor.accountId, idParam(request.params, 'Endpoint de webhook'));
+    await deleteEndpoint(db, actor.accountId, idParam(request.params, ENDPOINT_NOT_FOUND));
     return reply.status(204).send();
   });
   app.get('/api/webhooks/endpoints/:id/secret', async (request, reply) => {
     const actor = await manager(request);
     reply.header('cache-control', 'no-store');
-    return revealSecret(db, box, actor.accountId, idParam(request.params, 'Endpoint de webhook'));
+    return revealSecret(db, box, actor.accountId, idParam(request.params, ENDPOINT_NOT_FOUND));
   });
   app.post('/api/webhooks/endpoints/:id/secret/rotate', async (request, reply) => {
     const actor = await manager(request);
     reply.header('cache-control', 'no-store');
-    return rotateSecret(db, box, actor.accountId, idParam(request.params, 'Endpoint de webhook'));
+    return rotateSecret(db, box, actor.accountId, idParam(request.params, ENDPOINT_NOT_FOUND));
   });
   app.post('/api/webhooks/endpoints/:id/test', async (request, reply) => {
     const actor = await manager(request);
-    const endpoint = await findEndpoint(db, actor.accountId, idParam(request.params, 'Endpoint de webhook'));
+    const endpoint = await findEndpoint(db, actor.accountId, idParam(request.params, ENDPOINT_NOT_FOUND));
     const eventId = await emitTestEvent(db, actor.accountId, endpoint.id);
     return reply.status(202).send({ eventId });
   });
   app.get('/api/webhooks/endpoints/:id/deliveries', async (request) => {
     const actor = await manager(request);
-    const endpoint = await findEndpoint(db, actor.accountId, idParam(request.params, 'Endpoint de webhook'));
+    const endpoint = await findEndpoint(db, actor.accountId, idParam(request.params, ENDPOINT_NOT_FOUND));
     const filter = parseInput(webhookDeliveryFilterSchema, request.query);
     return { items: await listDeliveries(db, actor.accountId, endpoint.id, filter) };
   });
   app.post('/api/webhooks/deliveries/:id/redeliver', async (request, reply) => {
     const actor = await manager(request);
-    const id = idParam(request.params, 'Entrega');
+    const id = idParam(request.params, 'Entrega não encontrada.');
     if (!(await redeliver(db, actor.accountId, id))) {
       throw new AppError('conflict', 'Esta entrega não existe ou ainda está em andamento.');
     }

@@ -3,7 +3,7 @@ import { Logo } from '@/components/logo';
 import { useI18n } from '@/lib/i18n';
 import { usePublicConfig } from '@/lib/public-config';
 
-/** Public footer: © current year, privacy policy, contact mailto (address from /api/public-config). */
+/** Public footer: © current year, privacy policy, terms of use, contact mailto (address from /api/public-config). */
 export function SiteFooter() {
   const { t } = useI18n();
   const { contactEmail } = usePublicConfig();
@@ -18,6 +18,9 @@ export function SiteFooter() {
         <nav aria-label="Rodapé" className="flex flex-col gap-3 text-sm sm:flex-row sm:gap-6">
           <Link to="/privacy-policy" className="font-medium text-slate-700 hover:text-brand-700">
             {t('landing.footer.privacy')}
+          </Link>
+          <Link to="/terms-of-use" className="font-medium text-slate-700 hover:text-brand-700">
+            {t('landing.footer.terms')}
           </Link>
           <a href={`mailto:${contactEmail}`} className="font-medium text-slate-700 hover:text-brand-700">
             {t('landing.footer.contact')}: <span className="break-all text-brand-700">{contactEmail}</span>

@@ -54,6 +54,9 @@ export const en = {
   'landing.footer.contact': 'Contact',
 
   'privacy.title': 'Privacy policy',
+  'terms.title': 'Terms of use',
+  'landing.footer.terms': 'Terms of use',
+  'auth.register.agree': 'By creating the account you agree to the {terms} and the {privacy}.',
   'privacy.back': 'Back',
 
   'notFound.title': 'Page not found',
@@ -64,7 +67,8 @@ export const en = {
 
   'auth.email': 'E-mail',
   'auth.password': 'Password',
-  'auth.name': 'Name',
+  'auth.name': 'Your name',
+  'auth.nameHint': 'You add your business name later, in Settings.',
   'auth.newPassword': 'New password',
   'auth.login.title': 'Sign in to Carteiro',
   'auth.login.subtitle': 'Welcome back! Sign in to manage your campaigns.',
@@ -253,6 +257,9 @@ export const en = {
   'dashboard.verify.failed': 'Could not resend the e-mail',
   'dashboard.home.title': 'Home',
   'dashboard.home.greeting': 'Hello, {name}!',
+  'dashboard.home.greetingNoName': 'Hello!',
+  'settings.account.timeZoneBrazil': 'Brazil',
+  'settings.account.timeZoneOthers': 'Other countries',
   'dashboard.home.balance': 'Balance',
   'dashboard.home.sentThisMonth': 'E-mails sent this month',
   'dashboard.home.openRate': 'Open rate this month',

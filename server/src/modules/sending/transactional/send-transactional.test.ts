@@ -16,6 +16,7 @@ import { ledgerEntries } from '../../billing/billing.db';
 import { campaigns } from '../../campaigns/campaigns.db';
 import { trustSenderAddress } from '../../sender-identities/testing/trust-sender';
 import { createTemplate } from '../../templates/templates';
+import { BatchLeases } from '../batch-leases';
 import { CampaignSender, type SenderSettings } from '../campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../dkim/dkim-signer';
 import { messages } from '../messages.db';
@@ -455,6 +456,7 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
       settings: testSenderSettings(),
       signers: [],
       logger: pino({ level: 'silent' }),
+      leases: new BatchLeases(db, 'morto', 60, pino({ level: 'silent' })),
       deliver: async (_relay, wire) => {
         await transport.deliver(wire);
         throw new Error('processo morto');

@@ -8,12 +8,14 @@ import { ineligibilityReasonSql } from '../../contacts/recipient-eligibility';
 import type { SigningResolver } from '../../sender-identities/sender-signing';
 import { ensureCampaignLinks } from '../../tracking/campaign-links';
 import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../../tracking/rewrite-links';
+import type { BatchLeases } from '../batch-leases';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from '../batch-outcomes';
-import { linkBaseUrl, messageIdDomainFor, messageLinks, verpAddress } from '../build-message';
+import { linkBaseUrl, messageLinks, verpAddress } from '../build-message';
 import type { SenderSettings } from '../campaign-sender';
-import { type DkimSigner, signChain } from '../dkim/dkim-signer';
-import { buildMimeMessage, createMessageFrame, type MessageFrame, type MimeAttachment } from '../mime/build-message';
+import type { DkimSigner } from '../dkim/dkim-signer';
+import type { MessageFrame, MimeAttachment } from '../mime/build-message';
 import type { DeliveryOutcome, WireMessage } from '../transport';
+import { buildWireMessage, wireFrame } from '../wire-message';
 import { NAMED_STATEMENT_MAX_MESSAGES } from './send-transactional';
 
 /** Engine batches (message_batches rows) one claim takes: single sends are one-message batches. */
@@ -35,6 +37,8 @@ export interface TransactionalEngine {
   /** Per From domain signing and bounce domain (issue 14); without it, the platform's signers. */
   signingFor?: SigningResolver;
   logger: Logger;
+  /** The worker's batch leases: renewed while a claimed batch is built, delivered and recorded. */
+  leases: BatchLeases;
   deliver(relay: number, wire: WireMessage[]): Promise<DeliveryOutcome[]>;
 }
 
@@ -131,6 +135,14 @@ export class TransactionalLanes {
   async sendBatch(relay = 0): Promise<number> {
     const batches = await this.claim();
     if (batches.length === 0) return 0;
+    return this.engine.leases.during(
+      batches.map((b) => b.id),
+      () => this.process(batches, relay),
+    );
+  }
+
+  /** Build → deliver → record of the claimed batches, their leases held. */
+  private async process(batches: ClaimedBatch[], relay: number): Promise<number> {
     const all = batches.flatMap((b) => b.messages);
     const outcomes = new Map<number, Outcome>();
     const linkIds = await this.linkIds(all);
@@ -328,21 +340,22 @@ export class TransactionalLanes {
     const key = [message.campaignId, content.fromEmail, content.fromName, content.replyTo, content.category].join('\n');
     let frame = frames.get(key);
     if (!frame) {
-      frame = createMessageFrame({
+      frame = wireFrame({
+        stream: content.category,
         fromEmail: content.fromEmail,
         fromName: content.fromName,
         replyTo: content.replyTo,
-        listId: marketing ? `${message.campaignId}.${settings.listIdDomain}` : null,
-        feedbackId: `${message.campaignId}:${message.accountId}:${content.category}:carteiro`,
-        messageIdDomain: messageIdDomainFor(content.fromEmail, settings.listIdDomain),
-        extraHeaders: marketing ? { Precedence: 'bulk' } : {},
-        allowHttpUnsubscribe: !publicUrl.startsWith('https://'),
+        sourceId: message.campaignId,
+        accountId: message.accountId,
+        listIdDomain: settings.listIdDomain,
+        publicUrl,
+        feedbackType: content.category,
       });
       frames.set(key, frame);
     }
-    const raw = signChain(
-      signing.signers,
-      buildMimeMessage(frame, {
+    const raw = buildWireMessage(
+      frame,
+      {
         messageId: message.token,
         // A cc/bcc copy shows the message's To (and Cc) like the `to` row; its envelope is its own address.
         to: content.headerTo?.email ?? message.email,
@@ -354,7 +367,8 @@ export class TransactionalLanes {
         cc: content.cc,
         headers: content.headers,
         attachments: content.filesOf === null ? undefined : (files.get(content.filesOf) ?? missingFiles(message.id)),
-      }),
+      },
+      signing.signers,
     );
     return {
       id: String(message.id),

@@ -65,7 +65,7 @@ const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
 /**
  * The files of a transactional message, in order, under its `to` row (its copies share them): sent base64 in the
- * request, stored as bytes, read by the engine when it builds the message (ADR 0032).
+ * request, stored as bytes, read by the engine when it builds the message (ADR 0033).
  */
 export const transactionalAttachments = pgTable(
   'transactional_attachments',

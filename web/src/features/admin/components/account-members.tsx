@@ -5,9 +5,9 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { useSessionData } from '@/features/auth/utils/use-session';
-import { formatDateTime } from '@/features/dashboard/utils/format';
+import { formatDateTime } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
+import { useSessionData } from '@/lib/use-session';
 import { type AdminMember, listAccountMembers, setUserAccess } from '../api/admin';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
 

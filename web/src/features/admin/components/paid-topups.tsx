@@ -4,7 +4,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { formatDateTime } from '@/features/dashboard/utils/format';
+import { formatDateTime } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
 import { listAdminAccounts, listPaidTopups, type PaidTopup, refundTopup } from '../api/admin';
 import { confirmAdminAction } from '../utils/confirm-admin-action';

@@ -6,9 +6,9 @@ import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDateTime } from '@/features/dashboard/utils/format';
-import { messageOf } from '@/features/dashboard/utils/notify';
 import { apiFetch } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import { messageOf } from '@/lib/notify';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
 
 const STATUS: Record<SenderDomainStatus, { label: string; tone: 'success' | 'warning' | 'danger' }> = {

@@ -3,8 +3,8 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/app/confirm-dialog';
-import { SESSION_QUERY_KEY } from '@/features/auth/api/get-session';
 import { configureApiClient } from '@/lib/api-client';
+import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
 import { AdminPage } from './admin-page';
 

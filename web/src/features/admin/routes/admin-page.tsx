@@ -9,11 +9,11 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { useSessionData } from '@/features/auth/utils/use-session';
-import { formatCount, formatDateTime } from '@/features/dashboard/utils/format';
-import { messageOf } from '@/features/dashboard/utils/notify';
 import { cn } from '@/lib/cn';
+import { formatCount, formatDateTime } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
+import { messageOf } from '@/lib/notify';
+import { useSessionData } from '@/lib/use-session';
 import {
   type AdminAccount,
   adjustBalance,

@@ -1,4 +1,4 @@
-import { toastError, toastSuccess } from '@/features/dashboard/utils/notify';
+import { toastError, toastSuccess } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
 import { confirmAction } from '@/stores/app-store';
 

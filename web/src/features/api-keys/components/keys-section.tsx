@@ -1,5 +1,6 @@
 import { API_KEY_SCOPE_LABELS_PT_BR, type ApiKeyScope, apiKeyCreateSchema, type CreatedApiKey } from '@carteiro/shared';
 import { useState } from 'react';
+import { ErrorPanel, errorText, formatDateTime, LoadingPanel, TableShell, td, th } from '@/components/kit';
 import { AlertDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -7,17 +8,8 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { canManage, useSessionData } from '@/features/auth/utils/use-session';
-import {
-  ErrorPanel,
-  errorText,
-  formatDateTime,
-  LoadingPanel,
-  TableShell,
-  td,
-  th,
-} from '@/features/lists/components/kit';
 import { useI18n } from '@/lib/i18n';
+import { canManage, useSessionData } from '@/lib/use-session';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys';
 import { CopyButton } from './copy-button';

@@ -49,6 +49,7 @@ export function RegisterPage() {
           value={name}
           onChange={setName}
           error={fieldError('name')}
+          hint={t('auth.nameHint')}
         />
         <TextField
           label={t('auth.email')}
@@ -73,6 +74,9 @@ export function RegisterPage() {
           {pending ? <Spinner className="text-white" /> : null}
           {t('auth.register.submit')}
         </Button>
+        <p className="text-center text-xs leading-relaxed text-slate-600">
+          <AgreeLine />
+        </p>
       </form>
       <p className="mt-8 text-center text-sm text-slate-600">
         {t('auth.register.hasAccount')}{' '}
@@ -84,5 +88,26 @@ export function RegisterPage() {
         </Link>
       </p>
     </AuthLayout>
+  );
+}
+
+/** "Ao criar a conta, você concorda com os Termos de uso e a Política de privacidade." with both as links. */
+function AgreeLine() {
+  const { t } = useI18n();
+  const [before, rest = ''] = t('auth.register.agree').split('{terms}');
+  const [middle, after] = rest.split('{privacy}');
+  const linkClass = 'font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900';
+  return (
+    <>
+      {before}
+      <Link to="/terms-of-use" target="_blank" className={linkClass}>
+        {t('terms.title')}
+      </Link>
+      {middle}
+      <Link to="/privacy-policy" target="_blank" className={linkClass}>
+        {t('privacy.title')}
+      </Link>
+      {after}
+    </>
   );
 }

@@ -24,9 +24,10 @@ export function safeNextPath(next: string | null | undefined, fallback = '/dashb
 export const SESSION_EXPIRED_REASON = 'user-token-expired';
 /**
  * The `?erro=` codes the login page explains on arrival: the session ended, or the server refused a sign-in
- * link (magic link, e-mail confirmation, Google) because an operator blocked the user.
+ * link (magic link, e-mail confirmation, Google) because an operator blocked the user, or the link did not work
+ * (better-auth's error page redirects here).
  */
-export const LOGIN_ARRIVAL_ERRORS = [SESSION_EXPIRED_REASON, 'user-disabled'] as const;
+export const LOGIN_ARRIVAL_ERRORS = [SESSION_EXPIRED_REASON, 'user-disabled', 'invalid-action-code'] as const;
 export type LoginArrivalError = (typeof LOGIN_ARRIVAL_ERRORS)[number];
 
 export function loginArrivalError(value: string | null): LoginArrivalError | null {

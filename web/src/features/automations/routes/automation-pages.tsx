@@ -10,13 +10,6 @@ import {
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
-import { Badge } from '@/components/ui/badge';
-import { Button, buttonVariants } from '@/components/ui/button';
-import { Card, CardContent } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
-import { Input } from '@/components/ui/input';
-import { FieldError, Label } from '@/components/ui/label';
-import { useLists } from '@/features/lists/api/get-lists';
 import {
   ErrorPanel,
   errorText,
@@ -28,7 +21,14 @@ import {
   TableShell,
   td,
   th,
-} from '@/features/lists/components/kit';
+} from '@/components/kit';
+import { Badge } from '@/components/ui/badge';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Input } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/label';
+import { useLists } from '@/features/lists/api/get-lists';
 import { useCustomFields } from '@/features/segments/api/segments';
 import { useTemplates } from '@/features/templates/api/get-templates';
 import { type MessageKey, useI18n } from '@/lib/i18n';

@@ -7,10 +7,10 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDate, isoDay } from '@/features/dashboard/utils/format';
-import { messageOf } from '@/features/dashboard/utils/notify';
 import { cn } from '@/lib/cn';
+import { formatDate, isoDay } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
+import { messageOf } from '@/lib/notify';
 import { listStatement, type StatementPeriod, statementCsvUrl, statementQueryKey } from '../api/list-statement';
 
 type Preset = 'all' | '30d' | 'month' | 'custom';

@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { messageOf } from '@/features/dashboard/utils/notify';
 import { useI18n } from '@/lib/i18n';
+import { messageOf } from '@/lib/notify';
 import { usePublicConfig } from '@/lib/public-config';
 import { createTopup } from '../api/topups';
 

@@ -3,9 +3,9 @@ import { cleanup, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SESSION_QUERY_KEY } from '@/features/auth/api/get-session';
 import { DashboardHomePage } from '@/features/dashboard/routes/dashboard-home-page';
 import { configureApiClient } from '@/lib/api-client';
+import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
 import { MyBalancePage } from './my-balance-page';
 

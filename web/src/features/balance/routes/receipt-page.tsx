@@ -5,9 +5,9 @@ import { Link, useParams } from 'react-router';
 import { Logo } from '@/components/logo';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDateTime } from '@/features/dashboard/utils/format';
-import { messageOf } from '@/features/dashboard/utils/notify';
+import { formatDateTime } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
+import { messageOf } from '@/lib/notify';
 import { getReceipt } from '../api/topups';
 
 /** The printable recibo of a paid top-up (`@media print` hides the app chrome). */

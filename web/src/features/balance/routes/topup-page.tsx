@@ -6,9 +6,9 @@ import { PageHeader } from '@/components/coming-soon-page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDateTime } from '@/features/dashboard/utils/format';
-import { messageOf, toastError, toastSuccess } from '@/features/dashboard/utils/notify';
+import { formatDateTime } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
+import { messageOf, toastError, toastSuccess } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
 import { getTopup, simulateTopupPayment, topupQueryKey } from '../api/topups';
 

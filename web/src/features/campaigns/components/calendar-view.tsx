@@ -7,7 +7,7 @@ import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ErrorPanel, errorText } from '@/features/lists/components/kit';
+import { ErrorPanel, errorText } from '@/components/kit';
 import { toast } from '@/stores/app-store';
 import { useCalendar } from '../api/get-calendar';
 import { useScheduleCampaign } from '../api/schedule-campaign';

@@ -1,12 +1,12 @@
 import { type CampaignCreateInput, campaignCreateSchema, isEditable } from '@carteiro/shared';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { errorText, formatNumber, Textarea } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { useLists } from '@/features/lists/api/get-lists';
-import { errorText, formatNumber, Textarea } from '@/features/lists/components/kit';
 import { SegmentPicker } from '@/features/segments/components/segment-picker';
 import { useTemplates } from '@/features/templates/api/get-templates';
 import { BLANK_TEMPLATE_HTML } from '@/features/templates/components/blank-template';

@@ -1,11 +1,11 @@
 import { plural, SKIP_REASON_LABELS, SKIP_REASONS, skipReasonLabel } from '@carteiro/shared';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { ErrorPanel, Stat, TableShell, td, th } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
-import { ErrorPanel, Stat, TableShell, td, th } from '@/features/lists/components/kit';
 import { type RecipientActivity, useCampaignRecipients } from '../api/get-recipients';
 import { type CampaignReport, reportCsvUrl, useCampaignReport } from '../api/get-report';
 import type { Campaign } from '../api/types';

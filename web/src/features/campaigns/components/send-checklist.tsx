@@ -1,8 +1,8 @@
 import { type SendCheckItem, sendChecklist } from '@carteiro/shared';
 import { Link } from 'react-router';
 import { Card, CardContent } from '@/components/ui/card';
-import { useSession } from '@/features/auth/utils/use-session';
 import { useSenderAlignment } from '@/features/settings/api/senders';
+import { useSession } from '@/lib/use-session';
 import type { Campaign, CampaignSummary } from '../api/types';
 
 /** The shared send checklist (shared/src/send-checklist.ts) for a campaign, with the account of the session. */

@@ -2,13 +2,6 @@ import { abVariantLetter, formatBRL, isDeletable, isEditable, timeZoneLabel } fr
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
-import { Button, buttonVariants } from '@/components/ui/button';
-import { Card, CardContent } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
-import { Input } from '@/components/ui/input';
-import { FieldError, Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
-import { useLists } from '@/features/lists/api/get-lists';
 import {
   ErrorPanel,
   errorText,
@@ -19,7 +12,14 @@ import {
   TableShell,
   td,
   th,
-} from '@/features/lists/components/kit';
+} from '@/components/kit';
+import { Button, buttonVariants } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Input } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/label';
+import { Spinner } from '@/components/ui/spinner';
+import { useLists } from '@/features/lists/api/get-lists';
 import { CampaignAudienceItems } from '@/features/segments/components/campaign-audience-items';
 import { TemplateEditor } from '@/features/templates/components/template-editor';
 import { fillSample } from '@/lib/sample-liquid';

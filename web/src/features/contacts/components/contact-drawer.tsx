@@ -1,17 +1,9 @@
 import { useEffect, useState } from 'react';
+import { Drawer, downloadUrl, ErrorPanel, errorText, formatDateTime, LoadingPanel, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { useLists } from '@/features/lists/api/get-lists';
-import {
-  Drawer,
-  downloadUrl,
-  ErrorPanel,
-  errorText,
-  formatDateTime,
-  LoadingPanel,
-  Select,
-} from '@/features/lists/components/kit';
 import { type Locale, type MessageKey, useI18n } from '@/lib/i18n';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useDeleteContact } from '../api/delete-contact';

@@ -1,9 +1,4 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import { EmptyState } from '@/components/ui/empty-state';
-import { Input } from '@/components/ui/input';
-import { useLists } from '@/features/lists/api/get-lists';
 import {
   downloadUrl,
   ErrorPanel,
@@ -16,7 +11,12 @@ import {
   TableShell,
   td,
   th,
-} from '@/features/lists/components/kit';
+} from '@/components/kit';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Input } from '@/components/ui/input';
+import { useLists } from '@/features/lists/api/get-lists';
 import { useI18n } from '@/lib/i18n';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useBulkContacts } from '../api/bulk-contacts';

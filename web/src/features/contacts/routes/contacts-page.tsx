@@ -1,6 +1,7 @@
 import { contactCreateSchema } from '@carteiro/shared';
 import { useEffect, useState } from 'react';
 import { PageHeader } from '@/components/coming-soon-page';
+import { Drawer, errorText, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
@@ -8,7 +9,6 @@ import { ImportProgressPanel } from '@/features/imports/components/import-progre
 import { ImportWizard } from '@/features/imports/components/import-wizard';
 import { resumeImport } from '@/features/imports/import-tracker';
 import { useLists } from '@/features/lists/api/get-lists';
-import { Drawer, errorText, Select } from '@/features/lists/components/kit';
 import { useI18n } from '@/lib/i18n';
 import { toast } from '@/stores/app-store';
 import { useCreateContact } from '../api/create-contact';

@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { switchAccount } from '@/features/auth/api/switch-account';
-import { useSessionData } from '@/features/auth/utils/use-session';
 import { useI18n } from '@/lib/i18n';
+import { toastError } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
-import { toastError } from '../utils/notify';
+import { useSessionData } from '@/lib/use-session';
 
 /** A select of the user's accounts, shown only when there are several; switching reloads every query. */
 export function AccountSwitcher({ className }: { className?: string }) {

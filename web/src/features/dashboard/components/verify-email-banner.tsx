@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { sendVerificationEmail } from '@/features/auth/api/send-verification-email';
 import { EMAIL_VERIFIED_PATH } from '@/features/auth/api/sign-up';
-import { useSessionData } from '@/features/auth/utils/use-session';
 import { useI18n } from '@/lib/i18n';
+import { toastError } from '@/lib/notify';
+import { useSessionData } from '@/lib/use-session';
 import { toast } from '@/stores/app-store';
-import { toastError } from '../utils/notify';
 
 /** While the e-mail is unconfirmed: campaigns cannot be sent; offers to send the link again. */
 export function VerifyEmailBanner() {

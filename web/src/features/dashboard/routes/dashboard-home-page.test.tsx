@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SESSION_QUERY_KEY } from '@/features/auth/api/get-session';
 import { configureApiClient } from '@/lib/api-client';
+import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
 import { DashboardHomePage } from './dashboard-home-page';
 

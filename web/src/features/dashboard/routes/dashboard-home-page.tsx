@@ -6,15 +6,15 @@ import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { canManage, useSessionData } from '@/features/auth/utils/use-session';
 import { BALANCE_QUERY_KEY, getBalance } from '@/features/balance/api/get-balance';
 import { UnverifiedSendersNotice } from '@/features/settings/components/unverified-senders-notice';
 import { cn } from '@/lib/cn';
+import { formatCount, formatDate, formatDateTime } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
+import { messageOf } from '@/lib/notify';
+import { canManage, useSessionData } from '@/lib/use-session';
 import { useDashboardStats } from '../api/get-stats';
 import { type CampaignSummary, hasAny, listCampaigns } from '../api/home';
-import { formatCount, formatDate, formatDateTime } from '../utils/format';
-import { messageOf } from '../utils/notify';
 import { useHomeText } from '../utils/texts';
 
 // Recharts loads only when the home has campaigns to draw.
@@ -102,7 +102,7 @@ export function DashboardHomePage() {
       <div>
         <p className="text-sm font-medium text-brand-700">{session.account?.name}</p>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-          {t('dashboard.home.greeting', { name: greetingName(session.user.name, session.account?.name) })}
+          {greeting(t, session.user.name)}
         </h1>
       </div>
       <UnverifiedSendersNotice />
@@ -408,11 +408,14 @@ function CampaignList({
 }
 
 /**
- * Whom "Olá, …!" greets: the person's first name — unless the name typed at sign-up is the business itself
- * ("Padaria Pão Quente", also the account's name), which is greeted whole rather than as "Olá, Padaria!".
+ * "Olá, Ana!": the person's first name. Sign-up asks for the person's name ("Seu nome") and the business name comes
+ * later in Settings, so the user's name is a person's; without one, a plain "Olá!".
  */
-export function greetingName(userName: string, accountName: string | undefined): string {
-  const name = userName.trim();
-  if (accountName && name.toLowerCase() === accountName.trim().toLowerCase()) return name;
-  return name.split(/\s+/)[0] ?? '';
+export function greetingName(userName: string): string {
+  return userName.trim().split(/\s+/)[0] ?? '';
+}
+
+function greeting(t: ReturnType<typeof useI18n>['t'], userName: string): string {
+  const name = greetingName(userName);
+  return name ? t('dashboard.home.greeting', { name }) : t('dashboard.home.greetingNoName');
 }

@@ -1,4 +1,4 @@
-import { uploadWithRetry } from '@/lib/api-client';
+import { uploadWithRetry } from '@/lib/upload';
 
 /** The server's answer to an upload: what it detected and the first rows, for the mapping step. */
 export interface ImportUpload {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
+import { downloadUrl, formatNumber } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { downloadUrl, formatNumber } from '@/features/lists/components/kit';
 import { useI18n } from '@/lib/i18n';
 import { useContactUploadProgress } from '@/stores/app-store';
 import { rejectedRowsUrl } from '../api/get-import';

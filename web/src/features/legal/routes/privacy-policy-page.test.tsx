@@ -3,7 +3,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import { resetPublicConfigCache } from '@/lib/public-config';
-import { PrivacyPolicyPage } from './privacy-policy-page';
+import { PRIVACY_POLICY_UPDATED, PrivacyPolicyPage } from './privacy-policy-page';
 
 let restore: () => void = () => {};
 afterEach(() => {
@@ -11,9 +11,9 @@ afterEach(() => {
   resetPublicConfigCache();
 });
 
-async function renderPolicy() {
+async function renderPolicy(config: Record<string, string> = { contactEmail: 'dpo@carteiro.example' }) {
   restore = configureApiClient({
-    fetch: vi.fn(async () => Response.json({ contactEmail: 'dpo@carteiro.example' })),
+    fetch: vi.fn(async () => Response.json(config)),
   });
   render(
     <MemoryRouter initialEntries={['/privacy-policy']}>
@@ -58,9 +58,35 @@ describe('PrivacyPolicyPage (spec §1)', () => {
     ]) {
       expect(text, phrase).toContain(phrase);
     }
-    expect(screen.getByRole('link', { name: 'dpo@carteiro.example' }).getAttribute('href')).toBe(
-      'mailto:dpo@carteiro.example',
+    for (const link of screen.getAllByRole('link', { name: 'dpo@carteiro.example' })) {
+      expect(link.getAttribute('href')).toBe('mailto:dpo@carteiro.example');
+    }
+  });
+
+  it('names the controller and the encarregado from the configuration, with its date and its own title', async () => {
+    await renderPolicy({
+      contactEmail: 'contato@carteiro.example',
+      operatorLegalName: 'Carteiro Tecnologia Ltda.',
+      operatorTaxId: '11.222.333/0001-81',
+      dpoName: 'Joana Prado',
+      dpoEmail: 'privacidade@carteiro.example',
+    });
+    const text = screen.getByRole('main').textContent ?? '';
+    expect(text).toContain('mantida por Carteiro Tecnologia Ltda., CNPJ/CPF 11.222.333/0001-81, a controladora');
+    expect(text).toContain('encarregado pelo tratamento de dados pessoais, Joana Prado, pelo e-mail');
+    expect(text).toContain(`Última atualização: ${PRIVACY_POLICY_UPDATED}`);
+    expect(screen.getByRole('link', { name: 'privacidade@carteiro.example' }).getAttribute('href')).toBe(
+      'mailto:privacidade@carteiro.example',
     );
+    expect(document.title).toBe('Política de privacidade — Carteiro');
+  });
+
+  it('without a configured controller, says who it is by role and reaches the encarregado at the contact address', async () => {
+    await renderPolicy({ contactEmail: 'contato@carteiro.example' });
+    const text = screen.getByRole('main').textContent ?? '';
+    expect(text).toContain('a empresa que mantém esta instalação do Carteiro');
+    expect(text).not.toContain('CNPJ/CPF ,');
+    expect(screen.getAllByRole('link', { name: 'contato@carteiro.example' })).toHaveLength(2);
   });
 
   it('"Voltar" goes back to the landing page', async () => {

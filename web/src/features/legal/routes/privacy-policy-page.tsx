@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { SiteFooter } from '@/components/layouts/site-footer';
 import { SiteHeader } from '@/components/layouts/site-header';
@@ -8,14 +9,21 @@ import { usePublicConfig } from '@/lib/public-config';
  * The privacy policy (spec §1), in pt-BR: it is the legal text recipients and senders in Brazil rely on,
  * so it is not machine-translated; the page chrome follows the chosen locale.
  */
+/** The date of the text below: change it with every change of substance (LGPD art. 9: clear, up-to-date information). */
+export const PRIVACY_POLICY_UPDATED = '25 de novembro de 2026';
+
 export function PrivacyPolicyPage() {
   const { t } = useI18n();
-  const { contactEmail } = usePublicConfig();
-  const mail = (
-    <a href={`mailto:${contactEmail}`} className="font-medium text-brand-700 underline underline-offset-2">
-      {contactEmail}
+  const { contactEmail, operatorLegalName, operatorTaxId, dpoName, dpoEmail } = usePublicConfig();
+  useEffect(() => {
+    document.title = `${t('privacy.title')} — Carteiro`;
+  }, [t]);
+  const mailTo = (address: string) => (
+    <a href={`mailto:${address}`} className="font-medium text-brand-700 underline underline-offset-2">
+      {address}
     </a>
   );
+  const mail = mailTo(contactEmail);
 
   return (
     <div className="flex min-h-dvh flex-col overflow-x-clip">
@@ -34,6 +42,7 @@ export function PrivacyPolicyPage() {
           <h1 className="mt-6 text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">
             {t('privacy.title')}
           </h1>
+          <p className="mt-3 text-sm text-slate-600">Última atualização: {PRIVACY_POLICY_UPDATED}</p>
 
           <div className="mt-10 space-y-10 text-base leading-relaxed text-slate-700 [&_h2]:mb-3 [&_h2]:text-xl [&_h2]:font-bold [&_h2]:text-slate-900 [&_li]:pl-1 [&_ul]:mt-3 [&_ul]:list-disc [&_ul]:space-y-2 [&_ul]:pl-6 [&_p+p]:mt-3">
             <section>
@@ -46,6 +55,29 @@ export function PrivacyPolicyPage() {
               <p>
                 Ela vale tanto para quem usa o Carteiro para enviar campanhas quanto para quem recebe e-mails enviados
                 por meio dele.
+              </p>
+            </section>
+
+            <section aria-labelledby="controlador">
+              <h2 id="controlador">Quem trata os seus dados</h2>
+              <p>
+                {operatorLegalName ? (
+                  <>
+                    Esta instalação do Carteiro é mantida por <strong>{operatorLegalName}</strong>
+                    {operatorTaxId ? `, CNPJ/CPF ${operatorTaxId}` : ''}, a controladora dos dados de quem usa o painel
+                    (contato: {mail}).
+                  </>
+                ) : (
+                  <>
+                    A controladora dos dados de quem usa o painel é a empresa que mantém esta instalação do Carteiro
+                    (contato: {mail}).
+                  </>
+                )}
+              </p>
+              <p>
+                Para os contatos que recebem campanhas, a controladora é a empresa remetente (o nome e o CNPJ ou CPF
+                dela aparecem no rodapé de cada e-mail); o Carteiro trata esses dados como operador, seguindo as
+                instruções dela.
               </p>
             </section>
 
@@ -152,7 +184,8 @@ export function PrivacyPolicyPage() {
               <h2 id="encarregado">7. Encarregado e contato</h2>
               <p>
                 Para exercer os seus direitos ou tirar dúvidas sobre esta política, fale com o nosso encarregado pelo
-                tratamento de dados pessoais pelo e-mail {mail}.
+                tratamento de dados pessoais{dpoName ? <>, {dpoName},</> : null} pelo e-mail{' '}
+                {mailTo(dpoEmail || contactEmail)}.
               </p>
               <p>
                 Esta política pode ser atualizada. Mudanças importantes serão avisadas por e-mail a quem usa o painel.

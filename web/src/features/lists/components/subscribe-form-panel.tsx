@@ -1,8 +1,8 @@
+import { ErrorPanel, LoadingPanel, Textarea } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { getLocale, translate, useI18n } from '@/lib/i18n';
 import { toast } from '@/stores/app-store';
 import { useFormSnippet } from '../api/get-form-snippet';
-import { ErrorPanel, LoadingPanel, Textarea } from './kit';
 
 async function copy(text: string) {
   try {

@@ -2,6 +2,19 @@ import { listCreateSchema } from '@carteiro/shared';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
+import {
+  Drawer,
+  ErrorPanel,
+  errorText,
+  formatDate,
+  formatNumber,
+  LoadingPanel,
+  Stat,
+  TableShell,
+  Textarea,
+  td,
+  th,
+} from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -20,19 +33,6 @@ import { useList } from '../api/get-list';
 import { useLists } from '../api/get-lists';
 import type { MailingList } from '../api/types';
 import { useUpdateList } from '../api/update-list';
-import {
-  Drawer,
-  ErrorPanel,
-  errorText,
-  formatDate,
-  formatNumber,
-  LoadingPanel,
-  Stat,
-  TableShell,
-  Textarea,
-  td,
-  th,
-} from '../components/kit';
 import { SubscribeFormPanel } from '../components/subscribe-form-panel';
 
 function useTitle(title: string) {

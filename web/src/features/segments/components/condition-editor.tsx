@@ -11,10 +11,10 @@ import {
   type SegmentFieldOperator,
   type SegmentGroup,
 } from '@carteiro/shared';
+import { Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useLists } from '@/features/lists/api/get-lists';
-import { Select } from '@/features/lists/components/kit';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 
 type Kind = 'email' | 'name' | `custom:${string}` | 'list' | 'status' | 'subscribed_at' | 'engagement';

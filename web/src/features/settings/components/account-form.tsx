@@ -1,30 +1,25 @@
-import { accountUpdateSchema, BRAZIL_TIME_ZONES, formatTaxId, timeZoneLabel } from '@carteiro/shared';
+import { accountUpdateSchema, BRAZIL_TIME_ZONES, formatTaxId, OTHER_TIME_ZONES, timeZoneLabel } from '@carteiro/shared';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { SESSION_QUERY_KEY, type Session } from '@/features/auth/api/get-session';
-import { canManage, useSessionData } from '@/features/auth/utils/use-session';
-import { toastError, toastSuccess } from '@/features/dashboard/utils/notify';
 import { isApiError } from '@/lib/api-client';
 import { useI18n } from '@/lib/i18n';
+import { toastError, toastSuccess } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
+import { SESSION_QUERY_KEY, type Session } from '@/lib/session';
+import { canManage, useSessionData } from '@/lib/use-session';
 import { useAppStore } from '@/stores/app-store';
 import { updateAccount } from '../api/account';
 
 const FIELDS = ['name', 'legalName', 'taxId', 'address', 'timeZone', 'defaultFromName', 'defaultFromEmail'] as const;
 type Field = (typeof FIELDS)[number];
 
-function zones(): string[] {
-  const supported = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.(
-    'timeZone',
-  );
-  // Brazil's zones first (Horário de Brasília on top), then the rest of the Americas.
-  const others = (supported?.filter((z) => z.startsWith('America/')) ?? []).filter(
-    (z) => !BRAZIL_TIME_ZONES.includes(z),
-  );
-  return [...BRAZIL_TIME_ZONES, ...others];
+/** The picker's "Outros países" group: the short pt-BR list, plus the account's own zone when it is elsewhere. */
+function otherZones(current: string): string[] {
+  const known = [...BRAZIL_TIME_ZONES, ...OTHER_TIME_ZONES];
+  return current && !known.includes(current) ? [current, ...OTHER_TIME_ZONES] : OTHER_TIME_ZONES;
 }
 
 /** Conta: name, legal name, CNPJ/CPF (check digits), address, time zone, default sender; merged by PATCH. */
@@ -46,7 +41,6 @@ export function AccountForm() {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [pending, setPending] = useState(false);
-  const timeZones = useMemo(zones, []);
   const baseId = useId();
 
   async function onSubmit(event: FormEvent) {
@@ -132,11 +126,20 @@ export function AccountForm() {
             onChange={(e) => setValues((v) => ({ ...v, timeZone: e.target.value }))}
             className="mt-1.5 h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-200 disabled:bg-slate-50"
           >
-            {timeZones.map((zone) => (
-              <option key={zone} value={zone}>
-                {timeZoneLabel(zone)}
-              </option>
-            ))}
+            <optgroup label={t('settings.account.timeZoneBrazil')}>
+              {BRAZIL_TIME_ZONES.map((zone) => (
+                <option key={zone} value={zone}>
+                  {timeZoneLabel(zone)}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label={t('settings.account.timeZoneOthers')}>
+              {otherZones(initial.timeZone).map((zone) => (
+                <option key={zone} value={zone}>
+                  {timeZoneLabel(zone)}
+                </option>
+              ))}
+            </optgroup>
           </select>
           <FieldError>{errors.timeZone ?? null}</FieldError>
         </div>

@@ -3,8 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SESSION_QUERY_KEY } from '@/features/auth/api/get-session';
 import { configureApiClient } from '@/lib/api-client';
+import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
 import { SecurityPanel } from './security-panel';
 

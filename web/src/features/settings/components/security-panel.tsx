@@ -7,11 +7,11 @@ import { changePassword } from '@/features/auth/api/change-password';
 import { FormMessage } from '@/features/auth/components/auth-layout';
 import { TextField } from '@/features/auth/components/text-field';
 import { emailField } from '@/features/auth/utils/schemas';
-import { useSessionData } from '@/features/auth/utils/use-session';
-import { messageOf, toastSuccess } from '@/features/dashboard/utils/notify';
 import { isApiError } from '@/lib/api-client';
 import { useI18n } from '@/lib/i18n';
+import { messageOf, toastSuccess } from '@/lib/notify';
 import { usePublicConfig } from '@/lib/public-config';
+import { useSessionData } from '@/lib/use-session';
 
 const SIGN_IN_AGAIN = '/auth/login?next=%2Fdashboard%2Fsettings%3Faba%3Dseguranca';
 

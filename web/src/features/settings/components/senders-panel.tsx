@@ -11,9 +11,9 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { canManage, useSessionData } from '@/features/auth/utils/use-session';
-import { formatDateTime } from '@/features/dashboard/utils/format';
-import { messageOf, toastError, toastSuccess } from '@/features/dashboard/utils/notify';
+import { formatDateTime } from '@/lib/format';
+import { messageOf, toastError, toastSuccess } from '@/lib/notify';
+import { canManage, useSessionData } from '@/lib/use-session';
 import { confirmAction } from '@/stores/app-store';
 import {
   addSenderAddress,

@@ -7,11 +7,11 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { canManage, useSessionData } from '@/features/auth/utils/use-session';
-import { formatDate } from '@/features/dashboard/utils/format';
-import { messageOf, toastError, toastSuccess } from '@/features/dashboard/utils/notify';
+import { formatDate } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
+import { messageOf, toastError, toastSuccess } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
+import { canManage, useSessionData } from '@/lib/use-session';
 import { confirmAction } from '@/stores/app-store';
 import {
   changeMemberRole,

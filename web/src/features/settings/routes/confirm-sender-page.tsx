@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { AuthLayout, FormMessage } from '@/features/auth/components/auth-layout';
-import { messageOf } from '@/features/dashboard/utils/notify';
+import { messageOf } from '@/lib/notify';
 import { confirmSenderAddress } from '../api/senders';
 
 /**

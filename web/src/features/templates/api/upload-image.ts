@@ -1,4 +1,4 @@
-import { uploadWithRetry } from '@/lib/api-client';
+import { uploadWithRetry } from '@/lib/upload';
 
 export interface UploadedImage {
   id: string;

@@ -1,5 +1,5 @@
 import type { FooterAccount } from '@carteiro/shared';
-import { useSession } from '@/features/auth/utils/use-session';
+import { useSession } from '@/lib/use-session';
 
 /** The session's account as the footer shows it (the editor's locked footer, the gallery's thumbnails). */
 export function useFooterAccount(): FooterAccount | null {

@@ -1,12 +1,12 @@
 import { TEST_SEND_MAX_RECIPIENTS } from '@carteiro/shared';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { errorText, formatNumber, pluralForm, Select, Textarea } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { useContacts } from '@/features/contacts/api/get-contacts';
-import { errorText, formatNumber, pluralForm, Select, Textarea } from '@/features/lists/components/kit';
 import { cn } from '@/lib/cn';
 import { useI18n } from '@/lib/i18n';
 import { fillSample, type SampleContact } from '@/lib/sample-liquid';

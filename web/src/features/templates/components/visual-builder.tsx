@@ -9,7 +9,7 @@ import {
 import grapesjs, { type Component, type Editor } from 'grapesjs';
 import presetNewsletter from 'grapesjs-preset-newsletter';
 import { type Ref, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
-import { errorText } from '@/features/lists/components/kit';
+import { errorText } from '@/components/kit';
 import { cn } from '@/lib/cn';
 import { getLocale, translate, useI18n } from '@/lib/i18n';
 import { toast } from '@/stores/app-store';

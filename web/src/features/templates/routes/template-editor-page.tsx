@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { ErrorPanel, LoadingPanel } from '@/components/kit';
 import { Input } from '@/components/ui/input';
-import { ErrorPanel, LoadingPanel } from '@/features/lists/components/kit';
 import { useI18n } from '@/lib/i18n';
 import { useTemplate } from '../api/get-template';
 import { previewTemplate } from '../api/preview-template';

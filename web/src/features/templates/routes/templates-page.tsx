@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
+import { ErrorPanel, errorText, formatDateTime, LoadingPanel } from '@/components/kit';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ErrorPanel, errorText, formatDateTime, LoadingPanel } from '@/features/lists/components/kit';
 import { useI18n } from '@/lib/i18n';
 import { fillSample } from '@/lib/sample-liquid';
 import { confirmAction, toast } from '@/stores/app-store';

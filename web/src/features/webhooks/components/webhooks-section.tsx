@@ -7,21 +7,12 @@ import {
   webhookEndpointCreateSchema,
 } from '@carteiro/shared';
 import { useState } from 'react';
+import { ErrorPanel, errorText, formatDateTime, LoadingPanel, Select, TableShell, td, th } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import {
-  ErrorPanel,
-  errorText,
-  formatDateTime,
-  LoadingPanel,
-  Select,
-  TableShell,
-  td,
-  th,
-} from '@/features/lists/components/kit';
 import { confirmAction, toast } from '@/stores/app-store';
 import {
   revealWebhookSecret,

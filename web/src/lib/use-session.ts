@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { getSession, SESSION_QUERY_KEY, type Session } from '../api/get-session';
+import { getSession, SESSION_QUERY_KEY, type Session } from '@/lib/session';
 
 /** The session of the dashboard (loaded by the layout's gate, so `data` is there inside the dashboard). */
 export function useSession() {

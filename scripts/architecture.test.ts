@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyse, boundaryViolations } from './architecture.mjs';
+
+// The boundaries ARCHITECTURE.md states, held by the code: every crossing the analysis finds must be listed under
+// "Boundary exceptions" with a reason, and every listed one must still exist (the list only shrinks).
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SECTIONS = {
+  schemaImports: 'Schema imports',
+  foreignWrites: 'Foreign writes',
+  crossFeature: 'Web cross-feature imports',
+} as const;
+type Kind = keyof typeof SECTIONS;
+
+/** The entries of one "### <title>" subsection of "## Boundary exceptions": `from → to` and its reason. */
+function listedExceptions(markdown: string, title: string): Map<string, string> {
+  const part = markdown.split(/^## Boundary exceptions$/m)[1];
+  if (part === undefined) throw new Error('ARCHITECTURE.md has no "## Boundary exceptions" section');
+  const section = part.split(new RegExp(`^### ${title}$`, 'm'))[1]?.split(/^#{2,3} /m)[0];
+  if (section === undefined) throw new Error(`ARCHITECTURE.md has no "### ${title}" under "Boundary exceptions"`);
+  const entries = new Map<string, string>();
+  for (const line of section.split('\n')) {
+    if (!line.startsWith('- ')) continue;
+    const match = /^- `([^`]+)` → `([^`]+)` — (.*)$/.exec(line);
+    if (!match) throw new Error(`malformed exception line in "${title}": ${line}`);
+    entries.set(`${match[1]} → ${match[2]}`, match[3].trim());
+  }
+  return entries;
+}
+
+const found = boundaryViolations(analyse(ROOT)) as Record<Kind, string[]>;
+const markdown = fs.readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+
+describe.each(Object.entries(SECTIONS) as [Kind, string][])('boundary: %s', (kind, title) => {
+  const listed = listedExceptions(markdown, title);
+
+  it('every crossing in the code is a listed exception', () => {
+    const unlisted = found[kind].filter((entry) => !listed.has(entry));
+    expect(
+      unlisted,
+      `new boundary crossings (call the owner's function, or list them in ARCHITECTURE.md "${title}" with a reason)`,
+    ).toEqual([]);
+  });
+
+  it('every listed exception still exists in the code (remove the line once it is gone)', () => {
+    const stale = [...listed.keys()].filter((entry) => !found[kind].includes(entry));
+    expect(stale, `ARCHITECTURE.md "${title}" lists crossings the code no longer has`).toEqual([]);
+  });
+
+  it('every listed exception gives its reason', () => {
+    expect([...listed].filter(([, reason]) => reason.length === 0).map(([entry]) => entry)).toEqual([]);
+  });
+});
+
+describe('the analysis finds each kind of crossing', () => {
+  // A small tree with one crossing of each kind and one allowed reference, so a regression in the analysis itself
+  // (the test above would then pass on anything) fails here.
+  const root = fs.mkdtempSync(path.join(tmpdir(), 'carteiro-architecture-'));
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  };
+  write(
+    'server/src/modules/owner/owner.db.ts',
+    "export const ownerItems = pgTable('owner_items', {});\nexport const ownerNotes = pgTable('owner_notes', {});\n",
+  );
+  write('server/src/modules/other/other.db.ts', "import { ownerItems } from '../owner/owner.db';\n");
+  write(
+    'server/src/modules/other/use-owner.ts',
+    [
+      "import { ownerItems } from '../owner/owner.db';",
+      'export const a = (db) => db.insert(ownerItems).values({});',
+      'export const b = (db) => db.execute(sql`update owner_notes set x = 1`);',
+      'export const c = (db) => db.execute(sql`select * from owner_items`);',
+    ].join('\n'),
+  );
+  write('server/src/modules/owner/owner.ts', 'export const d = (db) => db.execute(sql`delete from owner_items`);\n');
+  write('web/src/features/one/page.tsx', "import { Thing } from '@/features/two/thing';\nimport { x } from './x';\n");
+  write('web/src/features/one/x.ts', 'export const x = 1;\n');
+  write('web/src/features/two/thing.tsx', "import { y } from '../one/x';\nexport const Thing = y;\n");
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('reports schema imports, writes by Drizzle and by SQL, and cross-feature imports — and nothing else', () => {
+    const report = analyse(root);
+    expect(boundaryViolations(report)).toEqual({
+      schemaImports: ['other/use-owner.ts → owner/owner.db.ts'],
+      foreignWrites: ['other/use-owner.ts → owner_items', 'other/use-owner.ts → owner_notes'],
+      crossFeature: ['one/page.tsx → two/thing.tsx', 'two/thing.tsx → one/x.ts'],
+    });
+    expect(report.foreignReads.map((r: { table: string }) => r.table)).toEqual(['owner_items']);
+    expect(report.featureCycles).toEqual([['one', 'two']]);
+  });
+});

@@ -1,0 +1,55 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SESSION_QUERY_KEY } from '@/lib/session';
+import '@/lib/i18n/app-messages';
+import { queryClient } from '@/lib/query-client';
+import { AccountForm } from './account-form';
+
+afterEach(() => queryClient.clear());
+
+function renderWithZone(timeZone: string) {
+  queryClient.setQueryData(SESSION_QUERY_KEY, {
+    user: { id: 'u1', name: 'Maria', email: 'maria@padaria.com.br', emailVerified: true },
+    account: { id: 'a1', uuid: 'a1', name: 'Padaria', timeZone },
+    accounts: [],
+    role: 'owner',
+    isOperator: false,
+  });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter>
+        <AccountForm />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return screen.getByLabelText('Fuso horário') as HTMLSelectElement;
+}
+
+describe('AccountForm time zone picker', () => {
+  it("shows Brazil's zones first, then a short pt-BR list — no English city ids", () => {
+    const select = renderWithZone('America/Sao_Paulo');
+    const groups = within(select).getAllByRole('group');
+    expect(groups.map((group) => group.getAttribute('label'))).toEqual(['Brasil', 'Outros países']);
+    const options = [...select.options];
+    expect(options[0]?.textContent).toBe('Horário de Brasília');
+    expect(options.length).toBeLessThan(40);
+    for (const option of options) expect(option.textContent).not.toMatch(/\/|_|New York|Lisbon|London/);
+    expect(options.map((o) => o.textContent)).toContain('Portugal (Lisboa) · ' + labelOffset('Europe/Lisbon'));
+    expect(select.value).toBe('America/Sao_Paulo');
+  });
+
+  it('keeps an account’s zone that is in neither list, selected', () => {
+    const select = renderWithZone('America/Port_of_Spain');
+    expect(select.value).toBe('America/Port_of_Spain');
+    expect(select.selectedOptions[0]?.textContent).toMatch(/^Port of Spain/);
+  });
+});
+
+function labelOffset(timeZone: string): string {
+  const part = new Intl.DateTimeFormat('pt-BR', { timeZone, timeZoneName: 'shortOffset' })
+    .formatToParts(new Date())
+    .find((p) => p.type === 'timeZoneName');
+  return part?.value.replace('-', '−') ?? '';
+}
