@@ -134,7 +134,7 @@ const envSchema = z.object({
         .map((s) => s.trim())
         .filter(Boolean),
     ),
-  // Billing (issue 8): the operator's Pix receiver, top-up rules, payment webhook secret, low-balance warning.
+  // Billing: the operator's Pix receiver, top-up rules, payment webhook secret, low-balance warning.
   PIX_KEY: z.string().trim().min(1).max(77).default(PLACEHOLDER_PIX_KEY),
   PIX_MERCHANT_NAME: z.string().trim().min(1).default('Carteiro'),
   PIX_MERCHANT_CITY: z.string().trim().min(1).default('SAO PAULO'),
@@ -142,7 +142,7 @@ const envSchema = z.object({
   TOPUP_EXPIRY_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   MERCADO_PAGO_WEBHOOK_SECRET: z.string().min(1).optional(),
   MERCADO_PAGO_ACCESS_TOKEN: z.string().min(1).optional(),
-  /** Where top-ups are charged (issue 16): static = BR Code to PIX_KEY confirmed by hand; pix-api; mercadopago. */
+  /** Where top-ups are charged: static = BR Code to PIX_KEY confirmed by hand; pix-api; mercadopago. */
   PAYMENT_PROVIDER: z.enum(['static', 'pix-api', 'mercadopago']).default('static'),
   /** Seconds between two reconciliations of pending dynamic charges with the provider; 0 = off. */
   PAYMENT_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
@@ -161,7 +161,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{24,128}$/, '24 a 128 letras, números, - ou _ / 24 to 128 letters, digits, - or _')
     .optional(),
   LOW_BALANCE_THRESHOLD_MILLIS: z.coerce.number().int().min(0).default(5_000),
-  // Sending engine (issue 6). Relays: comma-separated smtp(s):// URLs; empty = SMTP_URL, else the mail catcher.
+  // Sending engine. Relays: comma-separated smtp(s):// URLs; empty = SMTP_URL, else the mail catcher.
   SENDING_SMTP_URLS: z.string().default(''),
   /** Messages claimed and delivered together (one claim UPDATE, one outcome UPDATE). */
   SENDING_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(200),
@@ -199,7 +199,7 @@ const envSchema = z.object({
   BOUNCE_DOMAIN: z.string().min(1).optional(),
   /** Domain of List-Id (and of Message-ID when the From domain is unusable, ADR 0011); default: PUBLIC_URL's host. */
   LIST_ID_DOMAIN: z.string().min(1).optional(),
-  // Sender identities (issue 14).
+  // Sender identities.
   /** The `include:` senders add to their SPF; default `_spf.<bounce domain>`. */
   SENDER_SPF_INCLUDE: z.string().min(1).optional(),
   /**
@@ -211,10 +211,10 @@ const envSchema = z.object({
   SENDER_CONFIRM_HOURS: z.coerce.number().int().min(1).max(720).default(48),
   /** Sender domains are checked again by DNS this often (a DKIM record gone marks the domain broken). */
   SENDER_DOMAIN_RECHECK_MINUTES: z.coerce.number().int().min(1).default(360),
-  // Automations (issue 15).
+  // Automations.
   /** How often each worker enrolls contacts into automations and sends their due steps. */
   AUTOMATIONS_TICK_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
-  // Tracking, unsubscribe, bounces (issue 7).
+  // Tracking, unsubscribe, bounces.
   /** Inbound bounce SMTP receiver port; 0 = off; unset = 2526 in role all with the mail catcher on, else off. */
   BOUNCE_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   BOUNCE_SMTP_HOST: z.string().min(1).default('127.0.0.1'),
@@ -229,7 +229,7 @@ const envSchema = z.object({
   TRACKING_MACHINE_WINDOW_SECONDS: z.coerce.number().min(0).default(3),
   /** Amazon SES over SNS: allowed topic ARNs (comma-separated); empty = any topic with a valid AWS signature. */
   SES_SNS_TOPIC_ARNS: z.string().default(''),
-  // Outbound webhooks (issue 13).
+  // Outbound webhooks.
   /** Development/tests only: let endpoints point at loopback/private addresses and use http://. Refused in production. */
   WEBHOOKS_ALLOW_PRIVATE_URLS: booleanFlag.default(false),
   /** One delivery attempt's whole budget (connect + answer). */
@@ -255,7 +255,7 @@ const envSchema = z.object({
   WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(16),
   /** Settled deliveries, their attempts and dispatched events older than this are swept (hourly, by the worker). */
   WEBHOOKS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  // Image uploads (issue 5): local directory by default, S3-compatible when every S3_* below is set.
+  // Image uploads: local directory by default, S3-compatible when every S3_* below is set.
   /** Largest image accepted by POST /api/uploads/images (413 beyond). */
   UPLOAD_MAX_BYTES: z.coerce
     .number()

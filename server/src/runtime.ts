@@ -141,7 +141,7 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
         logger,
       });
       stack.push(() => rechecks.stop());
-      // Automations (issue 15): enroll list joins, dates and exits, then send the due steps through the
+      // Automations: enroll list joins, dates and exits, then send the due steps through the
       // transactional path (messages of the account's stream, delivered by the engine above).
       const automationsWorker = startAutomationsWorker({
         db: database.db,

@@ -135,6 +135,21 @@ describe.each(DATABASE_KINDS)('lesser abuses on %s', (kind) => {
     expect(badEscape.body).not.toMatch(/FST_ERR|is not a valid/);
   });
 
+  it('answers a pt-BR 400 for a NUL in a search or a form field, never a 500', async () => {
+    const user = await signUp(t, { verified: true });
+    const search = await t.app.inject({ method: 'GET', url: '/api/contacts?search=a%00b', headers: user.headers });
+    expect(search.statusCode).toBe(400);
+    expect(search.json().error.message).toMatch(/caractere inválido \(NUL/);
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: user.headers,
+      payload: { email: 'nul@destino.com.br', name: 'Ana\u0000Maria' },
+    });
+    expect(form.statusCode).toBe(400);
+    expect(form.json().error.message).toMatch(/caractere inválido \(NUL/);
+  });
+
   it('marks every authenticated API answer Cache-Control: no-store', async () => {
     const user = await signUp(t, { verified: true });
     for (const url of [

@@ -1,7 +1,7 @@
 import type { AbCriterion } from './schemas/campaign';
 import { AB_VARIANT_LETTERS } from './schemas/campaign';
 
-/** A/B tests (issue 15): the split, the winner rule and its pt-BR explanation, shared by the server and the web. */
+/** A/B tests: the split, the winner rule and its pt-BR explanation, shared by the server and the web. */
 
 /** The variant's letter: 0 → "A" (the campaign itself), 1 → "B"… */
 export function abVariantLetter(index: number): string {

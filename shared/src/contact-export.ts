@@ -51,18 +51,3 @@ export function isExportOnlyHeader(header: string): boolean {
     h === CONTACT_EXPORT_HEADERS.createdAt
   );
 }
-
-/** `dd/mm/aaaa hh:mm` (24 h) of an instant in a time zone, as people write dates in Brazil. */
-export function formatDateTimeBR(date: Date | string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('pt-BR', {
-    timeZone,
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(typeof date === 'string' ? new Date(date) : date);
-  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`;
-}

@@ -39,7 +39,7 @@ export const ERROR_CODES = [
   'image_too_large',
   // sender identities
   'sender_not_verified',
-  // public API v1 (issue 12)
+  // public API v1
   'invalid_api_key',
   'api_key_scope',
   'api_key_in_url',

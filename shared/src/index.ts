@@ -4,6 +4,7 @@ export * from './api-errors';
 export * from './campaign-status';
 export * from './constants';
 export * from './contact-export';
+export * from './dates';
 export * from './email';
 export * from './email-footer';
 export * from './error-messages';

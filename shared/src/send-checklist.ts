@@ -10,7 +10,7 @@ export interface SendCheckInput {
   campaignId: string;
   subject: string;
   includeListIds: readonly string[];
-  /** Segments the campaign targets next to its lists (issue 15); a follow-up targets its original's non-openers. */
+  /** Segments the campaign targets next to its lists; a follow-up targets its original's non-openers. */
   includeSegmentIds?: readonly string[];
   resendOfCampaignId?: string | null;
   /** Recipients after deduplication and suppressions, when known (the summary); undefined skips the check. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_TIME_ZONE } from '../constants';
 import { normaliseEmail } from '../email';
 
 /**
@@ -20,7 +21,7 @@ export const AUTOMATION_ENROLLMENT_STATUSES = ['active', 'completed', 'exited'] 
 export type AutomationEnrollmentStatus = (typeof AUTOMATION_ENROLLMENT_STATUSES)[number];
 
 /** The time zone of date triggers (the hour a birthday message goes out). */
-export const AUTOMATION_TIME_ZONE = 'America/Sao_Paulo';
+export const AUTOMATION_TIME_ZONE = DEFAULT_TIME_ZONE;
 export const AUTOMATION_MAX_STEPS = 20;
 
 /** Event names: what an integration sends in `POST /api/v1/events` (`pedido_pago`, `cadastro.concluido`). */

@@ -24,7 +24,7 @@ const optionalEmail = z
 const listIds = z.array(z.uuid('Lista inválida.')).max(100, 'No máximo 100 listas.');
 const segmentIds = z.array(z.uuid('Segmento inválido.')).max(20, 'No máximo 20 segmentos.');
 
-/** A/B test (issue 15): what decides the winner. Opens never count machine opens (Apple MPP, scanners). */
+/** A/B test: what decides the winner. Opens never count machine opens (Apple MPP, scanners). */
 export const AB_CRITERIA = ['opens', 'clicks'] as const;
 export type AbCriterion = (typeof AB_CRITERIA)[number];
 export const AB_TEST_PERCENT = { min: 10, max: 50, default: 20 } as const;

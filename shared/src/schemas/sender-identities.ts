@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { normaliseEmail } from '../email';
 
-/** Sender identities (issue 14): verified From addresses and sender domains with DKIM. */
+/** Sender identities: verified From addresses and sender domains with DKIM. */
 
 export const senderAddressCreateSchema = z.object({
   email: z

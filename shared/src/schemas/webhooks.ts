@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SKIP_REASONS } from '../skip-reasons';
 
-/** Every event type an outbound webhook endpoint can subscribe to (issue 13). */
+/** Every event type an outbound webhook endpoint can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = [
   'message.delivered',
   'message.opened',

@@ -1,3 +1,4 @@
+import { formatDate as sharedFormatDate, formatDateTime as sharedFormatDateTime } from '@carteiro/shared';
 import type { ReactNode, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -19,16 +20,11 @@ export function pluralForm(locale: Locale, count: number): 'one' | 'other' {
   return new Intl.PluralRules(locale).select(count) === 'one' ? 'one' : 'other';
 }
 
-const dateFormat = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeZone: 'America/Sao_Paulo' });
-const dateTimeFormat = new Intl.DateTimeFormat('pt-BR', {
-  dateStyle: 'short',
-  timeStyle: 'short',
-  timeZone: 'America/Sao_Paulo',
-});
 const numberFormat = new Intl.NumberFormat('pt-BR');
 
-export const formatDate = (iso: string | null | undefined) => (iso ? dateFormat.format(new Date(iso)) : '—');
-export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTimeFormat.format(new Date(iso)) : '—');
+/** shared/src/dates.ts's forms, with a dash for an instant that is not there. */
+export const formatDate = (iso: string | null | undefined) => (iso ? sharedFormatDate(iso) : '—');
+export const formatDateTime = (iso: string | null | undefined) => (iso ? sharedFormatDateTime(iso) : '—');
 export const formatNumber = (value: number) => numberFormat.format(value);
 
 export function LoadingPanel({ label }: { label?: string }) {

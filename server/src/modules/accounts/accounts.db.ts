@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
@@ -17,7 +18,7 @@ export const accounts = pgTable(
     legalName: text('legal_name'),
     taxId: text('tax_id'),
     address: text('address'),
-    timeZone: text('time_zone').notNull().default('America/Sao_Paulo'),
+    timeZone: text('time_zone').notNull().default(DEFAULT_TIME_ZONE),
     defaultFromName: text('default_from_name'),
     defaultFromEmail: text('default_from_email'),
     priceMillis: integer('price_millis').notNull().default(5),

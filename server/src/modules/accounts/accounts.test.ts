@@ -216,7 +216,7 @@ describe.each(DATABASE_KINDS)('accounts and teams on %s', (kind) => {
       ['PATCH', `/api/lists/${ids.list}`, { name: 'Invadida' }],
       ['DELETE', `/api/lists/${ids.list}`],
       ['GET', `/api/contacts/${ids.contact}`],
-      ['PATCH', `/api/contacts/${ids.contact}`, { firstName: 'Invadido' }],
+      ['PATCH', `/api/contacts/${ids.contact}`, { name: 'Invadido' }],
       ['DELETE', `/api/contacts/${ids.contact}`],
       ['POST', `/api/contacts/${ids.contact}/erase`, {}],
       ['GET', `/api/contacts/${ids.contact}/activity`],

@@ -124,6 +124,10 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
       if (error.code === 'invalid-credential' && !parsed?.code?.includes('PASSWORD')) {
         // Unknown e-mail: spend the time a password check takes, so timing does not tell either.
         await verifyAgainstDummy(typeof body?.password === 'string' ? body.password : '');
+      } else if (error.code === 'email-already-in-use') {
+        // A new account costs a password hash: a taken address spends the same, so only the answer tells (the
+        // product's choice, docs/threat-model.md), not the clock.
+        await verifyAgainstDummy(typeof body?.password === 'string' ? body.password : '');
       }
       if (error.status >= 500) request.log.error({ status: response.status, body: parsed }, 'auth request failed');
       if (error.status === 429) {

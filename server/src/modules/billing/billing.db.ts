@@ -28,7 +28,7 @@ export const topups = pgTable(
     provider: text('provider'),
     providerPaymentId: text('provider_payment_id').unique(),
     /**
-     * Dynamic charges (issue 16): the charge at the provider (the cob's txid on a Pix API, the payment id at
+     * Dynamic charges: the charge at the provider (the cob's txid on a Pix API, the payment id at
      * Mercado Pago). Null for a static BR Code confirmed by hand.
      */
     chargeProvider: text('charge_provider'),
@@ -60,7 +60,7 @@ export const TOPUP_REFUND_STATUSES = ['processing', 'done', 'failed'] as const;
 export type TopupRefundStatus = (typeof TOPUP_REFUND_STATUSES)[number];
 
 /**
- * Refunds of a paid top-up (issue 16), asked by an operator and sent back through the provider. The debit is a
+ * Refunds of a paid top-up, asked by an operator and sent back through the provider. The debit is a
  * 'refund' ledger entry written with the row (one per refund: unique index on ledger_entries.refund_id); a
  * refund the provider refuses is given back by a second entry. `request_key` makes a repeated click a no-op;
  * `refund_code` is the id sent to the provider (`PUT /pix/{e2eid}/devolucao/{id}`, X-Idempotency-Key).

@@ -95,7 +95,7 @@ export async function billingRoutes(
   opts: { db: Db; config: Config; mailer: Mailer; payments: PaymentProviders },
 ): Promise<void> {
   const { db, config, mailer, payments } = opts;
-  // "Simular pagamento" (issue 18 item 8): development and tests only, never in production.
+  // "Simular pagamento": development and tests only, never in production.
   const canSimulate = !config.isProduction;
   const pix = { key: config.PIX_KEY, merchantName: config.PIX_MERCHANT_NAME, merchantCity: config.PIX_MERCHANT_CITY };
   const rules = { minMillis: config.TOPUP_MIN_MILLIS, expiryMinutes: config.TOPUP_EXPIRY_MINUTES };

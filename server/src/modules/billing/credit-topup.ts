@@ -44,7 +44,7 @@ async function creditLockedTopup(
     description: `Recarga via Pix (${topup.txid}) de ${formatBRL(topup.amountMillis)}`,
   });
   if (!entry) throw new Error('a credit cannot fail the balance check');
-  // Outbound webhook (issue 13), in the credit's transaction.
+  // Outbound webhook, in the credit's transaction.
   await emitWebhookEvent(tx, topup.accountId, 'topup.credited', {
     topupId: topup.id,
     amountMillis: topup.amountMillis,

@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { ledgerEntries } from './billing.db';
@@ -19,7 +20,7 @@ export async function listStatement(
   db: Db,
   filter: StatementFilter,
 ): Promise<{ entries: LedgerEntry[]; nextCursor: number | null }> {
-  const tz = filter.timeZone ?? 'America/Sao_Paulo';
+  const tz = filter.timeZone ?? DEFAULT_TIME_ZONE;
   const conditions: SQL[] = [eq(ledgerEntries.accountId, filter.accountId)];
   if (filter.from)
     conditions.push(gte(ledgerEntries.createdAt, sql`(${filter.from}::date)::timestamp at time zone ${tz}`));

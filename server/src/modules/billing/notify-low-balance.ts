@@ -61,7 +61,7 @@ export async function notifyLowBalanceIfCrossed(
     await deps.db.delete(lowBalanceAlerts).where(eq(lowBalanceAlerts.ledgerEntryId, entry.id));
     throw error;
   }
-  // Outbound webhook (issue 13): once per crossing, like the e-mail.
+  // Outbound webhook: once per crossing, like the e-mail.
   await emitWebhookEvent(deps.db, entry.accountId, 'balance.low', {
     balanceMillis: entry.balanceAfterMillis,
     thresholdMillis: deps.thresholdMillis,

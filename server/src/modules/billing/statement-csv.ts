@@ -1,4 +1,4 @@
-import { LEDGER_KIND_LABELS_PT_BR } from '@carteiro/shared';
+import { DEFAULT_TIME_ZONE, LEDGER_KIND_LABELS_PT_BR } from '@carteiro/shared';
 import type { LedgerEntry } from './ledger';
 
 /** Millis as a pt-BR decimal with 3 places, no currency sign ("-12,345"), which Excel pt-BR reads as a number. */
@@ -15,7 +15,7 @@ export function csvText(value: string): string {
 }
 
 /** The statement as a `;`-separated UTF-8 CSV with BOM (opens correctly in Excel pt-BR). */
-export function statementToCsv(entries: LedgerEntry[], timeZone = 'America/Sao_Paulo'): string {
+export function statementToCsv(entries: LedgerEntry[], timeZone = DEFAULT_TIME_ZONE): string {
   const date = new Intl.DateTimeFormat('pt-BR', {
     timeZone,
     day: '2-digit',

@@ -120,7 +120,7 @@ export async function recordDeliveryReport(
         returning id`,
   );
   if (inserted.length === 0) return { recorded: false, reason: 'duplicate' };
-  // Outbound webhooks (issue 13).
+  // Outbound webhooks.
   if (report.type === 'complaint') await emitMessageEvent(db, message.id, 'message.complained');
   else await emitMessageEvent(db, message.id, 'message.bounced', { bounceType: report.bounceKind, reason: detail });
 

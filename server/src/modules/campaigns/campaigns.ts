@@ -21,6 +21,7 @@ import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import { findCustomFieldNames } from '../templates/custom-field-names';
 import { findTemplate } from '../templates/templates';
 import { assertHasUnsubscribeLink, assertValidTemplate } from '../templates/validate-template';
+import { writeCampaignStatus } from './campaign-status';
 import { type CampaignView, toCampaignView } from './campaign-view';
 import { type CampaignRow, campaigns } from './campaigns.db';
 import { zonedLocalToDate } from './zoned-time';
@@ -282,11 +283,7 @@ export async function transitionCampaign(
 ): Promise<CampaignView> {
   const current = await findCampaignRow(db, accountId, id);
   assertTransition(current.status, to, notEditable);
-  const [row] = await db
-    .update(campaigns)
-    .set({ ...extra, status: to, updatedAt: new Date() })
-    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id), eq(campaigns.status, current.status)))
-    .returning();
+  const row = await writeCampaignStatus(db, { campaignId: id, accountId, from: [current.status], to, extra });
   if (!row) throw notEditable('A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.');
   return toCampaignView(row);
 }

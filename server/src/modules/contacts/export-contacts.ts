@@ -2,6 +2,7 @@ import {
   CONTACT_EXPORT_HEADERS,
   CONTACT_STATUS_LABELS,
   type ContactQuery,
+  DEFAULT_TIME_ZONE,
   fieldHeader,
   formatDateTimeBR,
   LEGAL_BASIS_LABELS,
@@ -48,7 +49,7 @@ export async function* exportContactsCsv(
   const d = options.delimiter ?? ';';
   const line = (cells: Array<string | null>) => `${cells.map((c) => csvCell(c, d)).join(d)}\r\n`;
   const [account, keys] = await Promise.all([findAccount(db, accountId), fieldKeys(db, accountId)]);
-  const timeZone = account?.timeZone ?? 'America/Sao_Paulo';
+  const timeZone = account?.timeZone ?? DEFAULT_TIME_ZONE;
   const h = CONTACT_EXPORT_HEADERS;
   yield `\uFEFF${line([h.email, h.name, ...keys.map(fieldHeader), h.status, h.legalBasis, h.consentSource, h.createdAt])}`;
   let cursor: string | undefined;

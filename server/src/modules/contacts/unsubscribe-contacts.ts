@@ -29,7 +29,7 @@ export async function unsubscribeContacts(db: Db, accountId: string, ids: string
           )})`,
     );
     await suppressUnsubscribedContacts(tx as unknown as Db, accountId, ids);
-    // Outbound webhook (issue 13): the contacts this call unsubscribed.
+    // Outbound webhook: the contacts this call unsubscribed.
     await emitContactsUnsubscribed(
       tx,
       accountId,

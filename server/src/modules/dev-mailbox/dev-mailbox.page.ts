@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import type { DevMailDetail, DevMailSummary } from './dev-mailbox';
 
 export function escapeHtml(value: string): string {
@@ -12,7 +13,7 @@ export function escapeHtml(value: string): string {
 const dateFormat = new Intl.DateTimeFormat('pt-BR', {
   dateStyle: 'short',
   timeStyle: 'medium',
-  timeZone: 'America/Sao_Paulo',
+  timeZone: DEFAULT_TIME_ZONE,
 });
 
 function layout(title: string, body: string): string {
@@ -46,13 +47,27 @@ export function renderMailboxList(messages: DevMailSummary[]): string {
   );
 }
 
-/** One message: headers, HTML in a sandboxed frame (no script, no same-origin), text part and raw source. */
+/**
+ * The message's HTML as the frame shows it: every link opens in a new tab (`<base target="_blank">`), so clicking
+ * "Confirmar e-mail" in a preview opens the link instead of blanking the sandboxed frame.
+ */
+export function previewHtml(html: string): string {
+  const base = '<base target="_blank">';
+  const head = /<head(\s[^>]*)?>/i.exec(html);
+  if (head) return html.slice(0, head.index + head[0].length) + base + html.slice(head.index + head[0].length);
+  return base + html;
+}
+
+/**
+ * One message: headers, HTML in a sandboxed frame (no script, no same-origin; popups allowed, unsandboxed, only so
+ * its links open in a tab of their own), text part and raw source.
+ */
 export function renderMailboxMessage(message: DevMailDetail): string {
   const headers = message.headers
     .map((h) => `<tr><th>${escapeHtml(h.name)}</th><td>${escapeHtml(h.value)}</td></tr>`)
     .join('');
   const html = message.html
-    ? `<h2>HTML</h2><iframe sandbox="" referrerpolicy="no-referrer" title="Conteúdo HTML da mensagem" srcdoc="${escapeHtml(message.html)}"></iframe>`
+    ? `<h2>HTML</h2><iframe sandbox="allow-popups allow-popups-to-escape-sandbox" referrerpolicy="no-referrer" title="Conteúdo HTML da mensagem" srcdoc="${escapeHtml(previewHtml(message.html))}"></iframe>`
     : '';
   return layout(
     message.subject || '(sem assunto)',

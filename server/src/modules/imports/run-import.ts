@@ -3,6 +3,7 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { pgTextArray } from '../../db/pg-text-array';
 import type { Tx } from '../accounts/account-balance';
 import { csvCell } from '../contacts/export-contacts';
 import { suppressedForStreamSql } from '../contacts/suppression';
@@ -12,6 +13,8 @@ import { CsvRecords } from './csv-records';
 import { deleteImportFiles, RejectedRowsWriter, readUpload } from './import-file-store';
 import { contactImportBatches, contactImports } from './imports.db';
 import { SeenEmails } from './seen-emails';
+
+export { pgTextArray };
 
 export const IMPORT_JOB = 'contacts.import';
 /**
@@ -380,18 +383,6 @@ export function uuidV7Batch(count: number): string[] {
     ids[i] = `${prefix}${c.slice(0, 3)}-8${c.slice(3, 6)}-${random}`;
   }
   return ids;
-}
-
-/** A PostgreSQL array literal of texts (one bind parameter per column, whatever the number of rows). */
-export function pgTextArray(values: ReadonlyArray<string | null>): string {
-  const parts = new Array<string>(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (v === null || v === undefined) parts[i] = 'NULL';
-    else if (v.includes('"') || v.includes('\\')) parts[i] = `"${v.replace(/[\\"]/g, '\\$&')}"`;
-    else parts[i] = `"${v}"`;
-  }
-  return `{${parts.join(',')}}`;
 }
 
 /**

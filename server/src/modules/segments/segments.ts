@@ -5,6 +5,7 @@ import type {
   SegmentUpdateInput,
   SegmentView,
 } from '@carteiro/shared';
+import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
@@ -100,7 +101,7 @@ export async function segmentContextFor(
     accountId,
     customFieldKeys: known,
     listIds: new Set(ownLists.map((l) => l.id)),
-    timeZone: account?.timeZone ?? 'America/Sao_Paulo',
+    timeZone: account?.timeZone ?? DEFAULT_TIME_ZONE,
     now,
   };
 }

@@ -22,7 +22,7 @@ import { createSigningResolver } from './sender-signing';
 import { trustSenderAddress } from './testing/trust-sender';
 
 /**
- * The end-to-end proof of issue 14: a message built and sent by the real engine, checked by `mailauth` (DKIM,
+ * The end-to-end proof that only verified senders sign: a message built and sent by the real engine, checked by `mailauth` (DKIM,
  * SPF, DMARC) against a DNS server on loopback holding the records. Before the domain is verified the same
  * sender's mail fails DMARC (only the platform signs, bounces on the platform's domain); after, it passes.
  */

@@ -135,7 +135,9 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     const ok = await patch(threeVariants({ variants: [{ subject: 'B', template: '<p>Sem link</p>' }] }));
     expect(ok.statusCode).toBe(200);
     const sendRes = await t.app.inject({ method: 'POST', url: `/api/campaigns/${id}/send`, headers: user.headers });
-    expect(sendRes.statusCode).toBe(400);
+    // The campaign's stored content is what is missing: 409 campaign_not_ready, as for the campaign's own link.
+    expect(sendRes.statusCode).toBe(409);
+    expect(sendRes.json().error.code).toBe('campaign_not_ready');
     expect(sendRes.json().error.message).toContain('descadastr');
     // Decided by clicks, clicks must be tracked.
     await patch(threeVariants({ criterion: 'clicks' }));
@@ -146,7 +148,8 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
       payload: { trackClicks: false },
     });
     const untracked = await t.app.inject({ method: 'POST', url: `/api/campaigns/${id}/send`, headers: user.headers });
-    expect(untracked.statusCode).toBe(400);
+    expect(untracked.statusCode).toBe(409);
+    expect(untracked.json().error.code).toBe('campaign_not_ready');
     expect(untracked.json().error.message).toContain('ligue o rastreamento de cliques');
     // Another account can neither read nor change it.
     const other = await signUp(t, { verified: true });

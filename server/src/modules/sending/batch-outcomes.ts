@@ -2,9 +2,9 @@ import { SKIP_REASON_LABELS, type SkipReason } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows, queryRowsNamed } from '../../db/database';
-import { pgTextArray } from '../imports/run-import';
+import { pgTextArray } from '../../db/pg-text-array';
 import { messageDeliveredOutboxCte } from '../webhooks/emit-event';
-import type { SenderSettings } from './campaign-sender';
+import type { SenderSettings } from './sender-settings';
 import type { DeliveryOutcome } from './transport';
 
 /**

@@ -1,5 +1,5 @@
-import { type CampaignStatus, canTransition, formatBRL, type SkipReason } from '@carteiro/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { type CampaignStatus, formatBRL, type SkipReason } from '@carteiro/shared';
+import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
@@ -9,6 +9,7 @@ import { accounts } from '../accounts/accounts.db';
 import { authUsers } from '../auth/auth.db';
 import { assertAccountCanSend } from '../billing/account-status';
 import { settleCampaign } from '../billing/settle-campaign';
+import { writeCampaignStatus } from '../campaigns/campaign-status';
 import { findCampaignRow } from '../campaigns/campaigns';
 import { campaigns } from '../campaigns/campaigns.db';
 import { emitCampaignEvent } from '../webhooks/emit-event';
@@ -17,19 +18,10 @@ import { campaignSends } from './messages.db';
 
 const CHANGED = 'A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.';
 
-/**
- * Throws when the status machine (shared/src/campaign-status.ts) does not allow every `from` → `to`: every
- * status change of a campaign made by the engine passes here, so a change the table forbids is a bug caught at
- * once, not a campaign in an impossible state.
- */
-export function assertCampaignTransitions(from: readonly CampaignStatus[], to: CampaignStatus): void {
-  for (const status of from) {
-    if (!canTransition(status, to)) throw new Error(`campaign status ${status} → ${to} is not an allowed transition`);
-  }
-}
+export { assertCampaignTransitions } from '../campaigns/campaign-status';
 
 /**
- * Compare-and-set of a campaign's status, checked against the status machine: true when this call moved it
+ * Compare-and-set of a campaign's status through the campaigns module's one writer: true when this call moved it
  * from one of `from` to `to`.
  */
 export async function transitionCampaignStatus(
@@ -39,13 +31,7 @@ export async function transitionCampaignStatus(
   to: CampaignStatus,
   extra: Partial<typeof campaigns.$inferInsert> = {},
 ): Promise<boolean> {
-  assertCampaignTransitions(from, to);
-  const rows = await db
-    .update(campaigns)
-    .set({ ...extra, status: to, updatedAt: new Date() })
-    .where(and(eq(campaigns.id, campaignId), inArray(campaigns.status, from)))
-    .returning({ id: campaigns.id });
-  return rows.length === 1;
+  return (await writeCampaignStatus(db, { campaignId, from, to, extra })) !== null;
 }
 
 /** Pause (manual): no new batch is claimed; the batches in flight finish and are recorded. */

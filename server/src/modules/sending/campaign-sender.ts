@@ -40,27 +40,13 @@ import { type DkimSigner, signChain } from './dkim/dkim-signer';
 import type { DkimSigningPool } from './dkim/signing-pool';
 import { campaignSends } from './messages.db';
 import { buildMimeMessage, buildMimeMessageFromParts, type MessageFrame } from './mime/build-message';
+import type { SenderSettings } from './sender-settings';
 import { startDueCampaigns } from './start-campaign-send';
 import { TransactionalLanes } from './transactional/transactional-lanes';
 import type { DeliveryOutcome, MailTransport, WireMessage } from './transport';
 import { wireFrame } from './wire-message';
 
-/** The engine's settings (config.ts SENDING_*), in the units the code uses. */
-export interface SenderSettings {
-  batchSize: number;
-  concurrency: number;
-  ratePerRelay: number;
-  retryBaseSeconds: number;
-  retryMaxSeconds: number;
-  retryWindowSeconds: number;
-  pauseAfterErrors: number;
-  leaseSeconds: number;
-  pollMs: number;
-  scheduleSweepSeconds: number;
-  publicUrl: string;
-  bounceDomain: string;
-  listIdDomain: string;
-}
+export type { SenderSettings } from './sender-settings';
 
 export interface SenderDeps {
   db: Db;

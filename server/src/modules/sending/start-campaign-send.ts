@@ -1,17 +1,17 @@
 import { type AbTestConfig, abTestSize, type CampaignStatus } from '@carteiro/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
 import { reserveForCampaign } from '../billing/reserve-campaign-cost';
+import { writeCampaignStatus } from '../campaigns/campaign-status';
 import { assertReadyToSend, findCampaignRow, missingCampaignChecks, throwFirstMissing } from '../campaigns/campaigns';
 import { type CampaignRow, campaigns } from '../campaigns/campaigns.db';
 import { audienceQuery } from '../contacts/count-recipients';
 import { campaignAudience } from '../segments/campaign-audience';
 import { isSenderAllowed } from '../sender-identities/sender-identities';
 import { emitCampaignEvent } from '../webhooks/emit-event';
-import { assertCampaignTransitions } from './campaign-controls';
 import { campaignSends } from './messages.db';
 
 export interface StartCampaignSendResult {
@@ -76,14 +76,13 @@ export async function startCampaignSend(
 
   return db.transaction(async (tx) => {
     // Compare-and-set: only one transaction can move the row out of draft/scheduled.
-    assertCampaignTransitions(STARTABLE, 'sending');
-    const [started] = await tx
-      .update(campaigns)
-      .set({ status: 'sending', startedAt: new Date(), updatedAt: new Date() })
-      .where(
-        and(eq(campaigns.id, campaignId), eq(campaigns.createdBy, accountId), inArray(campaigns.status, STARTABLE)),
-      )
-      .returning();
+    const started = await writeCampaignStatus(tx as unknown as Db, {
+      campaignId,
+      accountId,
+      from: STARTABLE,
+      to: 'sending',
+      extra: { startedAt: new Date() },
+    });
     if (!started) throw new AppError('campaign_already_sending', ALREADY_SENDING);
 
     // The snapshot: the audience query already yields each contact once (distinct across included lists and
@@ -196,11 +195,7 @@ export async function startDueCampaigns(
     } catch (error) {
       if (error instanceof AppError && error.code === 'campaign_already_sending') continue; // another worker started it
       onRefused(campaign.id, error);
-      assertCampaignTransitions(['scheduled'], 'draft');
-      await db
-        .update(campaigns)
-        .set({ status: 'draft', updatedAt: new Date() })
-        .where(and(eq(campaigns.id, campaign.id), eq(campaigns.status, 'scheduled')));
+      await writeCampaignStatus(db, { campaignId: campaign.id, from: ['scheduled'], to: 'draft' });
     }
   }
   return started;

@@ -23,7 +23,7 @@ declare module 'fastify' {
 }
 
 /**
- * Everything after the send (issue 7), registered by buildApp: open pixel and click redirect, one-click
+ * Everything after the send, registered by buildApp: open pixel and click redirect, one-click
  * unsubscribe and preference centre, the Amazon SES/SNS webhook, and the reports API.
  */
 export async function registerAfterSend(

@@ -192,7 +192,7 @@ export class EventRecorder {
                where v.kind = 'open' or l.id is not null
                order by v.n
               returning campaign_id, message_id, account_id, kind, machine, link_id),
-            -- Outbound webhooks (issue 13): message.opened / message.clicked into the outbox, same statement.
+            -- Outbound webhooks: message.opened / message.clicked into the outbox, same statement.
             ${engagementOutboxCte()}
             select distinct campaign_id from ins`,
       );

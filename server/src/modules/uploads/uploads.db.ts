@@ -2,7 +2,7 @@ import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-c
 import { accounts } from '../accounts/accounts.db';
 
 /**
- * Images an account uploaded for its templates (issue 5). The bytes live in file storage under `storage_key`
+ * Images an account uploaded for its templates. The bytes live in file storage under `storage_key`
  * (local directory or S3-compatible bucket, decision 0007); the row is what the account owns and lists.
  */
 export const uploadedFiles = pgTable(

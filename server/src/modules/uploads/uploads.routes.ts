@@ -36,7 +36,7 @@ function fileName(header: unknown): string | null {
 }
 
 /**
- * Image upload for the template editor (issue 5 item 1), scoped by the actor's account:
+ * Image upload for the template editor, scoped by the actor's account:
  * POST /api/uploads/images (raw body, content-type image/png|jpeg|gif|webp, or any other type to be refused
  * with a precise pt-BR 415), GET /api/uploads/images, DELETE /api/uploads/images/:id.
  */

@@ -334,6 +334,8 @@ export const en = {
   'balance.topup.waiting': 'Waiting for the payment…',
   'balance.topup.step1': 'Open your bank app and choose to pay with Pix.',
   'balance.topup.step2': 'Scan the QR code or paste the copy-and-paste code.',
+  'balance.topup.step3Manual':
+    'Confirm the payment: once our team checks it, the credit is added and this page turns green (no need to reload).',
   'balance.topup.step3': 'Confirm the payment: this page turns green by itself.',
   'balance.topup.copyPaste': 'Pix copy and paste',
   'balance.topup.copy': 'Copy code',

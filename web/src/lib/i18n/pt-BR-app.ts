@@ -233,6 +233,8 @@ export const ptBRApp = {
   'balance.topup.step1': 'Abra o app do seu banco e escolha pagar com Pix.',
   'balance.topup.step2': 'Leia o QR code ou cole o código copia e cola.',
   'balance.topup.step3': 'Confirme o pagamento: esta página fica verde sozinha.',
+  'balance.topup.step3Manual':
+    'Confirme o pagamento: quando a nossa equipe conferir, o crédito entra e esta página fica verde (não precisa recarregar).',
   'balance.topup.copyPaste': 'Pix copia e cola',
   'balance.topup.copy': 'Copiar código',
   'balance.topup.copied': 'Código copiado!',

@@ -3,7 +3,7 @@ import { senderAddresses } from '../sender-identities.db';
 
 /**
  * Tests and benchmarks: marks `email` a confirmed sender address of the account, as if its owner had opened
- * the confirmation link (issue 14: only verified senders may send). Idempotent.
+ * the confirmation link (only verified senders may send). Idempotent.
  */
 export async function trustSenderAddress(db: Db, accountId: string, email: string): Promise<void> {
   await db

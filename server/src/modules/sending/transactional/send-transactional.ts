@@ -11,13 +11,13 @@ import {
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database';
 import { queryRows, queryRowsNamed } from '../../../db/database';
+import { pgTextArray } from '../../../db/pg-text-array';
 import { AppError } from '../../../http/app-error';
 import { adjustAccountBalanceSql } from '../../accounts/account-balance';
 import { accounts } from '../../accounts/accounts.db';
 import { insufficientBalanceMessage, ledgerEntryFromBalanceSql } from '../../billing/ledger';
 import { campaigns } from '../../campaigns/campaigns.db';
 import { suppressionRowsSql, suppressionsByAddress } from '../../contacts/suppression';
-import { pgTextArray } from '../../imports/run-import';
 import { assertSenderAllowed, senderAllowedSql } from '../../sender-identities/sender-identities';
 import {
   buildScope,

@@ -11,9 +11,9 @@ import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../
 import type { BatchLeases } from '../batch-leases';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from '../batch-outcomes';
 import { linkBaseUrl, messageLinks, verpAddress } from '../build-message';
-import type { SenderSettings } from '../campaign-sender';
 import type { DkimSigner } from '../dkim/dkim-signer';
 import type { MessageFrame, MimeAttachment } from '../mime/build-message';
+import type { SenderSettings } from '../sender-settings';
 import type { DeliveryOutcome, WireMessage } from '../transport';
 import { buildWireMessage, wireFrame } from '../wire-message';
 import { NAMED_STATEMENT_MAX_MESSAGES } from './send-transactional';

@@ -1,4 +1,4 @@
-import { formatBRL } from '@carteiro/shared';
+import { DEFAULT_TIME_ZONE, formatBRL } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
@@ -21,7 +21,7 @@ export function MyBalancePage() {
   const { t } = useI18n();
   const session = useSessionData();
   const manager = canManage(session);
-  const timeZone = String(session.account?.timeZone ?? 'America/Sao_Paulo');
+  const timeZone = String(session.account?.timeZone ?? DEFAULT_TIME_ZONE);
   const [adding, setAdding] = useState(false);
   const balance = useQuery({ queryKey: BALANCE_QUERY_KEY, queryFn: ({ signal }) => getBalance(signal) });
 

@@ -72,6 +72,10 @@ describe('top-up page', () => {
     await screen.findByText('Confirmação manual');
     expect(screen.getByTestId('topup-countdown').textContent).toMatch(/^Expira em (9:5\d|10:00)$/);
     expect(screen.queryByRole('button', { name: 'Simular pagamento' })).toBeNull();
+    // One promise on the page: checked by hand, so no "fica verde sozinha" next to "algumas horas úteis".
+    const text = document.body.textContent ?? '';
+    expect(text).toContain('quando a nossa equipe conferir');
+    expect(text).not.toContain('fica verde sozinha');
   });
 
   it('a dynamic charge says it confirms itself; "Simular pagamento" pays it and the page turns to "Pago ✓"', async () => {
@@ -81,6 +85,7 @@ describe('top-up page', () => {
     );
     await screen.findByText('Confirmação automática');
     expect(screen.queryByText('Confirmação manual')).toBeNull();
+    expect(document.body.textContent).toContain('esta página fica verde sozinha');
     fireEvent.click(screen.getByRole('button', { name: 'Simular pagamento' }));
     await screen.findByText('Pago ✓');
     expect(calls).toContain('POST /api/billing/topups/t1/simulate-payment');

@@ -209,7 +209,8 @@ export function TopupPage() {
               <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
                 <li>{t('balance.topup.step1')}</li>
                 <li>{t('balance.topup.step2')}</li>
-                <li>{t('balance.topup.step3')}</li>
+                {/* A static Pix is confirmed by hand: "turns green by itself" would promise seconds, not hours. */}
+                <li>{t(topup.data.mode === 'static' ? 'balance.topup.step3Manual' : 'balance.topup.step3')}</li>
               </ol>
               <div>
                 <label htmlFor="br-code" className="text-sm font-medium text-slate-800">

@@ -1,4 +1,4 @@
-import { formatBRL, plural } from '@carteiro/shared';
+import { DEFAULT_TIME_ZONE, formatBRL, plural } from '@carteiro/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ErrorPanel, errorText, formatDateTime, formatNumber } from '@/components/kit';
@@ -201,7 +201,7 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
 const timeFormat = new Intl.DateTimeFormat('pt-BR', {
   hour: '2-digit',
   minute: '2-digit',
-  timeZone: 'America/Sao_Paulo',
+  timeZone: DEFAULT_TIME_ZONE,
 });
 const formatTime = (iso: string) => timeFormat.format(new Date(iso));
 

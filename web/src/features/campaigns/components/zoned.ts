@@ -1,5 +1,7 @@
 /** Wall-clock helpers for the account's time zone (default America/Sao_Paulo). */
-export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+export { DEFAULT_TIME_ZONE } from '@carteiro/shared';
+
+import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 
 /** `YYYY-MM-DDTHH:mm` of an instant as seen in `timeZone` (for datetime-local inputs and the calendar). */
 export function toZonedLocal(iso: string | Date, timeZone: string = DEFAULT_TIME_ZONE): string {

@@ -1,4 +1,4 @@
-import { formatBRL } from '@carteiro/shared';
+import { DEFAULT_TIME_ZONE, formatBRL } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'react-router';
@@ -35,8 +35,15 @@ function percent(rate: number): string {
 }
 
 /** dd/mm/aaaa of the first day of the previous month (UTC), where the server's rate window starts. */
-function previousMonthStart(now = new Date()): string {
+/**
+ * The first day the rates cover: the start of the previous month (the server's window), or the account's creation
+ * when later — an account made on 25/11 has no e-mails "desde 01/10".
+ */
+export function rateWindowStart(accountCreatedAt: string | undefined, timeZone: string, now = new Date()): string {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const created = accountCreatedAt ? new Date(accountCreatedAt) : null;
+  if (created && !Number.isNaN(created.getTime()) && created > start)
+    return formatDate(created.toISOString(), timeZone);
   return formatDate(start.toISOString(), 'UTC');
 }
 
@@ -44,7 +51,7 @@ function previousMonthStart(now = new Date()): string {
 export function DashboardHomePage() {
   const { t } = useI18n();
   const session = useSessionData();
-  const timeZone = String(session.account?.timeZone ?? 'America/Sao_Paulo');
+  const timeZone = String(session.account?.timeZone ?? DEFAULT_TIME_ZONE);
   const balance = useQuery({ queryKey: BALANCE_QUERY_KEY, queryFn: ({ signal }) => getBalance(signal) });
   const campaigns = useQuery({ queryKey: ['campaigns', 'home'], queryFn: ({ signal }) => listCampaigns(signal) });
   const stats = useDashboardStats();
@@ -92,7 +99,10 @@ export function DashboardHomePage() {
   const doneCount = steps.filter((s) => s.done).length;
   const rateHint = stats.data
     ? stats.data.rateWindowDelivered > 0
-      ? text('rateWindow', { count: formatCount(stats.data.rateWindowDelivered), date: previousMonthStart() })
+      ? text('rateWindow', {
+          count: formatCount(stats.data.rateWindowDelivered),
+          date: rateWindowStart(session.account?.createdAt as string | undefined, timeZone),
+        })
       : text('rateNone')
     : undefined;
   const checklistKnown = steps.every((s) => s.done !== undefined);

@@ -1,4 +1,11 @@
-import { accountUpdateSchema, BRAZIL_TIME_ZONES, formatTaxId, OTHER_TIME_ZONES, timeZoneLabel } from '@carteiro/shared';
+import {
+  accountUpdateSchema,
+  BRAZIL_TIME_ZONES,
+  DEFAULT_TIME_ZONE,
+  formatTaxId,
+  OTHER_TIME_ZONES,
+  timeZoneLabel,
+} from '@carteiro/shared';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -35,7 +42,7 @@ export function AccountForm() {
       const value = account?.[field];
       values[field] = typeof value === 'string' ? (field === 'taxId' ? formatTaxId(value) : value) : '';
     }
-    if (!values.timeZone) values.timeZone = 'America/Sao_Paulo';
+    if (!values.timeZone) values.timeZone = DEFAULT_TIME_ZONE;
     return values;
   }, [account]);
   const [values, setValues] = useState(initial);
