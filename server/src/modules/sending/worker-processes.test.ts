@@ -179,6 +179,34 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('worker processes on Postg
   );
 
   it(
+    'a healthy worker held back by its rate limit longer than the lease keeps its batches: nobody gets two copies',
+    async () => {
+      // One worker sends 2 messages a second with batches of 10: its second lane waits ~5 s on its own limiter,
+      // more than twice the 2 s lease, while the other (no limit) worker sweeps leases at every poll. Renewed
+      // leases keep each batch with its living worker, so no recipient is sent twice.
+      const n = 200;
+      const { id, emails, start } = await campaignWith(n, 'ritmo');
+      await Promise.all([startWorker({ SENDING_RATE_PER_RELAY: '2' }), startWorker({ SENDING_RATE_PER_RELAY: '0' })]);
+      await start();
+      await until(
+        async () => (await campaignStatus(database.db, id))?.status === 'sent',
+        40_000,
+        'the campaign to finish',
+      );
+      const counts = received('ritmo');
+      expect([...counts.keys()].sort()).toEqual([...emails].sort());
+      expect([...counts.entries()].filter(([, c]) => c > 1)).toEqual([]);
+      const [workers] = await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(distinct claimed_by)::int as n from messages where campaign_id = ${id}`,
+      );
+      expect(workers?.n).toBe(2); // the slow worker really held batches
+      await assertExact(id, n);
+    },
+    60_000 + 2 * WORKER_START_MS,
+  );
+
+  it(
     'an A/B campaign under three workers, one killed with SIGKILL mid-test: one variant per recipient, even split, exact ledger',
     async () => {
       const n = 300;
