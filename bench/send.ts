@@ -201,7 +201,16 @@ async function senderChild(): Promise<void> {
   // BENCH_WEBHOOK_DRAIN: this process also runs the webhook worker, as `carteiro worker` does.
   const webhooks = env.BENCH_WEBHOOK_DRAIN
     ? await startWebhookWorker({
-        config: loadConfig({ NODE_ENV: 'test', WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'silent' }),
+        config: loadConfig({
+          NODE_ENV: 'test',
+          WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
+          LOG_LEVEL: 'silent',
+          // The lanes' two capacities, as an operator sets them (defaults otherwise).
+          ...(env.WEBHOOKS_CONCURRENCY ? { WEBHOOKS_CONCURRENCY: env.WEBHOOKS_CONCURRENCY } : {}),
+          ...(env.WEBHOOKS_ENDPOINT_CONCURRENCY
+            ? { WEBHOOKS_ENDPOINT_CONCURRENCY: env.WEBHOOKS_ENDPOINT_CONCURRENCY }
+            : {}),
+        }),
         db: database.db,
         mailer: null,
         logger: pino({ level: 'warn' }),

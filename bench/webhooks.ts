@@ -10,6 +10,7 @@
  * the last event reached the receiver, and the events' rate against the engine's — then the verdict against the
  * issue's bar: last event ≤ 10 s after the last message, events/s ≥ the engine's delivery rate.
  * DKIM off is the hardest case (the engine at its fastest); RSA-2048 is how real mail goes out.
+ * WEBHOOKS_CONCURRENCY / WEBHOOKS_ENDPOINT_CONCURRENCY set the lanes' capacities (the product's defaults otherwise).
  * Every BENCH_* variable of bench/send.ts applies (BENCH_RECIPIENTS, BENCH_SCENARIOS, BENCH_DATABASE_URL, …).
  */
 process.env.BENCH_RECIPIENTS ??= '100000';

@@ -180,19 +180,26 @@ export async function campaignRecipients(
   const search = (options.search ?? '').trim().toLowerCase();
   const rows = await queryRows<Record<string, unknown>>(
     db,
-    sql`select m.id, m.contact_id, m.email, m.status, m.sent_at, m.variant, m.skip_reason,
-               count(e.id) filter (where e.kind = 'open' and not e.machine)::int as opens,
-               count(e.id) filter (where e.kind = 'click' and not e.machine)::int as clicks,
-               max(e.created_at) filter (where e.kind = 'open' and not e.machine) as last_open_at,
-               max(e.created_at) filter (where e.kind = 'click' and not e.machine) as last_click_at,
-               bool_or(e.kind = 'unsubscribe') as unsubscribed,
-               max(e.bounce_kind) filter (where e.kind = 'bounce') as bounce,
-               bool_or(e.kind = 'complaint') as complained
-          from messages m left join message_events e on e.message_id = m.id
-         where m.campaign_id = ${campaignId}
-           ${search ? sql`and m.email like ${`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : sql``}
-           ${options.cursor ? sql`and m.id > ${options.cursor}` : sql``}
-         group by m.id order by m.id limit ${limit + 1}`,
+    sql`select m.id, m.contact_id, m.email, m.status, m.sent_at, m.variant, m.skip_reason, e.*
+          -- The page's messages first, then the events of each message by one probe of the events index (an
+          -- aggregate in a LATERAL subquery runs per message whatever the statistics): a join of the messages
+          -- with the events let the planner merge-join by walking the events of every earlier message (47 s for
+          -- a 5,000-row page at 2M recipients), so a CSV export grew with the square of the campaign.
+          from (select id, contact_id, email, status, sent_at, variant, skip_reason from messages m
+                 where m.campaign_id = ${campaignId}
+                   ${search ? sql`and m.email like ${`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : sql``}
+                   ${options.cursor ? sql`and m.id > ${options.cursor}` : sql``}
+                 order by m.id limit ${limit + 1}) m
+          cross join lateral (
+            select count(*) filter (where e.kind = 'open' and not e.machine)::int as opens,
+                   count(*) filter (where e.kind = 'click' and not e.machine)::int as clicks,
+                   max(e.created_at) filter (where e.kind = 'open' and not e.machine) as last_open_at,
+                   max(e.created_at) filter (where e.kind = 'click' and not e.machine) as last_click_at,
+                   bool_or(e.kind = 'unsubscribe') as unsubscribed,
+                   max(e.bounce_kind) filter (where e.kind = 'bounce') as bounce,
+                   bool_or(e.kind = 'complaint') as complained
+              from message_events e where e.message_id = m.id) e
+         order by m.id`,
   );
   const items = rows.slice(0, limit).map((r) => ({
     messageId: Number(r.id),
