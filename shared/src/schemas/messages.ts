@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normaliseEmail } from '../email';
 import { SUPPRESSION_REASON_VALUES } from './audience';
+import { pageQueryFields } from './page';
 import { TEMPLATE_HTML_MAX_CHARS } from './template';
 
 /**
@@ -28,6 +29,217 @@ const mailbox = z.strictObject({
   name: z.string().trim().max(200, 'Nome longo demais.').optional(),
 });
 
+/** Cc and Bcc addresses per message (each): every address gets its own copy, charged as one e-mail. */
+export const MESSAGE_COPIES_MAX = 10;
+/** Files per message. */
+export const MESSAGE_ATTACHMENTS_MAX = 10;
+/** The decoded size of all the files of one message together (10 MB, as Postmark and Resend take). */
+export const MESSAGE_ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
+/** The JSON body of POST /messages and /messages/batch: room for 10 MB of files in base64 (4/3) and the rest. */
+export const MESSAGES_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+/** Custom headers per message and the longest value. */
+export const MESSAGE_HEADERS_MAX = 20;
+export const MESSAGE_HEADER_VALUE_MAX = 900;
+/** `metadata` pairs per message, the longest key and value. */
+export const MESSAGE_METADATA_MAX = 20;
+export const MESSAGE_METADATA_KEY_MAX = 40;
+export const MESSAGE_METADATA_VALUE_MAX = 500;
+
+/**
+ * Extensions refused in attachments (executables and scripts), the list mailbox providers block anyway: a message
+ * carrying one would be rejected or binned by Gmail and Outlook, and would teach filters to distrust the sender.
+ */
+export const BLOCKED_ATTACHMENT_EXTENSIONS = [
+  'ade',
+  'adp',
+  'apk',
+  'app',
+  'bat',
+  'bin',
+  'cab',
+  'chm',
+  'cmd',
+  'com',
+  'cpl',
+  'dll',
+  'dmg',
+  'exe',
+  'hta',
+  'inf',
+  'ins',
+  'iso',
+  'isp',
+  'jar',
+  'js',
+  'jse',
+  'lib',
+  'lnk',
+  'mde',
+  'msc',
+  'msi',
+  'msp',
+  'mst',
+  'nsh',
+  'pif',
+  'ps1',
+  'reg',
+  'scr',
+  'sct',
+  'shb',
+  'shs',
+  'sys',
+  'vb',
+  'vbe',
+  'vbs',
+  'vxd',
+  'wsc',
+  'wsf',
+  'wsh',
+] as const;
+
+/** contentType when the caller gives none, by extension; anything else is application/octet-stream. */
+const TYPE_BY_EXTENSION: Record<string, string> = {
+  pdf: 'application/pdf',
+  xml: 'application/xml',
+  zip: 'application/zip',
+  json: 'application/json',
+  csv: 'text/csv',
+  txt: 'text/plain',
+  htm: 'text/html',
+  html: 'text/html',
+  ics: 'text/calendar',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ofx: 'application/x-ofx',
+};
+
+const extensionOf = (filename: string) => /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase() ?? '';
+
+/** Decoded size of a base64 text (no whitespace). */
+export function base64DecodedBytes(b64: string): number {
+  const padding = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
+  return (b64.length / 4) * 3 - padding;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: controls are what this refuses
+const CONTROLS = /[\u0000-\u001f\u007f]/;
+
+export const messageAttachmentSchema = z
+  .strictObject({
+    filename: z
+      .string({ error: 'Informe o nome do arquivo (filename).' })
+      .trim()
+      .min(1, 'Informe o nome do arquivo (filename).')
+      .max(150, 'Nome de arquivo longo demais (máximo 150 caracteres).')
+      .refine(
+        (name) => !CONTROLS.test(name) && !/[\\/]/.test(name),
+        'O nome do arquivo não pode ter barras nem caracteres de controle.',
+      )
+      .refine(
+        (name) => !(BLOCKED_ATTACHMENT_EXTENSIONS as readonly string[]).includes(extensionOf(name)),
+        'Tipo de arquivo não permitido (executáveis e scripts são recusados pelos provedores de e-mail).',
+      ),
+    /** The file's bytes in base64 (standard alphabet; line breaks are ignored). */
+    content: z
+      .string({ error: 'Informe o conteúdo do arquivo em base64 (content).' })
+      .transform((value) => value.replace(/\s+/g, ''))
+      .refine((value) => value.length > 0, 'O arquivo está vazio.')
+      .refine(
+        (value) => value.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(value),
+        'Conteúdo inválido: envie o arquivo em base64.',
+      ),
+    contentType: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(
+        /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/,
+        'Tipo de conteúdo inválido (ex.: application/pdf).',
+      )
+      .optional(),
+    /** Makes the file an inline image: the HTML shows it with `<img src="cid:<contentId>">`. */
+    contentId: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9._@-]{1,100}$/, 'contentId inválido: use letras, números, ponto, hífen, _ e @ (até 100).')
+      .optional(),
+  })
+  .transform((value) => ({
+    ...value,
+    contentType: value.contentType ?? TYPE_BY_EXTENSION[extensionOf(value.filename)] ?? 'application/octet-stream',
+    size: base64DecodedBytes(value.content),
+  }));
+export type MessageAttachmentInput = z.infer<typeof messageAttachmentSchema>;
+
+/**
+ * Headers a message may carry besides those the platform writes: `X-…` headers (not the platform's own
+ * `X-Carteiro-…`), and the threading headers `In-Reply-To` and `References`. Never From, Sender, To, Cc, Subject,
+ * Date, Message-ID, DKIM-Signature, List-*, Feedback-ID, Precedence, MIME or Content-* headers: those decide who the
+ * message is from, how it is authenticated and how the recipient unsubscribes.
+ */
+export function isAllowedMessageHeader(name: string): boolean {
+  if (/^(in-reply-to|references)$/i.test(name)) return true;
+  return /^X-[A-Za-z0-9][A-Za-z0-9-]{0,60}$/i.test(name) && !/^X-Carteiro-/i.test(name);
+}
+
+const headersSchema = z
+  .record(z.string(), z.string({ error: 'O valor do cabeçalho deve ser um texto.' }))
+  .superRefine((headers, ctx) => {
+    const names = Object.keys(headers);
+    if (names.length > MESSAGE_HEADERS_MAX) {
+      ctx.addIssue({ code: 'custom', message: `No máximo ${MESSAGE_HEADERS_MAX} cabeçalhos.` });
+    }
+    const seen = new Set<string>();
+    for (const name of names) {
+      const value = headers[name] as string;
+      if (!isAllowedMessageHeader(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `Cabeçalho não permitido: ${name}. Só cabeçalhos X-… (exceto X-Carteiro-…), In-Reply-To e References.`,
+        });
+      } else if (seen.has(name.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `Cabeçalho repetido: ${name}.` });
+      } else if (CONTROLS.test(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'O valor do cabeçalho não pode ter quebras de linha nem caracteres de controle.',
+        });
+      } else if (value.trim().length === 0 || value.length > MESSAGE_HEADER_VALUE_MAX) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `O valor do cabeçalho deve ter de 1 a ${MESSAGE_HEADER_VALUE_MAX} caracteres.`,
+        });
+      }
+      seen.add(name.toLowerCase());
+    }
+  });
+
+const metadataSchema = z
+  .record(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/, 'Chave de metadata inválida: use letras, números, ponto, hífen e _.')
+      .max(MESSAGE_METADATA_KEY_MAX, `Chave de metadata longa demais (máximo ${MESSAGE_METADATA_KEY_MAX}).`),
+    z
+      .string({ error: 'Os valores de metadata são textos.' })
+      .max(MESSAGE_METADATA_VALUE_MAX, `Valor de metadata longo demais (máximo ${MESSAGE_METADATA_VALUE_MAX}).`),
+  )
+  .refine(
+    (value) => Object.keys(value).length <= MESSAGE_METADATA_MAX,
+    `No máximo ${MESSAGE_METADATA_MAX} pares em metadata.`,
+  );
+
 export const transactionalMessageSchema = z
   .strictObject({
     to: mailbox,
@@ -49,8 +261,48 @@ export const transactionalMessageSchema = z
       .array(z.string().trim().min(1).max(50, 'Etiqueta longa demais.'))
       .max(10, 'No máximo 10 etiquetas.')
       .optional(),
+    /** Shown in the Cc header; each gets its own copy (own id, own suppression check, charged as one e-mail). */
+    cc: z.array(mailbox).max(MESSAGE_COPIES_MAX, `No máximo ${MESSAGE_COPIES_MAX} endereços em cc.`).optional(),
+    /** Not shown to anyone; each gets its own copy like cc. */
+    bcc: z.array(mailbox).max(MESSAGE_COPIES_MAX, `No máximo ${MESSAGE_COPIES_MAX} endereços em bcc.`).optional(),
+    headers: headersSchema.optional(),
+    /** Your own key/value pairs, echoed in the lookup and in every webhook of the message. */
+    metadata: metadataSchema.optional(),
+    attachments: z
+      .array(messageAttachmentSchema)
+      .max(MESSAGE_ATTACHMENTS_MAX, `No máximo ${MESSAGE_ATTACHMENTS_MAX} anexos por mensagem.`)
+      .optional(),
   })
   .superRefine((value, ctx) => {
+    const addresses = [value.to, ...(value.cc ?? []), ...(value.bcc ?? [])].map((m) => m.email);
+    const paths = [
+      ['to'],
+      ...(value.cc ?? []).map((_, i) => ['cc', i]),
+      ...(value.bcc ?? []).map((_, i) => ['bcc', i]),
+    ];
+    for (const [i, address] of addresses.entries()) {
+      if (addresses.indexOf(address) !== i) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [...(paths[i] ?? []), 'email'],
+          message: `Endereço repetido entre to, cc e bcc: ${address}.`,
+        });
+      }
+    }
+    const files = value.attachments ?? [];
+    const bytes = files.reduce((sum, a) => sum + a.size, 0);
+    if (bytes > MESSAGE_ATTACHMENTS_MAX_BYTES) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['attachments'],
+        message: 'Os anexos somam mais de 10 MB; o máximo é 10 MB por mensagem.',
+      });
+    }
+    const ids = files.map((a) => a.contentId).filter((id) => id !== undefined);
+    for (const [i, id] of ids.entries()) {
+      if (ids.indexOf(id) !== i)
+        ctx.addIssue({ code: 'custom', path: ['attachments'], message: `contentId repetido: ${id}.` });
+    }
     if (value.templateId) return;
     if (!value.subject) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'Informe o assunto ou um modelo.' });
     if (!value.html && !value.text)
@@ -65,6 +317,16 @@ export const transactionalBatchSchema = z.strictObject({
     .max(TRANSACTIONAL_BATCH_MAX, `No máximo ${TRANSACTIONAL_BATCH_MAX} mensagens por chamada.`),
 });
 export type TransactionalBatchInput = z.infer<typeof transactionalBatchSchema>;
+
+/** One copy of a message for a cc or bcc address: its own id, status and cost. */
+export const transactionalCopyResultSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  kind: z.enum(['cc', 'bcc']),
+  status: z.enum(['queued', 'sent', 'suppressed']),
+  costMillis: z.number().int(),
+  suppressionReason: z.enum(SUPPRESSION_REASON_VALUES).optional(),
+});
 
 /** One accepted message: its id, its stream, what it cost (millis of a real) and, when suppressed, why. */
 export const transactionalMessageResultSchema = z.object({
@@ -83,6 +345,12 @@ export const transactionalMessageResultSchema = z.object({
     .describe(
       'Só quando `status` é `suppressed`: o motivo mais forte que cobre o fluxo — `erased`, `complained`, `bounced`, `manual` ou `unsubscribed` (este só no fluxo de marketing). A mensagem não é enviada nem cobrada.',
     ),
+  copies: z
+    .array(transactionalCopyResultSchema)
+    .optional()
+    .describe(
+      'Só quando a mensagem tem `cc` ou `bcc`: uma cópia por endereço, cada uma com id, status e custo próprios (um e-mail cada). `costMillis` da mensagem é só o do destinatário `to`; o total da resposta soma tudo.',
+    ),
 });
 export type TransactionalMessageResult = z.infer<typeof transactionalMessageResultSchema>;
 
@@ -93,3 +361,106 @@ export const transactionalSendResultSchema = z.object({
   balanceMillis: z.number().int(),
 });
 export type TransactionalSendResult = z.infer<typeof transactionalSendResultSchema>;
+
+/**
+ * Where a message is (the lookup): `queued` (waiting for its first attempt), `deferred` (a 4xx, another attempt is
+ * scheduled), `delivered` (the receiving server accepted it), `bounced` (refused by the receiving server, at once
+ * or by a later bounce report), `failed` (not sent for another reason, refunded), `suppressed` (not sent nor
+ * charged: the address is suppressed in the message's stream).
+ */
+export const MESSAGE_LOOKUP_STATUSES = ['queued', 'deferred', 'delivered', 'bounced', 'failed', 'suppressed'] as const;
+export type MessageLookupStatus = (typeof MESSAGE_LOOKUP_STATUSES)[number];
+
+export const MESSAGE_TIMELINE_EVENTS = [
+  'queued',
+  'delivered',
+  'bounced',
+  'failed',
+  'suppressed',
+  'opened',
+  'clicked',
+  'complained',
+  'unsubscribed',
+] as const;
+
+const isoDate = (label: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}/.test(value), {
+      message: `${label}: use uma data ISO 8601 (ex.: 2026-11-25 ou 2026-11-25T10:00:00-03:00).`,
+    });
+
+/** `GET /api/v1/messages`: newest first, cursor paginated; filters combine (AND). */
+export const messageListQuerySchema = z.strictObject({
+  cursor: z
+    .string()
+    .regex(/^\d{1,19}$/, 'Cursor inválido: use o nextCursor da página anterior.')
+    .optional(),
+  limit: pageQueryFields.limit,
+  recipient: email.optional(),
+  status: z
+    .string()
+    .transform((value) => value.split(',').map((s) => s.trim()))
+    .pipe(
+      z.array(
+        z.enum(MESSAGE_LOOKUP_STATUSES, {
+          error: `Situação inválida: use ${MESSAGE_LOOKUP_STATUSES.map((v) => `\`${v}\``).join(', ')}.`,
+        }),
+      ),
+    )
+    .optional(),
+  tag: z.string().trim().min(1, 'Informe a etiqueta.').max(50, 'Etiqueta longa demais.').optional(),
+  stream: z
+    .enum(['transactional', 'marketing'], { error: 'Fluxo inválido: use transactional ou marketing.' })
+    .optional(),
+  /** From this instant on (inclusive); a date alone is midnight UTC. */
+  since: isoDate('since').optional(),
+  /** Before this instant (exclusive). */
+  until: isoDate('until').optional(),
+});
+export type MessageListQuery = z.infer<typeof messageListQuerySchema>;
+
+export const messageTimelineEventSchema = z.object({
+  type: z.enum(MESSAGE_TIMELINE_EVENTS),
+  at: z.iso
+    .datetime()
+    .nullable()
+    .describe('Quando aconteceu; null só para uma recusa do servidor de destino no envio (a hora não é registrada).'),
+  detail: z.string().nullable().describe('A resposta do servidor, o tipo de devolução, o motivo da supressão…'),
+  url: z.string().optional().describe('Só em `clicked`: o link clicado.'),
+  machine: z
+    .boolean()
+    .optional()
+    .describe('Só em `opened` e `clicked`: true para pré-carregamentos (Apple MPP, antivírus), fora das taxas.'),
+});
+
+export const messageSummarySchema = z.object({
+  id: z.string(),
+  status: z.enum(MESSAGE_LOOKUP_STATUSES),
+  stream: z.enum(['transactional', 'marketing']),
+  recipientKind: z.enum(['to', 'cc', 'bcc']).describe('`to`, ou uma cópia `cc`/`bcc` da mensagem `copyOf`.'),
+  copyOf: z.string().nullable(),
+  to: z.string().describe('O endereço que recebe esta mensagem (o da cópia, para cc/bcc).'),
+  from: z.string(),
+  subject: z.string(),
+  tags: z.array(z.string()),
+  metadata: z.record(z.string(), z.string()),
+  costMillis: z.number().int().describe('O que esta mensagem custou (milésimos de real); 0 se suprimida ou estornada.'),
+  attachments: z.number().int().describe('Quantos arquivos a mensagem leva.'),
+  attempts: z.number().int(),
+  createdAt: z.iso.datetime(),
+  sentAt: z.iso.datetime().nullable(),
+  nextAttemptAt: z.iso.datetime().nullable().describe('Só em `deferred`: quando será a próxima tentativa.'),
+});
+export type MessageSummary = z.infer<typeof messageSummarySchema>;
+
+export const messageDetailSchema = messageSummarySchema.extend({
+  events: z.array(messageTimelineEventSchema).describe('A linha do tempo, em ordem.'),
+});
+export type MessageDetail = z.infer<typeof messageDetailSchema>;
+
+export const messageCollectionSchema = z.object({
+  items: z.array(messageSummarySchema),
+  nextCursor: z.string().nullable(),
+});

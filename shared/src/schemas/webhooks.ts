@@ -138,6 +138,10 @@ const messageRef = {
   campaignId: z.uuid(),
   contactId: z.uuid().nullable(),
   email: z.string(),
+  tags: z.array(z.string()).describe('As etiquetas (`tags`) dadas no envio pela API; vazia para mensagens de campanha'),
+  metadata: z
+    .record(z.string(), z.string())
+    .describe('O `metadata` dado no envio pela API; vazio para mensagens de campanha'),
 };
 
 export const WEBHOOK_EVENT_SCHEMAS = {

@@ -1,6 +1,18 @@
-import { transactionalBatchSchema, transactionalMessageSchema, transactionalSendResultSchema } from '@carteiro/shared';
+import {
+  MESSAGE_ATTACHMENTS_MAX,
+  MESSAGE_COPIES_MAX,
+  MESSAGES_BODY_LIMIT_BYTES,
+  messageCollectionSchema,
+  messageDetailSchema,
+  messageListQuerySchema,
+  transactionalBatchSchema,
+  transactionalMessageSchema,
+  transactionalSendResultSchema,
+} from '@carteiro/shared';
+import { z } from 'zod';
 import { sendTransactionalGrouped } from '../sending/transactional/group-commit';
 import { sendTransactional } from '../sending/transactional/send-transactional';
+import { findMessage, findMessagePage } from './message-lookup';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
 
@@ -10,9 +22,33 @@ const example = {
   to: { email: 'ana@example.com', name: 'Ana Souza' },
   from: { email: 'pedidos@minhaloja.com.br', name: 'Minha Loja' },
   subject: 'Pedido {{ pedido }} confirmado',
-  html: '<p>Olá, {{ contato.nome }}! Recebemos o pedido {{ pedido }}.</p>',
+  html: '<p>Olá, {{ contato.nome }}! Recebemos o pedido {{ pedido }}.</p><img src="cid:logo">',
   data: { pedido: '1234' },
+  cc: [{ email: 'financeiro@example.com' }],
+  replyTo: 'atendimento@minhaloja.com.br',
+  headers: { 'X-Pedido': '1234' },
+  tags: ['pedido-confirmado'],
+  metadata: { pedido: '1234' },
+  attachments: [
+    { filename: 'pedido-1234.txt', content: Buffer.from('Pedido 1234: 1 x Camiseta').toString('base64') },
+    {
+      filename: 'logo.png',
+      contentType: 'image/png',
+      contentId: 'logo',
+      // A 1×1 transparent PNG.
+      content: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+    },
+  ],
 };
+
+/** What the send operations say about copies, headers, files and the price (ADR 0033). */
+const extrasDescription =
+  ` \`cc\` e \`bcc\` (até ${MESSAGE_COPIES_MAX} cada): cada endereço recebe sua própria cópia, com id, verificação de supressão e custo próprios — ` +
+  'cada cópia custa um e-mail, e o tamanho da mensagem não muda o preço. ' +
+  '`headers`: só cabeçalhos `X-…` (exceto `X-Carteiro-…`), `In-Reply-To` e `References`; From, To, Subject, DKIM, List-* e os demais são do Carteiro. ' +
+  `\`attachments\`: até ${MESSAGE_ATTACHMENTS_MAX} arquivos em base64, até 10 MB somados por mensagem (corpo JSON de até 16 MB); ` +
+  'executáveis e scripts (.exe, .bat, .js, .vbs, .scr, .msi, .jar…) são recusados; com `contentId`, o arquivo é uma imagem embutida (`<img src="cid:…">`). ' +
+  '`tags` e `metadata` voltam na consulta e em todo webhook da mensagem. Campos desconhecidos: 400 `unknown_fields`.';
 
 /**
  * Transactional messages: thin operations over the sending engine's use case (sending/transactional). Allowed to
@@ -27,10 +63,12 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     description:
       'Uma mensagem para um destinatário, de um modelo da biblioteca (`templateId` + `data`) ou de assunto + HTML/texto, ' +
       'com rastreamento, DKIM e verificação de supressão. A resposta traz o custo cobrado e o saldo restante (milésimos de real). ' +
-      'Endereços suprimidos não são enviados nem cobrados. Saldo insuficiente: 402 com o valor que falta.',
+      'Endereços suprimidos não são enviados nem cobrados. Saldo insuficiente: 402 com o valor que falta.' +
+      extrasDescription,
     tags: ['Mensagens'],
     sendOnly: true,
     body: transactionalMessageSchema,
+    bodyLimit: MESSAGES_BODY_LIMIT_BYTES,
     success: {
       status: 201,
       description: 'A mensagem aceita, o custo e o saldo.',
@@ -47,10 +85,13 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     operationId: 'sendMessageBatch',
     summary: 'Enviar mensagens transacionais em lote',
     description:
-      'Até 500 mensagens numa chamada, cobradas de uma vez: ou todas são aceitas, ou nenhuma (402 com o valor que falta).',
+      'Até 500 mensagens numa chamada, cobradas de uma vez: ou todas são aceitas, ou nenhuma (402 com o valor que falta). ' +
+      'Cada mensagem aceita os mesmos campos do envio único.' +
+      extrasDescription,
     tags: ['Mensagens'],
     sendOnly: true,
     body: transactionalBatchSchema,
+    bodyLimit: MESSAGES_BODY_LIMIT_BYTES,
     success: {
       status: 201,
       description: 'As mensagens aceitas, o custo total e o saldo.',
@@ -59,5 +100,39 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     errors: [...errors],
     example: { body: { messages: [example, { ...example, to: { email: 'bruno@example.com', name: 'Bruno' } }] } },
     handler: ({ key, body }) => sendTransactional(db, key.accountId, body.messages, { publicUrl }),
+  }),
+  defineOperation({
+    method: 'GET',
+    path: '/messages/{id}',
+    operationId: 'getMessage',
+    summary: 'Consultar mensagem',
+    description:
+      'Uma mensagem enviada pela API (cada cópia cc/bcc tem seu próprio id): situação, fluxo, destinatário, assunto, ' +
+      'custo, etiquetas, metadata, horários e a linha do tempo (queued, delivered, bounced, failed, suppressed, opened, ' +
+      'clicked, complained, unsubscribed). Para reconciliar o que um webhook perdido diria. Chaves só de envio podem ler.',
+    tags: ['Mensagens'],
+    sendOnly: true,
+    params: z.object({ id: z.string().regex(/^\d{1,19}$/) }),
+    notFoundMessage: 'Mensagem não encontrada.',
+    success: { status: 200, description: 'A mensagem e sua linha do tempo.', schema: messageDetailSchema },
+    handler: ({ key, params }) => findMessage(db, key.accountId, params.id),
+  }),
+  defineOperation({
+    method: 'GET',
+    path: '/messages',
+    operationId: 'listMessages',
+    summary: 'Listar mensagens',
+    description:
+      'As mensagens enviadas pela API, mais novas primeiro, paginadas por cursor (`limit` até 200; passe o `nextCursor` ' +
+      'da resposta em `cursor`). Filtros combináveis: `recipient` (o endereço), `status` (uma ou várias situações ' +
+      'separadas por vírgula), `tag`, `stream` (`transactional` ou `marketing`) e o período `since` (inclusive) e ' +
+      '`until` (exclusive), datas ISO 8601 (uma data sem hora é meia-noite UTC). Os itens não trazem a linha do tempo: ' +
+      'consulte a mensagem para vê-la. Chaves só de envio podem ler.',
+    tags: ['Mensagens'],
+    sendOnly: true,
+    query: messageListQuerySchema,
+    success: { status: 200, description: 'Uma página de mensagens.', schema: messageCollectionSchema },
+    example: { query: { status: 'delivered,bounced', tag: 'pedido-confirmado', limit: '20' } },
+    handler: ({ key, query }) => findMessagePage(db, key.accountId, query),
   }),
 ];

@@ -247,6 +247,8 @@ export function buildOpenApiDocument(
       responses,
       'x-codeSamples': codeSamples(serverUrl, op),
       ...(op.sendOnly ? { 'x-carteiro-send-only': true } : {}),
+      // The largest JSON body when it is not the server's BODY_LIMIT_BYTES (413 above it).
+      ...(op.bodyLimit ? { 'x-carteiro-max-body-bytes': op.bodyLimit } : {}),
     };
     if (op.body) {
       const example = op.example?.body;

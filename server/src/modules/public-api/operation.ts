@@ -41,6 +41,8 @@ export interface OperationSpec<
   notFoundMessage?: string;
   query?: Q;
   body?: B;
+  /** The largest JSON body in bytes when it is not BODY_LIMIT_BYTES (messages with attachments); larger → 413. */
+  bodyLimit?: number;
   /** The success answer: its status and, unless it is 204, the schema of its JSON body. */
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType };
   /**

@@ -69,6 +69,15 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
     ids.campaign = (
       await call('POST', '/api/v1/campaigns', { uuid: crypto.randomUUID(), name: 'Base', subject: 'Oi' })
     ).json().id;
+    // A message to look up (GET /messages/{id}).
+    ids.message = (
+      await call('POST', '/api/v1/messages', {
+        to: { email: 'base@example.com' },
+        from: { email: 'pedidos@minhaloja.com.br' },
+        subject: 'Oi',
+        text: 'Oi',
+      })
+    ).json().messages[0].id;
   });
   afterAll(async () => {
     await t.close();
@@ -80,6 +89,7 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
       Listas: ids.list,
       Modelos: ids.template,
       Campanhas: ids.campaign,
+      Mensagens: ids.message,
     };
     return byTag[tag] ?? EXAMPLE_ID;
   }

@@ -86,6 +86,14 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
     const campaign = await post('/api/v1/campaigns', { uuid: randomUUID(), name: 'Base', subject: 'Oi' });
     ids.campaign = campaign.id;
     ids.campaignUuid = campaign.uuid;
+    // A message to look up (GET /messages/{id}).
+    const sent = await post('/api/v1/messages', {
+      to: { email: 'base@example.com' },
+      from: { email: SENDER },
+      subject: 'Oi',
+      text: 'Oi',
+    });
+    ids.message = sent.messages[0].id;
   }, 180_000);
   afterAll(async () => {
     await t.close();
@@ -99,6 +107,7 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
       Listas: ids.list,
       Modelos: ids.template,
       Campanhas: ids.campaign,
+      Mensagens: ids.message,
     };
     const tag = ((d.op.tags as string[]) ?? [])[0] ?? '';
     return `/api/v1${d.path
@@ -237,7 +246,10 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
       if (d.path.includes('{')) {
         // A valid request, but for an id this account does not have.
         const example = exampleOf(d);
-        const elsewhere = url.replace(UUID_RE, () => randomUUID());
+        // (message ids are numbers: one no account has)
+        const elsewhere = url
+          .replace(UUID_RE, () => randomUUID())
+          .replace(/\/messages\/\d+/, '/messages/9000000000000');
         res = await call(m, elsewhere, example === undefined ? {} : { payload: example as object });
         expectError(res, d, 'not_found', 'id de outra conta');
       }
@@ -249,7 +261,10 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
           'unsupported_media_type',
         );
         expectError(
-          await call(m, url, { payload: JSON.stringify({ x: 'a'.repeat(250_000) }) }),
+          // Past the operation's own limit when it has one (messages with attachments), else BODY_LIMIT_BYTES.
+          await call(m, url, {
+            payload: JSON.stringify({ x: 'a'.repeat(Number(d.op['x-carteiro-max-body-bytes'] ?? 200_000) + 50_000) }),
+          }),
           d,
           'payload_too_large',
         );
@@ -549,7 +564,7 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
     const wrong = await call('DELETE', '/api/v1/balance');
     expectError(wrong, null, 'method_not_allowed');
     expect(wrong.headers.allow).toBe('GET, HEAD');
-    expect((await call('PUT', '/api/v1/messages', { payload: {} })).headers.allow).toBe('POST');
+    expect((await call('PUT', '/api/v1/messages', { payload: {} })).headers.allow).toBe('POST, GET, HEAD');
     const nowhere = await call('GET', '/api/v1/nao-existe');
     expectError(nowhere, null, 'not_found');
   }, 300_000);

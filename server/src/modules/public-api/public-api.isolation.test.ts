@@ -3,6 +3,8 @@ import { bearer, createApiKeyFor } from '../../../test/support/api-key';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
+import { creditAccount } from '../sending/testing/send-fixtures';
 
 type Json = Record<string, unknown>;
 const json = { 'content-type': 'application/json' };
@@ -31,6 +33,16 @@ describe.each(DATABASE_KINDS)('a key never reaches another account, over every r
     });
     ids.template = await call('/api/v1/templates', { name: 'Modelo de A', subject: 'A', html: '<p>A</p>' });
     ids.campaign = await call('/api/v1/campaigns', { uuid: crypto.randomUUID(), name: 'Campanha de A', subject: 'A' });
+    // A message of A (GET /messages/{id} with B's key: 404).
+    await creditAccount(t.database.db, a.accountId, 1_000);
+    await trustSenderAddress(t.database.db, a.accountId, 'pedidos@minhaloja.com.br');
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/messages',
+      headers: bearer(keyA, json),
+      payload: { to: { email: 'x@example.com' }, from: { email: 'pedidos@minhaloja.com.br' }, subject: 'A', text: 'A' },
+    });
+    ids.message = sent.json().messages[0].id;
   });
   afterAll(async () => {
     await t.close();
@@ -44,6 +56,7 @@ describe.each(DATABASE_KINDS)('a key never reaches another account, over every r
       await get(`/api/v1/lists/${ids.list}/members`),
       await get(`/api/v1/templates/${ids.template}`),
       (await get(`/api/v1/campaigns/${ids.campaign}`)).replace(/"updatedAt":"[^"]+"/g, ''),
+      await get(`/api/v1/messages/${ids.message}`),
     ]);
   }
 
@@ -55,6 +68,7 @@ describe.each(DATABASE_KINDS)('a key never reaches another account, over every r
       Listas: ids.list,
       Modelos: ids.template,
       Campanhas: ids.campaign,
+      Mensagens: ids.message,
     };
     let withIds = 0;
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {

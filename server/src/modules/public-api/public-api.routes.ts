@@ -207,6 +207,7 @@ export function registerOperation(app: FastifyInstance, operation: Operation): v
   app.route({
     method: operation.method,
     url: toFastifyPath(operation.path),
+    ...(operation.bodyLimit ? { bodyLimit: operation.bodyLimit } : {}),
     config: { csrf: false, publicApi: { operation } },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const key = requireApiKey(request);

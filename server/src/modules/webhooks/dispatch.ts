@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { MESSAGE_LABELS_SQL } from './emit-event';
 import { webhookDeliveries } from './webhooks.db';
 
 // The outbox side of webhooks: engine batches and outbox events become deliveries (webhook_deliveries), which
@@ -28,7 +29,8 @@ export async function expandEventBatches(db: Db, limit = 20): Promise<number> {
                                     'data', jsonb_build_object('messageId', x.message_id::text, 'campaignId', x.campaign_id,
                                                                'contactId', x.contact_id, 'email', x.email,
                                                                'sentAt', coalesce(to_char(x.sent_at at time zone 'utc',
-                                                                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), x.at))),
+                                                                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), x.at))
+                                            || x.labels),
                  x.created_at, now()
             -- The id is drawn in this subquery's select list: a volatile expression there is evaluated once per
             -- row it returns (one per message), whatever the join order. Drawn in a LATERAL subquery that only
@@ -37,7 +39,8 @@ export async function expandEventBatches(db: Db, limit = 20): Promise<number> {
             from (select 'evt_' || replace(gen_random_uuid()::text, '-', '') as id,
                          a.id as account_id, a.uuid as account_uuid, b.type, b.created_at,
                          to_char(b.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
-                         m.id as message_id, m.campaign_id, m.contact_id, m.email, m.sent_at
+                         m.id as message_id, m.campaign_id, m.contact_id, m.email, m.sent_at,
+                         ${MESSAGE_LABELS_SQL} as labels
                     from b cross join lateral unnest(b.message_ids) as u(message_id)
                          -- One primary-key probe per message whatever the statistics say (a plain join let stale
                          -- ones choose a nested loop over a scan of every message).

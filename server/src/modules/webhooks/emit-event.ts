@@ -83,9 +83,17 @@ function envelopeSql(idSql: SQL, typeSql: SQL, dataSql: SQL): SQL {
                                 'account', jsonb_build_object('id', a.id, 'uuid', a.uuid), 'data', ${dataSql})`;
 }
 
+/**
+ * The caller's `tags` and `metadata` of a transactional message (public API), from the message row `m`: [] and {}
+ * for campaign messages. One primary-key probe per event.
+ */
+export const MESSAGE_LABELS_SQL = sql`jsonb_build_object(
+  'tags', coalesce((select to_jsonb(t.tags) from transactional_messages t where t.message_id = m.id), '[]'::jsonb),
+  'metadata', coalesce((select t.metadata from transactional_messages t where t.message_id = m.id), '{}'::jsonb))`;
+
 /** The fields every message event carries, from the message row `m`. */
 const MESSAGE_REF = sql`jsonb_build_object('messageId', m.id::text, 'campaignId', m.campaign_id,
-                                           'contactId', m.contact_id, 'email', m.email)`;
+                                           'contactId', m.contact_id, 'email', m.email) || ${MESSAGE_LABELS_SQL}`;
 
 /**
  * A message event (bounced, complained, unsubscribed through a message) from the message row: one INSERT …

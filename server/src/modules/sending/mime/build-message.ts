@@ -75,6 +75,19 @@ export interface MessageFrame {
   readonly middle: string;
   /** After the HTML body. */
   readonly closing: string;
+  /** List-Id … the extra headers: the headers before MIME-Version (for messages with attachments). */
+  readonly listHeaders: string;
+  /** `Content-Type: multipart/alternative …`, the blank line and the text part's headers. */
+  readonly alternativeHeaders: string;
+}
+
+/** A file carried by the message: an attachment, or an inline image when it has a `contentId` (`cid:` in the HTML). */
+export interface MimeAttachment {
+  filename: string;
+  /** `type/subtype`, already checked by the caller (shared/src/schemas/messages.ts). */
+  contentType: string;
+  content: Buffer;
+  contentId?: string | null;
 }
 
 /** Per-recipient fields; `text` and `html` are the rendered bodies (preheader already in the HTML). */
@@ -90,6 +103,12 @@ export interface MessageFields {
   html: string;
   /** Defaults to now (formatted once per second). */
   date?: Date;
+  /** Cc mailboxes (shown to every recipient; each address gets its own copy of the message). */
+  cc?: ReadonlyArray<{ email: string; name?: string | null }>;
+  /** Per-message headers the caller chose from the allow-list (shared ALLOWED_MESSAGE_HEADERS). */
+  headers?: ReadonlyArray<readonly [string, string]>;
+  /** Files: the message becomes multipart/mixed (and multipart/related around the bodies for inline ones). */
+  attachments?: ReadonlyArray<MimeAttachment>;
 }
 
 export function createMessageFrame(options: CampaignFrameOptions): MessageFrame {
@@ -111,9 +130,12 @@ export function createMessageFrame(options: CampaignFrameOptions): MessageFrame 
   }
   const partHeaders = (type: string) =>
     `--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: ${bodyEncoding}\r\n\r\n`;
-  tail += `MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n`;
-  tail += partHeaders('text/plain');
+  const listHeaders = tail;
+  const alternativeHeaders = `Content-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n${partHeaders('text/plain')}`;
+  tail += `MIME-Version: 1.0\r\n${alternativeHeaders}`;
   return {
+    listHeaders,
+    alternativeHeaders,
     boundary,
     bodyEncoding,
     messageIdDomain: sanitizeHeaderValue(options.messageIdDomain).replace(/[^A-Za-z0-9.-]/g, ''),
@@ -128,6 +150,14 @@ export function createMessageFrame(options: CampaignFrameOptions): MessageFrame 
 /** The per-message header block (To … List-Unsubscribe-Post), ASCII. */
 export function messageHeaders(frame: MessageFrame, fields: MessageFields): string {
   const url = fields.unsubscribeUrl;
+  let own = '';
+  if (fields.cc && fields.cc.length > 0) {
+    own += `Cc: ${fields.cc.map((m) => formatAddress(m.email, m.name, 'Cc')).join(',\r\n ')}\r\n`;
+  }
+  for (const [name, value] of fields.headers ?? []) {
+    if (!/^[!-9;-~]+$/.test(name)) throw new Error(`invalid header name: ${name}`);
+    own += `${name}: ${encodeUnstructured(name, value)}\r\n`;
+  }
   if (url !== null) {
     const scheme = url.startsWith('https://') || (frame.allowHttpUnsubscribe && url.startsWith('http://'));
     if (!scheme || !/^[\x21-\x7e]+$/.test(url) || /[<>]/.test(url) || url.length > 900) {
@@ -139,7 +169,7 @@ export function messageHeaders(frame: MessageFrame, fields: MessageFields): stri
     `To: ${formatAddress(fields.to, fields.toName, 'To')}\r\n` +
     `Subject: ${encodeUnstructured('Subject', fields.subject)}\r\n` +
     `Date: ${fields.date ? formatRfc5322Date(fields.date) : currentRfc5322Date()}\r\n` +
-    `Message-ID: <${id}@${frame.messageIdDomain}>\r\n`;
+    `Message-ID: <${id}@${frame.messageIdDomain}>\r\n${own}`;
   if (url === null) return head;
   return `${head}List-Unsubscribe: <${url}>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n`;
 }
@@ -153,6 +183,8 @@ function ensureScratch(size: number): Buffer {
 
 /** Builds one complete message (CRLF line endings) from the campaign frame and the recipient's fields. */
 export function buildMimeMessage(frame: MessageFrame, fields: MessageFields): Buffer {
+  if (fields.attachments && fields.attachments.length > 0)
+    return buildWithAttachments(frame, fields, fields.attachments);
   const head = frame.fromHeaders + messageHeaders(frame, fields) + frame.tailHeaders;
   if (frame.bodyEncoding === 'base64') {
     // Text types are base64-encoded from their canonical form (RFC 2045 §6.8): CRLF line breaks.
@@ -197,4 +229,80 @@ export function buildMimeMessageFromParts(
   const message = Buffer.allocUnsafe(pos);
   out.copy(message, 0, 0, pos);
   return message;
+}
+
+/**
+ * `name="…"` / `filename="…"` on a line of its own: quoted ASCII, or RFC 2231 `filename*0*=utf-8''…` percent-encoded
+ * in continuations of at most 60 characters (never a line past 78) when it is not short plain ASCII.
+ */
+export function fileParameter(param: 'name' | 'filename', filename: string): string {
+  const clean = sanitizeHeaderValue(filename).replace(/[\\/]/g, '_');
+  if (/^[\x20-\x7e]*$/.test(clean) && clean.length <= 60) return `${param}="${clean.replace(/(["\\])/g, '\\$1')}"`;
+  const encoded = encodeURIComponent(clean).replace(
+    /['()*!]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  const pieces: string[] = [];
+  let rest = `utf-8''${encoded}`;
+  while (rest.length > 0) {
+    let cut = Math.min(60, rest.length);
+    // Never split a %XX escape.
+    const percent = rest.lastIndexOf('%', cut - 1);
+    if (cut < rest.length && percent > cut - 3) cut = percent;
+    pieces.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  return pieces.map((piece, i) => `${param}*${i}*=${piece}`).join(';\r\n ');
+}
+
+/**
+ * A message with files: multipart/mixed { [multipart/related {] multipart/alternative { text, html }, inline
+ * images [}], attachments }, every file base64 in 76-character lines. The nested boundaries take the frame's
+ * random part behind other prefixes ("=_m", "=_r"), so none is a prefix of another and, like the frame's, none can
+ * occur in base64 or quoted-printable output. The bodies are encoded exactly as without files.
+ */
+function buildWithAttachments(
+  frame: MessageFrame,
+  fields: MessageFields,
+  attachments: ReadonlyArray<MimeAttachment>,
+): Buffer {
+  const random = frame.boundary.slice(2);
+  const mixed = `=_m${random}`;
+  const related = `=_r${random}`;
+  const inline = attachments.filter((a) => a.contentId);
+  const files = attachments.filter((a) => !a.contentId);
+  const filePart = (a: MimeAttachment, boundary: string) => {
+    const type = sanitizeHeaderValue(a.contentType).replace(/[^A-Za-z0-9!#$&^_.+/-]/g, '');
+    let part = `--${boundary}\r\nContent-Type: ${type};\r\n ${fileParameter('name', a.filename)}\r\n`;
+    part += 'Content-Transfer-Encoding: base64\r\n';
+    if (a.contentId) {
+      const cid = sanitizeHeaderValue(a.contentId).replace(/[<>\s]/g, '');
+      part += `Content-ID: <${cid}>\r\nContent-Disposition: inline;\r\n ${fileParameter('filename', a.filename)}\r\n`;
+    } else {
+      part += `Content-Disposition: attachment;\r\n ${fileParameter('filename', a.filename)}\r\n`;
+    }
+    return `${part}\r\n${encodeBase64Lines(a.content)}\r\n`;
+  };
+  let head = `${frame.fromHeaders}${messageHeaders(frame, fields)}${frame.listHeaders}MIME-Version: 1.0\r\n`;
+  head += `Content-Type: multipart/mixed; boundary="${mixed}"\r\n\r\n--${mixed}\r\n`;
+  if (inline.length > 0) head += `Content-Type: multipart/related; boundary="${related}"\r\n\r\n--${related}\r\n`;
+  head += frame.alternativeHeaders;
+  let tail = '';
+  if (inline.length > 0) tail += `${inline.map((a) => filePart(a, related)).join('')}--${related}--\r\n`;
+  tail += `${files.map((a) => filePart(a, mixed)).join('')}--${mixed}--\r\n`;
+  let text: string;
+  let html: string;
+  if (frame.bodyEncoding === 'base64') {
+    text = encodeBase64Lines(Buffer.from(canonicalText(fields.text), 'utf8'));
+    html = encodeBase64Lines(Buffer.from(canonicalText(fields.html), 'utf8'));
+  } else {
+    const encode = (body: string) => {
+      const input = Buffer.from(body, 'utf8');
+      const out = Buffer.allocUnsafe(qpMaxLength(input.length));
+      return out.toString('latin1', 0, writeQuotedPrintable(input, out, 0));
+    };
+    text = encode(fields.text);
+    html = encode(fields.html);
+  }
+  return Buffer.from(head + text + frame.middle + html + frame.closing + tail, 'latin1');
 }

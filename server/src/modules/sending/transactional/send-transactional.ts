@@ -40,6 +40,12 @@ export interface SendTransactionalOptions {
 
 interface Prepared {
   input: TransactionalMessageInput;
+  /** The `to` row of the message, or a cc/bcc copy of it (own row, token, suppression check and charge). */
+  kind: 'to' | 'cc' | 'bcc';
+  /** The envelope recipient of this row: the `to` mailbox, or the cc/bcc address of the copy. */
+  recipient: { email: string; name?: string | undefined };
+  /** For copies: the token of the message's `to` row (the files are stored under it). */
+  copyOfToken: string | null;
   token: string;
   subject: string;
   html: string;
@@ -180,7 +186,13 @@ export async function prepareTransactional(
   // recipients are suppressed (the contacts module's probe, suppressionRowsSql). Their answers are then judged
   // in the usual order (account, sender, templates, rendering), so a caller sees the same errors as before.
   const senders = [...new Set(inputs.map((m) => m.from.email))];
-  const recipients = inputs.map((m) => m.to.email);
+  // Every envelope address: each message's `to`, then its cc and bcc copies (one row each).
+  const envelopes = inputs.flatMap((input, index) => [
+    { index, kind: 'to' as const, mailbox: input.to },
+    ...(input.cc ?? []).map((mailbox) => ({ index, kind: 'cc' as const, mailbox })),
+    ...(input.bcc ?? []).map((mailbox) => ({ index, kind: 'bcc' as const, mailbox })),
+  ]);
+  const recipients = envelopes.map((e) => e.mailbox.email);
   const small = inputs.length <= NAMED_STATEMENT_MAX_MESSAGES && senders.length <= 4;
   const [row] = await (small ? queryRowsNamed : unnamed)<{
     name: string;
@@ -213,7 +225,7 @@ export async function prepareTransactional(
   const suppressedFor = suppressionsByAddress(
     row?.suppressions ?? [],
     recipients,
-    (i) => inputs[i]?.category ?? 'marketing',
+    (i) => inputs[envelopes[i]?.index ?? 0]?.category ?? 'marketing',
   );
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined);
@@ -238,7 +250,8 @@ export async function prepareTransactional(
 
   const streamId = await transactionalStreamId(db, accountId);
   const renderAccount: RenderAccount = account;
-  const prepared: Prepared[] = inputs.map((input, index) => {
+  let envelopeAt = 0;
+  const prepared: Prepared[] = inputs.flatMap((input, index) => {
     const template = input.templateId ? templates.get(input.templateId) : undefined;
     const subject = input.subject ?? template?.subject ?? '';
     if (!subject.trim()) throw renderError(index, inputs.length, 'subject', 'Informe o assunto (o modelo não tem um).');
@@ -264,25 +277,31 @@ export async function prepareTransactional(
     } catch (error) {
       throw renderError(index, inputs.length, 'html', `Erro de sintaxe no modelo: ${(error as Error).message}`);
     }
-    const token = randomBytes(20).toString('hex');
     const data = input.data ?? {};
     const contato = typeof data.contato === 'object' && data.contato !== null ? data.contato : {};
-    const scope = {
-      ...data,
-      ...buildScope(
-        { email: input.to.email, name: input.to.name ?? null, fields: { ...data, ...contato } },
-        renderAccount,
-        messageLinks(options.publicUrl, streamId, token),
-      ),
+    // The message is the `to` person's (the merge data is theirs); each copy is rendered with its own token, so
+    // its tracking and "ver no navegador" links are its own.
+    const render = (token: string) => {
+      const scope = {
+        ...data,
+        ...buildScope(
+          { email: input.to.email, name: input.to.name ?? null, fields: { ...data, ...contato } },
+          renderAccount,
+          messageLinks(options.publicUrl, streamId, token),
+        ),
+      };
+      let rendered: ReturnType<typeof renderMessage>;
+      try {
+        rendered = renderMessage(compiled, scope);
+      } catch (error) {
+        throw renderError(index, inputs.length, 'data', `Erro ao montar a mensagem: ${(error as Error).message}`);
+      }
+      if (!rendered.subject)
+        throw renderError(index, inputs.length, 'subject', 'O assunto ficou vazio depois da mesclagem.');
+      return rendered;
     };
-    let rendered: ReturnType<typeof renderMessage>;
-    try {
-      rendered = renderMessage(compiled, scope);
-    } catch (error) {
-      throw renderError(index, inputs.length, 'data', `Erro ao montar a mensagem: ${(error as Error).message}`);
-    }
-    if (!rendered.subject)
-      throw renderError(index, inputs.length, 'subject', 'O assunto ficou vazio depois da mesclagem.');
+    const token = randomBytes(20).toString('hex');
+    const rendered = render(token);
     // PostgreSQL text cannot hold NUL: refused here in pt-BR rather than failing the insert.
     const texts: [string, string | null | undefined][] = [
       ['subject', rendered.subject],
@@ -291,13 +310,40 @@ export async function prepareTransactional(
       ['from.name', input.from.name],
       ['to.name', input.to.name],
       ['tags', input.tags?.join('')],
+      ['cc', input.cc?.map((m) => m.name ?? '').join('')],
+      ['bcc', input.bcc?.map((m) => m.name ?? '').join('')],
+      ['metadata', input.metadata ? JSON.stringify(input.metadata) : undefined],
     ];
     for (const [field, value] of texts) {
       if (value?.includes('\u0000')) {
         throw renderError(index, inputs.length, field, 'O texto contém um caractere inválido (NUL, \\u0000).');
       }
     }
-    return { input, token, ...rendered, suppressedBy: suppressedFor[index] ?? null };
+    const own: Prepared = {
+      input,
+      kind: 'to',
+      recipient: input.to,
+      copyOfToken: null,
+      token,
+      ...rendered,
+      suppressedBy: suppressedFor[envelopeAt++] ?? null,
+    };
+    const copies = [
+      ...(input.cc ?? []).map((mailbox) => ({ kind: 'cc' as const, mailbox })),
+      ...(input.bcc ?? []).map((mailbox) => ({ kind: 'bcc' as const, mailbox })),
+    ].map(({ kind, mailbox }): Prepared => {
+      const copyToken = randomBytes(20).toString('hex');
+      return {
+        input,
+        kind,
+        recipient: mailbox,
+        copyOfToken: token,
+        token: copyToken,
+        ...render(copyToken),
+        suppressedBy: suppressedFor[envelopeAt++] ?? null,
+      };
+    });
+    return [own, ...copies];
   });
   return { streamId, priceMillis: Number(row?.price_millis), messages: prepared };
 }
@@ -357,15 +403,23 @@ export async function commitTransactional(
     const balance = outcome.balanceAfterMillis;
     let at = 0;
     const results = group.map((r) => {
-      const own = r.messages.map((p) => ({
-        id: String(ids[at++]),
-        to: p.input.to.email,
-        status: p.suppressedBy ? ('suppressed' as const) : ('queued' as const),
-        costMillis: p.suppressedBy ? 0 : price,
-        stream: p.input.category,
-        ...(p.suppressedBy ? { suppressionReason: p.suppressedBy } : {}),
-      }));
-      return { messages: own, costMillis: own.reduce((sum, m) => sum + m.costMillis, 0), balanceMillis: balance };
+      const own: TransactionalSendResult['messages'] = [];
+      let total = 0;
+      for (const p of r.messages) {
+        const id = String(ids[at++]);
+        const status = p.suppressedBy ? ('suppressed' as const) : ('queued' as const);
+        const costMillis = p.suppressedBy ? 0 : price;
+        const reason = p.suppressedBy ? { suppressionReason: p.suppressedBy } : {};
+        total += costMillis;
+        if (p.kind === 'to') {
+          own.push({ id, to: p.recipient.email, status, costMillis, stream: p.input.category, ...reason });
+          continue;
+        }
+        const parent = own[own.length - 1] as TransactionalSendResult['messages'][number];
+        parent.copies ??= [];
+        parent.copies.push({ id, to: p.recipient.email, kind: p.kind, status, costMillis, ...reason });
+      }
+      return { messages: own, costMillis: total, balanceMillis: balance };
     });
     return Array.isArray(requests) ? results : (results[0] as TransactionalSendResult);
   }
@@ -383,8 +437,8 @@ interface StoreOutcome {
  * ONE statement — so one implicit transaction and one round trip (ADR 0019) — that locks the account row, changes
  * its balance (accounts' `adjustAccountBalanceSql`: only when the account is active, still at `price` and the
  * balance covers the cost), and only then stores the messages (in request order, so the ids are one ascending run
- * under the lock), the content of the queued ones, their engine batches (≤ TRANSACTIONAL_ENGINE_BATCH consecutive
- * ids each) and one `send` ledger entry (billing's `ledgerEntryFromBalanceSql`, when the cost is not zero). All or
+ * under the lock), the content of every one (a suppressed one at cost 0, for the lookup), their engine batches
+ * (≤ TRANSACTIONAL_ENGINE_BATCH consecutive ids each) and one `send` ledger entry (billing's `ledgerEntryFromBalanceSql`, when the cost is not zero). All or
  * nothing: when the balance CTE changes no row, no CTE writes anything, and the caller answers from the locked row.
  */
 async function storeAndCharge(
@@ -411,6 +465,12 @@ async function storeAndCharge(
   );
   // One array parameter per column, expanded with unnest: a short statement whatever the group's size.
   const col = (pick: (p: Prepared) => string | null) => pgTextArray(prepared.map(pick));
+  const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+  // The files, once per message under its `to` row's token (its copies read them from there).
+  const files = prepared.flatMap((p) =>
+    p.kind === 'to' ? (p.input.attachments ?? []).map((a, position) => ({ token: p.token, position, a })) : [],
+  );
+  const fileCol = (pick: (f: (typeof files)[number]) => string | null) => pgTextArray(files.map(pick));
   const [row] = await (prepared.length <= NAMED_STATEMENT_MAX_MESSAGES ? queryRowsNamed : unnamed)<{
     price_millis: number;
     balance_millis: number | string;
@@ -425,19 +485,26 @@ async function storeAndCharge(
           from ${accounts} where id = ${accountId}::uuid for update),
         balance as (${adjustAccountBalanceSql(accountId, -cost, charged)}),
         input as (
-          select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.input.to.email)}::text[],
+          select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.recipient.email)}::text[],
                                ${col((p) => (p.suppressedBy ? 'skipped' : 'queued'))}::text[],
                                ${col((p) => (p.suppressedBy ? suppressedResponse(p.suppressedBy) : null))}::text[],
                                ${col((p) => p.input.from.email)}::text[], ${col((p) => p.input.from.name ?? null)}::text[],
-                               ${col((p) => p.input.replyTo ?? null)}::text[], ${col((p) => p.input.to.name ?? null)}::text[],
+                               ${col((p) => p.input.replyTo ?? null)}::text[], ${col((p) => p.recipient.name ?? null)}::text[],
                                ${col((p) => p.input.category)}::text[], ${col((p) => String(p.input.trackOpens))}::boolean[],
                                ${col((p) => String(p.input.trackClicks))}::boolean[], ${col((p) => p.subject)}::text[],
                                ${col((p) => p.html)}::text[], ${col((p) => p.text)}::text[],
                                ${col((p) => p.input.templateId ?? null)}::uuid[],
-                               ${col((p) => (p.input.tags ? JSON.stringify(p.input.tags) : null))}::text[])
+                               ${col((p) => (p.input.tags ? JSON.stringify(p.input.tags) : null))}::text[],
+                               ${col((p) => p.kind)}::text[], ${col((p) => p.copyOfToken)}::text[],
+                               ${col((p) => (p.kind === 'to' ? null : json({ email: p.input.to.email, name: p.input.to.name ?? null })))}::text[],
+                               ${col((p) => (p.input.cc?.length ? json(p.input.cc.map((m) => ({ email: m.email, name: m.name ?? null }))) : null))}::text[],
+                               ${col((p) => (p.input.headers ? json(Object.entries(p.input.headers)) : null))}::text[],
+                               ${col((p) => json(p.input.metadata))}::text[],
+                               ${col((p) => String(p.input.attachments?.length ?? 0))}::integer[])
                         with ordinality
                    as i(token, email, status, response, from_email, from_name, reply_to, to_name, category, track_opens,
-                        track_clicks, subject, html, text, template_id, tags, ord)),
+                        track_clicks, subject, html, text, template_id, tags, kind, copy_of_token, header_to, cc,
+                        headers, metadata, attachment_count, ord)),
         m as (
           insert into messages (campaign_id, account_id, email, token, status, response, skip_reason)
           select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status, i.response,
@@ -449,14 +516,28 @@ async function storeAndCharge(
         content as (
           insert into transactional_messages (message_id, account_id, from_email, from_name, reply_to, to_name,
                                               category, track_opens, track_clicks, subject, html, text,
-                                              template_id, tags, cost_millis)
+                                              template_id, tags, cost_millis, recipient_kind, copy_of, header_to, cc,
+                                              headers, metadata, attachment_count)
           select m.id, ${accountId}::uuid, i.from_email, i.from_name, i.reply_to, i.to_name, i.category,
                  i.track_opens, i.track_clicks, i.subject, i.html, i.text, i.template_id,
                  case when i.tags is null then null
                       else array(select jsonb_array_elements_text(i.tags::jsonb)) end,
-                 ${price}::integer
+                 case when m.status = 'queued' then ${price}::integer else 0 end, i.kind,
+                 (select p.id from m p where p.token = i.copy_of_token),
+                 i.header_to::jsonb, i.cc::jsonb, i.headers::jsonb, i.metadata::jsonb, i.attachment_count
             from m join input i on i.token = m.token
-           where m.status = 'queued'
+          returning 1),
+        files as (
+          insert into transactional_attachments (message_id, position, account_id, filename, content_type,
+                                                 content_id, size, content)
+          select m.id, f.position, ${accountId}::uuid, f.filename, f.content_type, f.content_id, f.size,
+                 decode(f.content, 'base64')
+            from unnest(${fileCol((f) => f.token)}::text[], ${fileCol((f) => String(f.position))}::integer[],
+                        ${fileCol((f) => f.a.filename)}::text[], ${fileCol((f) => f.a.contentType)}::text[],
+                        ${fileCol((f) => f.a.contentId ?? null)}::text[], ${fileCol((f) => String(f.a.size))}::integer[],
+                        ${fileCol((f) => f.a.content)}::text[])
+                 as f(token, position, filename, content_type, content_id, size, content)
+            join m on m.token = f.token
           returning 1),
         -- Fewer, larger engine batches (ADR 0019, amendment 2): the queued messages join the stream's NEWEST batch
         -- (the highest id range: ranges never overlap, a message is claimable by one batch only) when it is still
@@ -487,6 +568,7 @@ async function storeAndCharge(
                (select balance_millis from balance) as balance_after,
                (select json_agg(json_build_array(m.id, m.token)) from m) as ids,
                (select count(*) from content) as stored, (select count(*) from batches) as batches,
+               (select count(*) from files) as files,
                (select count(*) from extended) as extended,
                (select count(*) from entry) as entries
           from acct`,

@@ -12,7 +12,7 @@ import type { BatchLeases } from '../batch-leases';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from '../batch-outcomes';
 import { linkBaseUrl, messageLinks, verpAddress } from '../build-message';
 import type { DkimSigner } from '../dkim/dkim-signer';
-import type { MessageFrame } from '../mime/build-message';
+import type { MessageFrame, MimeAttachment } from '../mime/build-message';
 import type { SenderSettings } from '../sender-settings';
 import type { DeliveryOutcome, WireMessage } from '../transport';
 import { buildWireMessage, wireFrame } from '../wire-message';
@@ -65,7 +65,16 @@ interface ClaimedRow {
   html: string;
   text: string;
   cost_millis: number | string | null;
+  copy_of: number | string | null;
+  header_to: { email: string; name: string | null } | string | null;
+  cc: { email: string; name: string | null }[] | string | null;
+  headers: [string, string][] | string | null;
+  attachment_count: number | string | null;
 }
+
+/** jsonb comes back parsed from PostgreSQL and as text from some drivers. */
+const parsed = <T>(value: T | string | null): T | null =>
+  typeof value === 'string' ? (JSON.parse(value) as T) : value;
 
 interface ClaimedMessage {
   id: number;
@@ -88,6 +97,12 @@ interface ClaimedMessage {
     html: string;
     text: string;
     costMillis: number;
+    /** Copies (cc/bcc): the message's `to` mailbox for the To header; null for the `to` row. */
+    headerTo: { email: string; name: string | null } | null;
+    cc: { email: string; name: string | null }[];
+    headers: [string, string][];
+    /** The message whose files this row carries (its own id, or the `to` row's for a copy); null: no files. */
+    filesOf: number | null;
   } | null;
 }
 
@@ -131,6 +146,7 @@ export class TransactionalLanes {
     const all = batches.flatMap((b) => b.messages);
     const outcomes = new Map<number, Outcome>();
     const linkIds = await this.linkIds(all);
+    const files = await this.files(all);
     const wire: WireMessage[] = [];
     const frames = new Map<string, MessageFrame>();
     for (const message of all) {
@@ -139,7 +155,7 @@ export class TransactionalLanes {
         continue;
       }
       try {
-        wire.push(await this.build(message, message.content, linkIds.get(message.campaignId), frames));
+        wire.push(await this.build(message, message.content, linkIds.get(message.campaignId), frames, files));
       } catch (error) {
         outcomes.set(message.id, final(message.id, 'failed', `erro ao montar a mensagem: ${(error as Error).message}`));
       }
@@ -180,7 +196,9 @@ export class TransactionalLanes {
                    stream: sql`coalesce(t.category, 'transactional')`,
                  })} as skip_reason,
                  t.from_email, t.from_name, t.reply_to, t.to_name, t.category, t.track_opens, t.track_clicks,
-                 t.subject, t.html, t.text, t.cost_millis
+                 t.subject, t.html, t.text, t.cost_millis, t.copy_of, t.header_to, t.cc, t.headers,
+                 (select f.attachment_count from transactional_messages f
+                   where f.message_id = coalesce(t.copy_of, t.message_id)) as attachment_count
             from batch
             left join lateral (
                  select m.id, m.account_id, m.email, m.token, m.attempts, m.created_at
@@ -230,10 +248,41 @@ export class TransactionalLanes {
                 html: row.html,
                 text: row.text,
                 costMillis: Number(row.cost_millis ?? 0),
+                headerTo: parsed(row.header_to),
+                cc: parsed(row.cc) ?? [],
+                headers: parsed(row.headers) ?? [],
+                filesOf: Number(row.attachment_count ?? 0) > 0 ? Number(row.copy_of ?? row.id) : null,
               },
       });
     }
     return [...batches.values()];
+  }
+
+  /** The files of the claimed messages (one statement; none when no message has any), by the message they are under. */
+  private async files(all: ClaimedMessage[]): Promise<Map<number, MimeAttachment[]>> {
+    const owners = [...new Set(all.flatMap((m) => (m.content?.filesOf && !m.skipReason ? [m.content.filesOf] : [])))];
+    const result = new Map<number, MimeAttachment[]>();
+    if (owners.length === 0) return result;
+    const rows = await queryRows<{
+      message_id: number | string;
+      filename: string;
+      content_type: string;
+      content_id: string | null;
+      content: Buffer | Uint8Array;
+    }>(
+      this.engine.db,
+      sql`select message_id, filename, content_type, content_id, content from transactional_attachments
+           where message_id = any(${`{${owners.join(',')}}`}::bigint[])
+           order by message_id, position`,
+    );
+    for (const row of rows) {
+      const id = Number(row.message_id);
+      const list = result.get(id) ?? [];
+      const content = Buffer.isBuffer(row.content) ? row.content : Buffer.from(row.content);
+      list.push({ filename: row.filename, contentType: row.content_type, contentId: row.content_id, content });
+      result.set(id, list);
+    }
+    return result;
   }
 
   /** The campaign_links ids of every trackable URL of the claimed messages: one statement per stream. */
@@ -261,6 +310,7 @@ export class TransactionalLanes {
     content: NonNullable<ClaimedMessage['content']>,
     linkIds: ReadonlyMap<string, number> | undefined,
     frames: Map<string, MessageFrame>,
+    files: ReadonlyMap<number, MimeAttachment[]>,
   ): Promise<WireMessage> {
     const { settings, signers } = this.engine;
     const publicUrl = settings.publicUrl;
@@ -307,12 +357,16 @@ export class TransactionalLanes {
       frame,
       {
         messageId: message.token,
-        to: message.email,
-        toName: content.toName,
+        // A cc/bcc copy shows the message's To (and Cc) like the `to` row; its envelope is its own address.
+        to: content.headerTo?.email ?? message.email,
+        toName: content.headerTo ? content.headerTo.name : content.toName,
         subject: content.subject,
         unsubscribeUrl,
         text: relink(content.text),
         html,
+        cc: content.cc,
+        headers: content.headers,
+        attachments: content.filesOf === null ? undefined : (files.get(content.filesOf) ?? missingFiles(message.id)),
       },
       signing.signers,
     );
@@ -371,6 +425,11 @@ export class TransactionalLanes {
       this.engine.logger.info({ batchId: batch.id, refunds: [...refunds.values()] }, 'transactional: refunded');
     }
   }
+}
+
+/** A message whose files are gone is never sent without them (the build fails and the message is refunded). */
+function missingFiles(id: number): never {
+  throw new Error(`os anexos da mensagem ${id} não foram encontrados`);
 }
 
 function final(id: number, status: 'failed', response: string): Outcome {

@@ -1,4 +1,15 @@
-import { bigint, boolean, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  customType,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { accounts } from '../../accounts/accounts.db';
 import { messages } from '../messages.db';
 
@@ -34,6 +45,45 @@ export const transactionalMessages = pgTable('transactional_messages', {
   tags: text('tags').array(),
   costMillis: integer('cost_millis').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Who this row is for: the `to` address, or a cc/bcc copy of the message `copyOf` (its own messages row). */
+  recipientKind: text('recipient_kind', { enum: ['to', 'cc', 'bcc'] })
+    .notNull()
+    .default('to'),
+  copyOf: bigint('copy_of', { mode: 'number' }).references(() => messages.id, { onDelete: 'cascade' }),
+  /** For copies: the `to` mailbox shown in the To header ({ email, name }); null for the `to` row itself. */
+  headerTo: jsonb('header_to').$type<{ email: string; name: string | null }>(),
+  /** The Cc header's mailboxes (every copy shows them). */
+  cc: jsonb('cc').$type<{ email: string; name: string | null }[]>(),
+  /** The caller's allow-listed headers, in order: [name, value][]. */
+  headers: jsonb('headers').$type<[string, string][]>(),
+  metadata: jsonb('metadata').$type<Record<string, string>>(),
+  /** Files stored under the `to` row (copies read them from `copyOf`). */
+  attachmentCount: integer('attachment_count').notNull().default(0),
 });
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+
+/**
+ * The files of a transactional message, in order, under its `to` row (its copies share them): sent base64 in the
+ * request, stored as bytes, read by the engine when it builds the message (ADR 0033).
+ */
+export const transactionalAttachments = pgTable(
+  'transactional_attachments',
+  {
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    contentId: text('content_id'),
+    size: integer('size').notNull(),
+    content: bytea('content').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.position] })],
+);
 
 export type TransactionalMessageRow = typeof transactionalMessages.$inferSelect;

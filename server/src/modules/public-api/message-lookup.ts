@@ -1,0 +1,150 @@
+import type { MessageDetail, MessageListQuery, MessageSummary } from '@carteiro/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { AppError } from '../../http/app-error';
+
+/**
+ * The lookup of transactional messages (public API `GET /messages/{id}` and `GET /messages`): a read over the
+ * sending engine's rows (`messages` of the account's transactional stream, `transactional_messages`) and the
+ * tracking module's `message_events`. Writes nothing. Every query is scoped by the account and by its stream, so a
+ * campaign message or another account's message is never found (404).
+ */
+
+const ISO = (column: SQL) => sql`to_char(${column} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The lookup status of the row `m` (see MESSAGE_LOOKUP_STATUSES), in SQL so the list can filter by it. */
+const STATUS_SQL = sql`case
+  when m.status = 'skipped' then case when m.skip_reason = 'suppressed' then 'suppressed' else 'failed' end
+  when m.status = 'queued' then case when m.attempts > 0 then 'deferred' else 'queued' end
+  when m.status = 'failed' then case when m.smtp_code >= 500 then 'bounced' else 'failed' end
+  when exists (select 1 from message_events b where b.message_id = m.id and b.kind = 'bounce'
+                and b.bounce_kind = 'hard') then 'bounced'
+  else 'delivered' end`;
+
+interface Row {
+  id: number | string;
+  status: MessageSummary['status'];
+  stream: MessageSummary['stream'] | null;
+  recipient_kind: MessageSummary['recipientKind'] | null;
+  copy_of: number | string | null;
+  email: string;
+  from_email: string | null;
+  subject: string | null;
+  tags: string[] | null;
+  metadata: Record<string, string> | string | null;
+  cost_millis: number | string | null;
+  attachments: number | string | null;
+  attempts: number | string;
+  created_at: string;
+  sent_at: string | null;
+  next_attempt_at: string | null;
+  response: string | null;
+  skip_reason: string | null;
+  raw_status: string;
+}
+
+function select(where: SQL, limit: number): SQL {
+  return sql`select m.id, ${STATUS_SQL} as status, t.category as stream, t.recipient_kind, t.copy_of, m.email,
+                    t.from_email, t.subject, t.tags, t.metadata, t.cost_millis, m.attempts, m.response,
+                    m.skip_reason, m.status as raw_status,
+                    (select f.attachment_count from transactional_messages f
+                      where f.message_id = coalesce(t.copy_of, t.message_id)) as attachments,
+                    ${ISO(sql`m.created_at`)} as created_at, ${ISO(sql`m.sent_at`)} as sent_at,
+                    case when m.status = 'queued' and m.attempts > 0 then ${ISO(sql`m.next_attempt_at`)} end
+                      as next_attempt_at
+               from messages m
+               left join transactional_messages t on t.message_id = m.id
+              where ${where}
+              order by m.id desc
+              limit ${limit}`;
+}
+
+/** The account's transactional streams (one per account; none until its first send). */
+const streamOf = (accountId: string) =>
+  sql`m.campaign_id = (select c.id from campaigns c where c.created_by = ${accountId}::uuid
+                                                      and c.kind = 'transactional')
+      and m.account_id = ${accountId}::uuid`;
+
+function summary(row: Row): MessageSummary {
+  const status = row.status;
+  return {
+    id: String(row.id),
+    status,
+    stream: row.stream ?? 'transactional',
+    recipientKind: row.recipient_kind ?? 'to',
+    copyOf: row.copy_of === null ? null : String(row.copy_of),
+    to: row.email,
+    from: row.from_email ?? '',
+    subject: row.subject ?? '',
+    tags: row.tags ?? [],
+    metadata: (typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata) ?? {},
+    // A message that ended failed or skipped was refunded (ADR 0018), or never charged (suppressed at request).
+    costMillis: row.raw_status === 'failed' || row.raw_status === 'skipped' ? 0 : Number(row.cost_millis ?? 0),
+    attachments: Number(row.attachments ?? 0),
+    attempts: Number(row.attempts),
+    createdAt: row.created_at,
+    sentAt: row.sent_at,
+    nextAttemptAt: row.next_attempt_at,
+  };
+}
+
+/** One message of the account, with its timeline; 404 when it is not one of the account's API messages. */
+export async function findMessage(db: Db, accountId: string, id: string): Promise<MessageDetail> {
+  const [row] = await queryRows<Row>(db, select(sql`${streamOf(accountId)} and m.id = ${id}::bigint`, 1));
+  if (!row) throw new AppError('not_found', 'Mensagem não encontrada.');
+  const message = summary(row);
+  const events: MessageDetail['events'] = [{ type: 'queued', at: message.createdAt, detail: null }];
+  if (message.status === 'suppressed') {
+    events.push({ type: 'suppressed', at: message.createdAt, detail: row.response });
+  } else if (row.sent_at) {
+    events.push({ type: 'delivered', at: row.sent_at, detail: row.response });
+  } else if (message.status === 'bounced' || message.status === 'failed') {
+    events.push({ type: message.status, at: null, detail: row.response ?? row.skip_reason });
+  }
+  const after = await queryRows<{
+    kind: 'open' | 'click' | 'unsubscribe' | 'bounce' | 'complaint';
+    at: string;
+    machine: boolean;
+    bounce_kind: string | null;
+    detail: string | null;
+    url: string | null;
+  }>(
+    db,
+    sql`select e.kind, ${ISO(sql`e.created_at`)} as at, e.machine, e.bounce_kind, e.detail, l.url
+          from message_events e left join campaign_links l on l.id = e.link_id
+         where e.message_id = ${id}::bigint and e.account_id = ${accountId}::uuid
+         order by e.created_at, e.id
+         limit 500`,
+  );
+  for (const e of after) {
+    if (e.kind === 'open') events.push({ type: 'opened', at: e.at, detail: null, machine: e.machine });
+    else if (e.kind === 'click')
+      events.push({ type: 'clicked', at: e.at, detail: null, url: e.url ?? '', machine: e.machine });
+    else if (e.kind === 'bounce')
+      events.push({ type: 'bounced', at: e.at, detail: [e.bounce_kind, e.detail].filter(Boolean).join(': ') || null });
+    else if (e.kind === 'complaint') events.push({ type: 'complained', at: e.at, detail: e.detail });
+    else events.push({ type: 'unsubscribed', at: e.at, detail: e.detail });
+  }
+  return { ...message, events };
+}
+
+/** A page of the account's messages, newest first (keyset on the id: ids grow with time), filtered. */
+export async function findMessagePage(
+  db: Db,
+  accountId: string,
+  query: MessageListQuery,
+): Promise<{ items: MessageSummary[]; nextCursor: string | null }> {
+  const limit = query.limit ?? 50;
+  const conditions: SQL[] = [streamOf(accountId)];
+  if (query.cursor) conditions.push(sql`m.id < ${query.cursor}::bigint`);
+  if (query.recipient) conditions.push(sql`m.email = ${query.recipient}`);
+  if (query.status?.length) conditions.push(sql`(${STATUS_SQL}) = any(${`{${query.status.join(',')}}`}::text[])`);
+  if (query.tag) conditions.push(sql`${query.tag} = any(t.tags)`);
+  if (query.stream) conditions.push(sql`t.category = ${query.stream}`);
+  if (query.since) conditions.push(sql`m.created_at >= ${new Date(query.since).toISOString()}::timestamptz`);
+  if (query.until) conditions.push(sql`m.created_at < ${new Date(query.until).toISOString()}::timestamptz`);
+  const rows = await queryRows<Row>(db, select(sql.join(conditions, sql` and `), limit + 1));
+  const page = rows.slice(0, limit).map(summary);
+  return { items: page, nextCursor: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null };
+}
