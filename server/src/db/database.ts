@@ -14,6 +14,17 @@ import * as schema from './schema';
 export type Schema = typeof schema;
 /** The Drizzle database every module receives: the same type on PGlite and on PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** The transaction a `db.transaction(async (tx) => …)` callback receives. */
+export type DbTransaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * A transaction where a module's function takes a `Db`, so the same function runs alone or inside the caller's
+ * transaction. Drizzle's transaction has every query method of the database but not its type (`$client` and
+ * `transaction` differ); the one cast lives here.
+ */
+export function asDb(tx: Db | DbTransaction): Db {
+  return tx as unknown as Db;
+}
 
 export type DatabaseTarget =
   | { kind: 'pglite'; dataDir: string | null }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/test-app';
 import { DATABASE_KINDS } from '../../test/support/test-database';
-import { type Db, queryRows, queryRowsNamed } from './database';
+import { asDb, queryRows, queryRowsNamed } from './database';
 
 describe.each(DATABASE_KINDS)('named prepared statements (queryRowsNamed) on %s', (kind) => {
   let t: TestApp;
@@ -22,7 +22,7 @@ describe.each(DATABASE_KINDS)('named prepared statements (queryRowsNamed) on %s'
     );
     // Same name, other parameters, inside one transaction (one connection): parsed once, run twice.
     const prepared = await db.transaction(async (tx) => {
-      const q = tx as unknown as Db;
+      const q = asDb(tx);
       const first = await queryRowsNamed<{ next: number; word: string }>(
         q,
         'query_rows_named_probe',

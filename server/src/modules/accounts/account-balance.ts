@@ -1,9 +1,9 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { type Db, queryRowsNamed } from '../../db/database';
+import { asDb, type Db, type DbTransaction, queryRowsNamed } from '../../db/database';
 import { accounts } from './accounts.db';
 
 /** A database handle or an open transaction on it. */
-export type Tx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Tx = Db | DbTransaction;
 
 export interface BillingAccount {
   id: string;
@@ -51,7 +51,7 @@ export async function lockBillingAccount(tx: Tx, accountId: string): Promise<Bil
     balance_millis: number | string;
     status: BillingAccount['status'];
   }>(
-    tx as unknown as Db,
+    asDb(tx),
     'billing_lock_account',
     sql`select ${accounts.id} as id, ${accounts.priceMillis} as price_millis,
                ${accounts.balanceMillis} as balance_millis, ${accounts.status} as status

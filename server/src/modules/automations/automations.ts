@@ -7,8 +7,7 @@ import {
   missingSendChecks,
 } from '@carteiro/shared';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
 import { findList } from '../lists/find-lists';
@@ -182,7 +181,7 @@ async function saveSteps(db: Db, automationId: string, steps: AutomationSaveInpu
 export async function createAutomation(db: Db, accountId: string, input: AutomationSaveInput): Promise<AutomationView> {
   await assertReferences(db, accountId, input);
   const id = await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = asDb(tx);
     const [row] = await t
       .insert(automations)
       .values({
@@ -233,7 +232,7 @@ export async function updateAutomation(
     }
   }
   await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = asDb(tx);
     await t
       .update(automations)
       .set({

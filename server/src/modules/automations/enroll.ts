@@ -1,7 +1,6 @@
 import { AUTOMATION_EVENT_KEY_VALUE_MAX, AUTOMATION_TIME_ZONE, type AutomationEventInput } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { ineligibilityReasonSql, reasonLabelSql } from '../contacts/recipient-eligibility';
 import { SUBSCRIBE_TOKEN_TTL_SECONDS } from '../subscriptions/consent-requests';
@@ -100,7 +99,7 @@ export async function enrollDateTriggers(db: Db, now: Date): Promise<number> {
   let enrolled = 0;
   for (const automation of due) {
     enrolled += await db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+      const t = asDb(tx);
       const claimed = await queryRows<{ id: string }>(
         t,
         sql`update automations set date_run_on = ${today.date}

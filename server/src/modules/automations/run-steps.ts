@@ -1,8 +1,7 @@
 import type { TransactionalMessageInput } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { reasonLabelSql } from '../contacts/recipient-eligibility';
@@ -117,7 +116,7 @@ export async function runStepBatch(
   let failedStep = 0;
   try {
     return await db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+      const t = asDb(tx);
       const stepRows = await queryRows<StepRow>(
         t,
         sql`select id, position, wait_amount, wait_unit, template_id, subject

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/database';
+import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Tx } from '../accounts/account-balance';
 
@@ -15,7 +15,7 @@ export const ACCOUNT_SUSPENDED_SEND_MESSAGE =
  */
 export async function assertAccountCanSend(tx: Tx, accountId: string): Promise<void> {
   const [row] = await queryRows<{ status: string }>(
-    tx as unknown as Db,
+    asDb(tx),
     sql`select status from accounts where id = ${accountId} for share`,
   );
   if (!row) throw new AppError('not_found', 'Conta não encontrada.');

@@ -1,8 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
-import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, type Db, queryRows } from '../../db/database';
 import { suppressEmail } from '../contacts/suppression';
 import { transitionCampaignStatus } from '../sending/campaign-controls';
 import { campaignSends } from '../sending/messages.db';
@@ -68,7 +67,7 @@ export async function findMessageByToken(db: Db, token: string): Promise<Message
 /** Marks the contact bounced/complained and suppresses the address for every stream (complaints: off every list too). */
 async function suppressContact(db: Db, message: MessageFacts, reason: 'bounced' | 'complained'): Promise<void> {
   await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = asDb(tx);
     if (message.contact_id) {
       await t.execute(
         sql`update contacts set status = ${reason}, updated_at = now()

@@ -1,5 +1,5 @@
 import type { ContactCreateInput } from '@carteiro/shared';
-import type { Db } from '../../db/database';
+import { asDb, type Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { addContactsToLists } from '../lists/add-contacts-to-list';
 import type { ConsentLinks } from '../subscriptions/consent-requests';
@@ -55,7 +55,7 @@ export async function createContact(
       .returning();
     if (!row) throw new AppError('contact_exists');
     if (listIds.length > 0) {
-      await addContactsToLists(tx as unknown as Db, context.links, accountId, listIds, [row.id], {
+      await addContactsToLists(asDb(tx), context.links, accountId, listIds, [row.id], {
         kind: 'sender',
         via: context.via,
         ...(context.actor ? { actor: context.actor } : {}),

@@ -1,6 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, type Db, queryRows } from '../../db/database';
 import { emitContactsUnsubscribed } from '../webhooks/emit-event';
 import { contacts } from './contacts.db';
 import { suppressUnsubscribedContacts } from './suppression';
@@ -20,7 +19,7 @@ export async function unsubscribeContacts(db: Db, accountId: string, ids: string
       .where(and(eq(contacts.accountId, accountId), inArray(contacts.id, ids), eq(contacts.status, 'subscribed')))
       .returning({ id: contacts.id });
     await queryRows(
-      tx as unknown as Db,
+      asDb(tx),
       sql`update list_memberships m set status = 'unsubscribed'
           from contacts c where c.id = m.contact_id and c.account_id = ${accountId}
           and c.id in (${sql.join(
@@ -28,7 +27,7 @@ export async function unsubscribeContacts(db: Db, accountId: string, ids: string
             sql`, `,
           )})`,
     );
-    await suppressUnsubscribedContacts(tx as unknown as Db, accountId, ids);
+    await suppressUnsubscribedContacts(asDb(tx), accountId, ids);
     // Outbound webhook: the contacts this call unsubscribed.
     await emitContactsUnsubscribed(
       tx,

@@ -1,8 +1,7 @@
 import { describeEmailProblem, type ImportStartInput, normaliseEmail } from '@carteiro/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, type Db, queryRows } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import type { Tx } from '../accounts/account-balance';
 import { csvCell } from '../contacts/export-contacts';
@@ -465,7 +464,7 @@ async function writeBatch(
         suppressed: string | null;
         members?: string | null;
       }>(
-        tx as unknown as Db,
+        asDb(tx),
         sql`with input as (
           select *
           from unnest(${ids}::uuid[], ${emails}::text[], ${names}::text[]${sql.join(fieldArrays)})
@@ -489,7 +488,7 @@ async function writeBatch(
       );
       const memberIds = result?.members ? result.members.split(',') : [];
       if (options.listId && memberIds.length > 0) {
-        await addContactsToList(tx as unknown as Db, links, accountId, options.listId, memberIds, {
+        await addContactsToList(asDb(tx), links, accountId, options.listId, memberIds, {
           kind: 'sender',
           via: 'importação',
         });
@@ -502,7 +501,7 @@ async function writeBatch(
       const outcome: BatchOutcome = options.updateExisting
         ? { inserted, updated: touched - inserted, unchanged: candidates - touched, suppressed }
         : { inserted, updated: 0, unchanged: candidates - inserted, suppressed };
-      await record(tx as unknown as Db, outcome);
+      await record(asDb(tx), outcome);
       return outcome;
     });
   } catch (error) {

@@ -1,7 +1,6 @@
 import { CONSENT_LIFTS, type TransactionalMessageInput } from '@carteiro/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
@@ -102,7 +101,7 @@ export async function addContactsToLists(
 
   if (targets.some((list) => list.optIn === 'double')) await assertMayAskConsent(db, accountId, cause.actor);
   return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = asDb(tx);
     // One statement: the account's contacts among the ids, those that may receive marketing (subscribed, not
     // suppressed: the contacts module's rule, as every send applies it) join every list with the list's status.
     // LATERAL … LIMIT 1: one primary-key probe per id whatever the statistics (an import passes 10,000 at a time).
@@ -259,7 +258,7 @@ async function joinByForm(
   const result: AddToListsResult = { subscribed: 0, pending: 0, skipped: 0, confirmationsSent: 0 };
   const now = new Date();
   const mail = await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = asDb(tx);
     const [contact] = await queryRows<{ email: string; name: string | null; suppressed: boolean }>(
       t,
       sql`select c.email, c.name, ${suppressedForStreamSql(sql`c.account_id`, sql`c.email`, 'marketing')} as suppressed

@@ -7,7 +7,7 @@ import type {
 } from '@carteiro/shared';
 import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../../db/database';
+import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
@@ -192,7 +192,7 @@ async function readSegment<T>(db: Db, segment: CompiledSegment, query: SQL): Pro
       await tx.execute(sql`set local enable_nestloop = off`);
       await tx.execute(sql.raw(`set local work_mem = '${SEGMENT_WORK_MEM}'`));
     }
-    return queryRows<T>(tx as unknown as Db, query);
+    return queryRows<T>(asDb(tx), query);
   });
 }
 

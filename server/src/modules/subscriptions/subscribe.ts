@@ -1,6 +1,6 @@
 import { normaliseEmail } from '@carteiro/shared';
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import { asDb, type Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { contacts } from '../contacts/contacts.db';
@@ -124,7 +124,7 @@ export async function confirmSubscription(
   const consentId = verifyToken(secret, SUBSCRIBE_TOKEN_PURPOSE, token);
   if (!consentId) return null;
   return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = asDb(tx);
     const [first] = await tx.select().from(subscriptionConsents).where(eq(subscriptionConsents.id, consentId));
     if (!first) return null;
     const requested = first.requestId

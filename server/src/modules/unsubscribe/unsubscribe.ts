@@ -1,7 +1,6 @@
 import { normaliseEmail } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { liftUnsubscribedSuppression, suppressEmail, suppressUnsubscribedContacts } from '../contacts/suppression';
 import { emitMessageEvent } from '../webhooks/emit-event';
@@ -103,7 +102,7 @@ export async function unsubscribeByMessage(
   source: 'one-click' | 'page',
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = asDb(tx);
     // contactStatus is null when the message's contact no longer exists (deleted by the sender; messages keep
     // the old id): the opt-out then goes on the address the message was sent to.
     if (target.contactId && target.contactStatus !== null) {
@@ -177,7 +176,7 @@ export async function savePreferences(db: Db, target: UnsubscribeTarget, keepLis
   const keep = new Set(keepListIds);
   const contactId = target.contactId;
   await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = asDb(tx);
     for (const list of lists) {
       if (keep.has(list.id) && !list.subscribed) {
         await t.execute(
