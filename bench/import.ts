@@ -112,7 +112,7 @@ function postgresCpuMeter(dbName: string) {
 }
 
 /** The child: one import into one database, then the list pages; prints the figures. */
-async function child(label: string, database: Database, file: string, dir: string, dbName: string) {
+async function child(label: string, database: Database, file: string, dbName: string) {
   const [account] = await database.db
     .insert(accounts)
     .values({ uuid: crypto.randomUUID(), ownerUserId: 'bench', name: 'Bench' })
@@ -236,7 +236,6 @@ async function childMain() {
       kind === 'postgres' ? 'PostgreSQL' : 'PGlite',
       database,
       file,
-      dir,
       kind === 'postgres' ? new URL(process.env.BENCH_CHILD_URL as string).pathname.slice(1) : '',
     );
   } finally {

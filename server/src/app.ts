@@ -97,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sendError(
         reply,
         new AppError(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'not_found' : 'bad_request'),
-      ) as unknown as void,
+      ) as unknown as undefined,
   });
 
   // 1. Cross-cutting: errors, security headers, the tracking-host guard (a sender's links.<domain> answers only

@@ -1,6 +1,5 @@
 import { automationSaveSchema } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { idParam } from '../../http/id-param';

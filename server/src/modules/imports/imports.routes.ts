@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import { importStartSchema } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { idParam } from '../../http/id-param';

@@ -1,8 +1,6 @@
 import { previewSchema, templateCreateSchema, templateUpdateSchema, testSendSchema } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
 import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';

@@ -36,7 +36,7 @@ describe('AccountForm time zone picker', () => {
     expect(options[0]?.textContent).toBe('Horário de Brasília');
     expect(options.length).toBeLessThan(40);
     for (const option of options) expect(option.textContent).not.toMatch(/\/|_|New York|Lisbon|London/);
-    expect(options.map((o) => o.textContent)).toContain('Portugal (Lisboa) · ' + labelOffset('Europe/Lisbon'));
+    expect(options.map((o) => o.textContent)).toContain(`Portugal (Lisboa) · ${labelOffset('Europe/Lisbon')}`);
     expect(select.value).toBe('America/Sao_Paulo');
   });
 
