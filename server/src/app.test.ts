@@ -116,7 +116,9 @@ describe.each(DATABASE_KINDS)('app foundation on %s', (kind) => {
     expect(list.statusCode).toBe(200);
     expect(list.body).toContain('Olá, João — confirmação');
     const page = await t.app.inject(`/dev/mailbox/${mail?.id}`);
-    expect(page.body).toContain('<iframe sandbox=""');
+    // Sandboxed without scripts or our origin; links open in a new tab (popups) instead of blanking the frame.
+    expect(page.body).toContain('<iframe sandbox="allow-popups allow-popups-to-escape-sandbox"');
+    expect(page.body).not.toMatch(/allow-scripts|allow-same-origin/);
     // The sender HTML sits escaped inside srcdoc, never as live markup of our page.
     expect(page.body).not.toContain('<script>alert(1)</script>');
     const raw = await t.app.inject(`/dev/mailbox/${mail?.id}/raw`);
