@@ -81,9 +81,17 @@ describe('rendering sender templates off the event loop', () => {
       message:
         'O modelo demorou demais para ser processado e foi interrompido. Simplifique os laços ({% for %}) e os filtros do modelo.',
     });
-    expect((await renderUntrusted({ subject: 'depois', html: '<p>{{ contato.cidade }}</p>' }, SCOPE)).html).toBe(
-      '<p>Recife</p>',
-    );
+    // The pool starts a new thread for the next render. That thread's first render is cold (its JIT has not run),
+    // which on a loaded machine can itself pass this test's short deadline: only a deadline may be retried.
+    let after: { html: string } | null = null;
+    for (let attempt = 0; attempt < 3 && !after; attempt++) {
+      try {
+        after = await renderUntrusted({ subject: 'depois', html: '<p>{{ contato.cidade }}</p>' }, SCOPE);
+      } catch (error) {
+        if (!(error instanceof RenderPoolError && error.reason === 'deadline')) throw error;
+      }
+    }
+    expect(after?.html).toBe('<p>Recife</p>');
   });
 
   it('refuses at once past its queue (503), instead of piling work up', async () => {
