@@ -99,7 +99,7 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
     await customer.getByTestId('home-balance').waitFor(); // the account exists once the dashboard shows it
 
     const operator = await newPage(browser, app.baseURL);
-    await register(operator, { name: 'Suporte', email: SECOND_OPERATOR, password: 'senha-do-suporte' });
+    await register(operator, { name: 'Suporte', email: SECOND_OPERATOR, password: 'plantao-2026-seguro' });
     await operator.waitForURL('**/dashboard');
     await verifyEmail(operator, app.baseURL, SECOND_OPERATOR); // the back office needs a verified e-mail
     await operator.goto('/admin');
