@@ -520,6 +520,9 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     const second = slow.sendBatch(id).finally(() => {
       waiting = false;
     });
+    // The second batch must be this worker's before the other one starts sweeping and claiming: otherwise the
+    // other worker may carve the remaining recipients first, and the test would measure that race, not the lease.
+    while (waiting && slow.leases.heldIds().length === 0) await new Promise((r) => setTimeout(r, 5));
     const other = newSender({ leaseSeconds: 2 });
     while (waiting) {
       await other.tick();
