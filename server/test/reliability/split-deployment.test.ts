@@ -286,6 +286,11 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('the api + 2 workers split
       const counts = sink.deliveredTo('tempestade');
       expect([...counts.keys()].sort()).toEqual([...storm.emails].sort()); // none lost
       const repeated = [...counts.entries()].filter(([, c]) => c > 1);
+      // The figures of the run (the by-hand size quotes them in docs/threat-model.md).
+      console.info(
+        `reliability: ${RECIPIENTS} + ${calm.emails.length} recipients, ${IMPORT_ROWS} import rows, ` +
+          `${mayRepeat.size} in flight at the kill, ${repeated.length} delivered twice`,
+      );
       expect(repeated.filter(([to, c]) => c !== 2 || !mayRepeat.has(to))).toEqual([]);
       expect(repeated.length).toBeLessThanOrEqual(DUPLICATES_PER_KILLED_WORKER);
       await expectDeliveredAndChargedOnce(storm.id, storm.emails.length);
