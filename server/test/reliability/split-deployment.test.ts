@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database';
 import { ledgerEntries } from '../../src/modules/billing/billing.db';
-import { startCampaignSend } from '../../src/modules/sending/start-campaign-send';
+import { startCampaignSend } from '../../src/modules/campaigns/start-campaign-send';
 import {
   campaignStatus,
   createListWithContacts,

@@ -10,7 +10,7 @@ import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-d
 import { queryRows } from '../../db/database';
 import { ledgerEntries } from '../billing/billing.db';
 import type { campaigns } from '../campaigns/campaigns.db';
-import { startCampaignSend } from './start-campaign-send';
+import { startCampaignSend } from '../campaigns/start-campaign-send';
 import { campaignStatus, createListWithContacts, createReadyCampaign, creditAccount } from './testing/send-fixtures';
 import { type SmtpSink, startSmtpSink } from './testing/smtp-sink';
 
