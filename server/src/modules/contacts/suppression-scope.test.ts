@@ -21,7 +21,7 @@ import { messages } from '../sending/messages.db';
 import { startCampaignSend } from '../sending/start-campaign-send';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { createListWithContacts, createReadyCampaign, creditAccount } from '../sending/testing/send-fixtures';
-import { sendTransactional } from '../sending/transactional/send-transactional';
+import { sendTransactional } from '../transactional/send-transactional';
 import { suppressions } from './contacts.db';
 import { hashEmail } from './email-hash';
 import {

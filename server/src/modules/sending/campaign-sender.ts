@@ -29,6 +29,7 @@ import {
   resolvePersonalisedLinks,
   trackMessageHtml,
 } from '../tracking/campaign-links';
+import { TransactionalLanes } from '../transactional/transactional-lanes';
 import { emitCampaignEvent } from '../webhooks/emit-event';
 import { decideDueAbTests } from './ab-test';
 import { BatchLeases } from './batch-leases';
@@ -42,7 +43,6 @@ import { campaignSends } from './messages.db';
 import { buildMimeMessage, buildMimeMessageFromParts, type MessageFrame } from './mime/build-message';
 import type { SenderSettings } from './sender-settings';
 import { startDueCampaigns } from './start-campaign-send';
-import { TransactionalLanes } from './transactional/transactional-lanes';
 import type { DeliveryOutcome, MailTransport, WireMessage } from './transport';
 import { wireFrame } from './wire-message';
 
@@ -188,7 +188,7 @@ export class CampaignSender {
   private stopped = false;
   private loop: Promise<void> | null = null;
   private lastSweep = 0;
-  /** The transactional lanes (transactional/transactional-lanes.ts), run between campaign batches. */
+  /** The transactional lanes (modules/transactional/transactional-lanes.ts), run between campaign batches. */
   readonly transactional: TransactionalLanes;
   /** The leases of the batches this worker is delivering, renewed while it works on them (batch-leases.ts). */
   readonly leases: BatchLeases;
