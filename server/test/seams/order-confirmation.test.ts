@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { WEBHOOK_EVENT_SCHEMAS } from '@carteiro/shared';
 import { simpleParser } from 'mailparser';
 import pino from 'pino';
@@ -190,7 +190,9 @@ describe.each(DATABASE_KINDS)('order confirmation, end to end on %s', (kind) => 
     expect(received).toHaveLength(1);
     const delivery = received[0] as { headers: Record<string, string>; body: string };
     // Throws unless webhook-id, webhook-timestamp and webhook-signature match the endpoint's secret.
-    const event = WEBHOOK_EVENT_SCHEMAS['message.delivered'].parse(new Webhook(whsec).verify(delivery.body, delivery.headers));
+    const event = WEBHOOK_EVENT_SCHEMAS['message.delivered'].parse(
+      new Webhook(whsec).verify(delivery.body, delivery.headers),
+    );
     expect(event.data).toMatchObject({
       messageId,
       email: 'joana.prado@cliente.com.br',
