@@ -67,8 +67,8 @@ const TEMPLATE = {
 describe.each(DATABASE_KINDS)('order confirmation, end to end on %s', (kind) => {
   const h = useEngineHarness(kind, { WEBHOOKS_ALLOW_PRIVATE_URLS: 'true', API_RATE_LIMIT: '1000' });
   let base: string;
-  let receiver: http.Server;
-  let worker: WebhookWorker;
+  let receiver: http.Server | undefined;
+  let worker: WebhookWorker | undefined;
   const received: Array<{ headers: Record<string, string>; body: string }> = [];
 
   beforeAll(async () => {
@@ -82,7 +82,7 @@ describe.each(DATABASE_KINDS)('order confirmation, end to end on %s', (kind) => 
         res.writeHead(204).end();
       });
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => receiver?.listen(0, '127.0.0.1', resolve));
     worker = await startWebhookWorker({
       config: h.t.config,
       db: h.db,
@@ -94,8 +94,8 @@ describe.each(DATABASE_KINDS)('order confirmation, end to end on %s', (kind) => 
     });
   });
   afterAll(async () => {
-    await worker.stop();
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await worker?.stop();
+    if (receiver) await new Promise<void>((resolve) => receiver.close(() => resolve()));
   });
 
   async function api(secret: string, method: 'GET' | 'POST', path: string, body?: unknown) {
@@ -120,7 +120,7 @@ describe.each(DATABASE_KINDS)('order confirmation, end to end on %s', (kind) => 
       url: '/api/webhooks/endpoints',
       headers: owner.headers,
       payload: {
-        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/carteiro`,
+        url: `http://127.0.0.1:${(receiver?.address() as AddressInfo).port}/carteiro`,
         eventTypes: ['message.delivered'],
       },
     });
@@ -184,7 +184,7 @@ describe.each(DATABASE_KINDS)('order confirmation, end to end on %s', (kind) => 
     expect(timeline).toEqual(['queued', 'delivered']);
 
     for (let i = 0; i < 100 && received.length === 0; i++) {
-      await worker.dispatchOnce();
+      await worker?.dispatchOnce();
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(received).toHaveLength(1);
