@@ -8,6 +8,7 @@ export * from '../modules/auth/auth.db';
 export * from '../modules/automations/automations.db';
 export * from '../modules/billing/billing.db';
 export * from '../modules/bounces/bounces.db';
+export * from '../modules/campaigns/campaign-sends.db';
 export * from '../modules/campaigns/campaigns.db';
 export * from '../modules/contacts/contacts.db';
 export * from '../modules/dev-mailbox/dev-mailbox.db';

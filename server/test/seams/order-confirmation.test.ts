@@ -95,7 +95,8 @@ describe.each(DATABASE_KINDS)('order confirmation, end to end on %s', (kind) => 
   });
   afterAll(async () => {
     await worker?.stop();
-    if (receiver) await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    const server = receiver;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
   async function api(secret: string, method: 'GET' | 'POST', path: string, body?: unknown) {
