@@ -116,12 +116,13 @@ describe.each(DATABASE_KINDS)('order confirmation, end to end on %s', (kind) => 
     await creditAccount(h.db, owner.accountId, 10_000);
     await trustSenderAddress(h.db, owner.accountId, `pedidos@${DOMAIN}`);
     const secret = await createApiKeyFor(h.t, owner);
+    const hookPort = (receiver?.address() as AddressInfo | undefined)?.port;
     const endpoint = await h.t.app.inject({
       method: 'POST',
       url: '/api/webhooks/endpoints',
       headers: owner.headers,
       payload: {
-        url: `http://127.0.0.1:${(receiver?.address() as AddressInfo).port}/carteiro`,
+        url: `http://127.0.0.1:${hookPort}/carteiro`,
         eventTypes: ['message.delivered'],
       },
     });
