@@ -17,7 +17,7 @@ import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
 import { lists } from '../lists/lists.db';
 import { assertOwnSegments } from '../segments/segments';
-import { assertSenderAllowed } from '../sender-identities/sender-identities';
+import { assertSenderAllowed, isSenderAllowed } from '../sender-identities/sender-identities';
 import { findCustomFieldNames } from '../templates/custom-field-names';
 import { findTemplate } from '../templates/templates';
 import { assertHasUnsubscribeLink, assertValidTemplate } from '../templates/validate-template';
@@ -358,4 +358,26 @@ export async function findCampaignsBetween(db: Db, accountId: string, from: Date
     )
     .orderBy(sql`coalesce(${campaigns.scheduledAt}, ${campaigns.startedAt})`);
   return rows.map(toCampaignView);
+}
+
+/**
+ * From addresses of the account's campaigns still to be sent (draft, scheduled, paused) that are not allowed
+ * now: the dashboard notice after the migration ("confirme antes do próximo envio").
+ */
+export async function unverifiedCampaignSenders(db: Db, accountId: string): Promise<string[]> {
+  const [account] = await db
+    .select({ defaultFromEmail: accounts.defaultFromEmail })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  const pending = (await findCampaigns(db, accountId)).filter((c) =>
+    ['draft', 'scheduled', 'paused'].includes(c.status),
+  );
+  const emails = new Set<string>();
+  for (const c of pending) {
+    const from = c.fromEmail ?? account?.defaultFromEmail;
+    if (from) emails.add(from.toLowerCase());
+  }
+  const out: string[] = [];
+  for (const email of emails) if (!(await isSenderAllowed(db, accountId, email))) out.push(email);
+  return out.sort();
 }

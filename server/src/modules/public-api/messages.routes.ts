@@ -10,8 +10,8 @@ import {
   transactionalSendResultSchema,
 } from '@carteiro/shared';
 import { z } from 'zod';
-import { sendTransactionalGrouped } from '../sending/transactional/group-commit';
-import { sendTransactional } from '../sending/transactional/send-transactional';
+import { sendTransactionalGrouped } from '../transactional/group-commit';
+import { sendTransactional } from '../transactional/send-transactional';
 import { findMessage, findMessagePage } from './message-lookup';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
@@ -21,8 +21,8 @@ const errors = ['insufficient_balance', 'account_suspended', 'sender_not_verifie
 const example = {
   to: { email: 'ana@example.com', name: 'Ana Souza' },
   from: { email: 'pedidos@minhaloja.com.br', name: 'Minha Loja' },
-  subject: 'Pedido {{ pedido }} confirmado',
-  html: '<p>Olá, {{ contato.nome }}! Recebemos o pedido {{ pedido }}.</p><img src="cid:logo">',
+  subject: 'Pedido {{ dados.pedido }} confirmado',
+  html: '<p>Olá, {{ contato.nome }}! Recebemos o pedido {{ dados.pedido }}.</p><img src="cid:logo">',
   data: { pedido: '1234' },
   cc: [{ email: 'financeiro@example.com' }],
   replyTo: 'atendimento@minhaloja.com.br',
@@ -51,7 +51,7 @@ const extrasDescription =
   '`tags` e `metadata` voltam na consulta e em todo webhook da mensagem. Campos desconhecidos: 400 `unknown_fields`.';
 
 /**
- * Transactional messages: thin operations over the sending engine's use case (sending/transactional). Allowed to
+ * Transactional messages: thin operations over the sending engine's use case (modules/transactional). Allowed to
  * send-only keys. Charged atomically; 402 with the missing amount on a short balance.
  */
 export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
