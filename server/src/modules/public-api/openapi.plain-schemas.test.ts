@@ -5,13 +5,15 @@ type Json = Record<string, unknown>;
 
 /** Every schema of the document (components, parameters, bodies, responses, webhooks), with where it sits. */
 function schemasIn(value: unknown, at: string, out: Array<[string, Json]> = []): Array<[string, Json]> {
-  if (Array.isArray(value)) value.forEach((item, i) => schemasIn(item, `${at}/${i}`, out));
-  else if (value && typeof value === 'object') {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) schemasIn(item, `${at}/${i}`, out);
+  } else if (value && typeof value === 'object') {
     for (const [key, child] of Object.entries(value as Json)) {
       const where = `${at}/${key}`;
       if (key === 'schema' && child && typeof child === 'object') collectSchema(child as Json, where, out);
       else if (key === 'schemas' && child && typeof child === 'object') {
-        for (const [name, schema] of Object.entries(child as Json)) collectSchema(schema as Json, `${where}/${name}`, out);
+        for (const [name, schema] of Object.entries(child as Json))
+          collectSchema(schema as Json, `${where}/${name}`, out);
       } else schemasIn(child, where, out);
     }
   }
@@ -24,7 +26,8 @@ function collectSchema(schema: Json, at: string, out: Array<[string, Json]>): vo
     if (value && typeof value === 'object' && !Array.isArray(value)) collectSchema(value as Json, where, out);
   };
   for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) {
-    if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach((s, i) => sub(s, `${at}/${key}/${i}`));
+    if (Array.isArray(schema[key]))
+      for (const [i, s] of (schema[key] as unknown[]).entries()) sub(s, `${at}/${key}/${i}`);
   }
   for (const key of ['items', 'not', 'propertyNames', 'additionalProperties']) sub(schema[key], `${at}/${key}`);
   for (const [name, s] of Object.entries((schema.properties ?? {}) as Json)) sub(s, `${at}/properties/${name}`);
