@@ -13,6 +13,7 @@ import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
+import { unverifiedCampaignSenders } from '../campaigns/campaigns';
 import { assertMayCauseMail, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { hitPublicRateLimit } from '../subscriptions/rate-limit';
 import {
@@ -29,7 +30,6 @@ import {
   type SenderIdentitySettings,
   senderAlignment,
   setDomainSuspended,
-  unverifiedCampaignSenders,
 } from './sender-identities';
 
 const DOMAIN_NOT_FOUND = 'Domínio não encontrado.';

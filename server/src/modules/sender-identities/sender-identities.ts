@@ -16,7 +16,6 @@ import type { DnsResolver } from '../../net/dns';
 import type { Tx } from '../accounts/account-balance';
 import { accounts } from '../accounts/accounts.db';
 import { type OperatorRef, recordAdminAction } from '../billing/record-admin-action';
-import { findCampaigns } from '../campaigns/campaigns';
 import { dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import {
   countSpfLookups,
@@ -582,28 +581,6 @@ export async function setDomainSuspended(
       details: { domain: row.domain },
     });
   });
-}
-
-/**
- * From addresses of the account's campaigns still to be sent (draft, scheduled, paused) that are not allowed
- * now: the dashboard notice after the migration ("confirme antes do próximo envio").
- */
-export async function unverifiedCampaignSenders(db: Db, accountId: string): Promise<string[]> {
-  const [account] = await db
-    .select({ defaultFromEmail: accounts.defaultFromEmail })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
-  const pending = (await findCampaigns(db, accountId)).filter((c) =>
-    ['draft', 'scheduled', 'paused'].includes(c.status),
-  );
-  const emails = new Set<string>();
-  for (const c of pending) {
-    const from = c.fromEmail ?? account?.defaultFromEmail;
-    if (from) emails.add(from.toLowerCase());
-  }
-  const out: string[] = [];
-  for (const email of emails) if (!(await isSenderAllowed(db, accountId, email))) out.push(email);
-  return out.sort();
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import type { SkipReason } from '@carteiro/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { decideDueAbTests } from '../campaigns/ab-test';
@@ -678,7 +678,7 @@ export class CampaignSender {
         .returning({ errors: campaignSends.consecutiveErrors });
       if (!row || row.errors < this.settings.pauseAfterErrors) return;
       const reason = `Pausada automaticamente: o servidor de envio falhou ${row.errors} vezes seguidas (${(lastResponse ?? 'sem resposta').slice(0, 200)}). Verifique o servidor SMTP e retome a campanha.`;
-      if (await transitionCampaignStatus(tx as unknown as Db, campaignId, ['sending'], 'paused')) {
+      if (await transitionCampaignStatus(asDb(tx), campaignId, ['sending'], 'paused')) {
         await tx.update(campaignSends).set({ pausedReason: reason }).where(eq(campaignSends.campaignId, campaignId));
         await emitCampaignEvent(tx, campaignId, 'campaign.paused', { reason }); // outbound webhook
         this.logger.error({ campaignId, errors: row.errors, lastResponse }, 'campaign paused: relay failing');
