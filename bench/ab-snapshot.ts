@@ -12,8 +12,8 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { decideAbTest } from '../server/src/modules/sending/ab-test';
-import { startCampaignSend } from '../server/src/modules/sending/start-campaign-send';
+import { decideAbTest } from '../server/src/modules/campaigns/ab-test';
+import { startCampaignSend } from '../server/src/modules/campaigns/start-campaign-send';
 import {
   createListWithContacts,
   createReadyCampaign,

@@ -30,11 +30,11 @@ import { loadConfig } from '../server/src/config';
 import { type Database, openDatabase, queryRows } from '../server/src/db/database';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
+import { startCampaignSend } from '../server/src/modules/campaigns/start-campaign-send';
 import { createApiKey } from '../server/src/modules/public-api/api-keys';
 import { trustSenderAddress } from '../server/src/modules/sender-identities/testing/trust-sender';
 import { CampaignSender } from '../server/src/modules/sending/campaign-sender';
 import { createPlatformMailer, createRelayTransport } from '../server/src/modules/sending/sending-runtime';
-import { startCampaignSend } from '../server/src/modules/sending/start-campaign-send';
 import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
 import { setTrackingSecret } from '../server/src/modules/tracking/tracking-token';
 

@@ -38,6 +38,7 @@ import { loadConfig } from '../server/src/config';
 import { type Database, openDatabase } from '../server/src/db/database';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
+import { startCampaignSend } from '../server/src/modules/campaigns/start-campaign-send';
 import { addSenderDomain } from '../server/src/modules/sender-identities/sender-identities';
 import { senderDomains } from '../server/src/modules/sender-identities/sender-identities.db';
 import { createSigningResolver } from '../server/src/modules/sender-identities/sender-signing';
@@ -60,7 +61,6 @@ import {
 } from '../server/src/modules/sending/mime/build-message';
 import { createRelayTransport } from '../server/src/modules/sending/sending-runtime';
 import { createSmtpPool } from '../server/src/modules/sending/smtp/smtp-pool';
-import { startCampaignSend } from '../server/src/modules/sending/start-campaign-send';
 import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
 import { htmlLiquid, textLiquid } from '../server/src/modules/templates/liquid-engine';
 import { buildScope, compileCampaign, renderMessage } from '../server/src/modules/templates/render-message';

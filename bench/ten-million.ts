@@ -28,8 +28,8 @@ import pg from 'pg';
 import { type Db, openDatabase, queryRows } from '../server/src/db/database';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
+import { startCampaignSend } from '../server/src/modules/campaigns/start-campaign-send';
 import { trustSenderAddress } from '../server/src/modules/sender-identities/testing/trust-sender';
-import { startCampaignSend } from '../server/src/modules/sending/start-campaign-send';
 import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000_000);

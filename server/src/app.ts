@@ -17,6 +17,7 @@ import { automationsRoutes } from './modules/automations/automations.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
 import { createPaymentProviders, type PaymentProviders } from './modules/billing/payments/providers';
 import { paymentWebhookRoutes } from './modules/billing/webhook.routes';
+import { campaignSendRoutes } from './modules/campaigns/campaign-send.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { compatRoutes } from './modules/compat/compat.routes';
 import { sendCampaignCompatRoutes } from './modules/compat/send-campaign.routes';
@@ -34,7 +35,6 @@ import { publicConfigRoutes } from './modules/public-config/public-config.routes
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { senderIdentitiesRoutes } from './modules/sender-identities/sender-identities.routes';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
-import { sendingRoutes } from './modules/sending/sending.routes';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
 import { configureUntrustedRendering, DEFAULT_RENDER_POOL } from './modules/templates/untrusted-render';
@@ -169,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(automationsRoutes, { db: database.db });
   await app.register(compatRoutes, { db: database.db });
-  await app.register(sendingRoutes, { db: database.db });
+  await app.register(campaignSendRoutes, { db: database.db });
   await app.register(sendCampaignCompatRoutes, { db: database.db });
   const dns = deps.dns ?? createDnsResolver({ servers: config.DNS_SERVERS });
   await app.register(senderIdentitiesRoutes, {

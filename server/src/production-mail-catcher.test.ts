@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listeningUrl, startCarteiroProcess } from '../test/support/carteiro-process';
+import { freePort, listeningUrl, startCarteiroProcess } from '../test/support/carteiro-process';
 import { signUp } from '../test/support/sign-in';
 import { createTestApp, type TestApp } from '../test/support/test-app';
 import { DATABASE_KINDS } from '../test/support/test-database';
@@ -65,15 +65,6 @@ describe.each(DATABASE_KINDS)('the production app on %s has no dev mailbox', (ki
     }
   });
 });
-
-/** A loopback port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 // Real processes start through tsx and migrate a fresh database: slow on a loaded box, hence the long timeouts.
 describe('a real production process', () => {

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -103,4 +104,32 @@ export function startCarteiroProcess(
 export async function listeningUrl(process: CarteiroProcess, timeoutMs?: number): Promise<string> {
   const match = await process.waitFor(/"url":"(http:\/\/[^"]+)"[^\n]*Carteiro is listening/, timeoutMs);
   return match[1] as string;
+}
+
+/** A loopback port nobody listens on right now (for a process that must be told its port up front). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Polls `check` every `everyMs` until it returns something truthy (returned) or `ms` pass (throws naming `what`).
+ * For state other processes change (a database row, a sink's count): a bound, not a timing assertion.
+ */
+export async function until<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  ms: number,
+  what: string,
+  everyMs = 50,
+): Promise<T> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const value = await check();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`timed out waiting for ${what}`);
 }

@@ -5,11 +5,7 @@ import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { reasonLabelSql } from '../contacts/recipient-eligibility';
-import {
-  commitTransactional,
-  prepareTransactional,
-  transactionalStreamId,
-} from '../sending/transactional/send-transactional';
+import { commitTransactional, prepareTransactional, transactionalStreamId } from '../transactional/send-transactional';
 import { pauseAutomationFor } from './automations';
 import { enrollmentIneligibility } from './enroll';
 import { notifyAutomationPaused } from './notify-paused';

@@ -4,9 +4,9 @@ import { AppError } from '../../http/app-error';
 import { lockBillingAccount } from '../accounts/account-balance';
 import { accounts } from '../accounts/accounts.db';
 import { authUsers } from '../auth/auth.db';
+import { transitionCampaignStatus } from '../campaigns/campaign-controls';
+import { campaignSends } from '../campaigns/campaign-sends.db';
 import { campaigns } from '../campaigns/campaigns.db';
-import { transitionCampaignStatus } from '../sending/campaign-controls';
-import { campaignSends } from '../sending/messages.db';
 import { adminAuditLog } from './billing.db';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
 

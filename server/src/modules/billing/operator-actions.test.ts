@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { checkCampaignProtection } from '../bounces/record-report';
-import { startDueCampaigns } from '../sending/start-campaign-send';
+import { startDueCampaigns } from '../campaigns/start-campaign-send';
 import {
   campaignStatus,
   createListWithContacts,

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
-import { startCampaignSend } from '../sending/start-campaign-send';
+import { startCampaignSend } from '../campaigns/start-campaign-send';
 
 /**
  * Spec §7 `POST /send-campaign {id}`: the old client's "Enviar". Same rules as the REST twin

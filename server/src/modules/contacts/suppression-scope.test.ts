@@ -16,12 +16,12 @@ import { describe, expect, it } from 'vitest';
 import { signUp } from '../../../test/support/sign-in';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
+import { startCampaignSend } from '../campaigns/start-campaign-send';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
-import { startCampaignSend } from '../sending/start-campaign-send';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { createListWithContacts, createReadyCampaign, creditAccount } from '../sending/testing/send-fixtures';
-import { sendTransactional } from '../sending/transactional/send-transactional';
+import { sendTransactional } from '../transactional/send-transactional';
 import { suppressions } from './contacts.db';
 import { hashEmail } from './email-hash';
 import {

@@ -1,10 +1,15 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CarteiroProcess, listeningUrl, startCarteiroProcess } from '../../../test/support/carteiro-process';
+import {
+  type CarteiroProcess,
+  freePort,
+  listeningUrl,
+  startCarteiroProcess,
+  until,
+} from '../../../test/support/carteiro-process';
 import { cookiesFrom } from '../../../test/support/sign-in';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
@@ -27,14 +32,6 @@ function csvOf(n: number, tag: string): { content: string; valid: number; invali
     } else lines.push(`p${i}-${tag}@destino.com.br;Pessoa ${i}`);
   }
   return { content: `${lines.join('\n')}\n`, valid: n - invalid - duplicate, invalid, duplicate };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Every file under `dir` whose name ends in .csv (none may hold an upload). */
@@ -133,15 +130,6 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('imports across api and wo
   }
   async function progress(id: string) {
     return (await (await fetch(`${base}/api/imports/${id}`, { headers })).json()) as Record<string, unknown>;
-  }
-  async function until<T>(check: () => Promise<T | null | false>, ms: number, what: string): Promise<T> {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      const value = await check();
-      if (value) return value;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`timed out waiting for ${what}`);
   }
   const finished = (id: string, ms = 120_000) =>
     until(

@@ -7,7 +7,6 @@ import { accounts } from '../accounts/accounts.db';
 import { insufficientBalanceMessage } from '../billing/ledger';
 import { suppressedForStreamSql, suppressionReasonFor } from '../contacts/suppression';
 import { assertSenderAllowed } from '../sender-identities/sender-identities';
-import { commitTransactional, prepareTransactional } from '../sending/transactional/send-transactional';
 import {
   CONFIRMATION_SOURCE,
   type ConsentLinks,
@@ -15,6 +14,7 @@ import {
   recordConsentRequests,
   renderConfirmation,
 } from '../subscriptions/consent-requests';
+import { commitTransactional, prepareTransactional } from '../transactional/send-transactional';
 import { lists } from './lists.db';
 
 /**

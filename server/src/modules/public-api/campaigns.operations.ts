@@ -5,11 +5,11 @@ import {
   campaignUpdateSchema,
 } from '@carteiro/shared';
 import { z } from 'zod';
+import { cancelCampaign, finishCampaignIfDone, pauseCampaign, resumeCampaign } from '../campaigns/campaign-controls';
 import { createCampaign, deleteCampaign, findCampaign, scheduleCampaign, updateCampaign } from '../campaigns/campaigns';
 import { findCampaignPage } from '../campaigns/find-campaign-page';
+import { startCampaignSend } from '../campaigns/start-campaign-send';
 import { campaignReport } from '../reports/reports';
-import { cancelCampaign, finishCampaignIfDone, pauseCampaign, resumeCampaign } from '../sending/campaign-controls';
-import { startCampaignSend } from '../sending/start-campaign-send';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
 import {

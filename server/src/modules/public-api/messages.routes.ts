@@ -10,8 +10,8 @@ import {
   transactionalSendResultSchema,
 } from '@carteiro/shared';
 import { z } from 'zod';
-import { sendTransactionalGrouped } from '../sending/transactional/group-commit';
-import { sendTransactional } from '../sending/transactional/send-transactional';
+import { sendTransactionalGrouped } from '../transactional/group-commit';
+import { sendTransactional } from '../transactional/send-transactional';
 import { findMessage, findMessagePage } from './message-lookup';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
@@ -51,7 +51,7 @@ const extrasDescription =
   '`tags` e `metadata` voltam na consulta e em todo webhook da mensagem. Campos desconhecidos: 400 `unknown_fields`.';
 
 /**
- * Transactional messages: thin operations over the sending engine's use case (sending/transactional). Allowed to
+ * Transactional messages: thin operations over the sending engine's use case (modules/transactional). Allowed to
  * send-only keys. Charged atomically; 402 with the missing amount on a short balance.
  */
 export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [

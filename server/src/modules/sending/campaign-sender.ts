@@ -7,7 +7,11 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
+import { decideDueAbTests } from '../campaigns/ab-test';
+import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from '../campaigns/campaign-controls';
+import { campaignSends } from '../campaigns/campaign-sends.db';
 import { campaigns } from '../campaigns/campaigns.db';
+import { startDueCampaigns } from '../campaigns/start-campaign-send';
 import { audienceLists } from '../contacts/count-recipients';
 import { ineligibilityReasonSql } from '../contacts/recipient-eligibility';
 import { campaignAudience } from '../segments/campaign-audience';
@@ -29,20 +33,16 @@ import {
   resolvePersonalisedLinks,
   trackMessageHtml,
 } from '../tracking/campaign-links';
+import { TransactionalLanes } from '../transactional/transactional-lanes';
 import { emitCampaignEvent } from '../webhooks/emit-event';
-import { decideDueAbTests } from './ab-test';
 import { BatchLeases } from './batch-leases';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from './batch-outcomes';
 import { BodyProgram } from './body-program';
 import { linkBaseUrl, type MessageEnvelope, messageLinks, verpAddress } from './build-message';
-import { finishCampaignIfDone, notifyCampaignSent, transitionCampaignStatus } from './campaign-controls';
 import { type DkimSigner, signChain } from './dkim/dkim-signer';
 import type { DkimSigningPool } from './dkim/signing-pool';
-import { campaignSends } from './messages.db';
 import { buildMimeMessage, buildMimeMessageFromParts, type MessageFrame } from './mime/build-message';
 import type { SenderSettings } from './sender-settings';
-import { startDueCampaigns } from './start-campaign-send';
-import { TransactionalLanes } from './transactional/transactional-lanes';
 import type { DeliveryOutcome, MailTransport, WireMessage } from './transport';
 import { wireFrame } from './wire-message';
 
@@ -188,7 +188,7 @@ export class CampaignSender {
   private stopped = false;
   private loop: Promise<void> | null = null;
   private lastSweep = 0;
-  /** The transactional lanes (transactional/transactional-lanes.ts), run between campaign batches. */
+  /** The transactional lanes (modules/transactional/transactional-lanes.ts), run between campaign batches. */
   readonly transactional: TransactionalLanes;
   /** The leases of the batches this worker is delivering, renewed while it works on them (batch-leases.ts). */
   readonly leases: BatchLeases;

@@ -14,6 +14,7 @@ import { contacts } from '../contacts/contacts.db';
 import { setDomainSuspended } from '../sender-identities/sender-identities';
 import { createSigningResolver } from '../sender-identities/sender-signing';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
+import { sendTransactional } from '../transactional/send-transactional';
 import { CampaignSender } from './campaign-sender';
 import { messages } from './messages.db';
 import { createRelayTransport } from './sending-runtime';
@@ -25,7 +26,6 @@ import {
   testSenderSettings,
 } from './testing/send-fixtures';
 import { type SmtpSink, type SunkMessage, startSmtpSink } from './testing/smtp-sink';
-import { sendTransactional } from './transactional/send-transactional';
 
 /**
  * Tracking links on the sender's own tracking host (ADR 0012 "Tracking domains"): messages built by the real

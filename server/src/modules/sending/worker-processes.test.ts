@@ -1,21 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CarteiroProcess, startCarteiroProcess, until } from '../../../test/support/carteiro-process';
 import { createTestAccount } from '../../../test/support/test-account';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { ledgerEntries } from '../billing/billing.db';
 import type { campaigns } from '../campaigns/campaigns.db';
-import { startCampaignSend } from './start-campaign-send';
+import { startCampaignSend } from '../campaigns/start-campaign-send';
 import { campaignStatus, createListWithContacts, createReadyCampaign, creditAccount } from './testing/send-fixtures';
 import { type SmtpSink, startSmtpSink } from './testing/smtp-sink';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const BATCH = 10;
 const CONCURRENCY = 2;
 /** At most this many messages can be delivered twice per killed worker: the batches it had in flight. */
@@ -30,7 +28,7 @@ const WORKER_START_MS = 60_000;
 describe.skipIf(!DATABASE_KINDS.includes('postgres'))('worker processes on PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let sink: SmtpSink;
-  const children: ChildProcess[] = [];
+  const workers: CarteiroProcess[] = [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-workers-'));
 
   beforeAll(async () => {
@@ -38,61 +36,34 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('worker processes on Postg
     sink = await startSmtpSink();
   });
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const worker of workers) await worker.stop('SIGKILL');
     await sink.close();
     await database.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** Starts `main.ts worker`; resolves once its sending engine runs (start-up is not part of what is timed). */
-  async function startWorker(extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'worker'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'test',
-        DATABASE_URL: database.url as string,
-        DATA_DIR: dataDir,
-        AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
-        MAIL_CATCHER: 'off',
-        SMTP_URL: sink.url,
-        SENDING_SMTP_URLS: sink.url,
-        SENDING_BATCH_SIZE: String(BATCH),
-        SENDING_CONCURRENCY: String(CONCURRENCY),
-        SENDING_LEASE_SECONDS: '2',
-        SENDING_POLL_MS: '50',
-        PUBLIC_URL: 'https://app.carteiro.test',
-        LOG_LEVEL: 'info',
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+  async function startWorker(extraEnv: Record<string, string> = {}): Promise<CarteiroProcess> {
+    const worker = startCarteiroProcess('worker', {
+      NODE_ENV: 'test',
+      DATABASE_URL: database.url as string,
+      DATA_DIR: dataDir,
+      AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
+      MAIL_CATCHER: 'off',
+      SMTP_URL: sink.url,
+      SENDING_SMTP_URLS: sink.url,
+      SENDING_BATCH_SIZE: String(BATCH),
+      SENDING_CONCURRENCY: String(CONCURRENCY),
+      SENDING_LEASE_SECONDS: '2',
+      SENDING_POLL_MS: '50',
+      PUBLIC_URL: 'https://app.carteiro.test',
+      LOG_LEVEL: 'info',
+      ...extraEnv,
     });
-    children.push(child);
-    await new Promise<void>((resolve, reject) => {
-      let buffered = '';
-      // A start on a loaded machine (tsx compiling, migrations checked) can take long: a bound, not a timing check.
-      const timer = setTimeout(() => reject(new Error('worker did not start')), WORKER_START_MS);
-      child.stdout?.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString();
-        if (buffered.includes('sending engine started')) {
-          clearTimeout(timer);
-          buffered = '';
-          resolve();
-        }
-        if (buffered.length > 100_000) buffered = buffered.slice(-1000);
-      });
-      child.once('exit', () => reject(new Error('worker exited')));
-    });
-    return child;
-  }
-
-  async function until(check: () => Promise<boolean> | boolean, ms: number, what: string) {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      if (await check()) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`timed out waiting for ${what}`);
+    workers.push(worker);
+    // A start on a loaded machine (tsx compiling, migrations checked) can take long: a bound, not a timing check.
+    await worker.waitFor(/sending engine started/, WORKER_START_MS);
+    return worker;
   }
 
   async function campaignWith(n: number, prefix: string, fields: Partial<typeof campaigns.$inferInsert> = {}) {
@@ -133,8 +104,7 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('worker processes on Postg
       const first = await startWorker({ SENDING_RATE_PER_RELAY: '200' });
       await start();
       await until(() => received('kill').size >= 120, 15_000, 'the first deliveries');
-      first.kill('SIGKILL');
-      await new Promise((r) => first.once('exit', r));
+      await first.stop('SIGKILL');
       const atKill = received('kill').size;
       expect(atKill).toBeLessThan(n);
 
@@ -225,12 +195,10 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('worker processes on Postg
           waitHours: 1,
         },
       });
-      const workers = await Promise.all([0, 1, 2].map(() => startWorker({ SENDING_RATE_PER_RELAY: '40' })));
+      const sharing = await Promise.all([0, 1, 2].map(() => startWorker({ SENDING_RATE_PER_RELAY: '40' })));
       await start();
       await until(() => received('abk').size >= 40, 15_000, 'the first test deliveries');
-      const victim = workers[0] as ChildProcess;
-      victim.kill('SIGKILL');
-      await new Promise((r) => victim.once('exit', r));
+      await (sharing[0] as CarteiroProcess).stop('SIGKILL');
       expect(received('abk').size).toBeLessThan(150); // killed mid-test
 
       // The split was written with the snapshot: 150 test recipients, 50 per variant, the rest held.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Database, queryRows } from '../../db/database';
 import { accounts } from '../accounts/accounts.db';
-import { startCampaignSend } from '../sending/start-campaign-send';
+import { startCampaignSend } from '../campaigns/start-campaign-send';
 import { createListWithContacts, createReadyCampaign, creditAccount } from '../sending/testing/send-fixtures';
 import { expandEventBatches } from './dispatch';
 import { createSecretBox, generateWebhookSecret } from './signing';

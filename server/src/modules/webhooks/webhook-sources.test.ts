@@ -16,8 +16,8 @@ import { confirmTopupManually } from '../billing/credit-topup';
 import { appendLedgerEntry } from '../billing/ledger';
 import { notifyLowBalanceIfCrossed } from '../billing/notify-low-balance';
 import { DEFAULT_REPORT_SETTINGS, recordDeliveryReport } from '../bounces/record-report';
+import { pauseCampaign, resumeCampaign } from '../campaigns/campaign-controls';
 import { unsubscribeContacts } from '../contacts/unsubscribe-contacts';
-import { pauseCampaign, resumeCampaign } from '../sending/campaign-controls';
 import { CampaignSender } from '../sending/campaign-sender';
 import { createRelayTransport } from '../sending/sending-runtime';
 import {

@@ -9,26 +9,26 @@ import {
   type TransactionalSendResult,
 } from '@carteiro/shared';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/database';
-import { queryRows, queryRowsNamed } from '../../../db/database';
-import { pgTextArray } from '../../../db/pg-text-array';
-import { AppError } from '../../../http/app-error';
-import { adjustAccountBalanceSql } from '../../accounts/account-balance';
-import { accounts } from '../../accounts/accounts.db';
-import { insufficientBalanceMessage, ledgerEntryFromBalanceSql } from '../../billing/ledger';
-import { campaigns } from '../../campaigns/campaigns.db';
-import { suppressionRowsSql, suppressionsByAddress } from '../../contacts/suppression';
-import { assertSenderAllowed, senderAllowedSql } from '../../sender-identities/sender-identities';
+import type { Db } from '../../db/database';
+import { queryRows, queryRowsNamed } from '../../db/database';
+import { pgTextArray } from '../../db/pg-text-array';
+import { AppError } from '../../http/app-error';
+import { adjustAccountBalanceSql } from '../accounts/account-balance';
+import { accounts } from '../accounts/accounts.db';
+import { insufficientBalanceMessage, ledgerEntryFromBalanceSql } from '../billing/ledger';
+import { campaigns } from '../campaigns/campaigns.db';
+import { suppressionRowsSql, suppressionsByAddress } from '../contacts/suppression';
+import { assertSenderAllowed, senderAllowedSql } from '../sender-identities/sender-identities';
+import { messageLinks } from '../sending/build-message';
 import {
   buildScope,
   type CompiledCampaign,
   compileCampaign,
   type RenderAccount,
   renderMessage,
-} from '../../templates/render-message';
-import { findTemplate, type TemplateView } from '../../templates/templates';
-import { hasUnsubscribeLink } from '../../templates/validate-template';
-import { messageLinks } from '../build-message';
+} from '../templates/render-message';
+import { findTemplate, type TemplateView } from '../templates/templates';
+import { hasUnsubscribeLink } from '../templates/validate-template';
 
 /** Messages per engine batch (message_batches row): a lane claims several batches at once (transactional-lanes.ts). */
 export const TRANSACTIONAL_ENGINE_BATCH = 100;

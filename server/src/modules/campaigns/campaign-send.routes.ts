@@ -19,7 +19,7 @@ function campaignId(params: unknown): string {
 }
 
 /** Send, pause, resume, cancel and live progress of the actor's own campaigns. */
-export async function sendingRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+export async function campaignSendRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
   app.post('/api/campaigns/:id/send', async (request) => {
     const actor = await requireActor(request);

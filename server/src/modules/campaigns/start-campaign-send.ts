@@ -5,14 +5,14 @@ import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
 import { reserveForCampaign } from '../billing/reserve-campaign-cost';
-import { writeCampaignStatus } from '../campaigns/campaign-status';
-import { assertReadyToSend, findCampaignRow, missingCampaignChecks, throwFirstMissing } from '../campaigns/campaigns';
-import { type CampaignRow, campaigns } from '../campaigns/campaigns.db';
 import { audienceQuery } from '../contacts/count-recipients';
 import { campaignAudience } from '../segments/campaign-audience';
 import { isSenderAllowed } from '../sender-identities/sender-identities';
 import { emitCampaignEvent } from '../webhooks/emit-event';
-import { campaignSends } from './messages.db';
+import { campaignSends } from './campaign-sends.db';
+import { writeCampaignStatus } from './campaign-status';
+import { assertReadyToSend, findCampaignRow, missingCampaignChecks, throwFirstMissing } from './campaigns';
+import { type CampaignRow, campaigns } from './campaigns.db';
 
 export interface StartCampaignSendResult {
   ok: true;

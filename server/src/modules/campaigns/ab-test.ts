@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { abVariantStats } from '../reports/ab-report';
-import type { AbDecision } from './messages.db';
+import type { AbDecision } from './campaign-sends.db';
 
 export interface AbDecisionResult {
   campaignId: string;

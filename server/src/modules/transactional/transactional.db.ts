@@ -10,8 +10,8 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { accounts } from '../../accounts/accounts.db';
-import { messages } from '../messages.db';
+import { accounts } from '../accounts/accounts.db';
+import { messages } from '../sending/messages.db';
 
 export const TRANSACTIONAL_CATEGORIES = ['transactional', 'marketing'] as const;
 export type TransactionalCategory = (typeof TRANSACTIONAL_CATEGORIES)[number];

@@ -9,16 +9,16 @@ import { accounts } from '../accounts/accounts.db';
 import { authUsers } from '../auth/auth.db';
 import { assertAccountCanSend } from '../billing/account-status';
 import { settleCampaign } from '../billing/settle-campaign';
-import { writeCampaignStatus } from '../campaigns/campaign-status';
-import { findCampaignRow } from '../campaigns/campaigns';
-import { campaigns } from '../campaigns/campaigns.db';
+import { addSkipReasonsSql } from '../sending/batch-outcomes';
 import { emitCampaignEvent } from '../webhooks/emit-event';
-import { addSkipReasonsSql } from './batch-outcomes';
-import { campaignSends } from './messages.db';
+import { campaignSends } from './campaign-sends.db';
+import { writeCampaignStatus } from './campaign-status';
+import { findCampaignRow } from './campaigns';
+import { campaigns } from './campaigns.db';
 
 const CHANGED = 'A campanha mudou de situação enquanto você a alterava. Recarregue e tente de novo.';
 
-export { assertCampaignTransitions } from '../campaigns/campaign-status';
+export { assertCampaignTransitions } from './campaign-status';
 
 /**
  * Compare-and-set of a campaign's status through the campaigns module's one writer: true when this call moved it

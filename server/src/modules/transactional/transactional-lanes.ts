@@ -1,21 +1,21 @@
 import { formatBRL, type SkipReason } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Db } from '../../../db/database';
-import { queryRows } from '../../../db/database';
-import { appendLedgerEntry } from '../../billing/ledger';
-import { ineligibilityReasonSql } from '../../contacts/recipient-eligibility';
-import type { SigningResolver } from '../../sender-identities/sender-signing';
-import { ensureCampaignLinks } from '../../tracking/campaign-links';
-import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../../tracking/rewrite-links';
-import type { BatchLeases } from '../batch-leases';
-import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from '../batch-outcomes';
-import { linkBaseUrl, messageLinks, verpAddress } from '../build-message';
-import type { DkimSigner } from '../dkim/dkim-signer';
-import type { MessageFrame, MimeAttachment } from '../mime/build-message';
-import type { SenderSettings } from '../sender-settings';
-import type { DeliveryOutcome, WireMessage } from '../transport';
-import { buildWireMessage, wireFrame } from '../wire-message';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { appendLedgerEntry } from '../billing/ledger';
+import { ineligibilityReasonSql } from '../contacts/recipient-eligibility';
+import type { SigningResolver } from '../sender-identities/sender-signing';
+import type { BatchLeases } from '../sending/batch-leases';
+import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from '../sending/batch-outcomes';
+import { linkBaseUrl, messageLinks, verpAddress } from '../sending/build-message';
+import type { DkimSigner } from '../sending/dkim/dkim-signer';
+import type { MessageFrame, MimeAttachment } from '../sending/mime/build-message';
+import type { SenderSettings } from '../sending/sender-settings';
+import type { DeliveryOutcome, WireMessage } from '../sending/transport';
+import { buildWireMessage, wireFrame } from '../sending/wire-message';
+import { ensureCampaignLinks } from '../tracking/campaign-links';
+import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../tracking/rewrite-links';
 import { NAMED_STATEMENT_MAX_MESSAGES } from './send-transactional';
 
 /** Engine batches (message_batches rows) one claim takes: single sends are one-message batches. */

@@ -1,5 +1,5 @@
 import type { TransactionalMessageInput, TransactionalSendResult } from '@carteiro/shared';
-import type { Db } from '../../../db/database';
+import type { Db } from '../../db/database';
 import {
   commitTransactional,
   type PreparedTransactional,

@@ -5,24 +5,29 @@ import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from '../../../../test/support/sign-in';
-import { createTestApp, type TestApp } from '../../../../test/support/test-app';
-import { DATABASE_KINDS } from '../../../../test/support/test-database';
-import type { Db } from '../../../db/database';
-import { queryRows } from '../../../db/database';
-import { AppError } from '../../../http/app-error';
-import { accounts } from '../../accounts/accounts.db';
-import { ledgerEntries } from '../../billing/billing.db';
-import { campaigns } from '../../campaigns/campaigns.db';
-import { trustSenderAddress } from '../../sender-identities/testing/trust-sender';
-import { createTemplate } from '../../templates/templates';
-import { BatchLeases } from '../batch-leases';
-import { CampaignSender, type SenderSettings } from '../campaign-sender';
-import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../dkim/dkim-signer';
-import { messages } from '../messages.db';
-import { createRelayTransport } from '../sending-runtime';
-import { createListWithContacts, creditAccount, suppressEmail, testSenderSettings } from '../testing/send-fixtures';
-import { type SmtpSink, startSmtpSink } from '../testing/smtp-sink';
+import { signUp } from '../../../test/support/sign-in';
+import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { DATABASE_KINDS } from '../../../test/support/test-database';
+import type { Db } from '../../db/database';
+import { queryRows } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { accounts } from '../accounts/accounts.db';
+import { ledgerEntries } from '../billing/billing.db';
+import { campaigns } from '../campaigns/campaigns.db';
+import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
+import { BatchLeases } from '../sending/batch-leases';
+import { CampaignSender, type SenderSettings } from '../sending/campaign-sender';
+import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
+import { messages } from '../sending/messages.db';
+import { createRelayTransport } from '../sending/sending-runtime';
+import {
+  createListWithContacts,
+  creditAccount,
+  suppressEmail,
+  testSenderSettings,
+} from '../sending/testing/send-fixtures';
+import { type SmtpSink, startSmtpSink } from '../sending/testing/smtp-sink';
+import { createTemplate } from '../templates/templates';
 import { sendTransactional } from './send-transactional';
 import { TransactionalLanes } from './transactional-lanes';
 

@@ -8,10 +8,8 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { ledgerEntries } from '../billing/billing.db';
-import { decideAbTest, decideDueAbTests } from './ab-test';
-import type { CampaignSender } from './campaign-sender';
-import { campaignSends } from './messages.db';
-import { useEngineHarness } from './testing/engine-harness';
+import type { CampaignSender } from '../sending/campaign-sender';
+import { useEngineHarness } from '../sending/testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -19,8 +17,10 @@ import {
   creditAccount,
   TEST_TEMPLATE,
   testSenderSettings,
-} from './testing/send-fixtures';
-import type { SmtpSink } from './testing/smtp-sink';
+} from '../sending/testing/send-fixtures';
+import type { SmtpSink } from '../sending/testing/smtp-sink';
+import { decideAbTest, decideDueAbTests } from './ab-test';
+import { campaignSends } from './campaign-sends.db';
 
 const emailsOf = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}@destino.com.br`);
 const SUBJECTS = ['Assunto A', 'Assunto B', 'Assunto C'];
