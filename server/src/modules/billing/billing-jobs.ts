@@ -30,7 +30,9 @@ export function billingJobs(deps: {
     ),
   ];
   if (payments.active && config.PAYMENT_RECONCILE_SECONDS > 0) {
-    jobs.push(topUpReconciliationJob(db, payments.active, { everyMs: config.PAYMENT_RECONCILE_SECONDS * 1000, logger }));
+    jobs.push(
+      topUpReconciliationJob(db, payments.active, { everyMs: config.PAYMENT_RECONCILE_SECONDS * 1000, logger }),
+    );
   }
   return jobs;
 }

@@ -158,7 +158,10 @@ export async function sweepLowBalanceCrossings(
  * The low-balance sweep as a periodic job: every debit of any kind, written by any process, is looked at once
  * per process after its cursor; the alert row makes the e-mail and the webhook once per crossing.
  */
-export function lowBalanceJob(deps: LowBalanceDeps, options: { everyMs: number; logger?: Pick<Logger, 'warn'> }): PeriodicJob {
+export function lowBalanceJob(
+  deps: LowBalanceDeps,
+  options: { everyMs: number; logger?: Pick<Logger, 'warn'> },
+): PeriodicJob {
   const cursor: LowBalanceCursor = { afterSeq: null };
   return {
     name: 'billing.low-balance',

@@ -12,9 +12,9 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
+import { takeRateLimitQuota } from '../rate-limits/rate-limit';
 import { requireActor } from '../auth/request-actor';
 import type { MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
-import { takeRateLimitQuota } from '../subscriptions/rate-limit';
 import { previewCampaign, sendCampaignTest, summariseCampaign } from './campaign-preview';
 import {
   createCampaign,

@@ -1,10 +1,10 @@
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { takeRateLimitQuota } from '../rate-limits/rate-limit';
 import { findTeamEmails } from '../accounts/accounts.service';
 import { assertAccountCanSend } from '../billing/account-status';
 import { assertSenderAllowed, isSenderAllowed } from '../sender-identities/sender-identities';
-import { takeRateLimitQuota } from '../subscriptions/rate-limit';
 
 /**
  * What a sender can make Carteiro e-mail outside a campaign: a test of a campaign or of a library template, a

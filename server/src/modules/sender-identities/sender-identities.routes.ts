@@ -12,9 +12,9 @@ import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
+import { hitRateLimit } from '../rate-limits/rate-limit';
 import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
 import { assertMayCauseMail, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
-import { hitPublicRateLimit } from '../subscriptions/rate-limit';
 import {
   addSenderAddress,
   addSenderDomain,
@@ -119,7 +119,7 @@ export async function senderIdentitiesRoutes(
   // exempt (ADR 0012 "Tracking domains"). Not answered on a tracking host (tracking/tracking-host.ts).
   app.get('/internal/tls-ask', async (request, reply) => {
     const { domain } = parseInput(tlsAskQuery, request.query ?? {});
-    if (!LOOPBACK.has(request.ip) && !(await hitPublicRateLimit(db, `tls-ask:${request.ip}`, TLS_ASK_PER_MINUTE, 60))) {
+    if (!LOOPBACK.has(request.ip) && !(await hitRateLimit(db, `tls-ask:${request.ip}`, TLS_ASK_PER_MINUTE, 60))) {
       throw new AppError('too_many_requests');
     }
     reply.header('cache-control', 'no-store');
