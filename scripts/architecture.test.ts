@@ -54,6 +54,14 @@ describe.each(Object.entries(SECTIONS) as [Kind, string][])('boundary: %s', (kin
   });
 });
 
+describe('server imports', () => {
+  // A file cycle is two rules that need each other; it is broken by moving the shared piece down or by passing it
+  // in (dependency inversion), never tolerated (it hides which module owns a rule and breaks partial loading).
+  it('no server source file reaches itself through its imports', () => {
+    expect(analyse(ROOT).fileCycles, 'server file import cycles').toEqual([]);
+  });
+});
+
 describe('the analysis finds each kind of crossing', () => {
   // A small tree with one crossing of each kind and one allowed reference, so a regression in the analysis itself
   // (the test above would then pass on anything) fails here.
@@ -77,12 +85,14 @@ describe('the analysis finds each kind of crossing', () => {
     ].join('\n'),
   );
   write('server/src/modules/owner/owner.ts', 'export const d = (db) => db.execute(sql`delete from owner_items`);\n');
+  write('server/src/modules/owner/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
+  write('server/src/modules/owner/b.ts', "import type { a } from './a';\nexport const b: typeof a | null = null;\n");
   write('web/src/features/one/page.tsx', "import { Thing } from '@/features/two/thing';\nimport { x } from './x';\n");
   write('web/src/features/one/x.ts', 'export const x = 1;\n');
   write('web/src/features/two/thing.tsx', "import { y } from '../one/x';\nexport const Thing = y;\n");
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('reports schema imports, writes by Drizzle and by SQL, and cross-feature imports — and nothing else', () => {
+  it('reports schema imports, writes by Drizzle and by SQL, cross-feature imports and file cycles — and nothing else', () => {
     const report = analyse(root);
     expect(boundaryViolations(report)).toEqual({
       schemaImports: ['other/use-owner.ts → owner/owner.db.ts'],
@@ -91,5 +101,6 @@ describe('the analysis finds each kind of crossing', () => {
     });
     expect(report.foreignReads.map((r: { table: string }) => r.table)).toEqual(['owner_items']);
     expect(report.featureCycles).toEqual([['one', 'two']]);
+    expect(report.fileCycles).toEqual([['server/src/modules/owner/a.ts', 'server/src/modules/owner/b.ts']]);
   });
 });

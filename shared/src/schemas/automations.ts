@@ -167,7 +167,7 @@ export interface AutomationReport {
 export const automationEventSchema = z.strictObject({
   email: emailOf('Informe o e-mail do contato.', 'E-mail inválido.'),
   name: eventName,
-  /** Merge values for the messages of the automation: `{{ chave }}` (and `{{ contato.chave }}`). */
+  /** The event's data: `{{ dados.<chave> }}` in the steps' templates (`{{ evento.<chave> }}`, the older name). */
   data: z.record(z.string(), z.unknown()).optional(),
 });
 export type AutomationEventInput = z.infer<typeof automationEventSchema>;

@@ -251,8 +251,18 @@ export const transactionalMessageSchema = z
     subject: z.string().trim().min(1, 'Informe o assunto.').max(500, 'Assunto longo demais.').optional(),
     html: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'HTML grande demais (máximo 1 MB).').optional(),
     text: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'Texto grande demais (máximo 1 MB).').optional(),
-    /** Merge values: `{{ contato.nome }}`, `{{ contato.<campo> }}` and any top-level `{{ chave }}`. */
-    data: z.record(z.string(), z.unknown()).optional(),
+    /** Per-message values: `{{ dados.<chave> }}` (a stored template's declared variables, ADR 0035) and `contato`. */
+    data: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'Os dados desta mensagem: `{{ dados.<chave> }}` no assunto e no corpo (textos, números, listas e objetos). ' +
+          'Com `templateId`, `data` traz cada variável que o modelo declara em `variables` (faltou uma: 400 ' +
+          '`validation_failed` com `data.<chave>`; uma chave não declarada: 400 `unknown_fields`), e pode trazer ' +
+          '`contato` (campos do destinatário, `{{ contato.<campo> }}`). Exemplo: o modelo declara `["pedido", "itens"]` ' +
+          'e usa `{{ dados.pedido }}` e `{% for item in dados.itens %}{{ item.nome }}{% endfor %}`; o envio manda ' +
+          '`"data": { "pedido": "1042", "itens": [{ "nome": "Café 500 g" }] }`. Sem modelo, qualquer chave vale.',
+      ),
     /** Marketing messages carry List-Unsubscribe and must contain the unsubscribe link; transactional ones not. */
     category: z.enum(['transactional', 'marketing']).default('transactional'),
     trackOpens: z.boolean().default(true),

@@ -8,6 +8,31 @@ export const TEMPLATE_HTML_MAX_CHARS = 1_000_000;
 
 const builderProject = z.record(z.string(), z.unknown()).nullable();
 
+export const TEMPLATE_VARIABLES_MAX = 50;
+/** A per-message variable's name: what follows `dados.` in the template (`{{ dados.pedido }}`). */
+export const TEMPLATE_VARIABLE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
+
+/**
+ * The per-message variables a template takes (`{{ dados.<nome> }}`), declared explicitly: the template may use
+ * only these, and a send with the template must give each of them in `data` (ADR 0035).
+ */
+export const templateVariablesSchema = z
+  .array(
+    z
+      .string({ error: 'Cada variável é um nome, como pedido.' })
+      .regex(
+        TEMPLATE_VARIABLE_NAME,
+        'Nome de variável inválido: comece com uma letra e use letras, números e _ (até 50 caracteres), como pedido ou itens.',
+      ),
+  )
+  .max(TEMPLATE_VARIABLES_MAX, `No máximo ${TEMPLATE_VARIABLES_MAX} variáveis por modelo.`)
+  .superRefine((names, ctx) => {
+    for (const [i, name] of names.entries()) {
+      if (names.indexOf(name) !== i)
+        ctx.addIssue({ code: 'custom', path: [i], message: `Variável repetida: ${name}.` });
+    }
+  });
+
 export const templateCreateSchema = z.strictObject({
   name: z
     .string({ error: 'Informe o nome do modelo.' })
@@ -20,6 +45,8 @@ export const templateCreateSchema = z.strictObject({
     .max(TEMPLATE_HTML_MAX_CHARS, 'HTML grande demais (máximo 1 MB).'),
   builderProject: builderProject.optional(),
   text: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'Texto grande demais.').optional().nullable(),
+  /** The per-message variables (`{{ dados.pedido }}`) the template takes; each required in a send's `data`. */
+  variables: templateVariablesSchema.optional(),
 });
 export type TemplateCreateInput = z.infer<typeof templateCreateSchema>;
 
@@ -64,3 +91,10 @@ export type TestSendInput = z.infer<typeof testSendSchema>;
 
 /** A preview of a campaign or a library template: for one contact of the account, or sample data. */
 export const previewSchema = z.strictObject({ contactId: z.uuid('Contato inválido.').optional() });
+
+/**
+ * A preview of a library template: as previewSchema, plus the per-message `data` to render its `{{ dados.x }}`
+ * with (checked as a send checks it); without it, each declared variable shows as `[nome]`.
+ */
+export const templatePreviewSchema = previewSchema.extend({ data: z.record(z.string(), z.unknown()).optional() });
+export type TemplatePreviewInput = z.infer<typeof templatePreviewSchema>;

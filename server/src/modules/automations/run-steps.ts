@@ -179,14 +179,18 @@ export async function runStepBatch(
               from: { email: head.from_email, ...(head.from_name ? { name: head.from_name } : {}) },
               templateId: step.template_id,
               ...(step.subject ? { subject: step.subject } : {}),
-              data: { evento: data, contato: fields },
+              // The event's data is the template's `dados`; `evento` is its older name, kept for saved templates (ADR 0035).
+              data: { ...data, evento: data, contato: fields },
               category: 'marketing',
               trackOpens: true,
               trackClicks: true,
               tags: ['automacao'],
             };
           });
-          const prepared = await prepareTransactional(t, head.account_id, inputs, { publicUrl: deps.publicUrl });
+          const prepared = await prepareTransactional(t, head.account_id, inputs, {
+            publicUrl: deps.publicUrl,
+            dataFrom: 'event',
+          });
           const result = await commitTransactional(t, head.account_id, prepared);
           await t.execute(
             sql`update automation_step_runs r set message_id = x.message_id

@@ -31,7 +31,7 @@ import { acknowledgeCampaignAlert, listCampaignAlertsForOperator } from './campa
 import { brCodeQrSvgDataUrl, createTopup, findTopup } from './create-topup';
 import { applyProviderPayment, confirmTopupManually, type Topup } from './credit-topup';
 import type { LedgerEntry } from './ledger';
-import { listStatement } from './list-statement';
+import { listStatementLines, type StatementLine } from './list-statement';
 import { listAccountsForOperator, listAdminAuditLog, setAccountStatus, setNegotiatedPrice } from './manage-account';
 import { notifyLowBalanceIfCrossed } from './notify-low-balance';
 import { grantOperatorRole, listOperators, revokeOperatorRole } from './operators';
@@ -67,6 +67,11 @@ export function toLedgerEntryDto(e: LedgerEntry): LedgerEntryDto {
     priceMillis: e.priceMillis,
     createdAt: e.createdAt.toISOString(),
   };
+}
+
+/** An extrato line of the dashboard: the entry's fields and, on a campaign's line, the campaign's name. */
+function toStatementLineDto(line: StatementLine): LedgerEntryDto {
+  return { ...toLedgerEntryDto(line), campaignName: line.campaignName };
 }
 
 async function toTopupDto(t: Topup, canSimulate: boolean): Promise<TopupDto> {
@@ -117,15 +122,15 @@ export async function billingRoutes(
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const query = parseInput(statementQuerySchema, request.query);
-    const page = await listStatement(db, { accountId: actor.accountId, ...query });
-    return { entries: page.entries.map(toLedgerEntryDto), nextCursor: page.nextCursor };
+    const page = await listStatementLines(db, { accountId: actor.accountId, ...query });
+    return { entries: page.entries.map(toStatementLineDto), nextCursor: page.nextCursor };
   });
 
   app.get('/api/billing/statement.csv', async (request, reply) => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const query = parseInput(statementPeriodSchema, request.query);
-    const page = await listStatement(db, { accountId: actor.accountId, ...query, limit: CSV_MAX_ROWS });
+    const page = await listStatementLines(db, { accountId: actor.accountId, ...query, limit: CSV_MAX_ROWS });
     const name = `extrato-carteiro${query.from ? `-${query.from}` : ''}${query.to ? `-a-${query.to}` : ''}.csv`;
     return reply
       .header('content-type', 'text/csv; charset=utf-8')

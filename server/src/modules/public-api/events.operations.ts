@@ -24,9 +24,12 @@ export const eventsOperations: OperationGroup = ({ db }) => [
     summary: 'Registrar evento (automações)',
     description:
       'O contato (pelo e-mail) fez algo — `name` é o nome do evento, como `pedido_pago`. Cada automação ativa com ' +
-      'o gatilho "Evento da API" e esse nome começa para o contato, uma vez por contato. `data` fica disponível nos ' +
-      'modelos dos passos (`{{ chave }}`). O contato precisa existir na conta (404 caso contrário); um contato ' +
-      'descadastrado não entra em nenhuma automação.',
+      'o gatilho "Evento da API" e esse nome começa para o contato — uma vez por contato, ou a cada evento diferente ' +
+      'quando a automação tem uma chave do evento (`data.<chave>`, como o número do pedido). `data` fica disponível nos ' +
+      'modelos dos passos como `{{ dados.<chave> }}` (declare a chave nas variáveis do modelo; `{{ evento.<chave> }}`, ' +
+      'o nome antigo, continua valendo). Aqui `data` não é conferido com o modelo: uma variável que o evento não traz ' +
+      'fica vazia. O contato precisa existir na conta (404 caso contrário); um contato descadastrado não entra em ' +
+      'nenhuma automação.',
     tags: ['Eventos'],
     sendOnly: true,
     body: automationEventSchema,

@@ -156,4 +156,43 @@ describe.each(DATABASE_KINDS)('POST /api/v1/messages on %s', (kind) => {
     expect(res.statusCode).toBe(404);
     expect(res.json().error.message).toBe('Modelo não encontrado nesta conta.');
   });
+
+  it('checks data against the template’s declared variables: missing or undeclared is a 400 naming it, nothing charged', async () => {
+    const { user, secret } = await keyWithCredit(1_000);
+    const template = await createTemplate(t.database.db, user.accountId, {
+      name: 'Pedido',
+      subject: 'Pedido {{ dados.pedido }}',
+      html: '<p>{{ contato.nome }}: {% for item in dados.itens %}{{ item.nome }};{% endfor %}</p>',
+      variables: ['pedido', 'itens'],
+    });
+    const send = (data: Record<string, unknown>) =>
+      body('dados@destino.com.br', { templateId: template.id, subject: undefined, html: undefined, data });
+    const missing = await post(secret, '/api/v1/messages', send({ pedido: '9' }));
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toMatchObject({
+      code: 'validation_failed',
+      message: 'Falta a variável itens em data: o modelo "Pedido" usa {{ dados.itens }}.',
+      details: { fields: [{ path: 'data.itens' }] },
+    });
+    const undeclared = await post(secret, '/api/v1/messages', send({ pedido: '9', itens: [], cupom: 'X' }));
+    expect(undeclared.statusCode).toBe(400);
+    expect(undeclared.json().error).toMatchObject({ code: 'unknown_fields', details: { unknown: ['data.cupom'] } });
+    const batch = await post(secret, '/api/v1/messages/batch', {
+      messages: [send({ pedido: '1', itens: [] }), send({ itens: [] })],
+    });
+    expect(batch.statusCode).toBe(400);
+    expect(batch.json().error.message).toMatch(/^Mensagem 2: Falta a variável pedido em data/);
+    expect(batch.json().error.details.fields[0].path).toBe('messages.1.data.pedido');
+    const [before] = await t.database.db.select().from(accounts).where(eq(accounts.id, user.accountId));
+    expect(Number(before?.balanceMillis)).toBe(1_000);
+
+    const ok = await post(
+      secret,
+      '/api/v1/messages',
+      send({ pedido: 'PED-9', itens: [{ nome: 'Café' }, { nome: 'Pão' }], contato: { cidade: 'Natal' } }),
+    );
+    expect(ok.statusCode, ok.body).toBe(201);
+    const lookup = await t.app.inject({ url: `/api/v1/messages/${ok.json().messages[0].id}`, headers: bearer(secret) });
+    expect(lookup.json().subject).toBe('Pedido PED-9');
+  });
 });

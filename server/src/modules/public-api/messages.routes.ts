@@ -21,8 +21,8 @@ const errors = ['insufficient_balance', 'account_suspended', 'sender_not_verifie
 const example = {
   to: { email: 'ana@example.com', name: 'Ana Souza' },
   from: { email: 'pedidos@minhaloja.com.br', name: 'Minha Loja' },
-  subject: 'Pedido {{ pedido }} confirmado',
-  html: '<p>Olá, {{ contato.nome }}! Recebemos o pedido {{ pedido }}.</p><img src="cid:logo">',
+  subject: 'Pedido {{ dados.pedido }} confirmado',
+  html: '<p>Olá, {{ contato.nome }}! Recebemos o pedido {{ dados.pedido }}.</p><img src="cid:logo">',
   data: { pedido: '1234' },
   cc: [{ email: 'financeiro@example.com' }],
   replyTo: 'atendimento@minhaloja.com.br',

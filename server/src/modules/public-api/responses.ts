@@ -121,6 +121,11 @@ export const templateSchema = z
     html: z.string(),
     text: z.string().nullable(),
     builderProject: z.record(z.string(), z.unknown()).nullable(),
+    variables: z
+      .array(z.string())
+      .describe(
+        'As variáveis por mensagem que o modelo declara (`{{ dados.<nome> }}`); cada envio informa todas em `data`.',
+      ),
   })
   .meta({ id: 'Template' });
 export const templateCollectionSchema = z

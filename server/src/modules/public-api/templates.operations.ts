@@ -1,4 +1,9 @@
-import { previewSchema, templateCreateSchema, templateQuerySchema, templateUpdateSchema } from '@carteiro/shared';
+import {
+  templateCreateSchema,
+  templatePreviewSchema,
+  templateQuerySchema,
+  templateUpdateSchema,
+} from '@carteiro/shared';
 import { z } from 'zod';
 import {
   createTemplate,
@@ -37,15 +42,23 @@ export const templatesOperations: OperationGroup = ({ db, publicUrl }) => [
     path: '/templates',
     operationId: 'createTemplate',
     summary: 'Criar modelo',
-    description: 'HTML com Liquid: `{{ contato.nome }}`, `{{ contato.<campo> }}`; inclua `{{ link_descadastro }}`.',
+    description:
+      'HTML com Liquid: `{{ contato.nome }}`, `{{ contato.<campo> }}`, os dados da conta (`{{ conta.nome }}`) e os ' +
+      'dados por mensagem que o modelo declara em `variables`: com `variables: ["pedido", "itens"]`, o modelo usa ' +
+      '`{{ dados.pedido }}` e `{% for item in dados.itens %}…{% endfor %}`, e cada envio com ele (`POST /messages`, ' +
+      '`templateId`) informa `data.pedido` e `data.itens`. Um `dados.x` não declarado é recusado ao salvar (400 ' +
+      'nomeando a variável). Modelos de marketing incluem `{{ link_descadastro }}`.',
     tags: TAGS,
     body: templateCreateSchema,
     success: { status: 201, description: 'O modelo criado.', schema: templateSchema },
     example: {
       body: {
         name: 'Confirmação de pedido',
-        subject: 'Seu pedido chegou, {{ contato.nome }}',
-        html: '<p>Olá, {{ contato.nome }}! Seu pedido foi confirmado.</p><p><a href="{{ link_descadastro }}">Descadastrar</a></p>',
+        subject: 'Pedido {{ dados.pedido }} confirmado',
+        html:
+          '<p>Olá, {{ contato.nome }}! Recebemos o pedido {{ dados.pedido }}.</p><ul>{% for item in dados.itens %}' +
+          '<li>{{ item.quantidade }} × {{ item.nome }}</li>{% endfor %}</ul><p>Total: {{ dados.total }}</p>',
+        variables: ['pedido', 'itens', 'total'],
       },
     },
     handler: ({ key, body }) => createTemplate(db, key.accountId, body),
@@ -90,14 +103,15 @@ export const templatesOperations: OperationGroup = ({ db, publicUrl }) => [
     path: '/templates/{id}/render',
     operationId: 'renderTemplate',
     summary: 'Pré-visualizar modelo',
-    description: 'O modelo renderizado para um contato da conta (`contactId`) ou para dados de exemplo.',
+    description:
+      'O modelo renderizado para um contato da conta (`contactId`) ou para dados de exemplo. `data` preenche as ' +
+      'variáveis declaradas (`{{ dados.x }}`), conferido como num envio; sem ele, cada uma aparece como `[x]`.',
     tags: TAGS,
     params: idParams,
     notFoundMessage: NOT_FOUND,
-    body: previewSchema,
+    body: templatePreviewSchema,
     success: { status: 200, description: 'Assunto, HTML e texto renderizados.', schema: renderedSchema },
-    example: { body: {} },
-    handler: ({ key, params, body }) =>
-      previewTemplate(db, key.accountId, params.id, { contactId: body.contactId, publicUrl }),
+    example: { body: { data: { pedido: '1042', itens: [{ nome: 'Café 500 g', quantidade: 2 }], total: 'R$ 59,80' } } },
+    handler: ({ key, params, body }) => previewTemplate(db, key.accountId, params.id, { ...body, publicUrl }),
   }),
 ];

@@ -14,6 +14,7 @@ import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import { hitRateLimit } from '../rate-limits/rate-limit';
 import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
+import { unverifiedCampaignSenders } from '../campaigns/campaigns';
 import { assertMayCauseMail, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import {
   addSenderAddress,
@@ -29,7 +30,6 @@ import {
   type SenderIdentitySettings,
   senderAlignment,
   setDomainSuspended,
-  unverifiedCampaignSenders,
 } from './sender-identities';
 
 const DOMAIN_NOT_FOUND = 'Domínio não encontrado.';
@@ -66,8 +66,12 @@ export async function senderIdentitiesRoutes(
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const { email } = parseInput(senderAddressCreateSchema, request.body);
-    await assertMayCauseMail(db, mailPolicy, actor, { kind: 'sender-confirmation', from: null, recipients: [email] });
-    return reply.status(201).send(await addSenderAddress(db, mailer, settings, actor.accountId, email));
+    // One's own verified login e-mail is confirmed without a mail, so it takes nothing from the mail quota.
+    const ownVerified = actor.emailVerified && actor.email.trim().toLowerCase() === email ? actor.email : null;
+    if (!ownVerified) {
+      await assertMayCauseMail(db, mailPolicy, actor, { kind: 'sender-confirmation', from: null, recipients: [email] });
+    }
+    return reply.status(201).send(await addSenderAddress(db, mailer, settings, actor.accountId, email, ownVerified));
   });
   app.delete('/api/sender-addresses/:id', async (request, reply) => {
     const actor = await requireActor(request);

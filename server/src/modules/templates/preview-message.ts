@@ -32,7 +32,12 @@ export async function renderPreview(
   db: Db,
   accountId: string,
   source: MessageSource & { name: string },
-  options: { contactId?: string; links: { unsubscribeUrl: string; browserUrl: string } },
+  options: {
+    contactId?: string;
+    links: { unsubscribeUrl: string; browserUrl: string };
+    /** A library template's per-message variables (`{{ dados.x }}`), already checked against its declaration. */
+    data?: Record<string, unknown>;
+  },
 ): Promise<PreviewResult> {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   if (!account) throw new AppError('not_found', 'Conta não encontrada.');
@@ -40,7 +45,8 @@ export async function renderPreview(
     ? await findContact(db, accountId, options.contactId)
     : SAMPLE_CONTACT;
   // Off the event loop, under a deadline: the template is the sender's, and may run away.
-  const rendered = await renderUntrustedOrExplain(source, buildScope(contact, account, options.links, source.name));
+  const scope = { ...buildScope(contact, account, options.links, source.name), dados: options.data ?? {} };
+  const rendered = await renderUntrustedOrExplain(source, scope);
   return { ...rendered, contact: { email: contact.email, name: contact.name ?? null, fields: contact.fields ?? {} } };
 }
 

@@ -120,7 +120,8 @@ export function buildScope(contact: RenderContact, account: RenderAccount, links
   };
 }
 
-export type MessageScope = ReturnType<typeof buildScope>;
+/** A message's scope; library templates sent with per-message data also have `dados` (ADR 0035). */
+export type MessageScope = ReturnType<typeof buildScope> & { dados?: Record<string, unknown> };
 
 /**
  * Renders one message: pure (no I/O), synchronous, meant to be called per recipient by the sending engine.

@@ -1,4 +1,4 @@
-import { previewSchema, templateCreateSchema, templateUpdateSchema, testSendSchema } from '@carteiro/shared';
+import { templateCreateSchema, templatePreviewSchema, templateUpdateSchema, testSendSchema } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database';
 import { idParam } from '../../http/id-param';
@@ -61,8 +61,8 @@ export async function templatesRoutes(
   });
   app.post('/api/templates/:id/preview', async (request) => {
     const actor = await requireActor(request);
-    const { contactId } = parseInput(previewSchema, request.body ?? {});
-    return previewTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND), { contactId, publicUrl });
+    const input = parseInput(templatePreviewSchema, request.body ?? {});
+    return previewTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND), { ...input, publicUrl });
   });
   app.post('/api/templates/:id/test-send', async (request) => {
     const actor = await requireActor(request);

@@ -89,6 +89,95 @@ describe.each(DATABASE_KINDS)('templates API on %s', (kind) => {
     expect(unknown.json().error.message).toBe('Linha 1: variável desconhecida contato.cidade');
   });
 
+  it('takes per-message variables only when declared: dados.x undeclared is refused at save, naming it', async () => {
+    const html =
+      '<p>Pedido {{ dados.pedido }}</p>{% for item in dados.itens %}<li>{{ item.nome }}</li>{% endfor %}' +
+      '<p>{{ dados.cliente.cidade }}</p>';
+    const undeclared = await call(a, 'POST', '/api/templates', { name: 'Pedido', html, variables: ['pedido'] });
+    expect(undeclared.statusCode).toBe(400);
+    expect(undeclared.json().error.code).toBe('validation_failed');
+    expect(undeclared.json().error.message).toBe(
+      'Linha 1: a variável dados.itens não foi declarada: inclua "itens" nas variáveis do modelo (e mais 1 problema(s))',
+    );
+    const typo = await call(a, 'POST', '/api/templates', {
+      name: 'Pedido',
+      subject: 'Pedido {{ dados.pedidoo }}',
+      html,
+      variables: ['pedido', 'itens', 'cliente'],
+    });
+    expect(typo.json().error.message).toBe(
+      'Assunto, linha 1: a variável dados.pedidoo não foi declarada: inclua "pedidoo" nas variáveis do modelo (você quis dizer dados.pedido?)',
+    );
+    const bad = await call(a, 'POST', '/api/templates', {
+      name: 'Pedido',
+      html,
+      variables: ['pedido', 'pedido', '1x'],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(
+      bad
+        .json()
+        .error.details.fields.map((f: { path: string }) => f.path)
+        .sort(),
+    ).toEqual(['variables.1', 'variables.2']);
+
+    const created = await call(a, 'POST', '/api/templates', {
+      name: 'Pedido',
+      subject: 'Pedido {{ dados.pedido }}',
+      html,
+      variables: ['pedido', 'itens', 'cliente'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    expect(created.json().variables).toEqual(['pedido', 'itens', 'cliente']);
+    // A variable still used cannot leave the declaration; one no longer used can.
+    const dropped = await call(a, 'PATCH', `/api/templates/${id}`, { variables: ['pedido', 'cliente'] });
+    expect(dropped.json().error.message).toMatch(/^Linha 1: a variável dados\.itens não foi declarada/);
+    const edited = await call(a, 'PATCH', `/api/templates/${id}`, { html: '<p>{{ dados.pedido }}</p>' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const narrowed = await call(a, 'PATCH', `/api/templates/${id}`, { variables: ['pedido'] });
+    expect(narrowed.json().variables).toEqual(['pedido']);
+    expect((await call(a, 'POST', `/api/templates/${id}/duplicate`)).json().variables).toEqual(['pedido']);
+
+    // A campaign has no per-message data.
+    const campaign = await call(a, 'POST', '/api/campaigns', {
+      uuid: crypto.randomUUID(),
+      name: 'Com dados',
+      subject: 'Oi',
+      template: '<p>{{ dados.pedido }}</p><a href="{{ link_descadastro }}">Sair</a>',
+    });
+    expect(campaign.statusCode).toBe(400);
+    expect(campaign.json().error.message).toMatch(/^Linha 1: variável dados\.pedido indisponível aqui/);
+  });
+
+  it('previews dados with the data given (checked as a send) or [nome] placeholders', async () => {
+    const created = await call(a, 'POST', '/api/templates', {
+      name: 'Pedido pré-visualizado',
+      subject: 'Pedido {{ dados.pedido }}',
+      html: '<p>{% for item in dados.itens %}{{ item.nome }};{% endfor %}</p>',
+      variables: ['pedido', 'itens'],
+    });
+    const id = created.json().id as string;
+    const sample = await call(a, 'POST', `/api/templates/${id}/preview`, {});
+    expect(sample.json().subject).toBe('Pedido [pedido]');
+    const real = await call(a, 'POST', `/api/templates/${id}/preview`, {
+      data: { pedido: '1042', itens: [{ nome: 'Café' }, { nome: 'Pão' }] },
+    });
+    expect(real.json().subject).toBe('Pedido 1042');
+    expect(real.json().html).toContain('Café;Pão;');
+    const missing = await call(a, 'POST', `/api/templates/${id}/preview`, { data: { pedido: '1042' } });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toMatchObject({
+      code: 'validation_failed',
+      details: { fields: [{ path: 'data.itens' }] },
+    });
+    const extra = await call(a, 'POST', `/api/templates/${id}/preview`, {
+      data: { pedido: '1', itens: [], cupom: 'X' },
+    });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().error).toMatchObject({ code: 'unknown_fields', details: { unknown: ['data.cupom'] } });
+  });
+
   it('previews a library template with real Liquid (sample data or a chosen contact) and test-sends it', async () => {
     const contact = await call(a, 'POST', '/api/contacts', {
       email: 'bia@example.com',

@@ -1,4 +1,4 @@
-import type { TemplateCreateInput, TemplateQuery, TemplateUpdateInput } from '@carteiro/shared';
+import type { TemplateCreateInput, TemplatePreviewInput, TemplateQuery, TemplateUpdateInput } from '@carteiro/shared';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
@@ -9,6 +9,7 @@ import { findAccount } from '../accounts/accounts.service';
 import { assertMayCauseMail, type MailCauser, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { findCustomFieldNames } from './custom-field-names';
 import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } from './preview-message';
+import { assertTemplateData, sampleData } from './template-data';
 import { templates } from './templates.db';
 import { assertValidTemplate } from './validate-template';
 
@@ -26,6 +27,8 @@ export interface TemplateView extends TemplateSummary {
   html: string;
   builderProject: Record<string, unknown> | null;
   text: string | null;
+  /** The per-message variables it takes (`{{ dados.<nome> }}`), each required in a send's `data` (ADR 0035). */
+  variables: string[];
 }
 
 function toSummary(row: TemplateRow): TemplateSummary {
@@ -39,7 +42,13 @@ function toSummary(row: TemplateRow): TemplateSummary {
 }
 
 function toView(row: TemplateRow): TemplateView {
-  return { ...toSummary(row), html: row.html, builderProject: row.builderProject ?? null, text: row.text };
+  return {
+    ...toSummary(row),
+    html: row.html,
+    builderProject: row.builderProject ?? null,
+    text: row.text,
+    variables: row.variables,
+  };
 }
 
 const NOT_FOUND = 'Modelo não encontrado.';
@@ -89,13 +98,17 @@ async function validate(
   db: Db,
   accountId: string,
   parts: { subject?: string | null; html?: string; text?: string | null },
+  variables: readonly string[],
 ) {
-  assertValidTemplate(parts, await findCustomFieldNames(db, accountId));
+  assertValidTemplate(parts, await findCustomFieldNames(db, accountId), variables);
 }
 
-/** Saves a new template after checking its Liquid (400 validation_failed with the problems and their lines). */
+/**
+ * Saves a new template after checking its Liquid (400 validation_failed with the problems and their lines): a
+ * `{{ dados.x }}` needs `x` among its declared `variables`.
+ */
 export async function createTemplate(db: Db, accountId: string, input: TemplateCreateInput): Promise<TemplateView> {
-  await validate(db, accountId, input);
+  await validate(db, accountId, input, input.variables ?? []);
   const [row] = await db
     .insert(templates)
     .values({
@@ -105,20 +118,34 @@ export async function createTemplate(db: Db, accountId: string, input: TemplateC
       html: input.html,
       builderProject: input.builderProject ?? null,
       text: input.text ?? null,
+      variables: input.variables ?? [],
     })
     .returning();
   if (!row) throw new Error('template insert returned nothing');
   return toView(row);
 }
 
-/** Updates a template (Liquid checked as on create); 404 for another account's template. */
+/**
+ * Updates a template (Liquid checked as on create); 404 for another account's template. New `variables` are
+ * checked against every stored part too: a variable still used cannot be dropped from the declaration.
+ */
 export async function updateTemplate(
   db: Db,
   accountId: string,
   id: string,
   input: TemplateUpdateInput,
 ): Promise<TemplateView> {
-  await validate(db, accountId, input);
+  const current = await findTemplate(db, accountId, id);
+  if (input.variables === undefined) {
+    await validate(db, accountId, input, current.variables);
+  } else {
+    const merged = {
+      subject: input.subject === undefined ? current.subject : input.subject,
+      html: input.html ?? current.html,
+      text: input.text === undefined ? current.text : input.text,
+    };
+    await validate(db, accountId, merged, input.variables);
+  }
   const [row] = await db
     .update(templates)
     .set({ ...input, updatedAt: new Date() })
@@ -149,25 +176,34 @@ export async function duplicateTemplate(db: Db, accountId: string, id: string): 
       html: original.html,
       builderProject: original.builderProject,
       text: original.text,
+      variables: original.variables,
     })
     .returning();
   if (!row) throw new Error('template insert returned nothing');
   return toView(row);
 }
 
-/** The saved library template rendered for a contact of the account, or sample data (the editor saves first). */
+/**
+ * The saved library template rendered for a contact of the account, or sample data (the editor saves first). Its
+ * `{{ dados.x }}` take `data` when given (checked as a send checks it), else `[x]`.
+ */
 export async function previewTemplate(
   db: Db,
   accountId: string,
   id: string,
-  options: { contactId?: string; publicUrl: string },
+  options: TemplatePreviewInput & { publicUrl: string },
 ): Promise<PreviewResult> {
   const template = await findTemplate(db, accountId, id);
+  if (options.data) assertTemplateData(template, options.data);
   return renderPreview(
     db,
     accountId,
     { name: template.name, subject: template.subject ?? '', html: template.html, text: template.text },
-    { contactId: options.contactId, links: previewLinks(options.publicUrl, '/dashboard/templates') },
+    {
+      contactId: options.contactId,
+      links: previewLinks(options.publicUrl, '/dashboard/templates'),
+      data: options.data ?? sampleData(template.variables),
+    },
   );
 }
 

@@ -24,7 +24,8 @@ const KNOWN_PROPERTIES: Record<string, readonly string[] | null> = {
   contato: ['nome', 'email'],
   conta: ['nome', 'razao_social', 'endereco', 'cnpj', 'documento'],
   campanha: ['nome'],
-  // The data of the API event that started an automation (`POST /api/v1/events`, ADR 0021): any key.
+  // The data of the API event that started an automation (`POST /api/v1/events`, ADR 0021): any key. Kept as the
+  // automations' alias of `dados` (ADR 0035); new templates declare `dados.<nome>` instead.
   evento: null,
   link_descadastro: null,
   link_navegador: null,
@@ -85,16 +86,45 @@ const ALL_NAMES = (customFields: readonly string[]): string[] =>
     props === null ? [root] : [...props, ...(root === 'contato' ? customFields : [])].map((p) => `${root}.${p}`),
   );
 
+/** The root of the per-message variables a library template declares (`{{ dados.pedido }}`, ADR 0035). */
+export const DATA_ROOT = 'dados';
+
+interface VariableProblem {
+  line: number;
+  name: string;
+  /** Why, in pt-BR, when it is not simply an unknown name. */
+  reason?: string;
+}
+
 function unknownVariables(
   parsed: Template[],
   customFields: readonly string[] | null,
-): { line: number; name: string }[] {
+  dataVariables: readonly string[] | null,
+): VariableProblem[] {
   const analysis = htmlLiquid.analyzeSync(parsed, { partials: false });
-  const problems: { line: number; name: string }[] = [];
+  const problems: VariableProblem[] = [];
   for (const variables of Object.values(analysis.globals)) {
     for (const variable of variables) {
       const [root, property, third] = variable.segments;
       if (typeof root !== 'string') continue;
+      const line = variable.location.row;
+      if (root === DATA_ROOT) {
+        if (dataVariables === null) {
+          problems.push({
+            line,
+            name: variable.toString(),
+            reason: `variável ${variable.toString()} indisponível aqui: dados por mensagem (dados.…) existem só em modelos da biblioteca, declarados no modelo e enviados em data pela API`,
+          });
+        } else if (typeof property === 'string' && !dataVariables.includes(property)) {
+          // Anything below a declared variable (dados.pedido.numero, dados.itens.size) is the sender's data.
+          problems.push({
+            line,
+            name: `${DATA_ROOT}.${property}`,
+            reason: `a variável ${DATA_ROOT}.${property} não foi declarada: inclua "${property}" nas variáveis do modelo`,
+          });
+        }
+        continue;
+      }
       const known = KNOWN_PROPERTIES[root];
       let ok: boolean;
       if (known === undefined) ok = false;
@@ -102,7 +132,7 @@ function unknownVariables(
       else if (known.includes(property) || BUILT_IN_PROPERTIES.has(property)) ok = true;
       else ok = root === 'contato' && (customFields === null || customFields.includes(property));
       if (ok && typeof third === 'string' && known !== null && !BUILT_IN_PROPERTIES.has(third)) ok = false;
-      if (!ok) problems.push({ line: variable.location.row, name: variable.toString() });
+      if (!ok) problems.push({ line, name: variable.toString() });
     }
   }
   return problems.sort((a, b) => a.line - b.line);
@@ -166,14 +196,16 @@ function lineOfTemplate(template: Template | undefined): number {
 /**
  * Checks Liquid syntax and variable names of each part; returns the problems in pt-BR with their line
  * ("Linha 3: variável desconhecida contato.nomee"), empty when the template is fine. `customFields`: the
- * account's custom field names (`contato.<campo>`), or null to accept any `contato.*`.
+ * account's custom field names (`contato.<campo>`), or null to accept any `contato.*`. `dataVariables`: the
+ * per-message variables a library template declares (`dados.<nome>`), or null where there are none (campaigns).
  */
 export function validateTemplate(
   parts: Partial<Record<TemplatePart, string | null | undefined>>,
   customFields: readonly string[] | null,
+  dataVariables: readonly string[] | null = null,
 ): TemplateProblem[] {
   const problems: TemplateProblem[] = [];
-  const names = ALL_NAMES(customFields ?? []);
+  const names = [...ALL_NAMES(customFields ?? []), ...(dataVariables ?? []).map((name) => `${DATA_ROOT}.${name}`)];
   for (const part of ['subject', 'preheader', 'html', 'text'] as const) {
     const source = parts[part];
     if (!source) continue;
@@ -198,11 +230,11 @@ export function validateTemplate(
         message: `${prefix(runaway.line)}: os laços do modelo podem repetir até ${runaway.cost.toLocaleString('pt-BR')} vezes numa mensagem; o limite é ${LIQUID_ITERATION_BUDGET.toLocaleString('pt-BR')}. Use menos laços um dentro do outro ou limite-os com limit: (por exemplo, {% for item in lista limit: 20 %}).`,
       });
     }
-    for (const { line, name } of unknownVariables(parsed, customFields)) {
+    for (const { line, name, reason } of unknownVariables(parsed, customFields, dataVariables)) {
       problems.push({
         part,
         line,
-        message: `${prefix(line)}: variável desconhecida ${name}${suggestion(name, names)}`,
+        message: `${prefix(line)}: ${reason ?? `variável desconhecida ${name}`}${suggestion(name, names)}`,
       });
     }
   }
@@ -213,8 +245,9 @@ export function validateTemplate(
 export function assertValidTemplate(
   parts: Partial<Record<TemplatePart, string | null | undefined>>,
   customFields: readonly string[] | null,
+  dataVariables: readonly string[] | null = null,
 ): void {
-  const problems = validateTemplate(parts, customFields);
+  const problems = validateTemplate(parts, customFields, dataVariables);
   const first = problems[0];
   if (first) {
     const more = problems.length > 1 ? ` (e mais ${problems.length - 1} problema(s))` : '';

@@ -27,6 +27,7 @@ import {
   type RenderAccount,
   renderMessage,
 } from '../templates/render-message';
+import { assertTemplateData, dataScope } from '../templates/template-data';
 import { findTemplate, type TemplateView } from '../templates/templates';
 import { hasUnsubscribeLink } from '../templates/validate-template';
 
@@ -36,6 +37,13 @@ export const TRANSACTIONAL_ENGINE_BATCH = 100;
 export interface SendTransactionalOptions {
   /** PUBLIC_URL: the unsubscribe and "ver no navegador" links rendered into the message. */
   publicUrl: string;
+  /**
+   * Where `data` comes from: a caller's request (the public API: checked against the template's declared
+   * variables, 400 when one is missing or a key is undeclared) or an automation's event (`event`: the shop's whole
+   * event, not addressed to the template — not checked, so one odd event cannot pause an automation; a declared
+   * variable it lacks renders empty). ADR 0035.
+   */
+  dataFrom?: 'request' | 'event';
 }
 
 interface Prepared {
@@ -278,6 +286,15 @@ export async function prepareTransactional(
       throw renderError(index, inputs.length, 'html', `Erro de sintaxe no modelo: ${(error as Error).message}`);
     }
     const data = input.data ?? {};
+    if (template && options.dataFrom !== 'event') {
+      assertTemplateData(
+        template,
+        data,
+        inputs.length > 1 ? { path: `messages.${index}.`, label: `Mensagem ${index + 1}: ` } : undefined,
+      );
+    }
+    // `{{ dados.x }}`: the template's declared variables (ADR 0035); the top-level keys stay merged as before.
+    const dados = dataScope(template?.variables ?? [], data);
     const contato = typeof data.contato === 'object' && data.contato !== null ? data.contato : {};
     // The message is the `to` person's (the merge data is theirs); each copy is rendered with its own token, so
     // its tracking and "ver no navegador" links are its own.
@@ -289,6 +306,7 @@ export async function prepareTransactional(
           renderAccount,
           messageLinks(options.publicUrl, streamId, token),
         ),
+        dados,
       };
       let rendered: ReturnType<typeof renderMessage>;
       try {
