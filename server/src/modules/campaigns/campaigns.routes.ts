@@ -13,9 +13,9 @@ import { AppError } from '../../http/app-error';
 import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
-import { takeRateLimitQuota } from '../rate-limits/rate-limit';
 import { requireActor } from '../auth/request-actor';
 import type { MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
+import { takeRateLimitQuota } from '../rate-limits/rate-limit';
 import { previewCampaign, sendCampaignTest, summariseCampaign } from './campaign-preview';
 import {
   CAMPAIGN_NOT_FOUND,

@@ -1,9 +1,9 @@
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
-import { takeRateLimitQuota } from '../rate-limits/rate-limit';
 import { findTeamEmails } from '../accounts/accounts.service';
 import { assertAccountCanSend } from '../billing/account-status';
+import { takeRateLimitQuota } from '../rate-limits/rate-limit';
 import { assertSenderAllowed, isSenderAllowed } from '../sender-identities/sender-identities';
 
 /**

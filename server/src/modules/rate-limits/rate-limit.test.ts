@@ -30,7 +30,10 @@ describe.each(DATABASE_KINDS)('the one database-backed limiter (%s)', (kind) => 
     const now = Date.UTC(2026, 10, 26, 10, 0, 45);
     expect(await takeRateLimitQuota(db, 'cota:conta', 3, 5, 60, now)).toEqual({ allowed: true, retryAfterSeconds: 15 });
     // Three more would pass the limit of five: nothing is taken, so the last two units stay available.
-    expect(await takeRateLimitQuota(db, 'cota:conta', 3, 5, 60, now)).toEqual({ allowed: false, retryAfterSeconds: 15 });
+    expect(await takeRateLimitQuota(db, 'cota:conta', 3, 5, 60, now)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 15,
+    });
     expect(await takeRateLimitQuota(db, 'cota:conta', 2, 5, 60, now)).toMatchObject({ allowed: true });
     expect(await takeRateLimitQuota(db, 'cota:conta', 1, 5, 60, now)).toMatchObject({ allowed: false });
     // The next window starts afresh.

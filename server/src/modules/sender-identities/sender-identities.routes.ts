@@ -12,10 +12,10 @@ import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
-import { hitRateLimit } from '../rate-limits/rate-limit';
 import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
 import { unverifiedCampaignSenders } from '../campaigns/campaigns';
 import { assertMayCauseMail, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
+import { hitRateLimit } from '../rate-limits/rate-limit';
 import {
   addSenderAddress,
   addSenderDomain,
