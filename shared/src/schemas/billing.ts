@@ -115,6 +115,8 @@ export interface LedgerEntryDto {
   balanceAfterMillis: number;
   description: string;
   campaignId: string | null;
+  /** The campaign's name on an extrato line (a campaign's reservation, release and send are one line). */
+  campaignName?: string | null;
   topupId: string | null;
   emailCount: number | null;
   priceMillis: number | null;

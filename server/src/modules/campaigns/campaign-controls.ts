@@ -299,3 +299,41 @@ export async function notifyCampaignSent(
     logger.error({ err: error, campaignId }, 'could not send the "campanha enviada" notice');
   }
 }
+
+/**
+ * One more batch of the campaign failed at the connection level (the relay, not a recipient); past
+ * `pauseAfterErrors` in a row the campaign pauses with a pt-BR reason. The outcome recorder resets the streak
+ * when a batch gets a reply.
+ */
+export async function countRelayFailure(
+  db: Db,
+  campaignId: string,
+  pauseAfterErrors: number,
+  lastResponse: string | undefined,
+  logger: Logger,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(campaignSends)
+      .set({ consecutiveErrors: sql`${campaignSends.consecutiveErrors} + 1` })
+      .where(eq(campaignSends.campaignId, campaignId))
+      .returning({ errors: campaignSends.consecutiveErrors });
+    if (!row || row.errors < pauseAfterErrors) return;
+    const reason = `Pausada automaticamente: o servidor de envio falhou ${row.errors} vezes seguidas (${(lastResponse ?? 'sem resposta').slice(0, 200)}). Verifique o servidor SMTP e retome a campanha.`;
+    if (await transitionCampaignStatus(asDb(tx), campaignId, ['sending'], 'paused')) {
+      await tx.update(campaignSends).set({ pausedReason: reason }).where(eq(campaignSends.campaignId, campaignId));
+      await emitCampaignEvent(tx, campaignId, 'campaign.paused', { reason }); // outbound webhook
+      logger.error({ campaignId, errors: row.errors, lastResponse }, 'campaign paused: relay failing');
+    }
+  });
+}
+
+/** Cancelled campaigns not settled yet: finished once their in-flight messages are recorded. */
+export async function unsettledCancelledCampaigns(db: Db): Promise<string[]> {
+  const rows = await queryRows<{ campaign_id: string }>(
+    db,
+    sql`select cs.campaign_id from campaign_sends cs join campaigns c on c.id = cs.campaign_id
+         where cs.settled_at is null and c.status = 'cancelled'`,
+  );
+  return rows.map((r) => r.campaign_id);
+}
