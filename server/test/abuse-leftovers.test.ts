@@ -1,4 +1,4 @@
-import { MAX_BALANCE_MILLIS } from '@carteiro/shared';
+import { MAX_BALANCE_MILLIS, MAX_TOPUP_MILLIS } from '@carteiro/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_RESET_REQUESTED_MESSAGE } from '../src/modules/auth/auth.routes';
 import { randomClientIp, signUp } from './support/sign-in';
@@ -40,6 +40,39 @@ describe.each(DATABASE_KINDS)('lesser abuses on %s', (kind) => {
       headers: user.headers,
     });
     expect(late.statusCode).toBe(200);
+  });
+
+  it('bounds a top-up: a pt-BR 400 past R$ 100.000,00 or past the balance ceiling, never a charge', async () => {
+    const user = await signUp(t, { verified: true });
+    const topup = (amountMillis: number) =>
+      t.app.inject({ method: 'POST', url: '/api/billing/topups', headers: user.headers, payload: { amountMillis } });
+    for (const amountMillis of [MAX_TOPUP_MILLIS + 10, 9e15]) {
+      const res = await topup(amountMillis);
+      expect(res.statusCode, String(amountMillis)).toBe(400);
+      expect(res.json().error.message).toMatch(/O valor máximo de uma recarga é R\$ 100\.000,00\./);
+    }
+    expect((await topup(MAX_TOPUP_MILLIS)).statusCode).toBe(201);
+    // Near the ceiling every operator credit respects, a top-up that would cross it is refused too.
+    const { db } = t.database;
+    const { accounts } = await import('../src/modules/accounts/accounts.db');
+    const { eq, sql } = await import('drizzle-orm');
+    await db
+      .update(accounts)
+      .set({ balanceMillis: sql`${MAX_BALANCE_MILLIS - 50_000}` })
+      .where(eq(accounts.id, user.accountId));
+    const over = await topup(60_000);
+    expect(over.statusCode).toBe(400);
+    expect(over.json().error.message).toMatch(
+      /saldo passaria de R\$\s1\.000\.000\.000,00, o máximo que uma conta pode ter/,
+    );
+    expect((await topup(50_000)).statusCode).toBe(201);
+    const listed = await t.app.inject({ method: 'GET', url: '/api/billing/topups', headers: user.headers });
+    expect(
+      listed
+        .json()
+        .topups.map((row: { amountMillis: number }) => row.amountMillis)
+        .sort((a: number, b: number) => a - b),
+    ).toEqual([50_000, MAX_TOPUP_MILLIS]);
   });
 
   it('bounds an operator credit and the balance it may reach; the balance routes keep answering', async () => {

@@ -12,8 +12,19 @@ const isoDate = z
   }, 'Data inexistente.');
 const millis = z.number().int('Use um valor inteiro em milésimos de real.');
 
+/**
+ * The largest single top-up (R$ 100.000,00): a Pix charge is a promise to credit whatever arrives, so an absurd
+ * amount typed or scripted (a balance pushed toward 2^53 millis answered 500) never becomes a charge; far above
+ * what a small sender spends in months. Larger deposits go through the operator (an adjustment, audited).
+ */
+export const MAX_TOPUP_MILLIS = 100_000_000;
+
 /** POST /api/billing/topups */
-export const createTopupSchema = z.object({ amountMillis: millis.positive('O valor deve ser positivo.') });
+export const createTopupSchema = z.object({
+  amountMillis: millis
+    .positive('O valor deve ser positivo.')
+    .max(MAX_TOPUP_MILLIS, 'O valor máximo de uma recarga é R$ 100.000,00.'),
+});
 export type CreateTopupInput = z.infer<typeof createTopupSchema>;
 
 const periodFields = { from: isoDate.optional(), to: isoDate.optional() };
@@ -104,6 +115,8 @@ export interface LedgerEntryDto {
   balanceAfterMillis: number;
   description: string;
   campaignId: string | null;
+  /** The campaign's name on an extrato line (a campaign's reservation, release and send are one line). */
+  campaignName?: string | null;
   topupId: string | null;
   emailCount: number | null;
   priceMillis: number | null;

@@ -200,11 +200,20 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
     const balance = await balanceOf(owner.headers);
     expect(balance).toMatchObject({ balanceMillis: 1_000, priceMillis: 4, emailsPaid: 250, formatted: 'R$\u00a01,00' });
 
+    // The campaign's reservation, release and send are one line: its net cost, the send's words, its name.
     const statement = (
-      await t.app.inject({ method: 'GET', url: '/api/billing/statement?limit=2', headers: owner.headers })
+      await t.app.inject({ method: 'GET', url: '/api/billing/statement?limit=1', headers: owner.headers })
     ).json();
-    expect(statement.entries.map((e: { kind: string }) => e.kind)).toEqual(['send', 'release']);
-    expect(statement.entries[0].balanceAfterMillis).toBe(1_000);
+    expect(statement.entries).toHaveLength(1);
+    expect(statement.entries[0]).toMatchObject({
+      kind: 'send',
+      amountMillis: -1_000,
+      balanceAfterMillis: 1_000,
+      campaignId,
+      campaignName: null,
+      description: 'Envio da campanha: 250 e-mails enviados × R$\u00a00,004',
+      emailCount: 250,
+    });
     const next = (
       await t.app.inject({
         method: 'GET',
@@ -212,7 +221,7 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
         headers: owner.headers,
       })
     ).json();
-    expect(next.entries.map((e: { kind: string }) => e.kind)).toEqual(['reservation', 'adjustment']);
+    expect(next.entries.map((e: { kind: string }) => e.kind)).toEqual(['adjustment']);
     expect(next.nextCursor).toBeNull();
 
     const csv = await t.app.inject({ method: 'GET', url: '/api/billing/statement.csv', headers: owner.headers });
@@ -222,6 +231,60 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
     expect(csv.body).toContain(';"Crédito manual: =HYPERLINK(""http://evil"") bônus";');
     expect(csvText('=1+1')).toBe("'=1+1");
     expect(csvText('@SUM(A1)')).toBe("'@SUM(A1)");
+  });
+
+  it('lists a campaign once in the extrato and its CSV, by name, with a date cell without a comma', async () => {
+    const owner = await signUp(t);
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/accounts/${owner.accountId}/adjustments`,
+      headers: operatorHeaders,
+      payload: { amountMillis: 10_000, reason: 'Crédito inicial' },
+    });
+    const { listId } = await createListWithContacts(t.database.db, owner.accountId, ['a@example.com']);
+    const campaignId = await createReadyCampaign(t.database.db, owner.accountId, {
+      includeListIds: [listId],
+      name: 'Natal 2026',
+    });
+    await reserveForCampaign(t.database.db, { accountId: owner.accountId, campaignId, recipients: 10 });
+    // While it sends, its line is the reservation.
+    const sending = (
+      await t.app.inject({ method: 'GET', url: '/api/billing/statement', headers: owner.headers })
+    ).json();
+    expect(sending.entries.map((e: { kind: string }) => e.kind)).toEqual(['reservation', 'adjustment']);
+    expect(sending.entries[0]).toMatchObject({ campaignName: 'Natal 2026', amountMillis: -50 });
+    await settleCampaign(t.database.db, { campaignId, sentCount: 8 });
+
+    const lines = (await t.app.inject({ method: 'GET', url: '/api/billing/statement', headers: owner.headers })).json();
+    expect(lines.entries).toHaveLength(2);
+    expect(lines.entries[0]).toMatchObject({
+      kind: 'send',
+      campaignId,
+      campaignName: 'Natal 2026',
+      amountMillis: -40,
+      balanceAfterMillis: 9_960,
+    });
+    // Integer millis, summed exactly.
+    expect(Number.isInteger(lines.entries[0].amountMillis)).toBe(true);
+
+    const csv = (await t.app.inject({ method: 'GET', url: '/api/billing/statement.csv', headers: owner.headers })).body;
+    const rows = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(rows).toHaveLength(3);
+    expect(rows[1]).toMatch(
+      /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2};Envio;Envio da campanha: 8 e-mails[^;]*;Natal 2026;-0,040;9,960$/,
+    );
+    expect(csv).not.toContain(campaignId);
+    expect(csv).not.toContain('Reserva;');
+
+    // The public API keeps the ledger's entries as they are (reservation, release and send).
+    const ledger = await queryRows<{ kind: string }>(
+      t.database.db,
+      sql`select kind from ledger_entries where campaign_id = ${campaignId} order by seq`,
+    );
+    expect(ledger.map((e) => e.kind)).toEqual(['reservation', 'release', 'send']);
   });
 
   it('warns the owner by e-mail once when the balance crosses the low-balance threshold', async () => {

@@ -31,20 +31,17 @@ import { acknowledgeCampaignAlert, listCampaignAlertsForOperator } from './campa
 import { brCodeQrSvgDataUrl, createTopup, findTopup } from './create-topup';
 import { applyProviderPayment, confirmTopupManually, type Topup } from './credit-topup';
 import type { LedgerEntry } from './ledger';
-import { listStatement } from './list-statement';
+import { listStatementLines, type StatementLine } from './list-statement';
 import { listAccountsForOperator, listAdminAuditLog, setAccountStatus, setNegotiatedPrice } from './manage-account';
-import { notifyLowBalanceIfCrossed, startLowBalanceWatcher } from './notify-low-balance';
+import { notifyLowBalanceIfCrossed } from './notify-low-balance';
 import { grantOperatorRole, listOperators, revokeOperatorRole } from './operators';
 import type { PaymentProviders } from './payments/providers';
-import { startReconciliation } from './reconcile-topups';
 import { refundTopup } from './refund-topup';
 import { statementToCsv } from './statement-csv';
 import { disableUser, enableUser, listAccountMembersForOperator } from './user-access';
 
 const idParams = z.object({ id: z.uuid('Identificador inválido.') });
 const CSV_MAX_ROWS = 100_000;
-/** How often the low-balance watcher looks for crossings by campaign reservations. */
-const LOW_BALANCE_SWEEP_MS = 15_000;
 const alertIdParams = z.object({ id: z.coerce.number().int().positive('Identificador inválido.') });
 const operatorParams = z.object({ userId: z.string().min(1).max(200) });
 const grantOperatorBody = z.object({
@@ -70,6 +67,11 @@ export function toLedgerEntryDto(e: LedgerEntry): LedgerEntryDto {
     priceMillis: e.priceMillis,
     createdAt: e.createdAt.toISOString(),
   };
+}
+
+/** An extrato line of the dashboard: the entry's fields and, on a campaign's line, the campaign's name. */
+function toStatementLineDto(line: StatementLine): LedgerEntryDto {
+  return { ...toLedgerEntryDto(line), campaignName: line.campaignName };
 }
 
 async function toTopupDto(t: Topup, canSimulate: boolean): Promise<TopupDto> {
@@ -101,25 +103,6 @@ export async function billingRoutes(
   const rules = { minMillis: config.TOPUP_MIN_MILLIS, expiryMinutes: config.TOPUP_EXPIRY_MINUTES };
   const lowBalance = { db, mailer, thresholdMillis: config.LOW_BALANCE_THRESHOLD_MILLIS, publicUrl: config.PUBLIC_URL };
 
-  // Every debit can take the balance below the threshold (reservations, API and automation sends, operator debits):
-  // the one watcher announces each crossing once, whatever process wrote it.
-  let watcher: ReturnType<typeof startLowBalanceWatcher> | null = null;
-  // Dynamic charges: webhooks get lost, so pending charges are read back from the provider periodically.
-  let reconciler: ReturnType<typeof startReconciliation> | null = null;
-  app.addHook('onReady', async () => {
-    watcher = startLowBalanceWatcher(lowBalance, { intervalMs: LOW_BALANCE_SWEEP_MS, logger: app.log });
-    if (payments.active && config.PAYMENT_RECONCILE_SECONDS > 0) {
-      reconciler = startReconciliation(db, payments.active, {
-        intervalMs: config.PAYMENT_RECONCILE_SECONDS * 1000,
-        logger: app.log,
-      });
-    }
-  });
-  app.addHook('onClose', async () => {
-    await watcher?.stop();
-    await reconciler?.stop();
-  });
-
   // Every member sees the balance (they need it to know whether a campaign can go out).
   app.get('/api/billing/balance', async (request): Promise<BalanceDto> => {
     const actor = await requireActor(request);
@@ -139,15 +122,15 @@ export async function billingRoutes(
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const query = parseInput(statementQuerySchema, request.query);
-    const page = await listStatement(db, { accountId: actor.accountId, ...query });
-    return { entries: page.entries.map(toLedgerEntryDto), nextCursor: page.nextCursor };
+    const page = await listStatementLines(db, { accountId: actor.accountId, ...query });
+    return { entries: page.entries.map(toStatementLineDto), nextCursor: page.nextCursor };
   });
 
   app.get('/api/billing/statement.csv', async (request, reply) => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const query = parseInput(statementPeriodSchema, request.query);
-    const page = await listStatement(db, { accountId: actor.accountId, ...query, limit: CSV_MAX_ROWS });
+    const page = await listStatementLines(db, { accountId: actor.accountId, ...query, limit: CSV_MAX_ROWS });
     const name = `extrato-carteiro${query.from ? `-${query.from}` : ''}${query.to ? `-a-${query.to}` : ''}.csv`;
     return reply
       .header('content-type', 'text/csv; charset=utf-8')

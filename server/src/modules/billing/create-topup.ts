@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { buildPixBrCode, formatBRL } from '@carteiro/shared';
+import { buildPixBrCode, formatBRL, MAX_BALANCE_MILLIS, MAX_TOPUP_MILLIS } from '@carteiro/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db } from '../../db/database';
@@ -9,8 +9,6 @@ import { topups } from './billing.db';
 import type { Topup } from './credit-topup';
 import { type PaymentProvider, ProviderError } from './payments/payment-provider';
 
-/** Largest single top-up: R$ 100.000,00. */
-export const TOPUP_MAX_MILLIS = 100_000_000;
 const TXID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 /** Static BR Code: field 62-05 holds at most 25 characters. */
 const TXID_LENGTH = 25;
@@ -60,13 +58,23 @@ export async function createTopup(
   if (!Number.isSafeInteger(amountMillis) || amountMillis < rules.minMillis) {
     throw new AppError('validation_failed', `O valor mínimo de recarga é ${formatBRL(rules.minMillis)}.`);
   }
-  if (amountMillis > TOPUP_MAX_MILLIS) {
-    throw new AppError('validation_failed', `O valor máximo de recarga é ${formatBRL(TOPUP_MAX_MILLIS)}.`);
+  if (amountMillis > MAX_TOPUP_MILLIS) {
+    throw new AppError('validation_failed', `O valor máximo de uma recarga é ${formatBRL(MAX_TOPUP_MILLIS)}.`);
   }
   if (amountMillis % 10 !== 0) {
     throw new AppError('validation_failed', 'O valor da recarga deve ser em centavos inteiros.');
   }
-  if (!(await findBillingAccount(db, input.accountId))) throw new AppError('not_found', 'Conta não encontrada.');
+  const account = await findBillingAccount(db, input.accountId);
+  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  // The same ceiling as an operator credit (adjust-balance.ts): refused while it is still only a charge, since a
+  // paid top-up is always credited.
+  if (account.balanceMillis + amountMillis > MAX_BALANCE_MILLIS) {
+    throw new AppError(
+      'validation_failed',
+      `Com esta recarga o saldo passaria de ${formatBRL(MAX_BALANCE_MILLIS)}, o máximo que uma conta pode ter.`,
+      { fields: [{ path: 'amountMillis', message: 'O saldo passaria do máximo de uma conta.' }] },
+    );
+  }
   const txid = generateTxid(provider ? CHARGE_TXID_LENGTH : TXID_LENGTH);
   let brCode: string;
   let providerChargeId: string | null = null;

@@ -1,6 +1,6 @@
 import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import { type Db, queryRows } from '../../db/database';
 import { ledgerEntries } from './billing.db';
 import type { LedgerEntry } from './ledger';
 
@@ -34,6 +34,100 @@ export async function listStatement(
     .orderBy(desc(ledgerEntries.seq))
     .limit(filter.limit + 1);
   const entries = rows.slice(0, filter.limit);
+  const last = entries.at(-1);
+  return { entries, nextCursor: rows.length > filter.limit && last ? last.seq : null };
+}
+
+/** A line of the dashboard's extrato: one ledger entry, or every entry of one campaign send folded into one. */
+export interface StatementLine extends LedgerEntry {
+  /** The campaign's name (from the campaigns module's table, read only), null for lines without a campaign. */
+  campaignName: string | null;
+}
+
+interface StatementLineRow {
+  id: string;
+  seq: string | number;
+  account_id: string;
+  amount_millis: string | number;
+  kind: LedgerEntry['kind'];
+  campaign_id: string | null;
+  topup_id: string | null;
+  refund_id: string | null;
+  operator_user_id: string | null;
+  email_count: number | null;
+  price_millis: number | null;
+  description: string;
+  balance_after_millis: string | number;
+  created_at: string | Date;
+  campaign_name: string | null;
+}
+
+/**
+ * The extrato as a shop owner reads it: a campaign's reservation, release and send (three ledger entries, kept
+ * as they are for the API and audits) become one line — its net cost, the send's description (or the
+ * reservation's while it is still sending), the balance after its last entry, dated by that entry, with the
+ * campaign's name. Other entries are one line each. Newest first by the last entry; the cursor is that entry's seq.
+ */
+export async function listStatementLines(
+  db: Db,
+  filter: StatementFilter,
+): Promise<{ entries: StatementLine[]; nextCursor: number | null }> {
+  const tz = filter.timeZone ?? DEFAULT_TIME_ZONE;
+  const period: SQL[] = [sql`le.account_id = ${filter.accountId}`];
+  if (filter.from) period.push(sql`le.created_at >= (${filter.from}::date)::timestamp at time zone ${tz}`);
+  if (filter.to) period.push(sql`le.created_at < (${filter.to}::date + 1)::timestamp at time zone ${tz}`);
+  const rows = await queryRows<StatementLineRow>(
+    db,
+    sql`with entries as (
+          select le.*,
+            case when le.campaign_id is not null and le.kind in ('reservation', 'release', 'send')
+              then 'c' || le.campaign_id::text else 'e' || le.id::text end as line
+          from ledger_entries le
+          where ${sql.join(period, sql` and `)}
+        ), lines as (
+          select max(seq) as seq,
+            (array_agg(id order by seq desc))[1] as id,
+            (array_agg(account_id))[1] as account_id,
+            sum(amount_millis)::bigint as amount_millis,
+            (array_agg(kind order by case kind when 'send' then 0 when 'release' then 1 else 2 end, seq desc))[1] as kind,
+            (array_agg(description order by case kind when 'send' then 0 when 'release' then 2 else 1 end, seq desc))[1]
+              as description,
+            (array_agg(email_count order by case kind when 'send' then 0 else 1 end, seq desc))[1] as email_count,
+            (array_agg(price_millis order by case kind when 'send' then 0 else 1 end, seq desc))[1] as price_millis,
+            (array_agg(campaign_id))[1] as campaign_id,
+            (array_agg(topup_id))[1] as topup_id,
+            (array_agg(refund_id))[1] as refund_id,
+            (array_agg(operator_user_id))[1] as operator_user_id,
+            (array_agg(balance_after_millis order by seq desc))[1] as balance_after_millis,
+            max(created_at) as created_at
+          from entries group by line
+          ${filter.cursor ? sql`having max(seq) < ${filter.cursor}` : sql``}
+        )
+        -- Only the name, of this account's campaign: the campaigns module owns the table.
+        select lines.*, c.name as campaign_name
+        from lines left join campaigns c on c.id = lines.campaign_id and c.created_by = ${filter.accountId}
+        order by lines.seq desc
+        limit ${filter.limit + 1}`,
+  );
+  const entries = rows.slice(0, filter.limit).map(
+    (r): StatementLine => ({
+      id: r.id,
+      seq: Number(r.seq),
+      accountId: r.account_id,
+      amountMillis: Number(r.amount_millis),
+      kind: r.kind,
+      campaignId: r.campaign_id,
+      topupId: r.topup_id,
+      refundId: r.refund_id,
+      operatorUserId: r.operator_user_id,
+      emailCount: r.email_count,
+      priceMillis: r.price_millis,
+      description: r.description,
+      balanceAfterMillis: Number(r.balance_after_millis),
+      createdAt: new Date(r.created_at),
+      campaignName: r.campaign_name,
+    }),
+  );
   const last = entries.at(-1);
   return { entries, nextCursor: rows.length > filter.limit && last ? last.seq : null };
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_TIME_ZONE, LEDGER_KIND_LABELS_PT_BR } from '@carteiro/shared';
-import type { LedgerEntry } from './ledger';
+import type { StatementLine } from './list-statement';
 
 /** Millis as a pt-BR decimal with 3 places, no currency sign ("-12,345"), which Excel pt-BR reads as a number. */
 export function millisToCsvNumber(millis: number): string {
@@ -14,8 +14,8 @@ export function csvText(value: string): string {
   return /[;"\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** The statement as a `;`-separated UTF-8 CSV with BOM (opens correctly in Excel pt-BR). */
-export function statementToCsv(entries: LedgerEntry[], timeZone = DEFAULT_TIME_ZONE): string {
+/** The statement (one line per campaign, named) as a `;`-separated UTF-8 CSV with BOM (opens correctly in Excel pt-BR). */
+export function statementToCsv(entries: StatementLine[], timeZone = DEFAULT_TIME_ZONE): string {
   const date = new Intl.DateTimeFormat('pt-BR', {
     timeZone,
     day: '2-digit',
@@ -29,10 +29,11 @@ export function statementToCsv(entries: LedgerEntry[], timeZone = DEFAULT_TIME_Z
   for (const e of entries) {
     lines.push(
       [
-        csvText(date.format(e.createdAt)),
+        // "25/11/2026 14:03:00": Intl puts a comma between date and time, which spreadsheets read as text.
+        csvText(date.format(e.createdAt).replace(', ', ' ')),
         csvText(LEDGER_KIND_LABELS_PT_BR[e.kind]),
         csvText(e.description),
-        csvText(e.campaignId ?? ''),
+        csvText(e.campaignName ?? ''),
         millisToCsvNumber(e.amountMillis),
         millisToCsvNumber(e.balanceAfterMillis),
       ].join(';'),

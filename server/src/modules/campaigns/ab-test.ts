@@ -1,7 +1,7 @@
 import { type AbTestConfig, abWinnerReason, pickAbWinner } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, queryRows } from '../../db/database';
 import { abVariantStats } from '../reports/ab-report';
 import type { AbDecision } from './campaign-sends.db';
 
@@ -45,7 +45,7 @@ export async function decideDueAbTests(db: Db, now = new Date()): Promise<AbDeci
  */
 export async function decideAbTest(db: Db, campaignId: string, now = new Date()): Promise<AbDecisionResult | null> {
   return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = asDb(tx);
     const [send] = await queryRows<{
       decide_at: string | Date | null;
       decided_at: string | Date | null;

@@ -2,7 +2,7 @@ import { type CampaignStatus, formatBRL, type SkipReason } from '@carteiro/share
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
@@ -54,7 +54,7 @@ export async function resumeCampaign(db: Db, accountId: string, campaignId: stri
   await db.transaction(async (tx) => {
     // A suspended account cannot resume (share lock on the account: a concurrent suspension waits for us).
     await assertAccountCanSend(tx, accountId);
-    if (!(await transitionCampaignStatus(tx as unknown as Db, campaignId, ['paused'], 'sending'))) {
+    if (!(await transitionCampaignStatus(asDb(tx), campaignId, ['paused'], 'sending'))) {
       throw new AppError('campaign_not_editable', CHANGED);
     }
     await tx
@@ -91,10 +91,10 @@ export async function cancelCampaign(
     throw new AppError('campaign_not_editable', 'Esta campanha já terminou e não pode ser cancelada.');
   }
   await db.transaction(async (tx) => {
-    if (!(await transitionCampaignStatus(tx as unknown as Db, campaignId, [campaign.status], 'cancelled'))) {
+    if (!(await transitionCampaignStatus(asDb(tx), campaignId, [campaign.status], 'cancelled'))) {
       throw new AppError('campaign_not_editable', CHANGED);
     }
-    await skipUnsentMessages(tx as unknown as Db, campaignId);
+    await skipUnsentMessages(asDb(tx), campaignId);
   });
   await finish(campaignId);
   return { status: 'cancelled' };
@@ -213,7 +213,7 @@ export async function finishCampaignIfDone(
   return db.transaction(async (tx) => {
     // The row lock makes concurrent finishers (several workers) wait; the second then sees settled_at.
     const [send] = await queryRows<{ settled_at: unknown }>(
-      tx as unknown as Db,
+      asDb(tx),
       sql`select settled_at from campaign_sends where campaign_id = ${campaignId} for update`,
     );
     if (!send || send.settled_at) return null;
@@ -222,10 +222,10 @@ export async function finishCampaignIfDone(
       .from(campaigns)
       .where(eq(campaigns.id, campaignId));
     if (!campaign || (campaign.status !== 'sending' && campaign.status !== 'cancelled')) return null;
-    if (campaign.status === 'cancelled') await skipUnsentMessages(tx as unknown as Db, campaignId);
+    if (campaign.status === 'cancelled') await skipUnsentMessages(asDb(tx), campaignId);
     // Left: messages not carved into a batch yet, or a batch queued (a retry) or in flight.
     const [left] = await queryRows<{ left: boolean }>(
-      tx as unknown as Db,
+      asDb(tx),
       sql`select exists (select 1 from campaign_sends
                           where campaign_id = ${campaignId} and next_message_id <= last_message_id)
                  or exists (select 1 from message_batches
@@ -240,18 +240,18 @@ export async function finishCampaignIfDone(
     );
     if (left?.left) return null;
     const [sent] = await queryRows<{ n: number | string }>(
-      tx as unknown as Db,
+      asDb(tx),
       sql`select count(*)::int as n from messages where campaign_id = ${campaignId} and status = 'sent'`,
     );
     const sentCount = Number(sent?.n ?? 0);
     const status = campaign.status === 'sending' ? 'sent' : 'cancelled';
     if (status === 'sent') {
-      await transitionCampaignStatus(tx as unknown as Db, campaignId, ['sending'], 'sent', { finishedAt: new Date() });
+      await transitionCampaignStatus(asDb(tx), campaignId, ['sending'], 'sent', { finishedAt: new Date() });
     } else {
       await tx.update(campaigns).set({ finishedAt: new Date() }).where(eq(campaigns.id, campaignId));
     }
-    const settlement = await settleCampaign(tx as unknown as Db, { campaignId, sentCount });
-    // Outbound webhook (issue 13), in the same transaction as the settlement.
+    const settlement = await settleCampaign(asDb(tx), { campaignId, sentCount });
+    // Outbound webhook (ADR 0015), in the same transaction as the settlement.
     await emitCampaignEvent(tx, campaignId, 'campaign.finished', { status, costMillis: settlement.chargedMillis });
     await tx
       .update(campaignSends)
@@ -298,4 +298,42 @@ export async function notifyCampaignSent(
   } catch (error) {
     logger.error({ err: error, campaignId }, 'could not send the "campanha enviada" notice');
   }
+}
+
+/**
+ * One more batch of the campaign failed at the connection level (the relay, not a recipient); past
+ * `pauseAfterErrors` in a row the campaign pauses with a pt-BR reason. The outcome recorder resets the streak
+ * when a batch gets a reply.
+ */
+export async function countRelayFailure(
+  db: Db,
+  campaignId: string,
+  pauseAfterErrors: number,
+  lastResponse: string | undefined,
+  logger: Logger,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(campaignSends)
+      .set({ consecutiveErrors: sql`${campaignSends.consecutiveErrors} + 1` })
+      .where(eq(campaignSends.campaignId, campaignId))
+      .returning({ errors: campaignSends.consecutiveErrors });
+    if (!row || row.errors < pauseAfterErrors) return;
+    const reason = `Pausada automaticamente: o servidor de envio falhou ${row.errors} vezes seguidas (${(lastResponse ?? 'sem resposta').slice(0, 200)}). Verifique o servidor SMTP e retome a campanha.`;
+    if (await transitionCampaignStatus(asDb(tx), campaignId, ['sending'], 'paused')) {
+      await tx.update(campaignSends).set({ pausedReason: reason }).where(eq(campaignSends.campaignId, campaignId));
+      await emitCampaignEvent(tx, campaignId, 'campaign.paused', { reason }); // outbound webhook
+      logger.error({ campaignId, errors: row.errors, lastResponse }, 'campaign paused: relay failing');
+    }
+  });
+}
+
+/** Cancelled campaigns not settled yet: finished once their in-flight messages are recorded. */
+export async function unsettledCancelledCampaigns(db: Db): Promise<string[]> {
+  const rows = await queryRows<{ campaign_id: string }>(
+    db,
+    sql`select cs.campaign_id from campaign_sends cs join campaigns c on c.id = cs.campaign_id
+         where cs.settled_at is null and c.status = 'cancelled'`,
+  );
+  return rows.map((r) => r.campaign_id);
 }

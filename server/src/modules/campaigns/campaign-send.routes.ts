@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { requireActor } from '../auth/request-actor';
 import {
   campaignProgress,
@@ -10,36 +11,33 @@ import {
   pauseCampaign,
   resumeCampaign,
 } from './campaign-controls';
+import { CAMPAIGN_NOT_FOUND } from './campaigns';
 import { startCampaignSend } from './start-campaign-send';
-
-function campaignId(params: unknown): string {
-  const parsed = z.object({ id: z.uuid() }).safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', 'Campanha não encontrada.');
-  return parsed.data.id;
-}
 
 /** Send, pause, resume, cancel and live progress of the actor's own campaigns. */
 export async function campaignSendRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
   app.post('/api/campaigns/:id/send', async (request) => {
     const actor = await requireActor(request);
-    return startCampaignSend(db, actor.accountId, campaignId(request.params), actor);
+    return startCampaignSend(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND), actor);
   });
   app.post('/api/campaigns/:id/pause', async (request) => {
     const actor = await requireActor(request);
-    return pauseCampaign(db, actor.accountId, campaignId(request.params));
+    return pauseCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND));
   });
   app.post('/api/campaigns/:id/resume', async (request) => {
     const actor = await requireActor(request);
-    return resumeCampaign(db, actor.accountId, campaignId(request.params));
+    return resumeCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND));
   });
   app.post('/api/campaigns/:id/cancel', async (request) => {
     const actor = await requireActor(request);
-    return cancelCampaign(db, actor.accountId, campaignId(request.params), (id) => finishCampaignIfDone(db, id));
+    return cancelCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND), (id) =>
+      finishCampaignIfDone(db, id),
+    );
   });
   app.get('/api/campaigns/:id/progress', async (request, reply) => {
     const actor = await requireActor(request);
     reply.header('cache-control', 'no-store');
-    return campaignProgress(db, actor.accountId, campaignId(request.params));
+    return campaignProgress(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND));
   });
 }

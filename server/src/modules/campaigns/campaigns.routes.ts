@@ -10,13 +10,15 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
 import type { MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
-import { takeRateLimitQuota } from '../subscriptions/rate-limit';
+import { takeRateLimitQuota } from '../rate-limits/rate-limit';
 import { previewCampaign, sendCampaignTest, summariseCampaign } from './campaign-preview';
 import {
+  CAMPAIGN_NOT_FOUND,
   createCampaign,
   deleteCampaign,
   duplicateCampaign,
@@ -29,12 +31,6 @@ import {
 } from './campaigns';
 import { PUBLIC_VIEWER_PER_MINUTE, renderPublicCampaign } from './public-viewer';
 import { resendToNonOpeners } from './resend-non-openers';
-
-function campaignId(params: unknown): string {
-  const parsed = z.object({ id: z.uuid() }).safeParse(params);
-  if (!parsed.success) throw new AppError('not_found', 'Campanha não encontrada.');
-  return parsed.data.id;
-}
 
 const calendarQuery = z.object({
   from: z.iso.datetime({ offset: true, error: 'Data inicial inválida.' }),
@@ -72,52 +68,66 @@ export async function campaignsRoutes(
   });
   app.get('/api/campaigns/:id', async (request) => {
     const actor = await requireActor(request);
-    return findCampaign(db, actor.accountId, campaignId(request.params));
+    return findCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND));
   });
   app.patch('/api/campaigns/:id', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(campaignUpdateSchema, request.body);
-    return updateCampaign(db, actor.accountId, campaignId(request.params), input);
+    return updateCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND), input);
   });
   app.delete('/api/campaigns/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteCampaign(db, actor.accountId, campaignId(request.params));
+    await deleteCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND));
     return reply.status(204).send();
   });
   app.post('/api/campaigns/:id/duplicate', async (request, reply) => {
     const actor = await requireActor(request);
-    return reply.status(201).send(await duplicateCampaign(db, actor.accountId, campaignId(request.params)));
+    return reply
+      .status(201)
+      .send(await duplicateCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND)));
   });
   app.post('/api/campaigns/:id/resend-non-openers', async (request, reply) => {
     const actor = await requireActor(request);
     const input = parseInput(resendNonOpenersSchema, request.body ?? {});
-    return reply.status(201).send(await resendToNonOpeners(db, actor.accountId, campaignId(request.params), input));
+    return reply
+      .status(201)
+      .send(await resendToNonOpeners(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND), input));
   });
   app.post('/api/campaigns/:id/schedule', async (request) => {
     const actor = await requireActor(request);
     const { scheduledAt } = parseInput(campaignScheduleSchema, request.body);
-    return scheduleCampaign(db, actor.accountId, campaignId(request.params), scheduledAt);
+    return scheduleCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND), scheduledAt);
   });
   app.post('/api/campaigns/:id/unschedule', async (request) => {
     const actor = await requireActor(request);
-    return unscheduleCampaign(db, actor.accountId, campaignId(request.params));
+    return unscheduleCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND));
   });
   app.post('/api/campaigns/:id/preview', async (request) => {
     const actor = await requireActor(request);
     const { contactId, variant } = parseInput(campaignPreviewSchema, request.body ?? {});
-    return previewCampaign(db, actor.accountId, campaignId(request.params), { contactId, variant, publicUrl });
+    return previewCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND), {
+      contactId,
+      variant,
+      publicUrl,
+    });
   });
   app.post('/api/campaigns/:id/test-send', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(campaignTestSendSchema, request.body);
-    return sendCampaignTest(db, mailer, { causer: actor, limits: mailPolicy }, campaignId(request.params), {
-      ...input,
-      publicUrl,
-    });
+    return sendCampaignTest(
+      db,
+      mailer,
+      { causer: actor, limits: mailPolicy },
+      idParam(request.params, CAMPAIGN_NOT_FOUND),
+      {
+        ...input,
+        publicUrl,
+      },
+    );
   });
   app.get('/api/campaigns/:id/summary', async (request) => {
     const actor = await requireActor(request);
-    return summariseCampaign(db, actor.accountId, campaignId(request.params));
+    return summariseCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND));
   });
   app.get('/api/public/campaigns/:id/html', async (request, reply) => {
     const { t } = parseInput(viewerQuery, request.query ?? {});
@@ -127,7 +137,7 @@ export async function campaignsRoutes(
         retryAfterSeconds: quota.retryAfterSeconds,
       });
     }
-    const result = await renderPublicCampaign(db, campaignId(request.params), publicUrl, t);
+    const result = await renderPublicCampaign(db, idParam(request.params, CAMPAIGN_NOT_FOUND), publicUrl, t);
     // A recipient's own view carries their name and unsubscribe token: never stored by a cache. The generic view
     // may be, briefly (a scheduled campaign can still change).
     reply.header('cache-control', result.personalised ? 'private, no-store' : 'public, max-age=60');

@@ -190,7 +190,7 @@ describe.each(DATABASE_KINDS)('campaigns API on %s', (kind) => {
       address: 'Rua das Flores, 100 — Recife/PE',
     });
     expect(patched.statusCode, patched.body).toBe(200);
-    // Scheduling checks the From now, not only when the time comes (issue 14).
+    // Scheduling checks the From now, not only when the time comes (ADR 0012).
     const unverified = await call(c, 'POST', `/api/campaigns/${campaign.id}/schedule`, {
       scheduledAt: '2099-03-01T09:00',
     });

@@ -5,6 +5,7 @@ import {
   type CampaignCreateInput,
   type CampaignStatus,
   type CampaignUpdateInput,
+  DEFAULT_TIME_ZONE,
   isDeletable,
   isEditable,
   missingSendChecks,
@@ -26,7 +27,7 @@ import { type CampaignView, toCampaignView } from './campaign-view';
 import { type CampaignRow, campaigns } from './campaigns.db';
 import { zonedLocalToDate } from './zoned-time';
 
-const NOT_FOUND = 'Campanha não encontrada.';
+export const CAMPAIGN_NOT_FOUND = 'Campanha não encontrada.';
 const notEditable = (message: string) => new AppError('campaign_not_editable', message);
 
 /** The account's campaigns (spec §6: created_by = account), most recently updated first (spec §9). */
@@ -45,7 +46,7 @@ export async function findCampaignRow(db: Db, accountId: string, id: string): Pr
     .select()
     .from(campaigns)
     .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id), eq(campaigns.kind, 'campaign')));
-  if (!row) throw new AppError('not_found', NOT_FOUND);
+  if (!row) throw new AppError('not_found', CAMPAIGN_NOT_FOUND);
   return row;
 }
 
@@ -303,12 +304,12 @@ export async function scheduleCampaign(
   now = new Date(),
 ): Promise<CampaignView> {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
-  const scheduledAt = zonedLocalToDate(scheduledAtText, account?.timeZone ?? 'America/Sao_Paulo');
+  const scheduledAt = zonedLocalToDate(scheduledAtText, account?.timeZone ?? DEFAULT_TIME_ZONE);
   if (Number.isNaN(scheduledAt.getTime())) throw new AppError('validation_failed', 'Data e hora inválidas.');
   if (scheduledAt.getTime() < now.getTime() + MIN_SCHEDULE_LEAD_MS)
     throw new AppError('validation_failed', 'Escolha uma data e hora no futuro.');
   const current = await findCampaignRow(db, accountId, id);
-  // The From must be a confirmed address or at a verified domain now, not only when the time comes (issue 14).
+  // The From must be a confirmed address or at a verified domain now, not only when the time comes (ADR 0012).
   const assertSender = async () => {
     const fromEmail = current.fromEmail ?? account?.defaultFromEmail;
     if (fromEmail) await assertSenderAllowed(db, accountId, fromEmail);

@@ -1,7 +1,7 @@
 import { type AbTestConfig, abTestSize, type CampaignStatus } from '@carteiro/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { accounts } from '../accounts/accounts.db';
 import { reserveForCampaign } from '../billing/reserve-campaign-cost';
@@ -33,7 +33,7 @@ const RANDOM_TOKEN = sql`substr(replace(gen_random_uuid()::text, '-', '') || rep
 
 /**
  * Checks that a campaign can be sent by this user now (pt-BR 400/403 otherwise): verified e-mail, active
- * account, subject, audience, content with the unsubscribe link, a verified sender address (issue 14), the
+ * account, subject, audience, content with the unsubscribe link, a verified sender address (ADR 0012), the
  * footer's business identity.
  */
 export async function assertCanSend(db: Db, campaign: CampaignRow, user: { emailVerified: boolean }): Promise<void> {
@@ -76,7 +76,7 @@ export async function startCampaignSend(
 
   return db.transaction(async (tx) => {
     // Compare-and-set: only one transaction can move the row out of draft/scheduled.
-    const started = await writeCampaignStatus(tx as unknown as Db, {
+    const started = await writeCampaignStatus(asDb(tx), {
       campaignId,
       accountId,
       from: STARTABLE,
@@ -89,12 +89,12 @@ export async function startCampaignSend(
     // segments). One
     // statement, so the campaign's ids are one ascending run (other campaigns' snapshots may interleave ids);
     // the engine carves its batches from the first to the last.
-    const audience = await campaignAudience(tx as unknown as Db, accountId, started);
+    const audience = await campaignAudience(asDb(tx), accountId, started);
     // An A/B test snapshots the audience in a shuffled order (md5 of contact and campaign: fixed for the
     // campaign, unrelated to the list order), so the test share taken from the first ids is a random sample.
     const order = started.abTest ? sql`order by md5(a.id::text || ${campaignId})` : sql``;
     const [inserted] = await queryRows<{ n: number | string; first: number | string; last: number | string }>(
-      tx as unknown as Db,
+      asDb(tx),
       sql`with inserted as (
             insert into messages (campaign_id, account_id, contact_id, email, token)
             select ${campaignId}::uuid, ${accountId}::uuid, a.id, a.email, ${RANDOM_TOKEN}
@@ -112,7 +112,7 @@ export async function startCampaignSend(
       );
     }
 
-    const reservation = await reserveForCampaign(tx as unknown as Db, {
+    const reservation = await reserveForCampaign(asDb(tx), {
       accountId,
       campaignId,
       recipients,
@@ -121,7 +121,7 @@ export async function startCampaignSend(
     const first = Number(inserted?.first);
     const last = Number(inserted?.last);
     // A/B test: the variants of the test share are written in this transaction, with the snapshot.
-    const ab = started.abTest ? await assignTestVariants(tx as unknown as Db, started, recipients, last) : null;
+    const ab = started.abTest ? await assignTestVariants(asDb(tx), started, recipients, last) : null;
     await tx.insert(campaignSends).values({
       campaignId,
       accountId,

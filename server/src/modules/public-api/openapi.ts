@@ -99,8 +99,8 @@ class SchemaCollector {
       return out;
     };
     for (const [name, def] of Object.entries(defs))
-      this.components[names.get(name) as string] = rewrite(def) as JsonSchema;
-    return rewrite(result) as JsonSchema;
+      this.components[names.get(name) as string] = plainSchema(rewrite(def) as JsonSchema);
+    return plainSchema(rewrite(result) as JsonSchema);
   }
 
   private nameFor(name: string, io: 'input' | 'output', def: JsonSchema, _defs: Record<string, JsonSchema>): string {
@@ -108,6 +108,46 @@ class SchemaCollector {
     if (!existing || JSON.stringify(existing) === JSON.stringify(def)) return name;
     return `${name}${io === 'input' ? 'Input' : 'Output'}`;
   }
+}
+
+/** Every JSON type: the explicit form of "any value". */
+const ANY_TYPE = ['object', 'array', 'string', 'number', 'boolean', 'null'];
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly']);
+
+/**
+ * The same schema in the plainest equivalent form, because documentation viewers (Scalar, which reads the
+ * document the way many client generators do) reject a referenced schema holding a type-less subschema:
+ * `anyOf: [{ type: T }, { type: 'null' }]` becomes `type: [T, 'null']`, `additionalProperties: {}` becomes
+ * `true`, and a type-less "any value" (`{}` or only a description) names every JSON type.
+ */
+function plainSchema(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...schema };
+  const each = (value: unknown) => (value && typeof value === 'object' ? plainSchema(value as JsonSchema) : value);
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const) {
+    if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map(each);
+  }
+  for (const key of ['items', 'not', 'propertyNames', 'contains'] as const) if (out[key]) out[key] = each(out[key]);
+  if (out.properties) {
+    out.properties = Object.fromEntries(
+      Object.entries(out.properties as Record<string, JsonSchema>).map(([name, value]) => [name, each(value)]),
+    );
+  }
+  const extra = out.additionalProperties;
+  if (extra && typeof extra === 'object') {
+    out.additionalProperties = Object.keys(extra).length === 0 ? true : each(extra);
+  }
+  const union = out.anyOf as JsonSchema[] | undefined;
+  if (union?.length === 2) {
+    const [value, nothing] = union as [JsonSchema, JsonSchema];
+    if (typeof value.type === 'string' && nothing.type === 'null' && Object.keys(nothing).length === 1) {
+      const { anyOf: _union, ...rest } = out;
+      return { ...value, ...rest, type: [value.type, 'null'] };
+    }
+  }
+  const isTypeless = !('type' in out) && !('$ref' in out) && !('const' in out) && !('enum' in out);
+  const hasKeywords = Object.keys(out).some((key) => !ANNOTATIONS.has(key));
+  if (isTypeless && !hasKeywords) return { type: ANY_TYPE, ...out };
+  return out;
 }
 
 function exampleUrl(serverUrl: string, op: Operation): string {

@@ -15,7 +15,7 @@ import type { DnsResolver } from '../../net/dns';
 import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
 import { unverifiedCampaignSenders } from '../campaigns/campaigns';
 import { assertMayCauseMail, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
-import { hitPublicRateLimit } from '../subscriptions/rate-limit';
+import { hitRateLimit } from '../rate-limits/rate-limit';
 import {
   addSenderAddress,
   addSenderDomain,
@@ -66,8 +66,12 @@ export async function senderIdentitiesRoutes(
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const { email } = parseInput(senderAddressCreateSchema, request.body);
-    await assertMayCauseMail(db, mailPolicy, actor, { kind: 'sender-confirmation', from: null, recipients: [email] });
-    return reply.status(201).send(await addSenderAddress(db, mailer, settings, actor.accountId, email));
+    // One's own verified login e-mail is confirmed without a mail, so it takes nothing from the mail quota.
+    const ownVerified = actor.emailVerified && actor.email.trim().toLowerCase() === email ? actor.email : null;
+    if (!ownVerified) {
+      await assertMayCauseMail(db, mailPolicy, actor, { kind: 'sender-confirmation', from: null, recipients: [email] });
+    }
+    return reply.status(201).send(await addSenderAddress(db, mailer, settings, actor.accountId, email, ownVerified));
   });
   app.delete('/api/sender-addresses/:id', async (request, reply) => {
     const actor = await requireActor(request);
@@ -119,7 +123,7 @@ export async function senderIdentitiesRoutes(
   // exempt (ADR 0012 "Tracking domains"). Not answered on a tracking host (tracking/tracking-host.ts).
   app.get('/internal/tls-ask', async (request, reply) => {
     const { domain } = parseInput(tlsAskQuery, request.query ?? {});
-    if (!LOOPBACK.has(request.ip) && !(await hitPublicRateLimit(db, `tls-ask:${request.ip}`, TLS_ASK_PER_MINUTE, 60))) {
+    if (!LOOPBACK.has(request.ip) && !(await hitRateLimit(db, `tls-ask:${request.ip}`, TLS_ASK_PER_MINUTE, 60))) {
       throw new AppError('too_many_requests');
     }
     reply.header('cache-control', 'no-store');

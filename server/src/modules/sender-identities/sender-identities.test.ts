@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
@@ -69,6 +70,20 @@ describe.each(DATABASE_KINDS)('sender identities on %s', (kind) => {
     if (!token) throw new Error(`no confirmation link sent to ${email}`);
     return token;
   }
+
+  it("confirms the user's own verified login e-mail at once, without a second link", async () => {
+    const email = `dona-${randomUUID().slice(0, 8)}@padaria.com.br`;
+    const owner = await signUp(t, { verified: true, email });
+    const before = (await t.sentMail()).length;
+    const added = await call(owner, 'POST', '/api/sender-addresses', { email: email.toUpperCase() });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json()).toMatchObject({ email, status: 'confirmed' });
+    expect((await t.sentMail()).slice(before).filter((m) => m.to.includes(email))).toEqual([]);
+    expect((await call(owner, 'GET', '/api/senders')).json().allowed.addresses).toEqual([email]);
+    // Any other address still needs its link.
+    const other = await call(owner, 'POST', '/api/sender-addresses', { email: 'vendas@padaria.com.br' });
+    expect(other.json()).toMatchObject({ status: 'pending' });
+  });
 
   it('confirms an address with a single-use link; a reused or expired link is refused', async () => {
     const owner = await signUp(t, { verified: true });

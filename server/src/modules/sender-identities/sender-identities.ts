@@ -58,19 +58,37 @@ function domainStatus(row: DomainRow): SenderDomainStatus {
 // ---------------------------------------------------------------------------------------------------------------
 // Addresses
 
-/** Adds (or re-sends the link of) a sender address and mails a single-use confirmation link to it. */
+/**
+ * Adds (or re-sends the link of) a sender address and mails a single-use confirmation link to it. The adding
+ * user's own login e-mail, once verified, is confirmed at once: the sign-up link already proved they read that
+ * mailbox, and a second link to it proves nothing more.
+ */
 export async function addSenderAddress(
   db: Db,
   mailer: Mailer,
   settings: SenderIdentitySettings,
   accountId: string,
   email: string,
+  verifiedLoginEmail: string | null = null,
 ): Promise<SenderAddressDto> {
   const [existing] = await db
     .select()
     .from(senderAddresses)
     .where(and(eq(senderAddresses.accountId, accountId), eq(senderAddresses.email, email)));
   if (existing?.confirmedAt) throw new AppError('conflict', 'Este endereço já está confirmado.');
+  if (verifiedLoginEmail !== null && verifiedLoginEmail.trim().toLowerCase() === email) {
+    await assertAddressRoom(db, accountId, existing !== undefined);
+    const [row] = await db
+      .insert(senderAddresses)
+      .values({ accountId, email, confirmedAt: new Date() })
+      .onConflictDoUpdate({
+        target: [senderAddresses.accountId, senderAddresses.email],
+        set: { confirmedAt: new Date(), tokenHash: null, tokenExpiresAt: null },
+      })
+      .returning();
+    if (!row) throw new Error('sender address upsert returned nothing');
+    return addressDto(row);
+  }
   // One link a minute per address (the row is the rate limit): adding again re-sends, never floods a mailbox.
   const issuedAt = existing?.tokenExpiresAt ? existing.tokenExpiresAt.getTime() - settings.confirmHours * 3600_000 : 0;
   if (Date.now() - issuedAt < 60_000) {
@@ -79,15 +97,7 @@ export async function addSenderAddress(
       'Já enviamos um link para este endereço há menos de um minuto. Confira a caixa de entrada.',
     );
   }
-  if (!existing) {
-    const [{ n } = { n: 0 }] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(senderAddresses)
-      .where(eq(senderAddresses.accountId, accountId));
-    if (Number(n) >= MAX_ADDRESSES) {
-      throw new AppError('validation_failed', `No máximo ${MAX_ADDRESSES} endereços de remetente por conta.`);
-    }
-  }
+  await assertAddressRoom(db, accountId, existing !== undefined);
   const token = randomBytes(24).toString('base64url');
   const expiresAt = new Date(Date.now() + settings.confirmHours * 3600_000);
   const [row] = await db
@@ -115,6 +125,18 @@ export async function addSenderAddress(
       '<p>Se não foi você, ignore esta mensagem: nada será enviado em seu nome.</p>',
   });
   return addressDto(row);
+}
+
+/** A new address must fit under the account's limit (an existing row is re-used, not counted again). */
+async function assertAddressRoom(db: Db, accountId: string, exists: boolean): Promise<void> {
+  if (exists) return;
+  const [{ n } = { n: 0 }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(senderAddresses)
+    .where(eq(senderAddresses.accountId, accountId));
+  if (Number(n) >= MAX_ADDRESSES) {
+    throw new AppError('validation_failed', `No máximo ${MAX_ADDRESSES} endereços de remetente por conta.`);
+  }
 }
 
 function escapeHtml(text: string): string {

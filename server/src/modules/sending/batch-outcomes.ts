@@ -109,7 +109,7 @@ export async function recordBatchOutcomes(
             select b.id from message_batches b
              where b.id = ${batch.id} and b.status = 'sending' and b.claimed_by = ${workerId}
                for update),
-          -- Outbound webhooks (issue 13): message.delivered into the outbox, atomic with the outcome.
+          -- Outbound webhooks (ADR 0015): message.delivered into the outbox, atomic with the outcome.
           ${messageDeliveredOutboxCte(campaignId)},
           written as (
             update messages m

@@ -150,7 +150,7 @@ export function startSendingEngine(options: {
     mailer: options.mailer,
     signers: platformSigners,
     signingPool,
-    // Issue 14: the From domain's own keys (verified sender domain) plus the platform's; its bounce domain.
+    // The From domain's own keys (verified sender domain) plus the platform's; its bounce domain.
     signingFor: createSigningResolver({
       db: options.db,
       secret: resolveAuthSecret(options.config),

@@ -2,7 +2,7 @@ import { formatBRL, type SkipReason } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, queryRows } from '../../db/database';
 import { appendLedgerEntry } from '../billing/ledger';
 import { ineligibilityReasonSql } from '../contacts/recipient-eligibility';
 import type { SigningResolver } from '../sender-identities/sender-signing';
@@ -34,7 +34,7 @@ export interface TransactionalEngine {
   workerId: string;
   settings: SenderSettings;
   signers: DkimSigner[];
-  /** Per From domain signing and bounce domain (issue 14); without it, the platform's signers. */
+  /** Per From domain signing and bounce domain (ADR 0012); without it, the platform's signers. */
   signingFor?: SigningResolver;
   logger: Logger;
   /** The worker's batch leases: renewed while a claimed batch is built, delivered and recorded. */
@@ -314,7 +314,7 @@ export class TransactionalLanes {
   ): Promise<WireMessage> {
     const { settings, signers } = this.engine;
     const publicUrl = settings.publicUrl;
-    // Per From domain (issue 14): the verified sender domain's keys, bounce domain and tracking host, else the
+    // Per From domain (ADR 0012): the verified sender domain's keys, bounce domain and tracking host, else the
     // platform's — one cached resolution per (account, domain), nothing per message.
     const signing = this.engine.signingFor
       ? await this.engine.signingFor(message.accountId, content.fromEmail)
@@ -400,7 +400,7 @@ export class TransactionalLanes {
         continue;
       }
       await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+        const t = asDb(tx);
         const held = await recordBatchOutcomes(
           t,
           workerId,

@@ -74,7 +74,7 @@ export async function unsubscribeEmail(db: Db, accountId: string, email: string)
 }
 
 /**
- * A campaign ready to send. Its From is marked a confirmed sender of the account (issue 14) unless
+ * A campaign ready to send. Its From is marked a confirmed sender of the account (ADR 0012) unless
  * `trustFrom: false` (tests of the sending rule itself).
  */
 export async function createReadyCampaign(

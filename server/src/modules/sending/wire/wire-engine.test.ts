@@ -3,7 +3,7 @@
  * through the pipelining SMTP pool to a loopback smtp-server that keeps the raw DATA. Every message is checked
  * byte by byte (wire-check.ts), against the bytes the engine built (dot-stuffing undone by the relay = the same
  * bytes), and with mailauth (RSA-2048 and Ed25519, h= covering List-Unsubscribe and List-Unsubscribe-Post).
- * Sources: every starter template, the evidence message's template and contacts (issue 17), templates that take
+ * Sources: every starter template, the evidence message's template and contacts, templates that take
  * the engine's string path (`| raw`, personalised tracked links); PUBLIC_URL https (production) and
  * http://localhost (development, where campaigns were once built by nodemailer's composer with bare LFs).
  */
@@ -31,7 +31,7 @@ import { type SmtpSink, startSmtpSink } from '../testing/smtp-sink';
 import type { MailTransport, WireMessage } from '../transport';
 import { dkimProblems, headerFields, wireProblems, wireSigners } from './wire-check';
 
-/** The evidence message's recipients (issue 17): names and fields as imported, hostile on purpose. */
+/** The evidence message's recipients: names and fields as imported, hostile on purpose. */
 const EVIDENCE_CONTACTS: { name: string; cidade: string }[] = [
   { name: 'Carla\nQuebra de linha', cidade: 'Salvador' },
   { name: 'Zé "Aspas" = Silva', cidade: 'São Paulo\r\n.\r\n' },
@@ -51,7 +51,7 @@ if (!promotion) throw new Error('starter template promocao missing');
 const SOURCES = [
   ...STARTER_TEMPLATES.map((t) => ({ label: `starter ${t.key}`, subject: t.subject, html: t.html, preheader: '' })),
   {
-    label: 'evidence (issue 17)',
+    label: 'evidence',
     subject: '{{ contato.nome }}, 30% de desconto no panetone',
     html: promotion.html,
     preheader: 'Só até domingo na Padaria Pão Quente',

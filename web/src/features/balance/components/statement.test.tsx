@@ -33,6 +33,7 @@ const ENTRIES = [
     balanceAfterMillis: 48_765,
     description: 'Envio da campanha: 247 e-mails enviados × R$ 0,005',
     campaignId: 'camp-1',
+    campaignName: 'Natal 2026',
     createdAt: '2026-11-21T12:00:00.000Z',
   }),
   entry({
@@ -79,7 +80,7 @@ describe('Statement (extrato)', () => {
     expect(within(send).getByText('Envio')).toBeTruthy();
     expect(within(send).getByText(/^-R\$\s1,235$/)).toBeTruthy();
     expect(within(send).getByText(/R\$\s48,765/)).toBeTruthy();
-    expect(within(send).getByRole('link', { name: 'Ver campanha' }).getAttribute('href')).toBe(
+    expect(within(send).getByRole('link', { name: 'Natal 2026' }).getAttribute('href')).toBe(
       '/dashboard/campaigns/camp-1/view',
     );
     const topup = screen.getByText('Recarga por Pix').closest('tr') as HTMLElement;

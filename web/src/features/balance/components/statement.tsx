@@ -170,8 +170,16 @@ function StatementRow({ entry, timeZone }: { entry: LedgerEntryDto; timeZone: st
         <span className="mr-2 inline-block rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">
           {LEDGER_KIND_LABELS_PT_BR[entry.kind] ?? entry.kind}
         </span>
+        {entry.campaignId && entry.campaignName ? (
+          <Link
+            to={`/dashboard/campaigns/${entry.campaignId}/view`}
+            className="mr-2 font-semibold text-brand-800 hover:text-brand-900 hover:underline"
+          >
+            {entry.campaignName}
+          </Link>
+        ) : null}
         <span className="text-slate-900">{entry.description}</span>
-        {entry.campaignId ? (
+        {entry.campaignId && !entry.campaignName ? (
           <Link
             to={`/dashboard/campaigns/${entry.campaignId}/view`}
             className="ml-2 text-xs font-medium text-brand-700 hover:text-brand-900"

@@ -314,7 +314,8 @@ function RecentChart({ campaigns, pending }: { campaigns: CampaignSummary[]; pen
                   </div>
                 }
               >
-                <div aria-hidden="true">
+                {/* The chart never widens the page (its measured width can run a pixel past the card at 375 px). */}
+                <div aria-hidden="true" className="overflow-x-clip">
                   <RecentCampaignsChart
                     data={data}
                     formatCount={formatCount}

@@ -138,7 +138,7 @@ function AddSenderForm(props: {
   submitLabel: string;
   parse: (value: string) => { ok: true; value: string } | { ok: false; message: string };
   add: (value: string) => Promise<unknown>;
-  done: (value: string) => [title: string, description: string];
+  done: (value: string, answer: unknown) => [title: string, description: string];
 }) {
   const id = useId();
   const [value, setValue] = useState('');
@@ -151,8 +151,8 @@ function AddSenderForm(props: {
     setError(null);
     setPending(true);
     try {
-      await props.add(parsed.value);
-      toastSuccess(...props.done(parsed.value));
+      const answer = await props.add(parsed.value);
+      toastSuccess(...props.done(parsed.value, answer));
       setValue('');
       refreshSenders();
     } catch (caught) {
@@ -196,7 +196,11 @@ function AddAddressForm() {
           : { ok: false, message: parsed.error.issues[0]?.message ?? 'E-mail inválido.' };
       }}
       add={addSenderAddress}
-      done={(email) => ['Link de confirmação enviado.', `Abra o e-mail que enviamos para ${email}.`]}
+      done={(email, answer) =>
+        (answer as { status?: string } | null)?.status === 'confirmed'
+          ? ['Remetente confirmado.', `${email} é o seu e-mail de login, já confirmado: pode enviar com ele.`]
+          : ['Link de confirmação enviado.', `Abra o e-mail que enviamos para ${email}.`]
+      }
     />
   );
 }
