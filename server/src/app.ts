@@ -15,7 +15,7 @@ import { teamRoutes } from './modules/accounts/team.routes';
 import { authPlugin } from './modules/auth/auth.routes';
 import { automationsRoutes } from './modules/automations/automations.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
-import { createPaymentProviders } from './modules/billing/payments/providers';
+import { createPaymentProviders, type PaymentProviders } from './modules/billing/payments/providers';
 import { paymentWebhookRoutes } from './modules/billing/webhook.routes';
 import { campaignSendRoutes } from './modules/campaigns/campaign-send.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
@@ -68,6 +68,8 @@ export interface AppDeps {
   jobs?: JobQueue | null;
   /** The one DNS resolver (net/dns.ts); default: one on config.DNS_SERVERS. */
   dns?: DnsResolver;
+  /** The process's payment providers (the runtime shares them with billing's jobs); default: built from config. */
+  payments?: PaymentProviders;
 }
 
 /**
@@ -127,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountsRoutes);
   await app.register(teamRoutes);
   await app.register(publicConfigRoutes, { config });
-  const payments = createPaymentProviders(config);
+  const payments = deps.payments ?? createPaymentProviders(config);
   await app.register(billingRoutes, { db: database.db, config, mailer: deps.mailer, payments });
   await app.register(paymentWebhookRoutes, {
     db: database.db,

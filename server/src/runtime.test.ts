@@ -51,4 +51,20 @@ describe('runtime (role all)', () => {
     const port = (blocker.address() as net.AddressInfo).port;
     await expect(start({ BOUNCE_SMTP_PORT: String(port) })).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
+
+  it('registers every periodic loop in the one registry, and each runs once against a fresh database', async () => {
+    const runtime = await start();
+    const periodic = runtime.periodic;
+    if (!periodic) throw new Error('role all has periodic jobs');
+    const names = Object.keys(periodic.failures()).sort();
+    expect(names).toEqual([
+      'automations.tick',
+      'billing.low-balance',
+      'sender-domains.recheck',
+      'webhooks.dispatch',
+      'webhooks.retention',
+    ]);
+    for (const name of names) await periodic.runNow(name);
+    expect(Object.values(periodic.failures())).toEqual([0, 0, 0, 0, 0]);
+  });
 });

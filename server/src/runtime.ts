@@ -6,15 +6,18 @@ import { buildApp } from './app';
 import { type Config, resolveAuthSecret } from './config';
 import { type Database, openDatabase } from './db/database';
 import { type JobQueue, startJobQueue } from './jobs/job-queue';
+import { type PeriodicJobs, startPeriodicJobs } from './jobs/periodic-jobs';
 import { type MailCatcher, startMailCatcher } from './mail/mail-catcher';
 import type { Mailer } from './mail/mailer';
-import { startAutomationsWorker } from './modules/automations/automations-runtime';
+import { automationsJob } from './modules/automations/automations-runtime';
+import { billingJobs } from './modules/billing/billing-jobs';
+import { createPaymentProviders } from './modules/billing/payments/providers';
 import { startBounceReceiver } from './modules/bounces/bounce-receiver';
 import { reportSettingsFrom } from './modules/bounces/record-report';
 import { suppressionReasonFor } from './modules/contacts/suppression';
 import { storeCaughtMail } from './modules/dev-mailbox/dev-mailbox';
 import { IMPORT_JOB, IMPORT_QUEUE_OPTIONS, runImport } from './modules/imports/run-import';
-import { startDomainRechecks } from './modules/sender-identities/domain-rechecks';
+import { domainRecheckJob } from './modules/sender-identities/domain-rechecks';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
 import { createPlatformMailer, startSendingEngine } from './modules/sending/sending-runtime';
 import { setTrackingSecret } from './modules/tracking/tracking-token';
@@ -30,6 +33,8 @@ export interface Runtime {
   mailer: Mailer | null;
   /** The address the HTTP server listens on (null for worker and migrate). */
   url: string | null;
+  /** This process's periodic jobs (null for migrate). */
+  periodic: PeriodicJobs | null;
   stop(): Promise<void>;
 }
 
@@ -63,7 +68,7 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     stack.push(() => database.close());
     await database.migrate();
     logger.info({ database: database.kind }, 'database ready, migrations applied');
-    if (role === 'migrate') return { app: null, database, mailer: null, url: null, stop };
+    if (role === 'migrate') return { app: null, database, mailer: null, url: null, periodic: null, stop };
 
     let catcher: MailCatcher | null = null;
     if (config.mailCatcherEnabled && role !== 'worker') {
@@ -127,30 +132,29 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     }
 
     const dns = createDnsResolver({ servers: config.DNS_SERVERS });
+    // Every periodic loop of this process (ADR 0034); the sending engine keeps its own lanes and sweeps.
+    const periodic: PeriodicJobs = startPeriodicJobs(logger);
+    const payments = createPaymentProviders(config);
     if (role !== 'api') {
       // The campaign sender: claims message batches from the database (several workers share a campaign) and
       // starts due scheduled campaigns every SENDING_SCHEDULE_SWEEP_SECONDS — state lives in the tables.
       const engine = startSendingEngine({ config, db: database.db, mailer, logger, fallbackSmtpUrl: smtpUrl });
       stack.push(() => engine.stop());
-      const rechecks = startDomainRechecks({
-        db: database.db,
-        dns,
-        mailer,
-        settings: senderIdentitySettings(config),
-        intervalMinutes: config.SENDER_DOMAIN_RECHECK_MINUTES,
-        logger,
-      });
-      stack.push(() => rechecks.stop());
+      periodic.add(
+        domainRecheckJob({
+          db: database.db,
+          dns,
+          mailer,
+          settings: senderIdentitySettings(config),
+          intervalMinutes: config.SENDER_DOMAIN_RECHECK_MINUTES,
+        }),
+      );
       // Automations: enroll list joins, dates and exits, then send the due steps through the
       // transactional path (messages of the account's stream, delivered by the engine above).
-      const automationsWorker = startAutomationsWorker({
-        db: database.db,
-        mailer,
-        publicUrl: config.PUBLIC_URL,
-        tickMs: config.AUTOMATIONS_TICK_MS,
-        logger,
-      });
-      stack.push(() => automationsWorker.stop());
+      periodic.add(
+        automationsJob({ db: database.db, mailer, publicUrl: config.PUBLIC_URL, tickMs: config.AUTOMATIONS_TICK_MS }),
+      );
+      for (const job of billingJobs({ config, db: database.db, mailer, payments, logger })) periodic.add(job);
     }
 
     if (role !== 'api') {
@@ -164,11 +168,14 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
         box: createSecretBox(resolveAuthSecret(config)),
       });
       stack.push(() => webhooks.stop());
+      for (const job of webhooks.jobs) periodic.add(job);
     }
+    // Stopped first on shutdown (last on the stack): no job starts a run against parts already stopped.
+    stack.push(() => periodic.stop());
 
-    if (role === 'worker') return { app: null, database, mailer, url: null, stop };
+    if (role === 'worker') return { app: null, database, mailer, url: null, periodic, stop };
 
-    const app = await buildApp({ config, database, mailer, logger, webDistDir: WEB_DIST_DIR, jobs });
+    const app = await buildApp({ config, database, mailer, logger, webDistDir: WEB_DIST_DIR, jobs, payments });
     stack.push(() => app.close());
     const url = await app.listen({ port: config.PORT, host: config.HOST });
     logger.info({ url, role, publicUrl: config.PUBLIC_URL }, 'Carteiro is listening');
@@ -177,7 +184,7 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     if (process.stdout.isTTY && config.NODE_ENV !== 'production') {
       process.stdout.write(`\n  Carteiro pronto. Abra ${config.PUBLIC_URL} no navegador.\n\n`);
     }
-    return { app, database, mailer, url, stop };
+    return { app, database, mailer, url, periodic, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -16,6 +16,7 @@ export * from '../modules/imports/imports.db';
 export * from '../modules/lists/lists.db';
 export * from '../modules/privacy-requests/privacy-requests.db';
 export * from '../modules/public-api/api-keys.db';
+export * from '../modules/rate-limits/rate-limits.db';
 export * from '../modules/segments/segments.db';
 export * from '../modules/sender-identities/sender-identities.db';
 export * from '../modules/sending/messages.db';

@@ -90,7 +90,6 @@ describe.each(DATABASE_KINDS)('order confirmation, end to end on %s', (kind) => 
       logger: pino({ level: 'silent' }),
       resolver: { addresses: async () => [] },
       box: createSecretBox(h.t.config.AUTH_SECRET as string),
-      dispatchMs: 60_000,
     });
   });
   afterAll(async () => {

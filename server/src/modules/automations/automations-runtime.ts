@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { PeriodicJob } from '../../jobs/periodic-jobs';
 import { enrollDateTriggers, enrollListJoins, exitUnsubscribed } from './enroll';
 import { type AutomationDeps, runDueSteps } from './run-steps';
 
@@ -19,25 +19,7 @@ export async function tickAutomations(deps: AutomationDeps, now: Date = new Date
   return { enrolled, exited, sent };
 }
 
-/** The worker's periodic automations tick (every AUTOMATIONS_TICK_MS); one pass at a time per process. */
-export function startAutomationsWorker(options: AutomationDeps & { tickMs: number; logger: Logger }): {
-  stop(): Promise<void>;
-} {
-  let running: Promise<unknown> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = tickAutomations(options)
-      .catch((error) => options.logger.warn({ err: error }, 'automations tick failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, options.tickMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+/** The worker's automations tick (every AUTOMATIONS_TICK_MS): enrollments and run rows are keyed, so workers never double a step. */
+export function automationsJob(deps: AutomationDeps & { tickMs: number }): PeriodicJob {
+  return { name: 'automations.tick', everyMs: deps.tickMs, run: (now) => tickAutomations(deps, now) };
 }

@@ -33,18 +33,15 @@ import { applyProviderPayment, confirmTopupManually, type Topup } from './credit
 import type { LedgerEntry } from './ledger';
 import { listStatementLines, type StatementLine } from './list-statement';
 import { listAccountsForOperator, listAdminAuditLog, setAccountStatus, setNegotiatedPrice } from './manage-account';
-import { notifyLowBalanceIfCrossed, startLowBalanceWatcher } from './notify-low-balance';
+import { notifyLowBalanceIfCrossed } from './notify-low-balance';
 import { grantOperatorRole, listOperators, revokeOperatorRole } from './operators';
 import type { PaymentProviders } from './payments/providers';
-import { startReconciliation } from './reconcile-topups';
 import { refundTopup } from './refund-topup';
 import { statementToCsv } from './statement-csv';
 import { disableUser, enableUser, listAccountMembersForOperator } from './user-access';
 
 const idParams = z.object({ id: z.uuid('Identificador inválido.') });
 const CSV_MAX_ROWS = 100_000;
-/** How often the low-balance watcher looks for crossings by campaign reservations. */
-const LOW_BALANCE_SWEEP_MS = 15_000;
 const alertIdParams = z.object({ id: z.coerce.number().int().positive('Identificador inválido.') });
 const operatorParams = z.object({ userId: z.string().min(1).max(200) });
 const grantOperatorBody = z.object({
@@ -105,25 +102,6 @@ export async function billingRoutes(
   const pix = { key: config.PIX_KEY, merchantName: config.PIX_MERCHANT_NAME, merchantCity: config.PIX_MERCHANT_CITY };
   const rules = { minMillis: config.TOPUP_MIN_MILLIS, expiryMinutes: config.TOPUP_EXPIRY_MINUTES };
   const lowBalance = { db, mailer, thresholdMillis: config.LOW_BALANCE_THRESHOLD_MILLIS, publicUrl: config.PUBLIC_URL };
-
-  // Every debit can take the balance below the threshold (reservations, API and automation sends, operator debits):
-  // the one watcher announces each crossing once, whatever process wrote it.
-  let watcher: ReturnType<typeof startLowBalanceWatcher> | null = null;
-  // Dynamic charges: webhooks get lost, so pending charges are read back from the provider periodically.
-  let reconciler: ReturnType<typeof startReconciliation> | null = null;
-  app.addHook('onReady', async () => {
-    watcher = startLowBalanceWatcher(lowBalance, { intervalMs: LOW_BALANCE_SWEEP_MS, logger: app.log });
-    if (payments.active && config.PAYMENT_RECONCILE_SECONDS > 0) {
-      reconciler = startReconciliation(db, payments.active, {
-        intervalMs: config.PAYMENT_RECONCILE_SECONDS * 1000,
-        logger: app.log,
-      });
-    }
-  });
-  app.addHook('onClose', async () => {
-    await watcher?.stop();
-    await reconciler?.stop();
-  });
 
   // Every member sees the balance (they need it to know whether a campaign can go out).
   app.get('/api/billing/balance', async (request): Promise<BalanceDto> => {

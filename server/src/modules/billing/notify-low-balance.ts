@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import type { PeriodicJob } from '../../jobs/periodic-jobs';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { authUsers } from '../auth/auth.db';
@@ -154,28 +155,17 @@ export async function sweepLowBalanceCrossings(
 }
 
 /**
- * Runs sweepLowBalanceCrossings every `intervalMs` (never two at once) until stopped; stop() waits for a
- * sweep in progress.
+ * The low-balance sweep as a periodic job: every debit of any kind, written by any process, is looked at once
+ * per process after its cursor; the alert row makes the e-mail and the webhook once per crossing.
  */
-export function startLowBalanceWatcher(
+export function lowBalanceJob(
   deps: LowBalanceDeps,
-  options: { intervalMs: number; logger?: Pick<Logger, 'warn'> },
-): { stop: () => Promise<void> } {
-  let running: Promise<unknown> | null = null;
+  options: { everyMs: number; logger?: Pick<Logger, 'warn'> },
+): PeriodicJob {
   const cursor: LowBalanceCursor = { afterSeq: null };
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweepLowBalanceCrossings(deps, options.logger, cursor)
-      .catch((error: unknown) => options.logger?.warn({ err: error }, 'low-balance sweep failed'))
-      .finally(() => {
-        running = null;
-      });
-  }, options.intervalMs);
-  timer.unref();
   return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
+    name: 'billing.low-balance',
+    everyMs: options.everyMs,
+    run: () => sweepLowBalanceCrossings(deps, options.logger, cursor),
   };
 }

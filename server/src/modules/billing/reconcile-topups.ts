@@ -1,6 +1,7 @@
 import { and, eq, gt, lt, or } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
+import type { PeriodicJob } from '../../jobs/periodic-jobs';
 import { topupRefunds, topups } from './billing.db';
 import { applyProviderPayment, type PaymentOutcome, type ProviderPayment } from './credit-topup';
 import type { PaymentProvider } from './payments/payment-provider';
@@ -122,26 +123,15 @@ export async function reconcileTopups(
   return report;
 }
 
-/** Runs the reconciliation every `intervalMs` in this process; stop() waits for a run in progress. */
-export function startReconciliation(
+/** The top-up reconciliation as a periodic job: webhooks get lost, so pending charges are read back from the provider. */
+export function topUpReconciliationJob(
   db: Db,
   provider: PaymentProvider,
-  options: { intervalMs: number; logger: Pick<Logger, 'warn' | 'info' | 'error'> },
-): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = reconcileTopups(db, provider, { logger: options.logger })
-      .catch((error: unknown) => options.logger.error({ err: error }, 'top-up reconciliation failed'))
-      .finally(() => {
-        running = null;
-      });
-  }, options.intervalMs);
-  timer.unref();
+  options: { everyMs: number; logger: Pick<Logger, 'warn' | 'info' | 'error'> },
+): PeriodicJob {
   return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
+    name: 'billing.reconcile-topups',
+    everyMs: options.everyMs,
+    run: () => reconcileTopups(db, provider, { logger: options.logger }),
   };
 }

@@ -15,7 +15,7 @@ import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
 import type { MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
-import { takeRateLimitQuota } from '../subscriptions/rate-limit';
+import { takeRateLimitQuota } from '../rate-limits/rate-limit';
 import { previewCampaign, sendCampaignTest, summariseCampaign } from './campaign-preview';
 import {
   CAMPAIGN_NOT_FOUND,

@@ -3,8 +3,8 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { findTeamEmails } from '../accounts/accounts.service';
 import { assertAccountCanSend } from '../billing/account-status';
+import { takeRateLimitQuota } from '../rate-limits/rate-limit';
 import { assertSenderAllowed, isSenderAllowed } from '../sender-identities/sender-identities';
-import { takeRateLimitQuota } from '../subscriptions/rate-limit';
 
 /**
  * What a sender can make Carteiro e-mail outside a campaign: a test of a campaign or of a library template, a

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
+import { hitRateLimit } from '../rate-limits/rate-limit';
 import { escapeHtml, publicPage } from '../subscriptions/public-page';
-import { hitPublicRateLimit } from '../subscriptions/rate-limit';
 import { addFormParser } from '../subscriptions/subscriptions.routes';
 import { createPrivacyRequest, executePrivacyRequest, findPendingRequest } from './privacy-requests';
 
@@ -67,12 +67,7 @@ export async function privacyRequestsRoutes(
     if (tipo !== 'acesso' && tipo !== 'exclusao')
       return html(reply, 422, requestForm('Escolha o tipo de pedido.', email));
     if (
-      !(await hitPublicRateLimit(
-        db,
-        `privacy:${request.ip}`,
-        PRIVACY_RATE_LIMIT.limit,
-        PRIVACY_RATE_LIMIT.windowSeconds,
-      ))
+      !(await hitRateLimit(db, `privacy:${request.ip}`, PRIVACY_RATE_LIMIT.limit, PRIVACY_RATE_LIMIT.windowSeconds))
     ) {
       return html(reply, 429, requestForm('Muitos pedidos a partir desta rede. Tente de novo mais tarde.', email));
     }

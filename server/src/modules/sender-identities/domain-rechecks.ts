@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
+import type { PeriodicJob } from '../../jobs/periodic-jobs';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import { accounts } from '../accounts/accounts.db';
@@ -37,30 +37,25 @@ export async function notifyDomainBroken(
   });
 }
 
-/** The worker's periodic re-check of sender domains (every minute, each domain every SENDER_DOMAIN_RECHECK_MINUTES). */
-export function startDomainRechecks(options: {
+/**
+ * The worker's periodic re-check of sender domains (every minute, each domain every SENDER_DOMAIN_RECHECK_MINUTES):
+ * a domain is due by its checked-at time in the table, so several workers re-check it about once.
+ */
+export function domainRecheckJob(options: {
   db: Db;
   dns: DnsResolver;
   mailer: Mailer | null;
   settings: SenderIdentitySettings;
   intervalMinutes: number;
-  logger: Logger;
-  tickMs?: number;
-}): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = recheckDueDomains(options.db, options.dns, options.settings, {
-      intervalMinutes: options.intervalMinutes,
-      notify: (accountId, domain) =>
-        notifyDomainBroken(options.db, options.mailer, options.settings, accountId, domain),
-    }).catch((error) => options.logger.warn({ err: error }, 'sender domain re-check failed'));
-  };
-  const timer = setInterval(tick, options.tickMs ?? 60_000);
-  timer.unref();
+}): PeriodicJob {
   return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
+    name: 'sender-domains.recheck',
+    everyMs: 60_000,
+    run: () =>
+      recheckDueDomains(options.db, options.dns, options.settings, {
+        intervalMinutes: options.intervalMinutes,
+        notify: (accountId, domain) =>
+          notifyDomainBroken(options.db, options.mailer, options.settings, accountId, domain),
+      }),
   };
 }

@@ -15,7 +15,7 @@ import type { DnsResolver } from '../../net/dns';
 import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
 import { unverifiedCampaignSenders } from '../campaigns/campaigns';
 import { assertMayCauseMail, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
-import { hitPublicRateLimit } from '../subscriptions/rate-limit';
+import { hitRateLimit } from '../rate-limits/rate-limit';
 import {
   addSenderAddress,
   addSenderDomain,
@@ -123,7 +123,7 @@ export async function senderIdentitiesRoutes(
   // exempt (ADR 0012 "Tracking domains"). Not answered on a tracking host (tracking/tracking-host.ts).
   app.get('/internal/tls-ask', async (request, reply) => {
     const { domain } = parseInput(tlsAskQuery, request.query ?? {});
-    if (!LOOPBACK.has(request.ip) && !(await hitPublicRateLimit(db, `tls-ask:${request.ip}`, TLS_ASK_PER_MINUTE, 60))) {
+    if (!LOOPBACK.has(request.ip) && !(await hitRateLimit(db, `tls-ask:${request.ip}`, TLS_ASK_PER_MINUTE, 60))) {
       throw new AppError('too_many_requests');
     }
     reply.header('cache-control', 'no-store');

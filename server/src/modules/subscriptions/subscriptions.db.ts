@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
 import { contacts } from '../contacts/contacts.db';
 import { lists } from '../lists/lists.db';
@@ -42,18 +42,4 @@ export const subscriptionConsents = pgTable(
     index('subscription_consents_contact_idx').on(t.contactId),
     index('subscription_consents_request_idx').on(t.requestId).where(sql`${t.requestId} is not null`),
   ],
-);
-
-/**
- * Fixed-window counters for public (unauthenticated) forms, per key (e.g. `subscribe:<ip>`), kept in the
- * database so every server process shares them.
- */
-export const publicRateLimits = pgTable(
-  'public_rate_limits',
-  {
-    key: text('key').notNull(),
-    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
-    count: integer('count').notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );

@@ -4,9 +4,9 @@ import { AppError } from '../../http/app-error';
 import { idParam } from '../../http/id-param';
 import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
+import { hitRateLimit } from '../rate-limits/rate-limit';
 import { type ConsentLinks, listPhrase } from './consent-requests';
 import { escapeHtml, publicPage } from './public-page';
-import { hitPublicRateLimit } from './rate-limit';
 import { confirmSubscription, consentText, findPublicList, type PublicList, subscribe } from './subscribe';
 
 export const SUBSCRIBE_RATE_LIMIT = { limit: 10, windowSeconds: 3600 };
@@ -125,7 +125,7 @@ export async function subscriptionsRoutes(app: FastifyInstance, opts: Subscripti
     // A filled honeypot is a bot: answer as if it worked, write nothing.
     if (formValue(body, 'site') !== '') return thanks('Sua inscrição foi recebida.');
     if (
-      !(await hitPublicRateLimit(
+      !(await hitRateLimit(
         db,
         `subscribe:${request.ip}`,
         SUBSCRIBE_RATE_LIMIT.limit,

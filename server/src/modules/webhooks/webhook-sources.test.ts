@@ -62,7 +62,6 @@ describe.each(DATABASE_KINDS)('webhook event sources (%s)', (kind) => {
       logger: pino({ level: 'silent' }),
       resolver: { addresses: async () => [] },
       box: createSecretBox(t.config.AUTH_SECRET as string),
-      dispatchMs: 60_000,
     });
   });
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
+import type { PeriodicJob } from '../../jobs/periodic-jobs';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import { EndpointConnections } from './deliver';
@@ -15,13 +16,16 @@ export function guardOptionsFrom(config: Config, resolver: Pick<DnsResolver, 'ad
 }
 
 export interface WebhookWorker {
-  /** One dispatcher round now, then the lanes look for due deliveries (tests, and the loop). */
+  /** One dispatcher round now, then the lanes look for due deliveries (tests, and the dispatch job). */
   dispatchOnce(): Promise<number>;
+  /** The dispatcher and the retention sweep, for the process's periodic-jobs registry. */
+  jobs: PeriodicJob[];
+  /** Stops the delivery lanes (the registry stops the jobs). */
   stop(): Promise<void>;
 }
 
 /**
- * The worker side of webhooks (ADR 0026): the dispatcher loop (engine batches and outbox events → deliveries,
+ * The worker side of webhooks (ADR 0026): the dispatcher job (engine batches and outbox events → deliveries,
  * every WEBHOOKS_DISPATCH_MS, in batches) and the delivery lanes (due deliveries claimed and attempted
  * concurrently, per-endpoint capacity, outcomes recorded in batches). Runs in worker roles (and `all`).
  */
@@ -32,8 +36,6 @@ export async function startWebhookWorker(deps: {
   logger: Logger;
   resolver: Pick<DnsResolver, 'addresses'>;
   box: SecretBox;
-  /** Loop interval override (tests call dispatchOnce themselves with a long interval). */
-  dispatchMs?: number;
   /** Per-endpoint capacity override (tests). */
   endpointConcurrency?: number;
 }): Promise<WebhookWorker> {
@@ -62,7 +64,7 @@ export async function startWebhookWorker(deps: {
     concurrency: config.WEBHOOKS_CONCURRENCY,
     endpointConcurrency,
     leaseSeconds: config.WEBHOOKS_LEASE_SECONDS,
-    idlePollMs: Math.min(deps.dispatchMs ?? config.WEBHOOKS_DISPATCH_MS, config.WEBHOOKS_DISPATCH_MS),
+    idlePollMs: config.WEBHOOKS_DISPATCH_MS,
   });
   lanes.start();
 
@@ -79,30 +81,17 @@ export async function startWebhookWorker(deps: {
       }
     }
   };
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = dispatchOnce()
-      .catch((error: unknown) => logger.warn({ err: error }, 'webhook dispatcher round failed'))
-      .finally(() => {
-        running = null;
-      });
-  }, deps.dispatchMs ?? config.WEBHOOKS_DISPATCH_MS);
-  timer.unref();
-  // The delivery log's retention: one sweep an hour per worker (idempotent, so several workers do no harm).
-  const sweeper = setInterval(() => {
-    sweepWebhookHistory(db, { now: new Date(), retentionDays: config.WEBHOOKS_RETENTION_DAYS }).catch(
-      (error: unknown) => logger.warn({ err: error }, 'webhook history sweep failed'),
-    );
-  }, 3_600_000);
-  sweeper.unref();
   return {
     dispatchOnce,
-    async stop() {
-      clearInterval(timer);
-      clearInterval(sweeper);
-      await running;
-      await lanes.stop();
-    },
+    jobs: [
+      { name: 'webhooks.dispatch', everyMs: config.WEBHOOKS_DISPATCH_MS, run: dispatchOnce },
+      // The delivery log's retention: idempotent, so several workers sweeping do no harm.
+      {
+        name: 'webhooks.retention',
+        everyMs: 3_600_000,
+        run: (now) => sweepWebhookHistory(db, { now, retentionDays: config.WEBHOOKS_RETENTION_DAYS }),
+      },
+    ],
+    stop: () => lanes.stop(),
   };
 }

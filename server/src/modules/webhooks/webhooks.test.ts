@@ -140,7 +140,6 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         logger,
         resolver: { addresses: async () => [] },
         box: createSecretBox(t.config.AUTH_SECRET as string),
-        dispatchMs: 60_000,
         endpointConcurrency: options.endpointConcurrency,
       });
     }

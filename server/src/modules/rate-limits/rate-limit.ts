@@ -4,9 +4,12 @@ import { queryRows } from '../../db/database';
 import type { Tx } from '../accounts/account-balance';
 
 /**
- * The general database-backed fixed-window limiter (table `public_rate_limits`, keyed by any string): the
- * per-address limits of the public pages and the per-account mail quota use it, so every one of them holds
- * across processes. Keys are namespaced by their caller (`subscribe:<ip>`, `mail-quota:<account>`…).
+ * The one database-backed fixed-window limiter (ADR 0034; table `public_rate_limits`, keyed by any string): the
+ * per-address limits of the public pages (forms, privacy requests, the public viewer, the TLS ask) and the
+ * per-account mail quota use it, so every one of them holds across processes. Keys are namespaced by their caller
+ * (`subscribe:<ip>`, `mail-quota:<account>`…). Two limits are elsewhere on purpose: the public API's per-key limit
+ * is folded into its key look-up statement (public-api/rate-limit.ts, one round trip per call), and the auth
+ * library keeps its own limiter table for its routes; the engine's per-relay pace is a send rate, not a limit.
  */
 
 function windowOf(windowSeconds: number, nowMs: number) {
@@ -29,7 +32,7 @@ async function pruneNowAndThen(db: Db | Tx): Promise<void> {
  * (atomic across processes); a refused hit counts too, so hammering keeps the door shut. Old windows are
  * pruned now and then.
  */
-export async function hitPublicRateLimit(db: Db, key: string, limit: number, windowSeconds: number): Promise<boolean> {
+export async function hitRateLimit(db: Db, key: string, limit: number, windowSeconds: number): Promise<boolean> {
   const { start } = windowOf(windowSeconds, Date.now());
   const [row] = await queryRows<{ count: number }>(
     db,

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
+import { hitRateLimit, takeRateLimitQuota } from './rate-limit';
+
+describe.each(DATABASE_KINDS)('the one database-backed limiter (%s)', (kind) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('hitRateLimit lets `limit` hits a window through, counts the refused ones too, and keeps keys apart', async () => {
+    const db = database.db;
+    const outcomes: boolean[] = [];
+    for (let i = 0; i < 5; i++) outcomes.push(await hitRateLimit(db, 'teste:10.0.0.1', 3, 60));
+    expect(outcomes).toEqual([true, true, true, false, false]);
+    expect(await hitRateLimit(db, 'teste:10.0.0.2', 3, 60)).toBe(true);
+  });
+
+  it('holds across concurrent callers: of 20 hits at once, exactly the limit passes', async () => {
+    const db = database.db;
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => hitRateLimit(db, 'corrida', 7, 3600)));
+    expect(outcomes.filter(Boolean)).toHaveLength(7);
+  });
+
+  it('takeRateLimitQuota takes all or nothing, and says when the window ends', async () => {
+    const db = database.db;
+    const now = Date.UTC(2026, 10, 26, 10, 0, 45);
+    expect(await takeRateLimitQuota(db, 'cota:conta', 3, 5, 60, now)).toEqual({ allowed: true, retryAfterSeconds: 15 });
+    // Three more would pass the limit of five: nothing is taken, so the last two units stay available.
+    expect(await takeRateLimitQuota(db, 'cota:conta', 3, 5, 60, now)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 15,
+    });
+    expect(await takeRateLimitQuota(db, 'cota:conta', 2, 5, 60, now)).toMatchObject({ allowed: true });
+    expect(await takeRateLimitQuota(db, 'cota:conta', 1, 5, 60, now)).toMatchObject({ allowed: false });
+    // The next window starts afresh.
+    expect(await takeRateLimitQuota(db, 'cota:conta', 5, 5, 60, now + 15_000)).toEqual({
+      allowed: true,
+      retryAfterSeconds: 60,
+    });
+  });
+});
