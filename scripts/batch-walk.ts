@@ -9,8 +9,6 @@
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import pino from 'pino';
-import { signUp } from '../server/test/support/sign-in';
-import { createTestApp } from '../server/test/support/test-app';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BATCH = 50;
@@ -24,6 +22,15 @@ async function importFirst<T>(...candidates: string[]): Promise<T> {
   throw new Error(`none of ${candidates.join(', ')}`);
 }
 
+// Coverage runs from before the server's code is loaded: V8 then counts every call, also in functions it would
+// otherwise have optimised (and inlined) before the measured batch.
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+
+const { signUp } = await import('../server/test/support/sign-in');
+const { createTestApp } = await import('../server/test/support/test-app');
 const t = await createTestApp('pglite');
 const { CampaignSender } = await import('../server/src/modules/sending/campaign-sender');
 const { createRelayTransport } = await import('../server/src/modules/sending/sending-runtime');
@@ -52,10 +59,6 @@ const sender = new CampaignSender({
 });
 if ((await sender.sendBatch(id)) !== BATCH) throw new Error('warm-up batch not sent');
 
-const session = new Session();
-session.connect();
-await session.post('Profiler.enable');
-await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
 await session.post('Profiler.takePreciseCoverage'); // resets the counters
 if ((await sender.sendBatch(id)) !== BATCH) throw new Error('measured batch not sent');
 const { result } = await session.post('Profiler.takePreciseCoverage');
