@@ -66,7 +66,8 @@ await session.post('Profiler.stopPreciseCoverage');
 
 const perFile = new Map<string, number>();
 for (const script of result) {
-  const file = script.url.startsWith('file://') ? path.relative(ROOT, new URL(script.url).pathname) : '';
+  // ES modules report a file:// URL, CommonJS ones (tsx loads some files that way) a plain path.
+  const file = path.relative(ROOT, script.url.startsWith('file://') ? new URL(script.url).pathname : script.url);
   // The loopback relay runs in this process too: its code is not the batch's walk.
   if ((!file.startsWith('server/src/') && !file.startsWith('shared/src/')) || file.includes('/testing/')) continue;
   // The first function of a script is the module itself; the others are its functions (count = entries).
