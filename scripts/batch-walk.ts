@@ -70,8 +70,10 @@ for (const script of result) {
   const file = path.relative(ROOT, script.url.startsWith('file://') ? new URL(script.url).pathname : script.url);
   // The loopback relay runs in this process too: its code is not the batch's walk.
   if ((!file.startsWith('server/src/') && !file.startsWith('shared/src/')) || file.includes('/testing/')) continue;
-  // The first function of a script is the module itself; the others are its functions (count = entries).
-  const entries = script.functions.slice(1).reduce((sum, f) => sum + (f.ranges[0]?.count ?? 0), 0);
+  // Each function's first range counts its entries; the range starting at offset 0 is the module's own body.
+  const entries = script.functions
+    .filter((f) => f.ranges[0]?.startOffset !== 0)
+    .reduce((sum, f) => sum + (f.ranges[0]?.count ?? 0), 0);
   if (entries > 0) perFile.set(file, entries);
 }
 const rows = [...perFile].sort((a, b) => b[1] - a[1]);
