@@ -66,7 +66,8 @@ describe.each(DATABASE_KINDS)('the production app on %s has no dev mailbox', (ki
   });
 });
 
-// Real processes start through tsx and migrate a fresh database: slow on a loaded box, hence the long timeouts.
+// Real processes start through tsx and migrate a fresh database: slow on a loaded box (two starts took 117 s on a
+// shared 2-core box), hence the long timeouts.
 describe('a real production process', () => {
   let sink: SmtpSink;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-production-'));
@@ -100,7 +101,7 @@ describe('a real production process', () => {
     expect(forced.output()).toMatch(
       /MAIL_CATCHER: o coletor de e-mails de desenvolvimento \(\/dev\/mailbox\) é proibido/,
     );
-  }, 120_000);
+  }, 240_000);
 
   it('starts with a relay, serves no mailbox, and opens no catcher port', async () => {
     const catcherPort = await freePort();
@@ -123,5 +124,5 @@ describe('a real production process', () => {
     } finally {
       await server.stop('SIGTERM');
     }
-  }, 120_000);
+  }, 240_000);
 });

@@ -13,6 +13,8 @@ export const SKIP_REASONS = [
   'suppressed',
   'left_list',
   'campaign_cancelled',
+  // A message sent with a test key (ct_test_…): stored, rendered and answered, never delivered (ADR 0035).
+  'sandbox',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -25,6 +27,7 @@ export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
   contact_complained: 'Contato marcou como spam',
   left_list: 'Saiu da lista',
   campaign_cancelled: 'Campanha cancelada',
+  sandbox: 'Chave de teste (não enviada)',
 };
 
 /** The label of a stored reason; messages skipped before reasons were recorded have none. */

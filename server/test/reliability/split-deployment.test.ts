@@ -197,7 +197,7 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('the api + 2 workers split
       database.db,
       sql`select distinct application_name as name from pg_stat_activity
            where datname = current_database() and application_name like 'reliability-worker-%'
-             and query ilike '%contact_import%'`,
+             and query ~ 'contact_import'`,
     );
     return rows.length === 1 ? (rows[0]?.name ?? null) : null;
   }

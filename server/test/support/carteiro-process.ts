@@ -70,7 +70,8 @@ export function startCarteiroProcess(
     child,
     output: () => output,
     exited,
-    waitFor(pattern, timeoutMs = 60_000) {
+    // A start on a loaded box (tsx compiling, migrations checked) can take a minute: a bound, not a timing check.
+    waitFor(pattern, timeoutMs = 90_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           listeners.delete(check);

@@ -14,8 +14,22 @@ export const API_KEY_SCOPE_LABELS_PT_BR: Record<ApiKeyScope, string> = {
   send_only: 'Somente envio',
 };
 
+/**
+ * `live` keys send and charge; `test` keys (`ct_test_…`, the sandbox, ADR 0035) validate, render and answer as live
+ * keys do, but deliver nothing and charge nothing; they send and read their own messages only (send-only scope).
+ */
+export const API_KEY_MODES = ['live', 'test'] as const;
+export type ApiKeyMode = (typeof API_KEY_MODES)[number];
+
 /** Every key starts with this; a scanner (e.g. GitHub secret scanning) can recognise leaked keys by it. */
 export const API_KEY_PREFIX = 'ct_live_';
+/** The prefix of a test (sandbox) key. */
+export const API_KEY_TEST_PREFIX = 'ct_test_';
+
+/** The mode a key's text (or its stored prefix) says it has. */
+export function apiKeyModeOf(keyOrPrefix: string): ApiKeyMode {
+  return keyOrPrefix.startsWith(API_KEY_TEST_PREFIX) ? 'test' : 'live';
+}
 /** Characters of the key shown in lists after creation (the prefix plus 4 characters of the secret). */
 export const API_KEY_DISPLAY_CHARS = API_KEY_PREFIX.length + 4;
 /** The `Idempotency-Key` header: 1 to 255 visible ASCII characters. */
@@ -28,6 +42,8 @@ export const apiKeyCreateSchema = z.object({
     .min(1, 'Informe um nome para a chave.')
     .max(100, 'Nome longo demais (máximo 100 caracteres).'),
   scope: z.enum(API_KEY_SCOPES, { error: 'Escolha o escopo: acesso total ou somente envio.' }).default('full'),
+  /** `test`: a sandbox key (`ct_test_…`); always send-only. */
+  mode: z.enum(API_KEY_MODES, { error: 'Escolha o tipo: chave de produção ou chave de teste.' }).default('live'),
 });
 export type ApiKeyCreateInput = z.infer<typeof apiKeyCreateSchema>;
 
@@ -36,6 +52,7 @@ export const apiKeySchema = z.object({
   id: z.uuid(),
   name: z.string(),
   scope: z.enum(API_KEY_SCOPES),
+  mode: z.enum(API_KEY_MODES),
   /** The first characters of the key, e.g. `ct_live_8f3a`. */
   prefix: z.string(),
   createdAt: z.string(),

@@ -459,6 +459,9 @@ export const messageSummarySchema = z.object({
   costMillis: z.number().int().describe('O que esta mensagem custou (milésimos de real); 0 se suprimida ou estornada.'),
   attachments: z.number().int().describe('Quantos arquivos a mensagem leva.'),
   attempts: z.number().int(),
+  sandbox: z
+    .boolean()
+    .describe('Enviada com uma chave de teste (`ct_test_…`): aceita e renderizada, mas nunca entregue nem cobrada.'),
   createdAt: z.iso.datetime(),
   sentAt: z.iso.datetime().nullable(),
   nextAttemptAt: z.iso.datetime().nullable().describe('Só em `deferred`: quando será a próxima tentativa.'),

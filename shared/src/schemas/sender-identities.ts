@@ -31,7 +31,17 @@ export const senderDomainCreateSchema = z.object({
         .replace(/\/.*$/, '')
         .replace(/\.$/, ''),
     )
-    .refine((v) => DOMAIN_RE.test(v), 'Domínio inválido. Use só o domínio, por exemplo: loja.com.br'),
+    .refine((v) => DOMAIN_RE.test(v), 'Domínio inválido. Use só o domínio, por exemplo: loja.com.br')
+    // A pasted site address ("https://www.loja.com.br/") loses its scheme and path above; "www." is the site's
+    // host, not where mail comes from, so it is refused with the domain to use instead of kept silently.
+    .superRefine((v, ctx) => {
+      if (v.startsWith('www.') && DOMAIN_RE.test(v.slice(4))) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Use o domínio sem "www.": ${v.slice(4)} (os e-mails sairão de endereços como contato@${v.slice(4)}).`,
+        });
+      }
+    }),
 });
 export type SenderDomainCreateInput = z.infer<typeof senderDomainCreateSchema>;
 

@@ -145,7 +145,17 @@ const messageRef = {
 };
 
 export const WEBHOOK_EVENT_SCHEMAS = {
-  'message.delivered': envelope('message.delivered', z.object({ ...messageRef, sentAt: z.iso.datetime() })),
+  'message.delivered': envelope(
+    'message.delivered',
+    z.object({
+      ...messageRef,
+      sentAt: z.iso.datetime(),
+      test: z
+        .literal(true)
+        .optional()
+        .describe('Só para mensagens de uma chave de teste (`ct_test_…`): nada foi entregue nem cobrado.'),
+    }),
+  ),
   'message.opened': envelope('message.opened', z.object({ ...messageRef, machine: z.boolean() })),
   'message.clicked': envelope('message.clicked', z.object({ ...messageRef, url: z.string(), machine: z.boolean() })),
   'message.bounced': envelope(

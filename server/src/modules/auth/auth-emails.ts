@@ -31,10 +31,28 @@ ${paragraphs}
 </body></html>`;
 }
 
+/**
+ * A paragraph as the plain-text part says it: there is no button there, only the link printed below the text
+ * ("clicando no botão abaixo" would point at nothing).
+ */
+export function forTextPart(paragraph: string): string {
+  return paragraph
+    .replace(/clicando no botão abaixo/g, 'abrindo o link abaixo')
+    .replace(/Clique no botão para /g, 'Abra o link abaixo para ')
+    .replace(/Clique para /g, 'Abra o link abaixo para ');
+}
+
 function textBody(opts: { title: string; paragraphs: string[]; url: string; footer: string }): string {
-  return [opts.title, '', ...opts.paragraphs.flatMap((p) => [p, '']), opts.url, '', opts.footer, '', '— Carteiro'].join(
-    '\n',
-  );
+  return [
+    opts.title,
+    '',
+    ...opts.paragraphs.flatMap((p) => [forTextPart(p), '']),
+    opts.url,
+    '',
+    opts.footer,
+    '',
+    '— Carteiro',
+  ].join('\n');
 }
 
 function build(opts: {

@@ -22,7 +22,7 @@ export function refuseKeyInUrl(request: FastifyRequest): void {
   const q = url.indexOf('?');
   if (q < 0) return;
   const query = url.slice(q + 1);
-  if (query.includes('ct_live_') || query.includes('ct_live%5F')) throw new AppError('api_key_in_url');
+  if (/ct_(?:live|test)(?:_|%5F)/i.test(query)) throw new AppError('api_key_in_url');
   for (const name of new URLSearchParams(query).keys()) {
     if (KEY_PARAMS.has(name.toLowerCase())) throw new AppError('api_key_in_url');
   }

@@ -2,9 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   API_KEY_DISPLAY_CHARS,
   API_KEY_PREFIX,
+  API_KEY_TEST_PREFIX,
   type ApiKey,
   type ApiKeyCreateInput,
+  type ApiKeyMode,
   type ApiKeyScope,
+  apiKeyModeOf,
   type CreatedApiKey,
 } from '@carteiro/shared';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
@@ -18,10 +21,12 @@ export interface ApiKeyContext {
   keyId: string;
   accountId: string;
   scope: ApiKeyScope;
+  /** `test`: a sandbox key — its messages are stored and answered but never delivered nor charged (ADR 0035). */
+  mode: ApiKeyMode;
 }
 
-/** `ct_live_` + 43 base64url characters (256 random bits). */
-const KEY_RE = /^ct_live_[A-Za-z0-9_-]{43}$/;
+/** `ct_live_` or `ct_test_` + 43 base64url characters (256 random bits). */
+const KEY_RE = /^ct_(?:live|test)_[A-Za-z0-9_-]{43}$/;
 
 /** True when `secret` has the shape of a key (anything else is refused without a database look-up). */
 export function isWellFormedApiKey(secret: string): boolean {
@@ -32,8 +37,8 @@ export function hashApiKey(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-function generateSecret(): string {
-  return `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+function generateSecret(mode: ApiKeyMode): string {
+  return `${mode === 'test' ? API_KEY_TEST_PREFIX : API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 }
 
 type KeyRow = typeof apiKeys.$inferSelect & { creatorName: string | null; creatorEmail: string | null };
@@ -43,6 +48,8 @@ function toDto(row: KeyRow): ApiKey {
     id: row.id,
     name: row.name,
     scope: row.scope,
+    // The prefix is the mode (as Stripe's sk_test_): no column to disagree with the key's own text.
+    mode: apiKeyModeOf(row.prefix),
     prefix: row.prefix,
     createdAt: row.createdAt.toISOString(),
     createdBy: { userId: row.createdByUserId, name: row.creatorName, email: row.creatorEmail },
@@ -72,9 +79,15 @@ export async function createApiKey(
   db: Db,
   accountId: string,
   userId: string,
-  input: ApiKeyCreateInput,
+  input: Omit<ApiKeyCreateInput, 'mode'> & { mode?: ApiKeyMode },
 ): Promise<CreatedApiKey> {
-  const secret = generateSecret();
+  const mode = input.mode ?? 'live';
+  if (mode === 'test' && input.scope === 'full') {
+    throw new AppError('validation_failed', 'Chaves de teste são sempre "somente envio": escolha esse escopo.', {
+      fields: [{ path: 'scope', message: 'Chaves de teste são sempre "somente envio".' }],
+    });
+  }
+  const secret = generateSecret(mode);
   const [row] = await db
     .insert(apiKeys)
     .values({

@@ -1,4 +1,4 @@
-import type { MessageDetail, MessageListQuery, MessageSummary } from '@carteiro/shared';
+import type { ApiKeyMode, MessageDetail, MessageListQuery, MessageSummary } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
@@ -15,6 +15,7 @@ const ISO = (column: SQL) => sql`to_char(${column} at time zone 'utc', 'YYYY-MM-
 
 /** The lookup status of the row `m` (see MESSAGE_LOOKUP_STATUSES), in SQL so the list can filter by it. */
 const STATUS_SQL = sql`case
+  when m.skip_reason = 'sandbox' then 'delivered'
   when m.status = 'skipped' then case when m.skip_reason = 'suppressed' then 'suppressed' else 'failed' end
   when m.status = 'queued' then case when m.attempts > 0 then 'deferred' else 'queued' end
   when m.status = 'failed' then case when m.smtp_code >= 500 then 'bounced' else 'failed' end
@@ -60,11 +61,15 @@ function select(where: SQL, limit: number): SQL {
               limit ${limit}`;
 }
 
-/** The account's transactional streams (one per account; none until its first send). */
-const streamOf = (accountId: string) =>
+/**
+ * The account's transactional stream (one per account; none until its first send), as a key of `mode` sees it: a
+ * test key sees only the messages test keys sent (skip reason `sandbox`), a live key never sees them (ADR 0035).
+ */
+const streamOf = (accountId: string, mode: ApiKeyMode) =>
   sql`m.campaign_id = (select c.id from campaigns c where c.created_by = ${accountId}::uuid
                                                       and c.kind = 'transactional')
-      and m.account_id = ${accountId}::uuid`;
+      and m.account_id = ${accountId}::uuid
+      and ${mode === 'test' ? sql`m.skip_reason = 'sandbox'` : sql`m.skip_reason is distinct from 'sandbox'`}`;
 
 function summary(row: Row): MessageSummary {
   const status = row.status;
@@ -83,6 +88,7 @@ function summary(row: Row): MessageSummary {
     costMillis: row.raw_status === 'failed' || row.raw_status === 'skipped' ? 0 : Number(row.cost_millis ?? 0),
     attachments: Number(row.attachments ?? 0),
     attempts: Number(row.attempts),
+    sandbox: row.skip_reason === 'sandbox',
     createdAt: row.created_at,
     sentAt: row.sent_at,
     nextAttemptAt: row.next_attempt_at,
@@ -90,12 +96,15 @@ function summary(row: Row): MessageSummary {
 }
 
 /** One message of the account, with its timeline; 404 when it is not one of the account's API messages. */
-export async function findMessage(db: Db, accountId: string, id: string): Promise<MessageDetail> {
-  const [row] = await queryRows<Row>(db, select(sql`${streamOf(accountId)} and m.id = ${id}::bigint`, 1));
+export async function findMessage(db: Db, accountId: string, mode: ApiKeyMode, id: string): Promise<MessageDetail> {
+  const [row] = await queryRows<Row>(db, select(sql`${streamOf(accountId, mode)} and m.id = ${id}::bigint`, 1));
   if (!row) throw new AppError('not_found', 'Mensagem não encontrada.');
   const message = summary(row);
   const events: MessageDetail['events'] = [{ type: 'queued', at: message.createdAt, detail: null }];
-  if (message.status === 'suppressed') {
+  if (message.sandbox) {
+    // Nothing went out: "delivered" is what a live key would read, at the moment the request was accepted.
+    events.push({ type: 'delivered', at: message.createdAt, detail: row.response });
+  } else if (message.status === 'suppressed') {
     events.push({ type: 'suppressed', at: message.createdAt, detail: row.response });
   } else if (row.sent_at) {
     events.push({ type: 'delivered', at: row.sent_at, detail: row.response });
@@ -133,10 +142,11 @@ export async function findMessage(db: Db, accountId: string, id: string): Promis
 export async function findMessagePage(
   db: Db,
   accountId: string,
+  mode: ApiKeyMode,
   query: MessageListQuery,
 ): Promise<{ items: MessageSummary[]; nextCursor: string | null }> {
   const limit = query.limit ?? 50;
-  const conditions: SQL[] = [streamOf(accountId)];
+  const conditions: SQL[] = [streamOf(accountId, mode)];
   if (query.cursor) conditions.push(sql`m.id < ${query.cursor}::bigint`);
   if (query.recipient) conditions.push(sql`m.email = ${query.recipient}`);
   if (query.status?.length) conditions.push(sql`(${STATUS_SQL}) = any(${`{${query.status.join(',')}}`}::text[])`);
@@ -147,4 +157,24 @@ export async function findMessagePage(
   const rows = await queryRows<Row>(db, select(sql.join(conditions, sql` and `), limit + 1));
   const page = rows.slice(0, limit).map(summary);
   return { items: page, nextCursor: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null };
+}
+
+/**
+ * The message as rendered for its recipient (subject, HTML and text stored when it was accepted): what a test key's
+ * message would have looked like, or what a live one carried. 404 as findMessage.
+ */
+export async function findMessageContent(
+  db: Db,
+  accountId: string,
+  mode: ApiKeyMode,
+  id: string,
+): Promise<{ id: string; subject: string; html: string; text: string }> {
+  const [row] = await queryRows<{ id: number | string; subject: string; html: string; text: string }>(
+    db,
+    sql`select m.id, t.subject, t.html, t.text
+          from messages m join transactional_messages t on t.message_id = m.id
+         where ${streamOf(accountId, mode)} and m.id = ${id}::bigint`,
+  );
+  if (!row) throw new AppError('not_found', 'Mensagem não encontrada.');
+  return { id: String(row.id), subject: row.subject, html: row.html, text: row.text };
 }

@@ -5,14 +5,18 @@ import {
   messageCollectionSchema,
   messageDetailSchema,
   messageListQuerySchema,
+  type TransactionalMessageInput,
+  type TransactionalSendResult,
   transactionalBatchSchema,
   transactionalMessageSchema,
   transactionalSendResultSchema,
 } from '@carteiro/shared';
 import { z } from 'zod';
+import type { Db } from '../../db/database';
 import { sendTransactionalGrouped } from '../transactional/group-commit';
-import { sendTransactional } from '../transactional/send-transactional';
-import { findMessage, findMessagePage } from './message-lookup';
+import { sendTransactional, transactionalStreamId } from '../transactional/send-transactional';
+import { emitWebhookEvent } from '../webhooks/emit-event';
+import { findMessage, findMessageContent, findMessagePage } from './message-lookup';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
 
@@ -51,6 +55,37 @@ const extrasDescription =
   '`tags` e `metadata` voltam na consulta e em todo webhook da mensagem. Campos desconhecidos: 400 `unknown_fields`.';
 
 /**
+ * A test key's accepted messages tell the account's webhooks what a live send would: one `message.delivered` each
+ * (copies included), marked `test: true` — nothing was delivered (ADR 0035).
+ */
+async function emitSandboxDelivered(
+  db: Db,
+  accountId: string,
+  inputs: TransactionalMessageInput[],
+  result: TransactionalSendResult,
+): Promise<TransactionalSendResult> {
+  const campaignId = await transactionalStreamId(db, accountId);
+  const sentAt = new Date().toISOString();
+  for (const [index, message] of result.messages.entries()) {
+    const input = inputs[index];
+    const rows = [message, ...(message.copies ?? [])].filter((m) => m.status === 'queued');
+    for (const row of rows) {
+      await emitWebhookEvent(db, accountId, 'message.delivered', {
+        messageId: row.id,
+        campaignId,
+        contactId: null,
+        email: row.to,
+        tags: input?.tags ?? [],
+        metadata: input?.metadata ?? {},
+        sentAt,
+        test: true,
+      });
+    }
+  }
+  return result;
+}
+
+/**
  * Transactional messages: thin operations over the sending engine's use case (modules/transactional). Allowed to
  * send-only keys. Charged atomically; 402 with the missing amount on a short balance.
  */
@@ -77,7 +112,13 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     errors: [...errors],
     example: { body: example },
     // Concurrent single sends of one account share one commit (group-commit.ts), each with its own answer.
-    handler: ({ key, body }) => sendTransactionalGrouped(db, key.accountId, body, { publicUrl }),
+    handler: async ({ key, body }) => {
+      const result = await sendTransactionalGrouped(db, key.accountId, body, {
+        publicUrl,
+        sandbox: key.mode === 'test',
+      });
+      return key.mode === 'test' ? emitSandboxDelivered(db, key.accountId, [body], result) : result;
+    },
   }),
   defineOperation({
     method: 'POST',
@@ -99,7 +140,13 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     },
     errors: [...errors],
     example: { body: { messages: [example, { ...example, to: { email: 'bruno@example.com', name: 'Bruno' } }] } },
-    handler: ({ key, body }) => sendTransactional(db, key.accountId, body.messages, { publicUrl }),
+    handler: async ({ key, body }) => {
+      const result = await sendTransactional(db, key.accountId, body.messages, {
+        publicUrl,
+        sandbox: key.mode === 'test',
+      });
+      return key.mode === 'test' ? emitSandboxDelivered(db, key.accountId, body.messages, result) : result;
+    },
   }),
   defineOperation({
     method: 'GET',
@@ -115,7 +162,28 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     params: z.object({ id: z.string().regex(/^\d{1,19}$/) }),
     notFoundMessage: 'Mensagem não encontrada.',
     success: { status: 200, description: 'A mensagem e sua linha do tempo.', schema: messageDetailSchema },
-    handler: ({ key, params }) => findMessage(db, key.accountId, params.id),
+    handler: ({ key, params }) => findMessage(db, key.accountId, key.mode, params.id),
+  }),
+  defineOperation({
+    method: 'GET',
+    path: '/messages/{id}/content',
+    operationId: 'getMessageContent',
+    summary: 'Ver conteúdo da mensagem',
+    description:
+      'O assunto, o HTML e o texto da mensagem como foram renderizados para o destinatário quando ela foi aceita (com ' +
+      'os links de rastreamento e descadastro dela). Com uma chave de teste, é como ver o que teria sido enviado.',
+    tags: ['Mensagens'],
+    sendOnly: true,
+    params: z.object({ id: z.string().regex(/^\d{1,19}$/) }),
+    notFoundMessage: 'Mensagem não encontrada.',
+    success: {
+      status: 200,
+      description: 'O conteúdo renderizado.',
+      schema: z
+        .object({ id: z.string(), subject: z.string(), html: z.string(), text: z.string() })
+        .meta({ id: 'MessageContent' }),
+    },
+    handler: ({ key, params }) => findMessageContent(db, key.accountId, key.mode, params.id),
   }),
   defineOperation({
     method: 'GET',
@@ -133,6 +201,6 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     query: messageListQuerySchema,
     success: { status: 200, description: 'Uma página de mensagens.', schema: messageCollectionSchema },
     example: { query: { status: 'delivered,bounced', tag: 'pedido-confirmado', limit: '20' } },
-    handler: ({ key, query }) => findMessagePage(db, key.accountId, query),
+    handler: ({ key, query }) => findMessagePage(db, key.accountId, key.mode, query),
   }),
 ];

@@ -241,6 +241,8 @@ const DESCRIPTION = `API REST do Carteiro: contatos, listas, modelos, campanhas,
 
 **Idempotência**: todo POST aceita \`Idempotency-Key\` (1 a 255 caracteres). A mesma chave com o mesmo corpo em até 24 horas devolve a primeira resposta (com \`Idempotent-Replayed: true\`) sem fazer nada de novo; com outro corpo, 422. Só são guardadas respostas que não mudam sozinhas — sucessos e erros 400 da própria requisição; um 402, 403, 404, 409, 429 ou 5xx não é repetido, e a mesma chave roda de novo depois de uma recarga ou de um remetente verificado.
 
+**Chaves de teste** (\`ct_test_…\`, "Chave de teste" no painel): validam, renderizam e respondem como as de produção, mas não entregam nem cobram nada; a mensagem aparece na consulta como \`delivered\` com \`sandbox: true\`, o conteúdo renderizado em \`GET /messages/{id}/content\`, e o webhook \`message.delivered\` chega com \`test: true\`. Só enviam e consultam mensagens; mensagens de teste e de produção não se enxergam.
+
 **Campos desconhecidos**: um campo que a operação não conhece (no corpo, em qualquer objeto dentro dele, ou na query string) é recusado com 400 \`unknown_fields\`, que nomeia cada um — nunca ignorado em silêncio.
 
 **Erros**: sempre \`{ "error": { "code", "message", "details" } }\`, com a mensagem em português do Brasil. Cada \`code\` tem um único status HTTP em todas as operações; o \`enum\` de \`Error.code\` é o catálogo completo, e cada resposta de erro lista os códigos que pode trazer (tabela com o que fazer em docs/api-errors.md). Valores em dinheiro são inteiros em milésimos de real (5 = R$ 0,005).`;

@@ -111,6 +111,13 @@ export async function publicApiRoutes(
       );
     }
     if (key.scope !== 'full' && !publicApi.operation?.sendOnly) throw new AppError('api_key_scope');
+    // A test key sends and reads its own messages, nothing else: events would start automations that really send.
+    if (key.mode === 'test' && !publicApi.operation?.path.startsWith('/messages')) {
+      throw new AppError(
+        'api_key_scope',
+        'Chaves de teste (ct_test_…) só enviam e consultam mensagens (/messages). Use uma chave de produção.',
+      );
+    }
   });
 
   app.addHook('preHandler', async (request, reply) => {
@@ -121,7 +128,8 @@ export async function publicApiRoutes(
     const claim = await claimIdempotencyKey(
       db,
       request.apiKey.accountId,
-      header,
+      // A test key's keys are its own: a sandbox answer is never replayed to a live key, nor the reverse.
+      request.apiKey.mode === 'test' ? `test:${header}` : header,
       requestFingerprint(request.method, request.url, request.body),
       config.API_IDEMPOTENCY_WAIT_SECONDS * 1000,
     );

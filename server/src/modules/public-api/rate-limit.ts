@@ -1,3 +1,4 @@
+import { apiKeyModeOf } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows, queryRowsNamed } from '../../db/database';
 import { type ApiKeyContext, hashApiKey, isWellFormedApiKey } from './api-keys';
@@ -77,7 +78,7 @@ export async function authenticateAndHitRateLimit(
   if (!row) return null;
   await pruneNowAndThen(db);
   return {
-    key: { keyId: row.id, accountId: row.account_id, scope: row.scope },
+    key: { keyId: row.id, accountId: row.account_id, scope: row.scope, mode: apiKeyModeOf(secret) },
     limit: stateOf(Number(row.count), limit, endMs, nowMs),
   };
 }

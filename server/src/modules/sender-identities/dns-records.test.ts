@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DnsResolver } from '../../net/dns';
-import { countSpfLookups, dkimPublicKey, mergeSpf } from './dns-records';
+import { countSpfLookups, dkimPublicKey, ed25519Selector, mergeSpf, newSelector } from './dns-records';
 import { decryptSecret, encryptSecret } from './key-encryption';
 
 function zone(records: Record<string, string[]>): DnsResolver {
@@ -60,5 +60,17 @@ describe('private key encryption', () => {
     const [v, iv, tag, data] = stored.split('.');
     const flipped = `${data?.[0] === 'A' ? 'B' : 'A'}${data?.slice(1)}`;
     expect(() => decryptSecret(secret, [v, iv, tag, flipped].join('.'))).toThrow();
+  });
+});
+
+describe('DKIM selector names', () => {
+  it('say which key they hold, more than one letter apart', () => {
+    const rsa = newSelector('1a2b3c4d');
+    expect(rsa).toBe('carteiro-rsa-1a2b3c4d');
+    expect(ed25519Selector(rsa)).toBe('carteiro-ed25519-1a2b3c4d');
+  });
+
+  it('keep the names a domain added before was published with', () => {
+    expect(ed25519Selector('c1a2b3c4d')).toBe('c1a2b3c4de');
   });
 });

@@ -17,7 +17,17 @@ export interface PlatformTargets {
 }
 
 export const dkimName = (selector: string, domain: string) => `${selector}._domainkey.${domain}`;
-export const ed25519Selector = (selector: string) => `${selector}e`;
+/** The stored selector of a new domain names its RSA key; the Ed25519 key's name says "ed25519" in its place. */
+export const RSA_SELECTOR_PREFIX = 'carteiro-rsa-';
+export const newSelector = (random: string) => `${RSA_SELECTOR_PREFIX}${random}`;
+/**
+ * The Ed25519 key's selector. Domains added before the names said the algorithm keep theirs (`c1a2b3c4d` /
+ * `c1a2b3c4de`, one letter apart): their records are published under those names.
+ */
+export const ed25519Selector = (selector: string) =>
+  selector.startsWith(RSA_SELECTOR_PREFIX)
+    ? `carteiro-ed25519-${selector.slice(RSA_SELECTOR_PREFIX.length)}`
+    : `${selector}e`;
 
 /** The `p=` of a DKIM record, whitespace removed ('' when absent). */
 export function dkimPublicKey(record: string): string {

@@ -134,7 +134,8 @@ describe.each(DATABASE_KINDS)('sender identities on %s', (kind) => {
     expect(domain).toMatchObject({ domain: 'loja.test', status: 'pending' });
     const records = Object.fromEntries(domain.records.map((r: { kind: string }) => [r.kind, r]));
     expect(records.dkim).toMatchObject({ type: 'TXT', status: 'unchecked', required: true });
-    expect(records.dkim.name).toMatch(/^c[0-9a-f]{8}\._domainkey\.loja\.test$/);
+    expect(records.dkim.name).toMatch(/^carteiro-rsa-[0-9a-f]{8}\._domainkey\.loja\.test$/);
+    expect(records.dkim_ed25519.name).toBe(records.dkim.name.replace('carteiro-rsa-', 'carteiro-ed25519-'));
     expect(records.dkim.value).toMatch(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/=]{300,}$/);
     expect(records.dkim_ed25519.value).toMatch(/^v=DKIM1; k=ed25519; p=/);
     expect(records.spf).toMatchObject({ name: 'loja.test', value: 'v=spf1 include:_spf.bounces.carteiro.test ~all' });

@@ -24,6 +24,7 @@ import {
   ed25519Selector,
   isSpf,
   mergeSpf,
+  newSelector,
   type PlatformTargets,
   RETURN_PATH_LABEL,
   SPF_LOOKUP_LIMIT,
@@ -205,7 +206,7 @@ export async function addSenderDomain(
   const pem = { type: 'pkcs8', format: 'pem' } as const;
   const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export(pem) as string;
   const ed = generateKeyPairSync('ed25519').privateKey.export(pem) as string;
-  const selector = `c${randomBytes(4).toString('hex')}`;
+  const selector = newSelector(randomBytes(4).toString('hex'));
   const [row] = await db
     .insert(senderDomains)
     .values({

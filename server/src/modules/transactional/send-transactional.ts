@@ -44,6 +44,11 @@ export interface SendTransactionalOptions {
    * variable it lacks renders empty). ADR 0035.
    */
   dataFrom?: 'request' | 'event';
+  /**
+   * A test key's send (ADR 0035): validated, rendered and stored as a live send is, and answered the same, but its
+   * rows are `skipped` with reason `sandbox` — no engine batch, no charge, no delivery.
+   */
+  sandbox?: boolean;
 }
 
 interface Prepared {
@@ -60,7 +65,15 @@ interface Prepared {
   text: string;
   /** The strongest suppression of the address that covers the message's stream; null when it goes. */
   suppressedBy: SuppressionReason | null;
+  /** Sent with a test key: stored and answered, never delivered nor charged. */
+  sandbox: boolean;
 }
+
+/** The stored response of a test key's message (`messages.response`). */
+export const SANDBOX_RESPONSE = 'não enviado: chave de teste (sandbox)';
+
+/** Whether the row is charged and delivered: neither suppressed nor a test key's. */
+const goes = (p: Prepared) => !p.suppressedBy && !p.sandbox;
 
 /** The message row's response for a message not sent because its address is suppressed in its stream. */
 function suppressedResponse(reason: SuppressionReason): string {
@@ -345,6 +358,7 @@ export async function prepareTransactional(
       token,
       ...rendered,
       suppressedBy: suppressedFor[envelopeAt++] ?? null,
+      sandbox: options.sandbox === true,
     };
     const copies = [
       ...(input.cc ?? []).map((mailbox) => ({ kind: 'cc' as const, mailbox })),
@@ -359,6 +373,7 @@ export async function prepareTransactional(
         token: copyToken,
         ...render(copyToken),
         suppressedBy: suppressedFor[envelopeAt++] ?? null,
+        sandbox: options.sandbox === true,
       };
     });
     return [own, ...copies];
@@ -394,7 +409,7 @@ export async function commitTransactional(
   const first = group[0];
   if (!first) return [];
   const prepared = group.flatMap((r) => r.messages);
-  const sendable = prepared.filter((p) => !p.suppressedBy).length;
+  const sendable = prepared.filter(goes).length;
   // The price read by prepareTransactional (unlocked); the statement charges only if it is still the account's
   // price under the lock, and otherwise answers the current one: then the commit runs again at that price.
   let price = first.priceMillis;
@@ -425,8 +440,9 @@ export async function commitTransactional(
       let total = 0;
       for (const p of r.messages) {
         const id = String(ids[at++]);
+        // A test key's message answers as a live one (queued), at no cost.
         const status = p.suppressedBy ? ('suppressed' as const) : ('queued' as const);
-        const costMillis = p.suppressedBy ? 0 : price;
+        const costMillis = goes(p) ? price : 0;
         const reason = p.suppressedBy ? { suppressionReason: p.suppressedBy } : {};
         total += costMillis;
         if (p.kind === 'to') {
@@ -504,8 +520,9 @@ async function storeAndCharge(
         balance as (${adjustAccountBalanceSql(accountId, -cost, charged)}),
         input as (
           select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.recipient.email)}::text[],
-                               ${col((p) => (p.suppressedBy ? 'skipped' : 'queued'))}::text[],
-                               ${col((p) => (p.suppressedBy ? suppressedResponse(p.suppressedBy) : null))}::text[],
+                               ${col((p) => (goes(p) ? 'queued' : 'skipped'))}::text[],
+                               ${col((p) => (p.suppressedBy ? suppressedResponse(p.suppressedBy) : p.sandbox ? SANDBOX_RESPONSE : null))}::text[],
+                               ${col((p) => (p.suppressedBy ? 'suppressed' : p.sandbox ? 'sandbox' : null) satisfies SkipReason | null)}::text[],
                                ${col((p) => p.input.from.email)}::text[], ${col((p) => p.input.from.name ?? null)}::text[],
                                ${col((p) => p.input.replyTo ?? null)}::text[], ${col((p) => p.recipient.name ?? null)}::text[],
                                ${col((p) => p.input.category)}::text[], ${col((p) => String(p.input.trackOpens))}::boolean[],
@@ -520,13 +537,12 @@ async function storeAndCharge(
                                ${col((p) => json(p.input.metadata))}::text[],
                                ${col((p) => String(p.input.attachments?.length ?? 0))}::integer[])
                         with ordinality
-                   as i(token, email, status, response, from_email, from_name, reply_to, to_name, category, track_opens,
+                   as i(token, email, status, response, skip_reason, from_email, from_name, reply_to, to_name, category, track_opens,
                         track_clicks, subject, html, text, template_id, tags, kind, copy_of_token, header_to, cc,
                         headers, metadata, attachment_count, ord)),
         m as (
           insert into messages (campaign_id, account_id, email, token, status, response, skip_reason)
-          select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status, i.response,
-                 case when i.status = 'skipped' then ${'suppressed' satisfies SkipReason} end
+          select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status, i.response, i.skip_reason
             from input i
            where exists (select 1 from balance)
            order by i.ord

@@ -52,11 +52,20 @@ export function renderUnsubscribePage(
     );
   }
   const account = `<strong>${escapeHtml(target.accountName)}</strong>`;
+  // What the button does, said as it is: leaving the campaign's lists is leaving the account's marketing unless
+  // the contact stays on another list (then those lists are named).
+  const staysOn = lists
+    .filter((l) => !l.inCampaign && l.subscribed)
+    .map((l) => `<strong>${escapeHtml(l.name)}</strong>`);
+  const prompt =
+    staysOn.length === 0
+      ? `Confirme abaixo para não receber mais nenhum e-mail de marketing de ${account}.`
+      : `Confirme abaixo para sair das listas desta campanha. Você continua recebendo e-mails de marketing de ${account} por ${staysOn.join(', ')} (desmarque abaixo para sair também).`;
   const action = done
-    ? `<p>${target.contactStatus === 'subscribed' ? `Você não receberá mais e-mails de marketing de ${account} por esta lista.` : `Você não receberá mais e-mails de marketing de ${account}.`}</p>
+    ? `<p>${target.contactStatus === 'subscribed' ? `Você saiu das listas desta campanha: não receberá mais e-mails de marketing de ${account} por elas.` : `Você não receberá mais e-mails de marketing de ${account}.`}</p>
 <p class="note">${TRANSACTIONAL_NOTE}</p>
 <form method="post" action="/u/${escapeHtml(token)}/resubscribe"><button type="submit" class="secondary">Quero voltar a receber</button></form>`
-    : `<p>Confirme abaixo para não receber mais e-mails de marketing de ${account} por esta lista.</p>
+    : `<p>${prompt}</p>
 <p class="note">${TRANSACTIONAL_NOTE}</p>
 <form method="post" action="/u/${escapeHtml(token)}/confirm"><button type="submit">Confirmar cancelamento</button></form>`;
   return layout(

@@ -160,6 +160,10 @@ describe.each(DATABASE_KINDS)('one-click unsubscribe with the sending engine on 
     expect((await api(user, 'POST', '/api/suppressions', { emails: [caio] })).json().added).toBe(1);
     expect(await recipients(user, [listId])).toBe(2);
 
+    // On one list only, the page does not speak of "this list": confirming ends the account's marketing for her.
+    const prompt = await t.app.inject({ url: `/u/${await tokenOf(first, ana)}` });
+    expect(prompt.body).toContain('Confirme abaixo para não receber mais nenhum e-mail de marketing de <strong>');
+    expect(prompt.body).not.toContain('lista.');
     const done = await oneClick(t, await tokenOf(first, bia));
     expect(done.statusCode).toBe(200);
     // What an unsubscribe covers, said where it happens: the account's marketing, not its transactional mail.
@@ -218,10 +222,15 @@ describe.each(DATABASE_KINDS)('one-click unsubscribe with the sending engine on 
     await drain(campaign);
 
     // dora leaves Novidades but stays on Promoções: no account-wide opt-out, and the page says so.
+    // Before: the page says she leaves this campaign's lists and stays on Promoções, by name.
+    const page = await t.app.inject({ url: `/u/${await tokenOf(campaign, dora)}` });
+    expect(page.body).toMatch(
+      /Confirme abaixo para sair das listas desta campanha\. Você continua .* por <strong>Promoções<\/strong>/,
+    );
     const left = await form(await tokenOf(campaign, dora), 'confirm');
     expect(left.statusCode).toBe(200);
     expect(left.body).toMatch(
-      /Você não receberá mais e-mails de marketing de <strong>[^<]+<\/strong> por esta lista\./,
+      /Você saiu das listas desta campanha: não receberá mais e-mails de marketing de <strong>[^<]+<\/strong> por elas\./,
     );
     expect(await reasonOf(user, dora)).toBeNull();
     expect(await recipients(user, [promos])).toBe(1);

@@ -164,6 +164,9 @@ export const en = {
   'apiKeys.fields.scope': 'Scope',
   'apiKeys.scope.fullHint': 'Contacts, lists, templates, campaigns, balance and sends.',
   'apiKeys.scope.sendOnlyHint': 'Only sends messages and reads their results. Ideal for the shop server.',
+  'apiKeys.mode.test': 'Test key',
+  'apiKeys.mode.testHint':
+    'Starts with ct_test_: validates, renders and answers like a live key, but delivers and charges nothing. Always send-only.',
   'apiKeys.createdTitle': 'Key "{name}" created',
   'apiKeys.createdOnce': 'Copy and store it now: for safety it will not be shown again.',
   'apiKeys.savedIt': 'I have stored the key',

@@ -89,6 +89,9 @@ export const ptBRApp = {
   'apiKeys.fields.scope': 'Escopo',
   'apiKeys.scope.fullHint': 'Contatos, listas, modelos, campanhas, saldo e envios.',
   'apiKeys.scope.sendOnlyHint': 'Só envia mensagens e lê os resultados delas. Ideal para o servidor da loja.',
+  'apiKeys.mode.test': 'Chave de teste',
+  'apiKeys.mode.testHint':
+    'Começa com ct_test_: valida, renderiza e responde como a de produção, mas não entrega nem cobra nada. Sempre somente envio.',
   'apiKeys.createdTitle': 'Chave "{name}" criada',
   'apiKeys.createdOnce': 'Copie e guarde agora: por segurança, ela não será mostrada de novo.',
   'apiKeys.savedIt': 'Já guardei a chave',

@@ -93,6 +93,7 @@ export function KeysSection({ onCreated }: { onCreated?: (key: CreatedApiKey) =>
                 <td className={td}>
                   <Badge tone={key.scope === 'full' ? 'brand' : 'neutral'}>
                     {API_KEY_SCOPE_LABELS_PT_BR[key.scope]}
+                    {key.mode === 'test' ? ` · ${t('apiKeys.mode.test')}` : ''}
                   </Badge>
                 </td>
                 <td className={td}>
@@ -164,6 +165,7 @@ function CreateKeyDialog({
   const create = useCreateApiKey();
   const [name, setName] = useState('');
   const [scope, setScope] = useState<ApiKeyScope>('full');
+  const [test, setTest] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const formId = 'api-key-create-form';
   return (
@@ -189,7 +191,11 @@ function CreateKeyDialog({
         className="mt-4 space-y-4"
         onSubmit={async (event) => {
           event.preventDefault();
-          const parsed = apiKeyCreateSchema.safeParse({ name, scope });
+          const parsed = apiKeyCreateSchema.safeParse({
+            name,
+            scope: test ? 'send_only' : scope,
+            mode: test ? 'test' : 'live',
+          });
           if (!parsed.success) {
             setError(parsed.error.issues[0]?.message ?? t('apiKeys.checkFields'));
             return;
@@ -199,6 +205,7 @@ function CreateKeyDialog({
             const key = await create.mutateAsync(parsed.data);
             setName('');
             setScope('full');
+            setTest(false);
             onCreated(key);
           } catch (failure) {
             setError(errorText(failure));
@@ -235,7 +242,8 @@ function CreateKeyDialog({
                   type="radio"
                   name="scope"
                   value={value}
-                  checked={scope === value}
+                  checked={(test ? 'send_only' : scope) === value}
+                  disabled={test && value === 'full'}
                   onChange={() => setScope(value)}
                   className="mt-1 accent-brand-700"
                 />
@@ -247,6 +255,19 @@ function CreateKeyDialog({
             ))}
           </div>
         </fieldset>
+        <label className="flex cursor-pointer gap-3 rounded-xl border border-slate-200 p-3">
+          <input
+            type="checkbox"
+            name="mode"
+            checked={test}
+            onChange={(event) => setTest(event.target.checked)}
+            className="mt-1 accent-brand-700"
+          />
+          <span>
+            <span className="block font-semibold text-slate-900">{t('apiKeys.mode.test')}</span>
+            <span className="block text-sm text-slate-600">{t('apiKeys.mode.testHint')}</span>
+          </span>
+        </label>
         {error ? <FieldError>{error}</FieldError> : null}
       </form>
     </AlertDialog>
