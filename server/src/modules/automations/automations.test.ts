@@ -11,7 +11,7 @@ import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount } from '../sending/testing/send-fixtures';
 import type { SmtpSink } from '../sending/testing/smtp-sink';
-import { createTemplate } from '../templates/templates';
+import { createTemplate, updateTemplate } from '../templates/templates';
 import { tickAutomations } from './automations-runtime';
 import { localDay, monthDaysOn } from './enroll';
 import type { AutomationDeps } from './run-steps';
@@ -451,12 +451,18 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.message).toContain('Contato não encontrado');
 
+    // The event's data is the template's `dados` (declared) and, under its older name, `evento` (ADR 0035).
+    await updateTemplate(db, user.accountId, template, {
+      html: WELCOME_HTML.replace('<p>Pedido {{', '<p>Dados {{ dados.pedido }}</p><p>Pedido {{'),
+      variables: ['pedido'],
+    });
     // Waits its hour, then sends with the event's data merged.
     expect((await tickAutomations(worker(), new Date(Date.now() + 30 * 60_000))).sent).toBe(0);
     expect((await tickAutomations(worker(), new Date(Date.now() + HOUR + 60_000))).sent).toBe(1);
     await deliver();
     const mail = await simpleParser(received('joao@cliente.com.br')[0]?.raw as Buffer);
     expect(mail.html).toContain('Pedido 777');
+    expect(mail.html).toContain('Dados 777');
 
     // Account B: cannot read, change, activate or report A's automation; its events never reach A's.
     const other = await account();

@@ -150,6 +150,158 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
     }
   });
 
+  /** The request body schema of an operation, with `$ref`s resolved. */
+  function resolve(schema: Json | undefined): Json | undefined {
+    let node = schema;
+    while (node?.$ref) {
+      let target: unknown = doc;
+      for (const part of String(node.$ref).slice(2).split('/')) target = (target as Json)[part.replaceAll('~1', '/')];
+      node = target as Json;
+    }
+    return node;
+  }
+
+  /**
+   * Every object of `example` that the document says is closed (`additionalProperties: false`), as its path: where
+   * an unknown field must be refused by name. Records (`data`, `fields`, `metadata`) are open maps and left out.
+   */
+  function closedObjects(schema: Json | undefined, example: unknown, path: string[]): string[][] {
+    const node = resolve(schema);
+    if (!node || example === null || typeof example !== 'object') return [];
+    const branches = [...((node.anyOf as Json[]) ?? []), ...((node.oneOf as Json[]) ?? [])];
+    if (branches.length > 0) {
+      const object = branches.map(resolve).find((b) => b?.type === 'object' || b?.properties || b?.items);
+      return closedObjects(object, example, path);
+    }
+    if (Array.isArray(example)) {
+      return example.flatMap((item, i) => closedObjects(node.items as Json, item, [...path, String(i)]));
+    }
+    const properties = (node.properties ?? {}) as Record<string, Json>;
+    const own = node.additionalProperties === false ? [path] : [];
+    return [
+      ...own,
+      ...Object.entries(example as Json).flatMap(([key, value]) =>
+        properties[key] ? closedObjects(properties[key], value, [...path, key]) : [],
+      ),
+    ];
+  }
+
+  it('refuses an unknown field in every closed object of every documented body, naming its path', async () => {
+    let checked = 0;
+    for (const d of operationsOf(doc)) {
+      const example = exampleBody(d);
+      const content = (d.op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
+      const schema = content?.['application/json']?.schema as Json | undefined;
+      if (example === undefined || !schema) continue;
+      for (const spot of closedObjects(schema, example, [])) {
+        const body = structuredClone(example) as Json;
+        let target: Json = body;
+        for (const key of spot) target = target[key] as Json;
+        target.campoInexistente = 'x';
+        const res = await t.app.inject({
+          method: d.method as 'POST',
+          url: urlOf(d),
+          headers: bearer(secret, json),
+          payload: body,
+        });
+        const where = [...spot, 'campoInexistente'].join('.');
+        const label = `${d.method} ${d.path} with ${where} → ${res.statusCode} ${res.body.slice(0, 200)}`;
+        expect(res.statusCode, label).toBe(400);
+        expect(res.json().error.code, label).toBe('unknown_fields');
+        expect(res.json().error.details.unknown, label).toContain(where);
+        checked++;
+      }
+    }
+    // Bodies, their nested objects (to, from, cc, attachments, steps…): far more than one per operation.
+    expect(checked).toBeGreaterThanOrEqual(30);
+  });
+
+  it('never answers 5xx to broken attachments, and never accepts one without storing every file', async () => {
+    const random = prng(20261126);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const bytes = () =>
+      Buffer.from(Array.from({ length: Math.floor(random() * 64) }, () => Math.floor(random() * 256)));
+    const filenames = [
+      'nota.pdf',
+      'boleto.PDF',
+      'virus.exe',
+      'script.js',
+      'a/b.pdf',
+      '',
+      '.',
+      'x'.repeat(200),
+      'nf\u0007.xml',
+      'sem-extensao',
+      'ação.xml',
+    ];
+    const contents = () =>
+      pick([
+        () => bytes().toString('base64'),
+        () => 'não é base64!',
+        () => `${bytes().toString('base64')}===`,
+        () => '',
+        () => 12,
+        () => null,
+        () => bytes().toString('base64url'),
+      ])();
+    const file = (): unknown =>
+      pick([
+        () => ({ filename: pick(filenames), content: contents() }),
+        () => ({
+          filename: pick(filenames),
+          content: contents(),
+          contentType: pick(['application/pdf', 'pdf', 'text/plain; charset=utf-8', '', 'a/b/c']),
+        }),
+        () => ({
+          filename: pick(filenames),
+          content: contents(),
+          contentId: pick(['logo', '', '<logo>', 'x'.repeat(300)]),
+        }),
+        () => ({ content: contents() }),
+        () => pick(['nota.pdf', 1, null, []]),
+      ])();
+    /** A file the API must take: random bytes under an allowed name. */
+    const good = () => ({
+      filename: pick(['nota.pdf', 'NF-e 77.xml', 'boleto.PDF', 'ação.txt', 'sem-extensao']),
+      content: bytes().toString('base64'),
+      ...(random() < 0.5 ? { contentType: 'application/pdf' } : {}),
+    });
+    let accepted = 0;
+    for (let i = 0; i < 120; i++) {
+      const attachments =
+        random() < 0.1
+          ? pick(['x', {}, null])
+          : Array.from({ length: 1 + Math.floor(random() * 3) }, () => (random() < 0.6 ? good() : file()));
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/messages',
+        headers: bearer(secret, json),
+        payload: {
+          to: { email: 'anexos@example.com' },
+          from: { email: 'pedidos@minhaloja.com.br' },
+          subject: 'Anexos',
+          text: 'Segue.',
+          attachments,
+        },
+      });
+      const label = `${JSON.stringify(attachments).slice(0, 300)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
+      expect(res.statusCode, label).toBeLessThan(500);
+      expect([201, 400], label).toContain(res.statusCode);
+      if (res.statusCode === 400) {
+        expect(res.json().error.message, label).not.toMatch(ENGLISH);
+        continue;
+      }
+      accepted++;
+      // Accepted: every file given is stored with the message (the lookup counts them).
+      const lookup = await t.app.inject({
+        url: `/api/v1/messages/${res.json().messages[0].id}`,
+        headers: bearer(secret),
+      });
+      expect(lookup.json().attachments, label).toBe((attachments as unknown[]).length);
+    }
+    expect(accepted).toBeGreaterThan(0);
+  });
+
   it('answers every operation, called with its example, as its document says', async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
