@@ -226,7 +226,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     ]);
     const csv = readFileSync((await download.path()) as string, 'utf8');
     expect(csv.split('\r\n')[0]).toBe(
-      '\ufeffemail;situacao;enviada_em;aberturas;cliques;ultima_abertura;ultimo_clique;descadastrou;devolucao;reclamacao;motivo_nao_enviada',
+      '\ufeffE-mail;Situação;Enviada em;Aberturas;Cliques;Última abertura;Último clique;Descadastrou;Devolução;Reclamação;Motivo de não envio',
     );
     expect(csv).toContain(`${recipientEmail};entregue;`);
     await page.waitForLoadState('networkidle');

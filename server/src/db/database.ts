@@ -27,7 +27,8 @@ export function asDb(tx: Db | DbTransaction): Db {
 }
 
 export type DatabaseTarget =
-  | { kind: 'pglite'; dataDir: string | null }
+  /** `fromDump`: an in-memory database started from a `dumpDataDir()` tarball instead of an empty cluster. */
+  | { kind: 'pglite'; dataDir: string | null; fromDump?: Blob }
   | { kind: 'postgres'; url: string; poolSize?: number; searchPath?: string };
 
 export interface Database {
@@ -88,7 +89,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 
   const release = target.dataDir ? lockDataDir(target.dataDir) : () => {};
   try {
-    const pglite = target.dataDir ? new PGlite(path.join(target.dataDir, 'pgdata')) : new PGlite();
+    const pglite = target.dataDir
+      ? new PGlite(path.join(target.dataDir, 'pgdata'))
+      : new PGlite(target.fromDump ? { loadDataDir: target.fromDump } : {});
     await pglite.waitReady;
     const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
     return {

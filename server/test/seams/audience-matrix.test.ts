@@ -369,7 +369,7 @@ describe.each(DATABASE_KINDS)('seam matrix — audiences × sends on %s', (kind)
       .trim()
       .split('\r\n');
     const header = (lines[0] as string).split(';');
-    const column = header.indexOf('motivo_nao_enviada');
+    const column = header.indexOf('Motivo de não envio');
     expect(column).toBeGreaterThan(0);
     const csvReason = new Map(lines.slice(1).map((l) => [l.split(';')[0], l.split(';')[column]]));
     expect(csvReason.get(at('teo'))).toBe(SKIP_REASON_LABELS.contact_unsubscribed);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normaliseEmail } from '../email';
+import { describeEmailProblem, normaliseEmail } from '../email';
 import { nameSearchField, pageQueryFields } from './page';
 
 /** Contacts, lists and CSV import: request bodies shared by the server (validation) and the web (forms). */
@@ -7,10 +7,11 @@ import { nameSearchField, pageQueryFields } from './page';
 export const CONTACT_STATUS_VALUES = ['subscribed', 'unsubscribed', 'bounced', 'complained'] as const;
 export const LEGAL_BASIS_VALUES = ['consent', 'legitimate_interest'] as const;
 
+/** An address, refused with the reason the import's report gives ("E-mail inválido: falta o @."). */
 const emailField = z.string({ error: 'Informe o e-mail.' }).transform((value, ctx) => {
   const email = normaliseEmail(value);
   if (!email) {
-    ctx.addIssue({ code: 'custom', message: 'E-mail inválido.' });
+    ctx.addIssue({ code: 'custom', message: `${describeEmailProblem(value) ?? 'E-mail inválido'}.` });
     return z.NEVER;
   }
   return email;

@@ -2,17 +2,21 @@ import { ToastView } from '@/components/ui/toast';
 import { useI18n } from '@/lib/i18n';
 import { useAppStore, useToasts } from '@/stores/app-store';
 
-/** The one toast area of the shell (spec §2): shows the open toasts (at most 1) bottom-right. */
+/**
+ * The one toast area of the shell (spec §2): shows the open toasts (at most 1) where they cover no page content
+ * nor its actions — on a desktop at the bottom of the sidebar column (16rem, over the user's name), on a phone or
+ * tablet at the top, over the app's header bar.
+ */
+export const TOASTER_PLACEMENT =
+  'pointer-events-none fixed inset-x-0 top-0 z-[60] flex flex-col items-center gap-2 p-2 lg:inset-x-auto lg:top-auto lg:bottom-0 lg:left-0 lg:w-[16rem] lg:p-3 [&>*]:max-w-md';
+
 export function Toaster() {
   const toasts = useToasts();
   const store = useAppStore();
   const { t } = useI18n();
   const open = toasts.filter((item) => item.open);
   return (
-    <section
-      aria-label="Notificações"
-      className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex flex-col items-center gap-2 p-4 sm:inset-x-auto sm:right-0 sm:w-[24rem]"
-    >
+    <section aria-label="Notificações" className={TOASTER_PLACEMENT}>
       {open.map((item) => (
         <ToastView
           key={item.id}

@@ -176,6 +176,12 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
     expect(firstRuns.every((r) => r.message_id !== null)).toBe(true);
     // Charged like any message: 2 × the price (5 millis).
     expect(await balanceOf(user.accountId)).toBe(balanceBefore - 10);
+    // The statement says what the charge was for: the automation, not an API call.
+    const lines = await queryRows<{ description: string }>(
+      db,
+      sql`select description from ledger_entries where account_id = ${user.accountId} and kind = 'send'`,
+    );
+    expect(lines.map((l) => l.description)).toEqual([expect.stringMatching(/^Envio de automação: 2 e-mails/)]);
 
     await deliver();
     const [welcome] = received('ana@cliente.com.br');

@@ -299,7 +299,7 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
       .replace(/^\ufeff/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]?.endsWith(';reclamacao;motivo_nao_enviada;variante')).toBe(true);
+    expect(lines[0]?.endsWith(';Reclamação;Motivo de não envio;Variante')).toBe(true);
     const letterByEmail = new Map(lines.slice(1).map((l) => [l.split(';')[0], l.split(';').at(-1)]));
     for (const r of after) expect(letterByEmail.get(r.email)).toBe(['A', 'B', 'C'][r.variant as number]);
     const page = await t.app.inject({

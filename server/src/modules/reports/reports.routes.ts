@@ -2,7 +2,14 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database';
 import { requireActor } from '../auth/request-actor';
-import { campaignRecipients, campaignReport, campaignReportCsv, contactActivity, dashboardStats } from './reports';
+import {
+  campaignRecipients,
+  campaignReport,
+  campaignReportCsv,
+  contactActivity,
+  dashboardStats,
+  reportCsvFileName,
+} from './reports';
 
 /** Reports, all scoped to the actor's account (another account's campaign or contact → 404). */
 export async function reportsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
@@ -26,10 +33,10 @@ export async function reportsRoutes(app: FastifyInstance, opts: { db: Db }): Pro
   );
   app.get<{ Params: { id: string } }>('/api/campaigns/:id/report.csv', async (request, reply) => {
     const actor = await requireActor(request);
-    const { rows } = await campaignReportCsv(db, actor.accountId, request.params.id);
+    const { name, rows } = await campaignReportCsv(db, actor.accountId, request.params.id);
     return reply
       .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="relatorio-campanha-${request.params.id}.csv"`)
+      .header('content-disposition', `attachment; filename="${reportCsvFileName(name)}"`)
       .header('cache-control', 'no-store')
       .send(Readable.from(rows));
   });

@@ -2,6 +2,7 @@ import {
   type AbTestConfig,
   abVariantLetter,
   type CampaignReport,
+  DEFAULT_TIME_ZONE,
   isSkipReason,
   type SkipReason,
   skipReasonLabel,
@@ -229,6 +230,50 @@ const STATUS_PT: Record<string, string> = {
   skipped: 'ignorada',
 };
 
+/** The per-recipient export's columns, in pt-BR like the other exports (contacts, extrato). */
+export const REPORT_CSV_HEADER = [
+  'E-mail',
+  'Situação',
+  'Enviada em',
+  'Aberturas',
+  'Cliques',
+  'Última abertura',
+  'Último clique',
+  'Descadastrou',
+  'Devolução',
+  'Reclamação',
+  'Motivo de não envio',
+] as const;
+
+const LOCAL_TIME = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: DEFAULT_TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** "25/11/2026 14:03:00" in São Paulo time (the comma Intl puts after the date would make a spreadsheet read text). */
+function localTime(iso: string | null): string {
+  return iso ? LOCAL_TIME.format(new Date(iso)).replace(', ', ' ') : '';
+}
+
+/** A file name a person recognises: the campaign's name in plain letters and the day it was exported. */
+export function reportCsvFileName(campaignName: string, now = new Date()): string {
+  const slug = campaignName
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: DEFAULT_TIME_ZONE }).format(now);
+  return `relatorio-${slug || 'campanha'}-${day}.csv`;
+}
+
 function csvCell(value: string): string {
   // Spreadsheet formula injection: a leading = + - @ is neutralised.
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
@@ -252,7 +297,7 @@ export async function campaignReportCsv(
 async function* reportCsvRows(db: Db, accountId: string, campaignId: string, ab: boolean): AsyncGenerator<string> {
   // An A/B campaign's export also says which variant each recipient got (a last column, so the normal export's
   // columns stay as they are).
-  yield `\ufeffemail;situacao;enviada_em;aberturas;cliques;ultima_abertura;ultimo_clique;descadastrou;devolucao;reclamacao;motivo_nao_enviada${ab ? ';variante' : ''}\r\n`;
+  yield `\ufeff${[...REPORT_CSV_HEADER, ...(ab ? ['Variante'] : [])].join(';')}\r\n`;
   let cursor: number | undefined;
   for (;;) {
     const page = await campaignRecipients(db, accountId, campaignId, { cursor, limit: 5_000 });
@@ -261,11 +306,11 @@ async function* reportCsvRows(db: Db, accountId: string, campaignId: string, ab:
       chunk += `${[
         r.email,
         STATUS_PT[r.status] ?? r.status,
-        r.sentAt ?? '',
+        localTime(r.sentAt),
         String(r.opens),
         String(r.clicks),
-        r.lastOpenAt ?? '',
-        r.lastClickAt ?? '',
+        localTime(r.lastOpenAt),
+        localTime(r.lastClickAt),
         r.unsubscribed ? 'sim' : 'não',
         r.bounce ?? '',
         r.complained ? 'sim' : 'não',

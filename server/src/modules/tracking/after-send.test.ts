@@ -634,6 +634,16 @@ describe.each(DATABASE_KINDS)('after the send on %s', (kind) => {
     const csv = await t.app.inject({ method: 'GET', url: `/api/campaigns/${s.campaignId}/report.csv`, headers });
     expect(csv.statusCode).toBe(200);
     expect(csv.body.split('\r\n').filter(Boolean)).toHaveLength(4);
+    // Like the other pt-BR exports: pt-BR headers, São Paulo local times, a file name a person recognises.
+    expect(csv.body.split('\r\n')[0]).toBe(
+      '\ufeffE-mail;Situação;Enviada em;Aberturas;Cliques;Última abertura;Último clique;Descadastrou;Devolução;Reclamação;Motivo de não envio',
+    );
+    expect(csv.body).toMatch(/;entregue;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2};/);
+    expect(csv.body).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    expect(csv.headers['content-disposition']).toMatch(
+      /^attachment; filename="relatorio-[a-z0-9-]+-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    expect(csv.headers['content-disposition']).not.toContain(s.campaignId);
     const activity = await t.app.inject({ method: 'GET', url: `/api/contacts/${r.contactId}/activity`, headers });
     expect(activity.json().messages).toHaveLength(1);
     const stats = await t.app.inject({ method: 'GET', url: '/api/dashboard/stats', headers });

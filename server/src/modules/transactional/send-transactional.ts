@@ -190,6 +190,8 @@ export interface PreparedTransactional {
   /** The account's price per e-mail when prepared (unlocked read; the commit checks it under the lock). */
   priceMillis: number;
   messages: Prepared[];
+  /** Who caused the send, for the ledger's line: an API request or an automation's step (its event's data). */
+  origin: 'api' | 'automation';
 }
 
 /**
@@ -378,7 +380,12 @@ export async function prepareTransactional(
     });
     return [own, ...copies];
   });
-  return { streamId, priceMillis: Number(row?.price_millis), messages: prepared };
+  return {
+    streamId,
+    priceMillis: Number(row?.price_millis),
+    messages: prepared,
+    origin: options.dataFrom === 'event' ? 'automation' : 'api',
+  };
 }
 
 /**
@@ -414,7 +421,7 @@ export async function commitTransactional(
   // price under the lock, and otherwise answers the current one: then the commit runs again at that price.
   let price = first.priceMillis;
   for (let attempt = 0; ; attempt++) {
-    const outcome = await storeAndCharge(db, accountId, first.streamId, prepared, sendable, price);
+    const outcome = await storeAndCharge(db, accountId, first.streamId, prepared, sendable, price, first.origin);
     if (!outcome.account) throw new AppError('not_found', 'Conta não encontrada.');
     if (outcome.account.status !== 'active') throw new AppError('account_suspended', undefined);
     if (outcome.account.priceMillis !== price) {
@@ -482,6 +489,7 @@ async function storeAndCharge(
   prepared: Prepared[],
   sendable: number,
   price: number,
+  origin: PreparedTransactional['origin'],
 ): Promise<StoreOutcome> {
   const cost = costOfEmailsMillis(sendable, price);
   const charged = sql`exists (select 1 from acct where acct.status = 'active' and acct.price_millis = ${price}::integer)`;
@@ -492,7 +500,8 @@ async function storeAndCharge(
       kind: 'send',
       emailCount: sendable,
       priceMillis: price,
-      description: `Envio transacional: ${sendable} ${sendable === 1 ? 'e-mail' : 'e-mails'} × ${formatBRL(price)}`,
+      // An automation's step is marketing the account set up, not an API call: the statement says which.
+      description: `${origin === 'automation' ? 'Envio de automação' : 'Envio transacional'}: ${sendable} ${sendable === 1 ? 'e-mail' : 'e-mails'} × ${formatBRL(price)}`,
     },
     'balance',
     sql`${cost}::bigint > 0`,

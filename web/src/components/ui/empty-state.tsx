@@ -1,6 +1,25 @@
 import type { ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 
+/** People: the empty state of contacts. */
+export function PeopleIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      className="h-6 w-6"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+      data-icon="pessoas"
+    >
+      <circle cx="9" cy="8" r="3.5" />
+      <path d="M2.5 20c.8-3.6 3.4-5.5 6.5-5.5s5.7 1.9 6.5 5.5" strokeLinecap="round" />
+      <path d="M16 4.8a3.5 3.5 0 0 1 0 6.4M18 14.8c1.8.7 3 2.4 3.5 5.2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
 export function EmptyState({
   title,
   description,
@@ -23,6 +42,7 @@ export function EmptyState({
     >
       <div className="mb-4 flex h-12 w-12 items-center justify-center rounded-full bg-brand-100 text-brand-700">
         {icon ?? (
+          // An empty tray: "nothing here yet" (a clock read as "wait", which an empty list is not).
           <svg
             viewBox="0 0 24 24"
             className="h-6 w-6"
@@ -30,9 +50,10 @@ export function EmptyState({
             stroke="currentColor"
             strokeWidth="2"
             aria-hidden="true"
+            data-icon="vazio"
           >
-            <path d="M12 6v6l4 2" strokeLinecap="round" />
-            <circle cx="12" cy="12" r="9" />
+            <path d="M3 13l2.5-7h13L21 13v5a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1z" strokeLinejoin="round" />
+            <path d="M3 13h5l1.5 2.5h5L16 13h5" strokeLinejoin="round" />
           </svg>
         )}
       </div>

@@ -14,7 +14,7 @@ import {
 } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { EmptyState } from '@/components/ui/empty-state';
+import { EmptyState, PeopleIcon } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { useLists } from '@/features/lists/api/get-lists';
 import { useI18n } from '@/lib/i18n';
@@ -227,6 +227,7 @@ export function ContactsBrowser({ fixedListId, onAdd }: { fixedListId?: string; 
         <ErrorPanel error={contacts.error} onRetry={() => contacts.refetch()} />
       ) : rows.length === 0 ? (
         <EmptyState
+          icon={<PeopleIcon />}
           title={t(filter.search || filter.status ? 'contacts.empty.filteredTitle' : 'contacts.empty.title')}
           description={t(filter.search || filter.status ? 'contacts.empty.filteredBody' : 'contacts.empty.body')}
         />
