@@ -52,6 +52,18 @@ function csvOf(n: number, tag: string) {
 }
 
 /**
+ * Recipients never delivered and deliveries to nobody on the list (at most 20 of each: a failure at 40,000
+ * recipients must print a readable diff, not two whole lists).
+ */
+function missingOrStray(delivered: Map<string, number>, emails: string[]) {
+  const expected = new Set(emails);
+  return {
+    missing: emails.filter((email) => !delivered.has(email)).slice(0, 20),
+    stray: [...delivered.keys()].filter((email) => !expected.has(email)).slice(0, 20),
+  };
+}
+
+/**
  * The documented split deployment in one run: an `api` process and two `worker` processes (real `main.ts`
  * processes, each with its own data directory, as on separate machines) on PostgreSQL, relaying to a loopback SMTP
  * sink under a per-relay rate limit. First a campaign with nobody dying (no duplicate at all); then a campaign and a
@@ -191,15 +203,18 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('the api + 2 workers split
   const importProgress = async (id: string) =>
     (await (await fetch(`${base}/api/imports/${id}`, { headers })).json()) as Record<string, unknown>;
 
-  /** The worker whose database sessions touch the import's tables (only the importing worker does). */
-  async function importingWorker(): Promise<string | null> {
+  /**
+   * The workers whose database sessions show a query on the import's tables right now (a session shows its last
+   * query; the sending engine soon reuses the importer's, so a sighting is brief — callers accumulate them).
+   */
+  async function workersTouchingImports(): Promise<string[]> {
     const rows = await queryRows<{ name: string }>(
       database.db,
       sql`select distinct application_name as name from pg_stat_activity
            where datname = current_database() and application_name like 'reliability-worker-%'
              and query ~ 'contact_import'`,
     );
-    return rows.length === 1 ? (rows[0]?.name ?? null) : null;
+    return rows.map((row) => row.name);
   }
 
   /** The recipients in the batches `pid` holds right now, not yet recorded (what it may have sent already). */
@@ -229,7 +244,7 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('the api + 2 workers split
       await calm.start();
       await until(() => isSent(calm.id), 60_000 * scale, 'the calm campaign to finish', 100);
       const calmCounts = sink.deliveredTo('calma');
-      expect([...calmCounts.keys()].sort()).toEqual([...calm.emails].sort());
+      expect(missingOrStray(calmCounts, calm.emails)).toEqual({ missing: [], stray: [] });
       expect([...calmCounts.entries()].filter(([, c]) => c > 1)).toEqual([]);
       const [sharing] = await queryRows<{ n: number }>(
         database.db,
@@ -243,18 +258,28 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('the api + 2 workers split
       const file = csvOf(IMPORT_ROWS, 'kill');
       const imported = await upload(file.content);
       await Promise.all([imported.start(), storm.start()]);
+      const importing = new Set<string>();
       const victimName = await until(
         async () => {
-          const name = await importingWorker();
-          const victim = name ? workers.get(name) : undefined;
-          if (!name || !victim?.child.pid) return null;
-          const [batches] = await queryRows<{ n: number }>(
+          for (const name of await workersTouchingImports()) importing.add(name);
+          const [state] = await queryRows<{ status: string; batches: number; sent: boolean }>(
             database.db,
-            sql`select count(*)::int as n from contact_import_batches where import_id = ${imported.id}`,
+            sql`select i.status,
+                       (select count(*) from contact_import_batches b where b.import_id = i.id)::int as batches,
+                       (select status = 'sent' from campaigns where id = ${storm.id}) as sent
+                  from contact_imports i where i.id = ${imported.id}`,
           );
-          const midImport = Number(batches?.n) >= 1;
-          const midSend = (await inFlightRecipients(storm.id, victim.child.pid)).length > 0;
-          return midImport && midSend ? name : null;
+          // Too small a run for this box: fail now with the reason rather than at the timeout.
+          if (state?.status === 'done' || state?.status === 'failed' || state?.sent) {
+            throw new Error(
+              `the import or the campaign ended before the kill (raise RELIABILITY_IMPORT_ROWS): ${JSON.stringify(state)}`,
+            );
+          }
+          if (importing.size > 1) throw new Error(`two workers ran the import at once: ${[...importing].join(', ')}`);
+          const [name] = importing;
+          const pid = name ? workers.get(name)?.child.pid : undefined;
+          if (!name || !pid || Number(state?.batches) < 1) return null;
+          return (await inFlightRecipients(storm.id, pid)).length > 0 ? name : null;
         },
         60_000 * scale,
         'the importing worker to be mid-import and mid-send',
@@ -284,7 +309,7 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('the api + 2 workers split
       );
 
       const counts = sink.deliveredTo('tempestade');
-      expect([...counts.keys()].sort()).toEqual([...storm.emails].sort()); // none lost
+      expect(missingOrStray(counts, storm.emails)).toEqual({ missing: [], stray: [] }); // none lost
       const repeated = [...counts.entries()].filter(([, c]) => c > 1);
       // The figures of the run (the by-hand size quotes them in docs/threat-model.md).
       console.info(
@@ -312,9 +337,8 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('the api + 2 workers split
       );
       expect(contacts?.n).toBe(file.valid);
       // Only the victim died.
-      const ended = processes.filter((p) => p.child.exitCode !== null || p.child.signalCode !== null);
-      expect(ended).toHaveLength(1);
-      expect(ended[0]).toBe(victim);
+      const ended = processes.flatMap((p, i) => (p.child.exitCode !== null || p.child.signalCode !== null ? [i] : []));
+      expect(ended).toEqual([processes.indexOf(victim)]);
     },
     (60_000 + 3 * START_MS) * Math.max(1, RECIPIENTS / 600),
   );
