@@ -1,4 +1,4 @@
-import { importStartSchema } from '@carteiro/shared';
+import { fieldHeader, importStartSchema } from '@carteiro/shared';
 import { useState } from 'react';
 import { errorText, formatNumber, pluralForm, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
@@ -204,7 +204,7 @@ function MappingStep({
                         <option value="email">{t('imports.mapping.email')}</option>
                         <option value="name">{t('imports.mapping.name')}</option>
                         <option value={fieldValue}>
-                          {t('imports.mapping.customField', { field: fieldValue.slice(6) })}
+                          {t('imports.mapping.customField', { field: fieldHeader(fieldValue.slice(6)) })}
                         </option>
                         <option value="ignore">{t('imports.mapping.ignore')}</option>
                       </Select>
