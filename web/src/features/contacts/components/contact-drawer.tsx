@@ -1,3 +1,4 @@
+import { fieldHeader } from '@carteiro/shared';
 import { useEffect, useState } from 'react';
 import { Drawer, downloadUrl, ErrorPanel, errorText, formatDateTime, LoadingPanel, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
@@ -76,7 +77,8 @@ function ContactDetailView({ contact, onClose }: { contact: ContactDetail; onClo
             <StatusBadge status={contact.status} />
           </Row>
           {fields.map(([key, value]) => (
-            <Row key={key} label={key}>
+            // The same name the CSV export gives the column ("data_nascimento" → "Data nascimento").
+            <Row key={key} label={fieldHeader(key)}>
               {value}
             </Row>
           ))}

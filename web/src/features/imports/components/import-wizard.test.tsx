@@ -48,8 +48,33 @@ describe('ImportWizard', () => {
     expect(screen.getByText(/Windows-1252/)).toBeTruthy();
     expect(screen.getByText('Conceição')).toBeTruthy();
     expect((screen.getByLabelText('Coluna Cidade') as HTMLSelectElement).value).toBe('field:cidade');
+    // The field reads as the export names its column ("Cidade"), not as its stored key ("cidade").
+    expect(screen.getAllByRole('option', { name: 'Campo personalizado "Cidade"' }).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('option', { name: 'Campo personalizado "cidade"' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Iniciar importação' }));
     expect(await screen.findByText('Escolha a coluna que tem o e-mail.')).toBeTruthy();
+    expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/start'))).toBe(false);
+  });
+
+  it('shows the LGPD basis and source errors under their own fields, and starts nothing', async () => {
+    const fetch = vi.fn(async (url: RequestInfo | URL) =>
+      String(url) === '/api/imports' ? Response.json(upload, { status: 201 }) : Response.json({ items: [] }),
+    );
+    restore = configureApiClient({ fetch });
+    renderWizard();
+    const input = document.querySelector<HTMLInputElement>('#import-file');
+    if (!input) throw new Error('sem campo de arquivo');
+    fireEvent.change(input, { target: { files: [new File(['Nome;Cidade\n'], 'clientes.csv', { type: 'text/csv' })] } });
+    fireEvent.change(await screen.findByLabelText('Coluna Nome'), { target: { value: 'email' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Iniciar importação' }));
+    const basisError = await screen.findByText('Informe a base legal (consentimento ou legítimo interesse).');
+    const basis = document.getElementById('import-basis') as HTMLSelectElement;
+    expect(basisError.id).toBe('import-basis-error');
+    expect(basis.getAttribute('aria-describedby')).toBe('import-basis-error');
+    expect(basis.parentElement?.contains(basisError)).toBe(true);
+    expect(document.activeElement).toBe(basis);
+    const sourceError = screen.getByText('Informe a origem do consentimento.');
+    expect(document.getElementById('import-source')?.parentElement?.contains(sourceError)).toBe(true);
     expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/start'))).toBe(false);
   });
 

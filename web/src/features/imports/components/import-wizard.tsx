@@ -1,4 +1,4 @@
-import { importStartSchema } from '@carteiro/shared';
+import { fieldHeader, importStartSchema } from '@carteiro/shared';
 import { useState } from 'react';
 import { errorText, formatNumber, pluralForm, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
@@ -115,6 +115,8 @@ function MappingStep({
   const [consentSource, setConsentSource] = useState('');
   const [updateExisting, setUpdateExisting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A field's own error shows under that field (the LGPD basis and source sit far above the start button).
+  const [fieldErrors, setFieldErrors] = useState<{ legalBasis?: string; consentSource?: string }>({});
   const [pending, setPending] = useState(false);
   const hasEmail = Object.values(mapping).includes('email');
   const delimiterLabel = DELIMITER_LABELS[upload.delimiter];
@@ -137,9 +139,20 @@ function MappingStep({
           updateExisting,
         });
         if (!parsed.success) {
-          setError(parsed.error.issues[0]?.message ?? t('imports.mapping.checkFields'));
+          const byField: { legalBasis?: string; consentSource?: string } = {};
+          for (const issue of parsed.error.issues) {
+            const field = issue.path[0];
+            if ((field === 'legalBasis' || field === 'consentSource') && !byField[field])
+              byField[field] = issue.message;
+          }
+          setFieldErrors(byField);
+          const other = parsed.error.issues.find((i) => i.path[0] !== 'legalBasis' && i.path[0] !== 'consentSource');
+          setError(other ? other.message : Object.keys(byField).length ? null : t('imports.mapping.checkFields'));
+          const first = byField.legalBasis ? 'import-basis' : byField.consentSource ? 'import-source' : null;
+          if (first) document.getElementById(first)?.focus();
           return;
         }
+        setFieldErrors({});
         setPending(true);
         setError(null);
         try {
@@ -191,7 +204,7 @@ function MappingStep({
                         <option value="email">{t('imports.mapping.email')}</option>
                         <option value="name">{t('imports.mapping.name')}</option>
                         <option value={fieldValue}>
-                          {t('imports.mapping.customField', { field: fieldValue.slice(6) })}
+                          {t('imports.mapping.customField', { field: fieldHeader(fieldValue.slice(6)) })}
                         </option>
                         <option value="ignore">{t('imports.mapping.ignore')}</option>
                       </Select>
@@ -241,12 +254,15 @@ function MappingStep({
             id="import-basis"
             className="mt-1.5"
             value={legalBasis}
+            aria-invalid={fieldErrors.legalBasis ? true : undefined}
+            aria-describedby={fieldErrors.legalBasis ? 'import-basis-error' : undefined}
             onChange={(e) => setLegalBasis(e.target.value as typeof legalBasis)}
           >
             <option value="">{t('imports.mapping.choose')}</option>
             <option value="consent">{t('imports.mapping.consent')}</option>
             <option value="legitimate_interest">{t('imports.mapping.legitimateInterest')}</option>
           </Select>
+          {fieldErrors.legalBasis ? <FieldError id="import-basis-error">{fieldErrors.legalBasis}</FieldError> : null}
         </div>
         <div className="sm:col-span-2">
           <Label htmlFor="import-source">{t('imports.mapping.consentSource')}</Label>
@@ -255,8 +271,13 @@ function MappingStep({
             className="mt-1.5"
             placeholder={t('imports.mapping.consentSourcePlaceholder')}
             value={consentSource}
+            aria-invalid={fieldErrors.consentSource ? true : undefined}
+            aria-describedby={fieldErrors.consentSource ? 'import-source-error' : undefined}
             onChange={(e) => setConsentSource(e.target.value)}
           />
+          {fieldErrors.consentSource ? (
+            <FieldError id="import-source-error">{fieldErrors.consentSource}</FieldError>
+          ) : null}
         </div>
         <label className="flex items-start gap-2 text-sm text-slate-700 sm:col-span-2">
           <input
