@@ -18,6 +18,7 @@ import { uploadImage } from '../api/upload-image';
 import { GRAPESJS_PT_BR, NEWSLETTER_PRESET_OPTIONS, RICH_TEXT_ACTIONS, TOOLBAR_TITLES } from './builder-pt-br';
 import { EMAIL_BLOCKS, type EmailBlock, IDENTITY_FOOTER_BLOCK_ID } from './email-blocks';
 import { CHIP_ATTRIBUTE, CHIP_CLASS, chipHtml, liquidToChips, restoreLiquid } from './liquid-chips';
+import { sanitizeBuilderHtml } from './sanitize-builder-html';
 
 /** What the editor shell asks of the builder (this module, with GrapesJS, loads only on editor routes). */
 export interface VisualBuilderHandle {
@@ -236,6 +237,8 @@ export default function VisualBuilder({
       parser: {
         textTypes: ['text', 'textnode', 'comment', CHIP_TYPE],
         textTags: ['br', 'b', 'i', 'u', 'a', 'ul', 'ol', 'strong', 'em', 's', 'span', 'sup', 'sub'],
+        // Pasted or imported HTML loses what runs code before the parser sees it (its own check is narrower).
+        optionsHtml: { preParser: (input: string) => sanitizeBuilderHtml(input) },
       },
       cssIcons: '',
       // GrapesJS would post usage data to its own servers (blocked by our CSP, and not ours to send).
@@ -322,7 +325,7 @@ export default function VisualBuilder({
         if (!instance) return html;
         const inlined = String(instance.runCommand('gjs-get-inlined-html') ?? instance.getHtml());
         const body = inlined.replace(/^<body[^>]*>/i, '').replace(/<\/body>\s*$/i, '');
-        return restoreLiquid(wrapEmailHtml(body, instance.getCss() ?? ''));
+        return sanitizeBuilderHtml(restoreLiquid(wrapEmailHtml(body, instance.getCss() ?? '')));
       },
       getProject() {
         return (editor.current?.getProjectData() ?? {}) as Record<string, unknown>;
