@@ -1,5 +1,5 @@
 /**
- * "A batch's walk through the code", measured (ADR 0037): one campaign batch of 50 messages through the real engine
+ * "A batch's walk through the code", measured (ADR 0036): one campaign batch of 50 messages through the real engine
  * (PGlite, loopback relay), with V8's precise coverage counting every function entry of server/src between the
  * claim and the recorded outcome. Prints the files whose code ran for the batch and the function entries per file.
  * The campaign's one-time preparation (template compile, tracking plan) is done by a first batch, not counted.

@@ -4,7 +4,7 @@ import { accounts } from '../accounts/accounts.db';
 import { campaigns } from './campaigns.db';
 
 /**
- * The state of one campaign send, beside the campaign row (the campaign lifecycle's, ADR 0037): when it started and finished, why it is
+ * The state of one campaign send, beside the campaign row (the campaign lifecycle's, ADR 0036): when it started and finished, why it is
  * paused, the consecutive transport errors (auto-pause), and when the reservation was settled (exactly once).
  */
 export const campaignSends = pgTable(
