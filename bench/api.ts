@@ -12,7 +12,9 @@
  *    p50/p99 latency, and delivered/s (first call → last message recorded sent).
  * 3. Batch form: BENCH_BATCHES calls of POST /api/v1/messages/batch with 500 messages each: messages
  *    accepted/s, p50/p99 per call, delivered/s, and the ratio of delivered/s to the campaign engine's rate.
- * The worker runs during 2 and 3, as in production (accepting and delivering at once on the same 2 cores).
+ * 4. Attachments: BENCH_ATTACHMENT_SENDS calls of POST /api/v1/messages, each with a 100 KB PDF (base64): the same
+ *    figures as 2, and accepted/s as a ratio to the single form's in the same run.
+ * The worker runs during 2–4, as in production (accepting and delivering at once on the same 2 cores).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -43,6 +45,9 @@ const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
 const BATCH_SIZE = 500;
 const CAMPAIGN_N = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 20_000);
 const HTTP_CONCURRENCY = Number(process.env.BENCH_HTTP_CONCURRENCY ?? 16);
+const ATTACHMENT_SENDS = Number(process.env.BENCH_ATTACHMENT_SENDS ?? 1000);
+/** A 100 KB "nota fiscal" (random bytes behind a PDF header: incompressible, like a real scanned PDF). */
+const PDF_100KB = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(100 * 1024 - 9)]).toString('base64');
 const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 2);
 const LANES = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -338,7 +343,11 @@ async function main(): Promise<void> {
     // Issue 14: only a verified sender may send (the campaign's and the API messages' addresses).
     await trustSenderAddress(database.db, account.id, 'loja@loja.exemplo.com.br');
     await trustSenderAddress(database.db, account.id, 'pedidos@loja.exemplo.com.br');
-    await creditAccount(database.db, account.id, 5 * (CAMPAIGN_N + SINGLE + BATCHES * BATCH_SIZE) + 1000);
+    await creditAccount(
+      database.db,
+      account.id,
+      5 * (CAMPAIGN_N + SINGLE + BATCHES * BATCH_SIZE + ATTACHMENT_SENDS) + 1000,
+    );
     const key = await createApiKey(database.db, account.id, 'bench', { name: 'Bench', scope: 'full' });
 
     // 1. The campaign engine's rate, same worker, same sink.
@@ -452,6 +461,25 @@ async function main(): Promise<void> {
         `delivered ${Math.round(batchDelivered)} msg/s end to end = ${(batchDelivered / campaignRate).toFixed(2)} × the campaign engine`,
     );
     console.log(`        accepting, per message: ${cpuPerCall(batchCpu, batchCpuAccepted, total)}`);
+    // 4. Attachments.
+    const attachmentCpu = await cpu();
+    const withFile = await load(ATTACHMENT_SENDS, HTTP_CONCURRENCY, (i) =>
+      post(apiPort as number, '/api/v1/messages', key.secret, {
+        ...messageBody(SINGLE + total + i),
+        attachments: [{ filename: `nota-${i}.pdf`, content: PDF_100KB }],
+      }),
+    );
+    const attachmentCpuAccepted = await cpu();
+    await waitUntil(queuedLeft);
+    const attachmentDelivered = ATTACHMENT_SENDS / ((performance.now() - withFile.t0) / 1000);
+    const attachmentAccepted = ATTACHMENT_SENDS / withFile.seconds;
+    console.log(
+      `attach  POST /api/v1/messages + 100 KB PDF: ${Math.round(attachmentAccepted)} accepted/s (${ATTACHMENT_SENDS} calls, ${HTTP_CONCURRENCY} in flight), ` +
+        `p50 ${pct(withFile.latencies, 50).toFixed(1)} ms, p99 ${pct(withFile.latencies, 99).toFixed(1)} ms; ` +
+        `delivered ${Math.round(attachmentDelivered)} msg/s end to end; ` +
+        `${(attachmentAccepted / (SINGLE / single.seconds)).toFixed(2)} × the single form's accepted/s`,
+    );
+    console.log(`        accepting, per call: ${cpuPerCall(attachmentCpu, attachmentCpuAccepted, ATTACHMENT_SENDS)}`);
     const [check] = await queryRows<{ sent: number; balance: number; expected: number }>(
       database.db,
       sql`select (select count(*)::int from messages m join campaigns c on c.id = m.campaign_id
@@ -460,7 +488,7 @@ async function main(): Promise<void> {
                  (select sum(amount_millis) from ledger_entries where account_id = ${account.id}) as expected`,
     );
     console.log(
-      `check: ${check?.sent} transactional messages sent (expected ${SINGLE + total}); balance ${check?.balance} = ledger sum ${check?.expected}`,
+      `check: ${check?.sent} transactional messages sent (expected ${SINGLE + total + ATTACHMENT_SENDS}); balance ${check?.balance} = ledger sum ${check?.expected}`,
     );
   } finally {
     for (const c of children) c.send({ type: 'exit' });
