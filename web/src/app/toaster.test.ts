@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TOASTER_PLACEMENT } from './toaster';
 
 const classes = new Set(TOASTER_PLACEMENT.split(/\s+/));
-const layout = readFileSync(new URL('./dashboard-layout.tsx', import.meta.url), 'utf8');
+// __dirname, not import.meta.url: under jsdom the module's URL is an http one.
+const layout = readFileSync(join(__dirname, 'dashboard-layout.tsx'), 'utf8');
 
 describe('where toasts appear', () => {
   it('on a desktop, inside the sidebar column at its bottom: never over the page or its actions', () => {
