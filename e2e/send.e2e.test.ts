@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatBRL } from '@carteiro/shared';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from './support/app';
@@ -264,11 +265,12 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     );
     expect(campaignReport).toMatchObject({ unsubscribes: 1, clicks: { unique: 1 } });
 
-    // 9. Meu saldo: the reservation and the settlement of this campaign in the extrato.
+    // 9. Meu saldo: the campaign's reservation, release and send are one line of the extrato, named after it.
     await page.goto('/dashboard/my-balance');
-    await page.getByText('Reserva para o envio "Novidades de novembro"', { exact: false }).waitFor();
-    await page.getByText('Liberação da reserva da campanha', { exact: false }).waitFor();
-    await page.getByText('Envio da campanha: 1 e-mails enviados', { exact: false }).waitFor();
+    const campaignLine = page.getByRole('row').filter({ hasText: 'Novidades de novembro' });
+    await campaignLine.getByText('Envio da campanha: 1 e-mails enviados', { exact: false }).waitFor();
+    expect(await campaignLine.count()).toBe(1);
+    expect(await page.getByText('Liberação da reserva', { exact: false }).count()).toBe(0);
     await page.getByTestId('balance').filter({ hasText: 'R$\u00a09,995' }).waitFor();
     await page.screenshot({ path: join(RESULTS, 'balance-after-send-1280.png'), fullPage: true });
 
@@ -348,10 +350,16 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.getByText('Cancelada', { exact: true }).first().waitFor({ timeout: 20_000 });
     await card.waitFor({ state: 'detached' });
     // The messages in flight at the cancel finish, then the reservation is settled once.
-    let settled: Array<{ kind: string; description: string; emailCount: number | null }> = [];
+    let settled: Array<{ kind: string; description: string; emailCount: number | null; amountMillis: number }> = [];
     for (const deadline = Date.now() + 20_000; Date.now() < deadline; await page.waitForTimeout(500)) {
       const { entries } = await pageApi<{
-        entries: Array<{ kind: string; description: string; emailCount: number | null; campaignId: string | null }>;
+        entries: Array<{
+          kind: string;
+          description: string;
+          emailCount: number | null;
+          amountMillis: number;
+          campaignId: string | null;
+        }>;
       }>(page, '/api/billing/statement');
       settled = entries.filter((e) => e.campaignId === campaign.id);
       if (settled.some((e) => e.kind === 'send')) break;
@@ -365,10 +373,16 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.getByTestId('report-numbers').getByText('Entregues', { exact: true }).waitFor();
     await page.screenshot({ path: join(RESULTS, 'campaign-cancelled-1280.png'), fullPage: true });
 
-    // The unsent part of the reservation comes back: only what was delivered is charged.
+    // The unsent part of the reservation comes back: the campaign's one line in the extrato charges only what was
+    // delivered.
     await page.goto('/dashboard/my-balance');
-    await page.getByText(`Envio da campanha: ${report.delivered} e-mails enviados`, { exact: false }).waitFor();
-    await page.getByText(`Liberação da reserva da campanha (${SLOW_RECIPIENTS} e-mails reservados)`).waitFor();
+    const cancelledLine = page.getByRole('row').filter({ hasText: 'Liquidação de verão' });
+    await cancelledLine
+      .getByText(`Envio da campanha: ${report.delivered} e-mails enviados`, { exact: false })
+      .waitFor();
+    // R$ 0,005 per delivered e-mail, net of the reservation and its release.
+    expect(settled.map((e) => e.amountMillis)).toEqual([-report.delivered * 5]);
+    expect(await cancelledLine.textContent()).toContain(formatBRL(-report.delivered * 5));
     expect(errors).toEqual([]);
     await page.context().close();
   }, 180_000);
