@@ -125,6 +125,8 @@ async function apiChild(): Promise<void> {
     DATABASE_URL: process.env.BENCH_DB as string,
     SMTP_URL: `smtp://127.0.0.1:${process.env.BENCH_SINK_PORT}`,
     API_RATE_LIMIT: '10000000',
+    // Production refuses the development placeholder key.
+    PIX_KEY: 'financeiro@loja.exemplo.com.br',
   });
   const database = await openDatabase({ kind: 'postgres', url: process.env.BENCH_DB as string, poolSize: 10 });
   const logger = pino({ level: 'warn' });
