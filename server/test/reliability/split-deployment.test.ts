@@ -13,6 +13,7 @@ import {
   creditAccount,
 } from '../../src/modules/sending/testing/send-fixtures';
 import { type CarteiroProcess, freePort, listeningUrl, startCarteiroProcess, until } from '../support/carteiro-process';
+import { csvOf } from '../support/imports';
 import { cookiesFrom } from '../support/sign-in';
 import { createTestAccount } from '../support/test-account';
 import { createTestDatabase, DATABASE_KINDS } from '../support/test-database';
@@ -33,23 +34,6 @@ const DUPLICATES_PER_KILLED_WORKER = BATCH * CONCURRENCY;
 const START_MS = 90_000;
 /** Long enough for a loaded box to renew in time, short enough that a dead worker's batches come back quickly. */
 const LEASE_SECONDS = 3;
-
-/** `n` rows: every 1000th address invalid, every 1000th (offset 499) a repeat of the row before it. */
-function csvOf(n: number, tag: string) {
-  const lines = ['email;nome'];
-  let invalid = 0;
-  let duplicate = 0;
-  for (let i = 0; i < n; i++) {
-    if (i % 1000 === 999) {
-      lines.push(`sem-arroba-${i};Inválido`);
-      invalid++;
-    } else if (i % 1000 === 499) {
-      lines.push(`p${i - 1}-${tag}@destino.com.br;Repetida`);
-      duplicate++;
-    } else lines.push(`p${i}-${tag}@destino.com.br;Pessoa ${i}`);
-  }
-  return { content: `${lines.join('\n')}\n`, valid: n - invalid - duplicate, invalid, duplicate };
-}
 
 /**
  * Recipients never delivered and deliveries to nobody on the list (at most 20 of each: a failure at 40,000

@@ -10,3 +10,20 @@ export async function waitForImport(t: TestApp, user: SignedInUser, id: string) 
   }
   throw new Error('import did not finish');
 }
+
+/** A CSV of `n` rows: every 1000th address invalid, every 1000th (offset 499) a repeat of the row before it. */
+export function csvOf(n: number, tag: string): { content: string; valid: number; invalid: number; duplicate: number } {
+  const lines = ['email;nome'];
+  let invalid = 0;
+  let duplicate = 0;
+  for (let i = 0; i < n; i++) {
+    if (i % 1000 === 999) {
+      lines.push(`sem-arroba-${i};Inválido`);
+      invalid++;
+    } else if (i % 1000 === 499) {
+      lines.push(`p${i - 1}-${tag}@destino.com.br;Repetida`);
+      duplicate++;
+    } else lines.push(`p${i}-${tag}@destino.com.br;Pessoa ${i}`);
+  }
+  return { content: `${lines.join('\n')}\n`, valid: n - invalid - duplicate, invalid, duplicate };
+}

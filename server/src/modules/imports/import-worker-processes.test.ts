@@ -10,29 +10,13 @@ import {
   startCarteiroProcess,
   until,
 } from '../../../test/support/carteiro-process';
+import { csvOf } from '../../../test/support/imports';
 import { cookiesFrom } from '../../../test/support/sign-in';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { type SmtpSink, startSmtpSink } from '../sending/testing/smtp-sink';
 
 const ROWS = 60_000;
-
-/** `n` rows: every 1000th address invalid, every 1000th (offset 499) a repeat of the row before it. */
-function csvOf(n: number, tag: string): { content: string; valid: number; invalid: number; duplicate: number } {
-  const lines = ['email;nome'];
-  let invalid = 0;
-  let duplicate = 0;
-  for (let i = 0; i < n; i++) {
-    if (i % 1000 === 999) {
-      lines.push(`sem-arroba-${i};Inválido`);
-      invalid++;
-    } else if (i % 1000 === 499) {
-      lines.push(`p${i - 1}-${tag}@destino.com.br;Repetida`);
-      duplicate++;
-    } else lines.push(`p${i}-${tag}@destino.com.br;Pessoa ${i}`);
-  }
-  return { content: `${lines.join('\n')}\n`, valid: n - invalid - duplicate, invalid, duplicate };
-}
 
 /** Every file under `dir` whose name ends in .csv (none may hold an upload). */
 function csvFilesUnder(dir: string): string[] {
