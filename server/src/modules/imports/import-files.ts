@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ImportProgress, ImportStartInput } from '@carteiro/shared';
+import type { FieldType, ImportProgress, ImportStartInput } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
@@ -20,6 +20,7 @@ export interface UploadResult {
   columns: string[];
   preview: string[][];
   suggestedMapping: Record<string, string>;
+  suggestedTypes: Record<string, FieldType>;
 }
 
 /**
@@ -71,6 +72,7 @@ export async function uploadImport(
     columns: inspection.info.columns,
     preview: inspection.preview,
     suggestedMapping: inspection.suggestedMapping,
+    suggestedTypes: inspection.suggestedTypes,
   };
 }
 
@@ -105,6 +107,14 @@ export async function startImport(
   }
   if (!row.fileInfo.columns.includes((emailColumns[0] as [string, string])[0])) {
     throw new AppError('validation_failed', 'A coluna escolhida para o e-mail não existe no arquivo.');
+  }
+  for (const [column, type] of Object.entries(input.fieldTypes ?? {})) {
+    if (type !== 'text' && !input.mapping[column]?.startsWith('field:')) {
+      throw new AppError(
+        'validation_failed',
+        `A coluna "${column}" tem um tipo, mas não vai para um campo personalizado: escolha o campo ou tire o tipo.`,
+      );
+    }
   }
   if (input.listId) {
     const [list] = await db
