@@ -3,6 +3,7 @@ import type { FieldType, ImportProgress, ImportStartInput } from '@carteiro/shar
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { assertMayAskConsent } from '../lists/add-contacts-to-list';
 import { lists } from '../lists/lists.db';
 import { deleteStaleUploads, readImportFile, storeUpload } from './import-file-store';
@@ -81,7 +82,7 @@ async function requireImport(db: Db, accountId: string, importId: string) {
     .select()
     .from(contactImports)
     .where(and(eq(contactImports.accountId, accountId), eq(contactImports.id, importId)));
-  if (!row) throw new AppError('not_found', 'Importação não encontrada.');
+  if (!row) throw notFound('import');
   return row;
 }
 
@@ -121,7 +122,7 @@ export async function startImport(
       .select({ id: lists.id, optIn: lists.optIn })
       .from(lists)
       .where(and(eq(lists.accountId, accountId), eq(lists.id, input.listId)));
-    if (!list) throw new AppError('not_found', 'Lista não encontrada.');
+    if (!list) throw notFound('list');
     if (list.optIn === 'double') await assertMayAskConsent(db, accountId, actor);
   }
   await db

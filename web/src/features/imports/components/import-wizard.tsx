@@ -4,7 +4,7 @@ import { errorText, formatNumber, pluralForm, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { useLists } from '@/features/lists/api/get-lists';
+import { useLists } from '@/lib/queries/lists';
 import '@/lib/i18n/app-messages';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { startImport } from '../api/start-import';
