@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { accounts } from '../accounts/accounts.db';
 import { reserveForCampaign } from '../billing/reserve-campaign-cost';
 import { audienceQuery } from '../contacts/count-recipients';
@@ -36,7 +37,7 @@ export async function assertCanSend(db: Db, campaign: CampaignRow, user: { email
     throw new AppError('forbidden', 'Confirme seu e-mail antes de enviar campanhas.');
   }
   const [account] = await db.select().from(accounts).where(eq(accounts.id, campaign.createdBy));
-  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (!account) throw notFound('account');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined);
   await assertReadyToSend(db, campaign);
   // The same checklist the web shows before "Continuar" (shared/src/send-checklist.ts): the sender, verified by

@@ -13,6 +13,7 @@ import type { Db } from '../../db/database';
 import { queryRows, queryRowsNamed } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { adjustAccountBalanceSql } from '../accounts/account-balance';
 import { accounts } from '../accounts/accounts.db';
 import { insufficientBalanceMessage, ledgerEntryFromBalanceSql } from '../billing/ledger';
@@ -251,7 +252,7 @@ export async function prepareTransactional(
     recipients,
     (i) => inputs[envelopes[i]?.index ?? 0]?.category ?? 'marketing',
   );
-  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (!account) throw notFound('account');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined);
   for (const [index, from] of senders.entries()) {
     // Refused: the sending rule itself answers, with its pt-BR message.
@@ -423,7 +424,7 @@ export async function commitTransactional(
   let price = first.priceMillis;
   for (let attempt = 0; ; attempt++) {
     const outcome = await storeAndCharge(db, accountId, first.streamId, prepared, sendable, price, first.origin);
-    if (!outcome.account) throw new AppError('not_found', 'Conta não encontrada.');
+    if (!outcome.account) throw notFound('account');
     if (outcome.account.status !== 'active') throw new AppError('account_suspended', undefined);
     if (outcome.account.priceMillis !== price) {
       if (attempt >= 3) throw new Error('account price keeps changing during a transactional commit');

@@ -28,10 +28,10 @@ import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { useLists } from '@/features/lists/api/get-lists';
-import { useCustomFields } from '@/features/segments/api/segments';
-import { useTemplates } from '@/features/templates/api/get-templates';
 import { type MessageKey, useI18n } from '@/lib/i18n';
+import { useLists } from '@/lib/queries/lists';
+import { useCustomFields } from '@/lib/queries/segments';
+import { useTemplates } from '@/lib/queries/templates';
 import { confirmAction, toast } from '@/stores/app-store';
 import {
   useAutomation,

@@ -104,6 +104,46 @@ describe('ImportWizard', () => {
     ).toBeTruthy();
   });
 
+  it('asks the type of each custom-field column (dates suggested) and sends it with the mapping', async () => {
+    const dated = {
+      ...upload,
+      columns: ['E-mail', 'Nome', 'Cidade', 'Aniversário'],
+      preview: [['joao@x.com', 'João', 'São Paulo', '15/03/1985']],
+      suggestedMapping: { 'E-mail': 'email', Nome: 'name', Cidade: 'field:cidade', Aniversário: 'field:aniversário' },
+      suggestedTypes: { Aniversário: 'date' },
+    };
+    let started: Record<string, unknown> | null = null;
+    restore = configureApiClient({
+      fetch: vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+        if (String(url) === '/api/imports') return Response.json(dated, { status: 201 });
+        if (String(url).endsWith('/start')) {
+          started = JSON.parse(String(init?.body));
+          return Response.json({ id: dated.importId, status: 'queued' }, { status: 202 });
+        }
+        return Response.json({ items: [] });
+      }),
+    });
+    renderWizard();
+    const input = document.querySelector<HTMLInputElement>('#import-file');
+    if (!input) throw new Error('sem campo de arquivo');
+    fireEvent.change(input, { target: { files: [new File(['x'], 'clientes.csv', { type: 'text/csv' })] } });
+    const birthday = (await screen.findByLabelText('Tipo da coluna Aniversário')) as HTMLSelectElement;
+    expect(birthday.value).toBe('date');
+    expect([...birthday.options].map((o) => o.text)).toEqual(['Texto', 'Número', 'Data']);
+    expect((screen.getByLabelText('Tipo da coluna Cidade') as HTMLSelectElement).value).toBe('text');
+    // E-mail and name have no type; a column taken off its field loses its type.
+    expect(screen.queryByLabelText('Tipo da coluna Nome')).toBeNull();
+    expect(screen.getByText(/31\/02\/2000/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Tipo da coluna Cidade'), { target: { value: 'number' } });
+    fireEvent.change(screen.getByLabelText('Coluna Cidade'), { target: { value: 'ignore' } });
+    expect(screen.queryByLabelText('Tipo da coluna Cidade')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Base legal (LGPD)'), { target: { value: 'consent' } });
+    fireEvent.change(screen.getByLabelText('Origem do consentimento'), { target: { value: 'Loja' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Iniciar importação' }));
+    await vi.waitFor(() => expect(started).not.toBeNull());
+    expect(started).toMatchObject({ fieldTypes: { Aniversário: 'date' } });
+  });
+
   it('speaks English when the locale is en', async () => {
     restore = configureApiClient({ fetch: vi.fn(async () => Response.json(upload, { status: 201 })) });
     await setLocale('en');

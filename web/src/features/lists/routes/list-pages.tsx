@@ -26,12 +26,12 @@ import { ImportProgressPanel } from '@/features/imports/components/import-progre
 import { ImportWizard } from '@/features/imports/components/import-wizard';
 import { resumeImport } from '@/features/imports/import-tracker';
 import { useI18n } from '@/lib/i18n';
+import type { MailingList } from '@/lib/queries/lists';
+import { useLists } from '@/lib/queries/lists';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useCreateList } from '../api/create-list';
 import { useDeleteList } from '../api/delete-list';
 import { useList } from '../api/get-list';
-import { useLists } from '../api/get-lists';
-import type { MailingList } from '../api/types';
 import { useUpdateList } from '../api/update-list';
 import { SubscribeFormPanel } from '../components/subscribe-form-panel';
 

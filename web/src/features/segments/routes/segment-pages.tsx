@@ -9,7 +9,6 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { type MessageKey, useI18n } from '@/lib/i18n';
-import { confirmAction, toast } from '@/stores/app-store';
 import {
   useCustomFields,
   useDeleteSegment,
@@ -17,7 +16,8 @@ import {
   useSegment,
   useSegmentMatches,
   useSegments,
-} from '../api/segments';
+} from '@/lib/queries/segments';
+import { confirmAction, toast } from '@/stores/app-store';
 import { emptyCondition, GroupEditor } from '../components/condition-editor';
 
 function useTitle(title: string) {
