@@ -19,7 +19,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { CampaignAudienceItems } from '@/features/segments/components/campaign-audience-items';
+import { CampaignAudienceItems } from '@/features/campaigns/components/campaign-audience-items';
 import { TemplateEditor } from '@/features/templates/components/template-editor';
 import { useLists } from '@/lib/queries/lists';
 import { fillSample } from '@/lib/sample-liquid';

@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { UnverifiedSendersNotice } from '@/features/settings/components/unverified-senders-notice';
+import { UnverifiedSendersNotice } from '@/features/dashboard/components/unverified-senders-notice';
 import { cn } from '@/lib/cn';
 import { formatCount, formatDate, formatDateTime } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
