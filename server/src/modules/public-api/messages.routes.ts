@@ -13,6 +13,7 @@ import {
 } from '@carteiro/shared';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
+import { NOT_FOUND_TEXT } from '../../http/not-found';
 import { sendTransactionalGrouped } from '../transactional/group-commit';
 import { sendTransactional, transactionalStreamId } from '../transactional/send-transactional';
 import { emitWebhookEvent } from '../webhooks/emit-event';
@@ -160,7 +161,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     tags: ['Mensagens'],
     sendOnly: true,
     params: z.object({ id: z.string().regex(/^\d{1,19}$/) }),
-    notFoundMessage: 'Mensagem não encontrada.',
+    notFoundMessage: NOT_FOUND_TEXT.message,
     success: { status: 200, description: 'A mensagem e sua linha do tempo.', schema: messageDetailSchema },
     handler: ({ key, params }) => findMessage(db, key.accountId, key.mode, params.id),
   }),
@@ -175,7 +176,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     tags: ['Mensagens'],
     sendOnly: true,
     params: z.object({ id: z.string().regex(/^\d{1,19}$/) }),
-    notFoundMessage: 'Mensagem não encontrada.',
+    notFoundMessage: NOT_FOUND_TEXT.message,
     success: {
       status: 200,
       description: 'O conteúdo renderizado.',
