@@ -885,6 +885,12 @@ export const en = {
     "This list uses double opt-in: the contact in the file will get a confirmation e-mail (from the account's default sender, charged like any e-mail) and joins the list only after confirming.",
   'imports.mapping.doubleOptIn.other':
     "This list uses double opt-in: up to {count} contacts will get a confirmation e-mail (from the account's default sender, charged like any e-mail) and join the list only after confirming. Those already on the list, unsubscribed or suppressed get none.",
+  'imports.newList.open': '+ Create a new list',
+  'imports.newList.title': 'New list',
+  'imports.newList.name': 'Name of the new list',
+  'imports.newList.doubleHint': 'Each imported contact gets an e-mail and joins the list only after confirming.',
+  'imports.newList.creating': 'Creating…',
+  'imports.newList.created': 'List "{name}" created and chosen.',
   'imports.mapping.legalBasis': 'Legal basis (LGPD)',
   'imports.mapping.choose': 'Choose…',
   'imports.mapping.consent': 'Consent',

@@ -783,6 +783,12 @@ export const ptBRApp = {
     'Esta lista tem confirmação dupla: o contato do arquivo receberá um e-mail de confirmação (do remetente padrão da conta, cobrado como qualquer e-mail) e só entra na lista depois de confirmar.',
   'imports.mapping.doubleOptIn.other':
     'Esta lista tem confirmação dupla: até {count} contatos receberão um e-mail de confirmação (do remetente padrão da conta, cobrado como qualquer e-mail) e só entram na lista depois de confirmar. Quem já está na lista, descadastrou ou está na lista de supressão não recebe.',
+  'imports.newList.open': '+ Criar uma lista nova',
+  'imports.newList.title': 'Nova lista',
+  'imports.newList.name': 'Nome da nova lista',
+  'imports.newList.doubleHint': 'Cada contato importado recebe um e-mail e só entra na lista depois de confirmar.',
+  'imports.newList.creating': 'Criando…',
+  'imports.newList.created': 'Lista "{name}" criada e escolhida.',
   'imports.mapping.legalBasis': 'Base legal (LGPD)',
   'imports.mapping.choose': 'Escolha…',
   'imports.mapping.consent': 'Consentimento',
