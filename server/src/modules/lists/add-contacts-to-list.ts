@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
-import { accounts } from '../accounts/accounts.db';
+import { findAccount } from '../accounts/accounts.service';
 import { insufficientBalanceMessage } from '../billing/ledger';
 import { suppressedForStreamSql, suppressionReasonFor } from '../contacts/suppression';
 import { assertSenderAllowed } from '../sender-identities/sender-identities';
@@ -222,18 +222,15 @@ export async function assertMayAskConsent(db: Db, accountId: string, actor?: { e
 
 /** The account's default From, which its confirmation messages go out from; 403 in pt-BR when there is none. */
 async function defaultSender(db: Db, accountId: string): Promise<{ email: string; name: string }> {
-  const [account] = await db
-    .select({ name: accounts.name, fromName: accounts.defaultFromName, fromEmail: accounts.defaultFromEmail })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
-  if (!account?.fromEmail) {
+  const account = await findAccount(db, accountId);
+  if (!account?.defaultFromEmail) {
     throw new AppError(
       'sender_not_verified',
       'Defina o remetente padrão da conta (um endereço confirmado ou de um domínio verificado) em Configurações → Remetentes e domínios: é dele que sai o e-mail de confirmação das listas com confirmação dupla.',
       { field: 'defaultFromEmail' },
     );
   }
-  return { email: account.fromEmail, name: account.fromName || account.name };
+  return { email: account.defaultFromEmail, name: account.defaultFromName || account.name };
 }
 
 /**
@@ -317,12 +314,9 @@ async function joinByForm(
   // Carteiro's own (system) e-mail, asked for by the person: it is not sent to an address whose suppression their
   // confirmation could not lift (a bounce, a complaint, the sender's manual entry) — the form answers the same.
   if (await suppressionReasonFor(db, accountId, mail.email, 'system', CONSENT_LIFTS)) return result;
-  const [account] = await db
-    .select({ name: accounts.name, fromName: accounts.defaultFromName })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
+  const account = await findAccount(db, accountId);
   const rendered = renderConfirmation(
-    confirmationData(links, mail.requestId, [list.name], account?.fromName || account?.name || ''),
+    confirmationData(links, mail.requestId, [list.name], account?.defaultFromName || account?.name || ''),
     mail,
   );
   await cause.mailer.send({ to: mail.email, subject: rendered.subject, html: rendered.html, text: rendered.text });
