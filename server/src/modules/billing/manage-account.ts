@@ -4,7 +4,7 @@ import { AppError } from '../../http/app-error';
 import { lockBillingAccount, setBillingTerms } from '../accounts/account-balance';
 import { accountDirectory } from '../accounts/account-directory';
 import { transitionCampaignStatus } from '../campaigns/campaign-controls';
-import { campaignSends } from '../campaigns/campaign-sends.db';
+import { setCampaignPausedReason } from '../campaigns/campaign-records';
 import { campaigns } from '../campaigns/campaigns.db';
 import { adminAuditLog } from './billing.db';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
@@ -117,10 +117,7 @@ async function pauseSendingCampaignsOf(db: Db, accountId: string, operator: Oper
   for (const campaign of sending) {
     if (!(await transitionCampaignStatus(db, campaign.id, ['sending'], 'paused'))) continue;
     await db.transaction(async (tx) => {
-      await tx
-        .update(campaignSends)
-        .set({ pausedReason: SUSPENSION_PAUSE_REASON })
-        .where(eq(campaignSends.campaignId, campaign.id));
+      await setCampaignPausedReason(tx, campaign.id, SUSPENSION_PAUSE_REASON);
       await recordAdminAction(tx, {
         operator,
         action: 'campaign.pause',

@@ -5,6 +5,7 @@ import { AppError } from '../../http/app-error';
 import type { Mailer } from '../../mail/mailer';
 import { findAccount } from '../accounts/accounts.service';
 import { insufficientBalanceMessage } from '../billing/ledger';
+import { recordContactConsent } from '../contacts/contact-status';
 import { suppressedForStreamSql, suppressionReasonFor } from '../contacts/suppression';
 import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import {
@@ -298,12 +299,11 @@ async function joinByForm(
     ]);
     if (!needsConfirmation) {
       // The person's consent, recorded on the contact (an unsubscribed contact who subscribes again is back).
-      await t.execute(
-        sql`update contacts set status = case when status = 'unsubscribed' then 'subscribed' else status end,
-                                legal_basis = 'consent', consent_at = ${now.toISOString()}::timestamptz,
-                                consent_ip = ${cause.ip}, consent_text = ${cause.consentText},
-                                consent_source = ${`formulário ${cause.form} da lista "${list.name}"`}, updated_at = now()
-             where id = ${contactId} and status in ('subscribed', 'unsubscribed')`,
+      await recordContactConsent(
+        t,
+        contactId,
+        { at: now, ip: cause.ip, text: cause.consentText, source: `formulário ${cause.form} da lista "${list.name}"` },
+        { onlyReachable: true },
       );
       return null;
     }
