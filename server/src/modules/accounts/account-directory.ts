@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db, DbTransaction } from '../../db/database';
 import { userDirectory } from '../auth/users';
@@ -46,6 +46,13 @@ export const teamDirectory = qb
   .from(accountMembers)
   .innerJoin(userDirectory, eq(userDirectory.id, accountMembers.userId))
   .as('team_directory');
+
+/** Every column of an account, once per member (`memberUserId`): the accounts a user may read (compatibility API). */
+export const memberAccounts = qb
+  .select({ ...getTableColumns(accounts), memberUserId: accountMembers.userId })
+  .from(accounts)
+  .innerJoin(accountMembers, eq(accountMembers.accountId, accounts.id))
+  .as('member_accounts');
 
 export interface AccountOwner {
   accountName: string;

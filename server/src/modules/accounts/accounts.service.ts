@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AccountUpdateInput } from '@carteiro/shared';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, DbTransaction } from '../../db/database';
 import { teamDirectory } from './account-directory';
@@ -34,6 +35,18 @@ export async function findMembership(db: Db, accountId: string, userId: string):
 export async function findAccount(db: Db | DbTransaction, accountId: string): Promise<AccountRow | null> {
   const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   return row ?? null;
+}
+
+/**
+ * The account's settings change (spec §4: merge the fields given, set updated_at): the dashboard's
+ * PATCH /api/account and the compatibility API. Roles are the caller's to check.
+ */
+export async function updateAccountSettings(db: Db, accountId: string, input: AccountUpdateInput): Promise<void> {
+  const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  await db
+    .update(accounts)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(accounts.id, accountId));
 }
 
 /**
