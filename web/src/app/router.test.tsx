@@ -4,10 +4,10 @@ import type { ReactElement } from 'react';
 import { createRoutesFromChildren, MemoryRouter, matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { API_KEYS_KEY } from '@/features/api-keys/api/api-keys';
-import { ApiPage } from '@/features/api-keys/routes/api-page';
-import { BALANCE_QUERY_KEY } from '@/features/balance/api/get-balance';
-import { SENDERS_QUERY_KEY } from '@/features/settings/api/senders';
+import { BALANCE_QUERY_KEY } from '@/lib/queries/balance';
+import { SENDERS_QUERY_KEY } from '@/lib/queries/senders';
 import { SESSION_QUERY_KEY } from '@/lib/session';
+import { ApiPage } from './api-page';
 import '@/lib/i18n/app-messages';
 import { AppRoutes } from './router';
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { lockBillingAccount } from '../accounts/account-balance';
 import { accounts } from '../accounts/accounts.db';
 import { authUsers } from '../auth/auth.db';
@@ -52,7 +52,7 @@ export async function setNegotiatedPrice(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const account = await lockBillingAccount(tx, input.accountId);
-    if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+    if (!account) throw notFound('account');
     await tx
       .update(accounts)
       .set({ priceMillis: input.priceMillis, updatedAt: sql`now()` })
@@ -90,7 +90,7 @@ export async function setAccountStatus(
 ): Promise<AccountStatusChange> {
   const changed = await db.transaction(async (tx) => {
     const account = await lockBillingAccount(tx, input.accountId);
-    if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+    if (!account) throw notFound('account');
     if (account.status === input.status) return false;
     await tx
       .update(accounts)

@@ -14,6 +14,7 @@ import {
 } from '@carteiro/shared';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
+import { NOT_FOUND_TEXT } from '../../http/not-found';
 import { resolveMessageFiles } from '../message-files/message-files';
 import { sendTransactionalGrouped } from '../transactional/group-commit';
 import { sendTransactional, transactionalStreamId } from '../transactional/send-transactional';
@@ -167,7 +168,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     tags: ['Mensagens'],
     sendOnly: true,
     params: z.object({ id: z.string().regex(/^\d{1,19}$/) }),
-    notFoundMessage: 'Mensagem não encontrada.',
+    notFoundMessage: NOT_FOUND_TEXT.message,
     success: { status: 200, description: 'A mensagem e sua linha do tempo.', schema: messageDetailSchema },
     handler: ({ key, params }) => findMessage(db, key.accountId, key.mode, params.id),
   }),
@@ -182,7 +183,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     tags: ['Mensagens'],
     sendOnly: true,
     params: z.object({ id: z.string().regex(/^\d{1,19}$/) }),
-    notFoundMessage: 'Mensagem não encontrada.',
+    notFoundMessage: NOT_FOUND_TEXT.message,
     success: {
       status: 200,
       description: 'O conteúdo renderizado.',

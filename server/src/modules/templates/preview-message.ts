@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { findContact } from '../contacts/find-contacts';
@@ -40,7 +40,7 @@ export async function renderPreview(
   },
 ): Promise<PreviewResult> {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
-  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (!account) throw notFound('account');
   const contact: RenderContact = options.contactId
     ? await findContact(db, accountId, options.contactId)
     : SAMPLE_CONTACT;

@@ -3,9 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
-import { BALANCE_QUERY_KEY, getBalance } from '@/features/balance/api/get-balance';
-import { useSenders } from '@/features/settings/api/senders';
 import { useI18n } from '@/lib/i18n';
+import { BALANCE_QUERY_KEY, getBalance } from '@/lib/queries/balance';
+import { useSenders } from '@/lib/queries/senders';
 import { useSessionData } from '@/lib/use-session';
 import { CopyButton } from './copy-button';
 

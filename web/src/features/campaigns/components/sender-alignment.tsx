@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { useSenderAlignment } from '@/features/settings/api/senders';
 import { cn } from '@/lib/cn';
+import { useSenderAlignment } from '@/lib/queries/senders';
 
 function Mark({ ok, children }: { ok: boolean; children: string }) {
   return (

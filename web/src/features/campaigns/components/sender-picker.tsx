@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Input } from '@/components/ui/input';
-import { useSenders } from '@/features/settings/api/senders';
+import { useSenders } from '@/lib/queries/senders';
 
 const selectClass =
   'h-10 w-full rounded-lg border border-slate-300 bg-white px-2 text-sm text-slate-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-200';

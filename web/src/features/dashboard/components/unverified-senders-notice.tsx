@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useSenders, useUnverifiedSenders } from '../api/senders';
+import { useSenders, useUnverifiedSenders } from '@/lib/queries/senders';
 
 /**
  * Dashboard notice (issue 14): campaigns still to be sent whose From is not verified — existing campaigns after
