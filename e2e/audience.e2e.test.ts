@@ -86,7 +86,7 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
     await summary.waitFor();
     const text = (await summary.textContent()) ?? '';
     expect(text).toContain('Novos62');
-    expect(text).toContain('E-mails inválidos1');
+    expect(text).toContain('Linhas inválidas1');
     expect(text).toContain('Repetidos no arquivo1');
     await page.waitForTimeout(700); // the bar's width transition
     await page.screenshot({ path: join(RESULTS, 'import-summary-1280.png') });

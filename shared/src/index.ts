@@ -9,6 +9,7 @@ export * from './email';
 export * from './email-footer';
 export * from './error-messages';
 export * from './errors';
+export * from './field-values';
 export * from './message-streams';
 export * from './pix/br-code';
 export * from './pix/provider-amount';

@@ -6,7 +6,7 @@ describe('idParam', () => {
   const id = '0b7c6f0e-3d2a-4c59-9a8e-2f1d4b6c8e10';
 
   it('returns the uuid of the route', () => {
-    expect(idParam({ id }, 'Lista não encontrada.')).toBe(id);
+    expect(idParam({ id }, 'list')).toBe(id);
   });
 
   it.each([
@@ -17,7 +17,7 @@ describe('idParam', () => {
   ])('answers 404 with the route message when the id is %s', (_case, params) => {
     let thrown: unknown;
     try {
-      idParam(params, 'Lista não encontrada.');
+      idParam(params, 'list');
     } catch (error) {
       thrown = error;
     }

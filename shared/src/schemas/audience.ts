@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeEmailProblem, normaliseEmail } from '../email';
+import { FIELD_TYPE_VALUES } from '../field-values';
 import { nameSearchField, pageQueryFields } from './page';
 
 /** Contacts, lists and CSV import: request bodies shared by the server (validation) and the web (forms). */
@@ -88,9 +89,15 @@ export const listQuerySchema = z.strictObject({ search: nameSearchField, ...page
 export type ListQuery = z.infer<typeof listQuerySchema>;
 export type ListUpdateInput = z.infer<typeof listUpdateSchema>;
 
-/** Column mapping of an import: CSV header → "email" | "name" | "field:<key>" | "ignore". */
+/**
+ * Column mapping of an import: CSV header → "email" | "name" | "field:<key>" | "ignore"; and the type of a column
+ * mapped to a custom field (CSV header → texto, número, data; absent: texto).
+ */
 export const importStartSchema = z.object({
   mapping: z.record(z.string(), z.string().regex(/^(email|name|ignore|field:.{1,100})$/, 'Mapeamento inválido.')),
+  fieldTypes: z
+    .record(z.string(), z.enum(FIELD_TYPE_VALUES, { error: 'Tipo de coluna inválido (texto, número ou data).' }))
+    .optional(),
   listId: z.uuid().optional().nullable(),
   legalBasis: z.enum(LEGAL_BASIS_VALUES, { error: 'Informe a base legal (consentimento ou legítimo interesse).' }),
   consentSource: z.string().trim().min(1, 'Informe a origem do consentimento.').max(500),

@@ -16,8 +16,6 @@ import {
   updateAutomation,
 } from './automations';
 
-const AUTOMATION_NOT_FOUND = 'Automação não encontrada.';
-
 /** Automations (Automações) of the actor's account: CRUD, activate/pause/resume, report. */
 export async function automationsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
@@ -33,16 +31,16 @@ export async function automationsRoutes(app: FastifyInstance, opts: { db: Db }):
   });
   app.get('/api/automations/:id', async (request) => {
     const actor = await requireActor(request);
-    return findAutomation(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND));
+    return findAutomation(db, actor.accountId, idParam(request.params, 'automation'));
   });
   app.put('/api/automations/:id', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(automationSaveSchema, request.body);
-    return updateAutomation(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND), input);
+    return updateAutomation(db, actor.accountId, idParam(request.params, 'automation'), input);
   });
   app.delete('/api/automations/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteAutomation(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND));
+    await deleteAutomation(db, actor.accountId, idParam(request.params, 'automation'));
     return reply.status(204).send();
   });
   app.post('/api/automations/:id/activate', async (request) => {
@@ -50,14 +48,14 @@ export async function automationsRoutes(app: FastifyInstance, opts: { db: Db }):
     if (!actor.emailVerified) {
       throw new AppError('forbidden', 'Confirme seu e-mail antes de ativar automações.');
     }
-    return activateAutomation(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND));
+    return activateAutomation(db, actor.accountId, idParam(request.params, 'automation'));
   });
   app.post('/api/automations/:id/pause', async (request) => {
     const actor = await requireActor(request);
-    return pauseAutomation(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND));
+    return pauseAutomation(db, actor.accountId, idParam(request.params, 'automation'));
   });
   app.get('/api/automations/:id/report', async (request) => {
     const actor = await requireActor(request);
-    return automationReport(db, actor.accountId, idParam(request.params, AUTOMATION_NOT_FOUND));
+    return automationReport(db, actor.accountId, idParam(request.params, 'automation'));
   });
 }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,8 @@ import type { TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { contacts } from '../contacts/contacts.db';
+import { startImport, uploadImport } from '../imports/import-files';
+import { runImport } from '../imports/run-import';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount } from '../sending/testing/send-fixtures';
@@ -433,6 +436,41 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
     expect((await tickAutomations(worker(), new Date('2028-03-15T12:05:00Z'))).sent).toBe(3);
     expect((await emails()).filter((e) => e === 'iso@cliente.com.br')).toHaveLength(2);
     expect(await emails()).not.toContain('outra@cliente.com.br');
+  });
+
+  it('birthday from an import: a date column in dd/mm/aaaa (also d/m/aaaa) fires; 31/02 is refused at import', async () => {
+    const { user, template } = await account();
+    const csv =
+      'email;nome;aniversario\nana@cliente.com.br;Ana;15/03/1985\ncaio@cliente.com.br;Caio;5/3/1990\n' +
+      'bia@cliente.com.br;Bia;31/02/2000\n';
+    const up = await uploadImport(db, user.accountId, Readable.from([Buffer.from(csv)]), 'clientes.csv');
+    expect(up.suggestedTypes).toEqual({ aniversario: 'date' });
+    await startImport(db, user.accountId, up.importId, {
+      mapping: up.suggestedMapping,
+      fieldTypes: up.suggestedTypes,
+      legalBasis: 'consent',
+      consentSource: 'cadastro na loja',
+      updateExisting: false,
+    });
+    await runImport(db, up.importId, { publicUrl: 'https://app.carteiro.test', secret: 'x'.repeat(40) });
+    const automation = await createAutomation(user, {
+      name: 'Aniversário',
+      trigger: { type: 'date_field', field: 'aniversario', hour: 9 },
+      steps: [{ waitAmount: 0, waitUnit: 'hours', templateId: template }],
+    });
+    await activate(user, automation.id);
+    // 09:05 in Brasília on 05/03 and on 15/03: each birthday once ("5/3/1990" was stored as 1990-03-05).
+    expect((await tickAutomations(worker(), new Date('2027-03-05T12:05:00Z'))).sent).toBe(1);
+    expect((await tickAutomations(worker(), new Date('2027-03-15T12:05:00Z'))).sent).toBe(1);
+    expect((await runsOf(automation.id)).map((r) => r.email)).toEqual(['ana@cliente.com.br', 'caio@cliente.com.br']);
+    const imported = await db.select().from(contacts).where(eq(contacts.accountId, user.accountId));
+    expect(imported.map((c) => [c.email, c.fields])).toEqual(
+      expect.arrayContaining([
+        ['ana@cliente.com.br', { aniversario: '1985-03-15' }],
+        ['caio@cliente.com.br', { aniversario: '1990-03-05' }],
+      ]),
+    );
+    expect(imported.map((c) => c.email)).not.toContain('bia@cliente.com.br');
   });
 
   it('API event: POST /api/v1/events enrolls the contact once, with its data; other accounts see nothing', async () => {

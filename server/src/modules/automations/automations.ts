@@ -9,13 +9,12 @@ import {
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { NOT_FOUND_TEXT, notFound } from '../../http/not-found';
 import { findAccount } from '../accounts/accounts.service';
 import { findList } from '../lists/find-lists';
 import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import { findTemplate, findTemplates } from '../templates/templates';
 import { type AutomationRow, automationEnrollments, automationSteps, automations } from './automations.db';
-
-const NOT_FOUND = 'Automação não encontrada.';
 
 function triggerOf(row: AutomationRow): AutomationTrigger {
   switch (row.triggerType) {
@@ -49,7 +48,7 @@ export async function findAutomationRow(db: Db, accountId: string, id: string): 
     .select()
     .from(automations)
     .where(and(eq(automations.accountId, accountId), eq(automations.id, id)));
-  if (!row) throw new AppError('not_found', NOT_FOUND);
+  if (!row) throw notFound('automation');
   return row;
 }
 
@@ -129,7 +128,7 @@ async function assertReferences(db: Db, accountId: string, input: AutomationSave
     } catch (error) {
       if (error instanceof AppError && error.code === 'not_found') {
         throw new AppError('validation_failed', 'A lista escolhida não existe nesta conta.', {
-          fields: [{ path: 'trigger.listId', message: 'Lista não encontrada.' }],
+          fields: [{ path: 'trigger.listId', message: NOT_FOUND_TEXT.list }],
         });
       }
       throw error;
@@ -143,7 +142,7 @@ async function assertReferences(db: Db, accountId: string, input: AutomationSave
     } catch (error) {
       if (error instanceof AppError && error.code === 'not_found') {
         throw new AppError('validation_failed', `Passo ${index + 1}: o modelo escolhido não existe nesta conta.`, {
-          fields: [{ path, message: 'Modelo não encontrado.' }],
+          fields: [{ path, message: NOT_FOUND_TEXT.template }],
         });
       }
       throw error;
@@ -253,7 +252,7 @@ export async function deleteAutomation(db: Db, accountId: string, id: string): P
     .delete(automations)
     .where(and(eq(automations.accountId, accountId), eq(automations.id, id)))
     .returning({ id: automations.id });
-  if (deleted.length === 0) throw new AppError('not_found', NOT_FOUND);
+  if (deleted.length === 0) throw notFound('automation');
 }
 
 /**
@@ -271,7 +270,7 @@ export async function activateAutomation(
   const row = await findAutomationRow(db, accountId, id);
   if (row.status === 'active') return findAutomation(db, accountId, id);
   const account = await findAccount(db, accountId);
-  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (!account) throw notFound('account');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined);
   const identity = missingSendChecks({
     campaignId: id,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import type { Tx } from '../accounts/account-balance';
 
 /** The pt-BR refusal when a suspended account tries to send or resume a campaign. */
@@ -18,6 +19,6 @@ export async function assertAccountCanSend(tx: Tx, accountId: string): Promise<v
     asDb(tx),
     sql`select status from accounts where id = ${accountId} for share`,
   );
-  if (!row) throw new AppError('not_found', 'Conta não encontrada.');
+  if (!row) throw notFound('account');
   if (row.status !== 'active') throw new AppError('account_suspended', ACCOUNT_SUSPENDED_SEND_MESSAGE);
 }

@@ -1,6 +1,7 @@
 import { formatBRL, MAX_BALANCE_MILLIS } from '@carteiro/shared';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { lockBillingAccount } from '../accounts/account-balance';
 import { appendLedgerEntry, insufficientBalanceMessage, type LedgerEntry } from './ledger';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
@@ -29,7 +30,7 @@ export async function adjustBalanceByOperator(db: Db, input: AdjustBalanceInput)
   }
   return db.transaction(async (tx) => {
     const account = await lockBillingAccount(tx, input.accountId);
-    if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+    if (!account) throw notFound('account');
     const credit = input.amountMillis > 0;
     if (credit && account.balanceMillis + input.amountMillis > MAX_BALANCE_MILLIS) {
       throw new AppError(

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { findBillingAccount } from '../accounts/account-balance';
@@ -107,7 +108,7 @@ export async function billingRoutes(
   app.get('/api/billing/balance', async (request): Promise<BalanceDto> => {
     const actor = await requireActor(request);
     const account = await findBillingAccount(db, actor.accountId);
-    if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+    if (!account) throw notFound('account');
     return {
       balanceMillis: account.balanceMillis,
       priceMillis: account.priceMillis,
@@ -181,7 +182,7 @@ export async function billingRoutes(
     requireRole(actor, ['owner', 'admin']);
     const { id } = parseInput(idParams, request.params);
     const topup = await findTopup(db, actor.accountId, id);
-    if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
+    if (!topup) throw notFound('topup');
     return toTopupDto(topup, canSimulate);
   });
 
@@ -192,7 +193,7 @@ export async function billingRoutes(
       requireRole(actor, ['owner', 'admin']);
       const { id } = parseInput(idParams, request.params);
       const topup = await findTopup(db, actor.accountId, id);
-      if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
+      if (!topup) throw notFound('topup');
       if (topup.status !== 'pending')
         throw new AppError('conflict', 'Só uma recarga aguardando pagamento pode ser paga.');
       const result = await applyProviderPayment(db, {
@@ -205,7 +206,7 @@ export async function billingRoutes(
       });
       request.log.info({ topupId: topup.id, outcome: result.outcome }, 'simulated top-up payment (development)');
       const updated = await findTopup(db, actor.accountId, id);
-      if (!updated) throw new AppError('not_found', 'Recarga não encontrada.');
+      if (!updated) throw notFound('topup');
       return toTopupDto(updated, canSimulate);
     });
   }
@@ -215,7 +216,7 @@ export async function billingRoutes(
     requireRole(actor, ['owner', 'admin']);
     const { id } = parseInput(idParams, request.params);
     const topup = await findTopup(db, actor.accountId, id);
-    if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
+    if (!topup) throw notFound('topup');
     if (topup.status !== 'paid' || !topup.paidAt) {
       throw new AppError('conflict', 'O recibo fica disponível quando o pagamento for confirmado.');
     }

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { accountDirectory } from '../accounts/account-directory';
 import { campaignAlerts } from '../bounces/bounces.db';
 import { campaigns } from '../campaigns/campaigns.db';
@@ -82,7 +82,7 @@ export async function acknowledgeCampaignAlert(
       .returning();
     if (!moved) {
       const [existing] = await tx.select().from(campaignAlerts).where(eq(campaignAlerts.id, input.alertId));
-      if (!existing?.acknowledgedAt) throw new AppError('not_found', 'Alerta não encontrado.');
+      if (!existing?.acknowledgedAt) throw notFound('alert');
       return { acknowledgedAt: existing.acknowledgedAt, changed: false };
     }
     await recordAdminAction(tx, {

@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { findBillingAccount } from '../accounts/account-balance';
 import { topups } from './billing.db';
 import type { Topup } from './credit-topup';
@@ -65,7 +66,7 @@ export async function createTopup(
     throw new AppError('validation_failed', 'O valor da recarga deve ser em centavos inteiros.');
   }
   const account = await findBillingAccount(db, input.accountId);
-  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (!account) throw notFound('account');
   // The same ceiling as an operator credit (adjust-balance.ts): refused while it is still only a charge, since a
   // paid top-up is always credited.
   if (account.balanceMillis + amountMillis > MAX_BALANCE_MILLIS) {

@@ -2,6 +2,7 @@ import { formatBRL } from '@carteiro/shared';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import type { Tx } from '../accounts/account-balance';
 import { emitWebhookEvent } from '../webhooks/emit-event';
 import { topups } from './billing.db';
@@ -146,7 +147,7 @@ export async function confirmTopupManually(
 ): Promise<Topup> {
   return db.transaction(async (tx) => {
     const [topup] = await tx.select().from(topups).where(eq(topups.id, input.topupId)).for('update');
-    if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
+    if (!topup) throw notFound('topup');
     if (topup.status === 'paid') throw new AppError('conflict', 'Esta recarga já foi creditada.');
     if (topup.status === 'cancelled') throw new AppError('conflict', 'Esta recarga foi cancelada.');
     const credited = await creditLockedTopup(tx, topup, {

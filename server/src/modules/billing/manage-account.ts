@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { lockBillingAccount, setBillingTerms } from '../accounts/account-balance';
 import { accountDirectory } from '../accounts/account-directory';
 import { transitionCampaignStatus } from '../campaigns/campaign-controls';
@@ -49,7 +49,7 @@ export async function setNegotiatedPrice(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const account = await lockBillingAccount(tx, input.accountId);
-    if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+    if (!account) throw notFound('account');
     await setBillingTerms(tx, input.accountId, { priceMillis: input.priceMillis });
     await recordAdminAction(tx, {
       operator: input.operator,
@@ -84,7 +84,7 @@ export async function setAccountStatus(
 ): Promise<AccountStatusChange> {
   const changed = await db.transaction(async (tx) => {
     const account = await lockBillingAccount(tx, input.accountId);
-    if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+    if (!account) throw notFound('account');
     if (account.status === input.status) return false;
     await setBillingTerms(tx, input.accountId, { status: input.status });
     await recordAdminAction(tx, {

@@ -2,6 +2,7 @@ import { formatBRL } from '@carteiro/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { findBillingAccount } from '../accounts/account-balance';
 import { topupRefunds, topups } from './billing.db';
 import { appendLedgerEntry, insufficientBalanceMessage } from './ledger';
@@ -69,7 +70,7 @@ export async function refundTopup(
 ): Promise<{ refund: TopupRefund; created: boolean }> {
   const first = await db.transaction(async (tx) => {
     const [topup] = await tx.select().from(topups).where(eq(topups.id, input.topupId)).for('update');
-    if (!topup) throw new AppError('not_found', 'Recarga não encontrada.');
+    if (!topup) throw notFound('topup');
     // Under the top-up lock: a concurrent request with the same key waits here, then finds the first refund.
     const [existing] = await tx.select().from(topupRefunds).where(eq(topupRefunds.requestKey, input.requestKey));
     if (existing) {

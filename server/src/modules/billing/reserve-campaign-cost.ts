@@ -2,6 +2,7 @@ import { costOfEmailsMillis, formatBRL } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { lockBillingAccount } from '../accounts/account-balance';
 import { ledgerEntries } from './billing.db';
 import { appendLedgerEntry, insufficientBalanceMessage, type LedgerEntry } from './ledger';
@@ -37,7 +38,7 @@ export async function reserveForCampaign(db: Db, input: ReserveForCampaignInput)
     // The account row lock serialises every balance change of this account, so the check below and the
     // debit cannot interleave with another reservation or settlement.
     const account = await lockBillingAccount(tx, input.accountId);
-    if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+    if (!account) throw notFound('account');
 
     const [existing] = await tx
       .select()

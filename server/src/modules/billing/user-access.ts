@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import type { Tx } from '../accounts/account-balance';
 import { teamDirectory } from '../accounts/account-directory';
 import { endUserSessions, findUser } from '../auth/users';
@@ -55,7 +56,7 @@ export async function disableUser(
   }
   return db.transaction(async (tx) => {
     const user = await findUser(tx, input.userId);
-    if (!user) throw new AppError('not_found', 'Usuário não encontrado.');
+    if (!user) throw notFound('user');
     const inserted = await tx
       .insert(disabledUsers)
       .values({ userId: input.userId, reason: input.reason, disabledByUserId: input.operator.userId })

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { asDb, queryRows } from '../../db/database';
 import { abVariantStats } from '../reports/ab-report';
+import { writeHeldVariant } from '../sending/message-queue';
 import type { AbDecision } from './campaign-sends.db';
 
 export interface AbDecisionResult {
@@ -69,14 +70,7 @@ export async function decideAbTest(db: Db, campaignId: string, now = new Date())
     const stats = await abVariantStats(t, campaignId, ab.variants.length + 1, testLast);
     const winner = pickAbWinner(stats, ab.criterion);
     const reason = abWinnerReason(stats, ab.criterion, winner);
-    const [released] = await queryRows<{ n: number | string }>(
-      t,
-      sql`with released as (
-            update messages set variant = ${winner}
-             where campaign_id = ${campaignId} and id > ${testLast} and id <= ${heldLast} and variant is null
-            returning 1)
-          select count(*)::int as n from released`,
-    );
+    const released = await writeHeldVariant(t, campaignId, { afterId: testLast, lastId: heldLast }, winner);
     const decision: AbDecision = {
       reason,
       criterion: ab.criterion,
@@ -93,6 +87,6 @@ export async function decideAbTest(db: Db, campaignId: string, now = new Date())
                  last_message_id = greatest(last_message_id, ${heldLast})
            where campaign_id = ${campaignId} and ab_decided_at is null`,
     );
-    return { campaignId, winner, reason, released: Number(released?.n ?? 0) };
+    return { campaignId, winner, reason, released };
   });
 }

@@ -5,6 +5,7 @@ import { queryRows } from '../../db/database';
 import { audienceLists } from '../contacts/count-recipients';
 import { ineligibilityReasonSql } from '../contacts/recipient-eligibility';
 import { campaignAudience } from '../segments/campaign-audience';
+import { carveBatchSql, claimDueBatchSql } from '../sending/message-queue';
 import { campaigns } from './campaigns.db';
 
 /** A batch this worker holds (message_batches row, status sending) and its messages due now. */
@@ -84,15 +85,11 @@ export class CampaignBatches {
     return this.readBatch(
       campaignId,
       lists,
-      sql`batch as (
-            update message_batches b
-               set status = 'sending', claimed_by = ${this.workerId}, claimed_at = now()
-             where b.id = (select id from message_batches
-                            where campaign_id = ${campaignId} and status = 'queued' and due_at <= now()
-                            order by due_at, id limit 1
-                            for update skip locked)
-               and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')
-            returning b.id, b.first_message_id, b.last_message_id)`,
+      sql`batch as (${claimDueBatchSql({
+        streamId: campaignId,
+        workerId: this.workerId,
+        onlyIf: sql`exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')`,
+      })})`,
     );
   }
 
@@ -119,11 +116,13 @@ export class CampaignBatches {
               from cursor
              where cs.campaign_id = ${campaignId}
             returning cs.campaign_id),
-          batch as (
-            insert into message_batches (campaign_id, first_message_id, last_message_id, status, claimed_by, claimed_at)
-            select ${campaignId}, cursor.first_id, cursor.last_id, 'sending', ${this.workerId}, now()
-              from cursor, advanced
-            returning id, first_message_id, last_message_id)`,
+          batch as (${carveBatchSql({
+            streamId: campaignId,
+            workerId: this.workerId,
+            from: sql`cursor, advanced`,
+            firstId: sql`cursor.first_id`,
+            lastId: sql`cursor.last_id`,
+          })})`,
     );
   }
 

@@ -9,8 +9,9 @@ import { accounts } from '../accounts/accounts.db';
 import { authUsers } from '../auth/auth.db';
 import { assertAccountCanSend } from '../billing/account-status';
 import { settleCampaign } from '../billing/settle-campaign';
-import { addSkipReasonsSql } from '../sending/batch-outcomes';
+import { closeQueuedWorkCtes, makeQueuedWorkDue } from '../sending/message-queue';
 import { emitCampaignEvent } from '../webhooks/emit-event';
+import { addSkipReasonsSql } from './campaign-counters';
 import { campaignSends } from './campaign-sends.db';
 import { writeCampaignStatus } from './campaign-status';
 import { findCampaignRow } from './campaigns';
@@ -62,16 +63,7 @@ export async function resumeCampaign(db: Db, accountId: string, campaignId: stri
       .set({ pausedReason: null, consecutiveErrors: 0 })
       .where(eq(campaignSends.campaignId, campaignId));
     // Retries live in queued batches: those become due, and so do their messages that failed at the relay.
-    await tx.execute(
-      sql`with due as (
-            update message_batches set due_at = now()
-             where campaign_id = ${campaignId} and status = 'queued' and due_at > now()
-            returning first_message_id as first_id, last_message_id as last_id)
-          update messages m set next_attempt_at = now()
-            from due
-           where m.id between due.first_id and due.last_id and m.campaign_id = ${campaignId} and m.status = 'queued'
-             and (m.smtp_code is null or m.smtp_code = 421 or m.smtp_code >= 500) and m.next_attempt_at > now()`,
-    );
+    await makeQueuedWorkDue(asDb(tx), campaignId);
   });
   return { status: 'sending' };
 }
@@ -118,20 +110,12 @@ export async function skipUnsentMessages(db: Db, campaignId: string): Promise<vo
           update campaign_sends cs set next_message_id = cursor.last_id + 1
             from cursor where cs.campaign_id = ${campaignId} and cursor.first_id <= cursor.last_id
           returning 1),
-        closed as (
-          update message_batches set status = 'done', claimed_by = null, claimed_at = null
-           where campaign_id = ${campaignId} and status = 'queued'
-          returning first_message_id as first_id, last_message_id as last_id),
-        ranges as (
-          select first_id, last_id from cursor where first_id <= last_id
-          union all
-          select first_id, last_id from closed),
-        skipped as (
-          update messages m set status = 'skipped', response = 'campanha cancelada',
-                                skip_reason = ${'campaign_cancelled' satisfies SkipReason}
-            from ranges r
-           where m.id between r.first_id and r.last_id and m.campaign_id = ${campaignId} and m.status = 'queued'
-          returning m.status, m.skip_reason)
+        ${closeQueuedWorkCtes({
+          streamId: campaignId,
+          unbatched: sql`select first_id, last_id from cursor where first_id <= last_id`,
+          reason: 'campaign_cancelled',
+          response: 'campanha cancelada',
+        })}
         update campaigns c set skipped_count = c.skipped_count + (select count(*) from skipped),
                                skipped_by_reason = ${addSkipReasonsSql(sql`c.skipped_by_reason`, sql`skipped`)}
          where c.id = ${campaignId} and exists (select 1 from skipped)`,

@@ -2,6 +2,7 @@ import { abVariantLetter, type CampaignSummary, costOfEmailsMillis } from '@cart
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { countRecipients } from '../contacts/count-recipients';
@@ -13,7 +14,7 @@ import type { CampaignRow } from './campaigns.db';
 
 async function findAccount(db: Db, accountId: string) {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
-  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (!account) throw notFound('account');
   return account;
 }
 

@@ -18,7 +18,6 @@ import type { MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { takeRateLimitQuota } from '../rate-limits/rate-limit';
 import { previewCampaign, sendCampaignTest, summariseCampaign } from './campaign-preview';
 import {
-  CAMPAIGN_NOT_FOUND,
   createCampaign,
   deleteCampaign,
   duplicateCampaign,
@@ -68,44 +67,42 @@ export async function campaignsRoutes(
   });
   app.get('/api/campaigns/:id', async (request) => {
     const actor = await requireActor(request);
-    return findCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND));
+    return findCampaign(db, actor.accountId, idParam(request.params, 'campaign'));
   });
   app.patch('/api/campaigns/:id', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(campaignUpdateSchema, request.body);
-    return updateCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND), input);
+    return updateCampaign(db, actor.accountId, idParam(request.params, 'campaign'), input);
   });
   app.delete('/api/campaigns/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND));
+    await deleteCampaign(db, actor.accountId, idParam(request.params, 'campaign'));
     return reply.status(204).send();
   });
   app.post('/api/campaigns/:id/duplicate', async (request, reply) => {
     const actor = await requireActor(request);
-    return reply
-      .status(201)
-      .send(await duplicateCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND)));
+    return reply.status(201).send(await duplicateCampaign(db, actor.accountId, idParam(request.params, 'campaign')));
   });
   app.post('/api/campaigns/:id/resend-non-openers', async (request, reply) => {
     const actor = await requireActor(request);
     const input = parseInput(resendNonOpenersSchema, request.body ?? {});
     return reply
       .status(201)
-      .send(await resendToNonOpeners(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND), input));
+      .send(await resendToNonOpeners(db, actor.accountId, idParam(request.params, 'campaign'), input));
   });
   app.post('/api/campaigns/:id/schedule', async (request) => {
     const actor = await requireActor(request);
     const { scheduledAt } = parseInput(campaignScheduleSchema, request.body);
-    return scheduleCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND), scheduledAt);
+    return scheduleCampaign(db, actor.accountId, idParam(request.params, 'campaign'), scheduledAt);
   });
   app.post('/api/campaigns/:id/unschedule', async (request) => {
     const actor = await requireActor(request);
-    return unscheduleCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND));
+    return unscheduleCampaign(db, actor.accountId, idParam(request.params, 'campaign'));
   });
   app.post('/api/campaigns/:id/preview', async (request) => {
     const actor = await requireActor(request);
     const { contactId, variant } = parseInput(campaignPreviewSchema, request.body ?? {});
-    return previewCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND), {
+    return previewCampaign(db, actor.accountId, idParam(request.params, 'campaign'), {
       contactId,
       variant,
       publicUrl,
@@ -114,20 +111,14 @@ export async function campaignsRoutes(
   app.post('/api/campaigns/:id/test-send', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(campaignTestSendSchema, request.body);
-    return sendCampaignTest(
-      db,
-      mailer,
-      { causer: actor, limits: mailPolicy },
-      idParam(request.params, CAMPAIGN_NOT_FOUND),
-      {
-        ...input,
-        publicUrl,
-      },
-    );
+    return sendCampaignTest(db, mailer, { causer: actor, limits: mailPolicy }, idParam(request.params, 'campaign'), {
+      ...input,
+      publicUrl,
+    });
   });
   app.get('/api/campaigns/:id/summary', async (request) => {
     const actor = await requireActor(request);
-    return summariseCampaign(db, actor.accountId, idParam(request.params, CAMPAIGN_NOT_FOUND));
+    return summariseCampaign(db, actor.accountId, idParam(request.params, 'campaign'));
   });
   app.get('/api/public/campaigns/:id/html', async (request, reply) => {
     const { t } = parseInput(viewerQuery, request.query ?? {});
@@ -137,7 +128,7 @@ export async function campaignsRoutes(
         retryAfterSeconds: quota.retryAfterSeconds,
       });
     }
-    const result = await renderPublicCampaign(db, idParam(request.params, CAMPAIGN_NOT_FOUND), publicUrl, t);
+    const result = await renderPublicCampaign(db, idParam(request.params, 'campaign'), publicUrl, t);
     // A recipient's own view carries their name and unsubscribe token: never stored by a cache. The generic view
     // may be, briefly (a scheduled campaign can still change).
     reply.header('cache-control', result.personalised ? 'private, no-store' : 'public, max-age=60');

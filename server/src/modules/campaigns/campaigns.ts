@@ -15,6 +15,7 @@ import {
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { accounts } from '../accounts/accounts.db';
 import { lists } from '../lists/lists.db';
 import { assertOwnSegments } from '../segments/segments';
@@ -27,7 +28,6 @@ import { type CampaignView, toCampaignView } from './campaign-view';
 import { type CampaignRow, campaigns } from './campaigns.db';
 import { zonedLocalToDate } from './zoned-time';
 
-export const CAMPAIGN_NOT_FOUND = 'Campanha não encontrada.';
 const notEditable = (message: string) => new AppError('campaign_not_editable', message);
 
 /** The account's campaigns (spec §6: created_by = account), most recently updated first (spec §9). */
@@ -46,7 +46,7 @@ export async function findCampaignRow(db: Db, accountId: string, id: string): Pr
     .select()
     .from(campaigns)
     .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.id, id), eq(campaigns.kind, 'campaign')));
-  if (!row) throw new AppError('not_found', CAMPAIGN_NOT_FOUND);
+  if (!row) throw notFound('campaign');
   return row;
 }
 

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { accounts } from '../accounts/accounts.db';
 import { findContact } from '../contacts/find-contacts';
 import { buildScope, type RenderContact } from '../templates/render-message';
@@ -48,7 +49,7 @@ export async function renderPublicCampaign(
   token?: string,
 ): Promise<PublicCampaignView> {
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, id));
-  if (!campaign || !isPublic(campaign)) throw new AppError('not_found', 'Campanha não encontrada.');
+  if (!campaign || !isPublic(campaign)) throw notFound('campaign');
   const recipient = token ? await findViewerRecipient(db, campaign.id, campaign.createdBy, token) : null;
   if (recipient) return renderView(db, campaign, publicUrl, recipient);
   const cached = cache.get(campaign.id);
@@ -77,7 +78,7 @@ async function renderView(
   recipient: ViewerRecipient | null,
 ): Promise<PublicCampaignView> {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, campaign.createdBy));
-  if (!account) throw new AppError('not_found', 'Campanha não encontrada.');
+  if (!account) throw notFound('campaign');
   const browserUrl = `${publicUrl}/campaign/${campaign.id}/template-viewer`;
   const links = recipient
     ? { unsubscribeUrl: `${publicUrl}/u/${recipient.token}`, browserUrl: `${browserUrl}?t=${recipient.token}` }

@@ -3,11 +3,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { accounts } from '../accounts/accounts.db';
 import { reserveForCampaign } from '../billing/reserve-campaign-cost';
 import { audienceQuery } from '../contacts/count-recipients';
 import { campaignAudience } from '../segments/campaign-audience';
 import { isSenderAllowed } from '../sender-identities/sender-identities';
+import { assignVariantsInTurn, enqueueMessagesSql } from '../sending/message-queue';
 import { emitCampaignEvent } from '../webhooks/emit-event';
 import { campaignSends } from './campaign-sends.db';
 import { writeCampaignStatus } from './campaign-status';
@@ -26,12 +28,6 @@ const STARTABLE: CampaignStatus[] = ['draft', 'scheduled'];
 export const ALREADY_SENDING = 'Esta campanha já está sendo enviada ou já foi enviada.';
 
 /**
- * 40 hex characters: all 122 random bits of one UUIDv4 plus 32 random bits of a second (≥ 150 bits), lowercase
- * so a mail system that lowercases the VERP local part keeps it valid.
- */
-const RANDOM_TOKEN = sql`substr(replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', ''), 1, 40)`;
-
-/**
  * Checks that a campaign can be sent by this user now (pt-BR 400/403 otherwise): verified e-mail, active
  * account, subject, audience, content with the unsubscribe link, a verified sender address (ADR 0012), the
  * footer's business identity.
@@ -41,7 +37,7 @@ export async function assertCanSend(db: Db, campaign: CampaignRow, user: { email
     throw new AppError('forbidden', 'Confirme seu e-mail antes de enviar campanhas.');
   }
   const [account] = await db.select().from(accounts).where(eq(accounts.id, campaign.createdBy));
-  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (!account) throw notFound('account');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined);
   await assertReadyToSend(db, campaign);
   // The same checklist the web shows before "Continuar" (shared/src/send-checklist.ts): the sender, verified by
@@ -95,13 +91,14 @@ export async function startCampaignSend(
     const order = started.abTest ? sql`order by md5(a.id::text || ${campaignId})` : sql``;
     const [inserted] = await queryRows<{ n: number | string; first: number | string; last: number | string }>(
       asDb(tx),
-      sql`with inserted as (
-            insert into messages (campaign_id, account_id, contact_id, email, token)
-            select ${campaignId}::uuid, ${accountId}::uuid, a.id, a.email, ${RANDOM_TOKEN}
-              from (${audienceQuery(accountId, audience)}) a
-            ${order}
-            on conflict do nothing
-            returning id)
+      sql`with inserted as (${enqueueMessagesSql({
+        streamId: campaignId,
+        accountId,
+        columns: { contactId: sql`a.id`, email: sql`a.email` },
+        from: sql`from (${audienceQuery(accountId, audience)}) a ${order}`,
+        skipDuplicates: true,
+        returning: sql`id`,
+      })})
           select count(*)::int as n, coalesce(min(id), 0) as first, coalesce(max(id), 0) as last from inserted`,
     );
     const recipients = Number(inserted?.n ?? 0);
@@ -159,18 +156,8 @@ async function assignTestVariants(
   const ab = campaign.abTest as AbTestConfig;
   const variantCount = ab.variants.length + 1;
   const testSize = abTestSize(recipients, ab.testPercent, variantCount);
-  const [row] = await queryRows<{ boundary: number | string | null }>(
-    db,
-    sql`with ranked as (
-          select id, row_number() over (order by id) - 1 as rn from messages where campaign_id = ${campaign.id}),
-        assigned as (
-          update messages m set variant = (r.rn % ${variantCount})::smallint
-            from ranked r
-           where m.id = r.id and m.campaign_id = ${campaign.id} and r.rn < ${testSize}
-          returning m.id)
-        select max(id) as boundary from assigned`,
-  );
-  return { testLastMessageId: row?.boundary == null ? last : Number(row.boundary) };
+  const boundary = await assignVariantsInTurn(db, campaign.id, testSize, variantCount);
+  return { testLastMessageId: boundary ?? last };
 }
 
 /**

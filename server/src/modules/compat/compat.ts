@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { parseInput } from '../../http/validate';
 import { memberAccounts } from '../accounts/account-directory';
 import {
@@ -165,10 +166,10 @@ async function readDocs(
 }
 
 async function readOne(db: Db, caller: CompatCaller, collection: CollectionName, id: string): Promise<Doc> {
-  if (!UUID_RE.test(id)) throw new AppError('not_found', 'Documento não encontrado.');
+  if (!UUID_RE.test(id)) throw notFound('document');
   if (collection === 'campaigns') return campaignDoc(await findCampaignRow(db, caller.accountId, id));
   const [doc] = await readDocs(db, caller, 'account', [eq(memberAccounts.id, id)], []);
-  if (!doc) throw new AppError('not_found', 'Documento não encontrado.');
+  if (!doc) throw notFound('document');
   return doc;
 }
 
@@ -256,7 +257,7 @@ export async function compatUpdate(
 ): Promise<{ id: string; data: Doc }> {
   const { name, spec } = collectionOf(body.collection);
   const input = pickFields(body.data, spec.updatable);
-  if (!UUID_RE.test(body.id)) throw new AppError('not_found', 'Documento não encontrado.');
+  if (!UUID_RE.test(body.id)) throw notFound('document');
   if (name === 'campaigns') {
     if (input.createdBy !== undefined && input.createdBy !== caller.accountId)
       throw new AppError('forbidden', 'Não é possível mover a campanha para outra conta.');
@@ -265,7 +266,7 @@ export async function compatUpdate(
     return { id: body.id, data: campaignDoc(await findCampaignRow(db, caller.accountId, body.id)) };
   }
   const role = await findMembership(db, body.id, caller.userId);
-  if (!role) throw new AppError('not_found', 'Documento não encontrado.');
+  if (!role) throw notFound('document');
   if (role === 'member') throw new AppError('forbidden');
   await updateAccountSettings(db, body.id, parseInput(accountUpdateSchema, input));
   return { id: body.id, data: await readOne(db, caller, 'account', body.id) };

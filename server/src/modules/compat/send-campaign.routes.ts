@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
 import { startCampaignSend } from '../campaigns/start-campaign-send';
@@ -17,7 +17,7 @@ export async function sendCampaignCompatRoutes(app: FastifyInstance, opts: { db:
       z.object({ id: z.string({ error: 'Informe o id da campanha.' }).max(100) }),
       request.body,
     );
-    if (!z.uuid().safeParse(id).success) throw new AppError('not_found', 'Campanha não encontrada.');
+    if (!z.uuid().safeParse(id).success) throw notFound('campaign');
     return startCampaignSend(opts.db, actor.accountId, id, actor);
   });
 }

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { idParam } from '../../http/id-param';
+import { notFound } from '../../http/not-found';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
 import { addContactsToList, removeContactsFromList } from '../lists/add-contacts-to-list';
@@ -25,8 +26,6 @@ import { findContact, findContacts } from './find-contacts';
 import { addManualSuppressions, lookupSuppression, removeManualSuppression, suppressionSummary } from './suppression';
 import { unsubscribeContacts } from './unsubscribe-contacts';
 import { updateContact } from './update-contact';
-
-const CONTACT_NOT_FOUND = 'Contato não encontrado.';
 
 const exportQuery = contactQuerySchema.omit({ cursor: true, limit: true }).extend({
   delimiter: z.enum([',', ';', 'semicolon', 'comma']).optional(),
@@ -89,7 +88,7 @@ export async function contactsRoutes(app: FastifyInstance, opts: { db: Db; links
 
   app.get('/api/contacts/:id', async (request) => {
     const actor = await requireActor(request);
-    return findContact(db, actor.accountId, idParam(request.params, CONTACT_NOT_FOUND));
+    return findContact(db, actor.accountId, idParam(request.params, 'contact'));
   });
 
   app.patch('/api/contacts/:id', async (request) => {
@@ -97,21 +96,21 @@ export async function contactsRoutes(app: FastifyInstance, opts: { db: Db; links
     return updateContact(
       db,
       actor.accountId,
-      idParam(request.params, CONTACT_NOT_FOUND),
+      idParam(request.params, 'contact'),
       parseInput(contactUpdateSchema, request.body),
     );
   });
 
   app.delete('/api/contacts/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    const deleted = await deleteContacts(db, actor.accountId, [idParam(request.params, CONTACT_NOT_FOUND)]);
-    if (deleted === 0) throw new AppError('not_found', CONTACT_NOT_FOUND);
+    const deleted = await deleteContacts(db, actor.accountId, [idParam(request.params, 'contact')]);
+    if (deleted === 0) throw notFound('contact');
     return reply.status(204).send();
   });
 
   app.get('/api/contacts/:id/export', async (request, reply) => {
     const actor = await requireActor(request);
-    const id = idParam(request.params, CONTACT_NOT_FOUND);
+    const id = idParam(request.params, 'contact');
     const data = await exportContactData(db, actor.accountId, id);
     reply
       .header('content-disposition', `attachment; filename="contato-${id}.json"`)
@@ -121,7 +120,7 @@ export async function contactsRoutes(app: FastifyInstance, opts: { db: Db; links
 
   app.post('/api/contacts/:id/erase', async (request) => {
     const actor = await requireActor(request);
-    await eraseContact(db, actor.accountId, idParam(request.params, CONTACT_NOT_FOUND));
+    await eraseContact(db, actor.accountId, idParam(request.params, 'contact'));
     return { erased: true };
   });
 

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { deleteImportFilesMentioning } from '../imports/import-file-store';
 import { contacts, suppressions } from './contacts.db';
 import { hashEmail } from './email-hash';
@@ -16,7 +16,7 @@ export async function eraseContact(db: Db, accountId: string, contactId: string)
       .delete(contacts)
       .where(and(eq(contacts.accountId, accountId), eq(contacts.id, contactId)))
       .returning({ email: contacts.email });
-    if (!row) throw new AppError('not_found', 'Contato não encontrado.');
+    if (!row) throw notFound('contact');
     const emailHash = hashEmail(row.email);
     // Beside the address's other reasons (a bounce stays a bounce if the person later subscribes again).
     await tx.insert(suppressions).values({ accountId, emailHash, reason: 'erased' }).onConflictDoNothing();

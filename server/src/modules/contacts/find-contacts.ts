@@ -5,6 +5,7 @@ import { queryRows } from '../../db/database';
 import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
 import { escapeLike } from '../../db/like';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { listMemberships } from '../lists/lists.db';
 import { type ContactRow, type ContactView, toContactView } from './contact-view';
 import { CONTACT_STATUSES, contacts } from './contacts.db';
@@ -145,7 +146,7 @@ export async function findContact(db: Db, accountId: string, contactId: string):
     .select()
     .from(contacts)
     .where(and(eq(contacts.accountId, accountId), eq(contacts.id, contactId)));
-  if (!row) throw new AppError('not_found', 'Contato não encontrado.');
+  if (!row) throw notFound('contact');
   const memberships = await db.select().from(listMemberships).where(eq(listMemberships.contactId, contactId));
   return {
     ...toContactView(row),

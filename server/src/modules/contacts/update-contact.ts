@@ -2,6 +2,7 @@ import type { ContactUpdateInput } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { type ContactView, toContactView } from './contact-view';
 import { type ContactStatus, contacts } from './contacts.db';
 import { findSuppressed } from './suppression';
@@ -40,7 +41,7 @@ export async function updateContact(
       .select({ email: contacts.email, status: contacts.status })
       .from(contacts)
       .where(and(eq(contacts.accountId, accountId), eq(contacts.id, contactId)));
-    if (!current) throw new AppError('not_found', 'Contato não encontrado.');
+    if (!current) throw notFound('contact');
     if (input.status === 'subscribed' && current.status !== 'subscribed') {
       throw new AppError('consent_required', RESUBSCRIBE_NEEDS_CONSENT[current.status], { status: current.status });
     }
@@ -65,7 +66,7 @@ export async function updateContact(
       .set(patch)
       .where(and(eq(contacts.accountId, accountId), eq(contacts.id, contactId)))
       .returning();
-    if (!row) throw new AppError('not_found', 'Contato não encontrado.');
+    if (!row) throw notFound('contact');
     if (input.status === 'unsubscribed') await unsubscribeContacts(db, accountId, [contactId]);
     return toContactView(row);
   } catch (error) {

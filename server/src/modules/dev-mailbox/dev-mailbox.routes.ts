@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { parseInput } from '../../http/validate';
 import { clearDevMail, findDevMail, listDevMail } from './dev-mailbox';
 import { renderMailboxList, renderMailboxMessage } from './dev-mailbox.page';
@@ -19,14 +19,14 @@ export async function devMailboxRoutes(app: FastifyInstance, options: { db: Db }
   app.get('/dev/mailbox/:id', async (request, reply) => {
     const { id } = parseInput(idParams, request.params);
     const message = await findDevMail(db, id);
-    if (!message) throw new AppError('not_found', 'Mensagem não encontrada.');
+    if (!message) throw notFound('message');
     reply.type('text/html; charset=utf-8').send(renderMailboxMessage(message));
   });
 
   app.get('/dev/mailbox/:id/raw', async (request, reply) => {
     const { id } = parseInput(idParams, request.params);
     const message = await findDevMail(db, id);
-    if (!message) throw new AppError('not_found', 'Mensagem não encontrada.');
+    if (!message) throw notFound('message');
     reply.type('text/plain; charset=utf-8').send(message.raw);
   });
 
@@ -38,7 +38,7 @@ export async function devMailboxRoutes(app: FastifyInstance, options: { db: Db }
   app.get('/api/dev/mailbox/:id', async (request) => {
     const { id } = parseInput(idParams, request.params);
     const message = await findDevMail(db, id);
-    if (!message) throw new AppError('not_found', 'Mensagem não encontrada.');
+    if (!message) throw notFound('message');
     return message;
   });
 

@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
-import type { ImportProgress, ImportStartInput } from '@carteiro/shared';
+import type { FieldType, ImportProgress, ImportStartInput } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { assertMayAskConsent } from '../lists/add-contacts-to-list';
 import { lists } from '../lists/lists.db';
 import { deleteStaleUploads, readImportFile, storeUpload } from './import-file-store';
@@ -20,6 +21,7 @@ export interface UploadResult {
   columns: string[];
   preview: string[][];
   suggestedMapping: Record<string, string>;
+  suggestedTypes: Record<string, FieldType>;
 }
 
 /**
@@ -71,6 +73,7 @@ export async function uploadImport(
     columns: inspection.info.columns,
     preview: inspection.preview,
     suggestedMapping: inspection.suggestedMapping,
+    suggestedTypes: inspection.suggestedTypes,
   };
 }
 
@@ -79,7 +82,7 @@ async function requireImport(db: Db, accountId: string, importId: string) {
     .select()
     .from(contactImports)
     .where(and(eq(contactImports.accountId, accountId), eq(contactImports.id, importId)));
-  if (!row) throw new AppError('not_found', 'Importação não encontrada.');
+  if (!row) throw notFound('import');
   return row;
 }
 
@@ -106,12 +109,20 @@ export async function startImport(
   if (!row.fileInfo.columns.includes((emailColumns[0] as [string, string])[0])) {
     throw new AppError('validation_failed', 'A coluna escolhida para o e-mail não existe no arquivo.');
   }
+  for (const [column, type] of Object.entries(input.fieldTypes ?? {})) {
+    if (type !== 'text' && !input.mapping[column]?.startsWith('field:')) {
+      throw new AppError(
+        'validation_failed',
+        `A coluna "${column}" tem um tipo, mas não vai para um campo personalizado: escolha o campo ou tire o tipo.`,
+      );
+    }
+  }
   if (input.listId) {
     const [list] = await db
       .select({ id: lists.id, optIn: lists.optIn })
       .from(lists)
       .where(and(eq(lists.accountId, accountId), eq(lists.id, input.listId)));
-    if (!list) throw new AppError('not_found', 'Lista não encontrada.');
+    if (!list) throw notFound('list');
     if (list.optIn === 'double') await assertMayAskConsent(db, accountId, actor);
   }
   await db

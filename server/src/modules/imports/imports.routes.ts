@@ -12,8 +12,6 @@ import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { findImport, findRejectedFile, MAX_IMPORT_BYTES, startImport, uploadImport } from './import-files';
 import { IMPORT_JOB, runImport } from './run-import';
 
-const IMPORT_NOT_FOUND = 'Importação não encontrada.';
-
 /** The display name the client sends percent-encoded in `x-file-name`; a malformed one is a pt-BR 400. */
 function fileNameOf(header: string | string[] | undefined): string | null {
   if (typeof header !== 'string') return null;
@@ -64,7 +62,7 @@ export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOpt
 
   app.post('/api/imports/:id/start', async (request, reply) => {
     const actor = await requireActor(request);
-    const id = idParam(request.params, IMPORT_NOT_FOUND);
+    const id = idParam(request.params, 'import');
     await startImport(db, actor.accountId, id, parseInput(importStartSchema, request.body), actor);
     if (opts.jobs) await opts.jobs.send(IMPORT_JOB, { importId: id });
     else {
@@ -79,12 +77,12 @@ export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOpt
 
   app.get('/api/imports/:id', async (request) => {
     const actor = await requireActor(request);
-    return findImport(db, actor.accountId, idParam(request.params, IMPORT_NOT_FOUND));
+    return findImport(db, actor.accountId, idParam(request.params, 'import'));
   });
 
   app.get('/api/imports/:id/rejected.csv', async (request, reply) => {
     const actor = await requireActor(request);
-    const id = idParam(request.params, IMPORT_NOT_FOUND);
+    const id = idParam(request.params, 'import');
     const file = await findRejectedFile(db, actor.accountId, id);
     return reply
       .type('text/csv; charset=utf-8')

@@ -108,6 +108,60 @@ describe.each(DATABASE_KINDS)('CSV import on %s', (kind) => {
     expect(byEmail.get('c@x.com')).toEqual({});
   });
 
+  it('checks typed columns: dates stored as AAAA-MM-DD, numbers as 1234.56; a bad cell refuses its row with the reason', async () => {
+    const account = await createTestAccount(database.db);
+    const csv =
+      'email;nome;Aniversário;Total gasto;obs\n' +
+      'ana@x.com;Ana;15/03/1985;1.234,56;31/02/2000\n' +
+      'bia@x.com;Bia;31/02/2000;10;\n' +
+      'caio@x.com;Caio;5/3/1990;1.000;\n' +
+      'duda@x.com;Duda;1992-02-29;-3,50;\n' +
+      'edu@x.com;Edu;março;2;\n' +
+      'fabi@x.com;Fabi;;dez reais;\n' +
+      'bia@x.com;Bia de novo;01/01/2001;;\n';
+    const up = await upload(account.id, csv);
+    // Columns written as dates are suggested as date columns; numbers are never guessed.
+    expect(up.suggestedTypes).toEqual({ Aniversário: 'date' });
+    await startImport(database.db, account.id, up.importId, {
+      mapping: up.suggestedMapping,
+      fieldTypes: { Aniversário: 'date', 'Total gasto': 'number', obs: 'text' },
+      legalBasis: 'consent',
+      consentSource: 'planilha da loja',
+      updateExisting: false,
+    });
+    await runImport(database.db, up.importId, TEST_LINKS);
+    const progress = await findImport(database.db, account.id, up.importId);
+    expect(progress).toMatchObject({ status: 'done', inserted: 4, skippedInvalid: 3, rejectedCount: 3 });
+    const byEmail = new Map((await findContacts(database.db, account.id)).items.map((c) => [c.email, c.fields]));
+    // A text column keeps what was written, even a date that does not exist.
+    expect(byEmail.get('ana@x.com')).toEqual({ aniversário: '1985-03-15', total_gasto: '1234.56', obs: '31/02/2000' });
+    expect(byEmail.get('caio@x.com')).toEqual({ aniversário: '1990-03-05', total_gasto: '1000' });
+    expect(byEmail.get('duda@x.com')).toEqual({ aniversário: '1992-02-29', total_gasto: '-3.5' });
+    // The first Bia was refused for her date, so the later row of the same address is not a duplicate.
+    expect(byEmail.get('bia@x.com')).toEqual({ aniversário: '2001-01-01' });
+    expect(byEmail.has('edu@x.com')).toBe(false);
+    const report = await readAll(await findRejectedFile(database.db, account.id, up.importId));
+    expect(report).toContain('bia@x.com;Bia;31/02/2000;10;;Data que não existe (coluna Aniversário): 31/02/2000\r\n');
+    expect(report).toContain('edu@x.com;Edu;março;2;;Data inválida (coluna Aniversário): março — use dd/mm/aaaa\r\n');
+    expect(report).toContain(
+      'fabi@x.com;Fabi;;dez reais;;Número inválido (coluna Total gasto): dez reais — use 1.234,56',
+    );
+  });
+
+  it('refuses a type on a column that is not a custom field', async () => {
+    const account = await createTestAccount(database.db);
+    const up = await upload(account.id, 'email;nome\na@x.com;Ana\n');
+    await expect(
+      startImport(database.db, account.id, up.importId, {
+        mapping: up.suggestedMapping,
+        fieldTypes: { nome: 'date' },
+        legalBasis: 'consent',
+        consentSource: 'planilha',
+        updateExisting: false,
+      }),
+    ).rejects.toThrow('A coluna "nome" tem um tipo, mas não vai para um campo personalizado');
+  });
+
   it('detects tab delimiters', async () => {
     const account = await createTestAccount(database.db);
     const { up, progress } = await importFile(account.id, 'email\tnome\nt@x.com\tTereza\n');

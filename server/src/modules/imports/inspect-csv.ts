@@ -1,4 +1,4 @@
-import { fieldKeyFromHeader, isExportOnlyHeader, normaliseEmail } from '@carteiro/shared';
+import { type FieldType, fieldKeyFromHeader, isExportOnlyHeader, normaliseEmail } from '@carteiro/shared';
 import { parse } from 'csv-parse/sync';
 import { AppError } from '../../http/app-error';
 import type { ImportFileInfo } from './imports.db';
@@ -14,6 +14,8 @@ export interface CsvInspection {
   preview: string[][];
   /** Suggested mapping (header → email | name | field:<key>). */
   suggestedMapping: Record<string, string>;
+  /** Suggested type of the custom-field columns that are not text (header → date). */
+  suggestedTypes: Record<string, FieldType>;
 }
 
 /** Counts delimiter occurrences outside quotes in one line. */
@@ -80,6 +82,33 @@ export function suggestMapping(header: string[], preview: string[][]): Record<st
     } else mapping[h] = key ? `field:${fieldKeyFromHeader(key)}` : 'ignore';
   });
   return mapping;
+}
+
+/** How a date is written, right or wrong (`31/02/2000` is a date column's value to refuse, not text). */
+const DATE_SHAPE = /^(\d{1,2}\/\d{1,2}\/\d{4}|\d{4}-\d{2}-\d{2})$/;
+
+/** Headers that name a date ("Data de nascimento", "Aniversário", "Nascimento"). */
+const DATE_HEADER = /(^|[\s_-])(data|nascimento|anivers[aá]rio|dt)([\s_-]|$)/i;
+
+/**
+ * A custom-field column is suggested as a date column (the owner can change it) when its preview cells are
+ * written as dates: all of them and at least two, or most of them under a header that names a date. Numbers are
+ * never guessed: a code or phone written in digits would lose its leading zeros.
+ */
+export function suggestTypes(
+  header: string[],
+  preview: string[][],
+  mapping: Record<string, string>,
+): Record<string, FieldType> {
+  const types: Record<string, FieldType> = {};
+  header.forEach((h, i) => {
+    if (!mapping[h]?.startsWith('field:')) return;
+    const cells = preview.map((row) => (row[i] ?? '').trim()).filter((cell) => cell !== '');
+    const dates = cells.filter((cell) => DATE_SHAPE.test(cell)).length;
+    const named = DATE_HEADER.test(h.normalize('NFC'));
+    if ((dates === cells.length && dates >= 2) || (named && dates > 0 && dates * 2 > cells.length)) types[h] = 'date';
+  });
+  return types;
 }
 
 const NOT_TEXT =
@@ -188,5 +217,6 @@ export async function inspectCsv(source: AsyncIterable<Buffer>): Promise<CsvInsp
     totalRows,
     preview,
     suggestedMapping,
+    suggestedTypes: suggestTypes(header, preview, suggestedMapping),
   };
 }

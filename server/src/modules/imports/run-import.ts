@@ -1,4 +1,10 @@
-import { describeEmailProblem, type ImportStartInput, normaliseEmail } from '@carteiro/shared';
+import {
+  describeEmailProblem,
+  type FieldType,
+  type ImportStartInput,
+  normaliseEmail,
+  typedFieldValue,
+} from '@carteiro/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { asDb, type Db, queryRows } from '../../db/database';
@@ -122,6 +128,8 @@ export async function runImport(
   let fieldCount = 0;
   /** Custom fields: the key and the columns mapped to it (several columns on one key: the last non-empty wins). */
   const fieldColumns: Array<{ key: string; indexes: number[] }> = [];
+  /** The typed (date, number) custom-field columns by index, with their header for the report's reason. */
+  const typedColumns = new Map<number, { type: FieldType; header: string }>();
   let batch = emptyBatch(0);
   let header = true;
   const consentAt = new Date().toISOString();
@@ -200,6 +208,8 @@ export async function runImport(
           const known = fieldColumns.find((f) => f.key === key);
           if (known) known.indexes.unshift(i);
           else fieldColumns.push({ key, indexes: [i] });
+          const type = options.fieldTypes?.[column] ?? options.fieldTypes?.[info.columns[i] ?? ''];
+          if (type && type !== 'text') typedColumns.set(i, { type, header: column });
         }
       });
       if (emailIndex < 0) throw new Error('Nenhuma coluna do arquivo foi mapeada para o e-mail.');
@@ -214,22 +224,35 @@ export async function runImport(
       writeReject(record, rawEmail ? (describeEmailProblem(rawEmail) ?? REJECT_REASONS.invalid) : REJECT_REASONS.empty);
       return;
     }
+    // Field values before the duplicate check: a row refused for a bad date does not hide a later good one.
+    const values: Array<string | null> = [];
+    for (const field of fieldColumns) {
+      let value: string | null = null;
+      for (const i of field.indexes) {
+        const cell = record[i]?.trim();
+        if (!cell) continue;
+        const typed = typedColumns.get(i);
+        if (typed) {
+          const checked = typedFieldValue(typed.type, cell, typed.header);
+          if (checked.problem !== undefined) {
+            counters.invalid++;
+            writeReject(record, checked.problem);
+            return;
+          }
+          value = checked.value;
+        } else value = cell.slice(0, 2000);
+        break;
+      }
+      values.push(value);
+    }
     if (!seen.add(email)) {
       counters.duplicate++;
       writeReject(record, REJECT_REASONS.duplicate);
       return;
     }
-    for (let f = 0; f < fieldColumns.length; f++) {
-      let value: string | null = null;
-      for (const i of (fieldColumns[f] as { indexes: number[] }).indexes) {
-        const cell = record[i]?.trim();
-        if (cell) {
-          value = cell.slice(0, 2000);
-          break;
-        }
-      }
+    values.forEach((value, f) => {
       (batch.fields[f] as Array<string | null>).push(value);
-    }
+    });
     batch.emails.push(email);
     batch.names.push(nameIndex >= 0 ? record[nameIndex]?.trim().slice(0, 200) || null : null);
     batch.raws.push(record);

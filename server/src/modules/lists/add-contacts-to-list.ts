@@ -2,6 +2,7 @@ import { CONSENT_LIFTS, type TransactionalMessageInput } from '@carteiro/shared'
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
 import { findAccount } from '../accounts/accounts.service';
 import { insufficientBalanceMessage } from '../billing/ledger';
@@ -67,7 +68,7 @@ async function requireLists(db: Db, accountId: string, listIds: string[]) {
     .select({ id: lists.id, name: lists.name, optIn: lists.optIn })
     .from(lists)
     .where(and(eq(lists.accountId, accountId), inArray(lists.id, unique)));
-  if (found.length !== unique.length) throw new AppError('not_found', 'Lista não encontrada.');
+  if (found.length !== unique.length) throw notFound('list');
   return unique.map((id) => found.find((list) => list.id === id) as (typeof found)[number]);
 }
 

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { lists } from './lists.db';
 
 /** Deletes a list and its memberships; the contacts stay in the account. */
@@ -9,5 +9,5 @@ export async function deleteList(db: Db, accountId: string, listId: string): Pro
     .delete(lists)
     .where(and(eq(lists.accountId, accountId), eq(lists.id, listId)))
     .returning({ id: lists.id });
-  if (deleted.length === 0) throw new AppError('not_found', 'Lista não encontrada.');
+  if (deleted.length === 0) throw notFound('list');
 }

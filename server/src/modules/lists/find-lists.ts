@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
 import { containsPattern } from '../../db/like';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import type { ListView } from './list-view';
 
 interface RawList {
@@ -64,6 +64,6 @@ export async function findLists(db: Db, accountId: string): Promise<ListView[]> 
 /** One list of the account; 404 when it is not the account's. */
 export async function findList(db: Db, accountId: string, listId: string): Promise<ListView> {
   const [row] = await queryRows<RawList>(db, listsQuery(accountId, listId));
-  if (!row) throw new AppError('not_found', 'Lista não encontrada.');
+  if (!row) throw notFound('list');
   return toView(row);
 }

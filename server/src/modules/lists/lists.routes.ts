@@ -9,8 +9,6 @@ import { deleteList } from './delete-list';
 import { findList, findLists } from './find-lists';
 import { updateList } from './update-list';
 
-const LIST_NOT_FOUND = 'Lista não encontrada.';
-
 /** Lists REST API, scoped by the actor's account. */
 export async function listsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
@@ -24,20 +22,15 @@ export async function listsRoutes(app: FastifyInstance, opts: { db: Db }): Promi
   });
   app.get('/api/lists/:id', async (request) => {
     const actor = await requireActor(request);
-    return findList(db, actor.accountId, idParam(request.params, LIST_NOT_FOUND));
+    return findList(db, actor.accountId, idParam(request.params, 'list'));
   });
   app.patch('/api/lists/:id', async (request) => {
     const actor = await requireActor(request);
-    return updateList(
-      db,
-      actor.accountId,
-      idParam(request.params, LIST_NOT_FOUND),
-      parseInput(listUpdateSchema, request.body),
-    );
+    return updateList(db, actor.accountId, idParam(request.params, 'list'), parseInput(listUpdateSchema, request.body));
   });
   app.delete('/api/lists/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteList(db, actor.accountId, idParam(request.params, LIST_NOT_FOUND));
+    await deleteList(db, actor.accountId, idParam(request.params, 'list'));
     return reply.status(204).send();
   });
 }

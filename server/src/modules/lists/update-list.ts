@@ -1,7 +1,7 @@
 import type { ListUpdateInput } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { findList } from './find-lists';
 import type { ListView } from './list-view';
 import { lists } from './lists.db';
@@ -16,6 +16,6 @@ export async function updateList(db: Db, accountId: string, listId: string, inpu
     .set(patch)
     .where(and(eq(lists.accountId, accountId), eq(lists.id, listId)))
     .returning({ id: lists.id });
-  if (!row) throw new AppError('not_found', 'Lista não encontrada.');
+  if (!row) throw notFound('list');
   return findList(db, accountId, listId);
 }

@@ -1,5 +1,5 @@
 import { formatBRL, statementQuerySchema, suppressionAddSchema, suppressionEmailSchema } from '@carteiro/shared';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { findBillingAccount } from '../accounts/account-balance';
 import { toLedgerEntryDto } from '../billing/billing.routes';
 import { listStatement } from '../billing/list-statement';
@@ -36,7 +36,7 @@ export const accountOperations: OperationGroup = ({ db }) => [
     },
     handler: async ({ key }) => {
       const account = await findBillingAccount(db, key.accountId);
-      if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+      if (!account) throw notFound('account');
       return {
         balanceMillis: account.balanceMillis,
         priceMillis: account.priceMillis,

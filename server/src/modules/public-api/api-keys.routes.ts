@@ -28,6 +28,6 @@ export async function apiKeysRoutes(app: FastifyInstance, opts: { db: Db }): Pro
   app.delete('/api/api-keys/:id', async (request) => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
-    return revokeApiKey(db, actor.accountId, idParam(request.params, 'Chave de API não encontrada.'), actor.userId);
+    return revokeApiKey(db, actor.accountId, idParam(request.params, 'apiKey'), actor.userId);
   });
 }

@@ -13,6 +13,7 @@ import {
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { userDirectory } from '../auth/users';
 import { apiKeys } from './api-keys.db';
 
@@ -121,7 +122,7 @@ export async function findApiKey(db: Db, accountId: string, keyId: string): Prom
     .from(apiKeys)
     .leftJoin(userDirectory, eq(userDirectory.id, apiKeys.createdByUserId))
     .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId)));
-  if (!row) throw new AppError('not_found', 'Chave de API não encontrada.');
+  if (!row) throw notFound('apiKey');
   return toDto(row);
 }
 

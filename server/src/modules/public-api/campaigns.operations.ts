@@ -5,6 +5,7 @@ import {
   campaignUpdateSchema,
 } from '@carteiro/shared';
 import { z } from 'zod';
+import { NOT_FOUND_TEXT } from '../../http/not-found';
 import { cancelCampaign, finishCampaignIfDone, pauseCampaign, resumeCampaign } from '../campaigns/campaign-controls';
 import { createCampaign, deleteCampaign, findCampaign, scheduleCampaign, updateCampaign } from '../campaigns/campaigns';
 import { findCampaignPage } from '../campaigns/find-campaign-page';
@@ -21,7 +22,6 @@ import {
 } from './responses';
 
 const idParams = z.object({ id: z.uuid() });
-const NOT_FOUND = 'Campanha não encontrada.';
 const TAGS = ['Campanhas'];
 
 /** Campaigns over the campaigns, sending and reports modules (the same status machine as the dashboard). */
@@ -63,7 +63,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     summary: 'Ver campanha',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.campaign,
     success: { status: 200, description: 'A campanha.', schema: campaignSchema },
     handler: ({ key, params }) => findCampaign(db, key.accountId, params.id),
   }),
@@ -75,7 +75,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     description: 'Só rascunhos e agendadas podem ser alteradas.',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.campaign,
     body: campaignUpdateSchema,
     success: { status: 200, description: 'A campanha alterada.', schema: campaignSchema },
     example: { body: { subject: 'Últimos dias!' } },
@@ -89,7 +89,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     summary: 'Excluir campanha',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.campaign,
     success: { status: 204, description: 'Excluída.' },
     errors: ['campaign_not_editable'],
     handler: ({ key, params }) => deleteCampaign(db, key.accountId, params.id),
@@ -103,7 +103,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
       '`scheduledAt` em ISO 8601: com fuso (`2030-01-15T09:00:00-03:00` ou `…Z`) vale aquele instante; **sem fuso** (`2030-01-15T09:00`) é lido no fuso horário da conta (America/Sao_Paulo, salvo se você o mudou em Configurações). Pelo menos um minuto no futuro. Reagendar uma campanha agendada troca a data.',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.campaign,
     body: campaignScheduleSchema,
     success: { status: 200, description: 'A campanha agendada.', schema: campaignSchema },
     example: { body: { scheduledAt: '2030-01-15T09:00:00-03:00' } },
@@ -119,7 +119,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
       'Reserva destinatários × preço no saldo e começa o envio. Saldo curto: 402 `insufficient_balance` com o valor que falta (`details.missingMillis`).',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.campaign,
     success: { status: 200, description: 'O envio começou.', schema: campaignStartedSchema },
     errors: [
       'campaign_already_sending',
@@ -137,7 +137,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     summary: 'Pausar campanha',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.campaign,
     success: { status: 200, description: 'Pausada.', schema: campaignStatusSchema },
     errors: ['campaign_not_editable'],
     handler: ({ key, params }) => pauseCampaign(db, key.accountId, params.id),
@@ -149,7 +149,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     summary: 'Retomar campanha',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.campaign,
     success: { status: 200, description: 'Em envio de novo.', schema: campaignStatusSchema },
     errors: ['campaign_not_editable', 'account_suspended'],
     handler: ({ key, params }) => resumeCampaign(db, key.accountId, params.id),
@@ -162,7 +162,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     description: 'O que não foi enviado volta para o saldo.',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.campaign,
     success: { status: 200, description: 'Cancelada.', schema: campaignStatusSchema },
     errors: ['campaign_not_editable'],
     handler: ({ key, params }) => cancelCampaign(db, key.accountId, params.id, (id) => finishCampaignIfDone(db, id)),
@@ -174,7 +174,7 @@ export const campaignsOperations: OperationGroup = ({ db }) => [
     summary: 'Relatório da campanha',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.campaign,
     success: {
       status: 200,
       description: 'Entregas, aberturas, cliques, descadastros e devoluções.',

@@ -1,6 +1,6 @@
 import { contactCreateSchema, contactQuerySchema, contactUpdateSchema } from '@carteiro/shared';
 import { z } from 'zod';
-import { AppError } from '../../http/app-error';
+import { NOT_FOUND_TEXT, notFound } from '../../http/not-found';
 import { createContact } from '../contacts/create-contact';
 import { deleteContacts } from '../contacts/delete-contacts';
 import { findContact, findContacts } from '../contacts/find-contacts';
@@ -16,7 +16,6 @@ const listParams = z.object({ id: z.uuid(), listId: z.uuid() });
 const listIdsBody = z.strictObject({
   listIds: z.array(z.uuid('Lista inválida.')).min(1, 'Informe ao menos uma lista.').max(100, 'No máximo 100 listas.'),
 });
-const NOT_FOUND = 'Contato não encontrado.';
 const TAGS = ['Contatos'];
 
 /** Contacts: thin operations over the contacts module, every call scoped by the key's account. */
@@ -78,7 +77,7 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     summary: 'Ver contato',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.contact,
     success: { status: 200, description: 'O contato e suas listas.', schema: contactDetailSchema },
     handler: ({ key, params }) => findContact(db, key.accountId, params.id),
   }),
@@ -91,7 +90,7 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
       '`fields` substitui os campos personalizados. A situação `unsubscribed` descadastra de todas as listas. Um contato descadastrado, com devolução ou reclamação não volta a `subscribed` por aqui (409 `consent_required`, `details.status` diz por que saiu): só a própria pessoa volta, inscrevendo-se pelo formulário da lista (com confirmação por e-mail) ou pelo link "Quero voltar a receber" da página de descadastro.',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.contact,
     body: contactUpdateSchema,
     success: { status: 200, description: 'O contato alterado.', schema: contactSchema },
     example: { body: { name: 'Ana S. Souza', fields: { cidade: 'Olinda' } } },
@@ -105,10 +104,10 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     summary: 'Excluir contato',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.contact,
     success: { status: 204, description: 'Excluído.' },
     handler: async ({ key, params }) => {
-      if ((await deleteContacts(db, key.accountId, [params.id])) === 0) throw new AppError('not_found', NOT_FOUND);
+      if ((await deleteContacts(db, key.accountId, [params.id])) === 0) throw notFound('contact');
     },
   }),
   defineOperation({
@@ -118,7 +117,7 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     summary: 'Adicionar contato a listas',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.contact,
     body: listIdsBody,
     success: { status: 200, description: 'Quantas inscrições novas foram criadas, e como.', schema: listJoinSchema },
     errors: ['not_found', ...LIST_JOIN_ERRORS],
@@ -140,7 +139,7 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     description: 'O contato continua na conta.',
     tags: TAGS,
     params: listParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.contact,
     success: { status: 204, description: 'Retirado (ou já não estava na lista).' },
     handler: async ({ key, params }) => {
       await findContact(db, key.accountId, params.id);

@@ -1,5 +1,6 @@
 import { contactQuerySchema, listCreateSchema, listQuerySchema, listUpdateSchema } from '@carteiro/shared';
 import { z } from 'zod';
+import { NOT_FOUND_TEXT } from '../../http/not-found';
 import { findContacts } from '../contacts/find-contacts';
 import { addContactsToList, removeContactsFromList } from '../lists/add-contacts-to-list';
 import { createList } from '../lists/create-list';
@@ -19,7 +20,6 @@ const membersBody = z.strictObject({
     .max(10_000, 'No máximo 10.000 contatos de cada vez.'),
 });
 const membersQuery = contactQuerySchema.omit({ listId: true });
-const NOT_FOUND = 'Lista não encontrada.';
 const TAGS = ['Listas'];
 
 /** Lists and their members, over the lists and contacts modules. */
@@ -56,7 +56,7 @@ export const listsOperations: OperationGroup = ({ db, consentLinks }) => [
     summary: 'Ver lista',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.list,
     success: { status: 200, description: 'A lista e suas contagens.', schema: listSchema },
     handler: ({ key, params }) => findList(db, key.accountId, params.id),
   }),
@@ -67,7 +67,7 @@ export const listsOperations: OperationGroup = ({ db, consentLinks }) => [
     summary: 'Alterar lista',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.list,
     body: listUpdateSchema,
     success: { status: 200, description: 'A lista alterada.', schema: listSchema },
     example: { body: { description: 'Quem comprou nos últimos 12 meses' } },
@@ -81,7 +81,7 @@ export const listsOperations: OperationGroup = ({ db, consentLinks }) => [
     description: 'Os contatos continuam na conta.',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.list,
     success: { status: 204, description: 'Excluída.' },
     handler: ({ key, params }) => deleteList(db, key.accountId, params.id),
   }),
@@ -92,7 +92,7 @@ export const listsOperations: OperationGroup = ({ db, consentLinks }) => [
     summary: 'Listar membros da lista',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.list,
     query: membersQuery,
     success: { status: 200, description: 'Uma página dos contatos da lista.', schema: contactPageSchema },
     errors: ['bad_request'],
@@ -110,7 +110,7 @@ export const listsOperations: OperationGroup = ({ db, consentLinks }) => [
       'Ids de contatos de outras contas são ignorados; quem já está na lista fica como está; contatos descadastrados ou suprimidos ficam de fora (só a própria pessoa volta, pelo formulário). Numa lista com confirmação dupla os contatos entram pendentes e cada um recebe um e-mail de confirmação, do remetente padrão da conta, cobrado como qualquer mensagem (402 sem saldo, nada muda).',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.list,
     body: membersBody,
     success: { status: 200, description: 'Quantos contatos entraram, e como.', schema: listJoinSchema },
     errors: ['not_found', ...LIST_JOIN_ERRORS],
@@ -130,7 +130,7 @@ export const listsOperations: OperationGroup = ({ db, consentLinks }) => [
     summary: 'Tirar contato da lista',
     tags: TAGS,
     params: memberParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.list,
     success: { status: 204, description: 'Retirado (ou já não estava na lista).' },
     handler: async ({ key, params }) => {
       await removeContactsFromList(db, key.accountId, params.id, [params.contactId]);

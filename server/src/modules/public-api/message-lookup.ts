@@ -2,7 +2,7 @@ import type { ApiKeyMode, MessageDetail, MessageListQuery, MessageSummary } from
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 
 /**
  * The lookup of transactional messages (public API `GET /messages/{id}` and `GET /messages`): a read over the
@@ -98,7 +98,7 @@ function summary(row: Row): MessageSummary {
 /** One message of the account, with its timeline; 404 when it is not one of the account's API messages. */
 export async function findMessage(db: Db, accountId: string, mode: ApiKeyMode, id: string): Promise<MessageDetail> {
   const [row] = await queryRows<Row>(db, select(sql`${streamOf(accountId, mode)} and m.id = ${id}::bigint`, 1));
-  if (!row) throw new AppError('not_found', 'Mensagem não encontrada.');
+  if (!row) throw notFound('message');
   const message = summary(row);
   const events: MessageDetail['events'] = [{ type: 'queued', at: message.createdAt, detail: null }];
   if (message.sandbox) {
@@ -175,6 +175,6 @@ export async function findMessageContent(
           from messages m join transactional_messages t on t.message_id = m.id
          where ${streamOf(accountId, mode)} and m.id = ${id}::bigint`,
   );
-  if (!row) throw new AppError('not_found', 'Mensagem não encontrada.');
+  if (!row) throw notFound('message');
   return { id: String(row.id), subject: row.subject, html: row.html, text: row.text };
 }

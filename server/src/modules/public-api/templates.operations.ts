@@ -5,6 +5,7 @@ import {
   templateUpdateSchema,
 } from '@carteiro/shared';
 import { z } from 'zod';
+import { NOT_FOUND_TEXT } from '../../http/not-found';
 import {
   createTemplate,
   deleteTemplate,
@@ -18,7 +19,6 @@ import type { OperationGroup } from './public-api.routes';
 import { renderedSchema, templateCollectionSchema, templateSchema } from './responses';
 
 const idParams = z.object({ id: z.uuid() });
-const NOT_FOUND = 'Modelo não encontrado.';
 const TAGS = ['Modelos'];
 
 /** The template library, over the templates module (Liquid validated on save, as in the editor). */
@@ -70,7 +70,7 @@ export const templatesOperations: OperationGroup = ({ db, publicUrl }) => [
     summary: 'Ver modelo',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.template,
     success: { status: 200, description: 'O modelo com o HTML.', schema: templateSchema },
     handler: ({ key, params }) => findTemplate(db, key.accountId, params.id),
   }),
@@ -81,7 +81,7 @@ export const templatesOperations: OperationGroup = ({ db, publicUrl }) => [
     summary: 'Alterar modelo',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.template,
     body: templateUpdateSchema,
     success: { status: 200, description: 'O modelo alterado.', schema: templateSchema },
     example: { body: { subject: 'Pedido confirmado' } },
@@ -94,7 +94,7 @@ export const templatesOperations: OperationGroup = ({ db, publicUrl }) => [
     summary: 'Excluir modelo',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.template,
     success: { status: 204, description: 'Excluído.' },
     handler: ({ key, params }) => deleteTemplate(db, key.accountId, params.id),
   }),
@@ -108,7 +108,7 @@ export const templatesOperations: OperationGroup = ({ db, publicUrl }) => [
       'variáveis declaradas (`{{ dados.x }}`), conferido como num envio; sem ele, cada uma aparece como `[x]`.',
     tags: TAGS,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.template,
     body: templatePreviewSchema,
     success: { status: 200, description: 'Assunto, HTML e texto renderizados.', schema: renderedSchema },
     example: { body: { data: { pedido: '1042', itens: [{ nome: 'Café 500 g', quantidade: 2 }], total: 'R$ 59,80' } } },

@@ -10,7 +10,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { abTestReport } from './ab-report';
 
 export type { CampaignReport };
@@ -18,12 +18,12 @@ export type { CampaignReport };
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function assertCampaign(db: Db, accountId: string, campaignId: string): Promise<{ name: string; ab: boolean }> {
-  if (!UUID_RE.test(campaignId)) throw new AppError('not_found', 'Campanha não encontrada.');
+  if (!UUID_RE.test(campaignId)) throw notFound('campaign');
   const [row] = await queryRows<{ name: string; ab: boolean }>(
     db,
     sql`select name, ab_test is not null as ab from campaigns where id = ${campaignId} and created_by = ${accountId}`,
   );
-  if (!row) throw new AppError('not_found', 'Campanha não encontrada.');
+  if (!row) throw notFound('campaign');
   return row;
 }
 
@@ -328,12 +328,12 @@ async function* reportCsvRows(db: Db, accountId: string, campaignId: string, ab:
 
 /** A contact's history across campaigns (newest first): what the contact detail page shows. */
 export async function contactActivity(db: Db, accountId: string, contactId: string) {
-  if (!UUID_RE.test(contactId)) throw new AppError('not_found', 'Contato não encontrado.');
+  if (!UUID_RE.test(contactId)) throw notFound('contact');
   const [contact] = await queryRows<{ id: string }>(
     db,
     sql`select id from contacts where id = ${contactId} and account_id = ${accountId}`,
   );
-  if (!contact) throw new AppError('not_found', 'Contato não encontrado.');
+  if (!contact) throw notFound('contact');
   const messages = await queryRows<Record<string, unknown>>(
     db,
     sql`select m.id, m.campaign_id, c.name as campaign_name, m.status, m.sent_at

@@ -15,8 +15,6 @@ import {
   updateSegment,
 } from './segments';
 
-const SEGMENT_NOT_FOUND = 'Segmento não encontrado.';
-
 /** Segments REST API (Contatos → Segmentos), scoped by the actor's account; count and preview take a draft tree. */
 export async function segmentsRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
@@ -46,16 +44,16 @@ export async function segmentsRoutes(app: FastifyInstance, opts: { db: Db }): Pr
   });
   app.get('/api/segments/:id', async (request) => {
     const actor = await requireActor(request);
-    return findSegment(db, actor.accountId, idParam(request.params, SEGMENT_NOT_FOUND));
+    return findSegment(db, actor.accountId, idParam(request.params, 'segment'));
   });
   app.patch('/api/segments/:id', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(segmentUpdateSchema, request.body);
-    return updateSegment(db, actor.accountId, idParam(request.params, SEGMENT_NOT_FOUND), input);
+    return updateSegment(db, actor.accountId, idParam(request.params, 'segment'), input);
   });
   app.delete('/api/segments/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteSegment(db, actor.accountId, idParam(request.params, SEGMENT_NOT_FOUND));
+    await deleteSegment(db, actor.accountId, idParam(request.params, 'segment'));
     return reply.status(204).send();
   });
 }

@@ -9,6 +9,7 @@ import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
 import { lists } from '../lists/lists.db';
@@ -16,7 +17,6 @@ import { type CompiledSegment, compileSegment, compileSegmentPredicate, type Seg
 import { foldDeliveries } from './segment-deliveries';
 import { type SegmentRow, segments } from './segments.db';
 
-const NOT_FOUND = 'Segmento não encontrado.';
 /** work_mem of one segment read with contact sets: a hash of ~1M contact ids (≈ 50 MB) fits in one batch. */
 const SEGMENT_WORK_MEM = '64MB';
 export const PREVIEW_LIMIT = 20;
@@ -121,7 +121,7 @@ async function findSegmentRow(db: Db, accountId: string, id: string): Promise<Se
     .select()
     .from(segments)
     .where(and(eq(segments.accountId, accountId), eq(segments.id, id)));
-  if (!row) throw new AppError('not_found', NOT_FOUND);
+  if (!row) throw notFound('segment');
   return row;
 }
 
@@ -152,7 +152,7 @@ export async function updateSegment(
     .set({ ...input, updatedAt: new Date() })
     .where(and(eq(segments.accountId, accountId), eq(segments.id, id)))
     .returning();
-  if (!row) throw new AppError('not_found', NOT_FOUND);
+  if (!row) throw notFound('segment');
   return toView(row);
 }
 

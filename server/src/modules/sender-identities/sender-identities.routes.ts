@@ -32,8 +32,6 @@ import {
   setDomainSuspended,
 } from './sender-identities';
 
-const DOMAIN_NOT_FOUND = 'Domínio não encontrado.';
-
 const alignmentQuery = z.object({ fromEmail: z.string().max(320).optional() });
 const tlsAskQuery = z.object({ domain: z.string().min(1).max(253) });
 
@@ -76,7 +74,7 @@ export async function senderIdentitiesRoutes(
   app.delete('/api/sender-addresses/:id', async (request, reply) => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
-    await deleteSenderAddress(db, actor.accountId, idParam(request.params, 'Remetente não encontrado.'));
+    await deleteSenderAddress(db, actor.accountId, idParam(request.params, 'sender'));
     return reply.status(204).send();
   });
   // The link in the confirmation e-mail: whoever reads that mailbox confirms, signed in or not.
@@ -93,11 +91,11 @@ export async function senderIdentitiesRoutes(
   });
   app.get('/api/sender-domains/:id', async (request) => {
     const actor = await requireActor(request);
-    return findSenderDomain(db, settings, actor.accountId, idParam(request.params, DOMAIN_NOT_FOUND));
+    return findSenderDomain(db, settings, actor.accountId, idParam(request.params, 'domain'));
   });
   app.post('/api/sender-domains/:id/check', async (request) => {
     const actor = await requireActor(request);
-    const id = idParam(request.params, DOMAIN_NOT_FOUND);
+    const id = idParam(request.params, 'domain');
     try {
       return (await checkSenderDomain(db, dns, settings, actor.accountId, id)).domain;
     } catch (error) {
@@ -113,7 +111,7 @@ export async function senderIdentitiesRoutes(
   app.delete('/api/sender-domains/:id', async (request, reply) => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
-    await deleteSenderDomain(db, actor.accountId, idParam(request.params, DOMAIN_NOT_FOUND));
+    await deleteSenderDomain(db, actor.accountId, idParam(request.params, 'domain'));
     return reply.status(204).send();
   });
 
@@ -141,12 +139,12 @@ export async function senderIdentitiesRoutes(
   app.post('/api/admin/sender-domains/:id/suspend', async (request) => {
     const operator = await requireOperator(request);
     const { reason } = parseInput(senderDomainSuspendSchema, request.body);
-    await setDomainSuspended(db, operator, idParam(request.params, DOMAIN_NOT_FOUND), { reason });
+    await setDomainSuspended(db, operator, idParam(request.params, 'domain'), { reason });
     return { ok: true };
   });
   app.post('/api/admin/sender-domains/:id/unsuspend', async (request) => {
     const operator = await requireOperator(request);
-    await setDomainSuspended(db, operator, idParam(request.params, DOMAIN_NOT_FOUND), null);
+    await setDomainSuspended(db, operator, idParam(request.params, 'domain'), null);
     return { ok: true };
   });
 }

@@ -11,6 +11,7 @@ import type {
 import { and, eq, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import type { Tx } from '../accounts/account-balance';
@@ -172,7 +173,7 @@ export async function deleteSenderAddress(db: Db, accountId: string, id: string)
     .delete(senderAddresses)
     .where(and(eq(senderAddresses.id, id), eq(senderAddresses.accountId, accountId)))
     .returning({ id: senderAddresses.id });
-  if (deleted.length === 0) throw new AppError('not_found', 'Remetente não encontrado.');
+  if (deleted.length === 0) throw notFound('sender');
 }
 
 function addressDto(row: typeof senderAddresses.$inferSelect): SenderAddressDto {
@@ -230,7 +231,7 @@ export async function deleteSenderDomain(db: Db, accountId: string, id: string):
     .delete(senderDomains)
     .where(and(eq(senderDomains.id, id), eq(senderDomains.accountId, accountId)))
     .returning({ id: senderDomains.id });
-  if (deleted.length === 0) throw new AppError('not_found', 'Domínio não encontrado.');
+  if (deleted.length === 0) throw notFound('domain');
 }
 
 async function findDomainRow(db: Db, accountId: string, id: string): Promise<DomainRow> {
@@ -238,7 +239,7 @@ async function findDomainRow(db: Db, accountId: string, id: string): Promise<Dom
     .select()
     .from(senderDomains)
     .where(and(eq(senderDomains.id, id), eq(senderDomains.accountId, accountId)));
-  if (!row) throw new AppError('not_found', 'Domínio não encontrado.');
+  if (!row) throw notFound('domain');
   return row;
 }
 
@@ -325,7 +326,7 @@ export async function checkSenderDomain(
     })
     .where(eq(senderDomains.id, row.id))
     .returning();
-  if (!updated) throw new AppError('not_found', 'Domínio não encontrado.');
+  if (!updated) throw notFound('domain');
   return { domain: domainDto(updated, settings), becameBroken: row.status === 'verified' && status === 'broken' };
 }
 
@@ -595,7 +596,7 @@ export async function setDomainSuspended(
       .set({ suspendedAt: suspended ? new Date() : null, suspendedReason: suspended?.reason ?? null })
       .where(eq(senderDomains.id, id))
       .returning();
-    if (!row) throw new AppError('not_found', 'Domínio não encontrado.');
+    if (!row) throw notFound('domain');
     await recordAdminAction(tx as unknown as Tx, {
       operator,
       action: suspended ? 'sender_domain.suspend' : 'sender_domain.unsuspend',

@@ -7,20 +7,6 @@ import { messageDeliveredOutboxCte } from '../webhooks/emit-event';
 import type { SenderSettings } from './sender-settings';
 import type { DeliveryOutcome } from './transport';
 
-/**
- * `counters` (a jsonb of reason → count) plus the skipped rows of `rows` (a relation with `status` and
- * `skip_reason`): the campaigns.skipped_by_reason value after those rows were written.
- */
-export function addSkipReasonsSql(counters: SQL, rows: SQL): SQL {
-  return sql`(select coalesce(jsonb_object_agg(k, n), '{}'::jsonb)
-                from (select k, sum(n)::int as n
-                        from (select key as k, value::int as n from jsonb_each_text(${counters})
-                              union all
-                              select skip_reason, count(*)::int from ${rows}
-                               where status = 'skipped' and skip_reason is not null group by 1) parts
-                       group by k) merged)`;
-}
-
 /** What the engine writes on a message after an attempt (campaign and transactional lanes alike). */
 const unnamed = <T>(db: Db, _name: string, query: SQL) => queryRows<T>(db, query);
 
@@ -71,25 +57,34 @@ export function deliveryOutcome(
   return { id: message.id, status: 'queued', nextAttemptAt: next, policy: false, ...reply };
 }
 
+/** What the source adds to the outcome statement, and how the statement is run. */
+export interface RecordOptions {
+  /**
+   * The claim source's own CTEs, composed into the statement (e.g. its counters: campaigns/campaign-counters.ts).
+   * They may read `written` (the rows just written: status, next_attempt_at, smtp_code, policy, skip_reason) and
+   * `counts` (sent, failed, skipped, rejected, policy_rejected, retry_at).
+   */
+  sourceCtes?: SQL;
+  /** A statement name (queryRowsNamed): the transactional lanes record many small batches, each one statement. */
+  statementName?: string;
+}
+
 /**
  * Writes a batch's outcomes and releases the batch in one statement (atomic by itself: no BEGIN/COMMIT round
- * trips; the campaign row is locked only for the statement): the message rows (heap-only updates), the
- * campaign counters (sent, failed, skipped, refused: always equal to the rows, so progress, reports and the
- * bounce protection never count rows), the batch (done, or queued until its earliest pending retry) and the
- * error streak reset (written only when it is not 0 already). Nothing is written when `workerId` no longer
- * holds the batch (its lease expired and another worker took it over): then false. `db` may be a transaction
- * (the transactional lanes refund failed messages in the same one).
+ * trips): the message rows (heap-only updates), the `message.delivered` outbox rows, the batch (done, or queued
+ * until its earliest pending retry) and the source's own CTEs (`recorded.sourceCtes`). Nothing is written when
+ * `workerId` no longer holds the batch (its lease expired and another worker took it over): then false. `db` may
+ * be a transaction (the transactional lanes refund failed messages in the same one).
  */
 export async function recordBatchOutcomes(
   db: Db,
   workerId: string,
-  campaignId: string,
+  streamId: string,
   batch: { id: number; firstMessageId: number; lastMessageId: number },
   outcomes: Outcome[],
-  anySent: boolean,
-  /** A statement name (queryRowsNamed): the transactional lanes record many small batches, each one statement. */
-  statementName?: string,
+  recorded: RecordOptions = {},
 ): Promise<boolean> {
+  const { statementName } = recorded;
   // One array parameter per column, expanded with unnest: a short statement whatever the batch size (and
   // array literals parse several times faster than the same rows as JSON).
   const column = (pick: (o: Outcome) => string | null) => pgTextArray(outcomes.map(pick));
@@ -110,7 +105,7 @@ export async function recordBatchOutcomes(
              where b.id = ${batch.id} and b.status = 'sending' and b.claimed_by = ${workerId}
                for update),
           -- Outbound webhooks (ADR 0015): message.delivered into the outbox, atomic with the outcome.
-          ${messageDeliveredOutboxCte(campaignId)},
+          ${messageDeliveredOutboxCte(streamId)},
           written as (
             update messages m
                set status = v.status, attempts = m.attempts + 1,
@@ -134,7 +129,7 @@ export async function recordBatchOutcomes(
           later as (
             select min(m.next_attempt_at) as retry_at
               from messages m, held
-             where m.campaign_id = ${campaignId} and m.id between ${batch.firstMessageId} and ${batch.lastMessageId}
+             where m.campaign_id = ${streamId} and m.id between ${batch.firstMessageId} and ${batch.lastMessageId}
                and m.status = 'queued' and not exists (select 1 from v where v.id = m.id)),
           released as (
             update message_batches b
@@ -145,24 +140,8 @@ export async function recordBatchOutcomes(
               from held, counts, later
              where b.id = held.id
             returning 1),
-          counters as (
-            update campaigns c
-               set sent_count = c.sent_count + counts.sent, failed_count = c.failed_count + counts.failed,
-                   skipped_count = c.skipped_count + counts.skipped,
-                   skipped_by_reason = case when counts.skipped > 0
-                                            then ${addSkipReasonsSql(sql`c.skipped_by_reason`, sql`written`)}
-                                            else c.skipped_by_reason end,
-                   rejected_count = c.rejected_count + counts.rejected,
-                   policy_rejected_count = c.policy_rejected_count + counts.policy_rejected
-              from counts
-             where c.id = ${campaignId} and (counts.sent > 0 or counts.failed > 0 or counts.skipped > 0)
-            returning 1),
-          streak as (
-            update campaign_sends set consecutive_errors = 0
-             where campaign_id = ${campaignId} and ${anySent} and consecutive_errors <> 0
-            returning 1)
-        select (select count(*) from released) as released, (select count(*) from counters) as counters,
-               (select count(*) from streak) as streak`,
+          ${recorded.sourceCtes ?? sql`source as (select 1)`}
+        select (select count(*) from released) as released`,
   );
   return Number(rows[0]?.released ?? 0) > 0;
 }

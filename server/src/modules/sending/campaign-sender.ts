@@ -13,6 +13,7 @@ import {
   notifyCampaignSent,
   unsettledCancelledCampaigns,
 } from '../campaigns/campaign-controls';
+import { campaignOutcomeCtes } from '../campaigns/campaign-counters';
 import { CampaignMessages } from '../campaigns/campaign-messages';
 import { startDueCampaigns } from '../campaigns/start-campaign-send';
 import type { SigningResolver } from '../sender-identities/sender-signing';
@@ -248,7 +249,9 @@ export class CampaignSender {
       if (message) outcomes.push(deliveryOutcome(this.settings, message, outcome));
     }
     const anySent = delivered.some((o) => o.kind === 'sent');
-    await recordBatchOutcomes(this.db, this.workerId, campaignId, batch, outcomes, anySent);
+    await recordBatchOutcomes(this.db, this.workerId, campaignId, batch, outcomes, {
+      sourceCtes: campaignOutcomeCtes(campaignId, anySent),
+    });
     if (!anySent && delivered.length > 0 && delivered.every(isRelayFailure)) {
       await countRelayFailure(this.db, campaignId, this.settings.pauseAfterErrors, delivered[0]?.response, this.logger);
     }

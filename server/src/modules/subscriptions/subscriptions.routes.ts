@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
 import { idParam } from '../../http/id-param';
+import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
 import { requireActor } from '../auth/request-actor';
 import { hitRateLimit } from '../rate-limits/rate-limit';
@@ -166,8 +166,8 @@ export async function subscriptionsRoutes(app: FastifyInstance, opts: Subscripti
 
   app.get('/api/lists/:id/form-snippet', async (request) => {
     const actor = await requireActor(request);
-    const list = await findPublicList(db, idParam(request.params, 'Lista não encontrada.'));
-    if (!list || list.accountId !== actor.accountId) throw new AppError('not_found', 'Lista não encontrada.');
+    const list = await findPublicList(db, idParam(request.params, 'list'));
+    if (!list || list.accountId !== actor.accountId) throw notFound('list');
     return {
       listId: list.id,
       hostedUrl: action(list.id),

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
 import { findAccount } from '../accounts/accounts.service';
 import { findContact } from '../contacts/find-contacts';
@@ -39,7 +39,7 @@ export async function renderPreview(
   },
 ): Promise<PreviewResult> {
   const account = await findAccount(db, accountId);
-  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (!account) throw notFound('account');
   const contact: RenderContact = options.contactId
     ? await findContact(db, accountId, options.contactId)
     : SAMPLE_CONTACT;

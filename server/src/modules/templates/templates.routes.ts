@@ -18,8 +18,6 @@ import {
   updateTemplate,
 } from './templates';
 
-const TEMPLATE_NOT_FOUND = 'Modelo não encontrado.';
-
 /** Template library REST API, scoped by the actor's account. */
 export async function templatesRoutes(
   app: FastifyInstance,
@@ -41,41 +39,33 @@ export async function templatesRoutes(
   });
   app.get('/api/templates/:id', async (request) => {
     const actor = await requireActor(request);
-    return findTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND));
+    return findTemplate(db, actor.accountId, idParam(request.params, 'template'));
   });
   app.patch('/api/templates/:id', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(templateUpdateSchema, request.body);
-    return updateTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND), input);
+    return updateTemplate(db, actor.accountId, idParam(request.params, 'template'), input);
   });
   app.delete('/api/templates/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND));
+    await deleteTemplate(db, actor.accountId, idParam(request.params, 'template'));
     return reply.status(204).send();
   });
   app.post('/api/templates/:id/duplicate', async (request, reply) => {
     const actor = await requireActor(request);
-    return reply
-      .status(201)
-      .send(await duplicateTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND)));
+    return reply.status(201).send(await duplicateTemplate(db, actor.accountId, idParam(request.params, 'template')));
   });
   app.post('/api/templates/:id/preview', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(templatePreviewSchema, request.body ?? {});
-    return previewTemplate(db, actor.accountId, idParam(request.params, TEMPLATE_NOT_FOUND), { ...input, publicUrl });
+    return previewTemplate(db, actor.accountId, idParam(request.params, 'template'), { ...input, publicUrl });
   });
   app.post('/api/templates/:id/test-send', async (request) => {
     const actor = await requireActor(request);
     const input = parseInput(testSendSchema, request.body);
-    return sendTemplateTest(
-      db,
-      mailer,
-      { causer: actor, limits: mailPolicy },
-      idParam(request.params, TEMPLATE_NOT_FOUND),
-      {
-        ...input,
-        publicUrl,
-      },
-    );
+    return sendTemplateTest(db, mailer, { causer: actor, limits: mailPolicy }, idParam(request.params, 'template'), {
+      ...input,
+      publicUrl,
+    });
   });
 }

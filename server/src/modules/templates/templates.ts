@@ -3,7 +3,7 @@ import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
 import { containsPattern } from '../../db/like';
-import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
 import { findAccount } from '../accounts/accounts.service';
 import { assertMayCauseMail, type MailCauser, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
@@ -51,8 +51,6 @@ function toView(row: TemplateRow): TemplateView {
   };
 }
 
-const NOT_FOUND = 'Modelo não encontrado.';
-
 /** One page of the account's templates, newest created first, filtered by a part of the name (without HTML). */
 export async function findTemplatePage(
   db: Db,
@@ -90,7 +88,7 @@ export async function findTemplate(db: Db, accountId: string, id: string): Promi
     .select()
     .from(templates)
     .where(and(eq(templates.accountId, accountId), eq(templates.id, id)));
-  if (!row) throw new AppError('not_found', NOT_FOUND);
+  if (!row) throw notFound('template');
   return toView(row);
 }
 
@@ -151,7 +149,7 @@ export async function updateTemplate(
     .set({ ...input, updatedAt: new Date() })
     .where(and(eq(templates.accountId, accountId), eq(templates.id, id)))
     .returning();
-  if (!row) throw new AppError('not_found', NOT_FOUND);
+  if (!row) throw notFound('template');
   return toView(row);
 }
 
@@ -161,7 +159,7 @@ export async function deleteTemplate(db: Db, accountId: string, id: string): Pro
     .delete(templates)
     .where(and(eq(templates.accountId, accountId), eq(templates.id, id)))
     .returning({ id: templates.id });
-  if (rows.length === 0) throw new AppError('not_found', NOT_FOUND);
+  if (rows.length === 0) throw notFound('template');
 }
 
 /** A copy named "Cópia de …"; 404 when the original is not the account's. */

@@ -13,6 +13,7 @@ import type { Db } from '../../db/database';
 import { queryRows, queryRowsNamed } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { adjustAccountBalanceSql } from '../accounts/account-balance';
 import { accounts } from '../accounts/accounts.db';
 import { insufficientBalanceMessage, ledgerEntryFromBalanceSql } from '../billing/ledger';
@@ -20,6 +21,7 @@ import { campaigns } from '../campaigns/campaigns.db';
 import { suppressionRowsSql, suppressionsByAddress } from '../contacts/suppression';
 import { assertSenderAllowed, senderAllowedSql } from '../sender-identities/sender-identities';
 import { messageLinks } from '../sending/build-message';
+import { enqueueMessagesSql, queueBatchesCtes } from '../sending/message-queue';
 import {
   buildScope,
   type CompiledCampaign,
@@ -250,7 +252,7 @@ export async function prepareTransactional(
     recipients,
     (i) => inputs[envelopes[i]?.index ?? 0]?.category ?? 'marketing',
   );
-  if (!account) throw new AppError('not_found', 'Conta não encontrada.');
+  if (!account) throw notFound('account');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined);
   for (const [index, from] of senders.entries()) {
     // Refused: the sending rule itself answers, with its pt-BR message.
@@ -422,7 +424,7 @@ export async function commitTransactional(
   let price = first.priceMillis;
   for (let attempt = 0; ; attempt++) {
     const outcome = await storeAndCharge(db, accountId, first.streamId, prepared, sendable, price, first.origin);
-    if (!outcome.account) throw new AppError('not_found', 'Conta não encontrada.');
+    if (!outcome.account) throw notFound('account');
     if (outcome.account.status !== 'active') throw new AppError('account_suspended', undefined);
     if (outcome.account.priceMillis !== price) {
       if (attempt >= 3) throw new Error('account price keeps changing during a transactional commit');
@@ -549,13 +551,19 @@ async function storeAndCharge(
                    as i(token, email, status, response, skip_reason, from_email, from_name, reply_to, to_name, category, track_opens,
                         track_clicks, subject, html, text, template_id, tags, kind, copy_of_token, header_to, cc,
                         headers, metadata, attachment_count, ord)),
-        m as (
-          insert into messages (campaign_id, account_id, email, token, status, response, skip_reason)
-          select ${streamId}::uuid, ${accountId}::uuid, i.email, i.token, i.status, i.response, i.skip_reason
-            from input i
-           where exists (select 1 from balance)
-           order by i.ord
-          returning id, token, status),
+        m as (${enqueueMessagesSql({
+          streamId,
+          accountId,
+          columns: {
+            email: sql`i.email`,
+            token: sql`i.token`,
+            status: sql`i.status`,
+            response: sql`i.response`,
+            skipReason: sql`i.skip_reason`,
+          },
+          from: sql`from input i where exists (select 1 from balance) order by i.ord`,
+          returning: sql`id, token, status`,
+        })}),
         content as (
           insert into transactional_messages (message_id, account_id, from_email, from_name, reply_to, to_name,
                                               category, track_opens, track_clicks, subject, html, text,
@@ -572,40 +580,29 @@ async function storeAndCharge(
           returning 1),
         files as (
           insert into transactional_attachments (message_id, position, account_id, filename, content_type,
-                                                 content_id, size, content)
+                                                 content_id, size, content, file_id)
+          -- An uploaded file is referred to, not copied (its bytes stay in message_files); erased since it was
+          -- checked, it is null here and the engine fails and refunds the message rather than send it without.
           select m.id, f.position, ${accountId}::uuid, f.filename, f.content_type, f.content_id, f.size,
-                 decode(f.content, 'base64')
+                 decode(f.content, 'base64'),
+                 (select u.id from message_files u where u.id = f.file_id and u.account_id = ${accountId}::uuid)
             from unnest(${fileCol((f) => f.token)}::text[], ${fileCol((f) => String(f.position))}::integer[],
                         ${fileCol((f) => f.a.filename)}::text[], ${fileCol((f) => f.a.contentType)}::text[],
                         ${fileCol((f) => f.a.contentId ?? null)}::text[], ${fileCol((f) => String(f.a.size))}::integer[],
-                        ${fileCol((f) => f.a.content)}::text[])
-                 as f(token, position, filename, content_type, content_id, size, content)
+                        ${fileCol((f) => ('content' in f.a ? f.a.content : null))}::text[],
+                        ${fileCol((f) => ('fileId' in f.a ? f.a.fileId : null))}::uuid[])
+                 as f(token, position, filename, content_type, content_id, size, content, file_id)
             join m on m.token = f.token
           returning 1),
-        -- Fewer, larger engine batches (ADR 0019, amendment 2): the queued messages join the stream's NEWEST batch
-        -- (the highest id range: ranges never overlap, a message is claimable by one batch only) when it is still
-        -- queued, due, not locked by a lane's claim (SKIP LOCKED: extended before its claim or not at all, never
-        -- waiting), its range stays under TRANSACTIONAL_ENGINE_BATCH ids (so under as many messages), and no other
-        -- commit changed the account since this statement's snapshot (the locked row is the snapshot's row: a
-        -- commit that we waited for may have made a newer batch this snapshot cannot see). Else new batches.
-        extended as (
-          update message_batches b set last_message_id = (select max(id) from m where status = 'queued')
-           where b.id = (select o.id from message_batches o
-                          where o.id = (select n.id from message_batches n where n.campaign_id = ${streamId}::uuid
-                                         order by n.last_message_id desc limit 1)
-                            and o.status = 'queued' and o.due_at <= now()
-                            for update skip locked)
-             and (select max(id) from m where status = 'queued') - b.first_message_id < ${TRANSACTIONAL_ENGINE_BATCH}
-             and (select acct.row_version from acct) = (select xmin::text from ${accounts} where id = ${accountId}::uuid)
-          returning b.id),
-        batches as (
-          insert into message_batches (campaign_id, first_message_id, last_message_id)
-          select ${streamId}::uuid, min(q.id), max(q.id)
-            from (select id, (row_number() over (order by id) - 1) / ${TRANSACTIONAL_ENGINE_BATCH} as chunk
-                    from m where status = 'queued') q
-           where not exists (select 1 from extended)
-           group by q.chunk
-          returning 1),
+        -- The queued messages join the stream's newest batch, or new ones (the queue's rule, ADR 0019 amendment 2),
+        -- only when no other commit changed the account since this statement's snapshot (the locked row is the
+        -- snapshot's row: a commit that we waited for may have made a newer batch this snapshot cannot see).
+        ${queueBatchesCtes({
+          streamId,
+          queued: sql`select id from m where status = 'queued'`,
+          size: TRANSACTIONAL_ENGINE_BATCH,
+          extendIf: sql`(select acct.row_version from acct) = (select xmin::text from ${accounts} where id = ${accountId}::uuid)`,
+        })},
         entry as (${entry})
         select acct.price_millis, acct.balance_millis, acct.status,
                (select balance_millis from balance) as balance_after,

@@ -4,12 +4,20 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { asDb, queryRows } from '../../db/database';
 import { appendLedgerEntry } from '../billing/ledger';
+import { campaignOutcomeCtes } from '../campaigns/campaign-counters';
 import { ineligibilityReasonSql } from '../contacts/recipient-eligibility';
 import type { SigningResolver } from '../sender-identities/sender-signing';
 import type { BatchLeases } from '../sending/batch-leases';
-import { deliveryOutcome, type Outcome, recordBatchOutcomes, skippedOutcome } from '../sending/batch-outcomes';
+import {
+  deliveryOutcome,
+  type Outcome,
+  type RecordOptions,
+  recordBatchOutcomes,
+  skippedOutcome,
+} from '../sending/batch-outcomes';
 import { linkBaseUrl, messageLinks, verpAddress } from '../sending/build-message';
 import type { DkimSigner } from '../sending/dkim/dkim-signer';
+import { claimDueBatchesCtes } from '../sending/message-queue';
 import type { MessageFrame, MimeAttachment } from '../sending/mime/build-message';
 import type { SenderSettings } from '../sending/sender-settings';
 import type { DeliveryOutcome, WireMessage } from '../sending/transport';
@@ -25,8 +33,12 @@ export const TRANSACTIONAL_CLAIM_BATCHES = 50;
  * The engine's outcome statement, named for small batches: single sends make many of them (one per group commit),
  * one statement each. Batches of the batch form (up to 100 messages) keep a plan made for their size.
  */
-const recordStatement = (batch: { messages: unknown[] }) =>
-  batch.messages.length <= NAMED_STATEMENT_MAX_MESSAGES ? 'transactional_record_batch_outcomes' : undefined;
+const recordOptions = (batch: { campaignId: string; messages: unknown[] }, anySent: boolean): RecordOptions => ({
+  statementName:
+    batch.messages.length <= NAMED_STATEMENT_MAX_MESSAGES ? 'transactional_record_batch_outcomes' : undefined,
+  // The stream's hidden campaign keeps its counters like any campaign (the same statement as before).
+  sourceCtes: campaignOutcomeCtes(batch.campaignId, anySent),
+});
 
 /** What the lanes borrow from the worker's CampaignSender: its relays, signers, settings and identity. */
 export interface TransactionalEngine {
@@ -174,17 +186,11 @@ export class TransactionalLanes {
     const { workerId } = this.engine;
     const rows = await queryRows<ClaimedRow>(
       this.engine.db,
-      sql`with picked as (
-            select b.id from message_batches b
-             where b.status = 'queued' and b.due_at <= now()
-               and exists (select 1 from campaigns c where c.id = b.campaign_id and c.kind = 'transactional')
-             order by b.due_at, b.id
-             limit ${TRANSACTIONAL_CLAIM_BATCHES}
-               for update of b skip locked),
-          batch as (
-            update message_batches b set status = 'sending', claimed_by = ${workerId}, claimed_at = now()
-              from picked where b.id = picked.id
-            returning b.id, b.campaign_id, b.first_message_id, b.last_message_id)
+      sql`with ${claimDueBatchesCtes({
+        workerId,
+        limit: TRANSACTIONAL_CLAIM_BATCHES,
+        streamFilter: sql`exists (select 1 from campaigns c where c.id = b.campaign_id and c.kind = 'transactional')`,
+      })}
           select batch.id as batch_id, batch.campaign_id, batch.first_message_id as first_id,
                  batch.last_message_id as last_id,
                  m.id, m.account_id, m.email, m.token, m.attempts,
@@ -268,20 +274,27 @@ export class TransactionalLanes {
       filename: string;
       content_type: string;
       content_id: string | null;
-      content: Buffer | Uint8Array;
+      content: Buffer | Uint8Array | null;
     }>(
       this.engine.db,
-      sql`select message_id, filename, content_type, content_id, content from transactional_attachments
-           where message_id = any(${`{${owners.join(',')}}`}::bigint[])
-           order by message_id, position`,
+      // A file uploaded once (message-files) is read from its upload; erased meanwhile, it reads null.
+      sql`select a.message_id, a.filename, a.content_type, a.content_id, coalesce(a.content, u.content) as content
+            from transactional_attachments a left join message_files u on u.id = a.file_id
+           where a.message_id = any(${`{${owners.join(',')}}`}::bigint[])
+           order by a.message_id, a.position`,
     );
+    const incomplete = new Set<number>();
     for (const row of rows) {
       const id = Number(row.message_id);
+      if (row.content === null) incomplete.add(id);
+      if (row.content === null || incomplete.has(id)) continue;
       const list = result.get(id) ?? [];
       const content = Buffer.isBuffer(row.content) ? row.content : Buffer.from(row.content);
       list.push({ filename: row.filename, contentType: row.content_type, contentId: row.content_id, content });
       result.set(id, list);
     }
+    // A message missing a file has none here: it fails and is refunded, never sent without it (missingFiles).
+    for (const id of incomplete) result.delete(id);
     return result;
   }
 
@@ -396,7 +409,7 @@ export class TransactionalLanes {
         refunds.set(message.accountId, entry);
       }
       if (refunds.size === 0) {
-        await recordBatchOutcomes(db, workerId, batch.campaignId, batch, list, anySent, recordStatement(batch));
+        await recordBatchOutcomes(db, workerId, batch.campaignId, batch, list, recordOptions(batch, anySent));
         continue;
       }
       await db.transaction(async (tx) => {
@@ -407,8 +420,7 @@ export class TransactionalLanes {
           batch.campaignId,
           batch,
           list,
-          anySent,
-          recordStatement(batch),
+          recordOptions(batch, anySent),
         );
         if (!held) return;
         for (const [accountId, refund] of refunds) {

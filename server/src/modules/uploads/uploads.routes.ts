@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { idParam } from '../../http/id-param';
+import { notFound } from '../../http/not-found';
 import { requireActor } from '../auth/request-actor';
 import type { FileStorage, ReadableFileStorage } from './file-storage';
 import { contentTypeForExtension, IMAGE_TYPES } from './image-sniff';
@@ -104,7 +105,7 @@ export async function uploadsRoutes(app: FastifyInstance, opts: UploadsRoutesOpt
 
   app.delete('/api/uploads/images/:id', async (request, reply) => {
     const actor = await requireActor(request);
-    await deleteImage(db, storage, actor.accountId, idParam(request.params, 'Imagem não encontrada.'));
+    await deleteImage(db, storage, actor.accountId, idParam(request.params, 'image'));
     return reply.status(204).send();
   });
 }
@@ -121,7 +122,7 @@ export async function localUploadsRoutes(app: FastifyInstance, opts: { storage: 
     const contentType = contentTypeForExtension(key.slice(key.lastIndexOf('.') + 1));
     if (!file || !contentType) {
       file?.stream.destroy();
-      throw new AppError('not_found', 'Imagem não encontrada.');
+      throw notFound('image');
     }
     return reply
       .header('content-type', contentType)

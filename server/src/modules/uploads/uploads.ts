@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import type { FileStorage } from './file-storage';
 import { looksLikeSvg, sniffImage } from './image-sniff';
 import { type UploadedFileRow, uploadedFiles } from './uploads.db';
@@ -111,6 +112,6 @@ export async function deleteImage(db: Db, storage: FileStorage, accountId: strin
     .delete(uploadedFiles)
     .where(and(eq(uploadedFiles.accountId, accountId), eq(uploadedFiles.id, id)))
     .returning();
-  if (!row) throw new AppError('not_found', 'Imagem não encontrada.');
+  if (!row) throw notFound('image');
   await storage.delete(row.storageKey);
 }

@@ -7,6 +7,7 @@ import type {
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { generateWebhookSecret, type SecretBox } from './signing';
 import { type GuardOptions, UnsafeWebhookUrl, vetWebhookUrl } from './ssrf-guard';
 import { webhookEndpoints } from './webhooks.db';
@@ -50,7 +51,7 @@ export async function findEndpoint(db: Db, accountId: string, id: string): Promi
     .select()
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.accountId, accountId)));
-  if (!row) throw new AppError('not_found', 'Endpoint de webhook não encontrado.');
+  if (!row) throw notFound('webhookEndpoint');
   return row;
 }
 
@@ -112,7 +113,7 @@ export async function updateEndpoint(
     })
     .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.accountId, accountId)))
     .returning();
-  if (!row) throw new AppError('not_found', 'Endpoint de webhook não encontrado.');
+  if (!row) throw notFound('webhookEndpoint');
   return endpointDto(row);
 }
 
@@ -121,7 +122,7 @@ export async function deleteEndpoint(db: Db, accountId: string, id: string): Pro
     .delete(webhookEndpoints)
     .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.accountId, accountId)))
     .returning({ id: webhookEndpoints.id });
-  if (rows.length === 0) throw new AppError('not_found', 'Endpoint de webhook não encontrado.');
+  if (rows.length === 0) throw notFound('webhookEndpoint');
 }
 
 /** The secrets that sign right now: the current one, plus the previous one during the 24 h after a rotation. */

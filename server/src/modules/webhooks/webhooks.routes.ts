@@ -24,8 +24,6 @@ import {
 import type { SecretBox } from './signing';
 import type { GuardOptions } from './ssrf-guard';
 
-const ENDPOINT_NOT_FOUND = 'Endpoint de webhook não encontrado.';
-
 /**
  * Outbound webhooks of the actor's account (session-authenticated; owners and admins manage them, since the
  * signing secret and the URLs are integration credentials).
@@ -52,39 +50,39 @@ export async function webhooksRoutes(
   });
   app.patch('/api/webhooks/endpoints/:id', async (request) => {
     const actor = await manager(request);
-    const id = idParam(request.params, ENDPOINT_NOT_FOUND);
+    const id = idParam(request.params, 'webhookEndpoint');
     return updateEndpoint({ db, guard }, actor.accountId, id, parseInput(webhookEndpointUpdateSchema, request.body));
   });
   app.delete('/api/webhooks/endpoints/:id', async (request, reply) => {
     const actor = await manager(request);
-    await deleteEndpoint(db, actor.accountId, idParam(request.params, ENDPOINT_NOT_FOUND));
+    await deleteEndpoint(db, actor.accountId, idParam(request.params, 'webhookEndpoint'));
     return reply.status(204).send();
   });
   app.get('/api/webhooks/endpoints/:id/secret', async (request, reply) => {
     const actor = await manager(request);
     reply.header('cache-control', 'no-store');
-    return revealSecret(db, box, actor.accountId, idParam(request.params, ENDPOINT_NOT_FOUND));
+    return revealSecret(db, box, actor.accountId, idParam(request.params, 'webhookEndpoint'));
   });
   app.post('/api/webhooks/endpoints/:id/secret/rotate', async (request, reply) => {
     const actor = await manager(request);
     reply.header('cache-control', 'no-store');
-    return rotateSecret(db, box, actor.accountId, idParam(request.params, ENDPOINT_NOT_FOUND));
+    return rotateSecret(db, box, actor.accountId, idParam(request.params, 'webhookEndpoint'));
   });
   app.post('/api/webhooks/endpoints/:id/test', async (request, reply) => {
     const actor = await manager(request);
-    const endpoint = await findEndpoint(db, actor.accountId, idParam(request.params, ENDPOINT_NOT_FOUND));
+    const endpoint = await findEndpoint(db, actor.accountId, idParam(request.params, 'webhookEndpoint'));
     const eventId = await emitTestEvent(db, actor.accountId, endpoint.id);
     return reply.status(202).send({ eventId });
   });
   app.get('/api/webhooks/endpoints/:id/deliveries', async (request) => {
     const actor = await manager(request);
-    const endpoint = await findEndpoint(db, actor.accountId, idParam(request.params, ENDPOINT_NOT_FOUND));
+    const endpoint = await findEndpoint(db, actor.accountId, idParam(request.params, 'webhookEndpoint'));
     const filter = parseInput(webhookDeliveryFilterSchema, request.query);
     return { items: await listDeliveries(db, actor.accountId, endpoint.id, filter) };
   });
   app.post('/api/webhooks/deliveries/:id/redeliver', async (request, reply) => {
     const actor = await manager(request);
-    const id = idParam(request.params, 'Entrega não encontrada.');
+    const id = idParam(request.params, 'delivery');
     if (!(await redeliver(db, actor.accountId, id))) {
       throw new AppError('conflict', 'Esta entrega não existe ou ainda está em andamento.');
     }

@@ -843,7 +843,7 @@ export const en = {
   'imports.summary.inserted': 'New',
   'imports.summary.updated': 'Updated',
   'imports.summary.unchanged': 'Unchanged',
-  'imports.summary.invalid': 'Invalid e-mails',
+  'imports.summary.invalid': 'Invalid rows',
   'imports.summary.duplicate': 'Duplicates in the file',
   'imports.summary.suppressed': 'Blocked (suppression)',
   'imports.summary.rejected': 'Rejected rows',
@@ -866,18 +866,31 @@ export const en = {
   'imports.mapping.needEmail': 'Choose the column that holds the e-mail address.',
   'imports.mapping.checkFields': 'Please check the fields.',
   'imports.mapping.columns': 'Columns',
-  'imports.mapping.columnsHint': 'Tell us what each column contains. The first rows are shown below.',
+  'imports.mapping.columnsHint':
+    'Tell us what each column contains (under its name, the first values of the file) and, for custom fields, their type.',
   'imports.mapping.column': 'Column {column}',
   'imports.mapping.email': 'E-mail',
   'imports.mapping.name': 'Name',
   'imports.mapping.customField': 'Custom field "{field}"',
   'imports.mapping.ignore': 'Ignore',
+  'imports.mapping.columnType': 'Type of column {column}',
+  'imports.mapping.type.text': 'Text',
+  'imports.mapping.type.number': 'Number',
+  'imports.mapping.type.date': 'Date',
+  'imports.mapping.typeHint':
+    'Dates as dd/mm/yyyy (or YYYY-MM-DD) and numbers as 1.234,56 or 1234.56. A row with a value that is not of its column type (e.g. 31/02/2000) is not imported and goes to the rejected-rows report, with the reason.',
   'imports.mapping.list': 'Target list',
   'imports.mapping.noList': 'None (contacts only)',
   'imports.mapping.doubleOptIn.one':
     "This list uses double opt-in: the contact in the file will get a confirmation e-mail (from the account's default sender, charged like any e-mail) and joins the list only after confirming.",
   'imports.mapping.doubleOptIn.other':
     "This list uses double opt-in: up to {count} contacts will get a confirmation e-mail (from the account's default sender, charged like any e-mail) and join the list only after confirming. Those already on the list, unsubscribed or suppressed get none.",
+  'imports.newList.open': '+ Create a new list',
+  'imports.newList.title': 'New list',
+  'imports.newList.name': 'Name of the new list',
+  'imports.newList.doubleHint': 'Each imported contact gets an e-mail and joins the list only after confirming.',
+  'imports.newList.creating': 'Creating…',
+  'imports.newList.created': 'List "{name}" created and chosen.',
   'imports.mapping.legalBasis': 'Legal basis (LGPD)',
   'imports.mapping.choose': 'Choose…',
   'imports.mapping.consent': 'Consent',
@@ -992,7 +1005,7 @@ export const en = {
   'templates.builder.fontSize': 'Text size',
   'templates.editor.insertTagWhere':
     'Click in the text where the field should go (or use "Edit text" in the panel), then choose the field again.',
-  // Segments (features/segments) and "Reenviar para quem não abriu" (issue 15).
+  // Segments (features/segments) and "Reenviar para quem não abriu".
   'segments.title': 'Segments',
   'segments.subtitle': 'Groups of contacts defined by conditions: they update by themselves and can receive campaigns.',
   'segments.new': 'New segment',
@@ -1058,7 +1071,7 @@ export const en = {
   'campaigns.resend.created': 'Follow-up draft created',
   'campaigns.resend.audienceNote':
     'Those who received the original campaign and did not open it (automatic opens do not count).',
-  // Automations (features/automations, issue 15).
+  // Automations (features/automations).
   'automations.title': 'Automations',
   'automations.subtitle':
     'Messages that go out on their own: a welcome for new list members, birthday wishes, a follow-up after a purchase.',

@@ -741,7 +741,7 @@ export const ptBRApp = {
   'imports.summary.inserted': 'Novos',
   'imports.summary.updated': 'Atualizados',
   'imports.summary.unchanged': 'Sem mudança',
-  'imports.summary.invalid': 'E-mails inválidos',
+  'imports.summary.invalid': 'Linhas inválidas',
   'imports.summary.duplicate': 'Repetidos no arquivo',
   'imports.summary.suppressed': 'Bloqueados (supressão)',
   'imports.summary.rejected': 'Linhas rejeitadas',
@@ -764,18 +764,31 @@ export const ptBRApp = {
   'imports.mapping.needEmail': 'Escolha a coluna que tem o e-mail.',
   'imports.mapping.checkFields': 'Confira os campos.',
   'imports.mapping.columns': 'Colunas',
-  'imports.mapping.columnsHint': 'Diga o que cada coluna contém. Veja as primeiras linhas abaixo.',
+  'imports.mapping.columnsHint':
+    'Diga o que cada coluna contém (embaixo do nome, os primeiros valores do arquivo) e, nos campos personalizados, o tipo.',
   'imports.mapping.column': 'Coluna {column}',
   'imports.mapping.email': 'E-mail',
   'imports.mapping.name': 'Nome',
   'imports.mapping.customField': 'Campo personalizado "{field}"',
   'imports.mapping.ignore': 'Ignorar',
+  'imports.mapping.columnType': 'Tipo da coluna {column}',
+  'imports.mapping.type.text': 'Texto',
+  'imports.mapping.type.number': 'Número',
+  'imports.mapping.type.date': 'Data',
+  'imports.mapping.typeHint':
+    'Datas em dd/mm/aaaa (ou AAAA-MM-DD) e números como 1.234,56 ou 1234.56. Uma linha com um valor que não é do tipo da coluna (por exemplo 31/02/2000) não é importada e vai para o relatório de linhas rejeitadas, com o motivo.',
   'imports.mapping.list': 'Lista de destino',
   'imports.mapping.noList': 'Nenhuma (só contatos)',
   'imports.mapping.doubleOptIn.one':
     'Esta lista tem confirmação dupla: o contato do arquivo receberá um e-mail de confirmação (do remetente padrão da conta, cobrado como qualquer e-mail) e só entra na lista depois de confirmar.',
   'imports.mapping.doubleOptIn.other':
     'Esta lista tem confirmação dupla: até {count} contatos receberão um e-mail de confirmação (do remetente padrão da conta, cobrado como qualquer e-mail) e só entram na lista depois de confirmar. Quem já está na lista, descadastrou ou está na lista de supressão não recebe.',
+  'imports.newList.open': '+ Criar uma lista nova',
+  'imports.newList.title': 'Nova lista',
+  'imports.newList.name': 'Nome da nova lista',
+  'imports.newList.doubleHint': 'Cada contato importado recebe um e-mail e só entra na lista depois de confirmar.',
+  'imports.newList.creating': 'Criando…',
+  'imports.newList.created': 'Lista "{name}" criada e escolhida.',
   'imports.mapping.legalBasis': 'Base legal (LGPD)',
   'imports.mapping.choose': 'Escolha…',
   'imports.mapping.consent': 'Consentimento',
@@ -890,7 +903,7 @@ export const ptBRApp = {
   'templates.builder.fontSize': 'Tamanho do texto',
   'templates.editor.insertTagWhere':
     'Clique no texto, no ponto onde o campo deve entrar (ou use "Editar texto" no painel), e escolha o campo de novo.',
-  // Segments (features/segments) and "Reenviar para quem não abriu" (issue 15).
+  // Segments (features/segments) and "Reenviar para quem não abriu".
   'segments.title': 'Segmentos',
   'segments.subtitle': 'Grupos de contatos definidos por condições: atualizam sozinhos e podem receber campanhas.',
   'segments.new': 'Novo segmento',
@@ -955,7 +968,7 @@ export const ptBRApp = {
     'Cria um rascunho com o mesmo conteúdo para quem recebeu e não abriu (aberturas automáticas, como as da Apple, não contam). Você revê o custo, agenda ou envia.',
   'campaigns.resend.created': 'Rascunho de reenvio criado',
   'campaigns.resend.audienceNote': 'Quem recebeu a campanha original e não a abriu (aberturas automáticas não contam).',
-  // Automations (features/automations, issue 15); the nav entry lives here, out of the landing's entry chunk.
+  // Automations (features/automations); the nav entry lives here, out of the landing's entry chunk.
   'dashboard.nav.automations': 'Automações',
   'automations.title': 'Automações',
   'automations.subtitle':

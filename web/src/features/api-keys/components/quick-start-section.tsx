@@ -3,13 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
-import { BALANCE_QUERY_KEY, getBalance } from '@/features/balance/api/get-balance';
-import { useSenders } from '@/features/settings/api/senders';
 import { useI18n } from '@/lib/i18n';
+import { BALANCE_QUERY_KEY, getBalance } from '@/lib/queries/balance';
+import { useSenders } from '@/lib/queries/senders';
 import { useSessionData } from '@/lib/use-session';
 import { CopyButton } from './copy-button';
 
-/** Where the quick start's From comes from (issue 14): only a verified sender of the account may send. */
+/** Where the quick start's From comes from: only a verified sender of the account may send. */
 export const SENDERS_SETTINGS_PATH = '/dashboard/settings?aba=remetentes';
 
 function domainOf(email: string): string {

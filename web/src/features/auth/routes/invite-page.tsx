@@ -1,16 +1,16 @@
 import '@/lib/i18n/app-messages';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { isApiError } from '@/lib/api-client';
 import { useI18n } from '@/lib/i18n';
+import { switchAccount } from '@/lib/queries/auth';
 import { queryClient } from '@/lib/query-client';
 import { getSession, type Session } from '@/lib/session';
 import { acceptInvitation } from '../api/accept-invitation';
 import { signOut } from '../api/sign-out';
-import { switchAccount } from '../api/switch-account';
-import { AuthLayout, FormMessage } from '../components/auth-layout';
 import { useSubmit } from '../utils/use-submit';
 
 type SessionState = { status: 'loading' } | { status: 'anonymous' } | { status: 'signed-in'; session: Session };

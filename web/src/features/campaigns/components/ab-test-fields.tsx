@@ -11,9 +11,8 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { getTemplate } from '@/features/templates/api/get-template';
-import { useTemplates } from '@/features/templates/api/get-templates';
 import { messageOf } from '@/lib/notify';
+import { getTemplate, useTemplates } from '@/lib/queries/templates';
 
 const selectClass =
   'h-11 w-full rounded-lg border border-slate-300 bg-white px-2 text-base text-slate-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-200';

@@ -1,7 +1,7 @@
 import { type SendCheckItem, sendChecklist } from '@carteiro/shared';
 import { Link } from 'react-router';
 import { Card, CardContent } from '@/components/ui/card';
-import { useSenderAlignment } from '@/features/settings/api/senders';
+import { useSenderAlignment } from '@/lib/queries/senders';
 import { useSession } from '@/lib/use-session';
 import type { Campaign, CampaignSummary } from '../api/types';
 

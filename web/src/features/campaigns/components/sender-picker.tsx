@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Input } from '@/components/ui/input';
-import { useSenders } from '@/features/settings/api/senders';
+import { useSenders } from '@/lib/queries/senders';
 
 const selectClass =
   'h-10 w-full rounded-lg border border-slate-300 bg-white px-2 text-sm text-slate-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-200';
@@ -8,7 +8,7 @@ const selectClass =
 const SETTINGS_LINK = '/dashboard/settings?aba=remetentes';
 
 /**
- * The campaign's From (issue 14): offers only the account's confirmed addresses and any address at its verified
+ * The campaign's From: offers only the account's confirmed addresses and any address at its verified
  * domains. A From saved before (unverified) stays visible, marked, so it can be replaced. Without any verified
  * sender yet it stays a free field with the way to verify one (the server refuses to send until then).
  */

@@ -1,7 +1,7 @@
 import type { ContactCreateInput } from '@carteiro/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { CONTACTS_KEY, type Contact } from './types';
+import { CONTACTS_KEY, type Contact } from '@/lib/queries/contacts';
 
 export function createContact(input: ContactCreateInput) {
   return apiFetch<Contact>('/api/contacts', { body: input });

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { CONTACTS_KEY } from './types';
+import { CONTACTS_KEY } from '@/lib/queries/contacts';
 
 export function deleteContact(id: string) {
   return apiFetch<void>(`/api/contacts/${encodeURIComponent(id)}`, { method: 'DELETE' });

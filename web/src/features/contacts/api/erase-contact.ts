@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { CONTACTS_KEY } from './types';
+import { CONTACTS_KEY } from '@/lib/queries/contacts';
 
 /** LGPD erase: the contact and its personal data go; a hash of the address stays in the suppression list. */
 export function eraseContact(id: string) {

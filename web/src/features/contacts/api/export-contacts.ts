@@ -1,4 +1,4 @@
-import { type ContactFilter, filterQuery } from './types';
+import { type ContactFilter, filterQuery } from '@/lib/queries/contacts';
 
 /** URL of the CSV export of a filter (UTF-8 with BOM; `;` for Excel pt-BR when asked). Downloaded by the browser. */
 export function exportContactsUrl(filter: ContactFilter, delimiter: ',' | ';'): string {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { CONTACTS_KEY } from './types';
+import { CONTACTS_KEY } from '@/lib/queries/contacts';
 
 export interface ContactActivity {
   messages: Array<{

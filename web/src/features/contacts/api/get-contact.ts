@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { CONTACTS_KEY, type ContactDetail } from './types';
+import { CONTACTS_KEY, type ContactDetail } from '@/lib/queries/contacts';
 
 export function getContact(id: string, signal?: AbortSignal) {
   return apiFetch<ContactDetail>(`/api/contacts/${encodeURIComponent(id)}`, { signal });

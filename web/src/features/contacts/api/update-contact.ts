@@ -1,7 +1,7 @@
 import type { ContactUpdateInput } from '@carteiro/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { CONTACTS_KEY, type Contact } from './types';
+import { CONTACTS_KEY, type Contact } from '@/lib/queries/contacts';
 
 export function updateContact(id: string, input: ContactUpdateInput) {
   return apiFetch<Contact>(`/api/contacts/${encodeURIComponent(id)}`, { method: 'PATCH', body: input });

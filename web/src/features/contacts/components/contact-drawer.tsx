@@ -4,15 +4,20 @@ import { Drawer, downloadUrl, ErrorPanel, errorText, formatDateTime, LoadingPane
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { useLists } from '@/features/lists/api/get-lists';
 import { type Locale, type MessageKey, useI18n } from '@/lib/i18n';
+import {
+  CONTACT_STATUS_LABELS,
+  type ContactDetail,
+  type ContactStatus,
+  LEGAL_BASIS_LABELS,
+} from '@/lib/queries/contacts';
+import { useLists } from '@/lib/queries/lists';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useDeleteContact } from '../api/delete-contact';
 import { useEraseContact } from '../api/erase-contact';
 import { exportContactDataUrl } from '../api/export-contact-data';
 import { useContact } from '../api/get-contact';
 import { type ContactActivity, useContactActivity } from '../api/get-contact-activity';
-import { CONTACT_STATUS_LABELS, type ContactDetail, type ContactStatus, LEGAL_BASIS_LABELS } from '../api/types';
 import { useUpdateContact } from '../api/update-contact';
 import { StatusBadge } from './contacts-browser';
 import { CustomFieldsEditor } from './custom-fields-editor';

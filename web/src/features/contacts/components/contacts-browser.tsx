@@ -16,13 +16,18 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState, PeopleIcon } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
-import { useLists } from '@/features/lists/api/get-lists';
 import { useI18n } from '@/lib/i18n';
+import {
+  CONTACT_STATUS_LABELS,
+  CONTACTS_PAGE_SIZE,
+  type ContactFilter,
+  type ContactStatus,
+  useContacts,
+} from '@/lib/queries/contacts';
+import { useLists } from '@/lib/queries/lists';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useBulkContacts } from '../api/bulk-contacts';
 import { exportContactsUrl } from '../api/export-contacts';
-import { CONTACTS_PAGE_SIZE, useContacts } from '../api/get-contacts';
-import { CONTACT_STATUS_LABELS, type ContactFilter, type ContactStatus } from '../api/types';
 import { ContactDrawer } from './contact-drawer';
 
 const STATUS_TONES: Record<ContactStatus, 'success' | 'neutral' | 'danger' | 'warning'> = {

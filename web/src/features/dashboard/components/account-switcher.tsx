@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { switchAccount } from '@/features/auth/api/switch-account';
 import { useI18n } from '@/lib/i18n';
 import { toastError } from '@/lib/notify';
+import { switchAccount } from '@/lib/queries/auth';
 import { queryClient } from '@/lib/query-client';
 import { useSessionData } from '@/lib/use-session';
 

@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { sendVerificationEmail } from '@/features/auth/api/send-verification-email';
-import { EMAIL_VERIFIED_PATH } from '@/features/auth/api/sign-up';
 import { useI18n } from '@/lib/i18n';
 import { toastError } from '@/lib/notify';
+import { EMAIL_VERIFIED_PATH, sendVerificationEmail } from '@/lib/queries/auth';
 import { useSessionData } from '@/lib/use-session';
 import { toast } from '@/stores/app-store';
 

@@ -1,3 +1,4 @@
+import type { FieldType } from '@carteiro/shared';
 import { uploadWithRetry } from '@/lib/upload';
 
 /** The server's answer to an upload: what it detected and the first rows, for the mapping step. */
@@ -10,6 +11,8 @@ export interface ImportUpload {
   columns: string[];
   preview: string[][];
   suggestedMapping: Record<string, string>;
+  /** Custom-field columns written as dates (header → date); the others are text until the owner says otherwise. */
+  suggestedTypes?: Record<string, FieldType>;
 }
 
 /** Sends the raw CSV (retried on 5xx/408/429 with back-off, spec §9). */

@@ -104,6 +104,89 @@ describe('ImportWizard', () => {
     ).toBeTruthy();
   });
 
+  it('asks the type of each custom-field column (dates suggested) and sends it with the mapping', async () => {
+    const dated = {
+      ...upload,
+      columns: ['E-mail', 'Nome', 'Cidade', 'Aniversário'],
+      preview: [['joao@x.com', 'João', 'São Paulo', '15/03/1985']],
+      suggestedMapping: { 'E-mail': 'email', Nome: 'name', Cidade: 'field:cidade', Aniversário: 'field:aniversário' },
+      suggestedTypes: { Aniversário: 'date' },
+    };
+    let started: Record<string, unknown> | null = null;
+    restore = configureApiClient({
+      fetch: vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+        if (String(url) === '/api/imports') return Response.json(dated, { status: 201 });
+        if (String(url).endsWith('/start')) {
+          started = JSON.parse(String(init?.body));
+          return Response.json({ id: dated.importId, status: 'queued' }, { status: 202 });
+        }
+        return Response.json({ items: [] });
+      }),
+    });
+    renderWizard();
+    const input = document.querySelector<HTMLInputElement>('#import-file');
+    if (!input) throw new Error('sem campo de arquivo');
+    fireEvent.change(input, { target: { files: [new File(['x'], 'clientes.csv', { type: 'text/csv' })] } });
+    const birthday = (await screen.findByLabelText('Tipo da coluna Aniversário')) as HTMLSelectElement;
+    expect(birthday.value).toBe('date');
+    expect([...birthday.options].map((o) => o.text)).toEqual(['Texto', 'Número', 'Data']);
+    expect((screen.getByLabelText('Tipo da coluna Cidade') as HTMLSelectElement).value).toBe('text');
+    // E-mail and name have no type; a column taken off its field loses its type.
+    expect(screen.queryByLabelText('Tipo da coluna Nome')).toBeNull();
+    expect(screen.getByText(/31\/02\/2000/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Tipo da coluna Cidade'), { target: { value: 'number' } });
+    fireEvent.change(screen.getByLabelText('Coluna Cidade'), { target: { value: 'ignore' } });
+    expect(screen.queryByLabelText('Tipo da coluna Cidade')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Base legal (LGPD)'), { target: { value: 'consent' } });
+    fireEvent.change(screen.getByLabelText('Origem do consentimento'), { target: { value: 'Loja' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Iniciar importação' }));
+    await vi.waitFor(() => expect(started).not.toBeNull());
+    expect(started).toMatchObject({ fieldTypes: { Aniversário: 'date' } });
+  });
+
+  it('creates the target list in place: name → created → chosen, without starting the import', async () => {
+    const lists: Array<Record<string, unknown>> = [
+      { id: 'l-geral', name: 'Geral', description: null, optIn: 'single', contactCount: 0, subscribedCount: 0 },
+    ];
+    const calls: string[] = [];
+    let created: Record<string, unknown> | null = null;
+    restore = configureApiClient({
+      fetch: vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+        calls.push(`${init?.method ?? 'GET'} ${String(url)}`);
+        if (String(url) === '/api/imports') return Response.json(upload, { status: 201 });
+        if (String(url) === '/api/lists' && init?.method === 'POST') {
+          created = JSON.parse(String(init.body));
+          const list = { id: 'l-nova', description: null, contactCount: 0, subscribedCount: 0, ...created };
+          lists.push(list);
+          return Response.json(list, { status: 201 });
+        }
+        return Response.json({ items: lists });
+      }),
+    });
+    renderWizard();
+    const input = document.querySelector<HTMLInputElement>('#import-file');
+    if (!input) throw new Error('sem campo de arquivo');
+    fireEvent.change(input, { target: { files: [new File(['x'], 'clientes.csv', { type: 'text/csv' })] } });
+    await screen.findByRole('option', { name: 'Geral' });
+    fireEvent.click(screen.getByRole('button', { name: '+ Criar uma lista nova' }));
+    const name = screen.getByLabelText('Nome da nova lista');
+    expect(document.activeElement).toBe(name);
+    // An empty name is refused under the field, and nothing is sent.
+    fireEvent.keyDown(name, { key: 'Enter' });
+    expect((await screen.findByText('Informe o nome da lista.')).id).toBe('import-new-list-error');
+    fireEvent.change(name, { target: { value: 'Clientes da feira' } });
+    fireEvent.click(screen.getByLabelText(/Confirmação por e-mail/));
+    fireEvent.keyDown(name, { key: 'Enter' });
+    expect(await screen.findByText('Lista "Clientes da feira" criada e escolhida.')).toBeTruthy();
+    expect(created).toEqual({ name: 'Clientes da feira', optIn: 'double' });
+    const list = screen.getByLabelText('Lista de destino') as HTMLSelectElement;
+    expect(list.value).toBe('l-nova');
+    expect(document.activeElement).toBe(list);
+    // The new list asks for confirmation: the wizard says so before the import runs.
+    expect(screen.getByText(/Esta lista tem confirmação dupla/)).toBeTruthy();
+    expect(calls.some((call) => call.endsWith('/start'))).toBe(false);
+  });
+
   it('speaks English when the locale is en', async () => {
     restore = configureApiClient({ fetch: vi.fn(async () => Response.json(upload, { status: 201 })) });
     await setLocale('en');

@@ -1,10 +1,10 @@
-import { fieldHeader, importStartSchema } from '@carteiro/shared';
+import { FIELD_TYPE_VALUES, type FieldType, fieldHeader, importStartSchema, listCreateSchema } from '@carteiro/shared';
 import { useState } from 'react';
 import { errorText, formatNumber, pluralForm, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { useLists } from '@/features/lists/api/get-lists';
+import { type MailingList, useCreateList, useLists } from '@/lib/queries/lists';
 import '@/lib/i18n/app-messages';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { startImport } from '../api/start-import';
@@ -110,7 +110,11 @@ function MappingStep({
   const [mapping, setMapping] = useState<Record<string, string>>(() =>
     Object.fromEntries(upload.columns.map((c) => [c, upload.suggestedMapping[c] ?? `field:${c}`])),
   );
+  const [fieldTypes, setFieldTypes] = useState<Record<string, FieldType>>(() => ({ ...upload.suggestedTypes }));
+  const isField = (column: string) => mapping[column]?.startsWith('field:') ?? false;
   const [listId, setListId] = useState(defaultListId ?? '');
+  const [creatingList, setCreatingList] = useState(false);
+  const [createdList, setCreatedList] = useState<string | null>(null);
   const [legalBasis, setLegalBasis] = useState<'consent' | 'legitimate_interest' | ''>('');
   const [consentSource, setConsentSource] = useState('');
   const [updateExisting, setUpdateExisting] = useState(false);
@@ -133,6 +137,10 @@ function MappingStep({
         }
         const parsed = importStartSchema.safeParse({
           mapping,
+          // Only the columns that still go to a custom field keep a type (text is the default).
+          fieldTypes: Object.fromEntries(
+            Object.entries(fieldTypes).filter(([column, type]) => type !== 'text' && isField(column)),
+          ),
           listId: listId || null,
           legalBasis: legalBasis || undefined,
           consentSource,
@@ -185,48 +193,67 @@ function MappingStep({
       <section>
         <h3 className="mb-2 font-semibold text-slate-900">{t('imports.mapping.columns')}</h3>
         <p className="mb-3 text-sm text-slate-600">{t('imports.mapping.columnsHint')}</p>
-        <div className="overflow-x-auto rounded-xl border border-slate-200">
-          <table className="w-full min-w-[32rem] text-left text-sm">
-            <thead>
-              <tr className="bg-slate-50">
-                {upload.columns.map((column) => {
-                  const suggested = upload.suggestedMapping[column];
-                  const fieldValue = suggested?.startsWith('field:') ? suggested : `field:${column}`;
-                  return (
-                    <th key={column} className="px-3 py-2 align-top">
-                      <span className="mb-1 block font-semibold text-slate-800">{column}</span>
-                      <Select
-                        aria-label={t('imports.mapping.column', { column })}
-                        className="h-9 min-w-36"
-                        value={mapping[column]}
-                        onChange={(event) => setMapping({ ...mapping, [column]: event.target.value })}
-                      >
-                        <option value="email">{t('imports.mapping.email')}</option>
-                        <option value="name">{t('imports.mapping.name')}</option>
-                        <option value={fieldValue}>
-                          {t('imports.mapping.customField', { field: fieldHeader(fieldValue.slice(6)) })}
-                        </option>
-                        <option value="ignore">{t('imports.mapping.ignore')}</option>
-                      </Select>
-                    </th>
-                  );
-                })}
-              </tr>
-            </thead>
-            <tbody>
-              {upload.preview.slice(0, 5).map((row, r) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: preview rows are static.
-                <tr key={r} className="border-t border-slate-100">
-                  {upload.columns.map((column, c) => (
-                    <td key={column} className="max-w-48 truncate px-3 py-2 text-slate-700">
-                      {row[c] ?? ''}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        {/* One row per column (not one table column each): the choices keep their full width at any file size. */}
+        <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200" data-testid="import-columns">
+          {upload.columns.map((column, c) => {
+            const suggested = upload.suggestedMapping[column];
+            const fieldValue = suggested?.startsWith('field:') ? suggested : `field:${column}`;
+            const examples = upload.preview
+              .map((row) => row[c] ?? '')
+              .filter((cell) => cell.trim() !== '')
+              .slice(0, 3);
+            return (
+              <li
+                key={column}
+                className="grid gap-2 px-3 py-3 sm:grid-cols-[minmax(0,1fr)_16rem_10rem] sm:items-center"
+              >
+                <div className="min-w-0">
+                  <span className="block break-words font-semibold text-slate-800">{column}</span>
+                  <span className="flex min-w-0 flex-wrap gap-x-3 text-xs text-slate-500">
+                    {examples.map((cell, e) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: preview cells are static.
+                      <span key={e} className="max-w-full truncate">
+                        {cell}
+                      </span>
+                    ))}
+                  </span>
+                </div>
+                <Select
+                  aria-label={t('imports.mapping.column', { column })}
+                  className="h-9"
+                  value={mapping[column]}
+                  onChange={(event) => setMapping({ ...mapping, [column]: event.target.value })}
+                >
+                  <option value="email">{t('imports.mapping.email')}</option>
+                  <option value="name">{t('imports.mapping.name')}</option>
+                  <option value={fieldValue}>
+                    {t('imports.mapping.customField', { field: fieldHeader(fieldValue.slice(6)) })}
+                  </option>
+                  <option value="ignore">{t('imports.mapping.ignore')}</option>
+                </Select>
+                {mapping[column]?.startsWith('field:') ? (
+                  <Select
+                    aria-label={t('imports.mapping.columnType', { column })}
+                    className="h-9"
+                    value={fieldTypes[column] ?? 'text'}
+                    onChange={(event) => setFieldTypes({ ...fieldTypes, [column]: event.target.value as FieldType })}
+                  >
+                    {FIELD_TYPE_VALUES.map((type) => (
+                      <option key={type} value={type}>
+                        {t(`imports.mapping.type.${type}`)}
+                      </option>
+                    ))}
+                  </Select>
+                ) : (
+                  <span aria-hidden="true" className="hidden sm:block" />
+                )}
+              </li>
+            );
+          })}
+        </ul>
+        {Object.entries(fieldTypes).some(([column, type]) => type !== 'text' && isField(column)) ? (
+          <p className="mt-2 text-sm text-slate-600">{t('imports.mapping.typeHint')}</p>
+        ) : null}
       </section>
 
       <section className="grid gap-4 sm:grid-cols-2">
@@ -240,6 +267,33 @@ function MappingStep({
               </option>
             ))}
           </Select>
+          {creatingList ? (
+            <NewListInline
+              onCreated={(list) => {
+                setListId(list.id);
+                setCreatingList(false);
+                setCreatedList(list.name);
+                document.getElementById('import-list')?.focus();
+              }}
+              onCancel={() => setCreatingList(false)}
+            />
+          ) : (
+            <button
+              type="button"
+              className="mt-1.5 text-sm font-semibold text-brand-700 hover:underline"
+              onClick={() => {
+                setCreatedList(null);
+                setCreatingList(true);
+              }}
+            >
+              {t('imports.newList.open')}
+            </button>
+          )}
+          {createdList ? (
+            <p role="status" className="mt-1 text-sm text-emerald-800">
+              {t('imports.newList.created', { name: createdList })}
+            </p>
+          ) : null}
           {lists.data?.find((list) => list.id === listId)?.optIn === 'double' ? (
             <p role="status" className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900">
               {t(`imports.mapping.doubleOptIn.${pluralForm(locale, upload.totalRows)}`, {
@@ -308,5 +362,76 @@ function MappingStep({
         ) : null}
       </div>
     </form>
+  );
+}
+
+/**
+ * Creates the import's target list without leaving the import (a div, not a nested form: Enter creates the list
+ * instead of starting the import). The new list is chosen as soon as it exists.
+ */
+function NewListInline({ onCreated, onCancel }: { onCreated: (list: MailingList) => void; onCancel: () => void }) {
+  const { t } = useI18n();
+  const create = useCreateList();
+  const [name, setName] = useState('');
+  const [double, setDouble] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit() {
+    const parsed = listCreateSchema.safeParse({ name, optIn: double ? 'double' : 'single' });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? t('imports.mapping.checkFields'));
+      document.getElementById('import-new-list')?.focus();
+      return;
+    }
+    setError(null);
+    try {
+      onCreated(await create.mutateAsync(parsed.data));
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  }
+
+  return (
+    <fieldset className="mt-2 space-y-2 rounded-lg border border-slate-200 p-3" data-testid="import-new-list">
+      <legend className="px-1 text-sm font-semibold text-slate-800">{t('imports.newList.title')}</legend>
+      <Label htmlFor="import-new-list">{t('imports.newList.name')}</Label>
+      <Input
+        id="import-new-list"
+        // biome-ignore lint/a11y/noAutofocus: the field the owner just asked for.
+        autoFocus
+        value={name}
+        maxLength={200}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'import-new-list-error' : undefined}
+        onChange={(event) => setName(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            void submit();
+          }
+        }}
+      />
+      {error ? <FieldError id="import-new-list-error">{error}</FieldError> : null}
+      <label className="flex items-start gap-2 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          checked={double}
+          onChange={(event) => setDouble(event.target.checked)}
+          className="mt-0.5 accent-brand-700"
+        />
+        <span>
+          <span className="font-medium">{t('lists.optIn.double')}</span>
+          <span className="block text-slate-500">{t('imports.newList.doubleHint')}</span>
+        </span>
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" size="sm" disabled={create.isPending} onClick={() => void submit()}>
+          {create.isPending ? t('imports.newList.creating') : t('lists.create')}
+        </Button>
+        <Button type="button" size="sm" variant="ghost" onClick={onCancel}>
+          {t('common.cancel')}
+        </Button>
+      </div>
+    </fieldset>
   );
 }

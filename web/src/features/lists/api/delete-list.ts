@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { LISTS_KEY } from './types';
+import { LISTS_KEY } from '@/lib/queries/lists';
 
 export function deleteList(id: string): Promise<void> {
   return apiFetch<void>(`/api/lists/${encodeURIComponent(id)}`, { method: 'DELETE' });

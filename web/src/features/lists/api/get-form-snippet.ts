@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { LISTS_KEY } from './types';
+import { LISTS_KEY } from '@/lib/queries/lists';
 
 export interface FormSnippet {
   listId: string;

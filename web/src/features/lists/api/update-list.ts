@@ -1,7 +1,7 @@
 import type { ListUpdateInput } from '@carteiro/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { LISTS_KEY, type MailingList } from './types';
+import { LISTS_KEY, type MailingList } from '@/lib/queries/lists';
 
 export function updateList(id: string, input: ListUpdateInput): Promise<MailingList> {
   return apiFetch<MailingList>(`/api/lists/${encodeURIComponent(id)}`, { method: 'PATCH', body: input });

@@ -14,8 +14,8 @@ import {
 import { Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { useLists } from '@/features/lists/api/get-lists';
 import { type MessageKey, useI18n } from '@/lib/i18n';
+import { useLists } from '@/lib/queries/lists';
 
 type Kind = 'email' | 'name' | `custom:${string}` | 'list' | 'status' | 'subscribed_at' | 'engagement';
 

@@ -1,16 +1,15 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
+import { FormMessage } from '@/components/auth-layout';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { changeEmail } from '@/features/auth/api/change-email';
-import { changePassword } from '@/features/auth/api/change-password';
-import { FormMessage } from '@/features/auth/components/auth-layout';
-import { TextField } from '@/features/auth/components/text-field';
-import { emailField } from '@/features/auth/utils/schemas';
+import { TextField } from '@/components/ui/text-field';
 import { isApiError } from '@/lib/api-client';
+import { emailField } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { messageOf, toastSuccess } from '@/lib/notify';
 import { usePublicConfig } from '@/lib/public-config';
+import { changeEmail, changePassword } from '@/lib/queries/auth';
 import { useSessionData } from '@/lib/use-session';
 
 const SIGN_IN_AGAIN = '/auth/login?next=%2Fdashboard%2Fsettings%3Faba%3Dseguranca';

@@ -13,8 +13,6 @@ import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDateTime } from '@/lib/format';
 import { messageOf, toastError, toastSuccess } from '@/lib/notify';
-import { canManage, useSessionData } from '@/lib/use-session';
-import { confirmAction } from '@/stores/app-store';
 import {
   addSenderAddress,
   addSenderDomain,
@@ -23,7 +21,9 @@ import {
   deleteSenderDomain,
   refreshSenders,
   useSenders,
-} from '../api/senders';
+} from '@/lib/queries/senders';
+import { canManage, useSessionData } from '@/lib/use-session';
+import { confirmAction } from '@/stores/app-store';
 
 const DOMAIN_STATUS: Record<SenderDomainStatus, { label: string; tone: 'success' | 'warning' | 'danger' | 'neutral' }> =
   {

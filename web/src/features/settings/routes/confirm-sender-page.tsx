@@ -1,10 +1,10 @@
 import '@/lib/i18n/app-messages';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { AuthLayout, FormMessage } from '@/features/auth/components/auth-layout';
 import { messageOf } from '@/lib/notify';
-import { confirmSenderAddress } from '../api/senders';
+import { confirmSenderAddress } from '@/lib/queries/senders';
 
 /**
  * Where the sender address confirmation link lands (`/confirm-sender/:token`). Confirming is a button, not the

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { TEMPLATES_KEY } from './types';
+import { TEMPLATES_KEY } from '@/lib/queries/templates';
 
 export function deleteTemplate(id: string): Promise<void> {
   return apiFetch<void>(`/api/templates/${encodeURIComponent(id)}`, { method: 'DELETE' });

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { TEMPLATES_KEY, type Template } from './types';
+import { TEMPLATES_KEY, type Template } from '@/lib/queries/templates';
 
 export function duplicateTemplate(id: string): Promise<Template> {
   return apiFetch<Template>(`/api/templates/${encodeURIComponent(id)}/duplicate`, { method: 'POST', body: {} });

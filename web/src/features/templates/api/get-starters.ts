@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { type StarterTemplate, TEMPLATES_KEY } from './types';
+import { TEMPLATES_KEY } from '@/lib/queries/templates';
+import type { StarterTemplate } from './types';
 
 export async function getStarterTemplates(signal?: AbortSignal): Promise<StarterTemplate[]> {
   return (await apiFetch<{ items: StarterTemplate[] }>('/api/templates/starters', { signal })).items;

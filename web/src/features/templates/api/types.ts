@@ -1,17 +1,3 @@
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  subject: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Template extends TemplateSummary {
-  html: string;
-  builderProject: Record<string, unknown> | null;
-  text: string | null;
-}
-
 export interface StarterTemplate {
   key: string;
   name: string;
@@ -27,5 +13,3 @@ export interface RenderedTemplate {
   text: string;
   contact: { email: string; name: string | null; fields: Record<string, string> };
 }
-
-export const TEMPLATES_KEY = ['templates'] as const;

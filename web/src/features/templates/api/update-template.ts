@@ -1,7 +1,7 @@
 import type { TemplateUpdateInput } from '@carteiro/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
-import { TEMPLATES_KEY, type Template } from './types';
+import { TEMPLATES_KEY, type Template } from '@/lib/queries/templates';
 
 /** Saves; the server checks the Liquid and answers 400 with "Linha N: …" in pt-BR. */
 export function updateTemplate(id: string, input: TemplateUpdateInput): Promise<Template> {

@@ -3,10 +3,10 @@ import { Link, useParams } from 'react-router';
 import { ErrorPanel, LoadingPanel } from '@/components/kit';
 import { Input } from '@/components/ui/input';
 import { useI18n } from '@/lib/i18n';
-import { useTemplate } from '../api/get-template';
+import type { Template } from '@/lib/queries/templates';
+import { useTemplate } from '@/lib/queries/templates';
 import { previewTemplate } from '../api/preview-template';
 import { testSendTemplate } from '../api/test-send-template';
-import type { Template } from '../api/types';
 import { useUpdateTemplate } from '../api/update-template';
 import { TemplateEditor } from '../components/template-editor';
 

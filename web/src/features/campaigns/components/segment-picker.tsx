@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useI18n } from '@/lib/i18n';
-import { useSegments } from '../api/segments';
+import { useSegments } from '@/lib/queries/segments';
 
 /** The campaign audience step's segments, next to the lists: tick the segments to mail. */
 export function SegmentPicker({ selected, onChange }: { selected: string[]; onChange: (ids: string[]) => void }) {

@@ -1,7 +1,7 @@
 import type { CampaignView } from '@carteiro/shared';
 import type { ComponentType, ReactNode } from 'react';
 import { useI18n } from '@/lib/i18n';
-import { useSegments } from '../api/segments';
+import { useSegments } from '@/lib/queries/segments';
 
 /**
  * The campaign page's audience details beyond lists: the targeted segments, and for a "reenviar para quem não

@@ -1,5 +1,12 @@
 import type { ContactQuery } from '@carteiro/shared';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
 import type { MessageKey } from '@/lib/i18n';
+
+/**
+ * Contacts as several pages read them (the contacts pages, the list page, the template editor's sample contact).
+ * CONTACTS_KEY is the one cache key: a contact's mutations invalidate it for every reader.
+ */
 
 export type ContactStatus = 'subscribed' | 'unsubscribed' | 'bounced' | 'complained';
 
@@ -53,4 +60,22 @@ export function filterQuery(filter: ContactFilter, extra: Record<string, string>
   for (const [key, value] of Object.entries({ ...filter, ...extra })) if (value) params.set(key, String(value));
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+export const CONTACTS_PAGE_SIZE = 50;
+
+export function getContacts(filter: ContactFilter, cursor: string | null, signal?: AbortSignal) {
+  const extra: Record<string, string> = { limit: String(CONTACTS_PAGE_SIZE) };
+  if (cursor) extra.cursor = cursor;
+  return apiFetch<ContactPage>(`/api/contacts${filterQuery(filter, extra)}`, { signal });
+}
+
+/** Keyset pagination: each "Carregar mais" asks for the page after the last cursor. */
+export function useContacts(filter: ContactFilter) {
+  return useInfiniteQuery({
+    queryKey: [...CONTACTS_KEY, 'list', filter],
+    queryFn: ({ pageParam, signal }) => getContacts(filter, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
 }
