@@ -7,8 +7,8 @@ type DbOrTx = Db | DbTransaction;
 /**
  * What other modules record on a campaign, each in one statement on the caller's handle or transaction: the report
  * counters that events after the send move (bounces, complaints, unsubscribes; the opens and clicks recount), and
- * the reason shown for a protective pause. The engine's counters and the status are written elsewhere in this
- * module (`sending/batch-outcomes.ts` through the lifecycle, `campaign-status.ts`).
+ * the reason shown for a protective pause. The engine's counters are `campaign-counters.ts` (folded into the
+ * outcome statement) and the status is `campaign-status.ts`.
  */
 
 const OUTCOME_COUNTER = {
