@@ -1009,7 +1009,7 @@ export const en = {
   'templates.builder.fontSize': 'Text size',
   'templates.editor.insertTagWhere':
     'Click in the text where the field should go (or use "Edit text" in the panel), then choose the field again.',
-  // Segments (features/segments) and "Reenviar para quem não abriu" (issue 15).
+  // Segments (features/segments) and "Reenviar para quem não abriu".
   'segments.title': 'Segments',
   'segments.subtitle': 'Groups of contacts defined by conditions: they update by themselves and can receive campaigns.',
   'segments.new': 'New segment',
@@ -1075,7 +1075,7 @@ export const en = {
   'campaigns.resend.created': 'Follow-up draft created',
   'campaigns.resend.audienceNote':
     'Those who received the original campaign and did not open it (automatic opens do not count).',
-  // Automations (features/automations, issue 15).
+  // Automations (features/automations).
   'automations.title': 'Automations',
   'automations.subtitle':
     'Messages that go out on their own: a welcome for new list members, birthday wishes, a follow-up after a purchase.',

@@ -907,7 +907,7 @@ export const ptBRApp = {
   'templates.builder.fontSize': 'Tamanho do texto',
   'templates.editor.insertTagWhere':
     'Clique no texto, no ponto onde o campo deve entrar (ou use "Editar texto" no painel), e escolha o campo de novo.',
-  // Segments (features/segments) and "Reenviar para quem não abriu" (issue 15).
+  // Segments (features/segments) and "Reenviar para quem não abriu".
   'segments.title': 'Segmentos',
   'segments.subtitle': 'Grupos de contatos definidos por condições: atualizam sozinhos e podem receber campanhas.',
   'segments.new': 'Novo segmento',
@@ -972,7 +972,7 @@ export const ptBRApp = {
     'Cria um rascunho com o mesmo conteúdo para quem recebeu e não abriu (aberturas automáticas, como as da Apple, não contam). Você revê o custo, agenda ou envia.',
   'campaigns.resend.created': 'Rascunho de reenvio criado',
   'campaigns.resend.audienceNote': 'Quem recebeu a campanha original e não a abriu (aberturas automáticas não contam).',
-  // Automations (features/automations, issue 15); the nav entry lives here, out of the landing's entry chunk.
+  // Automations (features/automations); the nav entry lives here, out of the landing's entry chunk.
   'dashboard.nav.automations': 'Automações',
   'automations.title': 'Automações',
   'automations.subtitle':
