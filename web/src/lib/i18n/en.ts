@@ -948,6 +948,10 @@ export const en = {
   'templates.tags.email': 'Contact e-mail',
   'templates.tags.unsubscribe': 'Unsubscribe link',
   'templates.tags.field': 'Field: {name}',
+  'templates.tags.data': 'Message data: {name}',
+  'templates.page.variables': 'Per-message variables (API)',
+  'templates.page.variablesHint':
+    'Names separated by commas, such as pedido, itens, total. In the template, use {{ dados.pedido }}; every API send gives them all in data.',
   'templates.preview.device': 'Device',
   'templates.preview.desktop': 'Desktop (600 px)',
   'templates.preview.mobile': 'Mobile (375 px)',

@@ -845,6 +845,10 @@ export const ptBRApp = {
   'templates.tags.email': 'E-mail do contato',
   'templates.tags.unsubscribe': 'Link de descadastro',
   'templates.tags.field': 'Campo: {name}',
+  'templates.tags.data': 'Dado da mensagem: {name}',
+  'templates.page.variables': 'Variáveis por mensagem (API)',
+  'templates.page.variablesHint':
+    'Nomes separados por vírgula, como pedido, itens, total. No modelo, use {{ dados.pedido }}; cada envio pela API traz todas em data.',
   'templates.preview.device': 'Dispositivo',
   'templates.preview.desktop': 'Computador (600 px)',
   'templates.preview.mobile': 'Celular (375 px)',
