@@ -92,7 +92,7 @@ describe('routes of spec §2', () => {
         revokedAt: null,
       },
     ]);
-    // Issue 14: the quick start sends from a verified sender of the account — here the confirmed login address.
+    // The quick start sends from a verified sender of the account — here the confirmed login address.
     client.setQueryData(SENDERS_QUERY_KEY, {
       addresses: [{ id: ID, email: 'olivia@example.com', status: 'confirmed', createdAt: '2026-11-01T12:00:00.000Z' }],
       domains: [],
