@@ -623,7 +623,6 @@ export const en = {
   'admin.status.suspendedNotice':
     'This account is suspended: it cannot send or resume campaigns. After reactivation, paused campaigns stay paused until the customer resumes them.',
   'admin.status.pausedCount': 'Account suspended; campaigns being sent that were paused: {count}',
-  'lists.kit.genericError': 'Something went wrong. Please try again.',
   'lists.kit.loadFailed': 'Could not load this.',
   'lists.title': 'Lists',
   'lists.back': '← Lists',
@@ -948,6 +947,10 @@ export const en = {
   'templates.tags.email': 'Contact e-mail',
   'templates.tags.unsubscribe': 'Unsubscribe link',
   'templates.tags.field': 'Field: {name}',
+  'templates.tags.data': 'Message data: {name}',
+  'templates.page.variables': 'Per-message variables (API)',
+  'templates.page.variablesHint':
+    'Names separated by commas, such as pedido, itens, total. In the template, use {{ dados.pedido }}; every API send gives them all in data.',
   'templates.preview.device': 'Device',
   'templates.preview.desktop': 'Desktop (600 px)',
   'templates.preview.mobile': 'Mobile (375 px)',
@@ -1005,7 +1008,7 @@ export const en = {
   'templates.builder.fontSize': 'Text size',
   'templates.editor.insertTagWhere':
     'Click in the text where the field should go (or use "Edit text" in the panel), then choose the field again.',
-  // Segments (features/segments) and "Reenviar para quem não abriu" (issue 15).
+  // Segments (features/segments) and "Reenviar para quem não abriu".
   'segments.title': 'Segments',
   'segments.subtitle': 'Groups of contacts defined by conditions: they update by themselves and can receive campaigns.',
   'segments.new': 'New segment',
@@ -1071,7 +1074,7 @@ export const en = {
   'campaigns.resend.created': 'Follow-up draft created',
   'campaigns.resend.audienceNote':
     'Those who received the original campaign and did not open it (automatic opens do not count).',
-  // Automations (features/automations, issue 15).
+  // Automations (features/automations).
   'automations.title': 'Automations',
   'automations.subtitle':
     'Messages that go out on their own: a welcome for new list members, birthday wishes, a follow-up after a purchase.',

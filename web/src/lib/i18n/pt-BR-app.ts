@@ -521,7 +521,6 @@ export const ptBRApp = {
   'admin.status.suspendedNotice':
     'Esta conta está suspensa: não envia nem retoma campanhas. Ao reativar, as campanhas pausadas continuam pausadas até o cliente retomá-las.',
   'admin.status.pausedCount': 'Conta suspensa; campanhas em envio pausadas: {count}',
-  'lists.kit.genericError': 'Algo deu errado. Tente de novo.',
   'lists.kit.loadFailed': 'Não foi possível carregar.',
   'lists.title': 'Listas',
   'lists.back': '← Listas',
@@ -845,6 +844,10 @@ export const ptBRApp = {
   'templates.tags.email': 'E-mail do contato',
   'templates.tags.unsubscribe': 'Link de descadastro',
   'templates.tags.field': 'Campo: {name}',
+  'templates.tags.data': 'Dado da mensagem: {name}',
+  'templates.page.variables': 'Variáveis por mensagem (API)',
+  'templates.page.variablesHint':
+    'Nomes separados por vírgula, como pedido, itens, total. No modelo, use {{ dados.pedido }}; cada envio pela API traz todas em data.',
   'templates.preview.device': 'Dispositivo',
   'templates.preview.desktop': 'Computador (600 px)',
   'templates.preview.mobile': 'Celular (375 px)',
@@ -903,7 +906,7 @@ export const ptBRApp = {
   'templates.builder.fontSize': 'Tamanho do texto',
   'templates.editor.insertTagWhere':
     'Clique no texto, no ponto onde o campo deve entrar (ou use "Editar texto" no painel), e escolha o campo de novo.',
-  // Segments (features/segments) and "Reenviar para quem não abriu" (issue 15).
+  // Segments (features/segments) and "Reenviar para quem não abriu".
   'segments.title': 'Segmentos',
   'segments.subtitle': 'Grupos de contatos definidos por condições: atualizam sozinhos e podem receber campanhas.',
   'segments.new': 'Novo segmento',
@@ -968,7 +971,7 @@ export const ptBRApp = {
     'Cria um rascunho com o mesmo conteúdo para quem recebeu e não abriu (aberturas automáticas, como as da Apple, não contam). Você revê o custo, agenda ou envia.',
   'campaigns.resend.created': 'Rascunho de reenvio criado',
   'campaigns.resend.audienceNote': 'Quem recebeu a campanha original e não a abriu (aberturas automáticas não contam).',
-  // Automations (features/automations, issue 15); the nav entry lives here, out of the landing's entry chunk.
+  // Automations (features/automations); the nav entry lives here, out of the landing's entry chunk.
   'dashboard.nav.automations': 'Automações',
   'automations.title': 'Automações',
   'automations.subtitle':

@@ -2,12 +2,13 @@ import { type SegmentGroup, segmentCreateSchema, segmentTreeSchema } from '@cart
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
-import { ErrorPanel, errorText, formatDate, formatNumber, LoadingPanel, TableShell, td, th } from '@/components/kit';
+import { ErrorPanel, formatDate, formatNumber, LoadingPanel, TableShell, td, th } from '@/components/kit';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
+import { errorText } from '@/lib/error-text';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import {
   useCustomFields,
@@ -17,14 +18,9 @@ import {
   useSegmentMatches,
   useSegments,
 } from '@/lib/queries/segments';
+import { usePageTitle } from '@/lib/use-page-title';
 import { confirmAction, toast } from '@/stores/app-store';
 import { emptyCondition, GroupEditor } from '../components/condition-editor';
-
-function useTitle(title: string) {
-  useEffect(() => {
-    document.title = `${title} — Carteiro`;
-  }, [title]);
-}
 
 /** `value`, once it has stopped changing for `ms` (the live count waits for the user to pause typing). */
 function useDebounced<T>(value: T, ms: number): T {
@@ -38,7 +34,7 @@ function useDebounced<T>(value: T, ms: number): T {
 
 export function SegmentsPage() {
   const { t } = useI18n();
-  useTitle(t('segments.title'));
+  usePageTitle(t('segments.title'));
   const segments = useSegments();
   const newLink = (
     <Link to="/dashboard/segments/new" className={buttonVariants()}>
@@ -85,14 +81,14 @@ const NEW_TREE: SegmentGroup = { type: 'group', match: 'all', conditions: [empty
 
 export function NewSegmentPage() {
   const { t } = useI18n();
-  useTitle(t('segments.editor.newTitle'));
+  usePageTitle(t('segments.editor.newTitle'));
   return <SegmentEditor title={t('segments.editor.newTitle')} initialName="" initialTree={NEW_TREE} />;
 }
 
 export function SegmentPage() {
   const { t } = useI18n();
   const { id } = useParams();
-  useTitle(t('segments.editor.editTitle'));
+  usePageTitle(t('segments.editor.editTitle'));
   const segment = useSegment(id);
   if (segment.isPending) return <LoadingPanel label={t('segments.loading')} />;
   if (segment.isError) return <ErrorPanel error={segment.error} onRetry={() => segment.refetch()} />;
