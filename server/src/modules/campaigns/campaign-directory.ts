@@ -1,5 +1,8 @@
+import { getTableColumns } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { campaigns } from './campaigns.db';
+import { type CampaignRow, campaigns } from './campaigns.db';
+
+export type { CampaignRow };
 
 /**
  * The campaigns module's read model for other modules' joins (the operator's alerts, an account's suspension): a
@@ -19,3 +22,9 @@ export const campaignDirectory = new QueryBuilder()
   })
   .from(campaigns)
   .as('campaign_directory');
+
+/**
+ * Every column of a campaign, as the compatibility API's documents show them (spec §7: the old client filters and
+ * orders on the stored fields).
+ */
+export const campaignRows = new QueryBuilder().select(getTableColumns(campaigns)).from(campaigns).as('campaign_rows');
