@@ -257,3 +257,17 @@ export async function writeHeldVariant(
   );
   return Number(released?.n ?? 0);
 }
+
+/**
+ * Batches claimed by a worker that died (held past `leaseSeconds`) go back to the queue, due at once; their
+ * still-queued messages are then delivered again, once. Returns how many.
+ */
+export async function requeueExpiredBatches(db: Db, leaseSeconds: number): Promise<number> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`update message_batches set status = 'queued', claimed_by = null, claimed_at = null, due_at = now()
+         where status = 'sending' and claimed_at < now() - make_interval(secs => ${leaseSeconds})
+        returning id`,
+  );
+  return rows.length;
+}
