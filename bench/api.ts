@@ -336,13 +336,13 @@ async function main(): Promise<void> {
         ownerUserId: 'bench',
         name: 'Loja Bench',
         address: 'Rua das Flores, 100',
-        // The footer identity every send needs (issue 18).
+        // The footer identity every send needs.
         legalName: 'Loja Bench Comércio Ltda.',
         taxId: '11.222.333/0001-81',
       })
       .returning();
     if (!account) throw new Error('no account');
-    // Issue 14: only a verified sender may send (the campaign's and the API messages' addresses).
+    // Only a verified sender may send (the campaign's and the API messages' addresses).
     await trustSenderAddress(database.db, account.id, 'loja@loja.exemplo.com.br');
     await trustSenderAddress(database.db, account.id, 'pedidos@loja.exemplo.com.br');
     await creditAccount(

@@ -13,7 +13,7 @@
  * recorded" (campaign status sent, settled), CPU µs per message of the senders (and of the sink), the senders'
  * peak RSS, and the sink's raw acceptance rate with the pipelining SmtpPool measured in the same run.
  * First it prints the single-thread CPU cost of each stage of building a message (BENCH_STAGES_ONLY=1: only that).
- * Mode `domain` (issue 14): no platform key; the From's verified sender domain signs with its own RSA-2048 key,
+ * Mode `domain`: no platform key; the From's verified sender domain signs with its own RSA-2048 key,
  * chosen per message's From domain by the engine (sender-identities/sender-signing.ts, decrypted once and cached
  * per domain) — compare it with `rsa-sha256`, the single platform key.
  * BENCH_TRACKING_DOMAIN=on (mode `domain`): the domain's tracking CNAME is found, so the links of every message are
@@ -456,7 +456,7 @@ async function main(): Promise<void> {
         ownerUserId: 'bench',
         name: 'Loja Bench',
         address: 'Rua das Flores, 100 — Recife/PE',
-        // Issue 18: the footer identity is required before any campaign.
+        // The footer identity is required before any campaign.
         legalName: 'Loja Bench Comércio Ltda.',
         taxId: '11.222.333/0001-81',
       })
@@ -464,7 +464,7 @@ async function main(): Promise<void> {
     if (!account) throw new Error('no account');
     await creditAccount(database.db, account.id, 5 * N * SCENARIOS.length * WEBHOOK_VARIANTS.length + 1000);
     const hooks = WEBHOOK_VARIANTS.includes('on') ? await startWebhookBench(database) : null;
-    // Issue 14: only a verified sender may send. The address is confirmed; mode `domain` also verifies its domain.
+    // Only a verified sender may send. The address is confirmed; mode `domain` also verifies its domain.
     await trustSenderAddress(database.db, account.id, 'loja@loja.exemplo.com.br');
     if (MODES.includes('domain')) {
       await addSenderDomain(
@@ -720,7 +720,7 @@ async function startWebhookBench(database: Database) {
       const lastDelivered = Number(row?.last);
       const rate = received / Math.max(0.001, (lastAt - firstAt) / 1000);
       const lag = (lastAt - lastDelivered) / 1000;
-      // Issue 26's bar: every event at the receiver, the last ≤ 10 s after the last message, events/s ≥ msg/s.
+      // The keep-pace bar: every event at the receiver, the last ≤ 10 s after the last message, events/s ≥ msg/s.
       const met = received >= sent && lag <= 10 && rate >= engineRate;
       return (
         `webhook events ${received}/${sent} at the receiver, the last ${lag.toFixed(1)} s ` +

@@ -102,7 +102,7 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await operator.getByText('Pagamento confirmado e creditado').waitFor();
     await operator.context().close();
     await page.getByTestId('topup-paid').waitFor({ timeout: 15_000 });
-    // Only a verified sender may send (issue 14): the shop's address, confirmed by its link.
+    // Only a verified sender may send: the shop's address, confirmed by its link.
     await confirmSenderAddress(page, app.baseURL, 'loja@exemplo.com.br');
     return page;
   }

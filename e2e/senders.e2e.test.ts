@@ -26,7 +26,7 @@ async function api<T>(page: Page, path: string, body?: unknown): Promise<{ statu
 }
 
 /**
- * Issue 14 in the browser: add a domain, see the records to publish, publish them on a DNS server on loopback
+ * Sender domains in the browser: add a domain, see the records to publish, publish them on a DNS server on loopback
  * (the app's DNS_SERVERS), "Verificar agora", then the campaign page's alignment check and a test send from
  * that domain — and an unverified From refused.
  */

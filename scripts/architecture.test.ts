@@ -62,6 +62,14 @@ describe('server imports', () => {
   });
 });
 
+describe('web shared code', () => {
+  // lib/, components/ and stores/ are what features share; a feature import there would hide a feature's code
+  // under a shared name. No exceptions: compose features in app/ instead.
+  it('imports no feature outside the route layer (app/)', () => {
+    expect(analyse(ROOT).sharedToFeature, 'web files outside features/ and app/ importing a feature').toEqual([]);
+  });
+});
+
 describe('the analysis finds each kind of crossing', () => {
   // A small tree with one crossing of each kind and one allowed reference, so a regression in the analysis itself
   // (the test above would then pass on anything) fails here.
@@ -90,6 +98,8 @@ describe('the analysis finds each kind of crossing', () => {
   write('web/src/features/one/page.tsx', "import { Thing } from '@/features/two/thing';\nimport { x } from './x';\n");
   write('web/src/features/one/x.ts', 'export const x = 1;\n');
   write('web/src/features/two/thing.tsx', "import { y } from '../one/x';\nexport const Thing = y;\n");
+  write('web/src/lib/shared.ts', "import { x } from '@/features/one/x';\nexport const s = x;\n");
+  write('web/src/app/routes.tsx', "import { Thing } from '@/features/two/thing';\nexport const r = Thing;\n");
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('reports schema imports, writes by Drizzle and by SQL, cross-feature imports and file cycles — and nothing else', () => {
@@ -101,6 +111,7 @@ describe('the analysis finds each kind of crossing', () => {
     });
     expect(report.foreignReads.map((r: { table: string }) => r.table)).toEqual(['owner_items']);
     expect(report.featureCycles).toEqual([['one', 'two']]);
+    expect(report.sharedToFeature).toEqual([{ file: 'web/src/lib/shared.ts', imports: 'web/src/features/one/x.ts' }]);
     expect(report.fileCycles).toEqual([['server/src/modules/owner/a.ts', 'server/src/modules/owner/b.ts']]);
   });
 });

@@ -17,6 +17,7 @@ import { reportSettingsFrom } from './modules/bounces/record-report';
 import { suppressionReasonFor } from './modules/contacts/suppression';
 import { storeCaughtMail } from './modules/dev-mailbox/dev-mailbox';
 import { IMPORT_JOB, IMPORT_QUEUE_OPTIONS, runImport } from './modules/imports/run-import';
+import { sweepExpiredMessageFiles } from './modules/message-files/message-files';
 import { domainRecheckJob } from './modules/sender-identities/domain-rechecks';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
 import { createPlatformMailer, startSendingEngine } from './modules/sending/sending-runtime';
@@ -155,6 +156,12 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
         automationsJob({ db: database.db, mailer, publicUrl: config.PUBLIC_URL, tickMs: config.AUTOMATIONS_TICK_MS }),
       );
       for (const job of billingJobs({ config, db: database.db, mailer, payments, logger })) periodic.add(job);
+      // Uploaded message files past their retention (ADR 0033): idempotent, so several workers sweeping do no harm.
+      periodic.add({
+        name: 'message-files.retention',
+        everyMs: 3_600_000,
+        run: (now) => sweepExpiredMessageFiles(database.db, now),
+      });
     }
 
     if (role !== 'api') {

@@ -14,6 +14,7 @@ export * from '../modules/contacts/contacts.db';
 export * from '../modules/dev-mailbox/dev-mailbox.db';
 export * from '../modules/imports/imports.db';
 export * from '../modules/lists/lists.db';
+export * from '../modules/message-files/message-files.db';
 export * from '../modules/privacy-requests/privacy-requests.db';
 export * from '../modules/public-api/api-keys.db';
 export * from '../modules/rate-limits/rate-limits.db';

@@ -132,52 +132,161 @@ export function base64DecodedBytes(b64: string): number {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: controls are what this refuses
 const CONTROLS = /[\u0000-\u001f\u007f]/;
 
+const attachmentFilename = z
+  .string({ error: 'Informe o nome do arquivo (filename).' })
+  .trim()
+  .min(1, 'Informe o nome do arquivo (filename).')
+  .max(150, 'Nome de arquivo longo demais (máximo 150 caracteres).')
+  .refine(
+    (name) => !CONTROLS.test(name) && !/[\\/]/.test(name),
+    'O nome do arquivo não pode ter barras nem caracteres de controle.',
+  )
+  .refine(
+    (name) => !(BLOCKED_ATTACHMENT_EXTENSIONS as readonly string[]).includes(extensionOf(name)),
+    'Tipo de arquivo não permitido (executáveis e scripts são recusados pelos provedores de e-mail).',
+  );
+
+/** The file's bytes in base64 (standard alphabet; line breaks are ignored). */
+const attachmentContent = z
+  .string({ error: 'Informe o conteúdo do arquivo em base64 (content).' })
+  .transform((value) => value.replace(/\s+/g, ''))
+  .refine((value) => value.length > 0, 'O arquivo está vazio.')
+  .refine(
+    (value) => value.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(value),
+    'Conteúdo inválido: envie o arquivo em base64.',
+  );
+
+const attachmentContentType = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/,
+    'Tipo de conteúdo inválido (ex.: application/pdf).',
+  );
+
+/** Makes the file an inline image: the HTML shows it with `<img src="cid:<contentId>">`. */
+const attachmentContentId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9._@-]{1,100}$/, 'contentId inválido: use letras, números, ponto, hífen, _ e @ (até 100).');
+
+/** The type a file is sent with when the caller gives none: by its extension, else application/octet-stream. */
+export const attachmentTypeOf = (filename: string, given?: string) =>
+  given ?? TYPE_BY_EXTENSION[extensionOf(filename)] ?? 'application/octet-stream';
+
+/** One file of a message with its bytes: what the engine stores and builds the message with. */
 export const messageAttachmentSchema = z
   .strictObject({
-    filename: z
-      .string({ error: 'Informe o nome do arquivo (filename).' })
-      .trim()
-      .min(1, 'Informe o nome do arquivo (filename).')
-      .max(150, 'Nome de arquivo longo demais (máximo 150 caracteres).')
-      .refine(
-        (name) => !CONTROLS.test(name) && !/[\\/]/.test(name),
-        'O nome do arquivo não pode ter barras nem caracteres de controle.',
-      )
-      .refine(
-        (name) => !(BLOCKED_ATTACHMENT_EXTENSIONS as readonly string[]).includes(extensionOf(name)),
-        'Tipo de arquivo não permitido (executáveis e scripts são recusados pelos provedores de e-mail).',
-      ),
-    /** The file's bytes in base64 (standard alphabet; line breaks are ignored). */
-    content: z
-      .string({ error: 'Informe o conteúdo do arquivo em base64 (content).' })
-      .transform((value) => value.replace(/\s+/g, ''))
-      .refine((value) => value.length > 0, 'O arquivo está vazio.')
-      .refine(
-        (value) => value.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(value),
-        'Conteúdo inválido: envie o arquivo em base64.',
-      ),
-    contentType: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .regex(
-        /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/,
-        'Tipo de conteúdo inválido (ex.: application/pdf).',
-      )
-      .optional(),
-    /** Makes the file an inline image: the HTML shows it with `<img src="cid:<contentId>">`. */
-    contentId: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z0-9._@-]{1,100}$/, 'contentId inválido: use letras, números, ponto, hífen, _ e @ (até 100).')
-      .optional(),
+    filename: attachmentFilename,
+    content: attachmentContent,
+    contentType: attachmentContentType.optional(),
+    contentId: attachmentContentId.optional(),
   })
   .transform((value) => ({
     ...value,
-    contentType: value.contentType ?? TYPE_BY_EXTENSION[extensionOf(value.filename)] ?? 'application/octet-stream',
+    contentType: attachmentTypeOf(value.filename, value.contentType),
     size: base64DecodedBytes(value.content),
   }));
 export type MessageAttachmentInput = z.infer<typeof messageAttachmentSchema>;
+
+/** Days an uploaded file (`POST /api/v1/files`) can be referenced by `fileId`, counted from its upload. */
+export const MESSAGE_FILE_RETENTION_DAYS = 30;
+
+/**
+ * `POST /api/v1/files`: one file uploaded once and referenced by `fileId` in many messages. The same name, type
+ * and size rules as a file sent in a message: at most the 10 MB a message may carry.
+ */
+export const messageFileUploadSchema = z
+  .strictObject({
+    filename: attachmentFilename,
+    content: attachmentContent,
+    contentType: attachmentContentType.optional(),
+  })
+  .transform((value) => ({
+    ...value,
+    contentType: attachmentTypeOf(value.filename, value.contentType),
+    size: base64DecodedBytes(value.content),
+  }))
+  .refine((value) => value.size <= MESSAGE_ATTACHMENTS_MAX_BYTES, {
+    path: ['content'],
+    message: 'Arquivo grande demais: o máximo é 10 MB.',
+  });
+export type MessageFileUploadInput = z.infer<typeof messageFileUploadSchema>;
+
+/** An uploaded file as the API answers it (never its bytes). */
+export const messageFileSchema = z
+  .object({
+    id: z.string().describe('Use em `attachments[].fileId`.'),
+    filename: z.string(),
+    contentType: z.string(),
+    size: z.number().int().describe('Bytes.'),
+    sha256: z.string().describe('O hash dos bytes: o mesmo arquivo enviado de novo devolve o mesmo id.'),
+    createdAt: z.string(),
+    expiresAt: z
+      .string()
+      .describe(
+        `Até quando o arquivo pode ser usado (${MESSAGE_FILE_RETENTION_DAYS} dias depois do envio); depois, é apagado.`,
+      ),
+  })
+  .meta({ id: 'MessageFile' });
+export type MessageFile = z.infer<typeof messageFileSchema>;
+
+/** A file of a message by reference: an uploaded file's id, with its name and type unless given here. */
+export interface MessageFileReference {
+  fileId: string;
+  filename?: string | undefined;
+  contentType?: string | undefined;
+  contentId?: string | undefined;
+}
+
+/**
+ * A file of a message as the API takes it: its bytes in base64 (`content`, with `filename`) or an uploaded file
+ * (`fileId`; `filename` and `contentType` default to the upload's). Exactly one of the two.
+ */
+export const messageAttachmentRequestSchema = z
+  .strictObject({
+    filename: attachmentFilename.optional(),
+    content: attachmentContent.optional(),
+    fileId: z
+      .uuid('fileId inválido: use o id devolvido por POST /api/v1/files.')
+      .optional()
+      .describe(
+        `Um arquivo enviado antes por \`POST /api/v1/files\` (válido por ${MESSAGE_FILE_RETENTION_DAYS} dias).`,
+      ),
+    contentType: attachmentContentType.optional(),
+    contentId: attachmentContentId.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.content === undefined) === (value.fileId === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['content'],
+        message:
+          'Informe o conteúdo do arquivo em base64 (content) ou o id de um arquivo enviado (fileId), não os dois.',
+      });
+    } else if (value.content !== undefined && value.filename === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['filename'], message: 'Informe o nome do arquivo (filename).' });
+    }
+  })
+  .transform((value): MessageAttachmentInput | MessageFileReference => {
+    if (value.fileId !== undefined) {
+      const { content: _content, ...reference } = value;
+      return { ...reference, fileId: value.fileId };
+    }
+    const filename = value.filename ?? '';
+    const content = value.content ?? '';
+    return {
+      filename,
+      content,
+      contentType: attachmentTypeOf(filename, value.contentType),
+      ...(value.contentId !== undefined ? { contentId: value.contentId } : {}),
+      size: base64DecodedBytes(content),
+    };
+  });
+export type MessageAttachmentRequest = z.infer<typeof messageAttachmentRequestSchema>;
+
+export const isFileReference = (a: MessageAttachmentRequest): a is MessageFileReference => 'fileId' in a;
 
 /**
  * Headers a message may carry besides those the platform writes: `X-…` headers (not the platform's own
@@ -240,89 +349,128 @@ const metadataSchema = z
     `No máximo ${MESSAGE_METADATA_MAX} pares em metadata.`,
   );
 
-export const transactionalMessageSchema = z
-  .strictObject({
-    to: mailbox,
-    /** A verified sender address or an address at a verified domain of the account. */
-    from: mailbox,
-    replyTo: email.optional(),
-    /** A library template of the account; its subject is used unless `subject` is given. */
-    templateId: z.uuid('Modelo inválido.').optional(),
-    subject: z.string().trim().min(1, 'Informe o assunto.').max(500, 'Assunto longo demais.').optional(),
-    html: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'HTML grande demais (máximo 1 MB).').optional(),
-    text: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'Texto grande demais (máximo 1 MB).').optional(),
-    /** Per-message values: `{{ dados.<chave> }}` (a stored template's declared variables, ADR 0035) and `contato`. */
-    data: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe(
-        'Os dados desta mensagem: `{{ dados.<chave> }}` no assunto e no corpo (textos, números, listas e objetos). ' +
-          'Com `templateId`, `data` traz cada variável que o modelo declara em `variables` (faltou uma: 400 ' +
-          '`validation_failed` com `data.<chave>`; uma chave não declarada: 400 `unknown_fields`), e pode trazer ' +
-          '`contato` (campos do destinatário, `{{ contato.<campo> }}`). Exemplo: o modelo declara `["pedido", "itens"]` ' +
-          'e usa `{{ dados.pedido }}` e `{% for item in dados.itens %}{{ item.nome }}{% endfor %}`; o envio manda ' +
-          '`"data": { "pedido": "1042", "itens": [{ "nome": "Café 500 g" }] }`. Sem modelo, qualquer chave vale.',
-      ),
-    /** Marketing messages carry List-Unsubscribe and must contain the unsubscribe link; transactional ones not. */
-    category: z.enum(['transactional', 'marketing']).default('transactional'),
-    trackOpens: z.boolean().default(true),
-    trackClicks: z.boolean().default(true),
-    tags: z
-      .array(z.string().trim().min(1).max(50, 'Etiqueta longa demais.'))
-      .max(10, 'No máximo 10 etiquetas.')
-      .optional(),
-    /** Shown in the Cc header; each gets its own copy (own id, own suppression check, charged as one e-mail). */
-    cc: z.array(mailbox).max(MESSAGE_COPIES_MAX, `No máximo ${MESSAGE_COPIES_MAX} endereços em cc.`).optional(),
-    /** Not shown to anyone; each gets its own copy like cc. */
-    bcc: z.array(mailbox).max(MESSAGE_COPIES_MAX, `No máximo ${MESSAGE_COPIES_MAX} endereços em bcc.`).optional(),
-    headers: headersSchema.optional(),
-    /** Your own key/value pairs, echoed in the lookup and in every webhook of the message. */
-    metadata: metadataSchema.optional(),
-    attachments: z
-      .array(messageAttachmentSchema)
-      .max(MESSAGE_ATTACHMENTS_MAX, `No máximo ${MESSAGE_ATTACHMENTS_MAX} anexos por mensagem.`)
-      .optional(),
-  })
-  .superRefine((value, ctx) => {
-    const addresses = [value.to, ...(value.cc ?? []), ...(value.bcc ?? [])].map((m) => m.email);
-    const paths = [
-      ['to'],
-      ...(value.cc ?? []).map((_, i) => ['cc', i]),
-      ...(value.bcc ?? []).map((_, i) => ['bcc', i]),
-    ];
-    for (const [i, address] of addresses.entries()) {
-      if (addresses.indexOf(address) !== i) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [...(paths[i] ?? []), 'email'],
-          message: `Endereço repetido entre to, cc e bcc: ${address}.`,
-        });
-      }
-    }
-    const files = value.attachments ?? [];
-    const bytes = files.reduce((sum, a) => sum + a.size, 0);
-    if (bytes > MESSAGE_ATTACHMENTS_MAX_BYTES) {
+/**
+ * The fields of a message, with its files as `attachment` takes them: the API's form (bytes or an uploaded file's
+ * id) or the engine's (bytes only, once every `fileId` is read — message-files).
+ */
+const messageSchemaWith = <A extends z.ZodType<MessageAttachmentRequest>>(attachment: A) =>
+  z
+    .strictObject({
+      to: mailbox,
+      /** A verified sender address or an address at a verified domain of the account. */
+      from: mailbox,
+      replyTo: email.optional(),
+      /** A library template of the account; its subject is used unless `subject` is given. */
+      templateId: z.uuid('Modelo inválido.').optional(),
+      subject: z.string().trim().min(1, 'Informe o assunto.').max(500, 'Assunto longo demais.').optional(),
+      html: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'HTML grande demais (máximo 1 MB).').optional(),
+      text: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'Texto grande demais (máximo 1 MB).').optional(),
+      /** Per-message values: `{{ dados.<chave> }}` (a stored template's declared variables, ADR 0035) and `contato`. */
+      data: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe(
+          'Os dados desta mensagem: `{{ dados.<chave> }}` no assunto e no corpo (textos, números, listas e objetos). ' +
+            'Com `templateId`, `data` traz cada variável que o modelo declara em `variables` (faltou uma: 400 ' +
+            '`validation_failed` com `data.<chave>`; uma chave não declarada: 400 `unknown_fields`), e pode trazer ' +
+            '`contato` (campos do destinatário, `{{ contato.<campo> }}`). Exemplo: o modelo declara `["pedido", "itens"]` ' +
+            'e usa `{{ dados.pedido }}` e `{% for item in dados.itens %}{{ item.nome }}{% endfor %}`; o envio manda ' +
+            '`"data": { "pedido": "1042", "itens": [{ "nome": "Café 500 g" }] }`. Sem modelo, qualquer chave vale.',
+        ),
+      /** Marketing messages carry List-Unsubscribe and must contain the unsubscribe link; transactional ones not. */
+      category: z.enum(['transactional', 'marketing']).default('transactional'),
+      trackOpens: z.boolean().default(true),
+      trackClicks: z.boolean().default(true),
+      tags: z
+        .array(z.string().trim().min(1).max(50, 'Etiqueta longa demais.'))
+        .max(10, 'No máximo 10 etiquetas.')
+        .optional(),
+      /** Shown in the Cc header; each gets its own copy (own id, own suppression check, charged as one e-mail). */
+      cc: z.array(mailbox).max(MESSAGE_COPIES_MAX, `No máximo ${MESSAGE_COPIES_MAX} endereços em cc.`).optional(),
+      /** Not shown to anyone; each gets its own copy like cc. */
+      bcc: z.array(mailbox).max(MESSAGE_COPIES_MAX, `No máximo ${MESSAGE_COPIES_MAX} endereços em bcc.`).optional(),
+      headers: headersSchema.optional(),
+      /** Your own key/value pairs, echoed in the lookup and in every webhook of the message. */
+      metadata: metadataSchema.optional(),
+      attachments: z
+        .array(attachment)
+        .max(MESSAGE_ATTACHMENTS_MAX, `No máximo ${MESSAGE_ATTACHMENTS_MAX} anexos por mensagem.`)
+        .optional(),
+    })
+    .superRefine((value, ctx) => checkMessage(value, ctx));
+
+function checkMessage(value: MessageShape, ctx: z.RefinementCtx): void {
+  const addresses = [value.to, ...(value.cc ?? []), ...(value.bcc ?? [])].map((m) => m.email);
+  const paths = [['to'], ...(value.cc ?? []).map((_, i) => ['cc', i]), ...(value.bcc ?? []).map((_, i) => ['bcc', i])];
+  for (const [i, address] of addresses.entries()) {
+    if (addresses.indexOf(address) !== i) {
       ctx.addIssue({
         code: 'custom',
-        path: ['attachments'],
-        message: 'Os anexos somam mais de 10 MB; o máximo é 10 MB por mensagem.',
+        path: [...(paths[i] ?? []), 'email'],
+        message: `Endereço repetido entre to, cc e bcc: ${address}.`,
       });
     }
-    const ids = files.map((a) => a.contentId).filter((id) => id !== undefined);
-    for (const [i, id] of ids.entries()) {
-      if (ids.indexOf(id) !== i)
-        ctx.addIssue({ code: 'custom', path: ['attachments'], message: `contentId repetido: ${id}.` });
-    }
-    if (value.templateId) return;
-    if (!value.subject) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'Informe o assunto ou um modelo.' });
-    if (!value.html && !value.text)
-      ctx.addIssue({ code: 'custom', path: ['html'], message: 'Informe o HTML, o texto ou um modelo.' });
-  });
-export type TransactionalMessageInput = z.infer<typeof transactionalMessageSchema>;
+  }
+  const files = value.attachments ?? [];
+  // Files by `fileId` are counted when they are read (message-files), with the same message.
+  const bytes = files.reduce((sum, a) => sum + ('size' in a ? a.size : 0), 0);
+  if (bytes > MESSAGE_ATTACHMENTS_MAX_BYTES) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['attachments'],
+      message: 'Os anexos somam mais de 10 MB; o máximo é 10 MB por mensagem.',
+    });
+  }
+  const ids = files.map((a) => a.contentId).filter((id) => id !== undefined);
+  for (const [i, id] of ids.entries()) {
+    if (ids.indexOf(id) !== i)
+      ctx.addIssue({ code: 'custom', path: ['attachments'], message: `contentId repetido: ${id}.` });
+  }
+  if (value.templateId) return;
+  if (!value.subject) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'Informe o assunto ou um modelo.' });
+  if (!value.html && !value.text)
+    ctx.addIssue({ code: 'custom', path: ['html'], message: 'Informe o HTML, o texto ou um modelo.' });
+}
+
+/** What checkMessage reads of a message, whichever form its files take. */
+interface MessageShape {
+  to: { email: string };
+  cc?: { email: string }[] | undefined;
+  bcc?: { email: string }[] | undefined;
+  attachments?: MessageAttachmentRequest[] | undefined;
+  templateId?: string | undefined;
+  subject?: string | undefined;
+  html?: string | undefined;
+  text?: string | undefined;
+}
+
+/** A message with every file's bytes in it (the form of internal callers: automations, tests). */
+export const transactionalMessageSchema = messageSchemaWith(messageAttachmentSchema);
+
+/** A message as `POST /api/v1/messages` takes it: each file by its bytes or by an uploaded file's `fileId`. */
+export const transactionalMessageRequestSchema = messageSchemaWith(messageAttachmentRequestSchema);
+export type TransactionalMessageRequest = z.infer<typeof transactionalMessageRequestSchema>;
+
+/**
+ * An uploaded file a message refers to, once read and checked (message-files): its name, type and size are known;
+ * its bytes stay in the upload and the engine reads them from there when it builds the message.
+ */
+export interface StoredFileAttachment {
+  fileId: string;
+  filename: string;
+  contentType: string;
+  contentId?: string | undefined;
+  size: number;
+}
+
+/** What the transactional send takes: a message whose files are bytes or checked uploaded files. */
+export type TransactionalMessageInput = Omit<TransactionalMessageRequest, 'attachments'> & {
+  attachments?: (MessageAttachmentInput | StoredFileAttachment)[] | undefined;
+};
 
 export const transactionalBatchSchema = z.strictObject({
   messages: z
-    .array(transactionalMessageSchema)
+    .array(transactionalMessageRequestSchema)
     .min(1, 'Envie ao menos uma mensagem.')
     .max(TRANSACTIONAL_BATCH_MAX, `No máximo ${TRANSACTIONAL_BATCH_MAX} mensagens por chamada.`),
 });

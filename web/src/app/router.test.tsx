@@ -4,10 +4,10 @@ import type { ReactElement } from 'react';
 import { createRoutesFromChildren, MemoryRouter, matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { API_KEYS_KEY } from '@/features/api-keys/api/api-keys';
-import { ApiPage } from '@/features/api-keys/routes/api-page';
 import { BALANCE_QUERY_KEY } from '@/lib/queries/balance';
 import { SENDERS_QUERY_KEY } from '@/lib/queries/senders';
 import { SESSION_QUERY_KEY } from '@/lib/session';
+import { ApiPage } from './api-page';
 import '@/lib/i18n/app-messages';
 import { AppRoutes } from './router';
 
@@ -92,7 +92,7 @@ describe('routes of spec §2', () => {
         revokedAt: null,
       },
     ]);
-    // Issue 14: the quick start sends from a verified sender of the account — here the confirmed login address.
+    // The quick start sends from a verified sender of the account — here the confirmed login address.
     client.setQueryData(SENDERS_QUERY_KEY, {
       addresses: [{ id: ID, email: 'olivia@example.com', status: 'confirmed', createdAt: '2026-11-01T12:00:00.000Z' }],
       domains: [],

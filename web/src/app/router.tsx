@@ -36,9 +36,10 @@ const CampaignsPage = page(campaigns, 'CampaignsPage');
 const NewCampaignPage = page(campaigns, 'NewCampaignPage');
 const EditCampaignPage = page(campaigns, 'EditCampaignPage');
 const CampaignCalendarPage = page(campaigns, 'CampaignCalendarPage');
-const CampaignTemplatePage = page(campaigns, 'CampaignTemplatePage');
+// A campaign's template: the campaigns feature's data in the templates feature's editor, composed in app/.
+const CampaignTemplatePage = page(() => import('./campaign-template-page'), 'CampaignTemplatePage');
 const CampaignViewPage = page(campaigns, 'CampaignViewPage');
-const ApiPage = page(() => import('@/features/api-keys/routes/api-page'), 'ApiPage');
+const ApiPage = page(() => import('./api-page'), 'ApiPage');
 // The documentation viewer is big: its own chunk, loaded only on this route.
 const ApiDocsPage = page(() => import('@/features/api-keys/routes/api-docs-page'), 'ApiDocsPage');
 const ListsPage = page(lists, 'ListsPage');

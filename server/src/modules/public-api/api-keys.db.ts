@@ -3,7 +3,7 @@ import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid
 import { accounts } from '../accounts/accounts.db';
 
 /**
- * API keys of the public REST API v1 (issue 12, ADR 0014). Only the SHA-256 of the whole key is stored (the key
+ * API keys of the public REST API v1 (ADR 0014). Only the SHA-256 of the whole key is stored (the key
  * is 256 random bits, so a plain hash is enough — no salt or slow hash needed), plus the first characters for
  * display. Every request looks the hash up, so a revoked key is refused at once by every process.
  */

@@ -12,7 +12,7 @@ const eventResultSchema = z
   .meta({ id: 'EventResult' });
 
 /**
- * Events of the automations (issue 15): an integration tells that a contact did something; every active
+ * Events of the automations: an integration tells that a contact did something; every active
  * automation of the account listening for that name starts for the contact (once per contact and automation).
  * Allowed to send-only keys: it is how a shop's back-end triggers messages.
  */

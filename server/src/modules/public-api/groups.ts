@@ -2,6 +2,7 @@ import { accountOperations } from './account.operations';
 import { campaignsOperations } from './campaigns.operations';
 import { contactsOperations } from './contacts.operations';
 import { eventsOperations } from './events.operations';
+import { filesOperations } from './files.operations';
 import { listsOperations } from './lists.operations';
 import { messagesOperations } from './messages.routes';
 import type { OperationGroup } from './public-api.routes';
@@ -10,6 +11,7 @@ import { templatesOperations } from './templates.operations';
 /** Every operation file of the public API v1, in the order of the documentation. Add a new file here. */
 export const PUBLIC_API_GROUPS: OperationGroup[] = [
   messagesOperations,
+  filesOperations,
   eventsOperations,
   contactsOperations,
   listsOperations,

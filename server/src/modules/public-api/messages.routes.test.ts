@@ -43,7 +43,7 @@ describe.each(DATABASE_KINDS)('POST /api/v1/messages on %s', (kind) => {
   async function keyWithCredit(creditMillis: number, scope: 'full' | 'send_only' = 'send_only') {
     const user = await signUp(t, { verified: true });
     if (creditMillis > 0) await creditAccount(t.database.db, user.accountId, creditMillis);
-    // Issue 14: only a verified sender may send.
+    // Only a verified sender may send.
     await trustSenderAddress(t.database.db, user.accountId, 'pedidos@loja.com.br');
     return { user, secret: await createApiKeyFor(t, user, scope) };
   }

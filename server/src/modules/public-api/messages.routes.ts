@@ -1,6 +1,7 @@
 import {
   MESSAGE_ATTACHMENTS_MAX,
   MESSAGE_COPIES_MAX,
+  MESSAGE_FILE_RETENTION_DAYS,
   MESSAGES_BODY_LIMIT_BYTES,
   messageCollectionSchema,
   messageDetailSchema,
@@ -8,12 +9,13 @@ import {
   type TransactionalMessageInput,
   type TransactionalSendResult,
   transactionalBatchSchema,
-  transactionalMessageSchema,
+  transactionalMessageRequestSchema,
   transactionalSendResultSchema,
 } from '@carteiro/shared';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { NOT_FOUND_TEXT } from '../../http/not-found';
+import { resolveMessageFiles } from '../message-files/message-files';
 import { sendTransactionalGrouped } from '../transactional/group-commit';
 import { sendTransactional, transactionalStreamId } from '../transactional/send-transactional';
 import { emitWebhookEvent } from '../webhooks/emit-event';
@@ -51,7 +53,9 @@ const extrasDescription =
   ` \`cc\` e \`bcc\` (até ${MESSAGE_COPIES_MAX} cada): cada endereço recebe sua própria cópia, com id, verificação de supressão e custo próprios — ` +
   'cada cópia custa um e-mail, e o tamanho da mensagem não muda o preço. ' +
   '`headers`: só cabeçalhos `X-…` (exceto `X-Carteiro-…`), `In-Reply-To` e `References`; From, To, Subject, DKIM, List-* e os demais são do Carteiro. ' +
-  `\`attachments\`: até ${MESSAGE_ATTACHMENTS_MAX} arquivos em base64, até 10 MB somados por mensagem (corpo JSON de até 16 MB); ` +
+  `\`attachments\`: até ${MESSAGE_ATTACHMENTS_MAX} arquivos, até 10 MB somados por mensagem (corpo JSON de até 16 MB), cada um em base64 (\`content\` + \`filename\`) ` +
+  `ou por \`fileId\`, um arquivo enviado uma vez por \`POST /files\` e usado em quantas mensagens quiser por ${MESSAGE_FILE_RETENTION_DAYS} dias ` +
+  '(um `fileId` desconhecido, de outra conta ou expirado: 404 nomeando o anexo); ' +
   'executáveis e scripts (.exe, .bat, .js, .vbs, .scr, .msi, .jar…) são recusados; com `contentId`, o arquivo é uma imagem embutida (`<img src="cid:…">`). ' +
   '`tags` e `metadata` voltam na consulta e em todo webhook da mensagem. Campos desconhecidos: 400 `unknown_fields`.';
 
@@ -103,7 +107,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
       extrasDescription,
     tags: ['Mensagens'],
     sendOnly: true,
-    body: transactionalMessageSchema,
+    body: transactionalMessageRequestSchema,
     bodyLimit: MESSAGES_BODY_LIMIT_BYTES,
     success: {
       status: 201,
@@ -114,11 +118,13 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     example: { body: example },
     // Concurrent single sends of one account share one commit (group-commit.ts), each with its own answer.
     handler: async ({ key, body }) => {
-      const result = await sendTransactionalGrouped(db, key.accountId, body, {
+      const [input] = await resolveMessageFiles(db, key.accountId, [body]);
+      if (!input) throw new Error('resolveMessageFiles lost the message');
+      const result = await sendTransactionalGrouped(db, key.accountId, input, {
         publicUrl,
         sandbox: key.mode === 'test',
       });
-      return key.mode === 'test' ? emitSandboxDelivered(db, key.accountId, [body], result) : result;
+      return key.mode === 'test' ? emitSandboxDelivered(db, key.accountId, [input], result) : result;
     },
   }),
   defineOperation({
@@ -142,11 +148,12 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     errors: [...errors],
     example: { body: { messages: [example, { ...example, to: { email: 'bruno@example.com', name: 'Bruno' } }] } },
     handler: async ({ key, body }) => {
-      const result = await sendTransactional(db, key.accountId, body.messages, {
+      const inputs = await resolveMessageFiles(db, key.accountId, body.messages);
+      const result = await sendTransactional(db, key.accountId, inputs, {
         publicUrl,
         sandbox: key.mode === 'test',
       });
-      return key.mode === 'test' ? emitSandboxDelivered(db, key.accountId, body.messages, result) : result;
+      return key.mode === 'test' ? emitSandboxDelivered(db, key.accountId, inputs, result) : result;
     },
   }),
   defineOperation({

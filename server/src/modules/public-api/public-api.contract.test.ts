@@ -69,6 +69,10 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
     ids.campaign = (
       await call('POST', '/api/v1/campaigns', { uuid: crypto.randomUUID(), name: 'Base', subject: 'Oi' })
     ).json().id;
+    // An uploaded file to read (GET /files/{id}) and attach by fileId.
+    ids.file = (
+      await call('POST', '/api/v1/files', { filename: 'base.pdf', content: Buffer.from('%PDF-1.4').toString('base64') })
+    ).json().id;
     // A message to look up (GET /messages/{id}).
     ids.message = (
       await call('POST', '/api/v1/messages', {
@@ -90,6 +94,7 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
       Modelos: ids.template,
       Campanhas: ids.campaign,
       Mensagens: ids.message,
+      Arquivos: ids.file,
     };
     return byTag[tag] ?? EXAMPLE_ID;
   }
@@ -259,6 +264,12 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
         }),
         () => ({ content: contents() }),
         () => pick(['nota.pdf', 1, null, []]),
+        // By an uploaded file: this account's, an unknown one, not an id, or with bytes too.
+        () => ({
+          fileId: pick([ids.file, crypto.randomUUID(), 'x', 12]),
+          ...(random() < 0.3 ? { filename: pick(filenames) } : {}),
+        }),
+        () => ({ fileId: ids.file, content: contents(), filename: pick(filenames) }),
       ])();
     /** A file the API must take: random bytes under an allowed name. */
     const good = () => ({
@@ -286,8 +297,9 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
       });
       const label = `${JSON.stringify(attachments).slice(0, 300)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
       expect(res.statusCode, label).toBeLessThan(500);
-      expect([201, 400], label).toContain(res.statusCode);
-      if (res.statusCode === 400) {
+      // 404: a fileId that is not an upload of this account.
+      expect([201, 400, 404], label).toContain(res.statusCode);
+      if (res.statusCode === 400 || res.statusCode === 404) {
         expect(res.json().error.message, label).not.toMatch(ENGLISH);
         continue;
       }

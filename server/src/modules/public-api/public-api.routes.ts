@@ -111,11 +111,13 @@ export async function publicApiRoutes(
       );
     }
     if (key.scope !== 'full' && !publicApi.operation?.sendOnly) throw new AppError('api_key_scope');
-    // A test key sends and reads its own messages, nothing else: events would start automations that really send.
-    if (key.mode === 'test' && !publicApi.operation?.path.startsWith('/messages')) {
+    // A test key sends and reads its own messages (and uploads the files they attach), nothing else: events
+    // would start automations that really send.
+    const path = publicApi.operation?.path ?? '';
+    if (key.mode === 'test' && !path.startsWith('/messages') && !path.startsWith('/files')) {
       throw new AppError(
         'api_key_scope',
-        'Chaves de teste (ct_test_…) só enviam e consultam mensagens (/messages). Use uma chave de produção.',
+        'Chaves de teste (ct_test_…) só enviam e consultam mensagens (/messages) e os arquivos delas (/files). Use uma chave de produção.',
       );
     }
   });

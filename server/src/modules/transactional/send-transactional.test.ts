@@ -111,7 +111,7 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
   async function account(creditMillis: number) {
     const user = await signUp(t, { verified: true });
     if (creditMillis > 0) await creditAccount(db, user.accountId, creditMillis);
-    // Issue 14: only a verified sender may send.
+    // Only a verified sender may send.
     await trustSenderAddress(db, user.accountId, 'pedidos@loja.com.br');
     return user.accountId;
   }

@@ -553,14 +553,18 @@ async function storeAndCharge(
           returning 1),
         files as (
           insert into transactional_attachments (message_id, position, account_id, filename, content_type,
-                                                 content_id, size, content)
+                                                 content_id, size, content, file_id)
+          -- An uploaded file is referred to, not copied (its bytes stay in message_files); erased since it was
+          -- checked, it is null here and the engine fails and refunds the message rather than send it without.
           select m.id, f.position, ${accountId}::uuid, f.filename, f.content_type, f.content_id, f.size,
-                 decode(f.content, 'base64')
+                 decode(f.content, 'base64'),
+                 (select u.id from message_files u where u.id = f.file_id and u.account_id = ${accountId}::uuid)
             from unnest(${fileCol((f) => f.token)}::text[], ${fileCol((f) => String(f.position))}::integer[],
                         ${fileCol((f) => f.a.filename)}::text[], ${fileCol((f) => f.a.contentType)}::text[],
                         ${fileCol((f) => f.a.contentId ?? null)}::text[], ${fileCol((f) => String(f.a.size))}::integer[],
-                        ${fileCol((f) => f.a.content)}::text[])
-                 as f(token, position, filename, content_type, content_id, size, content)
+                        ${fileCol((f) => ('content' in f.a ? f.a.content : null))}::text[],
+                        ${fileCol((f) => ('fileId' in f.a ? f.a.fileId : null))}::uuid[])
+                 as f(token, position, filename, content_type, content_id, size, content, file_id)
             join m on m.token = f.token
           returning 1),
         -- The queued messages join the stream's newest batch, or new ones (the queue's rule, ADR 0019 amendment 2),

@@ -284,20 +284,27 @@ export class TransactionalLanes implements ClaimSource {
       filename: string;
       content_type: string;
       content_id: string | null;
-      content: Buffer | Uint8Array;
+      content: Buffer | Uint8Array | null;
     }>(
       this.engine.db,
-      sql`select message_id, filename, content_type, content_id, content from transactional_attachments
-           where message_id = any(${`{${owners.join(',')}}`}::bigint[])
-           order by message_id, position`,
+      // A file uploaded once (message-files) is read from its upload; erased meanwhile, it reads null.
+      sql`select a.message_id, a.filename, a.content_type, a.content_id, coalesce(a.content, u.content) as content
+            from transactional_attachments a left join message_files u on u.id = a.file_id
+           where a.message_id = any(${`{${owners.join(',')}}`}::bigint[])
+           order by a.message_id, a.position`,
     );
+    const incomplete = new Set<number>();
     for (const row of rows) {
       const id = Number(row.message_id);
+      if (row.content === null) incomplete.add(id);
+      if (row.content === null || incomplete.has(id)) continue;
       const list = result.get(id) ?? [];
       const content = Buffer.isBuffer(row.content) ? row.content : Buffer.from(row.content);
       list.push({ filename: row.filename, contentType: row.content_type, contentId: row.content_id, content });
       result.set(id, list);
     }
+    // A message missing a file has none here: it fails and is refunded, never sent without it (missingFiles).
+    for (const id of incomplete) result.delete(id);
     return result;
   }
 

@@ -1,7 +1,9 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
   customType,
+  index,
   integer,
   jsonb,
   pgTable,
@@ -11,6 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
+import { messageFiles } from '../message-files/message-files.db';
 import { messages } from '../sending/messages.db';
 
 export const TRANSACTIONAL_CATEGORIES = ['transactional', 'marketing'] as const;
@@ -81,9 +84,19 @@ export const transactionalAttachments = pgTable(
     contentType: text('content_type').notNull(),
     contentId: text('content_id'),
     size: integer('size').notNull(),
-    content: bytea('content').notNull(),
+    /** The bytes sent in the request; null for an uploaded file (`file_id`), read from there when sending. */
+    content: bytea('content'),
+    /**
+     * An uploaded file (message-files) the message refers to instead of carrying the bytes: one upload, many
+     * messages. Set null if the file is erased before the message goes: the engine then fails and refunds it.
+     */
+    fileId: uuid('file_id').references(() => messageFiles.id, { onDelete: 'set null' }),
   },
-  (t) => [primaryKey({ columns: [t.messageId, t.position] })],
+  (t) => [
+    primaryKey({ columns: [t.messageId, t.position] }),
+    // The file sweep and an erased file's `set null` find the messages that refer to a file.
+    index('transactional_attachments_file_idx').on(t.fileId).where(sql`file_id is not null`),
+  ],
 );
 
 export type TransactionalMessageRow = typeof transactionalMessages.$inferSelect;

@@ -19,7 +19,7 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** What an HTTP answer (or its absence) means: Standard Webhooks + issue 13. */
+/** What an HTTP answer (or its absence) means: Standard Webhooks and ADR 0015. */
 export function classifyAnswer(statusCode: number | null): 'success' | 'retry' | 'stop' | 'gone' {
   if (statusCode === null) return 'retry';
   if (statusCode >= 200 && statusCode < 300) return 'success';

@@ -3,7 +3,7 @@ import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, times
 import { accounts } from '../accounts/accounts.db';
 
 /**
- * Outbound webhook endpoints of an account (issue 13). The signing secret (`whsec_` + base64 of 24 random
+ * Outbound webhook endpoints of an account (ADR 0015). The signing secret (`whsec_` + base64 of 24 random
  * bytes) is kept encrypted (AES-256-GCM, key derived from AUTH_SECRET) because the owner may reveal it again;
  * after a rotation the previous secret keeps signing alongside the new one until `previous_secret_expires_at`.
  * `failing_since` is the first failed attempt of the current run of failures (cleared by a success): an

@@ -14,7 +14,7 @@ function sources(dir: string): string[] {
 
 const ROOT = join(__dirname, '..', '..');
 
-describe('copy sweep (issue 18)', () => {
+describe('copy sweep', () => {
   it('no text uses "(s)" / "(es)" plurals: a count picks the singular or plural form', () => {
     const offenders: string[] = [];
     for (const file of sources(ROOT)) {

@@ -885,6 +885,12 @@ export const en = {
     "This list uses double opt-in: the contact in the file will get a confirmation e-mail (from the account's default sender, charged like any e-mail) and joins the list only after confirming.",
   'imports.mapping.doubleOptIn.other':
     "This list uses double opt-in: up to {count} contacts will get a confirmation e-mail (from the account's default sender, charged like any e-mail) and join the list only after confirming. Those already on the list, unsubscribed or suppressed get none.",
+  'imports.newList.open': '+ Create a new list',
+  'imports.newList.title': 'New list',
+  'imports.newList.name': 'Name of the new list',
+  'imports.newList.doubleHint': 'Each imported contact gets an e-mail and joins the list only after confirming.',
+  'imports.newList.creating': 'Creating…',
+  'imports.newList.created': 'List "{name}" created and chosen.',
   'imports.mapping.legalBasis': 'Legal basis (LGPD)',
   'imports.mapping.choose': 'Choose…',
   'imports.mapping.consent': 'Consent',
@@ -942,6 +948,10 @@ export const en = {
   'templates.tags.email': 'Contact e-mail',
   'templates.tags.unsubscribe': 'Unsubscribe link',
   'templates.tags.field': 'Field: {name}',
+  'templates.tags.data': 'Message data: {name}',
+  'templates.page.variables': 'Per-message variables (API)',
+  'templates.page.variablesHint':
+    'Names separated by commas, such as pedido, itens, total. In the template, use {{ dados.pedido }}; every API send gives them all in data.',
   'templates.preview.device': 'Device',
   'templates.preview.desktop': 'Desktop (600 px)',
   'templates.preview.mobile': 'Mobile (375 px)',
@@ -999,7 +1009,7 @@ export const en = {
   'templates.builder.fontSize': 'Text size',
   'templates.editor.insertTagWhere':
     'Click in the text where the field should go (or use "Edit text" in the panel), then choose the field again.',
-  // Segments (features/segments) and "Reenviar para quem não abriu" (issue 15).
+  // Segments (features/segments) and "Reenviar para quem não abriu".
   'segments.title': 'Segments',
   'segments.subtitle': 'Groups of contacts defined by conditions: they update by themselves and can receive campaigns.',
   'segments.new': 'New segment',
@@ -1065,7 +1075,7 @@ export const en = {
   'campaigns.resend.created': 'Follow-up draft created',
   'campaigns.resend.audienceNote':
     'Those who received the original campaign and did not open it (automatic opens do not count).',
-  // Automations (features/automations, issue 15).
+  // Automations (features/automations).
   'automations.title': 'Automations',
   'automations.subtitle':
     'Messages that go out on their own: a welcome for new list members, birthday wishes, a follow-up after a purchase.',

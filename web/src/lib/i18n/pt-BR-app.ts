@@ -783,6 +783,12 @@ export const ptBRApp = {
     'Esta lista tem confirmação dupla: o contato do arquivo receberá um e-mail de confirmação (do remetente padrão da conta, cobrado como qualquer e-mail) e só entra na lista depois de confirmar.',
   'imports.mapping.doubleOptIn.other':
     'Esta lista tem confirmação dupla: até {count} contatos receberão um e-mail de confirmação (do remetente padrão da conta, cobrado como qualquer e-mail) e só entram na lista depois de confirmar. Quem já está na lista, descadastrou ou está na lista de supressão não recebe.',
+  'imports.newList.open': '+ Criar uma lista nova',
+  'imports.newList.title': 'Nova lista',
+  'imports.newList.name': 'Nome da nova lista',
+  'imports.newList.doubleHint': 'Cada contato importado recebe um e-mail e só entra na lista depois de confirmar.',
+  'imports.newList.creating': 'Criando…',
+  'imports.newList.created': 'Lista "{name}" criada e escolhida.',
   'imports.mapping.legalBasis': 'Base legal (LGPD)',
   'imports.mapping.choose': 'Escolha…',
   'imports.mapping.consent': 'Consentimento',
@@ -839,6 +845,10 @@ export const ptBRApp = {
   'templates.tags.email': 'E-mail do contato',
   'templates.tags.unsubscribe': 'Link de descadastro',
   'templates.tags.field': 'Campo: {name}',
+  'templates.tags.data': 'Dado da mensagem: {name}',
+  'templates.page.variables': 'Variáveis por mensagem (API)',
+  'templates.page.variablesHint':
+    'Nomes separados por vírgula, como pedido, itens, total. No modelo, use {{ dados.pedido }}; cada envio pela API traz todas em data.',
   'templates.preview.device': 'Dispositivo',
   'templates.preview.desktop': 'Computador (600 px)',
   'templates.preview.mobile': 'Celular (375 px)',
@@ -897,7 +907,7 @@ export const ptBRApp = {
   'templates.builder.fontSize': 'Tamanho do texto',
   'templates.editor.insertTagWhere':
     'Clique no texto, no ponto onde o campo deve entrar (ou use "Editar texto" no painel), e escolha o campo de novo.',
-  // Segments (features/segments) and "Reenviar para quem não abriu" (issue 15).
+  // Segments (features/segments) and "Reenviar para quem não abriu".
   'segments.title': 'Segmentos',
   'segments.subtitle': 'Grupos de contatos definidos por condições: atualizam sozinhos e podem receber campanhas.',
   'segments.new': 'Novo segmento',
@@ -962,7 +972,7 @@ export const ptBRApp = {
     'Cria um rascunho com o mesmo conteúdo para quem recebeu e não abriu (aberturas automáticas, como as da Apple, não contam). Você revê o custo, agenda ou envia.',
   'campaigns.resend.created': 'Rascunho de reenvio criado',
   'campaigns.resend.audienceNote': 'Quem recebeu a campanha original e não a abriu (aberturas automáticas não contam).',
-  // Automations (features/automations, issue 15); the nav entry lives here, out of the landing's entry chunk.
+  // Automations (features/automations); the nav entry lives here, out of the landing's entry chunk.
   'dashboard.nav.automations': 'Automações',
   'automations.title': 'Automações',
   'automations.subtitle':

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 
-/** Sender identities (issue 14): addresses, domains and the From addresses the account may use. */
+/** Sender identities: addresses, domains and the From addresses the account may use. */
 export const SENDERS_QUERY_KEY = ['senders'] as const;
 
 export function getSenders(signal?: AbortSignal): Promise<SenderListDto> {

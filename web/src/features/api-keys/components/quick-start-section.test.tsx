@@ -61,7 +61,7 @@ function renderWith(list: SenderListDto, paid: number, secret: string | null) {
   return calls;
 }
 
-describe('quickStartSender (issue 14: only a verified sender may send)', () => {
+describe('quickStartSender (only a verified sender may send)', () => {
   it('prefers the login e-mail when allowed, then a confirmed address, then an address at a verified domain', () => {
     expect(quickStartSender(senders({ addresses: ['Ana@Example.com'], domains: [] }), 'ana@example.com')).toBe(
       'ana@example.com',

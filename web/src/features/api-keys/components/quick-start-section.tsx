@@ -9,7 +9,7 @@ import { useSenders } from '@/lib/queries/senders';
 import { useSessionData } from '@/lib/use-session';
 import { CopyButton } from './copy-button';
 
-/** Where the quick start's From comes from (issue 14): only a verified sender of the account may send. */
+/** Where the quick start's From comes from: only a verified sender of the account may send. */
 export const SENDERS_SETTINGS_PATH = '/dashboard/settings?aba=remetentes';
 
 function domainOf(email: string): string {

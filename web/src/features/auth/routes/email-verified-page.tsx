@@ -1,8 +1,8 @@
 import '@/lib/i18n/app-messages';
 import { Link, useSearchParams } from 'react-router';
+import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { buttonVariants } from '@/components/ui/button';
 import { useI18n } from '@/lib/i18n';
-import { AuthLayout, FormMessage } from '../components/auth-layout';
 
 /**
  * Where the confirmation link of the verification e-mail lands (better-auth's callbackURL): "E-mail confirmado", or

@@ -1,12 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
+import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { TextField } from '@/components/ui/text-field';
+import { fieldErrors } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { requestPasswordReset } from '../api/request-password-reset';
-import { AuthLayout, FormMessage } from '../components/auth-layout';
-import { TextField } from '../components/text-field';
-import { fieldErrors, magicLinkSchema } from '../utils/schemas';
+import { magicLinkSchema } from '../utils/schemas';
 import { useSubmit } from '../utils/use-submit';
 
 export function ForgotPasswordPage() {

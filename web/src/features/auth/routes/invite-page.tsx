@@ -1,6 +1,7 @@
 import '@/lib/i18n/app-messages';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { isApiError } from '@/lib/api-client';
@@ -10,7 +11,6 @@ import { queryClient } from '@/lib/query-client';
 import { getSession, type Session } from '@/lib/session';
 import { acceptInvitation } from '../api/accept-invitation';
 import { signOut } from '../api/sign-out';
-import { AuthLayout, FormMessage } from '../components/auth-layout';
 import { useSubmit } from '../utils/use-submit';
 
 type SessionState = { status: 'loading' } | { status: 'anonymous' } | { status: 'signed-in'; session: Session };

@@ -1,17 +1,18 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { TextField } from '@/components/ui/text-field';
+import { fieldErrors } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { usePublicConfig } from '@/lib/public-config';
 import { queryClient } from '@/lib/query-client';
 import { sendMagicLink } from '../api/send-magic-link';
 import { signIn } from '../api/sign-in';
 import { signInWithGoogle } from '../api/sign-in-social';
-import { AuthLayout, FormMessage } from '../components/auth-layout';
-import { TextField } from '../components/text-field';
 import { loginArrivalError, safeNextPath } from '../utils/safe-next';
-import { fieldErrors, magicLinkSchema, signInSchema } from '../utils/schemas';
+import { magicLinkSchema, signInSchema } from '../utils/schemas';
 import { useSubmit } from '../utils/use-submit';
 import '@/lib/i18n/errors-pt-BR';
 

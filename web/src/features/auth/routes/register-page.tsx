@@ -1,15 +1,16 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { TextField } from '@/components/ui/text-field';
+import { fieldErrors } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { usePublicConfig } from '@/lib/public-config';
 import { signUp } from '@/lib/queries/auth';
 import { queryClient } from '@/lib/query-client';
-import { AuthLayout, FormMessage } from '../components/auth-layout';
-import { TextField } from '../components/text-field';
 import { safeNextPath } from '../utils/safe-next';
-import { fieldErrors, signUpSchema } from '../utils/schemas';
+import { signUpSchema } from '../utils/schemas';
 import { useSubmit } from '../utils/use-submit';
 
 export function RegisterPage() {

@@ -1,13 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { TextField } from '@/components/ui/text-field';
+import { passwordField } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { usePublicConfig } from '@/lib/public-config';
 import { resetPassword } from '../api/reset-password';
-import { AuthLayout, FormMessage } from '../components/auth-layout';
-import { TextField } from '../components/text-field';
-import { passwordField } from '../utils/schemas';
 import { useSubmit } from '../utils/use-submit';
 
 export function ResetPasswordPage() {

@@ -1,13 +1,8 @@
 import { DEFAULT_MIN_PASSWORD_LENGTH } from '@carteiro/shared';
 import { z } from 'zod';
+import { emailField, passwordField } from '@/lib/form-fields';
 
 /** Field errors carry catalogue keys, so the form shows them in the current locale. */
-export const emailField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.email({ message: 'auth.validation.email' }));
-
 export const signInSchema = z.object({
   email: emailField,
   password: z.string().min(1, { message: 'auth.validation.passwordRequired' }),
@@ -15,24 +10,10 @@ export const signInSchema = z.object({
 
 export const magicLinkSchema = z.object({ email: emailField });
 
-export function passwordField(min = DEFAULT_MIN_PASSWORD_LENGTH) {
-  return z.string().min(min, { message: 'auth.validation.passwordMin' });
-}
-
 export function signUpSchema(minPasswordLength = DEFAULT_MIN_PASSWORD_LENGTH) {
   return z.object({
     name: z.string().trim().min(1, { message: 'auth.validation.nameRequired' }),
     email: emailField,
     password: passwordField(minPasswordLength),
   });
-}
-
-/** zod issues → the first message key per field. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? '');
-    errors[field] ??= issue.message;
-  }
-  return errors;
 }

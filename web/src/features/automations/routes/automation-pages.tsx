@@ -7,7 +7,7 @@ import {
   type AutomationWaitUnit,
   automationSaveSchema,
 } from '@carteiro/shared';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
 import {
@@ -32,6 +32,7 @@ import { type MessageKey, useI18n } from '@/lib/i18n';
 import { useLists } from '@/lib/queries/lists';
 import { useCustomFields } from '@/lib/queries/segments';
 import { useTemplates } from '@/lib/queries/templates';
+import { usePageTitle } from '@/lib/use-page-title';
 import { confirmAction, toast } from '@/stores/app-store';
 import {
   useAutomation,
@@ -41,12 +42,6 @@ import {
   useDeleteAutomation,
   useSaveAutomation,
 } from '../api/automations';
-
-function useTitle(title: string) {
-  useEffect(() => {
-    document.title = `${title} — Carteiro`;
-  }, [title]);
-}
 
 const STATUS_TONE: Record<AutomationStatus, 'neutral' | 'success' | 'warning'> = {
   draft: 'neutral',
@@ -84,7 +79,7 @@ function useTriggerText() {
 
 export function AutomationsPage() {
   const { t, locale } = useI18n();
-  useTitle(t('automations.title'));
+  usePageTitle(t('automations.title'));
   const automations = useAutomations();
   const triggerText = useTriggerText();
   const newLink = (
@@ -221,7 +216,7 @@ function inputOf(draft: Draft) {
 
 export function NewAutomationPage() {
   const { t } = useI18n();
-  useTitle(t('automations.editor.newTitle'));
+  usePageTitle(t('automations.editor.newTitle'));
   return <AutomationEditor title={t('automations.editor.newTitle')} initial={NEW_DRAFT} />;
 }
 
@@ -229,7 +224,7 @@ export function AutomationPage() {
   const { t } = useI18n();
   const { id } = useParams();
   const automation = useAutomation(id);
-  useTitle(automation.data?.name ?? t('automations.title'));
+  usePageTitle(automation.data?.name ?? t('automations.title'));
   if (automation.isPending) return <LoadingPanel label={t('automations.loading')} />;
   if (automation.isError) return <ErrorPanel error={automation.error} onRetry={() => automation.refetch()} />;
   return (

@@ -6,8 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { SegmentPicker } from '@/features/segments/components/segment-picker';
-import { BLANK_TEMPLATE_HTML } from '@/features/templates/components/blank-template';
+import { BLANK_TEMPLATE_HTML } from '@/lib/blank-template';
 import { cn } from '@/lib/cn';
 import { useLists } from '@/lib/queries/lists';
 import { useTemplates } from '@/lib/queries/templates';
@@ -17,6 +16,7 @@ import { useCreateCampaign } from '../api/create-campaign';
 import type { Campaign } from '../api/types';
 import { useUpdateCampaign } from '../api/update-campaign';
 import { type AbFormState, AbTestFields, abTestInput, initialAbState } from './ab-test-fields';
+import { SegmentPicker } from './segment-picker';
 import { SenderPicker } from './sender-picker';
 
 const STEPS = ['Informações', 'Remetente', 'Público', 'Modelo', 'Rastreamento'] as const;

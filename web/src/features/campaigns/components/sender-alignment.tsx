@@ -12,7 +12,7 @@ function Mark({ ok, children }: { ok: boolean; children: string }) {
 }
 
 /**
- * The campaign's sender check before sending (issue 14): whether the From is verified and whether its mail
+ * The campaign's sender check before sending: whether the From is verified and whether its mail
  * would pass DMARC — DKIM aligned (signed by the From's own domain) and SPF aligned (bounces on its domain).
  */
 export function SenderAlignmentCheck({ fromEmail }: { fromEmail: string | null }) {

@@ -44,7 +44,7 @@ function renderPicker(list: SenderListDto, initial: string) {
   return seen;
 }
 
-describe('SenderPicker (campaign From, issue 14)', () => {
+describe('SenderPicker (campaign From)', () => {
   it('offers only confirmed addresses and verified domains, and marks a saved unverified From', async () => {
     const seen = renderPicker(
       senders({ addresses: ['contato@padaria.com.br'], domains: ['loja.com.br'] }),

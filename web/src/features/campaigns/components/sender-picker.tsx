@@ -8,7 +8,7 @@ const selectClass =
 const SETTINGS_LINK = '/dashboard/settings?aba=remetentes';
 
 /**
- * The campaign's From (issue 14): offers only the account's confirmed addresses and any address at its verified
+ * The campaign's From: offers only the account's confirmed addresses and any address at its verified
  * domains. A From saved before (unverified) stays visible, marked, so it can be replaced. Without any verified
  * sender yet it stays a free field with the way to verify one (the server refuses to send until then).
  */

@@ -1,5 +1,5 @@
 import { abVariantLetter, formatBRL, isDeletable, isEditable, timeZoneLabel } from '@carteiro/shared';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
 import {
@@ -19,24 +19,21 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { CampaignAudienceItems } from '@/features/segments/components/campaign-audience-items';
-import { TemplateEditor } from '@/features/templates/components/template-editor';
 import { useLists } from '@/lib/queries/lists';
 import { fillSample } from '@/lib/sample-liquid';
+import { usePageTitle } from '@/lib/use-page-title';
 import { confirmAction, toast, useAccount } from '@/stores/app-store';
 import { useDeleteCampaign } from '../api/delete-campaign';
 import { useDuplicateCampaign } from '../api/duplicate-campaign';
 import { useCampaign } from '../api/get-campaign';
 import { useCampaigns } from '../api/get-campaigns';
 import { useCampaignSummary } from '../api/get-summary';
-import { previewCampaign } from '../api/preview-campaign';
 import { useScheduleCampaign } from '../api/schedule-campaign';
-import { testSendCampaign } from '../api/test-send-campaign';
 import type { Campaign, CampaignSummary } from '../api/types';
 import { useUnscheduleCampaign } from '../api/unschedule-campaign';
-import { useUpdateCampaign } from '../api/update-campaign';
 import { abTestSummary } from '../components/ab-test-fields';
 import { AbTestSend } from '../components/ab-test-send';
+import { CampaignAudienceItems } from '../components/campaign-audience-items';
 import { CampaignForm } from '../components/campaign-form';
 import { CampaignProgressCard, SendNowButton } from '../components/campaign-live';
 import { CampaignReportSection } from '../components/campaign-report';
@@ -49,12 +46,6 @@ import { DEFAULT_TIME_ZONE, formatInZone, toZonedLocal } from '../components/zon
 // FullCalendar loads only on the calendar route.
 const CalendarView = lazy(() => import('../components/calendar-view'));
 
-function useTitle(title: string) {
-  useEffect(() => {
-    document.title = `${title} — Carteiro`;
-  }, [title]);
-}
-
 function useTimeZone(): string {
   const account = useAccount();
   return typeof account?.timeZone === 'string' ? account.timeZone : DEFAULT_TIME_ZONE;
@@ -65,7 +56,7 @@ function pct(part: number, total: number): string {
 }
 
 export function CampaignsPage() {
-  useTitle('Campanhas');
+  usePageTitle('Campanhas');
   const campaigns = useCampaigns();
   return (
     <div>
@@ -146,7 +137,7 @@ export function CampaignsPage() {
 }
 
 export function NewCampaignPage() {
-  useTitle('Nova campanha');
+  usePageTitle('Nova campanha');
   return (
     <div>
       <Link to="/dashboard/campaigns" className="text-sm text-brand-700 hover:underline">
@@ -162,7 +153,7 @@ export function NewCampaignPage() {
 export function EditCampaignPage() {
   const { id = '' } = useParams();
   const campaign = useCampaign(id);
-  useTitle('Editar campanha');
+  usePageTitle('Editar campanha');
   if (!id) return <NewCampaignPage />;
   if (campaign.isPending) return <LoadingPanel />;
   if (campaign.isError) return <ErrorPanel error={campaign.error} onRetry={() => campaign.refetch()} />;
@@ -178,7 +169,7 @@ export function EditCampaignPage() {
 }
 
 export function CampaignCalendarPage() {
-  useTitle('Calendário de campanhas');
+  usePageTitle('Calendário de campanhas');
   const timeZone = useTimeZone();
   return (
     <div>
@@ -194,48 +185,10 @@ export function CampaignCalendarPage() {
   );
 }
 
-export function CampaignTemplatePage() {
-  const { id = '' } = useParams();
-  const campaign = useCampaign(id);
-  useTitle('Modelo da campanha');
-  if (campaign.isPending) return <LoadingPanel />;
-  if (campaign.isError) return <ErrorPanel error={campaign.error} onRetry={() => campaign.refetch()} />;
-  return <CampaignTemplateEditor campaign={campaign.data} />;
-}
-
-function CampaignTemplateEditor({ campaign }: { campaign: Campaign }) {
-  const update = useUpdateCampaign(campaign.id);
-  const editable = isEditable(campaign.status);
-  return (
-    <div>
-      <Link to={`/dashboard/campaigns/${campaign.id}/view`} className="text-sm text-brand-700 hover:underline">
-        ← {campaign.name}
-      </Link>
-      <PageHeader title="Modelo da campanha">
-        <CampaignStatusBadge status={campaign.status} />
-      </PageHeader>
-      <p className="-mt-4 mb-4 text-sm text-slate-600">
-        Esta é a cópia própria da campanha: mudar aqui não altera a biblioteca de modelos.
-      </p>
-      <TemplateEditor
-        readOnly={!editable}
-        initial={{ html: campaign.template, project: campaign.templateProject }}
-        onSave={async ({ html, project }) => {
-          await update.mutateAsync({ template: html, templateProject: project });
-        }}
-        renderPreview={async (_content, contactId) => (await previewCampaign(campaign.id, contactId ?? undefined)).html}
-        onTestSend={async (_content, emails, contactId) =>
-          (await testSendCampaign(campaign.id, emails, contactId ?? undefined)).sent
-        }
-      />
-    </div>
-  );
-}
-
 export function CampaignViewPage() {
   const { id = '' } = useParams();
   const campaign = useCampaign(id);
-  useTitle(campaign.data?.name ?? 'Campanha');
+  usePageTitle(campaign.data?.name ?? 'Campanha');
   if (campaign.isPending) return <LoadingPanel />;
   if (campaign.isError) return <ErrorPanel error={campaign.error} onRetry={() => campaign.refetch()} />;
   return <CampaignView campaign={campaign.data} />;

@@ -6,7 +6,6 @@ import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { UnverifiedSendersNotice } from '@/features/settings/components/unverified-senders-notice';
 import { cn } from '@/lib/cn';
 import { formatCount, formatDate, formatDateTime } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
@@ -15,6 +14,7 @@ import { BALANCE_QUERY_KEY, getBalance } from '@/lib/queries/balance';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { useDashboardStats } from '../api/get-stats';
 import { type CampaignSummary, hasAny, listCampaigns } from '../api/home';
+import { UnverifiedSendersNotice } from '../components/unverified-senders-notice';
 import { useHomeText } from '../utils/texts';
 
 // Recharts loads only when the home has campaigns to draw.

@@ -144,6 +144,49 @@ describe('ImportWizard', () => {
     expect(started).toMatchObject({ fieldTypes: { Aniversário: 'date' } });
   });
 
+  it('creates the target list in place: name → created → chosen, without starting the import', async () => {
+    const lists: Array<Record<string, unknown>> = [
+      { id: 'l-geral', name: 'Geral', description: null, optIn: 'single', contactCount: 0, subscribedCount: 0 },
+    ];
+    const calls: string[] = [];
+    let created: Record<string, unknown> | null = null;
+    restore = configureApiClient({
+      fetch: vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+        calls.push(`${init?.method ?? 'GET'} ${String(url)}`);
+        if (String(url) === '/api/imports') return Response.json(upload, { status: 201 });
+        if (String(url) === '/api/lists' && init?.method === 'POST') {
+          created = JSON.parse(String(init.body));
+          const list = { id: 'l-nova', description: null, contactCount: 0, subscribedCount: 0, ...created };
+          lists.push(list);
+          return Response.json(list, { status: 201 });
+        }
+        return Response.json({ items: lists });
+      }),
+    });
+    renderWizard();
+    const input = document.querySelector<HTMLInputElement>('#import-file');
+    if (!input) throw new Error('sem campo de arquivo');
+    fireEvent.change(input, { target: { files: [new File(['x'], 'clientes.csv', { type: 'text/csv' })] } });
+    await screen.findByRole('option', { name: 'Geral' });
+    fireEvent.click(screen.getByRole('button', { name: '+ Criar uma lista nova' }));
+    const name = screen.getByLabelText('Nome da nova lista');
+    expect(document.activeElement).toBe(name);
+    // An empty name is refused under the field, and nothing is sent.
+    fireEvent.keyDown(name, { key: 'Enter' });
+    expect((await screen.findByText('Informe o nome da lista.')).id).toBe('import-new-list-error');
+    fireEvent.change(name, { target: { value: 'Clientes da feira' } });
+    fireEvent.click(screen.getByLabelText(/Confirmação por e-mail/));
+    fireEvent.keyDown(name, { key: 'Enter' });
+    expect(await screen.findByText('Lista "Clientes da feira" criada e escolhida.')).toBeTruthy();
+    expect(created).toEqual({ name: 'Clientes da feira', optIn: 'double' });
+    const list = screen.getByLabelText('Lista de destino') as HTMLSelectElement;
+    expect(list.value).toBe('l-nova');
+    expect(document.activeElement).toBe(list);
+    // The new list asks for confirmation: the wizard says so before the import runs.
+    expect(screen.getByText(/Esta lista tem confirmação dupla/)).toBeTruthy();
+    expect(calls.some((call) => call.endsWith('/start'))).toBe(false);
+  });
+
   it('speaks English when the locale is en', async () => {
     restore = configureApiClient({ fetch: vi.fn(async () => Response.json(upload, { status: 201 })) });
     await setLocale('en');

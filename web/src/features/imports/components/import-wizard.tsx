@@ -1,10 +1,10 @@
-import { FIELD_TYPE_VALUES, type FieldType, fieldHeader, importStartSchema } from '@carteiro/shared';
+import { FIELD_TYPE_VALUES, type FieldType, fieldHeader, importStartSchema, listCreateSchema } from '@carteiro/shared';
 import { useState } from 'react';
 import { errorText, formatNumber, pluralForm, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { useLists } from '@/lib/queries/lists';
+import { type MailingList, useCreateList, useLists } from '@/lib/queries/lists';
 import '@/lib/i18n/app-messages';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { startImport } from '../api/start-import';
@@ -113,6 +113,8 @@ function MappingStep({
   const [fieldTypes, setFieldTypes] = useState<Record<string, FieldType>>(() => ({ ...upload.suggestedTypes }));
   const isField = (column: string) => mapping[column]?.startsWith('field:') ?? false;
   const [listId, setListId] = useState(defaultListId ?? '');
+  const [creatingList, setCreatingList] = useState(false);
+  const [createdList, setCreatedList] = useState<string | null>(null);
   const [legalBasis, setLegalBasis] = useState<'consent' | 'legitimate_interest' | ''>('');
   const [consentSource, setConsentSource] = useState('');
   const [updateExisting, setUpdateExisting] = useState(false);
@@ -265,6 +267,33 @@ function MappingStep({
               </option>
             ))}
           </Select>
+          {creatingList ? (
+            <NewListInline
+              onCreated={(list) => {
+                setListId(list.id);
+                setCreatingList(false);
+                setCreatedList(list.name);
+                document.getElementById('import-list')?.focus();
+              }}
+              onCancel={() => setCreatingList(false)}
+            />
+          ) : (
+            <button
+              type="button"
+              className="mt-1.5 text-sm font-semibold text-brand-700 hover:underline"
+              onClick={() => {
+                setCreatedList(null);
+                setCreatingList(true);
+              }}
+            >
+              {t('imports.newList.open')}
+            </button>
+          )}
+          {createdList ? (
+            <p role="status" className="mt-1 text-sm text-emerald-800">
+              {t('imports.newList.created', { name: createdList })}
+            </p>
+          ) : null}
           {lists.data?.find((list) => list.id === listId)?.optIn === 'double' ? (
             <p role="status" className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900">
               {t(`imports.mapping.doubleOptIn.${pluralForm(locale, upload.totalRows)}`, {
@@ -333,5 +362,76 @@ function MappingStep({
         ) : null}
       </div>
     </form>
+  );
+}
+
+/**
+ * Creates the import's target list without leaving the import (a div, not a nested form: Enter creates the list
+ * instead of starting the import). The new list is chosen as soon as it exists.
+ */
+function NewListInline({ onCreated, onCancel }: { onCreated: (list: MailingList) => void; onCancel: () => void }) {
+  const { t } = useI18n();
+  const create = useCreateList();
+  const [name, setName] = useState('');
+  const [double, setDouble] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit() {
+    const parsed = listCreateSchema.safeParse({ name, optIn: double ? 'double' : 'single' });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? t('imports.mapping.checkFields'));
+      document.getElementById('import-new-list')?.focus();
+      return;
+    }
+    setError(null);
+    try {
+      onCreated(await create.mutateAsync(parsed.data));
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  }
+
+  return (
+    <fieldset className="mt-2 space-y-2 rounded-lg border border-slate-200 p-3" data-testid="import-new-list">
+      <legend className="px-1 text-sm font-semibold text-slate-800">{t('imports.newList.title')}</legend>
+      <Label htmlFor="import-new-list">{t('imports.newList.name')}</Label>
+      <Input
+        id="import-new-list"
+        // biome-ignore lint/a11y/noAutofocus: the field the owner just asked for.
+        autoFocus
+        value={name}
+        maxLength={200}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'import-new-list-error' : undefined}
+        onChange={(event) => setName(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            void submit();
+          }
+        }}
+      />
+      {error ? <FieldError id="import-new-list-error">{error}</FieldError> : null}
+      <label className="flex items-start gap-2 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          checked={double}
+          onChange={(event) => setDouble(event.target.checked)}
+          className="mt-0.5 accent-brand-700"
+        />
+        <span>
+          <span className="font-medium">{t('lists.optIn.double')}</span>
+          <span className="block text-slate-500">{t('imports.newList.doubleHint')}</span>
+        </span>
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" size="sm" disabled={create.isPending} onClick={() => void submit()}>
+          {create.isPending ? t('imports.newList.creating') : t('lists.create')}
+        </Button>
+        <Button type="button" size="sm" variant="ghost" onClick={onCancel}>
+          {t('common.cancel')}
+        </Button>
+      </div>
+    </fieldset>
   );
 }

@@ -27,23 +27,17 @@ import { ImportWizard } from '@/features/imports/components/import-wizard';
 import { resumeImport } from '@/features/imports/import-tracker';
 import { useI18n } from '@/lib/i18n';
 import type { MailingList } from '@/lib/queries/lists';
-import { useLists } from '@/lib/queries/lists';
+import { useCreateList, useLists } from '@/lib/queries/lists';
+import { usePageTitle } from '@/lib/use-page-title';
 import { confirmAction, toast } from '@/stores/app-store';
-import { useCreateList } from '../api/create-list';
 import { useDeleteList } from '../api/delete-list';
 import { useList } from '../api/get-list';
 import { useUpdateList } from '../api/update-list';
 import { SubscribeFormPanel } from '../components/subscribe-form-panel';
 
-function useTitle(title: string) {
-  useEffect(() => {
-    document.title = `${title} — Carteiro`;
-  }, [title]);
-}
-
 export function ListsPage() {
   const { t } = useI18n();
-  useTitle(t('lists.title'));
+  usePageTitle(t('lists.title'));
   const lists = useLists();
   return (
     <div>
@@ -214,7 +208,7 @@ function ListForm({
 
 export function NewListPage() {
   const { t } = useI18n();
-  useTitle(t('lists.new'));
+  usePageTitle(t('lists.new'));
   const create = useCreateList();
   const navigate = useNavigate();
   return (
@@ -251,7 +245,7 @@ export function ListPage() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
   const [formOpen, setFormOpen] = useState(false);
-  useTitle(list.data?.name ?? t('lists.fallbackTitle'));
+  usePageTitle(list.data?.name ?? t('lists.fallbackTitle'));
   useEffect(() => resumeImport(), []);
 
   if (list.isPending) return <LoadingPanel />;

@@ -17,14 +17,9 @@ import {
   useSegmentMatches,
   useSegments,
 } from '@/lib/queries/segments';
+import { usePageTitle } from '@/lib/use-page-title';
 import { confirmAction, toast } from '@/stores/app-store';
 import { emptyCondition, GroupEditor } from '../components/condition-editor';
-
-function useTitle(title: string) {
-  useEffect(() => {
-    document.title = `${title} — Carteiro`;
-  }, [title]);
-}
 
 /** `value`, once it has stopped changing for `ms` (the live count waits for the user to pause typing). */
 function useDebounced<T>(value: T, ms: number): T {
@@ -38,7 +33,7 @@ function useDebounced<T>(value: T, ms: number): T {
 
 export function SegmentsPage() {
   const { t } = useI18n();
-  useTitle(t('segments.title'));
+  usePageTitle(t('segments.title'));
   const segments = useSegments();
   const newLink = (
     <Link to="/dashboard/segments/new" className={buttonVariants()}>
@@ -85,14 +80,14 @@ const NEW_TREE: SegmentGroup = { type: 'group', match: 'all', conditions: [empty
 
 export function NewSegmentPage() {
   const { t } = useI18n();
-  useTitle(t('segments.editor.newTitle'));
+  usePageTitle(t('segments.editor.newTitle'));
   return <SegmentEditor title={t('segments.editor.newTitle')} initialName="" initialTree={NEW_TREE} />;
 }
 
 export function SegmentPage() {
   const { t } = useI18n();
   const { id } = useParams();
-  useTitle(t('segments.editor.editTitle'));
+  usePageTitle(t('segments.editor.editTitle'));
   const segment = useSegment(id);
   if (segment.isPending) return <LoadingPanel label={t('segments.loading')} />;
   if (segment.isError) return <ErrorPanel error={segment.error} onRetry={() => segment.refetch()} />;

@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
+import { FormMessage } from '@/components/auth-layout';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { FormMessage } from '@/features/auth/components/auth-layout';
-import { TextField } from '@/features/auth/components/text-field';
-import { emailField } from '@/features/auth/utils/schemas';
+import { TextField } from '@/components/ui/text-field';
 import { isApiError } from '@/lib/api-client';
+import { emailField } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { messageOf, toastSuccess } from '@/lib/notify';
 import { usePublicConfig } from '@/lib/public-config';

@@ -1,8 +1,8 @@
 import '@/lib/i18n/app-messages';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { AuthLayout, FormMessage } from '@/features/auth/components/auth-layout';
 import { messageOf } from '@/lib/notify';
 import { confirmSenderAddress } from '@/lib/queries/senders';
 

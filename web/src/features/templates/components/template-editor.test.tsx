@@ -4,7 +4,7 @@ import { forwardRef, useImperativeHandle } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
-import { BLANK_TEMPLATE_HTML } from './blank-template';
+import { BLANK_TEMPLATE_HTML } from '@/lib/blank-template';
 import { TemplateEditor } from './template-editor';
 
 // GrapesJS does not run in jsdom: a stand-in with the same handle (the e2e journey drives the real builder).

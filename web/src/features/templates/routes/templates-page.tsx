@@ -5,6 +5,7 @@ import { ErrorPanel, errorText, formatDateTime, LoadingPanel } from '@/component
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { BLANK_TEMPLATE_HTML } from '@/lib/blank-template';
 import { useI18n } from '@/lib/i18n';
 import { useTemplates } from '@/lib/queries/templates';
 import { fillSample } from '@/lib/sample-liquid';
@@ -14,7 +15,6 @@ import { useDeleteTemplate } from '../api/delete-template';
 import { useDuplicateTemplate } from '../api/duplicate-template';
 import { useStarterTemplates } from '../api/get-starters';
 import { useFooterAccount } from '../api/use-footer-account';
-import { BLANK_TEMPLATE_HTML } from '../components/blank-template';
 
 /** `/dashboard/templates`: the account's template library, and new templates from the pt-BR starters. */
 export function TemplatesPage() {

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { useSenders, useUnverifiedSenders } from '@/lib/queries/senders';
 
 /**
- * Dashboard notice (issue 14): campaigns still to be sent whose From is not verified — existing campaigns after
+ * Dashboard notice: campaigns still to be sent whose From is not verified — existing campaigns after
  * the migration, or a domain that broke — must have it confirmed before the next send. Also flags a broken or
  * suspended domain.
  */

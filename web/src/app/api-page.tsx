@@ -1,22 +1,21 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { PageHeader } from '@/components/coming-soon-page';
 import '@/lib/i18n/app-messages';
+import { DocsSection } from '@/features/api-keys/components/docs-section';
+import { KeysSection } from '@/features/api-keys/components/keys-section';
+import { QuickStartSection } from '@/features/api-keys/components/quick-start-section';
 import { WebhooksSection } from '@/features/webhooks/components/webhooks-section';
 import { useI18n } from '@/lib/i18n';
-import { DocsSection } from '../components/docs-section';
-import { KeysSection } from '../components/keys-section';
-import { QuickStartSection } from '../components/quick-start-section';
+import { usePageTitle } from '@/lib/use-page-title';
 
 /**
- * The API page (`/dashboard/api`): one section per concern, stacked. Adding a section (e.g. webhooks) is one
- * more line in the list below.
+ * The API page (`/dashboard/api`): one section per concern, stacked — the api-keys feature's and the webhooks
+ * feature's, composed here so neither imports the other. Adding a section is one more line in the list below.
  */
 export function ApiPage() {
   const { t } = useI18n();
   const [secret, setSecret] = useState<string | null>(null);
-  useEffect(() => {
-    document.title = `${t('page.api.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('page.api.title'));
   return (
     <div>
       <PageHeader title={t('page.api.title')} />
