@@ -623,7 +623,6 @@ export const en = {
   'admin.status.suspendedNotice':
     'This account is suspended: it cannot send or resume campaigns. After reactivation, paused campaigns stay paused until the customer resumes them.',
   'admin.status.pausedCount': 'Account suspended; campaigns being sent that were paused: {count}',
-  'lists.kit.genericError': 'Something went wrong. Please try again.',
   'lists.kit.loadFailed': 'Could not load this.',
   'lists.title': 'Lists',
   'lists.back': '← Lists',
@@ -948,6 +947,10 @@ export const en = {
   'templates.tags.email': 'Contact e-mail',
   'templates.tags.unsubscribe': 'Unsubscribe link',
   'templates.tags.field': 'Field: {name}',
+  'templates.tags.data': 'Message data: {name}',
+  'templates.page.variables': 'Per-message variables (API)',
+  'templates.page.variablesHint':
+    'Names separated by commas, such as pedido, itens, total. In the template, use {{ dados.pedido }}; every API send gives them all in data.',
   'templates.preview.device': 'Device',
   'templates.preview.desktop': 'Desktop (600 px)',
   'templates.preview.mobile': 'Mobile (375 px)',

@@ -521,7 +521,6 @@ export const ptBRApp = {
   'admin.status.suspendedNotice':
     'Esta conta está suspensa: não envia nem retoma campanhas. Ao reativar, as campanhas pausadas continuam pausadas até o cliente retomá-las.',
   'admin.status.pausedCount': 'Conta suspensa; campanhas em envio pausadas: {count}',
-  'lists.kit.genericError': 'Algo deu errado. Tente de novo.',
   'lists.kit.loadFailed': 'Não foi possível carregar.',
   'lists.title': 'Listas',
   'lists.back': '← Listas',
@@ -845,6 +844,10 @@ export const ptBRApp = {
   'templates.tags.email': 'E-mail do contato',
   'templates.tags.unsubscribe': 'Link de descadastro',
   'templates.tags.field': 'Campo: {name}',
+  'templates.tags.data': 'Dado da mensagem: {name}',
+  'templates.page.variables': 'Variáveis por mensagem (API)',
+  'templates.page.variablesHint':
+    'Nomes separados por vírgula, como pedido, itens, total. No modelo, use {{ dados.pedido }}; cada envio pela API traz todas em data.',
   'templates.preview.device': 'Dispositivo',
   'templates.preview.desktop': 'Computador (600 px)',
   'templates.preview.mobile': 'Celular (375 px)',

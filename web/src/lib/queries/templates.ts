@@ -18,6 +18,8 @@ export interface Template extends TemplateSummary {
   html: string;
   builderProject: Record<string, unknown> | null;
   text: string | null;
+  /** The per-message variables it takes (`{{ dados.pedido }}`), each given by an API send's `data`. */
+  variables: string[];
 }
 
 export const TEMPLATES_KEY = ['templates'] as const;

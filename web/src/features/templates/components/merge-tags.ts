@@ -1,3 +1,4 @@
+import { templateVariablesSchema } from '@carteiro/shared';
 import type { MessageKey, MessageParams } from '@/lib/i18n';
 
 /**
@@ -15,6 +16,25 @@ export const BASE_MERGE_TAGS: MergeTag[] = [
   { label: 'templates.tags.email', tag: '{{ contato.email }}' },
   { label: 'templates.tags.unsubscribe', tag: '{{ link_descadastro }}' },
 ];
+
+/** The template's declared per-message variables (`{{ dados.pedido }}`), given by each API send's `data`. */
+export function dataVariableTags(names: readonly string[]): MergeTag[] {
+  return names.map((name) => ({ label: 'templates.tags.data', labelParams: { name }, tag: `{{ dados.${name} }}` }));
+}
+
+/**
+ * The "Variáveis por mensagem" field's text as the declared variables: names separated by commas, spaces or
+ * semicolons (a leading `dados.` is accepted, as the template writes them), checked by the shared schema.
+ */
+export function parseTemplateVariables(text: string): { variables: string[] } | { error: string } {
+  const names = text
+    .split(/[\s,;]+/)
+    .map((name) => name.replace(/^dados\./, ''))
+    .filter(Boolean);
+  const parsed = templateVariablesSchema.safeParse(names);
+  if (parsed.success) return { variables: parsed.data };
+  return { error: parsed.error.issues[0]?.message ?? 'Variáveis inválidas.' };
+}
 
 export function customFieldTags(fieldNames: readonly string[]): MergeTag[] {
   return fieldNames

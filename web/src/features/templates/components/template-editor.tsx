@@ -1,18 +1,19 @@
 import { TEST_SEND_MAX_RECIPIENTS } from '@carteiro/shared';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { errorText, formatNumber, pluralForm, Select, Textarea } from '@/components/kit';
+import { formatNumber, pluralForm, Select, Textarea } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import { useContacts } from '@/lib/queries/contacts';
 import { fillSample, type SampleContact } from '@/lib/sample-liquid';
 import { toast } from '@/stores/app-store';
 import { useFooterAccount } from '../api/use-footer-account';
-import { BASE_MERGE_TAGS, customFieldTags } from './merge-tags';
+import { BASE_MERGE_TAGS, customFieldTags, dataVariableTags } from './merge-tags';
 import type { VisualBuilderHandle } from './visual-builder';
 
 // GrapesJS (+ preset, ~300 KB) is fetched only when an editor shows the visual mode.
@@ -32,6 +33,8 @@ export interface TemplateEditorProps {
   renderPreview?: (content: EditorContent, contactId: string | null) => Promise<string>;
   onTestSend?: (content: EditorContent, emails: string[], contactId: string | null) => Promise<number>;
   readOnly?: boolean;
+  /** The template's declared per-message variables: offered in the insert menu as `{{ dados.<nome> }}`. */
+  variables?: readonly string[];
 }
 
 /**
@@ -39,7 +42,14 @@ export interface TemplateEditorProps {
  * 600 px / 375 px in a sandboxed iframe with sample data or a chosen contact, test send, save (Liquid checked by
  * the server, its pt-BR error with the line shown here).
  */
-export function TemplateEditor({ initial, onSave, renderPreview, onTestSend, readOnly }: TemplateEditorProps) {
+export function TemplateEditor({
+  initial,
+  onSave,
+  renderPreview,
+  onTestSend,
+  readOnly,
+  variables = [],
+}: TemplateEditorProps) {
   const { t } = useI18n();
   const [mode, setMode] = useState<Mode>('visual');
   const [content, setContent] = useState<EditorContent>(initial);
@@ -52,7 +62,7 @@ export function TemplateEditor({ initial, onSave, renderPreview, onTestSend, rea
   const account = useFooterAccount();
   const contactRows = contacts.data?.pages[0]?.items ?? [];
   const fieldNames = [...new Set(contactRows.flatMap((c) => Object.keys(c.fields)))];
-  const tags = [...BASE_MERGE_TAGS, ...customFieldTags(fieldNames)];
+  const tags = [...BASE_MERGE_TAGS, ...customFieldTags(fieldNames), ...dataVariableTags(variables)];
 
   /** The current content, read from the builder when it is the one being edited. */
   function current(): EditorContent {
