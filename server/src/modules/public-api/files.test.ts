@@ -11,9 +11,9 @@ import { accounts } from '../accounts/accounts.db';
 import { sweepExpiredMessageFiles } from '../message-files/message-files';
 import { messageFiles } from '../message-files/message-files.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import type { SendingEngine } from '../sending/sending-engine';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { messages } from '../sending/messages.db';
+import type { SendingEngine } from '../sending/sending-engine';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount } from '../sending/testing/send-fixtures';
 
