@@ -96,7 +96,7 @@ describe.skipIf(!CHROMIUM_PATH)('the API page and the public API in Chromium', (
     const contact = await fetch(`${app.baseURL}/api/v1/contacts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'idempotency-key': 'e2e-1' },
-      body: JSON.stringify({ email: 'cliente@example.com', name: 'Cliente da loja' }),
+      body: JSON.stringify({ email: 'cliente@example.com', name: 'Cliente da loja', legalBasis: 'consent' }),
     });
     expect(contact.status).toBe(201);
     expect(contact.headers.get('ratelimit-limit')).toBeTruthy();

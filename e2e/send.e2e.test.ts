@@ -238,15 +238,23 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     await page.screenshot({ path: join(RESULTS, 'campaign-report-375.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
 
-    // 8. The footer link: a confirmation page first (a GET never unsubscribes), then the confirmation.
+    // 8. The footer link: a confirmation page first (a GET never unsubscribes), then the confirmation — both in
+    // the screen sweep at 1280 and 375 px (a recipient opens it on a phone as often as not).
     await inbox.goto(unsubscribeHref as string);
     await inbox.getByRole('heading', { name: 'Cancelar inscrição' }).waitFor();
     await inbox.screenshot({ path: join(RESULTS, 'unsubscribe-page-1280.png') });
+    await inbox.setViewportSize({ width: 375, height: 800 });
+    expect(await inbox.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await inbox.screenshot({ path: join(RESULTS, 'unsubscribe-page-375.png'), fullPage: true });
     await inbox.getByRole('button', { name: 'Confirmar cancelamento' }).click();
     await inbox
       .getByText(/cancelad/i)
       .first()
       .waitFor();
+    expect(await inbox.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await inbox.screenshot({ path: join(RESULTS, 'unsubscribe-done-375.png'), fullPage: true });
+    await inbox.setViewportSize({ width: 1280, height: 800 });
+    await inbox.screenshot({ path: join(RESULTS, 'unsubscribe-done-1280.png') });
     await recipient.close();
 
     await page.goto('/dashboard/contacts');
@@ -280,6 +288,69 @@ describe.skipIf(!CHROMIUM_PATH)('the whole sending journey in Chromium', () => {
     expect(await page.getByTestId('home-open-rate').textContent()).toBe('100%');
     await page.getByTestId('home-chart').locator('.recharts-surface').first().waitFor();
     await page.screenshot({ path: join(RESULTS, 'dashboard-home-chart-1280.png'), fullPage: true });
+
+    // The chart at 375 px with five sent campaigns of long names: the names under the bars never overlap and the
+    // page is not a pixel wider than the phone. Four more one-recipient campaigns, sent through the API.
+    const chartList = await pageApi<{ id: string }>(page, '/api/lists', { name: 'Gráfico' });
+    await pageApi(page, '/api/contacts', {
+      email: `grafico.${stamp}@exemplo.com.br`,
+      listIds: [chartList.id],
+      legalBasis: 'consent',
+    });
+    for (const name of ['Promoção de Black Friday', 'Dia das Mães com desconto', 'Natal da loja', 'Boas-vindas']) {
+      const campaign = await pageApi<{ id: string }>(page, '/api/campaigns', {
+        uuid: crypto.randomUUID(),
+        name,
+        subject: name,
+        fromName: 'Loja',
+        fromEmail: 'loja@exemplo.com.br',
+        includeListIds: [chartList.id],
+        template: '<p>Oi</p><p><a href="{{ link_descadastro }}">Descadastrar</a></p>',
+      });
+      await pageApi(page, `/api/campaigns/${campaign.id}/send`, {});
+      await sentAtLeast(page, campaign.id, 1);
+    }
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/dashboard');
+    const ticks = page.getByTestId('home-chart').locator('.recharts-xAxis .recharts-cartesian-axis-tick-value');
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('[data-testid="home-chart"] .recharts-xAxis .recharts-cartesian-axis-tick-value')
+          .length === 5,
+    );
+    const boxes = (await ticks.evaluateAll((nodes) => nodes.map((n) => n.getBoundingClientRect().toJSON()))) as Array<{
+      left: number;
+      right: number;
+    }>;
+    boxes.sort((a, b) => a.left - b.left);
+    for (let i = 1; i < boxes.length; i++) {
+      expect(boxes[i]?.left, `rótulo ${i + 1} do gráfico sobre o anterior`).toBeGreaterThanOrEqual(
+        boxes[i - 1]?.right as number,
+      );
+    }
+    for (const box of boxes) expect(box.right).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: join(RESULTS, 'dashboard-home-chart-375.png'), fullPage: true });
+
+    // A toast at 375 px sits inside the header bar: the page's title below it stays visible.
+    await page.goto('/dashboard/lists/new');
+    await page.getByLabel('Nome da lista').fill('Clientes do celular com um nome bem comprido');
+    await page.getByRole('button', { name: 'Criar lista' }).click();
+    const toast = page.getByRole('region', { name: 'Notificações' }).getByRole('status');
+    await toast.waitFor();
+    const title = page.getByRole('heading', { level: 1, name: 'Clientes do celular com um nome bem comprido' });
+    await title.waitFor();
+    const toastBox = await toast.boundingBox();
+    const titleBox = await title.boundingBox();
+    expect(toastBox?.y ?? 0).toBeGreaterThanOrEqual(0);
+    expect((toastBox?.y ?? 0) + (toastBox?.height ?? 0), 'o aviso cabe na barra do topo (56 px)').toBeLessThanOrEqual(
+      56,
+    );
+    expect(titleBox?.y ?? 0, 'o título da página fica abaixo do aviso').toBeGreaterThanOrEqual(
+      (toastBox?.y ?? 0) + (toastBox?.height ?? 0),
+    );
+    await page.screenshot({ path: join(RESULTS, 'toast-375.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     expect(errors).toEqual([]);
     await page.context().close();

@@ -22,6 +22,9 @@ const customFields = z
   .record(z.string().min(1).max(100), z.string().max(2000), { error: 'Campos personalizados inválidos.' })
   .refine((value) => Object.keys(value).length <= 100, 'No máximo 100 campos personalizados.');
 
+/** The one text of a missing legal basis (the dashboard's form, the public API's 400, the import). */
+export const LEGAL_BASIS_REQUIRED = 'Informe a base legal (consentimento ou legítimo interesse).';
+
 export const contactCreateSchema = z.strictObject({
   email: emailField,
   name: z.string().trim().max(200, 'Nome longo demais.').optional().nullable(),
@@ -33,6 +36,14 @@ export const contactCreateSchema = z.strictObject({
   consentText: z.string().max(5000).optional(),
 });
 export type ContactCreateInput = z.infer<typeof contactCreateSchema>;
+
+/**
+ * `POST /api/v1/contacts`: a contact created by an integration carries the LGPD evidence the dashboard asks for —
+ * its legal basis is required (ADR 0037); its source defaults to "API" and its time and IP are the request's.
+ */
+export const apiContactCreateSchema = contactCreateSchema.extend({
+  legalBasis: z.enum(LEGAL_BASIS_VALUES, { error: LEGAL_BASIS_REQUIRED }),
+});
 
 export const contactUpdateSchema = z.strictObject({
   email: emailField.optional(),
@@ -99,7 +110,7 @@ export const importStartSchema = z.object({
     .record(z.string(), z.enum(FIELD_TYPE_VALUES, { error: 'Tipo de coluna inválido (texto, número ou data).' }))
     .optional(),
   listId: z.uuid().optional().nullable(),
-  legalBasis: z.enum(LEGAL_BASIS_VALUES, { error: 'Informe a base legal (consentimento ou legítimo interesse).' }),
+  legalBasis: z.enum(LEGAL_BASIS_VALUES, { error: LEGAL_BASIS_REQUIRED }),
   consentSource: z.string().trim().min(1, 'Informe a origem do consentimento.').max(500),
   updateExisting: z.boolean().optional().default(false),
 });

@@ -3,17 +3,10 @@ import type { ReactNode, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } fro
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { isApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
+import { errorText } from '@/lib/error-text';
 import '@/lib/i18n/app-messages';
-import { getLocale, type Locale, translate, useI18n } from '@/lib/i18n';
-
-/** The pt-BR text of an error: the server's own message (it carries the field or the Liquid line). */
-export function errorText(error: unknown): string {
-  if (isApiError(error)) return error.message;
-  if (error instanceof Error && error.message) return error.message;
-  return translate(getLocale(), 'lists.kit.genericError');
-}
+import { type Locale, useI18n } from '@/lib/i18n';
 
 /** CLDR plural category of `count` reduced to the two forms the catalogues carry (`.one` / `.other`). */
 export function pluralForm(locale: Locale, count: number): 'one' | 'other' {

@@ -19,6 +19,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    /** A rate limit's wait (the answer's Retry-After), so every locale can say how long to wait. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
   }
@@ -152,14 +154,14 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
     // Not JSON (a proxy's HTML error page, say): the status decides the code.
   }
   // A rate limit says how long to wait (the server's Retry-After), so nobody retries blindly.
+  const waitMs = response.status === 429 ? parseRetryAfterMs(response.headers.get('Retry-After')) : null;
   if (response.status === 429) {
-    const waitMs = parseRetryAfterMs(response.headers.get('Retry-After'));
     const base = message || TOO_MANY_REQUESTS_PT_BR;
-    message = waitMs === null ? base : `${base} Tente de novo em ${formatWait(waitMs)}.`;
+    message = waitMs === null ? base : `${base} ${retryInText('pt-BR', waitMs)}`;
   }
   // Without the server's text (a proxy's page, say), a generic one: screens show the catalogue's text by code.
   if (!message) message = INTERNAL_ERROR_PT_BR;
-  return new ApiError(response.status, code, message, details);
+  return new ApiError(response.status, code, message, details, waitMs);
 }
 
 function statusCode(status: number): string {
@@ -174,12 +176,17 @@ function statusCode(status: number): string {
   return 'internal_error';
 }
 
-/** "40 segundos", "1 minuto", "3 minutos" (rounded up), in pt-BR. */
-export function formatWait(ms: number): string {
+/** "40 segundos", "1 minuto", "3 minutos" (rounded up) — "40 seconds" in English. */
+export function formatWait(ms: number, locale: 'pt-BR' | 'en' = 'pt-BR'): string {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
-  if (seconds < 60) return `${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}`;
+  const [value, unit] = seconds < 60 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
+}
+
+/** "Tente de novo em 2 minutos." / "Try again in 2 minutes." — the sentence a rate-limit message ends with. */
+export function retryInText(locale: 'pt-BR' | 'en', ms: number): string {
+  const wait = formatWait(ms, locale);
+  return locale === 'pt-BR' ? `Tente de novo em ${wait}.` : `Try again in ${wait}.`;
 }
 
 /** Retry-After in ms (seconds or an HTTP date), or null when absent or unreadable. */

@@ -80,3 +80,18 @@ export async function findBillingAccount(db: Tx, accountId: string): Promise<Bil
     .where(eq(accounts.id, accountId));
   return row ? { ...row, balanceMillis: Number(row.balanceMillis) } : null;
 }
+
+/**
+ * The operator's changes to an account's terms (back office, audited by the caller in the same transaction): the
+ * negotiated price per e-mail, or active/suspended. The balance is never set here (`adjustAccountBalance`).
+ */
+export async function setBillingTerms(
+  tx: Tx,
+  accountId: string,
+  terms: { priceMillis: number } | { status: BillingAccount['status'] },
+): Promise<void> {
+  await tx
+    .update(accounts)
+    .set({ ...terms, updatedAt: sql`now()` })
+    .where(eq(accounts.id, accountId));
+}

@@ -6,7 +6,6 @@ import {
   type SessionView,
   sessionQuerySchema,
 } from '@carteiro/shared';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
@@ -18,13 +17,13 @@ import {
   requireRole,
   requireSessionUser,
 } from '../auth/request-actor';
-import { accounts } from './accounts.db';
 import {
   type AccountRow,
   ensureAccountForUser,
   findAccount,
   findMembership,
   listUserAccounts,
+  updateAccountSettings,
 } from './accounts.service';
 
 export function toAccountView(row: AccountRow): AccountView {
@@ -146,11 +145,7 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
     const actor: RequestActor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const input = parseInput(accountUpdateSchema, request.body ?? {});
-    const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-    await db()
-      .update(accounts)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(eq(accounts.id, actor.accountId));
+    await updateAccountSettings(db(), actor.accountId, input);
     const account = await findAccount(db(), actor.accountId);
     if (!account) throw new AppError('not_found');
     return { account: toAccountView(account) };

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { AccountUpdateInput } from '@carteiro/shared';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
-import { authUsers } from '../auth/auth.db';
+import type { Db, DbTransaction } from '../../db/database';
+import { teamDirectory } from './account-directory';
 import { accountMembers, accounts } from './accounts.db';
 
 export type AccountRole = (typeof accountMembers.$inferSelect)['role'];
@@ -31,9 +32,21 @@ export async function findMembership(db: Db, accountId: string, userId: string):
   return row?.role ?? null;
 }
 
-export async function findAccount(db: Db, accountId: string): Promise<AccountRow | null> {
+export async function findAccount(db: Db | DbTransaction, accountId: string): Promise<AccountRow | null> {
   const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   return row ?? null;
+}
+
+/**
+ * The account's settings change (spec §4: merge the fields given, set updated_at): the dashboard's
+ * PATCH /api/account and the compatibility API. Roles are the caller's to check.
+ */
+export async function updateAccountSettings(db: Db, accountId: string, input: AccountUpdateInput): Promise<void> {
+  const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  await db
+    .update(accounts)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(accounts.id, accountId));
 }
 
 /**
@@ -101,9 +114,8 @@ export async function ensureAccountForUser(
 /** The e-mail addresses (lower-case) of everyone on the account's team, owners included. */
 export async function findTeamEmails(db: Db, accountId: string): Promise<string[]> {
   const rows = await db
-    .select({ email: sql<string>`lower(${authUsers.email})` })
-    .from(accountMembers)
-    .innerJoin(authUsers, eq(authUsers.id, accountMembers.userId))
-    .where(eq(accountMembers.accountId, accountId));
+    .select({ email: sql<string>`lower(${teamDirectory.email})` })
+    .from(teamDirectory)
+    .where(eq(teamDirectory.accountId, accountId));
   return rows.map((row) => row.email);
 }

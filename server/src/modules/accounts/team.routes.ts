@@ -4,9 +4,9 @@ import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/app-error';
 import { parseInput } from '../../http/validate';
-import { authUsers } from '../auth/auth.db';
 import { invitationEmail } from '../auth/auth-emails';
 import { getSessionUser, requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
+import { userDirectory } from '../auth/users';
 import { assertMayCauseMail, mailPolicyLimitsFrom } from '../mail-policy/assert-may-cause-mail';
 import { accountInvitations, accountMembers, accounts } from './accounts.db';
 import { findAccount } from './accounts.service';
@@ -31,11 +31,11 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
         userId: accountMembers.userId,
         role: accountMembers.role,
         joinedAt: accountMembers.createdAt,
-        name: authUsers.name,
-        email: authUsers.email,
+        name: userDirectory.name,
+        email: userDirectory.email,
       })
       .from(accountMembers)
-      .leftJoin(authUsers, eq(authUsers.id, accountMembers.userId))
+      .leftJoin(userDirectory, eq(userDirectory.id, accountMembers.userId))
       .where(eq(accountMembers.accountId, actor.accountId))
       .orderBy(asc(accountMembers.createdAt));
     return { members: rows.map((r) => ({ ...r, joinedAt: r.joinedAt.toISOString() })) };
@@ -122,8 +122,8 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
     const [already] = await db()
       .select({ userId: accountMembers.userId })
       .from(accountMembers)
-      .innerJoin(authUsers, eq(authUsers.id, accountMembers.userId))
-      .where(and(eq(accountMembers.accountId, actor.accountId), eq(sql`lower(${authUsers.email})`, input.email)));
+      .innerJoin(userDirectory, eq(userDirectory.id, accountMembers.userId))
+      .where(and(eq(accountMembers.accountId, actor.accountId), eq(sql`lower(${userDirectory.email})`, input.email)));
     if (already) throw new AppError('conflict', 'Esta pessoa já faz parte da equipe.');
     await assertMayCauseMail(db(), mailPolicyLimitsFrom(app.authConfig), actor, {
       kind: 'invitation',

@@ -10,7 +10,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { NOT_FOUND_TEXT, notFound } from '../../http/not-found';
-import { accounts } from '../accounts/accounts.db';
+import { findAccount } from '../accounts/accounts.service';
 import { findList } from '../lists/find-lists';
 import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import { findTemplate, findTemplates } from '../templates/templates';
@@ -269,7 +269,7 @@ export async function activateAutomation(
 ): Promise<AutomationView> {
   const row = await findAutomationRow(db, accountId, id);
   if (row.status === 'active') return findAutomation(db, accountId, id);
-  const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+  const account = await findAccount(db, accountId);
   if (!account) throw notFound('account');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined);
   const identity = missingSendChecks({

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
-import { accounts } from '../accounts/accounts.db';
-import { authUsers } from '../auth/auth.db';
+import { findAccountOwner } from '../accounts/account-directory';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -21,11 +19,7 @@ export async function notifyAutomationPaused(
   reason: string,
 ): Promise<void> {
   if (!deps.mailer) return;
-  const [owner] = await deps.db
-    .select({ email: authUsers.email, name: authUsers.name, accountName: accounts.name })
-    .from(accounts)
-    .innerJoin(authUsers, eq(authUsers.id, accounts.ownerUserId))
-    .where(eq(accounts.id, accountId));
+  const owner = await findAccountOwner(deps.db, accountId);
   if (!owner) return;
   const link = `${deps.publicUrl}/dashboard/automations/${automationId}`;
   await deps.mailer.send({

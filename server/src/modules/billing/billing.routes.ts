@@ -24,7 +24,7 @@ import { notFound } from '../../http/not-found';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import { findBillingAccount } from '../accounts/account-balance';
-import { accounts } from '../accounts/accounts.db';
+import { findAccount } from '../accounts/accounts.service';
 import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
 import { adjustBalanceByOperator } from './adjust-balance';
 import { topups } from './billing.db';
@@ -220,10 +220,7 @@ export async function billingRoutes(
     if (topup.status !== 'paid' || !topup.paidAt) {
       throw new AppError('conflict', 'O recibo fica disponível quando o pagamento for confirmado.');
     }
-    const [account] = await db
-      .select({ name: accounts.name, legalName: accounts.legalName, taxId: accounts.taxId, address: accounts.address })
-      .from(accounts)
-      .where(eq(accounts.id, actor.accountId));
+    const account = await findAccount(db, actor.accountId);
     return {
       receiptNumber: topup.txid,
       topupId: topup.id,
@@ -233,7 +230,9 @@ export async function billingRoutes(
       method: 'Pix',
       provider: topup.provider,
       providerPaymentId: topup.providerPaymentId,
-      payer: account ?? null,
+      payer: account
+        ? { name: account.name, legalName: account.legalName, taxId: account.taxId, address: account.address }
+        : null,
       payee: { name: config.PIX_MERCHANT_NAME, city: config.PIX_MERCHANT_CITY, pixKey: config.PIX_KEY },
       description: `Créditos pré-pagos para envio de e-mails (Carteiro) — ${formatBRL(topup.amountMillis)}`,
     };

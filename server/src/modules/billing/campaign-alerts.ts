@@ -1,8 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { notFound } from '../../http/not-found';
-import { accounts } from '../accounts/accounts.db';
-import { authUsers } from '../auth/auth.db';
+import { accountDirectory } from '../accounts/account-directory';
 import { campaignAlerts } from '../bounces/bounces.db';
 import { campaigns } from '../campaigns/campaigns.db';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
@@ -47,9 +46,9 @@ export async function listCampaignAlertsForOperator(
       createdAt: campaignAlerts.createdAt,
       acknowledgedAt: campaignAlerts.acknowledgedAt,
       accountId: campaignAlerts.accountId,
-      accountName: accounts.name,
-      accountStatus: accounts.status,
-      ownerEmail: authUsers.email,
+      accountName: accountDirectory.name,
+      accountStatus: accountDirectory.status,
+      ownerEmail: accountDirectory.ownerEmail,
       campaignId: campaignAlerts.campaignId,
       campaignName: campaigns.name,
       campaignStatus: campaigns.status,
@@ -59,8 +58,7 @@ export async function listCampaignAlertsForOperator(
     })
     .from(campaignAlerts)
     .innerJoin(campaigns, eq(campaigns.id, campaignAlerts.campaignId))
-    .innerJoin(accounts, eq(accounts.id, campaignAlerts.accountId))
-    .leftJoin(authUsers, eq(authUsers.id, accounts.ownerUserId))
+    .innerJoin(accountDirectory, eq(accountDirectory.id, campaignAlerts.accountId))
     .where(opts.includeReviewed ? undefined : isNull(campaignAlerts.acknowledgedAt))
     .orderBy(sql`${campaignAlerts.acknowledgedAt} is not null`, desc(campaignAlerts.createdAt))
     .limit(opts.limit ?? 200);

@@ -1,11 +1,10 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { notFound } from '../../http/not-found';
-import { lockBillingAccount } from '../accounts/account-balance';
-import { accounts } from '../accounts/accounts.db';
-import { authUsers } from '../auth/auth.db';
+import { lockBillingAccount, setBillingTerms } from '../accounts/account-balance';
+import { accountDirectory } from '../accounts/account-directory';
 import { transitionCampaignStatus } from '../campaigns/campaign-controls';
-import { campaignSends } from '../campaigns/campaign-sends.db';
+import { setCampaignPausedReason } from '../campaigns/campaign-records';
 import { campaigns } from '../campaigns/campaigns.db';
 import { adminAuditLog } from './billing.db';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
@@ -26,21 +25,19 @@ export interface AdminAccountRow {
 export async function listAccountsForOperator(db: Db, limit = 500): Promise<AdminAccountRow[]> {
   const rows = await db
     .select({
-      id: accounts.id,
-      name: accounts.name,
-      ownerUserId: accounts.ownerUserId,
-      ownerEmail: authUsers.email,
-      balanceMillis: accounts.balanceMillis,
-      priceMillis: accounts.priceMillis,
-      status: accounts.status,
-      createdAt: accounts.createdAt,
+      id: accountDirectory.id,
+      name: accountDirectory.name,
+      ownerUserId: accountDirectory.ownerUserId,
+      ownerEmail: accountDirectory.ownerEmail,
+      balanceMillis: accountDirectory.balanceMillis,
+      priceMillis: accountDirectory.priceMillis,
+      status: accountDirectory.status,
+      createdAt: accountDirectory.createdAt,
       emailsSent: sql<number>`coalesce((select sum(email_count) from ledger_entries l
-        where l.account_id = ${accounts.id} and l.kind = 'send'), 0)::int`,
+        where l.account_id = ${accountDirectory.id} and l.kind = 'send'), 0)::int`,
     })
-    .from(accounts)
-    // The owner's e-mail lives in the auth module's users table; read-only here.
-    .leftJoin(authUsers, eq(authUsers.id, accounts.ownerUserId))
-    .orderBy(desc(accounts.createdAt))
+    .from(accountDirectory)
+    .orderBy(desc(accountDirectory.createdAt))
     .limit(limit);
   return rows.map((r) => ({ ...r, balanceMillis: Number(r.balanceMillis), emailsSent: Number(r.emailsSent) }));
 }
@@ -53,10 +50,7 @@ export async function setNegotiatedPrice(
   await db.transaction(async (tx) => {
     const account = await lockBillingAccount(tx, input.accountId);
     if (!account) throw notFound('account');
-    await tx
-      .update(accounts)
-      .set({ priceMillis: input.priceMillis, updatedAt: sql`now()` })
-      .where(eq(accounts.id, input.accountId));
+    await setBillingTerms(tx, input.accountId, { priceMillis: input.priceMillis });
     await recordAdminAction(tx, {
       operator: input.operator,
       action: 'account.price',
@@ -92,10 +86,7 @@ export async function setAccountStatus(
     const account = await lockBillingAccount(tx, input.accountId);
     if (!account) throw notFound('account');
     if (account.status === input.status) return false;
-    await tx
-      .update(accounts)
-      .set({ status: input.status, updatedAt: sql`now()` })
-      .where(eq(accounts.id, input.accountId));
+    await setBillingTerms(tx, input.accountId, { status: input.status });
     await recordAdminAction(tx, {
       operator: input.operator,
       action: input.status === 'suspended' ? 'account.suspend' : 'account.reactivate',
@@ -126,10 +117,7 @@ async function pauseSendingCampaignsOf(db: Db, accountId: string, operator: Oper
   for (const campaign of sending) {
     if (!(await transitionCampaignStatus(db, campaign.id, ['sending'], 'paused'))) continue;
     await db.transaction(async (tx) => {
-      await tx
-        .update(campaignSends)
-        .set({ pausedReason: SUSPENSION_PAUSE_REASON })
-        .where(eq(campaignSends.campaignId, campaign.id));
+      await setCampaignPausedReason(tx, campaign.id, SUSPENSION_PAUSE_REASON);
       await recordAdminAction(tx, {
         operator,
         action: 'campaign.pause',
@@ -153,14 +141,14 @@ export async function listAdminAuditLog(db: Db, limit = 200) {
       operatorEmail: adminAuditLog.operatorEmail,
       action: adminAuditLog.action,
       accountId: adminAuditLog.accountId,
-      accountName: accounts.name,
+      accountName: accountDirectory.name,
       targetId: adminAuditLog.targetId,
       reason: adminAuditLog.reason,
       details: adminAuditLog.details,
       createdAt: adminAuditLog.createdAt,
     })
     .from(adminAuditLog)
-    .leftJoin(accounts, eq(accounts.id, adminAuditLog.accountId))
+    .leftJoin(accountDirectory, eq(accountDirectory.id, adminAuditLog.accountId))
     .orderBy(desc(adminAuditLog.createdAt))
     .limit(limit);
 }

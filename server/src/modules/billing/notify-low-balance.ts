@@ -5,8 +5,7 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import type { PeriodicJob } from '../../jobs/periodic-jobs';
 import type { Mailer } from '../../mail/mailer';
-import { accounts } from '../accounts/accounts.db';
-import { authUsers } from '../auth/auth.db';
+import { findAccountOwner } from '../accounts/account-directory';
 import { emitWebhookEvent } from '../webhooks/emit-event';
 import { ledgerEntries, lowBalanceAlerts } from './billing.db';
 import type { LedgerEntry } from './ledger';
@@ -41,15 +40,10 @@ export async function notifyLowBalanceIfCrossed(
     .onConflictDoNothing()
     .returning();
   if (inserted.length === 0) return false;
-  // The owner's address lives in the auth module's users table; read-only here.
-  const [owner] = await deps.db
-    .select({ email: authUsers.email, name: authUsers.name, accountName: accounts.name, price: accounts.priceMillis })
-    .from(accounts)
-    .innerJoin(authUsers, eq(authUsers.id, accounts.ownerUserId))
-    .where(eq(accounts.id, entry.accountId));
+  const owner = await findAccountOwner(deps.db, entry.accountId);
   if (!owner) return false;
   const balance = formatBRL(entry.balanceAfterMillis);
-  const emails = emailsPaidBy(entry.balanceAfterMillis, owner.price).toLocaleString('pt-BR');
+  const emails = emailsPaidBy(entry.balanceAfterMillis, owner.priceMillis).toLocaleString('pt-BR');
   const url = `${deps.publicUrl}/dashboard/my-balance`;
   try {
     await deps.mailer.send({

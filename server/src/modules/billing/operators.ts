@@ -1,8 +1,8 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { Tx } from '../accounts/account-balance';
-import { authUsers } from '../auth/auth.db';
+import { findUser, findUsersByEmail, userDirectory } from '../auth/users';
 import { operatorRoles } from './billing.db';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
 
@@ -29,19 +29,14 @@ export async function listOperators(db: Db, adminEmails: readonly string[]): Pro
   const granted = await db
     .select({
       userId: operatorRoles.userId,
-      email: authUsers.email,
-      name: authUsers.name,
+      email: userDirectory.email,
+      name: userDirectory.name,
       createdAt: operatorRoles.createdAt,
     })
     .from(operatorRoles)
-    .innerJoin(authUsers, eq(authUsers.id, operatorRoles.userId))
-    .orderBy(asc(authUsers.email));
-  const configured = adminEmails.length
-    ? await db
-        .select({ id: authUsers.id, email: authUsers.email, name: authUsers.name })
-        .from(authUsers)
-        .where(sql`lower(${authUsers.email}) in ${adminEmails.map((e) => e.toLowerCase())}`)
-    : [];
+    .innerJoin(userDirectory, eq(userDirectory.id, operatorRoles.userId))
+    .orderBy(asc(userDirectory.email));
+  const configured = await findUsersByEmail(db, adminEmails);
   const rows: OperatorRow[] = adminEmails.map((email) => {
     const user = configured.find((u) => u.email.toLowerCase() === email.toLowerCase());
     return { userId: user?.id ?? null, email, name: user?.name ?? null, source: 'config', grantedAt: null };
@@ -59,10 +54,7 @@ export async function grantOperatorRole(
   input: { email: string; reason: string; operator: OperatorRef },
 ): Promise<{ userId: string; created: boolean }> {
   return db.transaction(async (tx) => {
-    const [user] = await tx
-      .select({ id: authUsers.id, email: authUsers.email })
-      .from(authUsers)
-      .where(sql`lower(${authUsers.email}) = ${input.email.trim().toLowerCase()}`);
+    const [user] = await findUsersByEmail(tx, [input.email]);
     if (!user) {
       throw new AppError(
         'not_found',
@@ -100,7 +92,7 @@ export async function revokeOperatorRole(
       .where(eq(operatorRoles.userId, input.userId))
       .returning({ userId: operatorRoles.userId });
     if (removed.length === 0) return { removed: false };
-    const [user] = await tx.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, input.userId));
+    const user = await findUser(tx, input.userId);
     await recordAdminAction(tx, {
       operator: input.operator,
       action: 'operator.revoke',

@@ -3,8 +3,8 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
 import type { Tx } from '../accounts/account-balance';
-import { accountMembers } from '../accounts/accounts.db';
-import { authSessions, authUsers } from '../auth/auth.db';
+import { teamDirectory } from '../accounts/account-directory';
+import { endUserSessions, findUser } from '../auth/users';
 import { disabledUsers } from './billing.db';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
 
@@ -30,18 +30,17 @@ export async function isUserDisabled(db: Tx, userId: string): Promise<boolean> {
 export async function listAccountMembersForOperator(db: Db, accountId: string): Promise<AccountMemberAccess[]> {
   return db
     .select({
-      userId: accountMembers.userId,
-      name: authUsers.name,
-      email: authUsers.email,
-      role: accountMembers.role,
+      userId: teamDirectory.userId,
+      name: teamDirectory.name,
+      email: teamDirectory.email,
+      role: teamDirectory.role,
       disabledAt: disabledUsers.createdAt,
       disabledReason: disabledUsers.reason,
     })
-    .from(accountMembers)
-    .innerJoin(authUsers, eq(authUsers.id, accountMembers.userId))
-    .leftJoin(disabledUsers, eq(disabledUsers.userId, accountMembers.userId))
-    .where(eq(accountMembers.accountId, accountId))
-    .orderBy(asc(accountMembers.createdAt));
+    .from(teamDirectory)
+    .leftJoin(disabledUsers, eq(disabledUsers.userId, teamDirectory.userId))
+    .where(eq(teamDirectory.accountId, accountId))
+    .orderBy(asc(teamDirectory.joinedAt));
 }
 
 /**
@@ -56,7 +55,7 @@ export async function disableUser(
     throw new AppError('conflict', 'Você não pode bloquear o seu próprio acesso.');
   }
   return db.transaction(async (tx) => {
-    const [user] = await tx.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, input.userId));
+    const user = await findUser(tx, input.userId);
     if (!user) throw notFound('user');
     const inserted = await tx
       .insert(disabledUsers)
@@ -64,7 +63,7 @@ export async function disableUser(
       .onConflictDoNothing()
       .returning({ userId: disabledUsers.userId });
     if (inserted.length === 0) return { changed: false };
-    await tx.delete(authSessions).where(eq(authSessions.userId, input.userId));
+    await endUserSessions(tx, input.userId);
     await recordAdminAction(tx, {
       operator: input.operator,
       action: 'user.disable',
@@ -87,7 +86,7 @@ export async function enableUser(
       .where(eq(disabledUsers.userId, input.userId))
       .returning({ userId: disabledUsers.userId });
     if (removed.length === 0) return { changed: false };
-    const [user] = await tx.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, input.userId));
+    const user = await findUser(tx, input.userId);
     await recordAdminAction(tx, {
       operator: input.operator,
       action: 'user.enable',

@@ -1,5 +1,5 @@
 import type { ParsedMail } from 'mailparser';
-import type { BounceKind } from '../tracking/tracking.db';
+import type { BounceKind } from '../tracking/message-events';
 
 /** One per-recipient block of an RFC 3464 `message/delivery-status` part. */
 export interface DsnRecipient {

@@ -1,11 +1,13 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { transitionCampaignStatus } from '../campaigns/campaign-controls';
-import { campaignSends } from '../campaigns/campaign-sends.db';
+import { countCampaignOutcome, setCampaignPausedReason } from '../campaigns/campaign-records';
+import { markContactUndeliverable } from '../contacts/contact-status';
 import { suppressEmail } from '../contacts/suppression';
-import type { BounceKind } from '../tracking/tracking.db';
+import { unsubscribeMemberships } from '../lists/memberships';
+import { type BounceKind, recordMessageEventOnce } from '../tracking/message-events';
 import { emitCampaignEvent, emitMessageEvent } from '../webhooks/emit-event';
 import { campaignAlerts } from './bounces.db';
 
@@ -69,16 +71,8 @@ async function suppressContact(db: Db, message: MessageFacts, reason: 'bounced' 
   await db.transaction(async (tx) => {
     const t = asDb(tx);
     if (message.contact_id) {
-      await t.execute(
-        sql`update contacts set status = ${reason}, updated_at = now()
-            where id = ${message.contact_id} and account_id = ${message.account_id} and status <> ${reason}`,
-      );
-      if (reason === 'complained') {
-        await t.execute(
-          sql`update list_memberships set status = 'unsubscribed'
-              where contact_id = ${message.contact_id} and status <> 'unsubscribed'`,
-        );
-      }
+      await markContactUndeliverable(t, message.account_id, message.contact_id, reason);
+      if (reason === 'complained') await unsubscribeMemberships(t, message.contact_id);
     }
     // Every stream (shared SUPPRESSION_SCOPE), beside any earlier reason of the address (an unsubscribe stays).
     await suppressEmail(t, message.account_id, message.email, reason);
@@ -109,16 +103,17 @@ export async function recordDeliveryReport(
     report.type === 'bounce'
       ? [report.status, report.diagnostic].filter(Boolean).join(' ').slice(0, 1000) || null
       : report.feedbackType;
-  const inserted = await queryRows<{ id: number }>(
-    db,
-    sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, bounce_kind, detail, user_agent)
-        select ${message.id}, ${message.campaign_id}, ${message.account_id}, ${message.contact_id}, ${kind},
-               ${bounceKind}, ${detail}, ${report.source}
-        where not exists (select 1 from message_events where message_id = ${message.id} and kind = ${kind}
-                            and bounce_kind is not distinct from ${bounceKind})
-        returning id`,
-  );
-  if (inserted.length === 0) return { recorded: false, reason: 'duplicate' };
+  const recorded = await recordMessageEventOnce(db, {
+    messageId: message.id,
+    campaignId: message.campaign_id,
+    accountId: message.account_id,
+    contactId: message.contact_id,
+    kind,
+    bounceKind,
+    detail,
+    userAgent: report.source,
+  });
+  if (!recorded) return { recorded: false, reason: 'duplicate' };
   // Outbound webhooks.
   if (report.type === 'complaint') await emitMessageEvent(db, message.id, 'message.complained');
   else await emitMessageEvent(db, message.id, 'message.bounced', { bounceType: report.bounceKind, reason: detail });
@@ -126,13 +121,11 @@ export async function recordDeliveryReport(
   let suppressed = false;
   if (report.type === 'complaint') {
     await suppressContact(db, message, 'complained');
-    await db.execute(
-      sql`update campaigns set complained_count = complained_count + 1 where id = ${message.campaign_id}`,
-    );
+    await countCampaignOutcome(db, message.campaign_id, 'complained');
     suppressed = true;
   } else if (report.bounceKind === 'hard') {
     await suppressContact(db, message, 'bounced');
-    await db.execute(sql`update campaigns set bounced_count = bounced_count + 1 where id = ${message.campaign_id}`);
+    await countCampaignOutcome(db, message.campaign_id, 'bounced');
     suppressed = true;
   } else if (report.bounceKind === 'soft') {
     const [row] = await queryRows<{ n: number }>(
@@ -203,7 +196,7 @@ export async function checkCampaignProtection(db: Db, campaignId: string, settin
   }
   if (!kind) return false;
   if (!(await transitionCampaignStatus(db, campaignId, ['sending'], 'paused'))) return false;
-  await db.update(campaignSends).set({ pausedReason: reason }).where(eq(campaignSends.campaignId, campaignId));
+  await setCampaignPausedReason(db, campaignId, reason);
   await emitCampaignEvent(db, campaignId, 'campaign.paused', { reason }); // outbound webhook
   await db.insert(campaignAlerts).values({ campaignId, accountId: stats.account_id, kind, reason });
   return true;

@@ -1,5 +1,5 @@
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { accounts } from '../accounts/accounts.db';
+import { memberAccounts } from '../accounts/account-directory';
 import { campaigns } from '../campaigns/campaigns.db';
 
 /**
@@ -43,8 +43,12 @@ const campaignWritable = {
 
 export const COLLECTIONS = {
   account: {
-    filterable: { id: accounts.id, uuid: accounts.uuid, owner: accounts.ownerUserId },
-    orderable: { created_at: accounts.createdAt, updated_at: accounts.updatedAt, name: accounts.name },
+    filterable: { id: memberAccounts.id, uuid: memberAccounts.uuid, owner: memberAccounts.ownerUserId },
+    orderable: {
+      created_at: memberAccounts.createdAt,
+      updated_at: memberAccounts.updatedAt,
+      name: memberAccounts.name,
+    },
     // uuid and owner on create: uuid is the client's, owner is always the signed-in user (checked).
     creatable: { uuid: 'uuid', owner: 'owner', ...accountWritable },
     updatable: accountWritable,

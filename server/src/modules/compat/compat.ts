@@ -5,8 +5,13 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
 import { parseInput } from '../../http/validate';
-import { accountMembers, accounts } from '../accounts/accounts.db';
-import { ensureAccountForUser, findMembership } from '../accounts/accounts.service';
+import { memberAccounts } from '../accounts/account-directory';
+import {
+  type AccountRow,
+  ensureAccountForUser,
+  findMembership,
+  updateAccountSettings,
+} from '../accounts/accounts.service';
 import { toCampaignView } from '../campaigns/campaign-view';
 import { createCampaign, findCampaignRow, updateCampaign } from '../campaigns/campaigns';
 import { campaigns } from '../campaigns/campaigns.db';
@@ -37,7 +42,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 type Doc = Record<string, unknown>;
 
-function accountDoc(row: typeof accounts.$inferSelect): Doc {
+function accountDoc(row: AccountRow): Doc {
   return {
     id: row.id,
     uuid: row.uuid,
@@ -144,16 +149,12 @@ async function readDocs(
 ): Promise<Doc[]> {
   if (collection === 'account') {
     const rows = await db
-      .select({ account: accounts })
-      .from(accounts)
-      .innerJoin(
-        accountMembers,
-        and(eq(accountMembers.accountId, accounts.id), eq(accountMembers.userId, caller.userId)),
-      )
-      .where(and(...filters))
+      .select()
+      .from(memberAccounts)
+      .where(and(eq(memberAccounts.memberUserId, caller.userId), ...filters))
       .orderBy(...order)
       .limit(COMPAT_MAX_ROWS);
-    return rows.map((r) => accountDoc(r.account));
+    return rows.map(accountDoc);
   }
   const rows = await db
     .select()
@@ -167,7 +168,7 @@ async function readDocs(
 async function readOne(db: Db, caller: CompatCaller, collection: CollectionName, id: string): Promise<Doc> {
   if (!UUID_RE.test(id)) throw notFound('document');
   if (collection === 'campaigns') return campaignDoc(await findCampaignRow(db, caller.accountId, id));
-  const [doc] = await readDocs(db, caller, 'account', [eq(accounts.id, id)], []);
+  const [doc] = await readDocs(db, caller, 'account', [eq(memberAccounts.id, id)], []);
   if (!doc) throw notFound('document');
   return doc;
 }
@@ -204,12 +205,8 @@ export async function compatCount(
   if (name === 'account') {
     const [row] = await db
       .select({ n: count() })
-      .from(accounts)
-      .innerJoin(
-        accountMembers,
-        and(eq(accountMembers.accountId, accounts.id), eq(accountMembers.userId, caller.userId)),
-      )
-      .where(and(...filters));
+      .from(memberAccounts)
+      .where(and(eq(memberAccounts.memberUserId, caller.userId), ...filters));
     return { count: Number(row?.n ?? 0) };
   }
   const [row] = await db
@@ -246,12 +243,8 @@ export async function compatCreate(
   );
   if (!result.accountId) throw new AppError('conflict', 'Este identificador de conta já está em uso.');
   const changes = parseInput(accountUpdateSchema, rest);
-  const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-  if (result.created && Object.keys(defined).length > 0)
-    await db
-      .update(accounts)
-      .set({ ...defined, updatedAt: new Date() })
-      .where(eq(accounts.id, result.accountId));
+  if (result.created && Object.values(changes).some((v) => v !== undefined))
+    await updateAccountSettings(db, result.accountId, changes);
   const doc = await readOne(db, caller, 'account', result.accountId);
   return { id: result.accountId, data: doc };
 }
@@ -275,11 +268,6 @@ export async function compatUpdate(
   const role = await findMembership(db, body.id, caller.userId);
   if (!role) throw notFound('document');
   if (role === 'member') throw new AppError('forbidden');
-  const changes = parseInput(accountUpdateSchema, input);
-  const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-  await db
-    .update(accounts)
-    .set({ ...defined, updatedAt: new Date() })
-    .where(eq(accounts.id, body.id));
+  await updateAccountSettings(db, body.id, parseInput(accountUpdateSchema, input));
   return { id: body.id, data: await readOne(db, caller, 'account', body.id) };
 }

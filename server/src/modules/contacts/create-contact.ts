@@ -1,4 +1,4 @@
-import type { ContactCreateInput } from '@carteiro/shared';
+import { type ContactCreateInput, LEGAL_BASIS_REQUIRED } from '@carteiro/shared';
 import { asDb, type Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { addContactsToLists } from '../lists/add-contacts-to-list';
@@ -16,6 +16,9 @@ export interface ContactWriteContext {
   ip?: string | null;
 }
 
+/** Where the evidence says a contact came from when its creator does not say: a person's hand, or an integration. */
+const CONSENT_SOURCE_DEFAULT = { painel: 'manual', api: 'API' } as const;
+
 /**
  * Creates one contact (e-mail already normalised by the schema) and puts it on `listIds` through the one consent
  * rule (`addContactsToLists`: a double opt-in list makes it pending and sends its confirmation), all in one
@@ -29,6 +32,13 @@ export async function createContact(
   input: ContactCreateInput,
   context: ContactWriteContext,
 ): Promise<ContactView> {
+  // An integration's contact carries the evidence the dashboard's form asks for (ADR 0037): here, not only in the
+  // POST schema, so `PUT /contacts` creating a contact asks for it too (an update keeps the evidence it has).
+  if (context.via === 'api' && !input.legalBasis) {
+    throw new AppError('validation_failed', `legalBasis: ${LEGAL_BASIS_REQUIRED}`, {
+      fields: [{ path: 'legalBasis', message: LEGAL_BASIS_REQUIRED }],
+    });
+  }
   if ((await findSuppressed(db, accountId, [input.email], 'marketing')).size > 0) {
     throw new AppError(
       'address_suppressed',
@@ -46,7 +56,7 @@ export async function createContact(
         fields: input.fields ?? {},
         status: input.status ?? 'subscribed',
         legalBasis: input.legalBasis ?? null,
-        consentSource: input.consentSource ?? (input.legalBasis ? 'manual' : null),
+        consentSource: input.consentSource ?? (input.legalBasis ? CONSENT_SOURCE_DEFAULT[context.via] : null),
         consentText: input.consentText ?? null,
         consentIp: input.legalBasis ? (context.ip ?? null) : null,
         consentAt: input.legalBasis ? new Date() : null,

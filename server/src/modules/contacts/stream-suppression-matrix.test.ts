@@ -111,7 +111,7 @@ describe.each(DATABASE_KINDS)('stream × suppression cause on %s', (kind) => {
         method: 'POST',
         url: '/api/v1/contacts',
         headers: bearer(key, json),
-        payload: { email, listIds: [listId] },
+        payload: { email, listIds: [listId], legalBasis: 'consent' },
       });
       expect(res.statusCode, res.body).toBe(201);
       ids[email] = res.json().id;

@@ -1,5 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { asDb, type Db, queryRows } from '../../db/database';
+import { and, eq, inArray } from 'drizzle-orm';
+import { asDb, type Db } from '../../db/database';
+import { unsubscribeFromAccountLists } from '../lists/memberships';
 import { emitContactsUnsubscribed } from '../webhooks/emit-event';
 import { contacts } from './contacts.db';
 import { suppressUnsubscribedContacts } from './suppression';
@@ -18,15 +19,7 @@ export async function unsubscribeContacts(db: Db, accountId: string, ids: string
       .set({ status: 'unsubscribed', updatedAt: new Date() })
       .where(and(eq(contacts.accountId, accountId), inArray(contacts.id, ids), eq(contacts.status, 'subscribed')))
       .returning({ id: contacts.id });
-    await queryRows(
-      asDb(tx),
-      sql`update list_memberships m set status = 'unsubscribed'
-          from contacts c where c.id = m.contact_id and c.account_id = ${accountId}
-          and c.id in (${sql.join(
-            ids.map((id) => sql`${id}::uuid`),
-            sql`, `,
-          )})`,
-    );
+    await unsubscribeFromAccountLists(tx, accountId, ids);
     await suppressUnsubscribedContacts(asDb(tx), accountId, ids);
     // Outbound webhook: the contacts this call unsubscribed.
     await emitContactsUnsubscribed(

@@ -4,8 +4,9 @@ import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
-import { accounts } from '../accounts/accounts.db';
+import { findAccount } from '../accounts/accounts.service';
 import { insufficientBalanceMessage } from '../billing/ledger';
+import { recordContactConsent } from '../contacts/contact-status';
 import { suppressedForStreamSql, suppressionReasonFor } from '../contacts/suppression';
 import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import {
@@ -223,18 +224,15 @@ export async function assertMayAskConsent(db: Db, accountId: string, actor?: { e
 
 /** The account's default From, which its confirmation messages go out from; 403 in pt-BR when there is none. */
 async function defaultSender(db: Db, accountId: string): Promise<{ email: string; name: string }> {
-  const [account] = await db
-    .select({ name: accounts.name, fromName: accounts.defaultFromName, fromEmail: accounts.defaultFromEmail })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
-  if (!account?.fromEmail) {
+  const account = await findAccount(db, accountId);
+  if (!account?.defaultFromEmail) {
     throw new AppError(
       'sender_not_verified',
       'Defina o remetente padrão da conta (um endereço confirmado ou de um domínio verificado) em Configurações → Remetentes e domínios: é dele que sai o e-mail de confirmação das listas com confirmação dupla.',
       { field: 'defaultFromEmail' },
     );
   }
-  return { email: account.fromEmail, name: account.fromName || account.name };
+  return { email: account.defaultFromEmail, name: account.defaultFromName || account.name };
 }
 
 /**
@@ -302,12 +300,11 @@ async function joinByForm(
     ]);
     if (!needsConfirmation) {
       // The person's consent, recorded on the contact (an unsubscribed contact who subscribes again is back).
-      await t.execute(
-        sql`update contacts set status = case when status = 'unsubscribed' then 'subscribed' else status end,
-                                legal_basis = 'consent', consent_at = ${now.toISOString()}::timestamptz,
-                                consent_ip = ${cause.ip}, consent_text = ${cause.consentText},
-                                consent_source = ${`formulário ${cause.form} da lista "${list.name}"`}, updated_at = now()
-             where id = ${contactId} and status in ('subscribed', 'unsubscribed')`,
+      await recordContactConsent(
+        t,
+        contactId,
+        { at: now, ip: cause.ip, text: cause.consentText, source: `formulário ${cause.form} da lista "${list.name}"` },
+        { onlyReachable: true },
       );
       return null;
     }
@@ -318,12 +315,9 @@ async function joinByForm(
   // Carteiro's own (system) e-mail, asked for by the person: it is not sent to an address whose suppression their
   // confirmation could not lift (a bounce, a complaint, the sender's manual entry) — the form answers the same.
   if (await suppressionReasonFor(db, accountId, mail.email, 'system', CONSENT_LIFTS)) return result;
-  const [account] = await db
-    .select({ name: accounts.name, fromName: accounts.defaultFromName })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
+  const account = await findAccount(db, accountId);
   const rendered = renderConfirmation(
-    confirmationData(links, mail.requestId, [list.name], account?.fromName || account?.name || ''),
+    confirmationData(links, mail.requestId, [list.name], account?.defaultFromName || account?.name || ''),
     mail,
   );
   await cause.mailer.send({ to: mail.email, subject: rendered.subject, html: rendered.html, text: rendered.text });

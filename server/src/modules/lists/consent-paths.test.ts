@@ -60,8 +60,17 @@ describe.each(DATABASE_KINDS)('every path that adds a contact to a list, on %s',
     return { user, key: await createApiKeyFor(t, user), lists };
   }
 
+  // A contact the API creates carries its legal basis (ADR 0037).
   const api = (a: Account, method: 'POST' | 'PUT', url: string, payload: unknown) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(a.key, json), payload: payload as object });
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: bearer(a.key, json),
+      payload:
+        method === 'POST' && url === '/contacts'
+          ? { legalBasis: 'consent', ...(payload as object) }
+          : (payload as object),
+    });
   const dashboard = (a: Account, method: 'POST' | 'PATCH', url: string, payload: unknown) =>
     t.app.inject({ method, url, headers: { ...a.user.headers, ...json }, payload: payload as object });
 

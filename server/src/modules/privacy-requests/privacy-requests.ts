@@ -2,7 +2,7 @@ import { normaliseEmail } from '@carteiro/shared';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
-import { accounts } from '../accounts/accounts.db';
+import { accountDirectory } from '../accounts/account-directory';
 import { contacts } from '../contacts/contacts.db';
 import { hashEmail } from '../contacts/email-hash';
 import { eraseContact } from '../contacts/erase-contact';
@@ -89,9 +89,9 @@ export async function executePrivacyRequest(
     .returning({ id: privacyRequests.id });
   if (claimed.length === 0) return null;
   const held = await db
-    .select({ id: contacts.id, accountId: contacts.accountId, accountName: accounts.name })
+    .select({ id: contacts.id, accountId: contacts.accountId, accountName: accountDirectory.name })
     .from(contacts)
-    .innerJoin(accounts, eq(accounts.id, contacts.accountId))
+    .innerJoin(accountDirectory, eq(accountDirectory.id, contacts.accountId))
     .where(eq(contacts.email, email));
   try {
     if (request.kind === 'access') {

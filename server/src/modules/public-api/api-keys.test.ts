@@ -154,7 +154,7 @@ describe.each(DATABASE_KINDS)('API keys and the /api/v1 gate on %s', (kind) => {
       method: 'POST',
       url: '/api/v1/contacts',
       headers: bearer(mine, json),
-      payload: { email: 'so-da-olivia@example.com' },
+      payload: { email: 'so-da-olivia@example.com', legalBasis: 'consent' },
     });
     expect(created.statusCode).toBe(201);
     const id = created.json().id;
@@ -235,7 +235,7 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
       method: 'POST',
       url: '/api/v1/contacts',
       headers: bearer(secret, { ...json, 'idempotency-key': key }),
-      payload: payload as object,
+      payload: { legalBasis: 'consent', ...(payload as object) },
     });
   const countContacts = async (email: string) =>
     (await t.app.inject({ url: `/api/v1/contacts?search=${encodeURIComponent(email)}`, headers: bearer(secret) }))
@@ -291,7 +291,7 @@ describe.each(DATABASE_KINDS)('Idempotency-Key on %s', (kind) => {
       method: 'POST',
       url: '/api/v1/contacts',
       headers: bearer(theirs, { ...json, 'idempotency-key': 'pedido-1001' }),
-      payload: { email: 'idem@example.com' },
+      payload: { email: 'idem@example.com', legalBasis: 'consent' },
     });
     expect(res.statusCode).toBe(201);
     expect(res.headers['idempotent-replayed']).toBeUndefined();

@@ -14,7 +14,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
-import { authUsers } from '../auth/auth.db';
+import { userDirectory } from '../auth/users';
 import { apiKeys } from './api-keys.db';
 
 /** What a request authenticated by an API key carries. */
@@ -71,8 +71,8 @@ const keyColumns = {
   lastUsedAt: apiKeys.lastUsedAt,
   revokedAt: apiKeys.revokedAt,
   revokedByUserId: apiKeys.revokedByUserId,
-  creatorName: authUsers.name,
-  creatorEmail: authUsers.email,
+  creatorName: userDirectory.name,
+  creatorEmail: userDirectory.email,
 };
 
 /** Creates a key; the answer is the only place the whole secret ever appears (only its hash is stored). */
@@ -110,7 +110,7 @@ export async function listApiKeys(db: Db, accountId: string): Promise<ApiKey[]> 
   const rows = await db
     .select(keyColumns)
     .from(apiKeys)
-    .leftJoin(authUsers, eq(authUsers.id, apiKeys.createdByUserId))
+    .leftJoin(userDirectory, eq(userDirectory.id, apiKeys.createdByUserId))
     .where(eq(apiKeys.accountId, accountId))
     .orderBy(sql`${apiKeys.revokedAt} is not null`, desc(apiKeys.createdAt));
   return rows.map(toDto);
@@ -120,7 +120,7 @@ export async function findApiKey(db: Db, accountId: string, keyId: string): Prom
   const [row] = await db
     .select(keyColumns)
     .from(apiKeys)
-    .leftJoin(authUsers, eq(authUsers.id, apiKeys.createdByUserId))
+    .leftJoin(userDirectory, eq(userDirectory.id, apiKeys.createdByUserId))
     .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId)));
   if (!row) throw notFound('apiKey');
   return toDto(row);

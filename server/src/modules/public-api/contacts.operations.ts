@@ -1,4 +1,4 @@
-import { contactCreateSchema, contactQuerySchema, contactUpdateSchema } from '@carteiro/shared';
+import { apiContactCreateSchema, contactCreateSchema, contactQuerySchema, contactUpdateSchema } from '@carteiro/shared';
 import { z } from 'zod';
 import { NOT_FOUND_TEXT, notFound } from '../../http/not-found';
 import { createContact } from '../contacts/create-contact';
@@ -40,12 +40,20 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     operationId: 'createContact',
     summary: 'Criar contato',
     description:
-      'Um e-mail que já existe na conta ou está na lista de supressão é recusado com 409. Em `listIds` com confirmação dupla o contato entra pendente e recebe um e-mail de confirmação (cobrado; 402 sem saldo, nada é criado).',
+      'A base legal da LGPD é obrigatória (`legalBasis`: `consent` ou `legitimate_interest`; sem ela, 400 `validation_failed` com o campo): ela fica como evidência no contato, com a origem (`consentSource`, "API" quando não enviada), a data e o IP da requisição — as mesmas que o painel pede. Um e-mail que já existe na conta ou está na lista de supressão é recusado com 409. Em `listIds` com confirmação dupla o contato entra pendente e recebe um e-mail de confirmação (cobrado; 402 sem saldo, nada é criado).',
     tags: TAGS,
-    body: contactCreateSchema,
+    body: apiContactCreateSchema,
     success: { status: 201, description: 'O contato criado.', schema: contactSchema },
     errors: ['contact_exists', 'address_suppressed', 'not_found', ...LIST_JOIN_ERRORS],
-    example: { body: { email: 'ana@example.com', name: 'Ana Souza', fields: { cidade: 'Recife' } } },
+    example: {
+      body: {
+        email: 'ana@example.com',
+        name: 'Ana Souza',
+        fields: { cidade: 'Recife' },
+        legalBasis: 'consent',
+        consentSource: 'checkout da loja virtual',
+      },
+    },
     handler: ({ key, body, request }) =>
       createContact(db, key.accountId, body, { links: consentLinks, via: 'api', ip: request.ip }),
   }),
@@ -55,11 +63,13 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     operationId: 'upsertContact',
     summary: 'Criar ou atualizar contato pelo e-mail',
     description:
-      'Cria o contato, ou atualiza o da conta com este e-mail: nome, situação e consentimento substituídos quando enviados, campos personalizados mesclados, listas adicionadas (com confirmação dupla, pendentes e com e-mail de confirmação). A situação não volta a `subscribed` sem um novo consentimento da pessoa (409). Responde 201 ao criar e 200 ao atualizar.',
+      'Cria o contato (com a base legal da LGPD obrigatória, como em `POST /contacts`), ou atualiza o da conta com este e-mail (a evidência que ele tem fica, se `legalBasis` não vier): nome, situação e consentimento substituídos quando enviados, campos personalizados mesclados, listas adicionadas (com confirmação dupla, pendentes e com e-mail de confirmação). A situação não volta a `subscribed` sem um novo consentimento da pessoa (409). Responde 201 ao criar e 200 ao atualizar.',
     tags: TAGS,
     body: contactCreateSchema,
     success: { status: 200, description: 'O contato atualizado (201 quando criado).', schema: contactSchema },
-    example: { body: { email: 'bruno@example.com', name: 'Bruno Lima', fields: { plano: 'ouro' } } },
+    example: {
+      body: { email: 'bruno@example.com', name: 'Bruno Lima', fields: { plano: 'ouro' }, legalBasis: 'consent' },
+    },
     errors: ['address_suppressed', 'consent_required', 'not_found', ...LIST_JOIN_ERRORS],
     handler: async ({ key, body, request, reply }) => {
       const { contact, created } = await upsertContactByEmail(db, key.accountId, body, {

@@ -153,9 +153,19 @@ describe.each(DATABASE_KINDS)(
     it('runs again after a 409 and a 429 are resolved, and keeps a validation error (same body → same 400)', async () => {
       const user = await signUp(t, { verified: true });
       const secret = await createApiKeyFor(t, user);
-      const created = await post(secret, '/api/v1/contacts', { email: 'ana@example.com' }, 'contato-ana-1');
+      const created = await post(
+        secret,
+        '/api/v1/contacts',
+        { email: 'ana@example.com', legalBasis: 'consent' },
+        'contato-ana-1',
+      );
       expect(created.statusCode).toBe(201);
-      const duplicate = await post(secret, '/api/v1/contacts', { email: 'ana@example.com' }, 'contato-ana-2');
+      const duplicate = await post(
+        secret,
+        '/api/v1/contacts',
+        { email: 'ana@example.com', legalBasis: 'consent' },
+        'contato-ana-2',
+      );
       expect(duplicate.json().error.code).toBe('contact_exists');
       const removed = await t.app.inject({
         method: 'DELETE',
@@ -163,7 +173,12 @@ describe.each(DATABASE_KINDS)(
         headers: bearer(secret),
       });
       expect(removed.statusCode).toBe(204);
-      const again = await post(secret, '/api/v1/contacts', { email: 'ana@example.com' }, 'contato-ana-2');
+      const again = await post(
+        secret,
+        '/api/v1/contacts',
+        { email: 'ana@example.com', legalBasis: 'consent' },
+        'contato-ana-2',
+      );
       expect(again.statusCode, again.body).toBe(201);
       expect(again.headers['idempotent-replayed']).toBeUndefined();
 
@@ -175,10 +190,20 @@ describe.each(DATABASE_KINDS)(
           select ${user.accountId}, ${windowStart} + make_interval(secs => s), 100000 from unnest(array[0, 60]) s
           on conflict (account_id, window_start) do update set count = 100000`,
       );
-      const limited = await post(secret, '/api/v1/contacts', { email: 'bia@example.com' }, 'contato-bia');
+      const limited = await post(
+        secret,
+        '/api/v1/contacts',
+        { email: 'bia@example.com', legalBasis: 'consent' },
+        'contato-bia',
+      );
       expect(limited.statusCode).toBe(429);
       await queryRows(t.database.db, sql`delete from api_rate_limits where account_id = ${user.accountId}`);
-      const afterWait = await post(secret, '/api/v1/contacts', { email: 'bia@example.com' }, 'contato-bia');
+      const afterWait = await post(
+        secret,
+        '/api/v1/contacts',
+        { email: 'bia@example.com', legalBasis: 'consent' },
+        'contato-bia',
+      );
       expect(afterWait.statusCode, afterWait.body).toBe(201);
 
       const invalid = await post(secret, '/api/v1/contacts', { email: 'não é e-mail' }, 'contato-ruim');

@@ -61,7 +61,9 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
     doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
     const call = (method: 'POST', url: string, payload: object) =>
       t.app.inject({ method, url, headers: bearer(secret, json), payload });
-    ids.contact = (await call('POST', '/api/v1/contacts', { email: 'base@example.com', name: 'Base' })).json().id;
+    ids.contact = (
+      await call('POST', '/api/v1/contacts', { email: 'base@example.com', name: 'Base', legalBasis: 'consent' })
+    ).json().id;
     ids.list = (await call('POST', '/api/v1/lists', { name: 'Base' })).json().id;
     ids.template = (
       await call('POST', '/api/v1/templates', { name: 'Base', subject: 'Oi', html: '<p>Oi {{ contato.nome }}</p>' })

@@ -80,7 +80,9 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
       if (res.statusCode >= 300) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
       return res.json();
     };
-    ids.contact = (await post('/api/v1/contacts', { email: 'base@example.com', name: 'Base' })).id;
+    ids.contact = (
+      await post('/api/v1/contacts', { email: 'base@example.com', name: 'Base', legalBasis: 'consent' })
+    ).id;
     ids.list = (await post('/api/v1/lists', { name: 'Base' })).id;
     ids.template = (await post('/api/v1/templates', { name: 'Base', subject: 'Oi', html: '<p>Oi</p>' })).id;
     const campaign = await post('/api/v1/campaigns', { uuid: randomUUID(), name: 'Base', subject: 'Oi' });
@@ -386,29 +388,33 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
     );
 
     // Contacts: exists, suppressed, lists of nobody.
-    expectError(await send(op('createContact'), { email: 'base@example.com' }), op('createContact'), 'contact_exists');
+    expectError(
+      await send(op('createContact'), { legalBasis: 'consent', email: 'base@example.com' }),
+      op('createContact'),
+      'contact_exists',
+    );
     expect((await send(op('addSuppressions'), { emails: ['suprimido@example.com'] })).statusCode).toBe(200);
     expectError(
-      await send(op('createContact'), { email: 'suprimido@example.com' }),
+      await send(op('createContact'), { legalBasis: 'consent', email: 'suprimido@example.com' }),
       op('createContact'),
       'address_suppressed',
     );
     expectError(
-      await send(op('upsertContact'), { email: 'suprimido@example.com' }),
+      await send(op('upsertContact'), { legalBasis: 'consent', email: 'suprimido@example.com' }),
       op('upsertContact'),
       'address_suppressed',
     );
     expectError(
-      await send(op('createContact'), { email: 'nova@example.com', listIds: [randomUUID()] }),
+      await send(op('createContact'), { legalBasis: 'consent', email: 'nova@example.com', listIds: [randomUUID()] }),
       op('createContact'),
       'not_found',
     );
     expectError(
-      await send(op('upsertContact'), { email: 'nova@example.com', listIds: [randomUUID()] }),
+      await send(op('upsertContact'), { legalBasis: 'consent', email: 'nova@example.com', listIds: [randomUUID()] }),
       op('upsertContact'),
       'not_found',
     );
-    const second = (await send(op('createContact'), { email: 'segunda@example.com' })).json();
+    const second = (await send(op('createContact'), { legalBasis: 'consent', email: 'segunda@example.com' })).json();
     expectError(
       await send(op('updateContact'), { email: 'segunda@example.com' }),
       op('updateContact'),
@@ -449,11 +455,12 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
     const asEmpty = (d: DocOperation, url: string, payload: object) =>
       call(d.method, `/api/v1${url}`, { key: empty.key, payload });
     const emptyList = (await asEmpty(op('createList'), '/lists', { name: 'Dupla', optIn: 'double' })).json().id;
-    const emptyContact = (await asEmpty(op('createContact'), '/contacts', { email: 'sem-saldo@example.com' })).json()
-      .id;
+    const emptyContact = (
+      await asEmpty(op('createContact'), '/contacts', { email: 'sem-saldo@example.com', legalBasis: 'consent' })
+    ).json().id;
     const joins: Array<[string, string, object]> = [
-      ['createContact', '/contacts', { email: 'nova-dupla@example.com', listIds: [emptyList] }],
-      ['upsertContact', '/contacts', { email: 'nova-dupla@example.com', listIds: [emptyList] }],
+      ['createContact', '/contacts', { email: 'nova-dupla@example.com', listIds: [emptyList], legalBasis: 'consent' }],
+      ['upsertContact', '/contacts', { email: 'nova-dupla@example.com', listIds: [emptyList], legalBasis: 'consent' }],
       ['addContactToLists', `/contacts/${emptyContact}/lists`, { listIds: [emptyList] }],
       ['addListMembers', `/lists/${emptyList}/members`, { contactIds: [emptyContact] }],
     ];
@@ -495,7 +502,9 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
     expectError(await call('POST', `/api/v1/campaigns/${base}/resume`), op('resumeCampaign'), 'campaign_not_editable');
 
     const audience = (await send(op('createList'), { name: 'Clientes' })).json().id as string;
-    const member = (await send(op('createContact'), { email: 'membro@example.com', listIds: [audience] })).json();
+    const member = (
+      await send(op('createContact'), { legalBasis: 'consent', email: 'membro@example.com', listIds: [audience] })
+    ).json();
     expect(member.id).toBeTruthy();
     const ready = (fromEmail: string) => ({
       name: 'Pronta',
@@ -521,7 +530,7 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
     const poorAudience = (await call('POST', '/api/v1/lists', { key: poor.key, payload: { name: 'L' } })).json().id;
     await call('POST', '/api/v1/contacts', {
       key: poor.key,
-      payload: { email: 'membro@example.com', listIds: [poorAudience] },
+      payload: { email: 'membro@example.com', listIds: [poorAudience], legalBasis: 'consent' },
     });
     const poorCampaign = await created(poor.key, { ...ready(SENDER), includeListIds: [poorAudience] });
     const broke = await call('POST', `/api/v1/campaigns/${poorCampaign}/send`, { key: poor.key });

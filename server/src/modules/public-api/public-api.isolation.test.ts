@@ -30,6 +30,7 @@ describe.each(DATABASE_KINDS)('a key never reaches another account, over every r
       email: 'cliente-de-a@example.com',
       name: 'De A',
       listIds: [ids.list],
+      legalBasis: 'consent',
     });
     ids.template = await call('/api/v1/templates', { name: 'Modelo de A', subject: 'A', html: '<p>A</p>' });
     ids.campaign = await call('/api/v1/campaigns', { uuid: crypto.randomUUID(), name: 'Campanha de A', subject: 'A' });
@@ -124,7 +125,7 @@ describe.each(DATABASE_KINDS)('a key never reaches another account, over every r
       method: 'PUT',
       url: '/api/v1/contacts',
       headers: bearer(keyB, json),
-      payload: { email: 'cliente-de-a@example.com', name: 'Tomado por B' },
+      payload: { email: 'cliente-de-a@example.com', name: 'Tomado por B', legalBasis: 'consent' },
     });
     // B's own contact with this address (created by the sweep above, or now), never A's.
     expect([200, 201]).toContain(res.statusCode);

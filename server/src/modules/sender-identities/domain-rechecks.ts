@@ -1,10 +1,8 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import type { PeriodicJob } from '../../jobs/periodic-jobs';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
-import { accounts } from '../accounts/accounts.db';
-import { authUsers } from '../auth/auth.db';
+import { findAccountOwner } from '../accounts/account-directory';
 import { recheckDueDomains, type SenderIdentitySettings } from './sender-identities';
 
 /** Tells the account owner that a verified domain's DKIM record is gone (the settings screen also flags it). */
@@ -16,18 +14,14 @@ export async function notifyDomainBroken(
   domain: string,
 ): Promise<void> {
   if (!mailer) return;
-  const [owner] = await db
-    .select({ email: authUsers.email, name: accounts.name })
-    .from(accounts)
-    .innerJoin(authUsers, eq(authUsers.id, accounts.ownerUserId))
-    .where(eq(accounts.id, accountId));
+  const owner = await findAccountOwner(db, accountId);
   if (!owner) return;
   const link = `${settings.publicUrl}/dashboard/settings?aba=remetentes`;
   await mailer.send({
     to: owner.email,
     subject: `Atenção: o domínio ${domain} deixou de estar verificado`,
     text:
-      `O registro DKIM do domínio ${domain} (conta "${owner.name}") não foi encontrado no DNS na última verificação.\n` +
+      `O registro DKIM do domínio ${domain} (conta "${owner.accountName}") não foi encontrado no DNS na última verificação.\n` +
       'Enquanto ele não voltar, campanhas com remetente neste domínio não podem ser enviadas.\n\n' +
       `Confira os registros em ${link} e clique em "Verificar agora".`,
     html:

@@ -15,7 +15,8 @@ import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import type { Tx } from '../accounts/account-balance';
-import { accounts } from '../accounts/accounts.db';
+import { accountDirectory } from '../accounts/account-directory';
+import { findAccount } from '../accounts/accounts.service';
 import { type OperatorRef, recordAdminAction } from '../billing/record-admin-action';
 import { dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import {
@@ -111,7 +112,7 @@ export async function addSenderAddress(
     })
     .returning();
   if (!row) throw new Error('sender address upsert returned nothing');
-  const [account] = await db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId));
+  const account = await findAccount(db, accountId);
   const link = `${settings.publicUrl}/confirm-sender/${token}`;
   const accountName = account?.name ?? 'uma conta';
   await mailer.send({
@@ -566,10 +567,10 @@ export async function senderAlignment(db: Db, accountId: string, fromEmail: stri
 
 export async function listDomainsForOperator(db: Db, limit = 500): Promise<AdminSenderDomainRow[]> {
   const rows = await db
-    .select({ domain: senderDomains, accountName: accounts.name })
+    .select({ domain: senderDomains, accountName: accountDirectory.name })
     .from(senderDomains)
-    .innerJoin(accounts, eq(accounts.id, senderDomains.accountId))
-    .orderBy(accounts.name, senderDomains.domain)
+    .innerJoin(accountDirectory, eq(accountDirectory.id, senderDomains.accountId))
+    .orderBy(accountDirectory.name, senderDomains.domain)
     .limit(limit);
   return rows.map(({ domain, accountName }) => ({
     id: domain.id,
@@ -623,13 +624,13 @@ export async function isVerifiedTrackingHost(db: Db, host: string): Promise<bool
   const [row] = await db
     .select({ id: senderDomains.id })
     .from(senderDomains)
-    .innerJoin(accounts, eq(accounts.id, senderDomains.accountId))
+    .innerJoin(accountDirectory, eq(accountDirectory.id, senderDomains.accountId))
     .where(
       and(
         eq(senderDomains.domain, domain),
         eq(senderDomains.status, 'verified'),
         isNull(senderDomains.suspendedAt),
-        eq(accounts.status, 'active'),
+        eq(accountDirectory.status, 'active'),
         sql`${senderDomains.lastCheck} -> 'tracking' ->> 'status' = 'found'`,
       ),
     )

@@ -259,6 +259,20 @@ export async function writeHeldVariant(
 }
 
 /**
+ * Batches claimed by a worker that died (held past `leaseSeconds`) go back to the queue, due at once; their
+ * still-queued messages are then delivered again, once. Returns how many.
+ */
+export async function requeueExpiredBatches(db: Db, leaseSeconds: number): Promise<number> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`update message_batches set status = 'queued', claimed_by = null, claimed_at = null, due_at = now()
+         where status = 'sending' and claimed_at < now() - make_interval(secs => ${leaseSeconds})
+        returning id`,
+  );
+  return rows.length;
+}
+
+/**
  * Cancel scheduled work: two CTEs, `held` (the stream's batches holding the caller's `ids` that are still queued and
  * not yet due, locked) and `cancelled` (those ids' queued messages in them, now skipped with `reason` and
  * `response`, returning `id`). A batch a lane already claimed, or one already due, is not held: its messages go.

@@ -1,9 +1,9 @@
 import { normaliseEmail } from '@carteiro/shared';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { asDb, type Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
-import { accounts } from '../accounts/accounts.db';
-import { contacts } from '../contacts/contacts.db';
+import { accountDirectory } from '../accounts/account-directory';
+import { recordContactConsent, upsertFormContact } from '../contacts/contact-status';
 import { liftSuppressionsByConsent } from '../contacts/suppression';
 import { addContactsToList, confirmMemberships } from '../lists/add-contacts-to-list';
 import { lists } from '../lists/lists.db';
@@ -30,14 +30,12 @@ export async function findPublicList(db: Db, listId: string): Promise<PublicList
       name: lists.name,
       description: lists.description,
       optIn: lists.optIn,
-      senderName: accounts.name,
-      fromName: accounts.defaultFromName,
+      senderName: accountDirectory.senderName,
     })
     .from(lists)
-    .innerJoin(accounts, eq(accounts.id, lists.accountId))
+    .innerJoin(accountDirectory, eq(accountDirectory.id, lists.accountId))
     .where(eq(lists.id, listId));
-  if (!row) return null;
-  return { ...row, senderName: row.fromName || row.senderName };
+  return row ?? null;
 }
 
 /** The consent text shown next to the checkbox — and recorded, word for word, as evidence. */
@@ -81,23 +79,12 @@ export async function subscribe(
     return { outcome: 'invalid', message: 'Marque a caixa de consentimento para se inscrever.' };
   }
   const name = input.name?.trim().slice(0, 200) || null;
-  const [contact] = await db
-    .insert(contacts)
-    .values({
-      accountId: list.accountId,
-      email,
-      name,
-      status: 'subscribed',
-      legalBasis: 'consent',
-      consentSource: `formulário ${input.form} da lista "${list.name}"`,
-    })
-    .onConflictDoUpdate({
-      target: [contacts.accountId, contacts.email],
-      set: { name: sql`coalesce(${contacts.name}, excluded.name)`, updatedAt: new Date() },
-    })
-    .returning({ id: contacts.id });
-  if (!contact) throw new Error('contact upsert returned nothing');
-  const joined = await addContactsToList(db, links, list.accountId, list.id, [contact.id], {
+  const contactId = await upsertFormContact(db, list.accountId, {
+    email,
+    name,
+    consentSource: `formulário ${input.form} da lista "${list.name}"`,
+  });
+  const joined = await addContactsToList(db, links, list.accountId, list.id, [contactId], {
     kind: 'form',
     form: input.form,
     ip: input.ip,
@@ -157,19 +144,13 @@ export async function confirmSubscription(
         first.contactId,
         open.map((r) => r.listId),
       );
-      const [contact] = await tx
-        .update(contacts)
-        .set({
-          status: sql`case when ${contacts.status} = 'unsubscribed' then 'subscribed' else ${contacts.status} end`,
-          legalBasis: 'consent',
-          consentAt: now,
-          consentIp: ip ?? first.ip,
-          consentText: first.consentText,
-          updatedAt: now,
-        })
-        .where(eq(contacts.id, first.contactId))
-        .returning({ email: contacts.email });
-      if (contact) await liftSuppressionsByConsent(t, first.accountId, contact.email);
+      const email = await recordContactConsent(
+        t,
+        first.contactId,
+        { at: now, ip: ip ?? first.ip, text: first.consentText },
+        { onlyReachable: false },
+      );
+      if (email) await liftSuppressionsByConsent(t, first.accountId, email);
     }
     return { listNames: requested.map((r) => found.find((l) => l.id === r.listId)?.name).filter(Boolean) as string[] };
   });

@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
-import { accounts } from '../accounts/accounts.db';
+import { findAccount } from '../accounts/accounts.service';
 import { findContact } from '../contacts/find-contacts';
 import {
   buildScope,
@@ -39,7 +38,7 @@ export async function renderPreview(
     data?: Record<string, unknown>;
   },
 ): Promise<PreviewResult> {
-  const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+  const account = await findAccount(db, accountId);
   if (!account) throw notFound('account');
   const contact: RenderContact = options.contactId
     ? await findContact(db, accountId, options.contactId)

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { writeEngagementCounters } from '../campaigns/campaign-records';
 import { engagementOutboxCte } from '../webhooks/emit-event';
 
 export interface PendingEvent {
@@ -236,12 +237,10 @@ export class EventRecorder {
 }
 
 export async function refreshCampaignEngagementCounters(db: Db, campaignId: string): Promise<void> {
-  await db.execute(
-    sql`update campaigns set
-          opened_count = (select count(distinct message_id) from message_events
-                           where campaign_id = ${campaignId} and kind = 'open' and not machine),
-          clicked_count = (select count(distinct message_id) from message_events
-                            where campaign_id = ${campaignId} and kind = 'click' and not machine)
-        where id = ${campaignId}`,
-  );
+  await writeEngagementCounters(db, campaignId, {
+    opened: sql`select count(distinct message_id) from message_events
+                 where campaign_id = ${campaignId} and kind = 'open' and not machine`,
+    clicked: sql`select count(distinct message_id) from message_events
+                  where campaign_id = ${campaignId} and kind = 'click' and not machine`,
+  });
 }

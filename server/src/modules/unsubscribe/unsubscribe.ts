@@ -2,7 +2,11 @@ import { normaliseEmail } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { countCampaignOutcome } from '../campaigns/campaign-records';
+import { syncContactStatusWithLists } from '../contacts/contact-status';
 import { liftUnsubscribedSuppression, suppressEmail, suppressUnsubscribedContacts } from '../contacts/suppression';
+import { resubscribeMembership, unsubscribeMemberships } from '../lists/memberships';
+import { recordMessageEventOnce } from '../tracking/message-events';
 import { emitMessageEvent } from '../webhooks/emit-event';
 
 export interface UnsubscribeTarget {
@@ -69,24 +73,6 @@ export async function findUnsubscribeTarget(db: Db, token: string): Promise<Unsu
   };
 }
 
-function uuidArray(ids: string[]) {
-  return sql`array[${sql.join(
-    ids.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  )}]::uuid[]`;
-}
-
-/** After list changes: unsubscribed when no list is left, subscribed again when one is (never bounced/complained). */
-async function syncContactStatus(db: Db, contactId: string): Promise<void> {
-  await db.execute(
-    sql`update contacts set status = case when exists (select 1 from list_memberships
-                                                        where contact_id = ${contactId} and status = 'subscribed')
-                                          then 'subscribed' else 'unsubscribed' end,
-               updated_at = now()
-         where id = ${contactId} and status in ('subscribed', 'unsubscribed')`,
-  );
-}
-
 /**
  * One-click unsubscribe (RFC 8058) and the page's confirm button: the contact leaves the campaign's lists at
  * once (every list when the contact would be left on none, the contact status becomes unsubscribed), recorded
@@ -106,36 +92,28 @@ export async function unsubscribeByMessage(
     // contactStatus is null when the message's contact no longer exists (deleted by the sender; messages keep
     // the old id): the opt-out then goes on the address the message was sent to.
     if (target.contactId && target.contactStatus !== null) {
-      if (target.campaignListIds.length > 0) {
-        await t.execute(
-          sql`update list_memberships set status = 'unsubscribed'
-               where contact_id = ${target.contactId} and status <> 'unsubscribed'
-                 and list_id = any(${uuidArray(target.campaignListIds)})`,
-        );
-      } else {
-        await t.execute(
-          sql`update list_memberships set status = 'unsubscribed' where contact_id = ${target.contactId}`,
-        );
-      }
-      await syncContactStatus(t, target.contactId);
+      // The campaign's lists; every list for a message that names none (the account's stream).
+      await unsubscribeMemberships(t, target.contactId, target.campaignListIds);
+      await syncContactStatusWithLists(t, target.contactId);
       await suppressUnsubscribedContacts(t, target.accountId, [target.contactId]);
     } else {
       await suppressEmail(t, target.accountId, normaliseEmail(target.email) ?? target.email, 'unsubscribed');
     }
-    const inserted = await queryRows<{ id: number }>(
-      t,
-      sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, detail)
-          select ${target.messageId}, ${target.campaignId}, ${target.accountId}, ${target.contactId}, 'unsubscribe', ${source}
-          where not exists (select 1 from message_events where message_id = ${target.messageId} and kind = 'unsubscribe')
-          returning id`,
-    );
-    if (inserted.length > 0) {
-      await t.execute(
-        sql`update campaigns set unsubscribed_count = unsubscribed_count + 1 where id = ${target.campaignId}`,
-      );
+    const recorded = await recordMessageEventOnce(t, {
+      messageId: target.messageId,
+      campaignId: target.campaignId,
+      accountId: target.accountId,
+      contactId: target.contactId,
+      kind: 'unsubscribe',
+      bounceKind: null,
+      detail: source,
+      userAgent: null,
+    });
+    if (recorded) {
+      await countCampaignOutcome(t, target.campaignId, 'unsubscribed');
       await emitMessageEvent(t, target.messageId, 'contact.unsubscribed', { source }); // outbound webhook
     }
-    return inserted.length > 0;
+    return recorded;
   });
 }
 
@@ -179,16 +157,12 @@ export async function savePreferences(db: Db, target: UnsubscribeTarget, keepLis
     const t = asDb(tx);
     for (const list of lists) {
       if (keep.has(list.id) && !list.subscribed) {
-        await t.execute(
-          sql`update list_memberships set status = 'subscribed' where contact_id = ${contactId} and list_id = ${list.id}::uuid and status = 'unsubscribed'`,
-        );
+        await resubscribeMembership(t, contactId, list.id);
       } else if (!keep.has(list.id) && list.subscribed) {
-        await t.execute(
-          sql`update list_memberships set status = 'unsubscribed' where contact_id = ${contactId} and list_id = ${list.id}::uuid`,
-        );
+        await unsubscribeMemberships(t, contactId, [list.id]);
       }
     }
-    await syncContactStatus(t, contactId);
+    await syncContactStatusWithLists(t, contactId);
     // Each is a no-op unless its condition holds: no subscribed list left / a subscribed list again.
     await suppressUnsubscribedContacts(t, target.accountId, [contactId]);
     await liftUnsubscribedSuppression(t, target.accountId, contactId);

@@ -6,8 +6,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
-import { accounts } from '../accounts/accounts.db';
-import { authUsers } from '../auth/auth.db';
+import { findAccountOwner } from '../accounts/account-directory';
 import { pgTextArray } from '../imports/run-import';
 import { activeSecrets } from './endpoints';
 import { type PostResult, postWebhook } from './post-webhook';
@@ -369,11 +368,7 @@ async function disableEndpoint(deps: EndpointEffectDeps, endpointId: string, rea
         select id, clock_timestamp(), null, 0, 'Endpoint desativado: entrega cancelada.', '' from cancelled
         returning 1`,
   );
-  const [owner] = await deps.db
-    .select({ email: authUsers.email, name: authUsers.name, accountName: accounts.name })
-    .from(accounts)
-    .innerJoin(authUsers, eq(authUsers.id, accounts.ownerUserId))
-    .where(eq(accounts.id, endpoint.accountId));
+  const owner = await findAccountOwner(deps.db, endpoint.accountId);
   if (owner && deps.mailer) {
     const url = `${deps.publicUrl}/dashboard/api`;
     try {

@@ -14,20 +14,28 @@ const accents = {
   error: 'border-l-red-600',
 } as const;
 
-/** One toast card with a close button. Errors are announced assertively, others politely. */
+/**
+ * One toast card with a close button. Errors are announced assertively, others politely. Below `lg` (phones,
+ * tablets) the card fits inside the app's header bar (56 px: one line of title, one of description, each cut with
+ * an ellipsis — the whole text is still what is announced), so it never covers the page's title; on a desktop,
+ * in the sidebar column, the text wraps in full.
+ */
 export function ToastView({ title, description, variant = 'default', closeLabel, onClose }: ToastViewProps) {
   return (
     <div
       role={variant === 'error' ? 'alert' : 'status'}
       className={cn(
-        'pointer-events-auto flex w-full items-start gap-3 rounded-xl border border-slate-200 border-l-4 bg-white p-4 shadow-lg',
+        'pointer-events-auto flex w-full items-center gap-2 rounded-xl border border-slate-200 border-l-4 bg-white px-3 py-1.5 shadow-lg',
+        'lg:items-start lg:gap-3 lg:p-4',
         'animate-[toast-in_180ms_ease-out]',
         accents[variant],
       )}
     >
       <div className="min-w-0 flex-1">
-        {title ? <p className="text-sm font-semibold text-slate-900">{title}</p> : null}
-        {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
+        {title ? <p className="truncate text-sm font-semibold text-slate-900 lg:whitespace-normal">{title}</p> : null}
+        {description ? (
+          <p className="truncate text-xs text-slate-600 lg:mt-1 lg:whitespace-normal lg:text-sm">{description}</p>
+        ) : null}
       </div>
       <button
         type="button"

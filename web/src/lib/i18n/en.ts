@@ -623,7 +623,6 @@ export const en = {
   'admin.status.suspendedNotice':
     'This account is suspended: it cannot send or resume campaigns. After reactivation, paused campaigns stay paused until the customer resumes them.',
   'admin.status.pausedCount': 'Account suspended; campaigns being sent that were paused: {count}',
-  'lists.kit.genericError': 'Something went wrong. Please try again.',
   'lists.kit.loadFailed': 'Could not load this.',
   'lists.title': 'Lists',
   'lists.back': '← Lists',

@@ -59,23 +59,10 @@ export function translate(locale: Locale, key: MessageKey, params?: MessageParam
 }
 
 /**
- * Codes whose pt-BR message is written for the case at hand ("Essa senha é muito comum…", "Linha 3: …", the wait):
- * in pt-BR that precise text is shown rather than the catalogue's general one for the code.
- */
-const PRECISE_SERVER_MESSAGES = new Set([
-  'password-does-not-meet-requirements',
-  'validation_failed',
-  // A rate limit's message carries how long to wait (api-client.ts, from Retry-After).
-  'too-many-requests',
-  'rate_limited',
-]);
-
-/**
- * The user's message for an error code in `locale`, else `fallback` (the server's text), else a generic one. In
- * pt-BR, the server's own text wins for the codes whose message it makes precise.
+ * The catalogue's text for an error code in `locale`, else `fallback` (the server's text), else a generic one.
+ * Screens call errorText (lib/error-text.ts), which prefers the server's own pt-BR message.
  */
 export function errorMessage(locale: Locale, code: string | undefined, fallback?: string): string {
-  if (locale === 'pt-BR' && fallback?.trim() && code && PRECISE_SERVER_MESSAGES.has(code)) return fallback;
   const errors = catalogue(locale).errors;
   const known = code && isErrorCode(code) ? errors[code] : undefined;
   return known || fallback || errors.internal_error || INTERNAL_ERROR_PT_BR;
@@ -135,7 +122,6 @@ export function useI18n() {
       locale,
       setLocale,
       t: (key: MessageKey, params?: MessageParams) => translate(locale, key, params),
-      errorMessage: (code: string | undefined, fallback?: string) => errorMessage(locale, code, fallback),
     }),
     [locale],
   );

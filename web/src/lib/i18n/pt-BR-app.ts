@@ -521,7 +521,6 @@ export const ptBRApp = {
   'admin.status.suspendedNotice':
     'Esta conta está suspensa: não envia nem retoma campanhas. Ao reativar, as campanhas pausadas continuam pausadas até o cliente retomá-las.',
   'admin.status.pausedCount': 'Conta suspensa; campanhas em envio pausadas: {count}',
-  'lists.kit.genericError': 'Algo deu errado. Tente de novo.',
   'lists.kit.loadFailed': 'Não foi possível carregar.',
   'lists.title': 'Listas',
   'lists.back': '← Listas',

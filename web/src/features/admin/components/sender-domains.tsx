@@ -7,8 +7,8 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { apiFetch } from '@/lib/api-client';
+import { errorText } from '@/lib/error-text';
 import { formatDateTime } from '@/lib/format';
-import { messageOf } from '@/lib/notify';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
 
 const STATUS: Record<SenderDomainStatus, { label: string; tone: 'success' | 'warning' | 'danger' }> = {
@@ -32,7 +32,7 @@ export function SenderDomainsAdmin() {
     queryFn: ({ signal }) => listSenderDomains(signal),
   });
   if (domains.isPending) return <Spinner />;
-  if (domains.isError) return <p className="text-sm text-red-700">{messageOf(domains.error)}</p>;
+  if (domains.isError) return <p className="text-sm text-red-700">{errorText(domains.error)}</p>;
   if (domains.data.items.length === 0) {
     return <EmptyState title="Nenhum domínio" description="Nenhuma conta adicionou um domínio de envio ainda." />;
   }

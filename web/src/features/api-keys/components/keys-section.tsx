@@ -1,6 +1,6 @@
 import { API_KEY_SCOPE_LABELS_PT_BR, type ApiKeyScope, apiKeyCreateSchema, type CreatedApiKey } from '@carteiro/shared';
 import { useState } from 'react';
-import { ErrorPanel, errorText, formatDateTime, LoadingPanel, TableShell, td, th } from '@/components/kit';
+import { ErrorPanel, formatDateTime, LoadingPanel, TableShell, td, th } from '@/components/kit';
 import { AlertDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -8,6 +8,7 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
+import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { confirmAction, toast } from '@/stores/app-store';

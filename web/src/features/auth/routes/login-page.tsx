@@ -4,6 +4,7 @@ import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { TextField } from '@/components/ui/text-field';
+import { errorText } from '@/lib/error-text';
 import { fieldErrors } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { usePublicConfig } from '@/lib/public-config';
@@ -17,7 +18,7 @@ import { useSubmit } from '../utils/use-submit';
 import '@/lib/i18n/errors-pt-BR';
 
 export function LoginPage() {
-  const { t, errorMessage } = useI18n();
+  const { t } = useI18n();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'));
@@ -62,7 +63,7 @@ export function LoginPage() {
     <AuthLayout title={t('auth.login.title')} subtitle={t('auth.login.subtitle')}>
       <form noValidate onSubmit={onSubmit} className="space-y-5">
         {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-        {arrivalError && !error ? <FormMessage tone="error">{errorMessage(arrivalError)}</FormMessage> : null}
+        {arrivalError && !error ? <FormMessage tone="error">{errorText({ code: arrivalError })}</FormMessage> : null}
         {magicSentTo ? (
           <FormMessage tone="success">{t('auth.login.magicLinkSent', { email: magicSentTo })}</FormMessage>
         ) : null}

@@ -10,24 +10,14 @@ import {
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
-import {
-  ErrorPanel,
-  errorText,
-  formatNumber,
-  LoadingPanel,
-  pluralForm,
-  Select,
-  Stat,
-  TableShell,
-  td,
-  th,
-} from '@/components/kit';
+import { ErrorPanel, formatNumber, LoadingPanel, pluralForm, Select, Stat, TableShell, td, th } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
+import { errorText } from '@/lib/error-text';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { useLists } from '@/lib/queries/lists';
 import { useCustomFields } from '@/lib/queries/segments';

@@ -8,9 +8,9 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { errorText } from '@/lib/error-text';
 import { formatDate, isoDay } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
-import { messageOf } from '@/lib/notify';
 import { listStatement, type StatementPeriod, statementCsvUrl, statementQueryKey } from '../api/list-statement';
 
 type Preset = 'all' | '30d' | 'month' | 'custom';
@@ -110,7 +110,7 @@ export function Statement({ timeZone }: { timeZone: string }) {
       ) : query.isError ? (
         <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
           <p className="font-semibold text-slate-900">{t('balance.statement.error')}</p>
-          <p className="text-sm text-slate-600">{messageOf(query.error)}</p>
+          <p className="text-sm text-slate-600">{errorText(query.error)}</p>
           <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
             {t('common.retry')}
           </Button>

@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
+import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
-import { messageOf } from '@/lib/notify';
 import { usePublicConfig } from '@/lib/public-config';
 import { createTopup } from '../api/topups';
 
@@ -33,7 +33,7 @@ export function TopupForm({ priceMillis, onCancel }: { priceMillis: number; onCa
       const topup = await createTopup(millis);
       navigate(`/dashboard/my-balance/topups/${topup.id}`);
     } catch (caught) {
-      setError(messageOf(caught));
+      setError(errorText(caught));
     } finally {
       setPending(false);
     }

@@ -7,9 +7,9 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { errorText } from '@/lib/error-text';
 import { formatCount, formatDate } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
-import { messageOf } from '@/lib/notify';
 import { BALANCE_QUERY_KEY, getBalance } from '@/lib/queries/balance';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { listTopups, TOPUPS_QUERY_KEY, type TopupSummary } from '../api/topups';
@@ -44,7 +44,7 @@ export function MyBalancePage() {
           ) : balance.isError ? (
             <div role="alert" className="flex flex-col items-start gap-3">
               <p className="font-semibold text-slate-900">{t('balance.error')}</p>
-              <p className="text-sm text-slate-600">{messageOf(balance.error)}</p>
+              <p className="text-sm text-slate-600">{errorText(balance.error)}</p>
               <Button variant="outline" size="sm" onClick={() => void balance.refetch()}>
                 {t('common.retry')}
               </Button>
@@ -119,7 +119,7 @@ function RecentTopups({ timeZone }: { timeZone: string }) {
       </h2>
       {topups.isError ? (
         <div role="alert" className="flex items-center justify-between gap-3 p-4 text-sm sm:px-6">
-          <span className="text-slate-700">{messageOf(topups.error)}</span>
+          <span className="text-slate-700">{errorText(topups.error)}</span>
           <Button variant="outline" size="sm" onClick={() => void topups.refetch()}>
             {t('common.retry')}
           </Button>

@@ -5,9 +5,9 @@ import { Link, useParams } from 'react-router';
 import { Logo } from '@/components/logo';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { errorText } from '@/lib/error-text';
 import { formatDateTime } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
-import { messageOf } from '@/lib/notify';
 import { getReceipt } from '../api/topups';
 
 /** The printable recibo of a paid top-up (`@media print` hides the app chrome). */
@@ -31,7 +31,7 @@ export function ReceiptPage() {
     return (
       <div role="alert" className="rounded-2xl border border-slate-200 bg-white p-6">
         <p className="font-semibold text-slate-900">{t('balance.receipt.error')}</p>
-        <p className="mt-1 text-sm text-slate-600">{messageOf(receipt.error)}</p>
+        <p className="mt-1 text-sm text-slate-600">{errorText(receipt.error)}</p>
         <Link
           to="/dashboard/my-balance"
           className={buttonVariants({ variant: 'outline', size: 'sm', className: 'mt-4' })}

@@ -6,9 +6,10 @@ import { PageHeader } from '@/components/coming-soon-page';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { errorText } from '@/lib/error-text';
 import { formatDateTime } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
-import { messageOf, toastError, toastSuccess } from '@/lib/notify';
+import { toastError, toastSuccess } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
 import { getTopup, simulateTopupPayment, topupQueryKey } from '../api/topups';
 
@@ -113,7 +114,7 @@ export function TopupPage() {
         <Card role="alert">
           <CardContent className="flex flex-col items-start gap-3">
             <p className="font-semibold text-slate-900">{t('balance.topup.loadError')}</p>
-            <p className="text-sm text-slate-600">{messageOf(topup.error)}</p>
+            <p className="text-sm text-slate-600">{errorText(topup.error)}</p>
             <Button variant="outline" size="sm" onClick={() => void topup.refetch()}>
               {t('common.retry')}
             </Button>

@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { messageOf } from '@/lib/notify';
+import { errorText } from '@/lib/error-text';
 import { getTemplate, useTemplates } from '@/lib/queries/templates';
 
 const selectClass =
@@ -247,7 +247,7 @@ function VariantContentPicker(props: {
       setCopiedFrom(template.name);
       props.onChange(template.html);
     } catch (caught) {
-      setError(messageOf(caught));
+      setError(errorText(caught));
     } finally {
       setLoading(false);
     }

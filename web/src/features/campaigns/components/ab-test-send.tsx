@@ -1,10 +1,10 @@
 import { abVariantLetter, plural } from '@carteiro/shared';
 import { useState } from 'react';
-import { errorText } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
+import { errorText } from '@/lib/error-text';
 import { toast, useUser } from '@/stores/app-store';
 import { testSendCampaign } from '../api/test-send-campaign';
 import type { Campaign } from '../api/types';

@@ -1,13 +1,14 @@
 import { type CampaignCreateInput, campaignCreateSchema, isEditable } from '@carteiro/shared';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { errorText, formatNumber, Textarea } from '@/components/kit';
+import { formatNumber, Textarea } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { BLANK_TEMPLATE_HTML } from '@/lib/blank-template';
 import { cn } from '@/lib/cn';
+import { errorText } from '@/lib/error-text';
 import { useLists } from '@/lib/queries/lists';
 import { useTemplates } from '@/lib/queries/templates';
 import { revealInStrip } from '@/lib/reveal-in-strip';

@@ -1,10 +1,11 @@
 import { DEFAULT_TIME_ZONE, formatBRL, plural } from '@carteiro/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ErrorPanel, errorText, formatDateTime, formatNumber } from '@/components/kit';
+import { ErrorPanel, formatDateTime, formatNumber } from '@/components/kit';
 import { AlertDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { errorText } from '@/lib/error-text';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useCancelCampaign } from '../api/cancel-campaign';
 import { useCampaignProgress } from '../api/get-progress';

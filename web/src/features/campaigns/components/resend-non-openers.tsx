@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { errorText } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
+import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import { toast } from '@/stores/app-store';
 import { useResendNonOpeners } from '../api/resend-non-openers';

@@ -2,23 +2,14 @@ import { abVariantLetter, formatBRL, isDeletable, isEditable, timeZoneLabel } fr
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
-import {
-  ErrorPanel,
-  errorText,
-  formatDateTime,
-  formatNumber,
-  LoadingPanel,
-  Stat,
-  TableShell,
-  td,
-  th,
-} from '@/components/kit';
+import { ErrorPanel, formatDateTime, formatNumber, LoadingPanel, Stat, TableShell, td, th } from '@/components/kit';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
+import { errorText } from '@/lib/error-text';
 import { useLists } from '@/lib/queries/lists';
 import { fillSample } from '@/lib/sample-liquid';
 import { usePageTitle } from '@/lib/use-page-title';

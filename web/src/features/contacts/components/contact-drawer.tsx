@@ -1,9 +1,10 @@
 import { fieldHeader } from '@carteiro/shared';
 import { useEffect, useState } from 'react';
-import { Drawer, downloadUrl, ErrorPanel, errorText, formatDateTime, LoadingPanel, Select } from '@/components/kit';
+import { Drawer, downloadUrl, ErrorPanel, formatDateTime, LoadingPanel, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
+import { errorText } from '@/lib/error-text';
 import { type Locale, type MessageKey, useI18n } from '@/lib/i18n';
 import {
   CONTACT_STATUS_LABELS,

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useState } from 'react';
 import {
   downloadUrl,
   ErrorPanel,
-  errorText,
   formatDate,
   formatNumber,
   LoadingPanel,
@@ -16,6 +15,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState, PeopleIcon } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
+import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import {
   CONTACT_STATUS_LABELS,

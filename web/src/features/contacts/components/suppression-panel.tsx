@@ -1,9 +1,10 @@
 import type { SuppressionReason } from '@carteiro/shared';
 import { useState } from 'react';
-import { errorText, formatDateTime, formatNumber, pluralForm, Textarea } from '@/components/kit';
+import { formatDateTime, formatNumber, pluralForm, Textarea } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
+import { errorText } from '@/lib/error-text';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { confirmAction, toast } from '@/stores/app-store';
 import {

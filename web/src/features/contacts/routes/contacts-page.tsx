@@ -1,13 +1,14 @@
 import { contactCreateSchema } from '@carteiro/shared';
 import { useEffect, useState } from 'react';
 import { PageHeader } from '@/components/coming-soon-page';
-import { Drawer, errorText, Select } from '@/components/kit';
+import { Drawer, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { ImportProgressPanel } from '@/features/imports/components/import-progress';
 import { ImportWizard } from '@/features/imports/components/import-wizard';
 import { resumeImport } from '@/features/imports/import-tracker';
+import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import { LEGAL_BASIS_LABELS } from '@/lib/queries/contacts';
 import { useLists } from '@/lib/queries/lists';

@@ -7,9 +7,9 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { errorText } from '@/lib/error-text';
 import { formatCount, formatDate, formatDateTime } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
-import { messageOf } from '@/lib/notify';
 import { BALANCE_QUERY_KEY, getBalance } from '@/lib/queries/balance';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { useDashboardStats } from '../api/get-stats';
@@ -170,7 +170,7 @@ export function DashboardHomePage() {
             {balance.isPending ? (
               <Spinner className="mt-3" />
             ) : balance.isError ? (
-              <p className="mt-2 text-sm text-red-700">{messageOf(balance.error)}</p>
+              <p className="mt-2 text-sm text-red-700">{errorText(balance.error)}</p>
             ) : (
               <>
                 <p className="mt-1 text-3xl font-bold tabular-nums text-slate-900" data-testid="home-balance">
@@ -203,7 +203,7 @@ export function DashboardHomePage() {
         ) : stats.isError ? (
           <Card className="sm:col-span-2 lg:col-span-3">
             <CardContent role="alert" className="flex flex-wrap items-center gap-3 text-sm">
-              <p className="text-red-700">{messageOf(stats.error)}</p>
+              <p className="text-red-700">{errorText(stats.error)}</p>
               <Button variant="outline" size="sm" onClick={() => void stats.refetch()}>
                 {t('common.retry')}
               </Button>
@@ -382,7 +382,7 @@ function CampaignList({
         </div>
       ) : query.isError ? (
         <div role="alert" className="flex flex-col items-center gap-2 px-6 py-8 text-center text-sm">
-          <p className="text-slate-700">{messageOf(query.error)}</p>
+          <p className="text-slate-700">{errorText(query.error)}</p>
           <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
             {t('common.retry')}
           </Button>

@@ -1,9 +1,10 @@
 import { FIELD_TYPE_VALUES, type FieldType, fieldHeader, importStartSchema, listCreateSchema } from '@carteiro/shared';
 import { useState } from 'react';
-import { errorText, formatNumber, pluralForm, Select } from '@/components/kit';
+import { formatNumber, pluralForm, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
+import { errorText } from '@/lib/error-text';
 import { type MailingList, useCreateList, useLists } from '@/lib/queries/lists';
 import '@/lib/i18n/app-messages';
 import { type MessageKey, useI18n } from '@/lib/i18n';

@@ -5,7 +5,6 @@ import { PageHeader } from '@/components/coming-soon-page';
 import {
   Drawer,
   ErrorPanel,
-  errorText,
   formatDate,
   formatNumber,
   LoadingPanel,
@@ -25,6 +24,7 @@ import { ContactsBrowser } from '@/features/contacts/components/contacts-browser
 import { ImportProgressPanel } from '@/features/imports/components/import-progress';
 import { ImportWizard } from '@/features/imports/components/import-wizard';
 import { resumeImport } from '@/features/imports/import-tracker';
+import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import type { MailingList } from '@/lib/queries/lists';
 import { useCreateList, useLists } from '@/lib/queries/lists';

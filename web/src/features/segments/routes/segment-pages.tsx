@@ -2,12 +2,13 @@ import { type SegmentGroup, segmentCreateSchema, segmentTreeSchema } from '@cart
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
-import { ErrorPanel, errorText, formatDate, formatNumber, LoadingPanel, TableShell, td, th } from '@/components/kit';
+import { ErrorPanel, formatDate, formatNumber, LoadingPanel, TableShell, td, th } from '@/components/kit';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
+import { errorText } from '@/lib/error-text';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import {
   useCustomFields,

@@ -5,9 +5,10 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { TextField } from '@/components/ui/text-field';
 import { isApiError } from '@/lib/api-client';
+import { errorText } from '@/lib/error-text';
 import { emailField } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
-import { messageOf, toastSuccess } from '@/lib/notify';
+import { toastSuccess } from '@/lib/notify';
 import { usePublicConfig } from '@/lib/public-config';
 import { changeEmail, changePassword } from '@/lib/queries/auth';
 import { useSessionData } from '@/lib/use-session';
@@ -44,7 +45,7 @@ function useRecentLoginSubmit() {
       await call();
     } catch (caught) {
       if (isApiError(caught) && caught.code === 'requires-recent-login') setRecent(true);
-      else setError(messageOf(caught));
+      else setError(errorText(caught));
     } finally {
       setPending(false);
     }

@@ -11,8 +11,9 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
+import { errorText } from '@/lib/error-text';
 import { formatDateTime } from '@/lib/format';
-import { messageOf, toastError, toastSuccess } from '@/lib/notify';
+import { toastError, toastSuccess } from '@/lib/notify';
 import {
   addSenderAddress,
   addSenderDomain,
@@ -67,7 +68,7 @@ export function SendersPanel() {
   const session = useSessionData();
   const manager = canManage(session);
   if (senders.isPending) return <Spinner />;
-  if (senders.isError) return <p className="text-sm text-red-700">{messageOf(senders.error)}</p>;
+  if (senders.isError) return <p className="text-sm text-red-700">{errorText(senders.error)}</p>;
   const { addresses, domains } = senders.data;
   return (
     <div className="space-y-10">
@@ -156,7 +157,7 @@ function AddSenderForm(props: {
       setValue('');
       refreshSenders();
     } catch (caught) {
-      setError(messageOf(caught));
+      setError(errorText(caught));
     } finally {
       setPending(false);
     }

@@ -7,9 +7,10 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
+import { errorText } from '@/lib/error-text';
 import { formatDate } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
-import { messageOf, toastError, toastSuccess } from '@/lib/notify';
+import { toastError, toastSuccess } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { confirmAction } from '@/stores/app-store';
@@ -77,7 +78,7 @@ function InviteForm({ ownerActor }: { ownerActor: boolean }) {
       setEmail('');
       refresh();
     } catch (caught) {
-      setError(messageOf(caught));
+      setError(errorText(caught));
     } finally {
       setPending(false);
     }
@@ -282,7 +283,7 @@ export function ListError({ error, retry }: { error: unknown; retry: () => void 
       role="alert"
       className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900"
     >
-      <span>{messageOf(error)}</span>
+      <span>{errorText(error)}</span>
       <Button variant="outline" size="sm" onClick={retry}>
         {t('common.retry')}
       </Button>

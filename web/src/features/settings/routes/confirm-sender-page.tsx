@@ -1,9 +1,9 @@
+import { errorText } from '@/lib/error-text';
 import '@/lib/i18n/app-messages';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { messageOf } from '@/lib/notify';
 import { confirmSenderAddress } from '@/lib/queries/senders';
 
 /**
@@ -21,7 +21,7 @@ export function ConfirmSenderPage() {
       const { email } = await confirmSenderAddress(token);
       setState({ kind: 'done', email });
     } catch (error) {
-      setState({ kind: 'error', message: messageOf(error) });
+      setState({ kind: 'error', message: errorText(error) });
     }
   }
   if (state.kind === 'done') {

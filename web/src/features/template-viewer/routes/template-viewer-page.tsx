@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { NotFound } from '@/components/not-found';
 import { apiFetch, isApiError } from '@/lib/api-client';
+import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import '@/lib/i18n/errors-pt-BR';
 
@@ -19,7 +20,7 @@ export function TemplateViewerPage() {
   const { id = '' } = useParams();
   const [searchParams] = useSearchParams();
   const token = searchParams.get('t');
-  const { t, errorMessage } = useI18n();
+  const { t } = useI18n();
   const [state, setState] = useState<ViewerState>({ status: 'loading' });
 
   useEffect(() => {
@@ -36,11 +37,11 @@ export function TemplateViewerPage() {
         else
           setState({
             status: 'error',
-            message: isApiError(error) ? errorMessage(error.code, error.message) : t('common.error'),
+            message: errorText(error),
           });
       });
     return () => controller.abort();
-  }, [id, token, t, errorMessage]);
+  }, [id, token]);
 
   useEffect(() => {
     document.title = `${t('templateViewer.title')} — Carteiro`;

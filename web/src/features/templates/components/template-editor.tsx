@@ -1,12 +1,13 @@
 import { TEST_SEND_MAX_RECIPIENTS } from '@carteiro/shared';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { errorText, formatNumber, pluralForm, Select, Textarea } from '@/components/kit';
+import { formatNumber, pluralForm, Select, Textarea } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import { useContacts } from '@/lib/queries/contacts';
 import { fillSample, type SampleContact } from '@/lib/sample-liquid';

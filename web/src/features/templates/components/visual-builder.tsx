@@ -1,4 +1,5 @@
 import 'grapesjs/dist/css/grapes.min.css';
+import { errorText } from '@/lib/error-text';
 import './visual-builder.css';
 import {
   type FooterAccount,
@@ -9,7 +10,6 @@ import {
 import grapesjs, { type Component, type Editor } from 'grapesjs';
 import presetNewsletter from 'grapesjs-preset-newsletter';
 import { type Ref, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
-import { errorText } from '@/components/kit';
 import { cn } from '@/lib/cn';
 import { getLocale, translate, useI18n } from '@/lib/i18n';
 import { toast } from '@/stores/app-store';

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
-import { ErrorPanel, errorText, formatDateTime, LoadingPanel } from '@/components/kit';
+import { ErrorPanel, formatDateTime, LoadingPanel } from '@/components/kit';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { BLANK_TEMPLATE_HTML } from '@/lib/blank-template';
+import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import { useTemplates } from '@/lib/queries/templates';
 import { fillSample } from '@/lib/sample-liquid';

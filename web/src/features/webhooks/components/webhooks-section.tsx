@@ -7,12 +7,13 @@ import {
   webhookEndpointCreateSchema,
 } from '@carteiro/shared';
 import { useState } from 'react';
-import { ErrorPanel, errorText, formatDateTime, LoadingPanel, Select, TableShell, td, th } from '@/components/kit';
+import { ErrorPanel, formatDateTime, LoadingPanel, Select, TableShell, td, th } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
+import { errorText } from '@/lib/error-text';
 import { confirmAction, toast } from '@/stores/app-store';
 import {
   revealWebhookSecret,
