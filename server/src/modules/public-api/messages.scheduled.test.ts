@@ -7,8 +7,8 @@ import { queryRows } from '../../db/database';
 import { accounts } from '../accounts/accounts.db';
 import { ledgerEntries } from '../billing/billing.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import type { CampaignSender } from '../sending/campaign-sender';
 import { messages } from '../sending/messages.db';
+import type { SendingEngine } from '../sending/sending-engine';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount } from '../sending/testing/send-fixtures';
 
@@ -53,7 +53,7 @@ describe.each(DATABASE_KINDS)('scheduled messages (sendAt) on %s', (kind) => {
         .where(eq(messages.id, Number(id)))
     )[0]?.status;
 
-  async function tickUntil(sender: CampaignSender, done: () => Promise<boolean>, ms: number) {
+  async function tickUntil(sender: SendingEngine, done: () => Promise<boolean>, ms: number) {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
       await sender.tick();
