@@ -8,7 +8,7 @@ import {
   type TransactionalMessageInput,
   type TransactionalSendResult,
 } from '@carteiro/shared';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows, queryRowsNamed } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
@@ -17,7 +17,7 @@ import { notFound } from '../../http/not-found';
 import { adjustAccountBalanceSql } from '../accounts/account-balance';
 import { accounts } from '../accounts/accounts.db';
 import { insufficientBalanceMessage, ledgerEntryFromBalanceSql } from '../billing/ledger';
-import { campaigns } from '../campaigns/campaigns.db';
+import { findOrCreateTransactionalStream } from '../campaigns/transactional-stream';
 import { suppressionRowsSql, suppressionsByAddress } from '../contacts/suppression';
 import { assertSenderAllowed, senderAllowedSql } from '../sender-identities/sender-identities';
 import { messageLinks } from '../sending/build-message';
@@ -82,41 +82,14 @@ function suppressedResponse(reason: SuppressionReason): string {
   return `não enviado: endereço suprimido nesta conta — ${SUPPRESSION_REASON_LABELS[reason]}`;
 }
 
-/**
- * The account's transactional stream: the hidden campaign (kind transactional) whose `messages` rows are the
- * account's transactional messages, created on first use. Status sent (never claimed by the campaign lanes,
- * never editable), no start date (never on the calendar).
- */
+/** The account's transactional stream (campaigns' hidden stream campaign), cached per process: it never changes. */
 export async function transactionalStreamId(db: Db, accountId: string): Promise<string> {
   const known = streamIds.get(accountId);
   if (known) return known;
-  const id = await createOrFindStream(db, accountId);
+  const id = await findOrCreateTransactionalStream(db, accountId);
   if (streamIds.size >= 10_000) streamIds.clear();
   streamIds.set(accountId, id);
   return id;
-}
-
-async function createOrFindStream(db: Db, accountId: string): Promise<string> {
-  const [row] = await queryRows<{ id: string }>(
-    db,
-    sql`with ins as (
-          insert into campaigns (uuid, created_by, name, subject, status, kind)
-          values (gen_random_uuid(), ${accountId}, 'Mensagens transacionais (API)', '', 'sent', 'transactional')
-          on conflict (created_by) where kind = 'transactional' do nothing
-          returning id)
-        select id from ins
-        union all
-        select id from campaigns where created_by = ${accountId} and kind = 'transactional'
-        limit 1`,
-  );
-  if (row) return row.id;
-  // Created by a concurrent transaction after this statement's snapshot: read it again.
-  const [again] = await db
-    .select({ id: campaigns.id })
-    .from(campaigns)
-    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.kind, 'transactional')));
-  if (!again) throw new Error('transactional stream could not be created');
-  return again.id;
 }
 
 /**
