@@ -6,7 +6,7 @@
  * A throwaway PostgreSQL database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test); the smtp
  * sink (bench/smtp-sink.ts, counts and discards) as a child process on 127.0.0.1; one API process (the real
  * buildApp on 127.0.0.1: Bearer key, rate limit, validation, sendTransactional) and one worker process (the
- * real CampaignSender, which also runs the transactional lanes). The parent is the HTTP client (keep-alive).
+ * real SendingEngine, which also runs the transactional lanes). The parent is the HTTP client (keep-alive).
  * 1. Campaign engine: a campaign of BENCH_CAMPAIGN_RECIPIENTS, from startCampaignSend to status sent.
  * 2. Single form: BENCH_SINGLE calls of POST /api/v1/messages, BENCH_HTTP_CONCURRENCY in flight: accepted/s,
  *    p50/p99 latency, and delivered/s (first call → last message recorded sent).
@@ -35,7 +35,7 @@ import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
 import { startCampaignSend } from '../server/src/modules/campaigns/start-campaign-send';
 import { createApiKey } from '../server/src/modules/public-api/api-keys';
 import { trustSenderAddress } from '../server/src/modules/sender-identities/testing/trust-sender';
-import { CampaignSender } from '../server/src/modules/sending/campaign-sender';
+import { SendingEngine } from '../server/src/modules/sending/sending-engine';
 import { createPlatformMailer, createRelayTransport } from '../server/src/modules/sending/sending-runtime';
 import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
 import { setTrackingSecret } from '../server/src/modules/tracking/tracking-token';
@@ -95,7 +95,7 @@ async function workerChild(): Promise<void> {
   setTrackingSecret(SECRET);
   const database = await openDatabase({ kind: 'postgres', url: process.env.BENCH_DB as string, poolSize: LANES + 2 });
   const transport = createRelayTransport(`smtp://127.0.0.1:${process.env.BENCH_SINK_PORT}`, LANES);
-  const sender = new CampaignSender({
+  const sender = new SendingEngine({
     db: database.db,
     transports: [transport],
     mailer: null,

@@ -7,7 +7,7 @@
  * an account with N contacts in one list, and for each scenario (BENCH_SCENARIOS, below: a DKIM mode, sender
  * processes, signing threads per process) a campaign with a ~6 KB pt-BR template (merge tags in subject and body,
  * 10 links). The smtp sink (bench/smtp-sink.ts, counts and discards) runs as a child process on 127.0.0.1; the
- * scenario's sender processes each run the real CampaignSender against the database, with a DKIM signing pool of
+ * scenario's sender processes each run the real SendingEngine against the database, with a DKIM signing pool of
  * the scenario's threads (0 = signing on the engine's thread). Mode `dual` signs with Ed25519 and RSA-2048.
  * Prints messages/s from "send" (startCampaignSend: snapshot + reservation) to "last message accepted and
  * recorded" (campaign status sent, settled), CPU µs per message of the senders (and of the sink), the senders'
@@ -39,13 +39,12 @@ import { type Database, openDatabase } from '../server/src/db/database';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
 import { startCampaignSend } from '../server/src/modules/campaigns/start-campaign-send';
-import { addSenderDomain } from '../server/src/modules/sender-identities/sender-identities';
+import { addSenderDomain } from '../server/src/modules/sender-identities/sender-domains';
 import { senderDomains } from '../server/src/modules/sender-identities/sender-identities.db';
 import { createSigningResolver } from '../server/src/modules/sender-identities/sender-signing';
 import { trustSenderAddress } from '../server/src/modules/sender-identities/testing/trust-sender';
 import { BodyProgram } from '../server/src/modules/sending/body-program';
 import { messageLinks } from '../server/src/modules/sending/build-message';
-import { CampaignSender } from '../server/src/modules/sending/campaign-sender';
 import {
   createDkimSigner,
   DEFAULT_SIGNED_HEADERS,
@@ -59,6 +58,7 @@ import {
   buildMimeMessageFromParts,
   createMessageFrame,
 } from '../server/src/modules/sending/mime/build-message';
+import { SendingEngine } from '../server/src/modules/sending/sending-engine';
 import { createRelayTransport } from '../server/src/modules/sending/sending-runtime';
 import { createSmtpPool } from '../server/src/modules/sending/smtp/smtp-pool';
 import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
@@ -166,7 +166,7 @@ async function senderChild(): Promise<void> {
   const threads = Number(env.BENCH_SIGNING_THREADS ?? 0);
   const signingPool = threads > 0 ? createDkimSigningPool({ threads }) : undefined;
   const transport = createRelayTransport(`smtp://127.0.0.1:${env.BENCH_SINK_PORT}`, CONCURRENCY);
-  const sender = new CampaignSender({
+  const sender = new SendingEngine({
     db: database.db,
     transports: [transport],
     signers,

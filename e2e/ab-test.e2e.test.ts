@@ -1,40 +1,26 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './support/browser';
 import { confirmSenderAddress, linkIn, newPage, register, verifyEmail, waitForMail } from './support/journeys';
 import { pageApi } from './support/page-api';
 import { completeIdentity } from './support/session';
+import { RESULTS, useAppAndBrowser } from './support/suite';
 
-const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const OPERATOR = 'operacao.ab@carteiro.test';
 const RECIPIENTS = 10;
 
 describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(RESULTS, { recursive: true });
-    [app, browser] = await Promise.all([startApp({ ADMIN_EMAILS: OPERATOR }), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser({ ADMIN_EMAILS: OPERATOR });
 
   /** Registers, verifies the e-mail, gets R$ 10,00 by Pix (confirmed by the operator), confirms the sender. */
   async function fundedOwner(): Promise<Page> {
     const owner = { name: 'Rita Souza', email: `rita.${Date.now()}@exemplo.com.br`, password: 'senha-da-rita' };
-    const page = await newPage(browser, app.baseURL);
+    const page = await newPage(suite.browser, suite.app.baseURL);
     await register(page, owner);
     await page.waitForURL('**/dashboard');
-    const verification = await waitForMail(app.baseURL, owner.email, /confirm/i);
-    await page.goto(linkIn(verification, app.baseURL, 'verify-email'));
+    const verification = await waitForMail(suite.app.baseURL, owner.email, /confirm/i);
+    await page.goto(linkIn(verification, suite.app.baseURL, 'verify-email'));
     await page.waitForURL('**/auth/email-verified**');
     await completeIdentity(page);
     await page.goto('/dashboard/my-balance');
@@ -42,10 +28,10 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     await page.getByLabel('Valor').fill('10,00');
     await page.getByRole('button', { name: 'Gerar Pix' }).click();
     await page.waitForURL('**/dashboard/my-balance/topups/**');
-    const operator = await newPage(browser, app.baseURL);
+    const operator = await newPage(suite.browser, suite.app.baseURL);
     await register(operator, { name: 'Operação', email: OPERATOR, password: 'senha-do-operador' });
     await operator.waitForURL('**/dashboard');
-    await verifyEmail(operator, app.baseURL, OPERATOR); // the back office needs a verified e-mail
+    await verifyEmail(operator, suite.app.baseURL, OPERATOR); // the back office needs a verified e-mail
     await operator.goto('/admin');
     await operator.getByRole('tab', { name: 'Recargas pendentes' }).click();
     await operator.getByRole('button', { name: 'Confirmar pagamento' }).first().click();
@@ -53,7 +39,7 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     await operator.getByText('Pagamento confirmado e creditado').waitFor();
     await operator.context().close();
     await page.getByTestId('topup-paid').waitFor({ timeout: 15_000 });
-    await confirmSenderAddress(page, app.baseURL, 'loja@exemplo.com.br');
+    await confirmSenderAddress(page, suite.app.baseURL, 'loja@exemplo.com.br');
     return page;
   }
 
@@ -112,8 +98,8 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     // One test e-mail of each variant, to the owner's inbox.
     await page.getByRole('button', { name: 'Enviar um teste de cada variante' }).click();
     await page.getByText('2 testes enviados').waitFor();
-    const testA = await waitForMail(app.baseURL, 'rita.', /^\[TESTE\] Só hoje: 20% de desconto$/);
-    const testB = await waitForMail(app.baseURL, 'rita.', /^\[TESTE\] Seu cupom chegou$/);
+    const testA = await waitForMail(suite.app.baseURL, 'rita.', /^\[TESTE\] Só hoje: 20% de desconto$/);
+    const testB = await waitForMail(suite.app.baseURL, 'rita.', /^\[TESTE\] Seu cupom chegou$/);
     expect(testB.html).toContain('Conteúdo exclusivo da variante B');
     expect(testA.html).not.toContain('Conteúdo exclusivo da variante B');
 
@@ -154,7 +140,7 @@ describe.skipIf(!CHROMIUM_PATH)('A/B test journey in Chromium', () => {
     await expect(recipientsCard.getByRole('cell', { name: 'aguardando', exact: true }).count()).resolves.toBe(5);
     await expect(recipientsCard.getByRole('cell', { name: 'B', exact: true }).count()).resolves.toBe(2);
     // Only the test half reached the mailbox; each with its variant's subject.
-    const { messages } = (await (await fetch(`${app.baseURL}/api/dev/mailbox`)).json()) as {
+    const { messages } = (await (await fetch(`${suite.app.baseURL}/api/dev/mailbox`)).json()) as {
       messages: Array<{ subject: string; to: string | string[] }>;
     };
     const sent = messages.filter((m) => JSON.stringify(m.to).includes('pessoa'));

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './support/browser';
 import { pageApi } from './support/page-api';
 import { signUpAndOpen } from './support/session';
+import { useAppAndBrowser } from './support/suite';
 
 /**
  * axe-core (WCAG 2.1 A and AA rules) on every public and dashboard page, each with data on it, at 1280 px:
@@ -46,24 +46,14 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 describe.skipIf(!CHROMIUM_PATH)('accessibility: axe-core on every page, with data', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser();
 
   it('public pages', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'pt-BR' });
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'pt-BR' });
     const page = await context.newPage();
     const found: Record<string, string[]> = {};
     for (const path of ['/', '/privacy-policy', '/auth/login', '/auth/register', '/auth/forgot-password']) {
-      await page.goto(`${app.baseURL}${path}`);
+      await page.goto(`${suite.app.baseURL}${path}`);
       await page.locator('main, [role="main"], form').first().waitFor();
       await page.waitForLoadState('networkidle');
       const problems = await seriousViolations(page);
@@ -74,7 +64,7 @@ describe.skipIf(!CHROMIUM_PATH)('accessibility: axe-core on every page, with dat
   });
 
   it('dashboard pages', async () => {
-    const { page } = await signUpAndOpen(browser, app.baseURL);
+    const { page } = await signUpAndOpen(suite.browser, suite.app.baseURL);
     const list = await pageApi<{ id: string }>(page, '/api/lists', { name: 'Clientes VIP' });
     await pageApi(page, '/api/contacts', {
       email: 'ana@example.com',
@@ -116,7 +106,7 @@ describe.skipIf(!CHROMIUM_PATH)('accessibility: axe-core on every page, with dat
     ];
     const found: Record<string, string[]> = {};
     for (const path of paths) {
-      await page.goto(`${app.baseURL}${path}`);
+      await page.goto(`${suite.app.baseURL}${path}`);
       await page
         .locator('main h1, main h2')
         .first()

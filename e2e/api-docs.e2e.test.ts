@@ -1,15 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './support/browser';
 import { englishWords } from './support/english';
 import { pageApi } from './support/page-api';
 import { signUpAndOpen } from './support/session';
-
-const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+import { RESULTS, useAppAndBrowser } from './support/suite';
 
 /**
  * The labels an English documentation viewer shows (Scalar's were these), beyond the common interface words; a
@@ -52,21 +48,10 @@ function englishIn(texts: string[]): string[] {
 }
 
 describe.skipIf(!CHROMIUM_PATH)('the API documentation page in Chromium', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(RESULTS, { recursive: true });
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser();
 
   it('reads in pt-BR, logs nothing to the console, and tries an operation with the pasted key', async () => {
-    const { page } = await signUpAndOpen(browser, app.baseURL, { verified: true, name: 'Davi Docs' });
+    const { page } = await signUpAndOpen(suite.browser, suite.app.baseURL, { verified: true, name: 'Davi Docs' });
     const { secret } = await pageApi<{ secret: string }>(page, '/api/api-keys', { name: 'Documentação' });
     const console: string[] = [];
     page.on('console', (message) => {
@@ -75,10 +60,11 @@ describe.skipIf(!CHROMIUM_PATH)('the API documentation page in Chromium', () => 
     page.on('pageerror', (error) => console.push(error.message));
     const foreign: string[] = [];
     page.on('request', (request) => {
-      if (!request.url().startsWith(app.baseURL) && !request.url().startsWith('data:')) foreign.push(request.url());
+      if (!request.url().startsWith(suite.app.baseURL) && !request.url().startsWith('data:'))
+        foreign.push(request.url());
     });
 
-    await page.goto(`${app.baseURL}/dashboard/api/docs`);
+    await page.goto(`${suite.app.baseURL}/dashboard/api/docs`);
     await page.getByRole('heading', { name: 'Enviar mensagem transacional' }).waitFor({ timeout: 30_000 });
     expect(englishIn(await proseOf(page))).toEqual([]);
     await page.screenshot({ path: join(RESULTS, 'api-docs-mensagens-1280.png'), fullPage: true });

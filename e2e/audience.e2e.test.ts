@@ -1,13 +1,9 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './support/browser';
 import { signUpAndOpen } from './support/session';
-
-const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+import { RESULTS, useAppAndBrowser } from './support/suite';
 
 /** A pt-BR Excel export: `;`-separated, Windows-1252, accents, one invalid e-mail and one duplicate. */
 function excelCsv(): Buffer {
@@ -22,21 +18,10 @@ function excelCsv(): Buffer {
 }
 
 describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(RESULTS, { recursive: true });
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser();
 
   it('creates a list, imports a CSV through the mapping step, opens a contact and exports', async () => {
-    const { page, context } = await signUpAndOpen(browser, app.baseURL, { path: '/dashboard/lists' });
+    const { page, context } = await signUpAndOpen(suite.browser, suite.app.baseURL, { path: '/dashboard/lists' });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
 
@@ -137,7 +122,7 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
     // The list shows its contacts (first page of 50).
     await page.getByText('50 contatos exibidos').waitFor();
     await page.screenshot({ path: join(RESULTS, 'list-1280.png'), fullPage: true });
-    await page.goto(`${app.baseURL}/dashboard/contacts`);
+    await page.goto(`${suite.app.baseURL}/dashboard/contacts`);
     await page.getByLabel('Buscar por e-mail ou nome').fill('conceição');
     await page.getByRole('button', { name: 'conceicao@example.com' }).click();
     const drawer = page.getByRole('dialog', { name: 'conceicao@example.com' });
@@ -187,7 +172,7 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
 
     await page.setViewportSize({ width: 375, height: 800 });
     await page.screenshot({ path: join(RESULTS, 'contacts-375.png'), fullPage: true });
-    await page.goto(`${app.baseURL}/dashboard/lists`);
+    await page.goto(`${suite.app.baseURL}/dashboard/lists`);
     await page.getByRole('link', { name: 'Clientes da loja' }).waitFor();
     await page.screenshot({ path: join(RESULTS, 'lists-375.png'), fullPage: true });
 
@@ -201,7 +186,7 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/dashboard/lists');
     await page.getByRole('link', { name: 'Feira de sábado' }).waitFor();
     expect(await page.getByRole('link', { name: 'Clientes da loja' }).count()).toBe(0);
-    await page.goto(`${app.baseURL}/dashboard/contacts`);
+    await page.goto(`${suite.app.baseURL}/dashboard/contacts`);
     await page.getByLabel('Buscar por e-mail ou nome').fill('joao');
     await page.getByRole('button', { name: 'joao@example.com' }).waitFor();
     expect(errors).toEqual([]);

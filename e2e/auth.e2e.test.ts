@@ -1,31 +1,16 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './support/browser';
 import { linkIn, newPage, register, signIn, signOut, waitForMail } from './support/journeys';
-
-const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+import { RESULTS, useAppAndBrowser } from './support/suite';
 
 describe.skipIf(!CHROMIUM_PATH)('sign-in, accounts and teams in Chromium', () => {
-  let app: RunningApp;
-  let browser: Browser;
   const owner = { name: 'Ana Souza', email: `ana.${Date.now()}@exemplo.com.br`, password: 'senha-secreta-1' };
 
-  beforeAll(async () => {
-    mkdirSync(RESULTS, { recursive: true });
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser();
 
   it('register → verification e-mail → verify → dashboard shows the new account; sign out → magic link', async () => {
-    const page = await newPage(browser, app.baseURL);
+    const page = await newPage(suite.browser, suite.app.baseURL);
     await register(page, owner);
     await page.waitForURL('**/dashboard');
     await page.getByText('Confirme seu e-mail para poder enviar campanhas.').waitFor();
@@ -34,8 +19,8 @@ describe.skipIf(!CHROMIUM_PATH)('sign-in, accounts and teams in Chromium', () =>
     await page.getByText('Primeiros passos').waitFor();
     await page.screenshot({ path: join(RESULTS, 'dashboard-home-unverified-1280.png'), fullPage: true });
 
-    const mail = await waitForMail(app.baseURL, owner.email, /confirm/i);
-    await page.goto(linkIn(mail, app.baseURL, 'verify-email'));
+    const mail = await waitForMail(suite.app.baseURL, owner.email, /confirm/i);
+    await page.goto(linkIn(mail, suite.app.baseURL, 'verify-email'));
     await page.waitForURL('**/auth/email-verified**');
     await page.getByRole('heading', { name: 'E-mail confirmado' }).waitFor();
     await page.screenshot({ path: join(RESULTS, 'auth-email-verified-1280.png') });
@@ -47,22 +32,22 @@ describe.skipIf(!CHROMIUM_PATH)('sign-in, accounts and teams in Chromium', () =>
 
     await signOut(page);
     const before = new Set(
-      ((await (await fetch(`${app.baseURL}/api/dev/mailbox`)).json()) as { messages: { id: string }[] }).messages.map(
-        (m) => m.id,
-      ),
+      (
+        (await (await fetch(`${suite.app.baseURL}/api/dev/mailbox`)).json()) as { messages: { id: string }[] }
+      ).messages.map((m) => m.id),
     );
     await page.getByLabel('E-mail').fill(owner.email);
     await page.getByRole('button', { name: 'Entrar com link por e-mail' }).click();
     await page.getByText(`Enviamos um link de acesso para ${owner.email}`).waitFor();
-    const magic = await waitForMail(app.baseURL, owner.email, /link|entrar|acesso/i, before);
-    await page.goto(linkIn(magic, app.baseURL, 'magic-link'));
+    const magic = await waitForMail(suite.app.baseURL, owner.email, /link|entrar|acesso/i, before);
+    await page.goto(linkIn(magic, suite.app.baseURL, 'magic-link'));
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'Olá, Ana!' }).waitFor();
     await page.context().close();
   });
 
   it('wrong password shows the pt-BR message', async () => {
-    const page = await newPage(browser, app.baseURL);
+    const page = await newPage(suite.browser, suite.app.baseURL);
     await signIn(page, owner.email, 'senha-errada-99');
     await page.getByRole('alert').filter({ hasText: 'E-mail ou senha incorretos' }).waitFor();
     await page.screenshot({ path: join(RESULTS, 'auth-login-error-1280.png') });
@@ -70,13 +55,13 @@ describe.skipIf(!CHROMIUM_PATH)('sign-in, accounts and teams in Chromium', () =>
   });
 
   it('forgot → reset → sign in with the new password', async () => {
-    const page = await newPage(browser, app.baseURL);
+    const page = await newPage(suite.browser, suite.app.baseURL);
     await page.goto('/auth/forgot-password');
     await page.getByLabel('E-mail').fill(owner.email);
     await page.getByRole('button', { name: 'Enviar link' }).click();
     await page.getByRole('status').waitFor();
-    const mail = await waitForMail(app.baseURL, owner.email, /senha/i);
-    await page.goto(linkIn(mail, app.baseURL, 'reset-password'));
+    const mail = await waitForMail(suite.app.baseURL, owner.email, /senha/i);
+    await page.goto(linkIn(mail, suite.app.baseURL, 'reset-password'));
     owner.password = 'nova-senha-segura-2';
     await page.getByLabel('Nova senha').fill(owner.password);
     await page.getByRole('button', { name: 'Salvar nova senha' }).click();
@@ -88,7 +73,7 @@ describe.skipIf(!CHROMIUM_PATH)('sign-in, accounts and teams in Chromium', () =>
   });
 
   it('owner invites a second user, who accepts via /auth/invite/:accountId and sees the shared account', async () => {
-    const page = await newPage(browser, app.baseURL);
+    const page = await newPage(suite.browser, suite.app.baseURL);
     await signIn(page, owner.email, owner.password);
     await page.waitForURL('**/dashboard');
     await page.goto('/dashboard/settings?aba=conta');
@@ -109,12 +94,12 @@ describe.skipIf(!CHROMIUM_PATH)('sign-in, accounts and teams in Chromium', () =>
     await page.getByText(guest.email).first().waitFor();
     await page.screenshot({ path: join(RESULTS, 'settings-team-1280.png'), fullPage: true });
 
-    const invite = await waitForMail(app.baseURL, guest.email, /convite|convid/i);
-    const link = linkIn(invite, app.baseURL, '/auth/invite/');
-    const guestPage = await newPage(browser, app.baseURL, 375, 800);
+    const invite = await waitForMail(suite.app.baseURL, guest.email, /convite|convid/i);
+    const link = linkIn(invite, suite.app.baseURL, '/auth/invite/');
+    const guestPage = await newPage(suite.browser, suite.app.baseURL, 375, 800);
     await guestPage.goto(link);
     await guestPage.getByRole('link', { name: 'Criar conta para aceitar' }).click();
-    await register(guestPage, guest, guestPage.url().replace(app.baseURL, ''));
+    await register(guestPage, guest, guestPage.url().replace(suite.app.baseURL, ''));
     await guestPage.waitForURL('**/auth/invite/**');
     await guestPage.screenshot({ path: join(RESULTS, 'auth-invite-375.png') });
     await guestPage.getByRole('button', { name: 'Aceitar convite' }).click();

@@ -1,48 +1,32 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './support/browser';
 import { confirmSenderAddress, expectNoOverflow, linkIn, waitForMail } from './support/journeys';
 import { pageApi } from './support/page-api';
 import { signUpAndOpen } from './support/session';
-
-const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+import { RESULTS, useAppAndBrowser } from './support/suite';
 
 describe.skipIf(!CHROMIUM_PATH)('automations journey in Chromium', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(RESULTS, { recursive: true });
-    // A quick automations tick: the welcome e-mail should not wait the default 15 s.
-    [app, browser] = await Promise.all([startApp({ AUTOMATIONS_TICK_MS: '500' }), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  // A quick automations tick: the welcome e-mail should not wait the default 15 s.
+  const suite = useAppAndBrowser({ AUTOMATIONS_TICK_MS: '500' });
 
   it('creates a welcome automation, activates it, adds a contact to the list and the message reaches the mail catcher', async () => {
-    const { page, context, email } = await signUpAndOpen(browser, app.baseURL, { name: 'Rita Loja' });
+    const { page, context, email } = await signUpAndOpen(suite.browser, suite.app.baseURL, { name: 'Rita Loja' });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    const verification = await waitForMail(app.baseURL, email, /confirm/i);
-    await page.goto(linkIn(verification, app.baseURL, 'verify-email'));
+    const verification = await waitForMail(suite.app.baseURL, email, /confirm/i);
+    await page.goto(linkIn(verification, suite.app.baseURL, 'verify-email'));
     await page.waitForLoadState('load');
 
     // Credit (development "Simular pagamento") and the login address as a confirmed sender.
-    await page.goto(`${app.baseURL}/dashboard/my-balance`);
+    await page.goto(`${suite.app.baseURL}/dashboard/my-balance`);
     await page.getByRole('button', { name: 'Adicionar créditos' }).click();
     await page.getByLabel('Valor').fill('10,00');
     await page.getByRole('button', { name: 'Gerar Pix' }).click();
     await page.waitForURL('**/dashboard/my-balance/topups/**');
     await page.getByRole('button', { name: 'Simular pagamento' }).click();
     await page.getByText('Pago ✓').waitFor();
-    await confirmSenderAddress(page, app.baseURL, email);
+    await confirmSenderAddress(page, suite.app.baseURL, email);
 
     // A list and a welcome template (with the unsubscribe link, as every marketing e-mail).
     await pageApi(page, '/api/lists', { name: 'Clientes novos' });
@@ -55,7 +39,7 @@ describe.skipIf(!CHROMIUM_PATH)('automations journey in Chromium', () => {
     });
 
     // The automation, through the nav entry and the editor.
-    await page.goto(`${app.baseURL}/dashboard`);
+    await page.goto(`${suite.app.baseURL}/dashboard`);
     await page.getByRole('link', { name: 'Automações' }).first().click();
     await page.getByText('Nenhuma automação ainda').waitFor();
     await page.getByRole('link', { name: 'Nova automação' }).first().click();
@@ -77,7 +61,7 @@ describe.skipIf(!CHROMIUM_PATH)('automations journey in Chromium', () => {
 
     // A contact joins the list (the contacts page form, as a user does it).
     const recipient = `joana.${Date.now()}@exemplo.com.br`;
-    await page.goto(`${app.baseURL}/dashboard/contacts`);
+    await page.goto(`${suite.app.baseURL}/dashboard/contacts`);
     await page.getByRole('button', { name: 'Novo contato' }).click();
     const form = page.getByRole('dialog', { name: 'Novo contato' });
     await form.getByLabel('E-mail').fill(recipient);
@@ -87,13 +71,13 @@ describe.skipIf(!CHROMIUM_PATH)('automations journey in Chromium', () => {
     await page.getByText('Contato adicionado').waitFor();
 
     // The welcome e-mail in the mail catcher, merged, with the footer identity and the unsubscribe link.
-    const welcome = await waitForMail(app.baseURL, recipient, /Bem-vindo à Padaria, Joana!/);
+    const welcome = await waitForMail(suite.app.baseURL, recipient, /Bem-vindo à Padaria, Joana!/);
     expect(welcome.html).toContain('Olá, Joana!');
     expect(welcome.html).toContain('Padaria Pão Quente Ltda');
-    expect(linkIn(welcome, app.baseURL, '/u/')).toMatch(new RegExp(`^${app.baseURL}/u/[A-Za-z0-9_-]+`));
+    expect(linkIn(welcome, suite.app.baseURL, '/u/')).toMatch(new RegExp(`^${suite.app.baseURL}/u/[A-Za-z0-9_-]+`));
 
     // The report counts the contact and the step sent.
-    await page.goto(`${app.baseURL}/dashboard/automations`);
+    await page.goto(`${suite.app.baseURL}/dashboard/automations`);
     await page.getByRole('link', { name: 'Boas-vindas' }).click();
     const report = page.getByTestId('automation-report');
     await report.getByText('Entraram').waitFor();
@@ -105,7 +89,7 @@ describe.skipIf(!CHROMIUM_PATH)('automations journey in Chromium', () => {
     await report.getByText('Entraram').waitFor();
     await page.screenshot({ path: join(RESULTS, 'automation-editor-375.png'), fullPage: true });
     expectNoOverflow(375, await page.evaluate(() => document.documentElement.scrollWidth));
-    await page.goto(`${app.baseURL}/dashboard/automations`);
+    await page.goto(`${suite.app.baseURL}/dashboard/automations`);
     await page.getByRole('link', { name: 'Boas-vindas' }).waitFor();
     expectNoOverflow(375, await page.evaluate(() => document.documentElement.scrollWidth));
     expect(errors).toEqual([]);

@@ -1,32 +1,17 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './support/browser';
 import { newPage, register, signIn, verifyEmail } from './support/journeys';
+import { RESULTS, useAppAndBrowser } from './support/suite';
 
-const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const OPERATOR = 'operacao@carteiro.test';
 const SECOND_OPERATOR = 'suporte@carteiro.test';
 
 describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(RESULTS, { recursive: true });
-    [app, browser] = await Promise.all([startApp({ ADMIN_EMAILS: `${OPERATOR},${SECOND_OPERATOR}` }), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser({ ADMIN_EMAILS: `${OPERATOR},${SECOND_OPERATOR}` });
 
   it('top up by Pix → the operator confirms in /admin → balance and extrato update', async () => {
-    const page = await newPage(browser, app.baseURL);
+    const page = await newPage(suite.browser, suite.app.baseURL);
     await register(page, {
       name: 'Carla Dias',
       email: `carla.${Date.now()}@exemplo.com.br`,
@@ -50,10 +35,10 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
     await page.screenshot({ path: join(RESULTS, 'balance-topup-pix-1280.png'), fullPage: true });
 
     // The operator confirms the payment by hand.
-    const operator = await newPage(browser, app.baseURL);
+    const operator = await newPage(suite.browser, suite.app.baseURL);
     await register(operator, { name: 'Operação', email: OPERATOR, password: 'senha-do-operador' });
     await operator.waitForURL('**/dashboard');
-    await verifyEmail(operator, app.baseURL, OPERATOR); // the back office needs a verified e-mail
+    await verifyEmail(operator, suite.app.baseURL, OPERATOR); // the back office needs a verified e-mail
     await operator.goto('/admin');
     await operator.getByRole('tab', { name: 'Recargas pendentes' }).click();
     await operator.getByRole('button', { name: 'Confirmar pagamento' }).first().click();
@@ -93,15 +78,15 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
 
   it('the operator suspends an account in /admin, the audit log shows it, then reactivates it', async () => {
     const customerEmail = `loja.${Date.now()}@exemplo.com.br`;
-    const customer = await newPage(browser, app.baseURL);
+    const customer = await newPage(suite.browser, suite.app.baseURL);
     await register(customer, { name: 'Dona da Loja', email: customerEmail, password: 'senha-da-loja' });
     await customer.waitForURL('**/dashboard');
     await customer.getByTestId('home-balance').waitFor(); // the account exists once the dashboard shows it
 
-    const operator = await newPage(browser, app.baseURL);
+    const operator = await newPage(suite.browser, suite.app.baseURL);
     await register(operator, { name: 'Suporte', email: SECOND_OPERATOR, password: 'plantao-2026-seguro' });
     await operator.waitForURL('**/dashboard');
-    await verifyEmail(operator, app.baseURL, SECOND_OPERATOR); // the back office needs a verified e-mail
+    await verifyEmail(operator, suite.app.baseURL, SECOND_OPERATOR); // the back office needs a verified e-mail
     await operator.goto('/admin');
     await operator.getByRole('searchbox', { name: 'Buscar por conta ou e-mail' }).fill(customerEmail);
     const row = operator.getByRole('row').filter({ hasText: customerEmail });

@@ -1,16 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { makePng } from '../server/src/modules/uploads/test-images';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { CHROMIUM_PATH } from './support/browser';
 import { confirmSenderAddress } from './support/journeys';
 import { pageApi } from './support/page-api';
 import { signUpAndOpen } from './support/session';
-
-const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+import { RESULTS, useAppAndBrowser } from './support/suite';
 
 /** `YYYY-MM-DD` of a date in São Paulo. */
 function spDay(date: Date): string {
@@ -18,21 +13,13 @@ function spDay(date: Date): string {
 }
 
 describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(RESULTS, { recursive: true });
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser();
 
   it('builds a template, previews on mobile, test-sends, schedules a campaign, drags it on the calendar, opens the viewer', async () => {
-    const { page, context } = await signUpAndOpen(browser, app.baseURL, { path: '/dashboard', verified: true });
+    const { page, context } = await signUpAndOpen(suite.browser, suite.app.baseURL, {
+      path: '/dashboard',
+      verified: true,
+    });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const consoleErrors: string[] = [];
@@ -72,7 +59,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     await sizing.close();
 
     // Template library → new from the blank starter → visual builder.
-    await page.goto(`${app.baseURL}/dashboard/templates`);
+    await page.goto(`${suite.app.baseURL}/dashboard/templates`);
     await page.getByText('Nenhum modelo ainda').waitFor();
     await page.getByRole('button', { name: 'Novo modelo' }).click();
     await page.getByRole('button', { name: 'Usar este' }).nth(1).waitFor();
@@ -88,7 +75,9 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     const blockLabels = (await page.locator('[data-block]').allTextContents()).map((l) => l.trim());
     expect(blockLabels).toEqual(expect.arrayContaining(['Seção de 1 coluna', 'Botão', 'Divisor', 'Texto', 'Imagem']));
     expect(
-      requested.filter((url) => !url.startsWith(app.baseURL) && !url.startsWith('data:') && !url.startsWith('about:')),
+      requested.filter(
+        (url) => !url.startsWith(suite.app.baseURL) && !url.startsWith('data:') && !url.startsWith('about:'),
+      ),
     ).toEqual([]);
     expect(requested.filter((url) => /fontawesome/i.test(url))).toEqual([]);
     await page.screenshot({ path: join(RESULTS, 'template-builder-pt-br-1280.png') });
@@ -166,15 +155,17 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
       withUpload = await pageApi<{ html: string }>(page, `/api/templates/${templateId}`);
     }
     const uploaded = withUpload.html.match(/src="([^"]+\/uploads\/[0-9a-f]{32}\.png)"/)?.[1];
-    expect(uploaded, 'a imagem do e-mail aponta para o armazenamento').toMatch(new RegExp(`^${app.baseURL}/uploads/`));
+    expect(uploaded, 'a imagem do e-mail aponta para o armazenamento').toMatch(
+      new RegExp(`^${suite.app.baseURL}/uploads/`),
+    );
     expect(withUpload.html).not.toContain('data:image/png');
     const image = await page.request.get(uploaded as string);
     expect(image.status()).toBe(200);
     expect(image.headers()['content-type']).toBe('image/png');
 
     // Campaign: stepped form saving the draft, template from the library. Its From must be a verified sender.
-    await confirmSenderAddress(page, app.baseURL, 'loja@example.com');
-    await page.goto(`${app.baseURL}/dashboard/campaigns`);
+    await confirmSenderAddress(page, suite.app.baseURL, 'loja@example.com');
+    await page.goto(`${suite.app.baseURL}/dashboard/campaigns`);
     await page.getByText('Nenhuma campanha ainda').waitFor();
     await page.getByRole('link', { name: 'Nova campanha' }).click();
     await page.getByLabel('Nome da campanha (só você vê)').fill('Promoção de março');
@@ -233,7 +224,7 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     const detail = await pageApi<{ html?: string }>(page, `/api/dev/mailbox/${test?.id}`);
     expect(JSON.stringify(detail)).toContain('Ana Souza');
     // …and read it as a person would, in /dev/mailbox: the contact's name filled in the body.
-    await page.goto(`${app.baseURL}/dev/mailbox`);
+    await page.goto(`${suite.app.baseURL}/dev/mailbox`);
     await page.getByRole('link', { name: test?.subject ?? '' }).click();
     const body = page.frameLocator('iframe[title="Conteúdo HTML da mensagem"]');
     await body.getByText('Olá, Ana Souza!').waitFor();
@@ -242,12 +233,12 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     // Schedule for D at 10:00, see it on the calendar, drag to D+1.
     const day = new Date(Date.now() + 2 * 86_400_000);
     const next = new Date(day.getTime() + 86_400_000);
-    await page.goto(`${app.baseURL}/dashboard/campaigns/${campaignId}/view`);
+    await page.goto(`${suite.app.baseURL}/dashboard/campaigns/${campaignId}/view`);
     await page.getByLabel('Data e hora do envio').fill(`${spDay(day)}T10:00`);
     await page.getByRole('button', { name: 'Agendar', exact: true }).click();
     await page.getByTestId('scheduled-at').waitFor();
 
-    await page.goto(`${app.baseURL}/dashboard/campaigns/calendar`);
+    await page.goto(`${suite.app.baseURL}/dashboard/campaigns/calendar`);
     const event = page.locator('.fc-event', { hasText: 'Promoção de março' });
     await page.locator('.fc-daygrid-day').first().waitFor();
     if ((await page.locator(`td[data-date="${spDay(day)}"]`).count()) === 0)
@@ -269,12 +260,12 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     await page.locator(`td[data-date="${spDay(next)}"] .fc-event`).click();
     await page.waitForURL(new RegExp(`/dashboard/campaigns/${campaignId}/view$`));
 
-    await page.goto(`${app.baseURL}/dashboard/campaigns/calendar`);
+    await page.goto(`${suite.app.baseURL}/dashboard/campaigns/calendar`);
     await page.getByRole('button', { name: 'Semana' }).click();
     await page.screenshot({ path: join(RESULTS, 'calendar-week-1280.png') });
 
     // The public template viewer: sandboxed frame with the campaign's HTML.
-    await page.goto(`${app.baseURL}/campaign/${campaignId}/template-viewer`);
+    await page.goto(`${suite.app.baseURL}/campaign/${campaignId}/template-viewer`);
     const viewer = page.locator('iframe[sandbox=""]');
     await viewer.waitFor();
     await page.frameLocator('iframe[sandbox=""]').getByText('Descadastrar').first().waitFor();
@@ -299,14 +290,14 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
     await pageApi(page, `/api/campaigns/${hostile.id}/schedule`, {
       scheduledAt: new Date(Date.now() + 3 * 86_400_000).toISOString(),
     });
-    await page.goto(`${app.baseURL}/campaign/${hostile.id}/template-viewer`);
+    await page.goto(`${suite.app.baseURL}/campaign/${hostile.id}/template-viewer`);
     const hostileFrame = page.frameLocator('iframe[sandbox=""]');
     await hostileFrame.getByText('Conteúdo hostil').waitFor();
     await page.waitForTimeout(500);
     expect(await hostileFrame.getByText('executou').count()).toBe(0);
 
     // An unknown id: the pt-BR 404 page.
-    await page.goto(`${app.baseURL}/campaign/${crypto.randomUUID()}/template-viewer`);
+    await page.goto(`${suite.app.baseURL}/campaign/${crypto.randomUUID()}/template-viewer`);
     await page.getByRole('heading', { name: 'Página não encontrada' }).waitFor();
 
     // Phones.
@@ -319,11 +310,11 @@ describe.skipIf(!CHROMIUM_PATH)('templates and campaigns journey in Chromium', (
       [`/dashboard/campaigns/${campaignId}/template`, 'campaign-template-375'],
       ['/dashboard/campaigns/new', 'campaign-new-375'],
     ] as const) {
-      await page.goto(`${app.baseURL}${path}`, { waitUntil: 'networkidle' });
+      await page.goto(`${suite.app.baseURL}${path}`, { waitUntil: 'networkidle' });
       await page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(`${app.baseURL}/dashboard/campaigns`, { waitUntil: 'networkidle' });
+    await page.goto(`${suite.app.baseURL}/dashboard/campaigns`, { waitUntil: 'networkidle' });
     await page.screenshot({ path: join(RESULTS, 'campaigns-1280.png') });
     expect(errors).toEqual([]);
     await context.close();

@@ -1,15 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { join } from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './support/browser';
 import { englishWords, readableTexts } from './support/english';
 import { pageApi } from './support/page-api';
 import { signUpAndOpen } from './support/session';
-
-const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+import { RESULTS, useAppAndBrowser } from './support/suite';
 
 /** The blocks the panel offers, by `data-block` id (web email-blocks.ts). */
 const BLOCK_IDS = [
@@ -69,21 +65,10 @@ async function dragBlock(page: Page, id: string) {
 }
 
 describe.skipIf(!CHROMIUM_PATH)('the visual editor in Chromium', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(RESULTS, { recursive: true });
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser();
 
   it('inserts every block in pt-BR with local pictures, shows the real footer, and speaks no English', async () => {
-    const { page } = await signUpAndOpen(browser, app.baseURL, { name: 'Ana Teste' });
+    const { page } = await signUpAndOpen(suite.browser, suite.app.baseURL, { name: 'Ana Teste' });
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
     const failed: string[] = [];
@@ -91,7 +76,7 @@ describe.skipIf(!CHROMIUM_PATH)('the visual editor in Chromium', () => {
     page.on('requestfailed', (request) => {
       if (request.failure()?.errorText !== 'net::ERR_ABORTED') failed.push(request.url());
     });
-    const templateId = await openBlankTemplate(page, app.baseURL);
+    const templateId = await openBlankTemplate(page, suite.app.baseURL);
     const canvas = page.frameLocator('.gjs-frame');
 
     // The footer is one locked block with the account's real identity, CNPJ formatted; no Liquid on screen.
@@ -134,7 +119,7 @@ describe.skipIf(!CHROMIUM_PATH)('the visual editor in Chromium', () => {
     expect(englishWords(uiTexts)).toEqual([]);
     expect(canvasTexts.join(' ')).toContain('Ver ofertas');
     // Only the app's own host: placeholders are served by Carteiro, no CDN, no telemetry.
-    const origin = new URL(app.baseURL).origin;
+    const origin = new URL(suite.app.baseURL).origin;
     const foreign = requested.filter((url) => !/^(data|about|blob):/.test(url) && new URL(url).origin !== origin);
     expect(foreign).toEqual([]);
     expect(requested.some((url) => url.endsWith('/email/imagem-600x300.png'))).toBe(true);
@@ -157,8 +142,8 @@ describe.skipIf(!CHROMIUM_PATH)('the visual editor in Chromium', () => {
   });
 
   it('inserts a field at the caret as a chip, and the saved HTML holds the Liquid exactly there', async () => {
-    const { page } = await signUpAndOpen(browser, app.baseURL);
-    const templateId = await openBlankTemplate(page, app.baseURL);
+    const { page } = await signUpAndOpen(suite.browser, suite.app.baseURL);
+    const templateId = await openBlankTemplate(page, suite.app.baseURL);
     const canvas = page.frameLocator('.gjs-frame');
     await page.locator('[data-block="texto"]').click();
     await page.getByRole('tab', { name: 'Bloco selecionado' }).click();

@@ -1,9 +1,9 @@
-import type { Browser, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import type { Frame, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './support/browser';
 import { pageApi } from './support/page-api';
 import { signUpAndOpen } from './support/session';
+import { useAppAndBrowser } from './support/suite';
 
 /**
  * A template an attacker (or a pasted newsletter) could bring: every way HTML runs code. Each payload, if it ever
@@ -70,20 +70,10 @@ async function canvasFrame(page: Page): Promise<Frame> {
 }
 
 describe.skipIf(!CHROMIUM_PATH)('hostile template HTML in the visual builder and the previews (Chromium)', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser();
 
   it('runs none of it in the editor canvas or the previews, and saves none of it', async () => {
-    const { page } = await signUpAndOpen(browser, app.baseURL, { name: 'Ana Teste' });
+    const { page } = await signUpAndOpen(suite.browser, suite.app.baseURL, { name: 'Ana Teste' });
     const seen = watch(page);
     // The watch sees a trap that does run (its three actions done by hand in the page), then starts empty.
     await page.evaluate(() => {
@@ -106,7 +96,7 @@ describe.skipIf(!CHROMIUM_PATH)('hostile template HTML in the visual builder and
     });
 
     // The visual builder parses it into its same-origin canvas.
-    await page.goto(`${app.baseURL}/dashboard/templates/${template.id}`);
+    await page.goto(`${suite.app.baseURL}/dashboard/templates/${template.id}`);
     await page.locator('[data-testid="visual-builder"][data-ready]').waitFor({ timeout: 30_000 });
     const canvas = page.frameLocator('.gjs-frame');
     await canvas.getByText('Passe o mouse aqui').waitFor({ timeout: 30_000 });

@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './support/browser';
 import { pageApi } from './support/page-api';
 import { signUpAndOpen } from './support/session';
+import { useAppAndBrowser } from './support/suite';
 
 /** Presses Tab (or Shift+Tab) until the focused element matches `accept`, at most `limit` times. */
 async function tabTo(
@@ -28,20 +28,10 @@ async function tabTo(
 }
 
 describe.skipIf(!CHROMIUM_PATH)('keyboard only, and the send checklist, in Chromium', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser();
 
   it('"Enviar agora" is blocked for an unverified sender, with the reason and where to fix it', async () => {
-    const { page } = await signUpAndOpen(browser, app.baseURL, { verified: true });
+    const { page } = await signUpAndOpen(suite.browser, suite.app.baseURL, { verified: true });
     const list = await pageApi<{ id: string }>(page, '/api/lists', { name: 'Clientes' });
     await pageApi(page, '/api/contacts', {
       email: 'ana@example.com',
@@ -59,7 +49,7 @@ describe.skipIf(!CHROMIUM_PATH)('keyboard only, and the send checklist, in Chrom
       includeListIds: [list.id],
       template: '<p>Oi</p><a href="{{ link_descadastro }}">Sair</a>',
     });
-    await page.goto(`${app.baseURL}/dashboard/campaigns/${campaign.id}/view`);
+    await page.goto(`${suite.app.baseURL}/dashboard/campaigns/${campaign.id}/view`);
     const checklist = page.getByTestId('send-checklist');
     await checklist.getByText('vendas@loja-nao-verificada.com.br não está verificado', { exact: false }).waitFor();
     expect(await checklist.innerText()).not.toContain('Tudo pronto');
@@ -92,12 +82,12 @@ describe.skipIf(!CHROMIUM_PATH)('keyboard only, and the send checklist, in Chrom
   });
 
   it('with the keyboard alone: skip link, add a block, edit its text, insert a field, save', async () => {
-    const { page } = await signUpAndOpen(browser, app.baseURL);
+    const { page } = await signUpAndOpen(suite.browser, suite.app.baseURL);
     const template = await pageApi<{ id: string }>(page, '/api/templates', {
       name: 'Teclado',
       html: '<p>Oi</p><a href="{{ link_descadastro }}">Sair</a>',
     });
-    await page.goto(`${app.baseURL}/dashboard/templates/${template.id}`);
+    await page.goto(`${suite.app.baseURL}/dashboard/templates/${template.id}`);
     await page.locator('[data-testid="visual-builder"][data-ready]').waitFor({ timeout: 30_000 });
     // The first Tab stop is the skip link; it lands on the page's content, past the menu.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

@@ -1,14 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser, SKIP_REASON } from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { freePort } from './support/app';
+import { CHROMIUM_PATH, SKIP_REASON } from './support/browser';
+import { RESULTS, useAppAndBrowser } from './support/suite';
 
-const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 // Runs with or without Chromium (not in the child run it starts itself).
@@ -105,25 +105,14 @@ describe.skipIf(process.env.CARTEIRO_E2E_CHILD === '1' || Boolean(process.env.E2
 );
 
 describe.skipIf(!CHROMIUM_PATH)('public pages in Chromium', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(RESULTS, { recursive: true });
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser();
 
   async function open(path: string, width = 1280, height = 800): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height }, locale: 'pt-BR' });
+    const context = await suite.browser.newContext({ viewport: { width, height }, locale: 'pt-BR' });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${app.baseURL}${path}`, { waitUntil: 'networkidle' });
+    await page.goto(`${suite.app.baseURL}${path}`, { waitUntil: 'networkidle' });
     expect(errors, 'erros de JavaScript na página').toEqual([]);
     return page;
   }
@@ -169,13 +158,13 @@ describe.skipIf(!CHROMIUM_PATH)('public pages in Chromium', () => {
   });
 
   it('a deep link to /dashboard/campaigns/new serves the SPA and sends an anonymous visitor to login', async (ctx) => {
-    const session = await fetch(`${app.baseURL}/api/session`);
+    const session = await fetch(`${suite.app.baseURL}/api/session`);
     if (session.status === 404) {
       console.warn('[e2e] GET /api/session ainda não existe no servidor: teste do redirecionamento pulado.');
       ctx.skip();
     }
     expect(session.status).toBe(401);
-    const response = await fetch(`${app.baseURL}/dashboard/campaigns/new`);
+    const response = await fetch(`${suite.app.baseURL}/dashboard/campaigns/new`);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('<div id="root">');
     const page = await open('/dashboard/campaigns/new');

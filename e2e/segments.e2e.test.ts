@@ -1,31 +1,15 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, startApp } from './support/app';
-import { CHROMIUM_PATH, launchBrowser } from './support/browser';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from './support/browser';
 import { pageApi } from './support/page-api';
 import { signUpAndOpen } from './support/session';
-
-const RESULTS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test-results');
+import { RESULTS, useAppAndBrowser } from './support/suite';
 
 describe.skipIf(!CHROMIUM_PATH)('segments journey in Chromium', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(RESULTS, { recursive: true });
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const suite = useAppAndBrowser();
 
   it('builds a segment with E/OU conditions, sees its live count and first matches, saves it', async () => {
-    const { page, context } = await signUpAndOpen(browser, app.baseURL, { path: '/privacy-policy' });
+    const { page, context } = await signUpAndOpen(suite.browser, suite.app.baseURL, { path: '/privacy-policy' });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const people: Array<[string, string, string]> = [
@@ -38,7 +22,7 @@ describe.skipIf(!CHROMIUM_PATH)('segments journey in Chromium', () => {
       await pageApi(page, '/api/contacts', { email: `${local}@loja.com.br`, fields: { cidade, pontos } });
     }
 
-    await page.goto(`${app.baseURL}/dashboard/segments`);
+    await page.goto(`${suite.app.baseURL}/dashboard/segments`);
     await page.getByText('Nenhum segmento ainda').waitFor();
     await page.getByRole('link', { name: 'Novo segmento' }).first().click();
     await page.getByLabel('Nome do segmento').fill('Paulistanos ou pontuadores');

@@ -32,7 +32,7 @@ await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed:
 const { signUp } = await import('../server/test/support/sign-in');
 const { createTestApp } = await import('../server/test/support/test-app');
 const t = await createTestApp('pglite');
-const { CampaignSender } = await import('../server/src/modules/sending/campaign-sender');
+const { SendingEngine } = await import('../server/src/modules/sending/sending-engine');
 const { createRelayTransport } = await import('../server/src/modules/sending/sending-runtime');
 const fixtures = await import('../server/src/modules/sending/testing/send-fixtures');
 const { startSmtpSink } = await import('../server/src/modules/sending/testing/smtp-sink');
@@ -50,7 +50,7 @@ const { listId } = await fixtures.createListWithContacts(db, user.accountId, ema
 const id = await fixtures.createReadyCampaign(db, user.accountId, { includeListIds: [listId] });
 await startCampaignSend(db, user.accountId, id, { emailVerified: true });
 const transport = createRelayTransport(sink.url, 1);
-const sender = new CampaignSender({
+const sender = new SendingEngine({
   db,
   transports: [transport],
   settings: fixtures.testSenderSettings({ batchSize: BATCH }),

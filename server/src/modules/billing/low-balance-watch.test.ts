@@ -8,8 +8,8 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { tickAutomations } from '../automations/automations-runtime';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import { CampaignSender } from '../sending/campaign-sender';
 import { messages } from '../sending/messages.db';
+import { SendingEngine } from '../sending/sending-engine';
 import { createRelayTransport } from '../sending/sending-runtime';
 import {
   campaignStatus,
@@ -34,7 +34,7 @@ const FROM = 'loja@exemplo.com.br';
 describe.each(DATABASE_KINDS)('the low-balance watch on %s', (kind) => {
   let t: TestApp;
   let sink: SmtpSink;
-  const senders: CampaignSender[] = [];
+  const senders: SendingEngine[] = [];
   const transports: ReturnType<typeof createRelayTransport>[] = [];
   const cursor: LowBalanceCursor = { afterSeq: null };
 
@@ -87,7 +87,7 @@ describe.each(DATABASE_KINDS)('the low-balance watch on %s', (kind) => {
   function newSender() {
     const transport = createRelayTransport(sink.url, 2);
     transports.push(transport);
-    const sender = new CampaignSender({
+    const sender = new SendingEngine({
       db: t.database.db,
       transports: [transport],
       settings: testSenderSettings({ batchSize: 10 }),

@@ -8,7 +8,7 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { ledgerEntries } from '../billing/billing.db';
-import type { CampaignSender } from '../sending/campaign-sender';
+import type { SendingEngine } from '../sending/sending-engine';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import {
   campaignStatus,
@@ -39,7 +39,7 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     engine.newSender({ settings: testSenderSettings({ batchSize: 7 }), workerId });
 
   /** Ticks the senders (all at once) until `done` holds. */
-  async function runUntil(list: CampaignSender[], done: () => Promise<boolean>, what: string, ms = 15_000) {
+  async function runUntil(list: SendingEngine[], done: () => Promise<boolean>, what: string, ms = 15_000) {
     const until = Date.now() + ms;
     while (Date.now() < until) {
       await Promise.all(list.map((s) => s.tick()));

@@ -1,4 +1,4 @@
-import { type CampaignStatus, formatBRL, type SkipReason } from '@carteiro/shared';
+import { type CampaignStatus, formatBRL } from '@carteiro/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';

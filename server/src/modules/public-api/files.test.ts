@@ -11,9 +11,9 @@ import { accounts } from '../accounts/accounts.db';
 import { sweepExpiredMessageFiles } from '../message-files/message-files';
 import { messageFiles } from '../message-files/message-files.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import type { CampaignSender } from '../sending/campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { messages } from '../sending/messages.db';
+import type { SendingEngine } from '../sending/sending-engine';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount } from '../sending/testing/send-fixtures';
 
@@ -82,7 +82,7 @@ describe.each(DATABASE_KINDS)('uploaded files attached by fileId on %s', (kind) 
     });
   const upload = (secret: string, file: object) => call(secret, 'POST', '/api/v1/files', file);
 
-  async function drain(sender: CampaignSender, ids: number[]) {
+  async function drain(sender: SendingEngine, ids: number[]) {
     for (let i = 0; i < 200; i++) {
       await sender.tick();
       const rows = await h.db

@@ -10,9 +10,9 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { accounts } from '../accounts/accounts.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import type { CampaignSender } from '../sending/campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { messages } from '../sending/messages.db';
+import type { SendingEngine } from '../sending/sending-engine';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
 import { expandEventBatches } from '../webhooks/dispatch';
@@ -67,7 +67,7 @@ describe.each(DATABASE_KINDS)('POST /api/v1/messages with cc, bcc, headers, file
   const post = (secret: string, url: string, payload: object) =>
     h.t.app.inject({ method: 'POST', url, headers: bearer(secret, { 'content-type': 'application/json' }), payload });
 
-  async function drain(sender: CampaignSender, ids: number[]) {
+  async function drain(sender: SendingEngine, ids: number[]) {
     for (let i = 0; i < 200; i++) {
       await sender.tick();
       const rows = await h.db

@@ -6,8 +6,8 @@ import { signUp } from '../../../test/support/sign-in';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import type { CampaignSender } from '../sending/campaign-sender';
 import { messages } from '../sending/messages.db';
+import type { SendingEngine } from '../sending/sending-engine';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { createReadyCampaign, creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
 
@@ -37,7 +37,7 @@ describe.each(DATABASE_KINDS)('message lookup: GET /api/v1/messages/{id} and GET
       ...(payload ? { payload } : {}),
     });
 
-  async function drain(sender: CampaignSender) {
+  async function drain(sender: SendingEngine) {
     for (let i = 0; i < 200; i++) {
       await sender.tick();
       const [row] = await queryRows<{ n: number | string }>(

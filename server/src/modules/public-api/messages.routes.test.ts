@@ -9,8 +9,8 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { accounts } from '../accounts/accounts.db';
 import { ledgerEntries } from '../billing/billing.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import { CampaignSender } from '../sending/campaign-sender';
 import { messages } from '../sending/messages.db';
+import { SendingEngine } from '../sending/sending-engine';
 import { createRelayTransport } from '../sending/sending-runtime';
 import { creditAccount, testSenderSettings } from '../sending/testing/send-fixtures';
 import { type SmtpSink, startSmtpSink } from '../sending/testing/smtp-sink';
@@ -63,7 +63,7 @@ describe.each(DATABASE_KINDS)('POST /api/v1/messages on %s', (kind) => {
     });
 
     const transport = createRelayTransport(sink.url, 1);
-    const sender = new CampaignSender({
+    const sender = new SendingEngine({
       db: t.database.db,
       transports: [transport],
       settings: testSenderSettings(),

@@ -7,8 +7,8 @@ import { startTestDnsServer, type TestDnsServer } from '../../../test/support/dn
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
-import { CampaignSender } from '../sending/campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
+import { SendingEngine } from '../sending/sending-engine';
 import { createRelayTransport } from '../sending/sending-runtime';
 import {
   campaignStatus,
@@ -82,7 +82,7 @@ describe.each(DATABASE_KINDS)('per-domain DKIM signing on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     const platform = [platformSigner()];
     const transport = createRelayTransport(sink.url, 1);
-    const sender = new CampaignSender({
+    const sender = new SendingEngine({
       db: t.database.db,
       transports: [transport],
       settings: testSenderSettings({ bounceDomain: PLATFORM_BOUNCES }),

@@ -14,10 +14,10 @@ import { ledgerEntries } from '../billing/billing.db';
 import { campaignAlerts } from '../bounces/bounces.db';
 import { checkCampaignProtection } from '../bounces/record-report';
 import { campaigns } from '../campaigns/campaigns.db';
-import { CampaignSender, type SenderSettings } from './campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from './dkim/dkim-signer';
 import { createDkimSigningPool, type DkimSigningPool } from './dkim/signing-pool';
 import { messages } from './messages.db';
+import { type SenderSettings, SendingEngine } from './sending-engine';
 import { createRelayTransport } from './sending-runtime';
 import {
   campaignStatus,
@@ -45,7 +45,7 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
   let t: TestApp;
   let sink: SmtpSink;
   let db: Db;
-  const senders: CampaignSender[] = [];
+  const senders: SendingEngine[] = [];
   const transports: ReturnType<typeof createRelayTransport>[] = [];
 
   beforeAll(async () => {
@@ -71,7 +71,7 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
   ) {
     const transport = createRelayTransport(sink.url, 2);
     transports.push(transport);
-    const sender = new CampaignSender({
+    const sender = new SendingEngine({
       db,
       signers,
       signingPool,
@@ -85,7 +85,7 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
   }
 
   /** Runs the manager until the campaign reaches one of `statuses` (or gives up after `ms`). */
-  async function drain(sender: CampaignSender, campaignId: string, statuses = ['sent'], ms = 10_000) {
+  async function drain(sender: SendingEngine, campaignId: string, statuses = ['sent'], ms = 10_000) {
     const until = Date.now() + ms;
     while (Date.now() < until) {
       await sender.tick();
@@ -318,7 +318,7 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     };
     const transport = createRelayTransport(sink.url, 2);
     transports.push(transport);
-    const sender = new CampaignSender({
+    const sender = new SendingEngine({
       db,
       transports: [transport],
       settings: settings({ batchSize: 20, concurrency: 1 }),
@@ -402,18 +402,18 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     const id = await createReadyCampaign(db, user.accountId, { includeListIds: lists });
     expect((await send(user, id)).statusCode).toBe(200);
     const sender = newSender({ batchSize: 2, concurrency: 1 });
-    expect(await sender.sendBatch(id)).toBe(2);
+    expect(await sender.campaigns.sendCampaignBatch(id)).toBe(2);
     const call = (action: string) =>
       t.app.inject({ method: 'POST', url: `/api/campaigns/${id}/${action}`, headers: user.headers });
     expect((await call('pause')).statusCode).toBe(200);
-    expect(await sender.sendBatch(id)).toBe(0);
+    expect(await sender.campaigns.sendCampaignBatch(id)).toBe(0);
     await sender.tick();
     expect(await campaignStatus(db, id)).toMatchObject({ status: 'paused', sentCount: 2 });
     expect((await call('pause')).statusCode).toBe(409);
     expect((await call('resume')).statusCode).toBe(200);
-    expect(await sender.sendBatch(id)).toBe(2);
+    expect(await sender.campaigns.sendCampaignBatch(id)).toBe(2);
     expect((await call('cancel')).statusCode).toBe(200);
-    expect(await sender.sendBatch(id)).toBe(0);
+    expect(await sender.campaigns.sendCampaignBatch(id)).toBe(0);
     await sender.tick();
     const rows = await db.select().from(messages).where(eq(messages.campaignId, id));
     expect(rows.filter((r) => r.status === 'sent')).toHaveLength(4);
@@ -515,9 +515,9 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     // One message a second and a 2 s lease: the healthy worker's second batch waits ~4 s on its own rate limiter,
     // twice the lease, while another worker sweeps leases all along.
     const slow = newSender({ ratePerRelay: 1, batchSize: 4, leaseSeconds: 2 });
-    expect(await slow.sendBatch(id)).toBe(4);
+    expect(await slow.campaigns.sendCampaignBatch(id)).toBe(4);
     let waiting = true;
-    const second = slow.sendBatch(id).finally(() => {
+    const second = slow.campaigns.sendCampaignBatch(id).finally(() => {
       waiting = false;
     });
     // The second batch must be this worker's before the other one starts sweeping and claiming: otherwise the

@@ -1,9 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
-import { sql } from 'drizzle-orm';
-import type { Logger } from 'pino';
-import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { decideDueAbTests } from '../campaigns/ab-test';
 import { CampaignBatches, type ClaimedBatch } from '../campaigns/campaign-batches';
@@ -17,24 +11,18 @@ import { campaignOutcomeCtes } from '../campaigns/campaign-counters';
 import { CampaignMessages } from '../campaigns/campaign-messages';
 import { startDueCampaigns } from '../campaigns/start-campaign-send';
 import type { SigningResolver } from '../sender-identities/sender-signing';
-import { TransactionalLanes } from '../transactional/transactional-lanes';
-import { BatchLeases } from './batch-leases';
 import { deliveryOutcome, type Outcome, recordBatchOutcomes } from './batch-outcomes';
+import type { ClaimSource, WorkerContext } from './delivery-worker';
 import type { DkimSigner } from './dkim/dkim-signer';
 import type { DkimSigningPool } from './dkim/signing-pool';
-import { isRelayFailure, RelayDelivery } from './relay-delivery';
-import type { SenderSettings } from './sender-settings';
+import { isRelayFailure } from './relay-delivery';
 import { signGroups } from './sign-step';
-import type { DeliveryOutcome, MailTransport, WireMessage } from './transport';
+import type { DeliveryOutcome } from './transport';
 
 export type { SenderSettings } from './sender-settings';
 
-export interface SenderDeps {
-  db: Db;
-  /** One transport per relay; batches are spread over them. */
-  transports: MailTransport[];
-  settings: SenderSettings;
-  logger: Logger;
+/** What the campaign source needs beyond the worker's context. */
+export interface CampaignSourceDeps {
   /** The app's own mailer, for the "campanha enviada" notice. */
   mailer: Mailer | null;
   /** DKIM signers (RSA and/or Ed25519); each adds its DKIM-Signature. */
@@ -54,30 +42,22 @@ export interface SenderDeps {
    * (bounces/record-report.ts checkCampaignProtection) counts those refusals as hard bounces.
    */
   onRejections?: (campaignId: string) => Promise<unknown>;
-  workerId?: string;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** A lane hands back to the manager this often, so new campaigns, leases and schedules are looked at. */
-const LANE_SLICE_MS = 5_000;
-const TRANSACTIONAL_RECHECK_MS = 200;
-
 /**
- * The sending engine of one worker process (listmonk's manager + pipe; keila's message states).
- * 1. Every poll the manager re-queues messages whose lease expired (their worker died), starts scheduled
- *    campaigns that are due, and lists the campaigns in status sending.
- * 2. `concurrency` lanes each claim a batch (message_batches): a queued one whose retry is due, with FOR UPDATE
- *    SKIP LOCKED, else the next `batchSize` messages carved from the campaign's cursor under its row lock — so
- *    any number of workers share a campaign without overlap. The lane skips contacts unsubscribed or suppressed
- *    since the snapshot, renders and builds each message, and delivers the batch through its relay.
- * 3. The batch's outcomes are recorded in one statement with the campaign counters: 2xx sent, 4xx or no reply
- *    queued again with exponential back-off (failed past the retry window), 5xx failed (5.7.x flagged policy);
- *    the batch is then done, or queued until its next retry. Too many consecutive connection-level failures
- *    pause the campaign with a pt-BR reason.
- * 4. Pause, resume and cancel are status changes; a lane only claims from a campaign in status sending, so
- *    they take effect at the next batch.
- * 5. A campaign with no queued or in-flight message left is finished exactly once: status sent, reservation
- *    settled for the messages marked sent, "campanha enviada" e-mailed to the owner.
+ * The campaign claim source of the delivery worker (delivery-worker.ts; listmonk's manager + pipe, keila's message
+ * states). Each tick it starts the scheduled campaigns that are due, decides the A/B tests whose wait is over and
+ * lists the campaigns in status sending; in each round of a lane it sends one batch of each, as its five steps:
+ * 1. claim (campaigns/campaign-batches.ts): a queued batch whose retry is due (FOR UPDATE SKIP LOCKED), else the
+ *    next `batchSize` messages carved from the campaign's cursor under its row lock — so any number of workers
+ *    share a campaign without overlap — with the eligibility rule asked again for each recipient;
+ * 2. build (campaigns/campaign-messages.ts), 3. sign (sign-step.ts), 4. deliver (the worker's relays);
+ * 5. record (batch-outcomes.ts with the campaign counters, one statement): 2xx sent, 4xx or no reply queued again
+ *    with exponential back-off (failed past the retry window), 5xx failed (5.7.x flagged policy). Too many
+ *    consecutive connection-level failures pause the campaign with a pt-BR reason.
+ * Pause, resume and cancel are status changes: a claim only takes from a campaign in status sending. After the
+ * lanes, a campaign with nothing queued or in flight is finished exactly once (status sent, reservation settled
+ * for the messages marked sent, "campanha enviada" e-mailed to the owner).
  *
  * Crash safety and the in-flight window: a message is marked sent only in the statement that records its
  * batch, so the ledger (settled from the rows) always matches the messages marked sent. A worker killed between
@@ -89,127 +69,59 @@ const TRANSACTIONAL_RECHECK_MS = 200;
  * worker's batch to another one. The message row itself is written once per attempt, as a heap-only update (see
  * messages.db.ts).
  */
-export class CampaignSender {
-  readonly workerId: string;
-  private readonly db: Db;
-  private readonly settings: SenderSettings;
-  private readonly logger: Logger;
-  private stopped = false;
-  private loop: Promise<void> | null = null;
+export class CampaignSender implements ClaimSource {
   private lastSweep = 0;
+  /** The campaigns in status sending at this tick: the ones the lanes claim from. */
+  private active: string[] = [];
   /** Claim: the campaign claim source (campaigns/campaign-batches.ts). */
   private readonly batches: CampaignBatches;
   /** Build: the campaign message builder (campaigns/campaign-messages.ts). */
   private readonly messages: CampaignMessages;
-  /** Deliver: the relays and their rate limiters, shared with the transactional lanes. */
-  private readonly relays: RelayDelivery;
-  /** The transactional lanes (modules/transactional/transactional-lanes.ts), run between campaign batches. */
-  readonly transactional: TransactionalLanes;
-  /** The leases of the batches this worker is delivering, renewed while it works on them (batch-leases.ts). */
-  readonly leases: BatchLeases;
-  private transactionalIdleUntil = 0;
 
-  constructor(private readonly deps: SenderDeps) {
-    this.db = deps.db;
-    this.settings = deps.settings;
-    this.logger = deps.logger;
-    this.relays = new RelayDelivery(deps.transports, deps.settings.ratePerRelay);
-    this.workerId = deps.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-    this.leases = new BatchLeases(this.db, this.workerId, deps.settings.leaseSeconds, this.logger);
-    this.batches = new CampaignBatches(this.db, this.workerId, this.settings.batchSize);
+  constructor(
+    private readonly worker: WorkerContext,
+    private readonly deps: CampaignSourceDeps,
+  ) {
+    this.batches = new CampaignBatches(worker.db, worker.workerId, worker.settings.batchSize);
     this.messages = new CampaignMessages({
-      db: this.db,
-      settings: this.settings,
+      db: worker.db,
+      settings: worker.settings,
       signers: deps.signers,
       signingFor: deps.signingFor,
     });
-    this.transactional = new TransactionalLanes({
-      db: this.db,
-      workerId: this.workerId,
-      settings: this.settings,
-      signers: deps.signers ?? [],
-      signingFor: deps.signingFor,
-      logger: this.logger,
-      leases: this.leases,
-      deliver: (relay, wire) => this.deliver(relay, wire),
-    });
   }
 
-  /** Starts the manager loop in the background. */
-  start(): void {
-    if (this.loop) return;
-    this.stopped = false;
-    this.loop = (async () => {
-      while (!this.stopped) {
-        let worked = false;
-        try {
-          worked = await this.tick();
-        } catch (error) {
-          this.logger.error({ err: error }, 'sending engine: tick failed');
-        }
-        if (!worked && !this.stopped) await sleep(this.settings.pollMs);
-      }
-    })();
-  }
-
-  /** Stops claiming; resolves once the batches in flight are delivered and recorded. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.loop;
-    this.loop = null;
-  }
-
-  /** One round of the manager. True when some message was processed (the loop then goes on at once). */
-  async tick(): Promise<boolean> {
-    await this.requeueExpiredLeases();
-    if (Date.now() - this.lastSweep >= this.settings.scheduleSweepSeconds * 1000) {
+  /** The schedule sweep, the A/B decisions and the campaigns to claim from. */
+  async prepare(): Promise<void> {
+    const { db, logger, settings } = this.worker;
+    if (Date.now() - this.lastSweep >= settings.scheduleSweepSeconds * 1000) {
       this.lastSweep = Date.now();
-      await startDueCampaigns(this.db, (campaignId, error) =>
-        this.logger.warn({ err: error, campaignId }, 'scheduled campaign could not start; back to draft'),
+      await startDueCampaigns(db, (campaignId, error) =>
+        logger.warn({ err: error, campaignId }, 'scheduled campaign could not start; back to draft'),
       );
     }
     // A/B tests whose wait is over: the winner is chosen and its held recipients queued (once, any worker).
-    for (const decided of await decideDueAbTests(this.db)) {
-      this.logger.info(decided, 'A/B test decided');
+    for (const decided of await decideDueAbTests(db)) {
+      logger.info(decided, 'A/B test decided');
     }
-    const active = await this.batches.sendingCampaigns();
-
-    // Every lane also serves the transactional streams, so they run even with no campaign sending.
-    const lanes = Array.from({ length: this.settings.concurrency }, (_, lane) => this.runLane(lane, active));
-    const processed = (await Promise.all(lanes)).reduce((a, b) => a + b, 0);
-    await this.finishDone(active);
-    return processed > 0;
+    this.active = await this.batches.sendingCampaigns();
   }
 
-  /** Claims and delivers batches round-robin over the active campaigns until none has due messages. */
-  private async runLane(lane: number, campaignIds: string[]): Promise<number> {
-    const relay = lane % this.relays.count;
-    const until = Date.now() + LANE_SLICE_MS;
+  /** One batch of each sending campaign, round-robin. Returns the messages processed. */
+  async sendBatch(relay: number): Promise<number> {
     let total = 0;
-    while (!this.stopped && Date.now() < until) {
-      let round = 0;
-      for (const campaignId of campaignIds) {
-        if (this.stopped) break;
-        round += await this.sendBatch(campaignId, relay);
-      }
-      // After an empty transactional claim the process looks again only TRANSACTIONAL_RECHECK_MS later (across
-      // ticks), so a big campaign or an idle worker pays about one query per interval, and a transactional
-      // message waits at most that long (plus the poll) before a lane takes it.
-      if (!this.stopped && Date.now() >= this.transactionalIdleUntil) {
-        const sent = await this.transactional.sendBatch(relay);
-        if (sent === 0) this.transactionalIdleUntil = Date.now() + TRANSACTIONAL_RECHECK_MS;
-        round += sent;
-      }
-      if (round === 0) break;
-      total += round;
+    for (const campaignId of this.active) {
+      if (this.worker.isStopped()) break;
+      total += await this.sendCampaignBatch(campaignId, relay);
     }
     return total;
   }
+
   /** One batch of one campaign: claim → build → sign → deliver → record. Returns the messages processed. */
-  async sendBatch(campaignId: string, relay = 0): Promise<number> {
+  async sendCampaignBatch(campaignId: string, relay = 0): Promise<number> {
     const batch = await this.batches.claim(campaignId);
     if (!batch) return 0;
-    return this.leases.during([batch.id], () => this.processBatch(campaignId, relay, batch));
+    return this.worker.leases.during([batch.id], () => this.processBatch(campaignId, relay, batch));
   }
 
   /** Build → sign → deliver → record of a claimed batch, its lease held. */
@@ -217,9 +129,9 @@ export class CampaignSender {
     const outcomes: Outcome[] = [];
     const built = await this.messages.build(campaignId, batch.messages, outcomes);
     await signGroups(built, this.deps.signingPool, (error) =>
-      this.logger.warn({ err: error, campaignId }, 'sending engine: signing pool failed, signing here'),
+      this.worker.logger.warn({ err: error, campaignId }, 'sending engine: signing pool failed, signing here'),
     );
-    const delivered = await this.deliver(
+    const delivered = await this.worker.deliver(
       relay,
       built.flatMap((group) => group.wire),
     );
@@ -228,14 +140,10 @@ export class CampaignSender {
     return Math.max(batch.messages.length, 1);
   }
 
-  /** Hands built messages to the relay (relay-delivery.ts). Shared with the transactional lanes. */
-  deliver(relay: number, wire: WireMessage[]): Promise<DeliveryOutcome[]> {
-    return this.relays.deliver(relay, wire);
-  }
-
   /**
-   * The outcome recorder (batch-outcomes.ts): the batch's outcomes, its counters and the batch released in one
-   * statement; then the campaign's relay-failure streak, and the bounce protection after mailbox-level refusals.
+   * The outcome recorder (batch-outcomes.ts): the batch's outcomes, the campaign counters and the batch released
+   * in one statement; then the campaign's relay-failure streak, and the bounce protection after mailbox-level
+   * refusals.
    */
   private async record(
     campaignId: string,
@@ -243,47 +151,37 @@ export class CampaignSender {
     outcomes: Outcome[],
     delivered: DeliveryOutcome[],
   ): Promise<void> {
+    const { db, workerId, settings, logger } = this.worker;
     const byId = new Map(batch.messages.map((m) => [String(m.id), m]));
     for (const outcome of delivered) {
       const message = byId.get(outcome.id);
-      if (message) outcomes.push(deliveryOutcome(this.settings, message, outcome));
+      if (message) outcomes.push(deliveryOutcome(settings, message, outcome));
     }
     const anySent = delivered.some((o) => o.kind === 'sent');
-    await recordBatchOutcomes(this.db, this.workerId, campaignId, batch, outcomes, {
+    await recordBatchOutcomes(db, workerId, campaignId, batch, outcomes, {
       sourceCtes: campaignOutcomeCtes(campaignId, anySent),
     });
     if (!anySent && delivered.length > 0 && delivered.every(isRelayFailure)) {
-      await countRelayFailure(this.db, campaignId, this.settings.pauseAfterErrors, delivered[0]?.response, this.logger);
+      await countRelayFailure(db, campaignId, settings.pauseAfterErrors, delivered[0]?.response, logger);
     }
     if (this.deps.onRejections && outcomes.some((o) => o.status === 'failed' && (o.code ?? 0) >= 500 && !o.policy)) {
       await this.deps.onRejections(campaignId).catch((error: unknown) => {
-        this.logger.error({ err: error, campaignId }, 'sending engine: bounce protection check failed');
+        logger.error({ err: error, campaignId }, 'sending engine: bounce protection check failed');
       });
     }
   }
 
-  /** Batches claimed by a worker that died (lease expired) go back to the queue, due at once. */
-  private async requeueExpiredLeases(): Promise<void> {
-    const rows = await queryRows<{ id: number }>(
-      this.db,
-      sql`update message_batches set status = 'queued', claimed_by = null, claimed_at = null, due_at = now()
-           where status = 'sending' and claimed_at < now() - make_interval(secs => ${this.settings.leaseSeconds})
-          returning id`,
-    );
-    if (rows.length > 0)
-      this.logger.warn({ batches: rows.length }, 'sending engine: re-queued the batches of an expired lease');
-  }
-
   /** Finishes the active campaigns with nothing left, and cancelled ones whose in-flight messages are recorded. */
-  private async finishDone(active: string[]): Promise<void> {
-    for (const campaignId of [...active, ...(await unsettledCancelledCampaigns(this.db))]) {
-      const result = await finishCampaignIfDone(this.db, campaignId);
+  async settle(): Promise<void> {
+    const { db, logger, settings } = this.worker;
+    for (const campaignId of [...this.active, ...(await unsettledCancelledCampaigns(db))]) {
+      const result = await finishCampaignIfDone(db, campaignId);
       if (!result) continue;
       this.messages.forget(campaignId);
       this.batches.forget(campaignId);
-      this.logger.info({ campaignId, ...result }, 'campaign finished');
+      logger.info({ campaignId, ...result }, 'campaign finished');
       if (result.status === 'sent') {
-        await notifyCampaignSent(this.db, this.deps.mailer, this.logger, campaignId, result, this.settings.publicUrl);
+        await notifyCampaignSent(db, this.deps.mailer, logger, campaignId, result, settings.publicUrl);
       }
     }
   }

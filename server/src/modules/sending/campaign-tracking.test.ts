@@ -10,8 +10,8 @@ import { queryRows } from '../../db/database';
 import { ensureCampaignLinks } from '../tracking/campaign-links';
 import { finishTrackedHtml, planTrackedHtml } from '../tracking/rewrite-links';
 import { signTrackingToken, trackingTokenSigner, verifyTrackingToken } from '../tracking/tracking-token';
-import { CampaignSender, type SenderSettings } from './campaign-sender';
 import { messages } from './messages.db';
+import { type SenderSettings, SendingEngine } from './sending-engine';
 import { createRelayTransport } from './sending-runtime';
 import {
   campaignStatus,
@@ -52,7 +52,7 @@ describe.each(DATABASE_KINDS)('click and open tracking in the sending engine on 
   let t: TestApp;
   let sink: SmtpSink;
   let db: Db;
-  const senders: CampaignSender[] = [];
+  const senders: SendingEngine[] = [];
   const transports: ReturnType<typeof createRelayTransport>[] = [];
 
   beforeAll(async () => {
@@ -86,7 +86,7 @@ describe.each(DATABASE_KINDS)('click and open tracking in the sending engine on 
     const before = sink.messages.length;
     const transport = createRelayTransport(sink.url, 2);
     transports.push(transport);
-    const sender = new CampaignSender({
+    const sender = new SendingEngine({
       db,
       transports: [transport],
       settings: settings(),

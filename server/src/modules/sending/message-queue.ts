@@ -79,6 +79,11 @@ export interface QueueBatchesInput {
    * `size` ids): e.g. that no other commit changed the account since this statement's snapshot.
    */
   extendIf: SQL;
+  /**
+   * When the new batches become due (a timestamptz; default now). Only a batch due at that same time is extended
+   * (without it: one already due), so a scheduled send never joins a batch due earlier or later.
+   */
+  dueAt?: SQL;
 }
 
 /**
@@ -86,23 +91,23 @@ export interface QueueBatchesInput {
  * fewer, larger batches (ADR 0019, amendment 2) — the ids join the stream's NEWEST batch (the highest id range:
  * ranges never overlap, a message is claimable by one batch only) when it is still queued, due, not locked by a
  * claim (SKIP LOCKED: extended before its claim or not at all, never waiting) and its range stays under `size`
- * ids; else new queued batches of at most `size` consecutive ids, due now.
+ * ids; else new queued batches of at most `size` consecutive ids, due now (or at `dueAt`).
  */
 export function queueBatchesCtes(input: QueueBatchesInput): SQL {
-  const { streamId, queued, size } = input;
+  const { streamId, queued, size, dueAt } = input;
   return sql`extended as (
           update message_batches b set last_message_id = (select max(id) from (${queued}) q)
            where b.id = (select o.id from message_batches o
                           where o.id = (select n.id from message_batches n where n.campaign_id = ${streamId}::uuid
                                          order by n.last_message_id desc limit 1)
-                            and o.status = 'queued' and o.due_at <= now()
+                            and o.status = 'queued' and ${dueAt ? sql`o.due_at = ${dueAt}` : sql`o.due_at <= now()`}
                             for update skip locked)
              and (select max(id) from (${queued}) q) - b.first_message_id < ${size}
              and ${input.extendIf}
           returning b.id),
         batches as (
-          insert into message_batches (campaign_id, first_message_id, last_message_id)
-          select ${streamId}::uuid, min(q.id), max(q.id)
+          insert into message_batches (campaign_id, first_message_id, last_message_id, due_at)
+          select ${streamId}::uuid, min(q.id), max(q.id), ${dueAt ?? sql`now()`}
             from (select id, (row_number() over (order by id) - 1) / ${size} as chunk
                     from (${queued}) ids) q
            where not exists (select 1 from extended)
@@ -251,4 +256,45 @@ export async function writeHeldVariant(
         select count(*)::int as n from released`,
   );
   return Number(released?.n ?? 0);
+}
+
+/**
+ * Batches claimed by a worker that died (held past `leaseSeconds`) go back to the queue, due at once; their
+ * still-queued messages are then delivered again, once. Returns how many.
+ */
+export async function requeueExpiredBatches(db: Db, leaseSeconds: number): Promise<number> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`update message_batches set status = 'queued', claimed_by = null, claimed_at = null, due_at = now()
+         where status = 'sending' and claimed_at < now() - make_interval(secs => ${leaseSeconds})
+        returning id`,
+  );
+  return rows.length;
+}
+
+/**
+ * Cancel scheduled work: two CTEs, `held` (the stream's batches holding the caller's `ids` that are still queued and
+ * not yet due, locked) and `cancelled` (those ids' queued messages in them, now skipped with `reason` and
+ * `response`, returning `id`). A batch a lane already claimed, or one already due, is not held: its messages go.
+ * A claim takes batches with SKIP LOCKED, so a message is either cancelled here or delivered, never both.
+ */
+export function cancelScheduledCtes(input: {
+  streamId: string;
+  /** A relation of message ids (`select id from …`). */
+  ids: SQL;
+  reason: SkipReason;
+  response: string;
+}): SQL {
+  return sql`held as (
+          select b.first_message_id, b.last_message_id from message_batches b
+           where b.campaign_id = ${input.streamId}::uuid and b.status = 'queued' and b.due_at > now()
+             and exists (select 1 from (${input.ids}) x
+                          where x.id between b.first_message_id and b.last_message_id)
+             for update),
+        cancelled as (
+          update messages m set status = 'skipped', response = ${input.response}, skip_reason = ${input.reason}
+            from held h
+           where m.id between h.first_message_id and h.last_message_id and m.id in (${input.ids})
+             and m.campaign_id = ${input.streamId}::uuid and m.status = 'queued'
+          returning m.id)`;
 }

@@ -6,9 +6,9 @@ import type { Db } from '../../db/database';
 import { createMailer, type Mailer, type SystemSuppressionCheck } from '../../mail/mailer';
 import { checkCampaignProtection, reportSettingsFrom } from '../bounces/record-report';
 import { createSigningResolver } from '../sender-identities/sender-signing';
-import { CampaignSender, type SenderSettings } from './campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, type DkimSigner } from './dkim/dkim-signer';
 import { createDkimSigningPool } from './dkim/signing-pool';
+import { type SenderSettings, SendingEngine } from './sending-engine';
 import { createSmtpPool } from './smtp/smtp-pool';
 import type { MailTransport } from './transport';
 
@@ -135,14 +135,14 @@ export function startSendingEngine(options: {
   mailer: Mailer | null;
   logger: Logger;
   fallbackSmtpUrl: string;
-}): { sender: CampaignSender; stop(): Promise<void> } {
+}): { sender: SendingEngine; stop(): Promise<void> } {
   const transports = createRelayTransports(options.config, options.fallbackSmtpUrl);
   const settings = senderSettings(options.config);
   const platformSigners = createDkimSigners(options.config);
   // Every core of the worker signs (ADR 0027): the engine builds on its thread, the pool's threads sign.
   const threads = options.config.SENDING_SIGNING_THREADS ?? availableParallelism();
   const signingPool = threads > 0 ? createDkimSigningPool({ threads }) : undefined;
-  const sender = new CampaignSender({
+  const sender = new SendingEngine({
     db: options.db,
     transports,
     settings,

@@ -11,12 +11,12 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { contacts } from '../contacts/contacts.db';
-import { setDomainSuspended } from '../sender-identities/sender-identities';
+import { setDomainSuspended } from '../sender-identities/operator-domains';
 import { createSigningResolver } from '../sender-identities/sender-signing';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { sendTransactional } from '../transactional/send-transactional';
-import { CampaignSender } from './campaign-sender';
 import { messages } from './messages.db';
+import { SendingEngine } from './sending-engine';
 import { createRelayTransport } from './sending-runtime';
 import {
   campaignStatus,
@@ -120,9 +120,9 @@ describe.each(DATABASE_KINDS)('tracking links on the sender tracking domain on %
     return res.json();
   }
 
-  function newSender(): { sender: CampaignSender; close(): Promise<void> } {
+  function newSender(): { sender: SendingEngine; close(): Promise<void> } {
     const transport = createRelayTransport(sink.url, 1);
-    const sender = new CampaignSender({
+    const sender = new SendingEngine({
       db: t.database.db,
       transports: [transport],
       settings: testSenderSettings({ publicUrl: PUBLIC_URL, bounceDomain: BOUNCES }),

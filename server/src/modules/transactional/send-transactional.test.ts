@@ -16,9 +16,9 @@ import { ledgerEntries } from '../billing/billing.db';
 import { campaigns } from '../campaigns/campaigns.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { BatchLeases } from '../sending/batch-leases';
-import { CampaignSender, type SenderSettings } from '../sending/campaign-sender';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { messages } from '../sending/messages.db';
+import { type SenderSettings, SendingEngine } from '../sending/sending-engine';
 import { createRelayTransport } from '../sending/sending-runtime';
 import {
   createListWithContacts,
@@ -54,7 +54,7 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
   let t: TestApp;
   let sink: SmtpSink;
   let db: Db;
-  const senders: CampaignSender[] = [];
+  const senders: SendingEngine[] = [];
   const transports: ReturnType<typeof createRelayTransport>[] = [];
 
   beforeAll(async () => {
@@ -76,7 +76,7 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
   function newSender(overrides: Partial<SenderSettings> = {}, signers: ReturnType<typeof createDkimSigner>[] = []) {
     const transport = createRelayTransport(sink.url, 2);
     transports.push(transport);
-    const sender = new CampaignSender({
+    const sender = new SendingEngine({
       db,
       signers,
       transports: [transport],
@@ -89,7 +89,7 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
   }
 
   /** Ticks the engine until none of these messages is queued any more. */
-  async function drain(sender: CampaignSender, ids: string[], ms = 10_000) {
+  async function drain(sender: SendingEngine, ids: string[], ms = 10_000) {
     const until = Date.now() + ms;
     while (Date.now() < until) {
       await sender.tick();

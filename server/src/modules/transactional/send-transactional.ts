@@ -8,7 +8,7 @@ import {
   type TransactionalMessageInput,
   type TransactionalSendResult,
 } from '@carteiro/shared';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows, queryRowsNamed } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
@@ -17,7 +17,7 @@ import { notFound } from '../../http/not-found';
 import { adjustAccountBalanceSql } from '../accounts/account-balance';
 import { accounts } from '../accounts/accounts.db';
 import { insufficientBalanceMessage, ledgerEntryFromBalanceSql } from '../billing/ledger';
-import { campaigns } from '../campaigns/campaigns.db';
+import { findOrCreateTransactionalStream } from '../campaigns/transactional-stream';
 import { suppressionRowsSql, suppressionsByAddress } from '../contacts/suppression';
 import { assertSenderAllowed, senderAllowedSql } from '../sender-identities/sender-identities';
 import { messageLinks } from '../sending/build-message';
@@ -51,6 +51,11 @@ export interface SendTransactionalOptions {
    * rows are `skipped` with reason `sandbox` — no engine batch, no charge, no delivery.
    */
   sandbox?: boolean;
+  /**
+   * A scheduled send (`sendAt`): stored and charged now like any send, its engine batch due at this instant (the
+   * lanes claim it no earlier); cancellable, and refunded, until then (cancel-scheduled.ts).
+   */
+  sendAt?: Date | undefined;
 }
 
 interface Prepared {
@@ -82,41 +87,14 @@ function suppressedResponse(reason: SuppressionReason): string {
   return `não enviado: endereço suprimido nesta conta — ${SUPPRESSION_REASON_LABELS[reason]}`;
 }
 
-/**
- * The account's transactional stream: the hidden campaign (kind transactional) whose `messages` rows are the
- * account's transactional messages, created on first use. Status sent (never claimed by the campaign lanes,
- * never editable), no start date (never on the calendar).
- */
+/** The account's transactional stream (campaigns' hidden stream campaign), cached per process: it never changes. */
 export async function transactionalStreamId(db: Db, accountId: string): Promise<string> {
   const known = streamIds.get(accountId);
   if (known) return known;
-  const id = await createOrFindStream(db, accountId);
+  const id = await findOrCreateTransactionalStream(db, accountId);
   if (streamIds.size >= 10_000) streamIds.clear();
   streamIds.set(accountId, id);
   return id;
-}
-
-async function createOrFindStream(db: Db, accountId: string): Promise<string> {
-  const [row] = await queryRows<{ id: string }>(
-    db,
-    sql`with ins as (
-          insert into campaigns (uuid, created_by, name, subject, status, kind)
-          values (gen_random_uuid(), ${accountId}, 'Mensagens transacionais (API)', '', 'sent', 'transactional')
-          on conflict (created_by) where kind = 'transactional' do nothing
-          returning id)
-        select id from ins
-        union all
-        select id from campaigns where created_by = ${accountId} and kind = 'transactional'
-        limit 1`,
-  );
-  if (row) return row.id;
-  // Created by a concurrent transaction after this statement's snapshot: read it again.
-  const [again] = await db
-    .select({ id: campaigns.id })
-    .from(campaigns)
-    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.kind, 'transactional')));
-  if (!again) throw new Error('transactional stream could not be created');
-  return again.id;
 }
 
 /**
@@ -194,6 +172,8 @@ export interface PreparedTransactional {
   messages: Prepared[];
   /** Who caused the send, for the ledger's line: an API request or an automation's step (its event's data). */
   origin: 'api' | 'automation';
+  /** When its messages go (a scheduled send); null: at once. A commit's requests all share it. */
+  sendAt: Date | null;
 }
 
 /**
@@ -387,6 +367,7 @@ export async function prepareTransactional(
     priceMillis: Number(row?.price_millis),
     messages: prepared,
     origin: options.dataFrom === 'event' ? 'automation' : 'api',
+    sendAt: options.sendAt ?? null,
   };
 }
 
@@ -418,12 +399,16 @@ export async function commitTransactional(
   const first = group[0];
   if (!first) return [];
   const prepared = group.flatMap((r) => r.messages);
+  // One statement makes the batches of one due time: the group commit carries only sends due at once.
+  if (group.some((r) => r.sendAt?.getTime() !== first.sendAt?.getTime())) {
+    throw new Error('a transactional commit mixes sends due at different times');
+  }
   const sendable = prepared.filter(goes).length;
   // The price read by prepareTransactional (unlocked); the statement charges only if it is still the account's
   // price under the lock, and otherwise answers the current one: then the commit runs again at that price.
   let price = first.priceMillis;
   for (let attempt = 0; ; attempt++) {
-    const outcome = await storeAndCharge(db, accountId, first.streamId, prepared, sendable, price, first.origin);
+    const outcome = await storeAndCharge(db, accountId, first, prepared, sendable, price);
     if (!outcome.account) throw notFound('account');
     if (outcome.account.status !== 'active') throw new AppError('account_suspended', undefined);
     if (outcome.account.priceMillis !== price) {
@@ -450,7 +435,11 @@ export async function commitTransactional(
       for (const p of r.messages) {
         const id = String(ids[at++]);
         // A test key's message answers as a live one (queued), at no cost.
-        const status = p.suppressedBy ? ('suppressed' as const) : ('queued' as const);
+        const status = p.suppressedBy
+          ? ('suppressed' as const)
+          : first.sendAt
+            ? ('scheduled' as const)
+            : ('queued' as const);
         const costMillis = goes(p) ? price : 0;
         const reason = p.suppressedBy ? { suppressionReason: p.suppressedBy } : {};
         total += costMillis;
@@ -487,12 +476,12 @@ interface StoreOutcome {
 async function storeAndCharge(
   db: Db,
   accountId: string,
-  streamId: string,
+  { streamId, origin, sendAt }: PreparedTransactional,
   prepared: Prepared[],
   sendable: number,
   price: number,
-  origin: PreparedTransactional['origin'],
 ): Promise<StoreOutcome> {
+  const dueAt = sendAt ? sql`${sendAt.toISOString()}::timestamptz` : undefined;
   const cost = costOfEmailsMillis(sendable, price);
   const charged = sql`exists (select 1 from acct where acct.status = 'active' and acct.price_millis = ${price}::integer)`;
   const entry = ledgerEntryFromBalanceSql(
@@ -568,14 +557,15 @@ async function storeAndCharge(
           insert into transactional_messages (message_id, account_id, from_email, from_name, reply_to, to_name,
                                               category, track_opens, track_clicks, subject, html, text,
                                               template_id, tags, cost_millis, recipient_kind, copy_of, header_to, cc,
-                                              headers, metadata, attachment_count)
+                                              headers, metadata, attachment_count, send_at)
           select m.id, ${accountId}::uuid, i.from_email, i.from_name, i.reply_to, i.to_name, i.category,
                  i.track_opens, i.track_clicks, i.subject, i.html, i.text, i.template_id,
                  case when i.tags is null then null
                       else array(select jsonb_array_elements_text(i.tags::jsonb)) end,
                  case when m.status = 'queued' then ${price}::integer else 0 end, i.kind,
                  (select p.id from m p where p.token = i.copy_of_token),
-                 i.header_to::jsonb, i.cc::jsonb, i.headers::jsonb, i.metadata::jsonb, i.attachment_count
+                 i.header_to::jsonb, i.cc::jsonb, i.headers::jsonb, i.metadata::jsonb, i.attachment_count,
+                 ${sendAt?.toISOString() ?? null}::timestamptz
             from m join input i on i.token = m.token
           returning 1),
         files as (
@@ -601,6 +591,7 @@ async function storeAndCharge(
           streamId,
           queued: sql`select id from m where status = 'queued'`,
           size: TRANSACTIONAL_ENGINE_BATCH,
+          ...(dueAt ? { dueAt } : {}),
           extendIf: sql`(select acct.row_version from acct) = (select xmin::text from ${accounts} where id = ${accountId}::uuid)`,
         })},
         entry as (${entry})

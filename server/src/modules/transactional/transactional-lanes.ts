@@ -16,6 +16,7 @@ import {
   skippedOutcome,
 } from '../sending/batch-outcomes';
 import { linkBaseUrl, messageLinks, verpAddress } from '../sending/build-message';
+import type { ClaimSource } from '../sending/delivery-worker';
 import type { DkimSigner } from '../sending/dkim/dkim-signer';
 import { claimDueBatchesCtes } from '../sending/message-queue';
 import type { MessageFrame, MimeAttachment } from '../sending/mime/build-message';
@@ -25,6 +26,8 @@ import { buildWireMessage, wireFrame } from '../sending/wire-message';
 import { ensureCampaignLinks } from '../tracking/campaign-links';
 import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../tracking/rewrite-links';
 import { NAMED_STATEMENT_MAX_MESSAGES } from './send-transactional';
+
+export const TRANSACTIONAL_RECHECK_MS = 200;
 
 /** Engine batches (message_batches rows) one claim takes: single sends are one-message batches. */
 export const TRANSACTIONAL_CLAIM_BATCHES = 50;
@@ -40,7 +43,7 @@ const recordOptions = (batch: { campaignId: string; messages: unknown[] }, anySe
   sourceCtes: campaignOutcomeCtes(batch.campaignId, anySent),
 });
 
-/** What the lanes borrow from the worker's CampaignSender: its relays, signers, settings and identity. */
+/** What the lanes borrow from the delivery worker (its relays, settings, leases and identity), and the signers. */
 export interface TransactionalEngine {
   db: Db;
   workerId: string;
@@ -127,8 +130,8 @@ interface ClaimedBatch {
 }
 
 /**
- * The sending engine's transactional lanes (ADR 0018). The CampaignSender runs them inside its own lanes,
- * between campaign batches, with the same relays, rate limiters, DKIM signers, lease and retry settings:
+ * The transactional claim source of the delivery worker (ADR 0018, 0036): the worker's lanes ask it in every
+ * round, after the campaign batches, with the same relays, rate limiters, DKIM signers, lease and retry settings:
  * claim → skip addresses suppressed since the request → track (click redirect + open pixel, the campaign
  * token scheme) → MIME (no List-Unsubscribe unless marketing) → DKIM → SMTP pool → record.
  * - Claim: the oldest due queued batches of transactional streams (FOR UPDATE SKIP LOCKED, status sending,
@@ -140,7 +143,14 @@ interface ClaimedBatch {
  * - Crash safety is the engine's: a worker that dies leaves its batches in status sending; the manager's lease
  *   sweep re-queues them and their still-queued messages are delivered again, once.
  */
-export class TransactionalLanes {
+export class TransactionalLanes implements ClaimSource {
+  /**
+   * After an empty claim the worker looks again only this much later (across ticks), so a big campaign or an idle
+   * worker pays about one query per interval, and a transactional message waits at most that long (plus the poll)
+   * before a lane takes it.
+   */
+  readonly idleRecheckMs = TRANSACTIONAL_RECHECK_MS;
+
   constructor(private readonly engine: TransactionalEngine) {}
 
   /** One claim of transactional batches, delivered through `relay` and recorded. Returns the messages processed. */

@@ -7,8 +7,8 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { contacts } from '../contacts/contacts.db';
-import { CampaignSender } from '../sending/campaign-sender';
 import { messages } from '../sending/messages.db';
+import { SendingEngine } from '../sending/sending-engine';
 import { createRelayTransport } from '../sending/sending-runtime';
 import {
   campaignStatus,
@@ -35,7 +35,7 @@ describe.each(DATABASE_KINDS)('one-click unsubscribe with the sending engine on 
   let t: TestApp;
   let db: Db;
   let sink: SmtpSink;
-  let sender: CampaignSender;
+  let sender: SendingEngine;
   let transport: ReturnType<typeof createRelayTransport>;
 
   beforeAll(async () => {
@@ -43,7 +43,7 @@ describe.each(DATABASE_KINDS)('one-click unsubscribe with the sending engine on 
     db = t.database.db;
     sink = await startSmtpSink();
     transport = createRelayTransport(sink.url, 1);
-    sender = new CampaignSender({
+    sender = new SendingEngine({
       db,
       signers: [],
       transports: [transport],

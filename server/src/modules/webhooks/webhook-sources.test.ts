@@ -18,7 +18,7 @@ import { notifyLowBalanceIfCrossed } from '../billing/notify-low-balance';
 import { DEFAULT_REPORT_SETTINGS, recordDeliveryReport } from '../bounces/record-report';
 import { pauseCampaign, resumeCampaign } from '../campaigns/campaign-controls';
 import { unsubscribeContacts } from '../contacts/unsubscribe-contacts';
-import { CampaignSender } from '../sending/campaign-sender';
+import { SendingEngine } from '../sending/sending-engine';
 import { createRelayTransport } from '../sending/sending-runtime';
 import {
   campaignStatus,
@@ -109,7 +109,7 @@ describe.each(DATABASE_KINDS)('webhook event sources (%s)', (kind) => {
     await pauseCampaign(db, owner.accountId, campaignId);
     await resumeCampaign(db, owner.accountId, campaignId);
     const transport = createRelayTransport(sink.url, 1);
-    const sender = new CampaignSender({
+    const sender = new SendingEngine({
       db,
       signers: [],
       transports: [transport],

@@ -3,27 +3,27 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/support/test-app';
 import type { DatabaseKind } from '../../../../test/support/test-database';
 import type { Db } from '../../../db/database';
-import { CampaignSender } from '../campaign-sender';
+import { SendingEngine } from '../sending-engine';
 import { createRelayTransport } from '../sending-runtime';
 import { testSenderSettings } from './send-fixtures';
 import { type SmtpSink, startSmtpSink } from './smtp-sink';
 
-type SenderDeps = ConstructorParameters<typeof CampaignSender>[0];
+type SenderDeps = ConstructorParameters<typeof SendingEngine>[0];
 
 /** The app, its database and a loopback relay, set up once per suite; senders made by it are stopped after each test. */
 export interface EngineHarness {
   readonly t: TestApp;
   readonly db: Db;
   readonly sink: SmtpSink;
-  /** A CampaignSender relaying to the sink (2 connections), with the test settings unless overridden. */
-  newSender(overrides?: Partial<SenderDeps>): CampaignSender;
+  /** A SendingEngine relaying to the sink (2 connections), with the test settings unless overridden. */
+  newSender(overrides?: Partial<SenderDeps>): SendingEngine;
 }
 
 /** Registers the suite's hooks (call it inside `describe`) and returns the harness its tests use. */
 export function useEngineHarness(kind: DatabaseKind, env: Record<string, string> = {}): EngineHarness {
   let t: TestApp | undefined;
   let sink: SmtpSink | undefined;
-  const senders: CampaignSender[] = [];
+  const senders: SendingEngine[] = [];
   const transports: ReturnType<typeof createRelayTransport>[] = [];
   beforeAll(async () => {
     t = await createTestApp(kind, env);
@@ -55,7 +55,7 @@ export function useEngineHarness(kind: DatabaseKind, env: Record<string, string>
       const app = ready(t);
       const transport = createRelayTransport(ready(sink).url, 2);
       transports.push(transport);
-      const sender = new CampaignSender({
+      const sender = new SendingEngine({
         db: app.database.db,
         transports: [transport],
         settings: testSenderSettings(),

@@ -1,5 +1,5 @@
 /**
- * Wire conformance through the real engine (ADR 0011): campaigns started over HTTP, delivered by CampaignSender
+ * Wire conformance through the real engine (ADR 0011): campaigns started over HTTP, delivered by SendingEngine
  * through the pipelining SMTP pool to a loopback smtp-server that keeps the raw DATA. Every message is checked
  * byte by byte (wire-check.ts), against the bytes the engine built (dot-stuffing undone by the relay = the same
  * bytes), and with mailauth (RSA-2048 and Ed25519, h= covering List-Unsubscribe and List-Unsubscribe-Post).
@@ -18,7 +18,7 @@ import type { Db } from '../../../db/database';
 import { contacts } from '../../contacts/contacts.db';
 import { sendTestMessages } from '../../templates/preview-message';
 import { STARTER_TEMPLATES } from '../../templates/starter-templates';
-import { CampaignSender } from '../campaign-sender';
+import { SendingEngine } from '../sending-engine';
 import { createRelayTransport } from '../sending-runtime';
 import {
   campaignStatus,
@@ -140,7 +140,7 @@ describe.each(DATABASE_KINDS)('wire conformance through the engine on %s', (kind
 
     const built = new Map<string, Buffer>();
     const transport = recording(createRelayTransport(sink.url, 2), built);
-    const sender = new CampaignSender({
+    const sender = new SendingEngine({
       db,
       signers,
       transports: [transport],
