@@ -39,7 +39,7 @@ import { type Database, openDatabase } from '../server/src/db/database';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
 import { startCampaignSend } from '../server/src/modules/campaigns/start-campaign-send';
-import { addSenderDomain } from '../server/src/modules/sender-identities/sender-identities';
+import { addSenderDomain } from '../server/src/modules/sender-identities/sender-domains';
 import { senderDomains } from '../server/src/modules/sender-identities/sender-identities.db';
 import { createSigningResolver } from '../server/src/modules/sender-identities/sender-signing';
 import { trustSenderAddress } from '../server/src/modules/sender-identities/testing/trust-sender';

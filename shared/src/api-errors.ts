@@ -27,6 +27,7 @@ export const PUBLIC_API_ERROR_CODES = [
   'campaign_already_sending',
   'campaign_not_editable',
   'campaign_not_ready',
+  'message_not_scheduled',
   'idempotency_key_in_progress',
   'payload_too_large',
   'unsupported_media_type',
@@ -67,6 +68,8 @@ export const API_ERROR_ADVICE_PT_BR: Record<PublicApiErrorCode, string> = {
     'Não mude a situação para `subscribed`: peça que a pessoa se inscreva de novo pelo formulário da lista (ela confirma por e-mail) ou pelo link "Quero voltar a receber" de um e-mail que recebeu. `details.status` diz por que saiu.',
   suppression_not_manual: 'Só entradas adicionadas à mão podem ser retiradas da lista de supressão.',
   campaign_exists: 'Gere outro `uuid`, ou omita-o para que o Carteiro gere um.',
+  message_not_scheduled:
+    'Nada a cancelar: a mensagem já saiu (ou está saindo), já foi cancelada ou não tinha `sendAt`. Veja a situação em `GET /messages/{id}`.',
   campaign_already_sending: 'Nada a fazer: a campanha já está em envio. Acompanhe em `GET /campaigns/{id}/report`.',
   campaign_not_editable:
     'Leia a campanha de novo (`GET /campaigns/{id}`) e veja a situação dela: só rascunhos e agendadas mudam; só uma campanha em envio pausa.',

@@ -57,6 +57,7 @@ export const ERROR_CODES = [
   'campaign_already_sending',
   'campaign_not_editable',
   'campaign_not_ready',
+  'message_not_scheduled',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -113,6 +114,7 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   suppression_not_manual: 409,
   campaign_exists: 409,
   campaign_already_sending: 409,
+  message_not_scheduled: 409,
   campaign_not_editable: 409,
   campaign_not_ready: 409,
 };

@@ -15,6 +15,8 @@ export const SKIP_REASONS = [
   'campaign_cancelled',
   // A message sent with a test key (ct_test_…): stored, rendered and answered, never delivered (ADR 0035).
   'sandbox',
+  // A scheduled transactional message (sendAt) cancelled before it went; refunded.
+  'message_cancelled',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -28,6 +30,7 @@ export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
   left_list: 'Saiu da lista',
   campaign_cancelled: 'Campanha cancelada',
   sandbox: 'Chave de teste (não enviada)',
+  message_cancelled: 'Envio programado cancelado',
 };
 
 /** The label of a stored reason; messages skipped before reasons were recorded have none. */

@@ -37,6 +37,26 @@ export const MESSAGE_ATTACHMENTS_MAX = 10;
 export const MESSAGE_ATTACHMENTS_MAX_BYTES = 10 * 1024 * 1024;
 /** The JSON body of POST /messages and /messages/batch: room for 10 MB of files in base64 (4/3) and the rest. */
 export const MESSAGES_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+/** How far ahead a transactional message may be scheduled (`sendAt`). */
+export const SEND_AT_MAX_DAYS = 30;
+
+/** `sendAt`: an instant with its offset (or Z), in the future and at most SEND_AT_MAX_DAYS ahead. */
+export const sendAtSchema = z.iso
+  .datetime({
+    offset: true,
+    error: 'sendAt: use data e hora ISO 8601 com fuso (ex.: 2026-12-01T09:00:00-03:00).',
+  })
+  .superRefine((value, ctx) => {
+    const at = Date.parse(value);
+    const now = Date.now();
+    if (at <= now) ctx.addIssue({ code: 'custom', message: 'sendAt deve ser no futuro.' });
+    else if (at > now + SEND_AT_MAX_DAYS * 86_400_000)
+      ctx.addIssue({ code: 'custom', message: `sendAt pode ser no máximo ${SEND_AT_MAX_DAYS} dias à frente.` });
+  })
+  .describe(
+    `Programa o envio: a mensagem é aceita agora (validada, renderizada e cobrada), com situação \`scheduled\`, e sai a partir deste instante (ISO 8601 com fuso; no futuro, até ${SEND_AT_MAX_DAYS} dias). Cancele com \`POST /messages/{id}/cancel\` enquanto estiver programada: o valor volta ao saldo.`,
+  );
+
 /** Custom headers per message and the longest value. */
 export const MESSAGE_HEADERS_MAX = 20;
 export const MESSAGE_HEADER_VALUE_MAX = 900;
@@ -392,6 +412,7 @@ const messageSchemaWith = <A extends z.ZodType<MessageAttachmentRequest>>(attach
       headers: headersSchema.optional(),
       /** Your own key/value pairs, echoed in the lookup and in every webhook of the message. */
       metadata: metadataSchema.optional(),
+      sendAt: sendAtSchema.optional(),
       attachments: z
         .array(attachment)
         .max(MESSAGE_ATTACHMENTS_MAX, `No máximo ${MESSAGE_ATTACHMENTS_MAX} anexos por mensagem.`)
@@ -468,12 +489,26 @@ export type TransactionalMessageInput = Omit<TransactionalMessageRequest, 'attac
   attachments?: (MessageAttachmentInput | StoredFileAttachment)[] | undefined;
 };
 
-export const transactionalBatchSchema = z.strictObject({
-  messages: z
-    .array(transactionalMessageRequestSchema)
-    .min(1, 'Envie ao menos uma mensagem.')
-    .max(TRANSACTIONAL_BATCH_MAX, `No máximo ${TRANSACTIONAL_BATCH_MAX} mensagens por chamada.`),
-});
+export const transactionalBatchSchema = z
+  .strictObject({
+    messages: z
+      .array(transactionalMessageRequestSchema)
+      .min(1, 'Envie ao menos uma mensagem.')
+      .max(TRANSACTIONAL_BATCH_MAX, `No máximo ${TRANSACTIONAL_BATCH_MAX} mensagens por chamada.`),
+    /** One time for the whole batch: its messages are stored and charged together, and go together. */
+    sendAt: sendAtSchema.optional(),
+  })
+  .superRefine((value, ctx) => {
+    for (const [i, message] of value.messages.entries()) {
+      if (message.sendAt !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['messages', i, 'sendAt'],
+          message: 'Num lote, informe sendAt uma vez, ao lado de messages (vale para todas).',
+        });
+      }
+    }
+  });
 export type TransactionalBatchInput = z.infer<typeof transactionalBatchSchema>;
 
 /** One copy of a message for a cc or bcc address: its own id, status and cost. */
@@ -481,7 +516,7 @@ export const transactionalCopyResultSchema = z.object({
   id: z.string(),
   to: z.string(),
   kind: z.enum(['cc', 'bcc']),
-  status: z.enum(['queued', 'sent', 'suppressed']),
+  status: z.enum(['queued', 'scheduled', 'sent', 'suppressed']),
   costMillis: z.number().int(),
   suppressionReason: z.enum(SUPPRESSION_REASON_VALUES).optional(),
 });
@@ -490,7 +525,9 @@ export const transactionalCopyResultSchema = z.object({
 export const transactionalMessageResultSchema = z.object({
   id: z.string(),
   to: z.string(),
-  status: z.enum(['queued', 'sent', 'suppressed']),
+  status: z
+    .enum(['queued', 'scheduled', 'sent', 'suppressed'])
+    .describe('`scheduled`: aceita com `sendAt`, sai a partir de então (cancelável até lá).'),
   costMillis: z.number().int(),
   stream: z
     .enum(['marketing', 'transactional'])
@@ -524,13 +561,25 @@ export type TransactionalSendResult = z.infer<typeof transactionalSendResultSche
  * Where a message is (the lookup): `queued` (waiting for its first attempt), `deferred` (a 4xx, another attempt is
  * scheduled), `delivered` (the receiving server accepted it), `bounced` (refused by the receiving server, at once
  * or by a later bounce report), `failed` (not sent for another reason, refunded), `suppressed` (not sent nor
- * charged: the address is suppressed in the message's stream).
+ * charged: the address is suppressed in the message's stream), `scheduled` (accepted with `sendAt`, waiting for it),
+ * `cancelled` (a scheduled message cancelled before it went, refunded).
  */
-export const MESSAGE_LOOKUP_STATUSES = ['queued', 'deferred', 'delivered', 'bounced', 'failed', 'suppressed'] as const;
+export const MESSAGE_LOOKUP_STATUSES = [
+  'queued',
+  'scheduled',
+  'deferred',
+  'delivered',
+  'bounced',
+  'failed',
+  'suppressed',
+  'cancelled',
+] as const;
 export type MessageLookupStatus = (typeof MESSAGE_LOOKUP_STATUSES)[number];
 
 export const MESSAGE_TIMELINE_EVENTS = [
   'queued',
+  'scheduled',
+  'cancelled',
   'delivered',
   'bounced',
   'failed',
@@ -612,6 +661,7 @@ export const messageSummarySchema = z.object({
     .describe('Enviada com uma chave de teste (`ct_test_…`): aceita e renderizada, mas nunca entregue nem cobrada.'),
   createdAt: z.iso.datetime(),
   sentAt: z.iso.datetime().nullable(),
+  sendAt: z.iso.datetime().nullable().describe('O envio programado (`sendAt`), se houver.'),
   nextAttemptAt: z.iso.datetime().nullable().describe('Só em `deferred`: quando será a próxima tentativa.'),
 });
 export type MessageSummary = z.infer<typeof messageSummarySchema>;

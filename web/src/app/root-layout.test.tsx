@@ -1,6 +1,7 @@
-import { fireEvent, render, screen } from '@testing-library/react';
-import { Link, MemoryRouter, Route, Routes } from 'react-router';
+import { fireEvent, screen } from '@testing-library/react';
+import { Link, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render';
 import { RootLayout } from './root-layout';
 
 afterEach(() => vi.restoreAllMocks());
@@ -8,23 +9,22 @@ afterEach(() => vi.restoreAllMocks());
 describe('RootLayout', () => {
   it('opens each new page at its top, but leaves an #anchor link where it points', () => {
     const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
-    render(
-      <MemoryRouter initialEntries={['/']}>
-        <Routes>
-          <Route element={<RootLayout />}>
-            <Route
-              index
-              element={
-                <>
-                  <Link to="/privacy-policy">Política</Link>
-                  <Link to="/#precos">Preços</Link>
-                </>
-              }
-            />
-            <Route path="privacy-policy" element={<h1>Política de privacidade</h1>} />
-          </Route>
-        </Routes>
-      </MemoryRouter>,
+    renderWithProviders(
+      <Routes>
+        <Route element={<RootLayout />}>
+          <Route
+            index
+            element={
+              <>
+                <Link to="/privacy-policy">Política</Link>
+                <Link to="/#precos">Preços</Link>
+              </>
+            }
+          />
+          <Route path="privacy-policy" element={<h1>Política de privacidade</h1>} />
+        </Route>
+      </Routes>,
+      { at: '/' },
     );
     scrollTo.mockClear();
     fireEvent.click(screen.getByRole('link', { name: 'Preços' }));

@@ -1,7 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { screen } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { createRoutesFromChildren, MemoryRouter, matchRoutes } from 'react-router';
+import { createRoutesFromChildren, matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { API_KEYS_KEY } from '@/features/api-keys/api/api-keys';
 import { BALANCE_QUERY_KEY } from '@/lib/queries/balance';
@@ -9,6 +9,7 @@ import { SENDERS_QUERY_KEY } from '@/lib/queries/senders';
 import { SESSION_QUERY_KEY } from '@/lib/session';
 import { ApiPage } from './api-page';
 import '@/lib/i18n/app-messages';
+import { renderWithProviders } from '@/test/render';
 import { AppRoutes } from './router';
 
 /** The route objects behind <AppRoutes/> (the same tree BrowserRouter renders). */
@@ -106,13 +107,7 @@ describe('routes of spec §2', () => {
       lowBalance: false,
       lowBalanceThresholdMillis: 5000,
     });
-    render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter>
-          <ApiPage />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderWithProviders(<ApiPage />, { client });
   }
 
   it('the API page lists the keys by prefix, offers the quick start and the docs, and lets owners manage', () => {

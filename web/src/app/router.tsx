@@ -44,7 +44,8 @@ const ApiPage = page(() => import('./api-page'), 'ApiPage');
 const ApiDocsPage = page(() => import('@/features/api-keys/routes/api-docs-page'), 'ApiDocsPage');
 const ListsPage = page(lists, 'ListsPage');
 const NewListPage = page(lists, 'NewListPage');
-const ListPage = page(lists, 'ListPage');
+// A list's page shows the contacts feature's browser: composed in app/.
+const ListPage = page(() => import('./list-page'), 'ListPage');
 const SegmentsPage = page(segments, 'SegmentsPage');
 const NewSegmentPage = page(segments, 'NewSegmentPage');
 const SegmentPage = page(segments, 'SegmentPage');

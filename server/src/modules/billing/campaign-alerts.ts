@@ -1,12 +1,13 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { notFound } from '../../http/not-found';
-import { accountDirectory } from '../accounts/account-directory';
-import { campaignAlerts } from '../bounces/bounces.db';
-import { campaigns } from '../campaigns/campaigns.db';
+import {
+  acknowledgeCampaignAlert as acknowledgeAlert,
+  type CampaignAlertKind,
+  listCampaignAlerts,
+} from '../bounces/campaign-alerts';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
 
-export type CampaignAlertKind = (typeof campaignAlerts.$inferSelect)['kind'];
+export type { CampaignAlertKind };
 
 export interface OperatorCampaignAlert {
   id: number;
@@ -38,30 +39,7 @@ export async function listCampaignAlertsForOperator(
   db: Db,
   opts: { includeReviewed?: boolean; limit?: number } = {},
 ): Promise<OperatorCampaignAlert[]> {
-  const rows = await db
-    .select({
-      id: campaignAlerts.id,
-      kind: campaignAlerts.kind,
-      reason: campaignAlerts.reason,
-      createdAt: campaignAlerts.createdAt,
-      acknowledgedAt: campaignAlerts.acknowledgedAt,
-      accountId: campaignAlerts.accountId,
-      accountName: accountDirectory.name,
-      accountStatus: accountDirectory.status,
-      ownerEmail: accountDirectory.ownerEmail,
-      campaignId: campaignAlerts.campaignId,
-      campaignName: campaigns.name,
-      campaignStatus: campaigns.status,
-      sent: campaigns.sentCount,
-      bounced: campaigns.bouncedCount,
-      complained: campaigns.complainedCount,
-    })
-    .from(campaignAlerts)
-    .innerJoin(campaigns, eq(campaigns.id, campaignAlerts.campaignId))
-    .innerJoin(accountDirectory, eq(accountDirectory.id, campaignAlerts.accountId))
-    .where(opts.includeReviewed ? undefined : isNull(campaignAlerts.acknowledgedAt))
-    .orderBy(sql`${campaignAlerts.acknowledgedAt} is not null`, desc(campaignAlerts.createdAt))
-    .limit(opts.limit ?? 200);
+  const rows = await listCampaignAlerts(db, opts);
   return rows.map((r) => ({
     ...r,
     bounceRate: r.sent > 0 ? r.bounced / r.sent : 0,
@@ -75,24 +53,18 @@ export async function acknowledgeCampaignAlert(
   input: { alertId: number; operator: OperatorRef; note?: string | null },
 ): Promise<{ acknowledgedAt: Date; changed: boolean }> {
   return db.transaction(async (tx) => {
-    const [moved] = await tx
-      .update(campaignAlerts)
-      .set({ acknowledgedAt: sql`now()` })
-      .where(and(eq(campaignAlerts.id, input.alertId), isNull(campaignAlerts.acknowledgedAt)))
-      .returning();
-    if (!moved) {
-      const [existing] = await tx.select().from(campaignAlerts).where(eq(campaignAlerts.id, input.alertId));
-      if (!existing?.acknowledgedAt) throw notFound('alert');
-      return { acknowledgedAt: existing.acknowledgedAt, changed: false };
-    }
+    const result = await acknowledgeAlert(tx, input.alertId);
+    if (!result?.alert.acknowledgedAt) throw notFound('alert');
+    const { alert, changed } = result;
+    if (!changed) return { acknowledgedAt: result.alert.acknowledgedAt, changed: false };
     await recordAdminAction(tx, {
       operator: input.operator,
       action: 'campaign_alert.review',
-      accountId: moved.accountId,
-      targetId: moved.campaignId,
+      accountId: alert.accountId,
+      targetId: alert.campaignId,
       reason: input.note ?? null,
-      details: { alertId: moved.id, kind: moved.kind },
+      details: { alertId: alert.id, kind: alert.kind },
     });
-    return { acknowledgedAt: moved.acknowledgedAt ?? new Date(), changed: true };
+    return { acknowledgedAt: result.alert.acknowledgedAt, changed: true };
   });
 }

@@ -4,8 +4,8 @@ import { notFound } from '../../http/not-found';
 import { lockBillingAccount, setBillingTerms } from '../accounts/account-balance';
 import { accountDirectory } from '../accounts/account-directory';
 import { transitionCampaignStatus } from '../campaigns/campaign-controls';
+import { campaignDirectory } from '../campaigns/campaign-directory';
 import { setCampaignPausedReason } from '../campaigns/campaign-records';
-import { campaigns } from '../campaigns/campaigns.db';
 import { adminAuditLog } from './billing.db';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
 
@@ -110,9 +110,9 @@ export async function setAccountStatus(
  */
 async function pauseSendingCampaignsOf(db: Db, accountId: string, operator: OperatorRef): Promise<string[]> {
   const sending = await db
-    .select({ id: campaigns.id, name: campaigns.name })
-    .from(campaigns)
-    .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.status, 'sending')));
+    .select({ id: campaignDirectory.id, name: campaignDirectory.name })
+    .from(campaignDirectory)
+    .where(and(eq(campaignDirectory.accountId, accountId), eq(campaignDirectory.status, 'sending')));
   const paused: string[] = [];
   for (const campaign of sending) {
     if (!(await transitionCampaignStatus(db, campaign.id, ['sending'], 'paused'))) continue;

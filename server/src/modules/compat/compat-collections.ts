@@ -1,6 +1,6 @@
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { memberAccounts } from '../accounts/account-directory';
-import { campaigns } from '../campaigns/campaigns.db';
+import { campaignRows } from '../campaigns/campaign-directory';
 
 /**
  * The collections the compatibility API (spec §7) knows, with the only fields it reads, filters, orders and
@@ -55,17 +55,17 @@ export const COLLECTIONS = {
   },
   campaigns: {
     filterable: {
-      id: campaigns.id,
-      uuid: campaigns.uuid,
-      created_by: campaigns.createdBy,
-      status: campaigns.status,
-      name: campaigns.name,
+      id: campaignRows.id,
+      uuid: campaignRows.uuid,
+      created_by: campaignRows.createdBy,
+      status: campaignRows.status,
+      name: campaignRows.name,
     },
     orderable: {
-      updated_at: campaigns.updatedAt,
-      created_at: campaigns.createdAt,
-      scheduled_at: campaigns.scheduledAt,
-      name: campaigns.name,
+      updated_at: campaignRows.updatedAt,
+      created_at: campaignRows.createdAt,
+      scheduled_at: campaignRows.scheduledAt,
+      name: campaignRows.name,
     },
     creatable: { uuid: 'uuid', created_by: 'createdBy', ...campaignWritable },
     updatable: { created_by: 'createdBy', ...campaignWritable },

@@ -12,9 +12,9 @@ import {
   findMembership,
   updateAccountSettings,
 } from '../accounts/accounts.service';
+import { type CampaignRow, campaignRows } from '../campaigns/campaign-directory';
 import { toCampaignView } from '../campaigns/campaign-view';
 import { createCampaign, findCampaignRow, updateCampaign } from '../campaigns/campaigns';
-import { campaigns } from '../campaigns/campaigns.db';
 import { COLLECTIONS, type CollectionName, type CollectionSpec } from './compat-collections';
 
 /** Who calls: the signed-in user and the current account (requireActor). */
@@ -62,7 +62,7 @@ function accountDoc(row: AccountRow): Doc {
   };
 }
 
-function campaignDoc(row: typeof campaigns.$inferSelect): Doc {
+function campaignDoc(row: CampaignRow): Doc {
   const v = toCampaignView(row);
   return {
     id: v.id,
@@ -158,8 +158,8 @@ async function readDocs(
   }
   const rows = await db
     .select()
-    .from(campaigns)
-    .where(and(eq(campaigns.createdBy, caller.accountId), eq(campaigns.kind, 'campaign'), ...filters))
+    .from(campaignRows)
+    .where(and(eq(campaignRows.createdBy, caller.accountId), eq(campaignRows.kind, 'campaign'), ...filters))
     .orderBy(...order)
     .limit(COMPAT_MAX_ROWS);
   return rows.map(campaignDoc);
@@ -211,8 +211,8 @@ export async function compatCount(
   }
   const [row] = await db
     .select({ n: count() })
-    .from(campaigns)
-    .where(and(eq(campaigns.createdBy, caller.accountId), eq(campaigns.kind, 'campaign'), ...filters));
+    .from(campaignRows)
+    .where(and(eq(campaignRows.createdBy, caller.accountId), eq(campaignRows.kind, 'campaign'), ...filters));
   return { count: Number(row?.n ?? 0) };
 }
 

@@ -6,7 +6,7 @@ import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/k
 import { escapeLike } from '../../db/like';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
-import { listMemberships } from '../lists/lists.db';
+import { findContactMemberships } from '../lists/list-directory';
 import { type ContactRow, type ContactView, toContactView } from './contact-view';
 import { CONTACT_STATUSES, contacts } from './contacts.db';
 
@@ -147,7 +147,7 @@ export async function findContact(db: Db, accountId: string, contactId: string):
     .from(contacts)
     .where(and(eq(contacts.accountId, accountId), eq(contacts.id, contactId)));
   if (!row) throw notFound('contact');
-  const memberships = await db.select().from(listMemberships).where(eq(listMemberships.contactId, contactId));
+  const memberships = await findContactMemberships(db, contactId);
   return {
     ...toContactView(row),
     lists: memberships.map((m) => ({ listId: m.listId, status: m.status, createdAt: m.createdAt.toISOString() })),

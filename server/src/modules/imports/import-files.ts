@@ -5,7 +5,7 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
 import { assertMayAskConsent } from '../lists/add-contacts-to-list';
-import { lists } from '../lists/lists.db';
+import { findListSummaries } from '../lists/list-directory';
 import { deleteStaleUploads, readImportFile, storeUpload } from './import-file-store';
 import { contactImportFiles, contactImports } from './imports.db';
 import { type CsvInspection, inspectCsv } from './inspect-csv';
@@ -118,10 +118,7 @@ export async function startImport(
     }
   }
   if (input.listId) {
-    const [list] = await db
-      .select({ id: lists.id, optIn: lists.optIn })
-      .from(lists)
-      .where(and(eq(lists.accountId, accountId), eq(lists.id, input.listId)));
+    const [list] = await findListSummaries(db, [input.listId], accountId);
     if (!list) throw notFound('list');
     if (list.optIn === 'double') await assertMayAskConsent(db, accountId, actor);
   }

@@ -15,9 +15,11 @@ const ISO = (column: SQL) => sql`to_char(${column} at time zone 'utc', 'YYYY-MM-
 
 /** The lookup status of the row `m` (see MESSAGE_LOOKUP_STATUSES), in SQL so the list can filter by it. */
 const STATUS_SQL = sql`case
-  when m.skip_reason = 'sandbox' then 'delivered'
-  when m.status = 'skipped' then case when m.skip_reason = 'suppressed' then 'suppressed' else 'failed' end
-  when m.status = 'queued' then case when m.attempts > 0 then 'deferred' else 'queued' end
+  when m.skip_reason = 'sandbox' then case when t.send_at > now() then 'scheduled' else 'delivered' end
+  when m.status = 'skipped' then case m.skip_reason when 'suppressed' then 'suppressed'
+                                                    when 'message_cancelled' then 'cancelled' else 'failed' end
+  when m.status = 'queued' then case when m.attempts > 0 then 'deferred'
+                                     when t.send_at > now() then 'scheduled' else 'queued' end
   when m.status = 'failed' then case when m.smtp_code >= 500 then 'bounced' else 'failed' end
   when exists (select 1 from message_events b where b.message_id = m.id and b.kind = 'bounce'
                 and b.bounce_kind = 'hard') then 'bounced'
@@ -39,6 +41,7 @@ interface Row {
   attempts: number | string;
   created_at: string;
   sent_at: string | null;
+  send_at: string | null;
   next_attempt_at: string | null;
   response: string | null;
   skip_reason: string | null;
@@ -52,6 +55,7 @@ function select(where: SQL, limit: number): SQL {
                     (select f.attachment_count from transactional_messages f
                       where f.message_id = coalesce(t.copy_of, t.message_id)) as attachments,
                     ${ISO(sql`m.created_at`)} as created_at, ${ISO(sql`m.sent_at`)} as sent_at,
+                    ${ISO(sql`t.send_at`)} as send_at,
                     case when m.status = 'queued' and m.attempts > 0 then ${ISO(sql`m.next_attempt_at`)} end
                       as next_attempt_at
                from messages m
@@ -91,6 +95,7 @@ function summary(row: Row): MessageSummary {
     sandbox: row.skip_reason === 'sandbox',
     createdAt: row.created_at,
     sentAt: row.sent_at,
+    sendAt: row.send_at,
     nextAttemptAt: row.next_attempt_at,
   };
 }
@@ -101,7 +106,13 @@ export async function findMessage(db: Db, accountId: string, mode: ApiKeyMode, i
   if (!row) throw notFound('message');
   const message = summary(row);
   const events: MessageDetail['events'] = [{ type: 'queued', at: message.createdAt, detail: null }];
-  if (message.sandbox) {
+  // A scheduled send: accepted now, due at sendAt (then delivered or cancelled before it).
+  if (message.sendAt) events.push({ type: 'scheduled', at: message.createdAt, detail: message.sendAt });
+  if (message.status === 'scheduled') {
+    // Nothing else has happened yet.
+  } else if (message.status === 'cancelled') {
+    events.push({ type: 'cancelled', at: null, detail: row.response });
+  } else if (message.sandbox) {
     // Nothing went out: "delivered" is what a live key would read, at the moment the request was accepted.
     events.push({ type: 'delivered', at: message.createdAt, detail: row.response });
   } else if (message.status === 'suppressed') {

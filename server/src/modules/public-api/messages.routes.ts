@@ -6,6 +6,7 @@ import {
   messageCollectionSchema,
   messageDetailSchema,
   messageListQuerySchema,
+  SEND_AT_MAX_DAYS,
   type TransactionalMessageInput,
   type TransactionalSendResult,
   transactionalBatchSchema,
@@ -16,6 +17,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { NOT_FOUND_TEXT } from '../../http/not-found';
 import { resolveMessageFiles } from '../message-files/message-files';
+import { cancelScheduledMessage } from '../transactional/cancel-scheduled';
 import { sendTransactionalGrouped } from '../transactional/group-commit';
 import { sendTransactional, transactionalStreamId } from '../transactional/send-transactional';
 import { emitWebhookEvent } from '../webhooks/emit-event';
@@ -57,7 +59,10 @@ const extrasDescription =
   `ou por \`fileId\`, um arquivo enviado uma vez por \`POST /files\` e usado em quantas mensagens quiser por ${MESSAGE_FILE_RETENTION_DAYS} dias ` +
   '(um `fileId` desconhecido, de outra conta ou expirado: 404 nomeando o anexo); ' +
   'executáveis e scripts (.exe, .bat, .js, .vbs, .scr, .msi, .jar…) são recusados; com `contentId`, o arquivo é uma imagem embutida (`<img src="cid:…">`). ' +
-  '`tags` e `metadata` voltam na consulta e em todo webhook da mensagem. Campos desconhecidos: 400 `unknown_fields`.';
+  '`tags` e `metadata` voltam na consulta e em todo webhook da mensagem. ' +
+  `\`sendAt\` (ISO 8601 com fuso, no futuro, até ${SEND_AT_MAX_DAYS} dias; no lote, uma vez ao lado de \`messages\`): aceita e cobra agora, ` +
+  'responde `scheduled` e entrega a partir dessa hora; `POST /messages/{id}/cancel` cancela e estorna enquanto espera. ' +
+  'Campos desconhecidos: 400 `unknown_fields`.';
 
 /**
  * A test key's accepted messages tell the account's webhooks what a live send would: one `message.delivered` each
@@ -120,10 +125,11 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     handler: async ({ key, body }) => {
       const [input] = await resolveMessageFiles(db, key.accountId, [body]);
       if (!input) throw new Error('resolveMessageFiles lost the message');
-      const result = await sendTransactionalGrouped(db, key.accountId, input, {
-        publicUrl,
-        sandbox: key.mode === 'test',
-      });
+      const options = { publicUrl, sandbox: key.mode === 'test' };
+      // A scheduled send is committed alone: a group commit makes batches due at once.
+      const result = body.sendAt
+        ? await sendTransactional(db, key.accountId, [input], { ...options, sendAt: new Date(body.sendAt) })
+        : await sendTransactionalGrouped(db, key.accountId, input, options);
       return key.mode === 'test' ? emitSandboxDelivered(db, key.accountId, [input], result) : result;
     },
   }),
@@ -152,6 +158,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
       const result = await sendTransactional(db, key.accountId, inputs, {
         publicUrl,
         sandbox: key.mode === 'test',
+        sendAt: body.sendAt ? new Date(body.sendAt) : undefined,
       });
       return key.mode === 'test' ? emitSandboxDelivered(db, key.accountId, inputs, result) : result;
     },
@@ -171,6 +178,29 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     notFoundMessage: NOT_FOUND_TEXT.message,
     success: { status: 200, description: 'A mensagem e sua linha do tempo.', schema: messageDetailSchema },
     handler: ({ key, params }) => findMessage(db, key.accountId, key.mode, params.id),
+  }),
+  defineOperation({
+    method: 'POST',
+    path: '/messages/{id}/cancel',
+    operationId: 'cancelMessage',
+    summary: 'Cancelar envio programado',
+    description:
+      'Cancela uma mensagem aceita com `sendAt` enquanto ela espera a hora (situação `scheduled`), com as cópias cc/bcc ' +
+      'dela (o id pode ser o da mensagem ou o de uma cópia). O que foi cobrado volta ao saldo (uma linha de estorno ' +
+      'no extrato). Depois da hora, ou se já saiu ou foi cancelada: 409 `message_not_scheduled`. A resposta é a ' +
+      'mensagem, agora `cancelled`.',
+    tags: ['Mensagens'],
+    sendOnly: true,
+    params: z.object({ id: z.string().regex(/^\d{1,19}$/) }),
+    notFoundMessage: NOT_FOUND_TEXT.message,
+    success: { status: 200, description: 'A mensagem cancelada e sua linha do tempo.', schema: messageDetailSchema },
+    errors: ['not_found', 'message_not_scheduled'],
+    handler: async ({ key, params }) => {
+      // 404 first for what this key cannot see (another account's, a test message for a live key, the reverse).
+      await findMessage(db, key.accountId, key.mode, params.id);
+      await cancelScheduledMessage(db, key.accountId, params.id);
+      return findMessage(db, key.accountId, key.mode, params.id);
+    },
   }),
   defineOperation({
     method: 'GET',

@@ -75,13 +75,14 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
     ids.file = (
       await call('POST', '/api/v1/files', { filename: 'base.pdf', content: Buffer.from('%PDF-1.4').toString('base64') })
     ).json().id;
-    // A message to look up (GET /messages/{id}).
+    // A message to look up (GET /messages/{id}), scheduled so that it can be cancelled (POST /messages/{id}/cancel).
     ids.message = (
       await call('POST', '/api/v1/messages', {
         to: { email: 'base@example.com' },
         from: { email: 'pedidos@minhaloja.com.br' },
         subject: 'Oi',
         text: 'Oi',
+        sendAt: new Date(Date.now() + 3_600_000).toISOString(),
       })
     ).json().messages[0].id;
   });

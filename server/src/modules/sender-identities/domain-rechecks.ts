@@ -3,7 +3,8 @@ import type { PeriodicJob } from '../../jobs/periodic-jobs';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import { findAccountOwner } from '../accounts/account-directory';
-import { recheckDueDomains, type SenderIdentitySettings } from './sender-identities';
+import { recheckDueDomains } from './domain-checks';
+import type { SenderIdentitySettings } from './sender-identities';
 
 /** Tells the account owner that a verified domain's DKIM record is gone (the settings screen also flags it). */
 export async function notifyDomainBroken(

@@ -16,21 +16,11 @@ import { requireActor, requireOperator, requireRole } from '../auth/request-acto
 import { unverifiedCampaignSenders } from '../campaigns/campaigns';
 import { assertMayCauseMail, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { hitRateLimit } from '../rate-limits/rate-limit';
-import {
-  addSenderAddress,
-  addSenderDomain,
-  checkSenderDomain,
-  confirmSenderAddress,
-  deleteSenderAddress,
-  deleteSenderDomain,
-  findSenderDomain,
-  isVerifiedTrackingHost,
-  listDomainsForOperator,
-  listSenders,
-  type SenderIdentitySettings,
-  senderAlignment,
-  setDomainSuspended,
-} from './sender-identities';
+import { checkSenderDomain } from './domain-checks';
+import { listDomainsForOperator, setDomainSuspended } from './operator-domains';
+import { addSenderAddress, confirmSenderAddress, deleteSenderAddress } from './sender-addresses';
+import { addSenderDomain, deleteSenderDomain, findSenderDomain, listSenders } from './sender-domains';
+import { isVerifiedTrackingHost, type SenderIdentitySettings, senderAlignment } from './sender-identities';
 
 const alignmentQuery = z.object({ fromEmail: z.string().max(320).optional() });
 const tlsAskQuery = z.object({ domain: z.string().min(1).max(253) });

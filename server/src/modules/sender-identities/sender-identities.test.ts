@@ -9,9 +9,9 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { createDnsResolver } from '../../net/dns';
 import { createListWithContacts, createReadyCampaign, creditAccount } from '../sending/testing/send-fixtures';
+import { recheckDueDomains } from './domain-checks';
 import { notifyDomainBroken } from './domain-rechecks';
 import { decryptSecret } from './key-encryption';
-import { recheckDueDomains } from './sender-identities';
 import { senderAddresses, senderDomains } from './sender-identities.db';
 import { senderIdentitySettings } from './sender-settings';
 

@@ -271,3 +271,30 @@ export async function requeueExpiredBatches(db: Db, leaseSeconds: number): Promi
   );
   return rows.length;
 }
+
+/**
+ * Cancel scheduled work: two CTEs, `held` (the stream's batches holding the caller's `ids` that are still queued and
+ * not yet due, locked) and `cancelled` (those ids' queued messages in them, now skipped with `reason` and
+ * `response`, returning `id`). A batch a lane already claimed, or one already due, is not held: its messages go.
+ * A claim takes batches with SKIP LOCKED, so a message is either cancelled here or delivered, never both.
+ */
+export function cancelScheduledCtes(input: {
+  streamId: string;
+  /** A relation of message ids (`select id from …`). */
+  ids: SQL;
+  reason: SkipReason;
+  response: string;
+}): SQL {
+  return sql`held as (
+          select b.first_message_id, b.last_message_id from message_batches b
+           where b.campaign_id = ${input.streamId}::uuid and b.status = 'queued' and b.due_at > now()
+             and exists (select 1 from (${input.ids}) x
+                          where x.id between b.first_message_id and b.last_message_id)
+             for update),
+        cancelled as (
+          update messages m set status = 'skipped', response = ${input.response}, skip_reason = ${input.reason}
+            from held h
+           where m.id between h.first_message_id and h.last_message_id and m.id in (${input.ids})
+             and m.campaign_id = ${input.streamId}::uuid and m.status = 'queued'
+          returning m.id)`;
+}

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { contacts } from '../contacts/contacts.db';
-import { setDomainSuspended } from '../sender-identities/sender-identities';
+import { setDomainSuspended } from '../sender-identities/operator-domains';
 import { createSigningResolver } from '../sender-identities/sender-signing';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { sendTransactional } from '../transactional/send-transactional';

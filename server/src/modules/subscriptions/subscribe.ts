@@ -6,7 +6,7 @@ import { accountDirectory } from '../accounts/account-directory';
 import { recordContactConsent, upsertFormContact } from '../contacts/contact-status';
 import { liftSuppressionsByConsent } from '../contacts/suppression';
 import { addContactsToList, confirmMemberships } from '../lists/add-contacts-to-list';
-import { lists } from '../lists/lists.db';
+import { findListSummaries, listDirectory } from '../lists/list-directory';
 import { type ConsentLinks, SUBSCRIBE_TOKEN_PURPOSE } from './consent-requests';
 import { verifyToken } from './signed-token';
 import { subscriptionConsents } from './subscriptions.db';
@@ -25,16 +25,16 @@ export async function findPublicList(db: Db, listId: string): Promise<PublicList
   if (!/^[0-9a-f-]{36}$/i.test(listId)) return null;
   const [row] = await db
     .select({
-      id: lists.id,
-      accountId: lists.accountId,
-      name: lists.name,
-      description: lists.description,
-      optIn: lists.optIn,
+      id: listDirectory.id,
+      accountId: listDirectory.accountId,
+      name: listDirectory.name,
+      description: listDirectory.description,
+      optIn: listDirectory.optIn,
       senderName: accountDirectory.senderName,
     })
-    .from(lists)
-    .innerJoin(accountDirectory, eq(accountDirectory.id, lists.accountId))
-    .where(eq(lists.id, listId));
+    .from(listDirectory)
+    .innerJoin(accountDirectory, eq(accountDirectory.id, listDirectory.accountId))
+    .where(eq(listDirectory.id, listId));
   return row ?? null;
 }
 
@@ -117,15 +117,10 @@ export async function confirmSubscription(
     const requested = first.requestId
       ? await tx.select().from(subscriptionConsents).where(eq(subscriptionConsents.requestId, first.requestId))
       : [first];
-    const found = await tx
-      .select({ id: lists.id, name: lists.name })
-      .from(lists)
-      .where(
-        inArray(
-          lists.id,
-          requested.map((r) => r.listId),
-        ),
-      );
+    const found = await findListSummaries(
+      tx,
+      requested.map((r) => r.listId),
+    );
     if (found.length === 0) return null;
     const now = new Date();
     const open = requested.filter((r) => !r.confirmedAt);

@@ -51,6 +51,11 @@ export interface SendTransactionalOptions {
    * rows are `skipped` with reason `sandbox` — no engine batch, no charge, no delivery.
    */
   sandbox?: boolean;
+  /**
+   * A scheduled send (`sendAt`): stored and charged now like any send, its engine batch due at this instant (the
+   * lanes claim it no earlier); cancellable, and refunded, until then (cancel-scheduled.ts).
+   */
+  sendAt?: Date | undefined;
 }
 
 interface Prepared {
@@ -167,6 +172,8 @@ export interface PreparedTransactional {
   messages: Prepared[];
   /** Who caused the send, for the ledger's line: an API request or an automation's step (its event's data). */
   origin: 'api' | 'automation';
+  /** When its messages go (a scheduled send); null: at once. A commit's requests all share it. */
+  sendAt: Date | null;
 }
 
 /**
@@ -360,6 +367,7 @@ export async function prepareTransactional(
     priceMillis: Number(row?.price_millis),
     messages: prepared,
     origin: options.dataFrom === 'event' ? 'automation' : 'api',
+    sendAt: options.sendAt ?? null,
   };
 }
 
@@ -391,12 +399,16 @@ export async function commitTransactional(
   const first = group[0];
   if (!first) return [];
   const prepared = group.flatMap((r) => r.messages);
+  // One statement makes the batches of one due time: the group commit carries only sends due at once.
+  if (group.some((r) => r.sendAt?.getTime() !== first.sendAt?.getTime())) {
+    throw new Error('a transactional commit mixes sends due at different times');
+  }
   const sendable = prepared.filter(goes).length;
   // The price read by prepareTransactional (unlocked); the statement charges only if it is still the account's
   // price under the lock, and otherwise answers the current one: then the commit runs again at that price.
   let price = first.priceMillis;
   for (let attempt = 0; ; attempt++) {
-    const outcome = await storeAndCharge(db, accountId, first.streamId, prepared, sendable, price, first.origin);
+    const outcome = await storeAndCharge(db, accountId, first, prepared, sendable, price);
     if (!outcome.account) throw notFound('account');
     if (outcome.account.status !== 'active') throw new AppError('account_suspended', undefined);
     if (outcome.account.priceMillis !== price) {
@@ -423,7 +435,11 @@ export async function commitTransactional(
       for (const p of r.messages) {
         const id = String(ids[at++]);
         // A test key's message answers as a live one (queued), at no cost.
-        const status = p.suppressedBy ? ('suppressed' as const) : ('queued' as const);
+        const status = p.suppressedBy
+          ? ('suppressed' as const)
+          : first.sendAt
+            ? ('scheduled' as const)
+            : ('queued' as const);
         const costMillis = goes(p) ? price : 0;
         const reason = p.suppressedBy ? { suppressionReason: p.suppressedBy } : {};
         total += costMillis;
@@ -460,12 +476,12 @@ interface StoreOutcome {
 async function storeAndCharge(
   db: Db,
   accountId: string,
-  streamId: string,
+  { streamId, origin, sendAt }: PreparedTransactional,
   prepared: Prepared[],
   sendable: number,
   price: number,
-  origin: PreparedTransactional['origin'],
 ): Promise<StoreOutcome> {
+  const dueAt = sendAt ? sql`${sendAt.toISOString()}::timestamptz` : undefined;
   const cost = costOfEmailsMillis(sendable, price);
   const charged = sql`exists (select 1 from acct where acct.status = 'active' and acct.price_millis = ${price}::integer)`;
   const entry = ledgerEntryFromBalanceSql(
@@ -541,14 +557,15 @@ async function storeAndCharge(
           insert into transactional_messages (message_id, account_id, from_email, from_name, reply_to, to_name,
                                               category, track_opens, track_clicks, subject, html, text,
                                               template_id, tags, cost_millis, recipient_kind, copy_of, header_to, cc,
-                                              headers, metadata, attachment_count)
+                                              headers, metadata, attachment_count, send_at)
           select m.id, ${accountId}::uuid, i.from_email, i.from_name, i.reply_to, i.to_name, i.category,
                  i.track_opens, i.track_clicks, i.subject, i.html, i.text, i.template_id,
                  case when i.tags is null then null
                       else array(select jsonb_array_elements_text(i.tags::jsonb)) end,
                  case when m.status = 'queued' then ${price}::integer else 0 end, i.kind,
                  (select p.id from m p where p.token = i.copy_of_token),
-                 i.header_to::jsonb, i.cc::jsonb, i.headers::jsonb, i.metadata::jsonb, i.attachment_count
+                 i.header_to::jsonb, i.cc::jsonb, i.headers::jsonb, i.metadata::jsonb, i.attachment_count,
+                 ${sendAt?.toISOString() ?? null}::timestamptz
             from m join input i on i.token = m.token
           returning 1),
         files as (
@@ -574,6 +591,7 @@ async function storeAndCharge(
           streamId,
           queued: sql`select id from m where status = 'queued'`,
           size: TRANSACTIONAL_ENGINE_BATCH,
+          ...(dueAt ? { dueAt } : {}),
           extendIf: sql`(select acct.row_version from acct) = (select xmin::text from ${accounts} where id = ${accountId}::uuid)`,
         })},
         entry as (${entry})

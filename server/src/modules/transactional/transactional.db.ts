@@ -60,6 +60,11 @@ export const transactionalMessages = pgTable('transactional_messages', {
   /** The caller's allow-listed headers, in order: [name, value][]. */
   headers: jsonb('headers').$type<[string, string][]>(),
   metadata: jsonb('metadata').$type<Record<string, string>>(),
+  /**
+   * `sendAt` of a scheduled send: its engine batch is due then (the lanes claim it no earlier), the lookup shows it
+   * `scheduled` until then, and it can be cancelled (refunded) while its batch waits. Null: sent at once.
+   */
+  sendAt: timestamp('send_at', { withTimezone: true }),
   /** Files stored under the `to` row (copies read them from `copyOf`). */
   attachmentCount: integer('attachment_count').notNull().default(0),
 });

@@ -52,6 +52,7 @@ export const ERROR_MESSAGES_EN: Record<ErrorCode, string> = {
   suppression_not_manual: 'This address was suppressed by the recipient or the provider and cannot be removed by hand.',
   campaign_exists: 'A campaign with this identifier (uuid) already exists.',
   campaign_already_sending: 'This campaign is already sending or was already sent.',
+  message_not_scheduled: 'This message is not scheduled: it cannot be cancelled.',
   campaign_not_editable: "The campaign's current status does not allow this action.",
   campaign_not_ready: 'The campaign cannot be sent yet: an item of the checklist is missing.',
 };

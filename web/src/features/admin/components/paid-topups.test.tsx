@@ -1,9 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/app/confirm-dialog';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
+import { renderWithProviders } from '@/test/render';
 import { PaidTopups } from './paid-topups';
 
 let restore: () => void = () => {};
@@ -54,11 +54,11 @@ describe('PaidTopups (operator refunds)', () => {
       return Response.json({});
     });
     restore = configureApiClient({ fetch });
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+    renderWithProviders(
+      <>
         <PaidTopups />
         <ConfirmDialog />
-      </QueryClientProvider>,
+      </>,
     );
     const row = (await screen.findByText('TX1', { exact: false })).closest('li') as HTMLElement;
     // Static top-ups (no provider) cannot be refunded here.

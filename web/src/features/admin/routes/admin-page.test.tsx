@@ -1,11 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/app/confirm-dialog';
 import { configureApiClient } from '@/lib/api-client';
 import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import { AdminPage } from './admin-page';
 
 const SLOW = { timeout: 5_000 };
@@ -131,15 +130,14 @@ function renderAdmin(session: object = operatorSession) {
     return Response.json({ topups: [] });
   });
   restore = configureApiClient({ fetch });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const client = testQueryClient();
   client.setQueryData(SESSION_QUERY_KEY, session);
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <AdminPage />
-        <ConfirmDialog />
-      </MemoryRouter>
-    </QueryClientProvider>,
+  renderWithProviders(
+    <>
+      <AdminPage />
+      <ConfirmDialog />
+    </>,
+    { client },
   );
   return calls;
 }

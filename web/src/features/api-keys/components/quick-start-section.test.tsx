@@ -1,12 +1,11 @@
 import type { BalanceDto, SenderListDto } from '@carteiro/shared';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
 import { queryClient } from '@/lib/query-client';
+import { renderWithProviders } from '@/test/render';
 import { QuickStartSection, quickStartCurl, quickStartSender } from './quick-start-section';
 
 const SLOW = { timeout: 5_000 };
@@ -51,13 +50,7 @@ function renderWith(list: SenderListDto, paid: number, secret: string | null) {
     }),
   });
   queryClient.setQueryData(SESSION_QUERY_KEY, session);
-  render(
-    <QueryClientProvider client={queryClient}>
-      <MemoryRouter>
-        <QuickStartSection secret={secret} />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<QuickStartSection secret={secret} />, { client: queryClient });
   return calls;
 }
 

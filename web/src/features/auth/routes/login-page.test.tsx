@@ -1,12 +1,13 @@
 import { ERROR_MESSAGES_PT_BR } from '@carteiro/shared';
-import { fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { fireEvent, screen } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DashboardLayout } from '@/app/dashboard-layout';
 import { configureApiClient } from '@/lib/api-client';
 import { resetPublicConfigCache } from '@/lib/public-config';
 import { queryClient } from '@/lib/query-client';
 import '@/lib/i18n/app-messages';
+import { renderWithProviders } from '@/test/render';
 import { LoginPage } from './login-page';
 
 const SLOW = { timeout: 5_000 };
@@ -45,13 +46,12 @@ function Where() {
 }
 
 function renderAt(path: string) {
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <Routes>
-        <Route path="/auth/login" element={<LoginPage />} />
-        <Route path="/dashboard/*" element={<Where />} />
-      </Routes>
-    </MemoryRouter>,
+  return renderWithProviders(
+    <Routes>
+      <Route path="/auth/login" element={<LoginPage />} />
+      <Route path="/dashboard/*" element={<Where />} />
+    </Routes>,
+    { at: path },
   );
 }
 
@@ -140,15 +140,14 @@ describe('dashboard guard', () => {
       }
       return Response.json({});
     });
-    render(
-      <MemoryRouter initialEntries={['/dashboard/campaigns?aba=rascunhos']}>
-        <Routes>
-          <Route path="/auth/login" element={<LoginPage />} />
-          <Route path="/dashboard" element={<DashboardLayout />}>
-            <Route path="*" element={<Where />} />
-          </Route>
-        </Routes>
-      </MemoryRouter>,
+    renderWithProviders(
+      <Routes>
+        <Route path="/auth/login" element={<LoginPage />} />
+        <Route path="/dashboard" element={<DashboardLayout />}>
+          <Route path="*" element={<Where />} />
+        </Route>
+      </Routes>,
+      { at: '/dashboard/campaigns?aba=rascunhos' },
     );
     await screen.findByRole('button', { name: 'Entrar' }, SLOW);
     fillAndSubmit('ana@example.com', 'senha-certa-1');
@@ -159,15 +158,14 @@ describe('dashboard guard', () => {
 
   it('sends a visitor whose session ended to the login page with the session-expired message', async () => {
     mockApi((path) => (path.startsWith('/api/session') ? apiError(401, 'user-token-expired') : Response.json({})));
-    render(
-      <MemoryRouter initialEntries={['/dashboard/lists']}>
-        <Routes>
-          <Route path="/auth/login" element={<LoginPage />} />
-          <Route path="/dashboard" element={<DashboardLayout />}>
-            <Route path="*" element={<Where />} />
-          </Route>
-        </Routes>
-      </MemoryRouter>,
+    renderWithProviders(
+      <Routes>
+        <Route path="/auth/login" element={<LoginPage />} />
+        <Route path="/dashboard" element={<DashboardLayout />}>
+          <Route path="*" element={<Where />} />
+        </Route>
+      </Routes>,
+      { at: '/dashboard/lists' },
     );
     expect((await screen.findByRole('alert', undefined, SLOW)).textContent).toBe('Sua sessão expirou. Entre de novo.');
   });

@@ -1,10 +1,10 @@
 import type { AutomationView } from '@carteiro/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import { AutomationPage, AutomationsPage, NewAutomationPage } from './automation-pages';
 
 const SLOW = { timeout: 5_000 };
@@ -54,17 +54,14 @@ function renderAt(path: string, answers: (path: string, init?: RequestInit) => R
     return Response.json({});
   });
   restore = configureApiClient({ fetch });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/dashboard/automations" element={<AutomationsPage />} />
-          <Route path="/dashboard/automations/new" element={<NewAutomationPage />} />
-          <Route path="/dashboard/automations/:id" element={<AutomationPage />} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
+  const client = testQueryClient();
+  renderWithProviders(
+    <Routes>
+      <Route path="/dashboard/automations" element={<AutomationsPage />} />
+      <Route path="/dashboard/automations/new" element={<NewAutomationPage />} />
+      <Route path="/dashboard/automations/:id" element={<AutomationPage />} />
+    </Routes>,
+    { at: path, client },
   );
   return fetch;
 }

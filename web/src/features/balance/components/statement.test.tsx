@@ -1,10 +1,9 @@
 import type { LedgerEntryDto } from '@carteiro/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import { Statement } from './statement';
 
 const SLOW = { timeout: 5_000 };
@@ -62,14 +61,8 @@ function renderStatement() {
     return Response.json({ entries: period.has('from') ? [] : ENTRIES, nextCursor: null });
   });
   restore = configureApiClient({ fetch });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <Statement timeZone="America/Sao_Paulo" />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  const client = testQueryClient();
+  renderWithProviders(<Statement timeZone="America/Sao_Paulo" />, { client });
   return paths;
 }
 

@@ -1,12 +1,11 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DashboardHomePage } from '@/features/dashboard/routes/dashboard-home-page';
 import { configureApiClient } from '@/lib/api-client';
 import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import { MyBalancePage } from './my-balance-page';
 
 const SLOW = { timeout: 5_000 };
@@ -49,13 +48,9 @@ function renderAs(role: 'owner' | 'admin' | 'member', page: ReactNode) {
     return Response.json({ items: [] });
   });
   restore = configureApiClient({ fetch });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const client = testQueryClient();
   client.setQueryData(SESSION_QUERY_KEY, session(role));
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>{page}</MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(page, { client });
   return paths;
 }
 

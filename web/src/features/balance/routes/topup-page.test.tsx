@@ -1,11 +1,11 @@
 import type { TopupDto } from '@carteiro/shared';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
 import { queryClient } from '@/lib/query-client';
+import { renderWithProviders } from '@/test/render';
 import { formatTimeLeft, TopupPage } from './topup-page';
 
 let restore: () => void = () => {};
@@ -46,14 +46,11 @@ function renderPage(first: TopupDto, afterPost?: TopupDto) {
     return Response.json(current);
   });
   restore = configureApiClient({ fetch });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={['/dashboard/my-balance/topups/t1']}>
-        <Routes>
-          <Route path="/dashboard/my-balance/topups/:id" element={<TopupPage />} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
+  renderWithProviders(
+    <Routes>
+      <Route path="/dashboard/my-balance/topups/:id" element={<TopupPage />} />
+    </Routes>,
+    { at: '/dashboard/my-balance/topups/t1', client: queryClient },
   );
   return calls;
 }

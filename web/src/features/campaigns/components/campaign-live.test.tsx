@@ -1,9 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/app/confirm-dialog';
 import { configureApiClient } from '@/lib/api-client';
 import { appStore } from '@/stores/app-store';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import type { CampaignProgress } from '../api/get-progress';
 import type { Campaign } from '../api/types';
 import { CampaignProgressCard } from './campaign-live';
@@ -39,12 +39,13 @@ function renderCard(status: Campaign['status'], answer: CampaignProgress) {
     return Response.json({});
   });
   restore = configureApiClient({ fetch });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
+  const client = testQueryClient();
+  renderWithProviders(
+    <>
       <CampaignProgressCard campaign={{ id: ID, name: 'Promoção', status } as Campaign} />
       <ConfirmDialog />
-    </QueryClientProvider>,
+    </>,
+    { client },
   );
   return fetch;
 }

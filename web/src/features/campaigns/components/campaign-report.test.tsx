@@ -1,7 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import type { RecipientActivity } from '../api/get-recipients';
 import type { CampaignReport } from '../api/get-report';
 import type { Campaign } from '../api/types';
@@ -79,8 +79,8 @@ let restore: () => void = () => {};
 afterEach(() => restore());
 
 function withClient(ui: React.ReactNode) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>);
+  const client = testQueryClient();
+  return renderWithProviders(ui, { client });
 }
 
 describe('report data helpers', () => {

@@ -1,9 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
+import { renderWithProviders } from '@/test/render';
 import type { Campaign } from '../api/types';
 import { ResendNonOpeners } from './resend-non-openers';
 
@@ -17,15 +17,12 @@ afterEach(() => restore());
 function renderButton(answer: () => Response) {
   const fetch = vi.fn(async () => answer());
   restore = configureApiClient({ fetch });
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter initialEntries={['/view']}>
-        <Routes>
-          <Route path="/view" element={<ResendNonOpeners campaign={ORIGINAL} />} />
-          <Route path="/dashboard/campaigns/:id/view" element={<p>rascunho aberto</p>} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
+  renderWithProviders(
+    <Routes>
+      <Route path="/view" element={<ResendNonOpeners campaign={ORIGINAL} />} />
+      <Route path="/dashboard/campaigns/:id/view" element={<p>rascunho aberto</p>} />
+    </Routes>,
+    { at: '/view' },
   );
   return fetch;
 }

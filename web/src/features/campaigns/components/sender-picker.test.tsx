@@ -1,10 +1,9 @@
 import type { SenderListDto } from '@carteiro/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
+import { renderWithProviders } from '@/test/render';
 import { SenderPicker } from './sender-picker';
 
 let restore: () => void = () => {};
@@ -34,13 +33,7 @@ function renderPicker(list: SenderListDto, initial: string) {
       </>
     );
   }
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <Harness />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<Harness />);
   return seen;
 }
 

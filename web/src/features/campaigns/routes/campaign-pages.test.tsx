@@ -1,11 +1,11 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/app/confirm-dialog';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
 import { appStore } from '@/stores/app-store';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import type { Campaign } from '../api/types';
 import { CampaignsPage, CampaignViewPage } from './campaign-pages';
 
@@ -84,17 +84,16 @@ function renderAt(path: string, answers: (path: string, init?: RequestInit) => R
     return Response.json({});
   });
   restore = configureApiClient({ fetch });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/dashboard/campaigns" element={<CampaignsPage />} />
-          <Route path="/dashboard/campaigns/:id/view" element={<CampaignViewPage />} />
-        </Routes>
-      </MemoryRouter>
+  const client = testQueryClient();
+  renderWithProviders(
+    <>
+      <Routes>
+        <Route path="/dashboard/campaigns" element={<CampaignsPage />} />
+        <Route path="/dashboard/campaigns/:id/view" element={<CampaignViewPage />} />
+      </Routes>
       <ConfirmDialog />
-    </QueryClientProvider>,
+    </>,
+    { at: path, client },
   );
   return fetch;
 }

@@ -1,10 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/app/confirm-dialog';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
 import { dismissToast } from '@/stores/app-store';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import { SuppressionPanel, splitAddresses } from './suppression-panel';
 
 let restore: () => void = () => {};
@@ -17,12 +17,13 @@ const summary = { total: 3, byReason: { erased: 1, unsubscribed: 2, bounced: 0, 
 
 function renderPanel(fetch: typeof globalThis.fetch) {
   restore = configureApiClient({ fetch });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
+  const client = testQueryClient();
+  return renderWithProviders(
+    <>
       <SuppressionPanel />
       <ConfirmDialog />
-    </QueryClientProvider>,
+    </>,
+    { client },
   );
 }
 

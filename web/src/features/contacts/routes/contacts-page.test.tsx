@@ -1,10 +1,9 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
 import { queryClient } from '@/lib/query-client';
+import { renderWithProviders } from '@/test/render';
 import { NewContactForm } from './contacts-page';
 
 let restore: () => void = () => {};
@@ -25,13 +24,7 @@ function descriptionOf(element: HTMLElement): string {
 describe('Novo contato', () => {
   it('explains "Base legal" and "Origem do consentimento" in plain words (LGPD jargon gets a hint)', () => {
     restore = configureApiClient({ fetch: vi.fn(async () => Response.json({ lists: [], total: 0 })) });
-    render(
-      <QueryClientProvider client={queryClient}>
-        <MemoryRouter>
-          <NewContactForm onDone={() => {}} />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderWithProviders(<NewContactForm onDone={() => {}} />, { client: queryClient });
     expect(descriptionOf(screen.getByLabelText('Base legal'))).toMatch(/LGPD.*Na dúvida, escolha Consentimento/);
     expect(descriptionOf(screen.getByLabelText('Origem do consentimento'))).toMatch(/balcão da loja/);
   });

@@ -1,10 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import { DashboardHomePage } from './dashboard-home-page';
 
 const SLOW = { timeout: 5_000 };
@@ -51,15 +50,9 @@ function renderHome(stats: unknown, campaigns: unknown[]) {
     return Response.json({ items: [{}] });
   });
   restore = configureApiClient({ fetch });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const client = testQueryClient();
   client.setQueryData(SESSION_QUERY_KEY, session);
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <DashboardHomePage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<DashboardHomePage />, { client });
 }
 
 describe('DashboardHomePage', () => {

@@ -1,8 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import { setLocale } from '@/lib/i18n';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import { ImportWizard } from './import-wizard';
 
 const upload = {
@@ -26,12 +26,8 @@ afterEach(async () => {
 });
 
 function renderWizard() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <ImportWizard />
-    </QueryClientProvider>,
-  );
+  const client = testQueryClient();
+  return renderWithProviders(<ImportWizard />, { client });
 }
 
 describe('ImportWizard', () => {

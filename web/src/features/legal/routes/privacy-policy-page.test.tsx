@@ -1,8 +1,9 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import { resetPublicConfigCache } from '@/lib/public-config';
+import { renderWithProviders } from '@/test/render';
 import { PRIVACY_POLICY_UPDATED, PrivacyPolicyPage } from './privacy-policy-page';
 
 let restore: () => void = () => {};
@@ -15,13 +16,12 @@ async function renderPolicy(config: Record<string, string> = { contactEmail: 'dp
   restore = configureApiClient({
     fetch: vi.fn(async () => Response.json(config)),
   });
-  render(
-    <MemoryRouter initialEntries={['/privacy-policy']}>
-      <Routes>
-        <Route path="/" element={<h1>Início</h1>} />
-        <Route path="/privacy-policy" element={<PrivacyPolicyPage />} />
-      </Routes>
-    </MemoryRouter>,
+  renderWithProviders(
+    <Routes>
+      <Route path="/" element={<h1>Início</h1>} />
+      <Route path="/privacy-policy" element={<PrivacyPolicyPage />} />
+    </Routes>,
+    { at: '/privacy-policy' },
   );
   await act(async () => {});
 }

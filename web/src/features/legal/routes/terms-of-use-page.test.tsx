@@ -1,9 +1,10 @@
-import { act, render, screen, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { act, screen, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RegisterPage } from '@/features/auth/routes/register-page';
 import { configureApiClient } from '@/lib/api-client';
 import { resetPublicConfigCache } from '@/lib/public-config';
+import { renderWithProviders } from '@/test/render';
 import { TERMS_OF_USE_UPDATED, TermsOfUsePage } from './terms-of-use-page';
 
 let restore: () => void = () => {};
@@ -22,13 +23,12 @@ async function renderAt(path: string) {
       }),
     ),
   });
-  render(
-    <MemoryRouter initialEntries={[path]}>
-      <Routes>
-        <Route path="/terms-of-use" element={<TermsOfUsePage />} />
-        <Route path="/auth/register" element={<RegisterPage />} />
-      </Routes>
-    </MemoryRouter>,
+  renderWithProviders(
+    <Routes>
+      <Route path="/terms-of-use" element={<TermsOfUsePage />} />
+      <Route path="/auth/register" element={<RegisterPage />} />
+    </Routes>,
+    { at: path },
   );
   await act(async () => {});
 }

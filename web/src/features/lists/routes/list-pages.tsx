@@ -1,5 +1,5 @@
 import { listCreateSchema } from '@carteiro/shared';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
 import {
@@ -20,7 +20,6 @@ import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { ContactsBrowser } from '@/features/contacts/components/contacts-browser';
 import { ImportProgressPanel } from '@/features/imports/components/import-progress';
 import { ImportWizard } from '@/features/imports/components/import-wizard';
 import { resumeImport } from '@/features/imports/import-tracker';
@@ -235,7 +234,11 @@ export function NewListPage() {
   );
 }
 
-export function ListPage() {
+/**
+ * A list's page. Its contacts are the contacts feature's browser filtered to the list: the route layer passes it in
+ * (app/list-page.tsx), so lists does not import contacts.
+ */
+export function ListPage({ contacts }: { contacts: (listId: string) => ReactNode }) {
   const { t } = useI18n();
   const { id = '' } = useParams();
   const list = useList(id);
@@ -300,7 +303,7 @@ export function ListPage() {
       </div>
       {importOpen ? null : <ImportProgressPanel />}
       <h2 className="mb-3 text-lg font-bold text-slate-900">{t('lists.contactsTitle')}</h2>
-      <ContactsBrowser fixedListId={data.id} />
+      {contacts(data.id)}
       <Drawer open={settingsOpen} title={t('lists.settingsTitle')} onClose={() => setSettingsOpen(false)}>
         <ListForm
           initial={{ name: data.name, description: data.description ?? '', optIn: data.optIn }}

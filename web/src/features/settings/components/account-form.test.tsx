@@ -1,10 +1,9 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
 import { queryClient } from '@/lib/query-client';
+import { renderWithProviders } from '@/test/render';
 import { AccountForm } from './account-form';
 
 afterEach(() => queryClient.clear());
@@ -17,13 +16,7 @@ function renderWithZone(timeZone: string) {
     role: 'owner',
     isOperator: false,
   });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <MemoryRouter>
-        <AccountForm />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<AccountForm />, { client: queryClient });
   return screen.getByLabelText('Fuso horário') as HTMLSelectElement;
 }
 

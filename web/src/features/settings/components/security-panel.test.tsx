@@ -1,11 +1,10 @@
 import { ERROR_MESSAGES_PT_BR } from '@carteiro/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import { SecurityPanel } from './security-panel';
 
 const SLOW = { timeout: 5_000 };
@@ -32,15 +31,9 @@ function renderPanel(handler: (path: string, body: unknown) => Response) {
       return handler(path, body);
     }),
   });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const client = testQueryClient();
   client.setQueryData(SESSION_QUERY_KEY, session);
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <SecurityPanel />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<SecurityPanel />, { client });
   return calls;
 }
 

@@ -1,12 +1,11 @@
 import type { SenderDnsRecord, SenderDomainDto, SenderListDto } from '@carteiro/shared';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
 import { queryClient } from '@/lib/query-client';
+import { renderWithProviders } from '@/test/render';
 import { SendersPanel } from './senders-panel';
 
 const SLOW = { timeout: 5_000 };
@@ -89,13 +88,7 @@ describe('SendersPanel (Configurações → Remetentes e domínios)', () => {
     const writeText = vi.fn(async () => {});
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     queryClient.setQueryData(SESSION_QUERY_KEY, session);
-    render(
-      <QueryClientProvider client={queryClient}>
-        <MemoryRouter>
-          <SendersPanel />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderWithProviders(<SendersPanel />, { client: queryClient });
     const card = await screen.findByRole('article', { name: 'Domínio loja.com.br' });
     expect(within(card).getByText('Aguardando DNS')).toBeTruthy();
     const dkim = within(card).getByTestId('record-dkim');

@@ -1,11 +1,10 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
 import { queryClient } from '@/lib/query-client';
+import { renderWithProviders } from '@/test/render';
 import { TeamPanel } from './team-panel';
 
 const session = {
@@ -45,13 +44,7 @@ describe('TeamPanel (Configurações → Equipe)', () => {
       }),
     });
     queryClient.setQueryData(SESSION_QUERY_KEY, session);
-    render(
-      <QueryClientProvider client={queryClient}>
-        <MemoryRouter>
-          <TeamPanel />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderWithProviders(<TeamPanel />, { client: queryClient });
     const since = await screen.findByTestId('member-since');
     expect(since.textContent).toMatch(/24\/11\/2026/);
     // No ancestor truncates (text-overflow: ellipsis) the line that holds the date.

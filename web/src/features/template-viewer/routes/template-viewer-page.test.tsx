@@ -1,7 +1,8 @@
-import { render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { screen, waitFor } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
+import { renderWithProviders } from '@/test/render';
 import { TemplateViewerPage } from './template-viewer-page';
 
 const SLOW = { timeout: 5_000 };
@@ -13,12 +14,11 @@ afterEach(() => restore());
 function renderViewer(path: string, answer: () => Response | Promise<Response>) {
   const fetch = vi.fn(async (_input: RequestInfo | URL) => answer());
   restore = configureApiClient({ fetch });
-  const view = render(
-    <MemoryRouter initialEntries={[path]}>
-      <Routes>
-        <Route path="/campaign/:id/template-viewer" element={<TemplateViewerPage />} />
-      </Routes>
-    </MemoryRouter>,
+  const view = renderWithProviders(
+    <Routes>
+      <Route path="/campaign/:id/template-viewer" element={<TemplateViewerPage />} />
+    </Routes>,
+    { at: path },
   );
   return { fetch, ...view };
 }

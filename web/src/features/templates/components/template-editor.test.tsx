@@ -1,10 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { forwardRef, useImperativeHandle } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
 import { BLANK_TEMPLATE_HTML } from '@/lib/blank-template';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import { TemplateEditor } from './template-editor';
 
 // GrapesJS does not run in jsdom: a stand-in with the same handle (the e2e journey drives the real builder).
@@ -38,11 +38,10 @@ function renderEditor(props: Partial<Parameters<typeof TemplateEditor>[0]> = {})
   });
   restore = configureApiClient({ fetch });
   const onSave = vi.fn(async () => {});
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <TemplateEditor initial={{ html: BLANK_TEMPLATE_HTML, project: null }} onSave={onSave} {...props} />
-    </QueryClientProvider>,
+  const client = testQueryClient();
+  renderWithProviders(
+    <TemplateEditor initial={{ html: BLANK_TEMPLATE_HTML, project: null }} onSave={onSave} {...props} />,
+    { client },
   );
   return { onSave };
 }

@@ -1,11 +1,11 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { forwardRef, useImperativeHandle } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
 import type { Template } from '@/lib/queries/templates';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import { TemplateEditorPage } from './template-editor-page';
 
 // GrapesJS does not run in jsdom: a stand-in with the same handle (the e2e journey drives the real builder).
@@ -55,15 +55,12 @@ function renderPage() {
     return Response.json({});
   });
   restore = configureApiClient({ fetch });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[`/dashboard/templates/${ID}`]}>
-        <Routes>
-          <Route path="/dashboard/templates/:id" element={<TemplateEditorPage />} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
+  const client = testQueryClient();
+  renderWithProviders(
+    <Routes>
+      <Route path="/dashboard/templates/:id" element={<TemplateEditorPage />} />
+    </Routes>,
+    { at: `/dashboard/templates/${ID}`, client },
   );
   return saved;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "transactional_messages" ADD COLUMN "send_at" timestamp with time zone;

@@ -1,0 +1,63 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
+import type { Db, DbTransaction } from '../../db/database';
+import { listMemberships, lists } from './lists.db';
+
+type DbOrTx = Db | DbTransaction;
+
+/**
+ * The lists module's reads for other modules: a list's identity without its counts (`findList` computes those),
+ * and a contact's memberships. `listDirectory` is the read model for joins (the public subscribe page joins the
+ * account's sender name in its one statement), a subquery PostgreSQL pulls up.
+ */
+export const listDirectory = new QueryBuilder()
+  .select({
+    id: lists.id,
+    accountId: lists.accountId,
+    name: lists.name,
+    description: lists.description,
+    optIn: lists.optIn,
+  })
+  .from(lists)
+  .as('list_directory');
+
+export interface ListSummary {
+  id: string;
+  accountId: string;
+  name: string;
+  description: string | null;
+  optIn: 'single' | 'double';
+}
+
+/**
+ * Lists by id, without counts; only the account's when `accountId` is given (a double opt-in link knows only the
+ * ids its signed request names).
+ */
+export async function findListSummaries(
+  db: DbOrTx,
+  listIds: readonly string[],
+  accountId?: string,
+): Promise<ListSummary[]> {
+  if (listIds.length === 0) return [];
+  return db
+    .select({
+      id: lists.id,
+      accountId: lists.accountId,
+      name: lists.name,
+      description: lists.description,
+      optIn: lists.optIn,
+    })
+    .from(lists)
+    .where(and(inArray(lists.id, [...listIds]), accountId ? eq(lists.accountId, accountId) : undefined));
+}
+
+/** The lists a contact is on, with its status on each (any status). */
+export async function findContactMemberships(
+  db: DbOrTx,
+  contactId: string,
+): Promise<Array<{ listId: string; status: string; createdAt: Date }>> {
+  return db
+    .select({ listId: listMemberships.listId, status: listMemberships.status, createdAt: listMemberships.createdAt })
+    .from(listMemberships)
+    .where(eq(listMemberships.contactId, contactId));
+}
