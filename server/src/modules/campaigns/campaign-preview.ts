@@ -1,10 +1,9 @@
 import { abVariantLetter, type CampaignSummary, costOfEmailsMillis } from '@carteiro/shared';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
-import { accounts } from '../accounts/accounts.db';
+import { findAccount } from '../accounts/accounts.service';
 import { countRecipients } from '../contacts/count-recipients';
 import { assertMayCauseMail, type MailCauser, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
 import { campaignAudience } from '../segments/campaign-audience';
@@ -12,8 +11,8 @@ import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } fro
 import { findCampaignRow } from './campaigns';
 import type { CampaignRow } from './campaigns.db';
 
-async function findAccount(db: Db, accountId: string) {
-  const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+async function findAccountOr404(db: Db, accountId: string) {
+  const account = await findAccount(db, accountId);
   if (!account) throw notFound('account');
   return account;
 }
@@ -67,7 +66,7 @@ export async function sendCampaignTest(
 ): Promise<{ sent: number }> {
   const accountId = policy.causer.accountId;
   const campaign = await findCampaignRow(db, accountId, id);
-  const account = await findAccount(db, accountId);
+  const account = await findAccountOr404(db, accountId);
   // The real send's sender (sending/campaign-sender.ts), checked by the same rule before anything is rendered.
   const fromEmail = campaign.fromEmail ?? account.defaultFromEmail;
   await assertMayCauseMail(db, policy.limits, policy.causer, {
@@ -93,7 +92,7 @@ export async function sendCampaignTest(
 /** Recipient count, cost at the account's price and the balance left after sending (before the "Enviar" button). */
 export async function summariseCampaign(db: Db, accountId: string, id: string): Promise<CampaignSummary> {
   const campaign = await findCampaignRow(db, accountId, id);
-  const account = await findAccount(db, accountId);
+  const account = await findAccountOr404(db, accountId);
   const recipients = await countRecipients(db, accountId, await campaignAudience(db, accountId, campaign));
   const costMillis = costOfEmailsMillis(recipients, account.priceMillis);
   return {

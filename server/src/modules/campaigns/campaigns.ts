@@ -16,8 +16,8 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
-import { accounts } from '../accounts/accounts.db';
-import { lists } from '../lists/lists.db';
+import { findAccount } from '../accounts/accounts.service';
+import { findListSummaries } from '../lists/list-directory';
 import { assertOwnSegments } from '../segments/segments';
 import { assertSenderAllowed, isSenderAllowed } from '../sender-identities/sender-identities';
 import { findCustomFieldNames } from '../templates/custom-field-names';
@@ -57,10 +57,7 @@ export async function findCampaign(db: Db, accountId: string, id: string): Promi
 async function assertOwnLists(db: Db, accountId: string, ids: string[]): Promise<void> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return;
-  const found = await db
-    .select({ id: lists.id })
-    .from(lists)
-    .where(and(eq(lists.accountId, accountId), inArray(lists.id, unique)));
+  const found = await findListSummaries(db, unique, accountId);
   if (found.length !== unique.length) throw new AppError('validation_failed', 'Uma das listas escolhidas não existe.');
 }
 
@@ -303,7 +300,7 @@ export async function scheduleCampaign(
   scheduledAtText: string,
   now = new Date(),
 ): Promise<CampaignView> {
-  const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+  const account = await findAccount(db, accountId);
   const scheduledAt = zonedLocalToDate(scheduledAtText, account?.timeZone ?? DEFAULT_TIME_ZONE);
   if (Number.isNaN(scheduledAt.getTime())) throw new AppError('validation_failed', 'Data e hora inválidas.');
   if (scheduledAt.getTime() < now.getTime() + MIN_SCHEDULE_LEAD_MS)
@@ -366,10 +363,7 @@ export async function findCampaignsBetween(db: Db, accountId: string, from: Date
  * now: the dashboard notice after the migration ("confirme antes do próximo envio").
  */
 export async function unverifiedCampaignSenders(db: Db, accountId: string): Promise<string[]> {
-  const [account] = await db
-    .select({ defaultFromEmail: accounts.defaultFromEmail })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
+  const account = await findAccount(db, accountId);
   const pending = (await findCampaigns(db, accountId)).filter((c) =>
     ['draft', 'scheduled', 'paused'].includes(c.status),
   );

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
-import { accounts } from '../accounts/accounts.db';
+import { findAccount } from '../accounts/accounts.service';
 import { findContact } from '../contacts/find-contacts';
 import { buildScope, type RenderContact } from '../templates/render-message';
 import { renderUntrusted } from '../templates/untrusted-render';
@@ -77,7 +77,7 @@ async function renderView(
   publicUrl: string,
   recipient: ViewerRecipient | null,
 ): Promise<PublicCampaignView> {
-  const [account] = await db.select().from(accounts).where(eq(accounts.id, campaign.createdBy));
+  const account = await findAccount(db, campaign.createdBy);
   if (!account) throw notFound('campaign');
   const browserUrl = `${publicUrl}/campaign/${campaign.id}/template-viewer`;
   const links = recipient
