@@ -482,7 +482,6 @@ export const en = {
   'admin.forbiddenTitle': 'Restricted access (403)',
   'admin.forbiddenBody': 'This area is for the Carteiro operations team only.',
   'admin.backToDashboard': 'Back to the dashboard',
-  'admin.loadError': 'Could not load the data.',
   'admin.reason': 'Reason',
   'admin.reasonOptional': 'Reason (optional)',
   'admin.reasonRequired': 'Enter the reason (at least 3 characters).',

@@ -379,7 +379,6 @@ export const ptBRApp = {
   'admin.forbiddenTitle': 'Acesso restrito (403)',
   'admin.forbiddenBody': 'Esta área é só para a equipe de operação do Carteiro.',
   'admin.backToDashboard': 'Voltar para o painel',
-  'admin.loadError': 'Não foi possível carregar os dados.',
   'admin.reason': 'Motivo',
   'admin.reasonOptional': 'Motivo (opcional)',
   'admin.reasonRequired': 'Informe o motivo (ao menos 3 caracteres).',

@@ -7,11 +7,10 @@ import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
 import { type MailingList, useCreateList, useLists } from '@/lib/queries/lists';
 import '@/lib/i18n/app-messages';
+import { ImportProgressPanel } from '@/components/imports/import-progress';
 import { type MessageKey, useI18n } from '@/lib/i18n';
-import { startImport } from '../api/start-import';
-import { type ImportUpload, uploadImport } from '../api/upload-import';
-import { trackImport, useImportTracker } from '../import-tracker';
-import { ImportProgressPanel } from './import-progress';
+import { type ImportUpload, startImport, uploadImport } from '@/lib/queries/imports';
+import { trackImport, useImportTracker } from '@/stores/import-tracker';
 
 const DELIMITER_LABELS: Record<string, MessageKey> = {
   ',': 'imports.delimiter.comma',
@@ -398,7 +397,6 @@ function NewListInline({ onCreated, onCancel }: { onCreated: (list: MailingList)
       <Label htmlFor="import-new-list">{t('imports.newList.name')}</Label>
       <Input
         id="import-new-list"
-        // biome-ignore lint/a11y/noAutofocus: the field the owner just asked for.
         autoFocus
         value={name}
         maxLength={200}

@@ -1,9 +1,9 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ImportWizard } from '@/components/imports/import-wizard';
 import { configureApiClient } from '@/lib/api-client';
 import { setLocale } from '@/lib/i18n';
 import { renderWithProviders, testQueryClient } from '@/test/render';
-import { ImportWizard } from './import-wizard';
 
 const upload = {
   importId: '0190b5d2-0000-7000-8000-000000000002',

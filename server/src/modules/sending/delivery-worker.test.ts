@@ -1,0 +1,75 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
+import type { Database } from '../../db/database';
+import { type ClaimSource, DeliveryWorker, type WorkerDeps } from './delivery-worker';
+import { testSenderSettings } from './testing/send-fixtures';
+import type { MailTransport } from './transport';
+
+/** A loopback-free relay: the sources below never hand it a message. */
+const idleTransport: MailTransport = { deliver: async () => [], close: async () => {} };
+
+/** A claim source that records each call and answers from a script of batch sizes (then 0). */
+function scripted(name: string, log: string[], sizes: number[], idleRecheckMs?: number): ClaimSource {
+  const left = [...sizes];
+  return {
+    idleRecheckMs,
+    prepare: async () => void log.push(`${name}:prepare`),
+    sendBatch: async () => {
+      const n = left.shift() ?? 0;
+      log.push(`${name}:${n}`);
+      return n;
+    },
+    settle: async () => void log.push(`${name}:settle`),
+  };
+}
+
+class TestWorker extends DeliveryWorker {
+  constructor(deps: WorkerDeps, sources: ClaimSource[]) {
+    super(deps);
+    this.serve(...sources);
+  }
+}
+
+describe.each(DATABASE_KINDS)('the delivery worker over claim sources on %s', (kind) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  }, 60_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const deps = (): WorkerDeps => ({
+    db: database.db,
+    transports: [idleTransport],
+    settings: testSenderSettings({ concurrency: 1 }),
+    logger: pino({ level: 'silent' }),
+    workerId: 'w1',
+  });
+
+  it('prepares every source, asks them in turn each round until none had work, then settles them', async () => {
+    const log: string[] = [];
+    const worker = new TestWorker(deps(), [scripted('a', log, [2, 1]), scripted('b', log, [3])]);
+    expect(await worker.tick()).toBe(true);
+    expect(log).toEqual(['a:prepare', 'b:prepare', 'a:2', 'b:3', 'a:1', 'b:0', 'a:0', 'b:0', 'a:settle', 'b:settle']);
+    log.length = 0;
+    expect(await worker.tick()).toBe(false);
+    expect(log).toEqual(['a:prepare', 'b:prepare', 'a:0', 'b:0', 'a:settle', 'b:settle']);
+  });
+
+  it('after an empty claim asks a source with idleRecheckMs again only once that time is over, across ticks', async () => {
+    const log: string[] = [];
+    const worker = new TestWorker(deps(), [scripted('campaigns', log, [1, 1]), scripted('stream', log, [], 200)]);
+    await worker.tick();
+    // The stream answered 0 once: the next rounds (and the next tick) do not ask it.
+    expect(log.filter((l) => l.startsWith('stream:') && !l.endsWith('prepare') && !l.endsWith('settle'))).toEqual([
+      'stream:0',
+    ]);
+    await worker.tick();
+    expect(log.filter((l) => l === 'stream:0')).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await worker.tick();
+    expect(log.filter((l) => l === 'stream:0')).toHaveLength(2);
+  });
+});
