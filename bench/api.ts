@@ -463,25 +463,27 @@ async function main(): Promise<void> {
         `delivered ${Math.round(batchDelivered)} msg/s end to end = ${(batchDelivered / campaignRate).toFixed(2)} × the campaign engine`,
     );
     console.log(`        accepting, per message: ${cpuPerCall(batchCpu, batchCpuAccepted, total)}`);
-    // 4. Attachments.
-    const attachmentCpu = await cpu();
-    const withFile = await load(ATTACHMENT_SENDS, HTTP_CONCURRENCY, (i) =>
-      post(apiPort as number, '/api/v1/messages', key.secret, {
-        ...messageBody(SINGLE + total + i),
-        attachments: [{ filename: `nota-${i}.pdf`, content: PDF_100KB }],
-      }),
-    );
-    const attachmentCpuAccepted = await cpu();
-    await waitUntil(queuedLeft);
-    const attachmentDelivered = ATTACHMENT_SENDS / ((performance.now() - withFile.t0) / 1000);
-    const attachmentAccepted = ATTACHMENT_SENDS / withFile.seconds;
-    console.log(
-      `attach  POST /api/v1/messages + 100 KB PDF: ${Math.round(attachmentAccepted)} accepted/s (${ATTACHMENT_SENDS} calls, ${HTTP_CONCURRENCY} in flight), ` +
-        `p50 ${pct(withFile.latencies, 50).toFixed(1)} ms, p99 ${pct(withFile.latencies, 99).toFixed(1)} ms; ` +
-        `delivered ${Math.round(attachmentDelivered)} msg/s end to end; ` +
-        `${(attachmentAccepted / (SINGLE / single.seconds)).toFixed(2)} × the single form's accepted/s`,
-    );
-    console.log(`        accepting, per call: ${cpuPerCall(attachmentCpu, attachmentCpuAccepted, ATTACHMENT_SENDS)}`);
+    // 4. Attachments (BENCH_ATTACHMENT_SENDS=0 leaves the row out).
+    if (ATTACHMENT_SENDS > 0) {
+      const attachmentCpu = await cpu();
+      const withFile = await load(ATTACHMENT_SENDS, HTTP_CONCURRENCY, (i) =>
+        post(apiPort as number, '/api/v1/messages', key.secret, {
+          ...messageBody(SINGLE + total + i),
+          attachments: [{ filename: `nota-${i}.pdf`, content: PDF_100KB }],
+        }),
+      );
+      const attachmentCpuAccepted = await cpu();
+      await waitUntil(queuedLeft);
+      const attachmentDelivered = ATTACHMENT_SENDS / ((performance.now() - withFile.t0) / 1000);
+      const attachmentAccepted = ATTACHMENT_SENDS / withFile.seconds;
+      console.log(
+        `attach  POST /api/v1/messages + 100 KB PDF: ${Math.round(attachmentAccepted)} accepted/s (${ATTACHMENT_SENDS} calls, ${HTTP_CONCURRENCY} in flight), ` +
+          `p50 ${pct(withFile.latencies, 50).toFixed(1)} ms, p99 ${pct(withFile.latencies, 99).toFixed(1)} ms; ` +
+          `delivered ${Math.round(attachmentDelivered)} msg/s end to end; ` +
+          `${(attachmentAccepted / (SINGLE / single.seconds)).toFixed(2)} × the single form's accepted/s`,
+      );
+      console.log(`        accepting, per call: ${cpuPerCall(attachmentCpu, attachmentCpuAccepted, ATTACHMENT_SENDS)}`);
+    }
     const [check] = await queryRows<{ sent: number; balance: number; expected: number }>(
       database.db,
       sql`select (select count(*)::int from messages m join campaigns c on c.id = m.campaign_id

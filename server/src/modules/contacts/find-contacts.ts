@@ -6,6 +6,7 @@ import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/k
 import { escapeLike } from '../../db/like';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
+import { accountDirectory } from '../accounts/account-directory';
 import { findContactMemberships } from '../lists/list-directory';
 import { type ContactRow, type ContactView, toContactView } from './contact-view';
 import { CONTACT_STATUSES, contacts } from './contacts.db';
@@ -152,4 +153,19 @@ export async function findContact(db: Db, accountId: string, contactId: string):
     ...toContactView(row),
     lists: memberships.map((m) => ({ listId: m.listId, status: m.status, createdAt: m.createdAt.toISOString() })),
   };
+}
+
+/**
+ * Every account's contact with this (normalised) address, with the account's name: what a person's LGPD request
+ * (public privacy page) covers. Across accounts by design; the person proved they hold the address.
+ */
+export async function findContactsHoldingEmail(
+  db: Db,
+  email: string,
+): Promise<Array<{ id: string; accountId: string; accountName: string }>> {
+  return db
+    .select({ id: contacts.id, accountId: contacts.accountId, accountName: accountDirectory.name })
+    .from(contacts)
+    .innerJoin(accountDirectory, eq(accountDirectory.id, contacts.accountId))
+    .where(eq(contacts.email, email));
 }

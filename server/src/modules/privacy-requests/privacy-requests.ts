@@ -2,11 +2,10 @@ import { normaliseEmail } from '@carteiro/shared';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
-import { accountDirectory } from '../accounts/account-directory';
-import { contacts } from '../contacts/contacts.db';
 import { hashEmail } from '../contacts/email-hash';
 import { eraseContact } from '../contacts/erase-contact';
 import { exportContactData } from '../contacts/export-contact-data';
+import { findContactsHoldingEmail } from '../contacts/find-contacts';
 import { escapeHtml } from '../subscriptions/public-page';
 import { signToken, verifyToken } from '../subscriptions/signed-token';
 import { privacyRequests } from './privacy-requests.db';
@@ -88,11 +87,7 @@ export async function executePrivacyRequest(
     .where(eq(privacyRequests.id, request.id))
     .returning({ id: privacyRequests.id });
   if (claimed.length === 0) return null;
-  const held = await db
-    .select({ id: contacts.id, accountId: contacts.accountId, accountName: accountDirectory.name })
-    .from(contacts)
-    .innerJoin(accountDirectory, eq(accountDirectory.id, contacts.accountId))
-    .where(eq(contacts.email, email));
+  const held = await findContactsHoldingEmail(db, email);
   try {
     if (request.kind === 'access') {
       const documents = [];

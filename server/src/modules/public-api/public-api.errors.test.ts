@@ -386,6 +386,12 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
       op('trackEvent'),
       'not_found',
     );
+    // A message sent at once is not scheduled: nothing to cancel.
+    expectError(
+      await call('POST', urlOf(op('cancelMessage')), { key: full }),
+      op('cancelMessage'),
+      'message_not_scheduled',
+    );
 
     // Contacts: exists, suppressed, lists of nobody.
     expectError(

@@ -1,6 +1,7 @@
 import { formatBRL, parseReaisToMillis } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { ErrorPanel, LoadingPanel } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -11,7 +12,6 @@ import { useI18n } from '@/lib/i18n';
 import { type AdminAccount, adjustBalance, listAdminAccounts, setPrice, setStatus } from '../api/admin';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
 import { AccountMembers } from './account-members';
-import { Loading, QueryState } from './admin-states';
 import { useField } from './use-field';
 
 /** An account to show in the accounts tab (from an alert's "Ver conta"): searched by name, row opened. */
@@ -25,8 +25,8 @@ export function Accounts({ focus }: { focus: Focus | null }) {
   const [search, setSearch] = useState(focus?.search ?? '');
   const [open, setOpen] = useState<string | null>(focus?.accountId ?? null);
   const query = useQuery({ queryKey: ['admin', 'accounts'], queryFn: ({ signal }) => listAdminAccounts(signal) });
-  if (query.isPending) return <Loading />;
-  if (query.isError) return <QueryState error={query.error} retry={() => void query.refetch()} />;
+  if (query.isPending) return <LoadingPanel />;
+  if (query.isError) return <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
   const term = search.trim().toLowerCase();
   const rows = query.data.filter(
     (a) => !term || a.name.toLowerCase().includes(term) || (a.ownerEmail ?? '').toLowerCase().includes(term),

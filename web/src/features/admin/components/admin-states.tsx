@@ -1,11 +1,9 @@
 import { Link } from 'react-router';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Spinner } from '@/components/ui/spinner';
-import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 
-/** The back office's shared states: no access, loading, and a failed query with its retry. */
+/** The back office's no-access page (loading and failures are the kit's LoadingPanel and ErrorPanel). */
 export function Forbidden() {
   const { t } = useI18n();
   return (
@@ -18,30 +16,5 @@ export function Forbidden() {
         </Link>
       }
     />
-  );
-}
-
-export function QueryState({ error, retry }: { error: unknown; retry: () => void }) {
-  const { t } = useI18n();
-  return (
-    <div
-      role="alert"
-      className="flex flex-col items-center gap-3 rounded-2xl border border-slate-200 bg-white px-6 py-12 text-center"
-    >
-      <p className="font-semibold text-slate-900">{t('admin.loadError')}</p>
-      <p className="text-sm text-slate-600">{errorText(error)}</p>
-      <Button variant="outline" size="sm" onClick={retry}>
-        {t('common.retry')}
-      </Button>
-    </div>
-  );
-}
-
-export function Loading() {
-  const { t } = useI18n();
-  return (
-    <div className="flex justify-center py-14">
-      <Spinner label={t('common.loading')} />
-    </div>
   );
 }

@@ -1,10 +1,10 @@
 import { formatBRL } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
+import { ErrorPanel, LoadingPanel } from '@/components/kit';
 import { EmptyState } from '@/components/ui/empty-state';
 import { formatDateTime } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { listAuditLog } from '../api/admin';
-import { Loading, QueryState } from './admin-states';
 
 const AUDIT_ACTIONS: Record<string, MessageKey> = {
   'account.suspend': 'admin.audit.actions.account.suspend',
@@ -42,8 +42,8 @@ function auditAmount(details: unknown): string | null {
 export function AuditLog() {
   const { t } = useI18n();
   const query = useQuery({ queryKey: ['admin', 'audit'], queryFn: ({ signal }) => listAuditLog(signal) });
-  if (query.isPending) return <Loading />;
-  if (query.isError) return <QueryState error={query.error} retry={() => void query.refetch()} />;
+  if (query.isPending) return <LoadingPanel />;
+  if (query.isError) return <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0)
     return <EmptyState title={t('admin.audit.emptyTitle')} description={t('admin.audit.emptyBody')} />;
   return (

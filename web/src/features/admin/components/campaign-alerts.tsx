@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { ErrorPanel, LoadingPanel } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -8,7 +9,6 @@ import { formatCount, formatDateTime } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { type CampaignAlert, listCampaignAlerts, reviewCampaignAlert } from '../api/admin';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
-import { Loading, QueryState } from './admin-states';
 
 const ALERT_KINDS: Record<CampaignAlert['kind'], MessageKey> = {
   hard_bounce_rate: 'admin.alerts.kind.hard_bounce_rate',
@@ -53,9 +53,9 @@ export function CampaignAlerts({ onShowAccount }: { onShowAccount: (accountId: s
         </label>
       </div>
       {query.isPending ? (
-        <Loading />
+        <LoadingPanel />
       ) : query.isError ? (
-        <QueryState error={query.error} retry={() => void query.refetch()} />
+        <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />
       ) : query.data.length === 0 ? (
         <EmptyState title={t('admin.alerts.emptyTitle')} description={t('admin.alerts.emptyBody')} />
       ) : (

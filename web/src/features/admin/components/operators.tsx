@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { ErrorPanel, LoadingPanel } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -9,7 +10,6 @@ import { useI18n } from '@/lib/i18n';
 import { useSessionData } from '@/lib/use-session';
 import { grantOperator, listOperators, type OperatorEntry, revokeOperator } from '../api/admin';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
-import { Loading, QueryState } from './admin-states';
 import { useField } from './use-field';
 
 export function Operators() {
@@ -44,9 +44,9 @@ export function Operators() {
       <div className="space-y-3">
         <p className="text-sm text-slate-600">{t('admin.operators.intro')}</p>
         {query.isPending ? (
-          <Loading />
+          <LoadingPanel />
         ) : query.isError ? (
-          <QueryState error={query.error} retry={() => void query.refetch()} />
+          <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />
         ) : (
           <ul className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm">
             {query.data.map((op) => (

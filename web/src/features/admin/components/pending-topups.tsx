@@ -1,5 +1,6 @@
 import { formatBRL } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
+import { ErrorPanel, LoadingPanel } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -7,14 +8,13 @@ import { formatDateTime } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
 import { confirmTopup, listAdminAccounts, listPendingTopups } from '../api/admin';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
-import { Loading, QueryState } from './admin-states';
 
 export function PendingTopups() {
   const { t } = useI18n();
   const topups = useQuery({ queryKey: ['admin', 'topups'], queryFn: ({ signal }) => listPendingTopups(signal) });
   const accounts = useQuery({ queryKey: ['admin', 'accounts'], queryFn: ({ signal }) => listAdminAccounts(signal) });
-  if (topups.isPending) return <Loading />;
-  if (topups.isError) return <QueryState error={topups.error} retry={() => void topups.refetch()} />;
+  if (topups.isPending) return <LoadingPanel />;
+  if (topups.isError) return <ErrorPanel error={topups.error} onRetry={() => void topups.refetch()} />;
   if (topups.data.length === 0) {
     return <EmptyState title={t('admin.topups.emptyTitle')} description={t('admin.topups.emptyBody')} />;
   }

@@ -2,6 +2,8 @@ import { listCreateSchema } from '@carteiro/shared';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
+import { ImportProgressPanel } from '@/components/imports/import-progress';
+import { ImportWizard } from '@/components/imports/import-wizard';
 import {
   Drawer,
   ErrorPanel,
@@ -20,15 +22,13 @@ import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { ImportProgressPanel } from '@/features/imports/components/import-progress';
-import { ImportWizard } from '@/features/imports/components/import-wizard';
-import { resumeImport } from '@/features/imports/import-tracker';
 import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import type { MailingList } from '@/lib/queries/lists';
 import { useCreateList, useLists } from '@/lib/queries/lists';
 import { usePageTitle } from '@/lib/use-page-title';
 import { confirmAction, toast } from '@/stores/app-store';
+import { resumeImport } from '@/stores/import-tracker';
 import { useDeleteList } from '../api/delete-list';
 import { useList } from '../api/get-list';
 import { useUpdateList } from '../api/update-list';

@@ -1,6 +1,7 @@
 import { ACCOUNT_ROLE_VALUES, type AccountRole, invitationCreateSchema } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { ErrorPanel } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -138,7 +139,7 @@ function Invitations() {
       {query.isPending ? (
         <Spinner label={t('common.loading')} />
       ) : query.isError ? (
-        <ListError error={query.error} retry={() => void query.refetch()} />
+        <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />
       ) : query.data.length === 0 ? (
         <p className="text-sm text-slate-500">{t('settings.team.noPending')}</p>
       ) : (
@@ -204,7 +205,7 @@ function Members({ manager, ownerActor, selfId }: { manager: boolean; ownerActor
       {query.isPending ? (
         <Spinner label={t('common.loading')} />
       ) : query.isError ? (
-        <ListError error={query.error} retry={() => void query.refetch()} />
+        <ErrorPanel error={query.error} onRetry={() => void query.refetch()} />
       ) : query.data.length === 0 ? (
         <EmptyState title={t('settings.team.emptyTitle')} description={t('settings.team.emptyBody')} />
       ) : (
@@ -273,20 +274,5 @@ function Members({ manager, ownerActor, selfId }: { manager: boolean; ownerActor
         </ul>
       )}
     </section>
-  );
-}
-
-export function ListError({ error, retry }: { error: unknown; retry: () => void }) {
-  const { t } = useI18n();
-  return (
-    <div
-      role="alert"
-      className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900"
-    >
-      <span>{errorText(error)}</span>
-      <Button variant="outline" size="sm" onClick={retry}>
-        {t('common.retry')}
-      </Button>
-    </div>
   );
 }

@@ -2,7 +2,7 @@ import type { ImportProgress } from '@carteiro/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import { appStore } from '@/stores/app-store';
-import { dismissImport, IMPORT_STORAGE_KEY, resumeImport, trackImport } from './import-tracker';
+import { dismissImport, IMPORT_STORAGE_KEY, resumeImport, trackImport } from '@/stores/import-tracker';
 
 const ID = '0190b5d2-0000-7000-8000-000000000001';
 

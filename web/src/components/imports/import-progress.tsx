@@ -3,9 +3,9 @@ import { downloadUrl, formatNumber } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useI18n } from '@/lib/i18n';
+import { rejectedRowsUrl } from '@/lib/queries/imports';
 import { useContactUploadProgress } from '@/stores/app-store';
-import { rejectedRowsUrl } from '../api/get-import';
-import { dismissImport, useImportTracker } from '../import-tracker';
+import { dismissImport, useImportTracker } from '@/stores/import-tracker';
 
 /** The running import's real progress bar (contact_upload_progress) and, at the end, its summary. */
 export function ImportProgressPanel({ compact = false }: { compact?: boolean }) {

@@ -7,11 +7,10 @@ import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
 import { type MailingList, useCreateList, useLists } from '@/lib/queries/lists';
 import '@/lib/i18n/app-messages';
+import { ImportProgressPanel } from '@/components/imports/import-progress';
 import { type MessageKey, useI18n } from '@/lib/i18n';
-import { startImport } from '../api/start-import';
-import { type ImportUpload, uploadImport } from '../api/upload-import';
-import { trackImport, useImportTracker } from '../import-tracker';
-import { ImportProgressPanel } from './import-progress';
+import { type ImportUpload, startImport, uploadImport } from '@/lib/queries/imports';
+import { trackImport, useImportTracker } from '@/stores/import-tracker';
 
 const DELIMITER_LABELS: Record<string, MessageKey> = {
   ',': 'imports.delimiter.comma',
@@ -206,7 +205,7 @@ function MappingStep({
             return (
               <li
                 key={column}
-                className="grid gap-2 px-3 py-3 sm:grid-cols-[minmax(0,1fr)_16rem_10rem] sm:items-center"
+                className="grid gap-2 px-3 py-3 sm:grid-cols-[minmax(0,13rem)_minmax(0,1fr)_8.5rem] sm:items-center"
               >
                 <div className="min-w-0">
                   <span className="block break-words font-semibold text-slate-800">{column}</span>
@@ -398,7 +397,6 @@ function NewListInline({ onCreated, onCancel }: { onCreated: (list: MailingList)
       <Label htmlFor="import-new-list">{t('imports.newList.name')}</Label>
       <Input
         id="import-new-list"
-        // biome-ignore lint/a11y/noAutofocus: the field the owner just asked for.
         autoFocus
         value={name}
         maxLength={200}

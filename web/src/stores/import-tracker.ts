@@ -2,9 +2,9 @@ import type { ImportProgress } from '@carteiro/shared';
 import { useSyncExternalStore } from 'react';
 import { isApiError } from '@/lib/api-client';
 import { getLocale, translate } from '@/lib/i18n';
+import { getImport } from '@/lib/queries/imports';
 import { queryClient } from '@/lib/query-client';
 import { appStore } from '@/stores/app-store';
-import { getImport } from './api/get-import';
 
 /** localStorage key of the running (or just finished, not yet dismissed) import. */
 export const IMPORT_STORAGE_KEY = 'carteiro.contactImport';

@@ -1,9 +1,9 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ImportWizard } from '@/components/imports/import-wizard';
 import { configureApiClient } from '@/lib/api-client';
 import { setLocale } from '@/lib/i18n';
 import { renderWithProviders, testQueryClient } from '@/test/render';
-import { ImportWizard } from './import-wizard';
 
 const upload = {
   importId: '0190b5d2-0000-7000-8000-000000000002',
@@ -45,8 +45,8 @@ describe('ImportWizard', () => {
     expect(screen.getByText('Conceição')).toBeTruthy();
     expect((screen.getByLabelText('Coluna Cidade') as HTMLSelectElement).value).toBe('field:cidade');
     // The field reads as the export names its column ("Cidade"), not as its stored key ("cidade").
-    expect(screen.getAllByRole('option', { name: 'Campo personalizado "Cidade"' }).length).toBeGreaterThan(0);
-    expect(screen.queryByRole('option', { name: 'Campo personalizado "cidade"' })).toBeNull();
+    expect(screen.getAllByRole('option', { name: 'Campo "Cidade"' }).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('option', { name: 'Campo "cidade"' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Iniciar importação' }));
     expect(await screen.findByText('Escolha a coluna que tem o e-mail.')).toBeTruthy();
     expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/start'))).toBe(false);

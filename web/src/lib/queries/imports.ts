@@ -1,5 +1,8 @@
-import type { FieldType } from '@carteiro/shared';
+import type { FieldType, ImportProgress, ImportStartInput } from '@carteiro/shared';
+import { apiFetch } from '@/lib/api-client';
 import { uploadWithRetry } from '@/lib/upload';
+
+/** CSV imports of contacts (the import dialog on the contacts and list pages): upload, start, progress. */
 
 /** The server's answer to an upload: what it detected and the first rows, for the mapping step. */
 export interface ImportUpload {
@@ -22,4 +25,17 @@ export function uploadImport(file: File, signal?: AbortSignal): Promise<ImportUp
     headers: { 'Content-Type': 'text/csv', 'x-file-name': encodeURIComponent(file.name) },
     signal,
   });
+}
+
+export function startImport(id: string, input: ImportStartInput): Promise<ImportProgress> {
+  return apiFetch<ImportProgress>(`/api/imports/${encodeURIComponent(id)}/start`, { body: input });
+}
+
+/** contact_upload_progress: the job's counters (polled while it runs). */
+export function getImport(id: string, signal?: AbortSignal): Promise<ImportProgress> {
+  return apiFetch<ImportProgress>(`/api/imports/${encodeURIComponent(id)}`, { signal });
+}
+
+export function rejectedRowsUrl(id: string): string {
+  return `/api/imports/${encodeURIComponent(id)}/rejected.csv`;
 }
