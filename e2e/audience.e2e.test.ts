@@ -7,12 +7,13 @@ import { RESULTS, useAppAndBrowser } from './support/suite';
 
 /** A pt-BR Excel export: `;`-separated, Windows-1252, accents, one invalid e-mail and one duplicate. */
 function excelCsv(): Buffer {
-  const rows = ['E-mail;Nome;Cidade'];
-  rows.push('joao@example.com;João da Silva;São Paulo');
-  rows.push('conceicao@example.com;Conceição Souza;Belém');
-  for (let i = 0; i < 60; i++) rows.push(`pessoa${i}@example.com;Pessoa ${i};Recife`);
-  rows.push('nao-e-email;Fulano;Natal');
-  rows.push('joao@example.com;João repetido;São Paulo');
+  const rows = ['E-mail;Nome;Cidade;Data de nascimento'];
+  rows.push('joao@example.com;João da Silva;São Paulo;15/03/1990');
+  rows.push('conceicao@example.com;Conceição Souza;Belém;1/2/1985');
+  for (let i = 0; i < 60; i++)
+    rows.push(`pessoa${i}@example.com;Pessoa ${i};Recife;${(i % 28) + 1}/0${(i % 9) + 1}/1980`);
+  rows.push('nao-e-email;Fulano;Natal;31/02/2000');
+  rows.push('joao@example.com;João repetido;São Paulo;15/03/1990');
   return Buffer.from(`${rows.join('\r\n')}\r\n`, 'latin1');
 }
 
@@ -54,6 +55,31 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
     expect(await page.getByText('João da Silva').count()).toBe(1);
     expect(await page.getByLabel('Coluna E-mail').inputValue()).toBe('email');
     await page.getByLabel('Coluna Nome').selectOption('name');
+    // The date column is suggested as a date (stored AAAA-MM-DD; a 31/02 would be refused with its reason).
+    expect(await page.getByLabel('Tipo da coluna Data de nascimento').inputValue()).toBe('date');
+    // At 1280 px every column's choice shows its whole text (the select is wider than its chosen option's text).
+    const cut = await page.getByTestId('import-columns').evaluate((root) => {
+      const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+      return [...root.querySelectorAll('select')].flatMap((select) => {
+        const style = getComputedStyle(select);
+        context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const text = select.selectedOptions[0]?.text ?? '';
+        // Padding and the arrow take about 3rem of the box.
+        const room = select.clientWidth - 48;
+        return context.measureText(text).width > room ? [`${text} (${Math.round(room)} px)`] : [];
+      });
+    });
+    expect(cut).toEqual([]);
+    // A new list made inside the import is created and chosen without leaving it; then back to this list.
+    await page.getByRole('button', { name: '+ Criar uma lista nova' }).click();
+    await page.getByLabel('Nome da nova lista').fill('Feira de sábado');
+    await page.getByLabel('Nome da nova lista').press('Enter');
+    await page.getByText('Lista "Feira de sábado" criada e escolhida.').waitFor();
+    const target = page.getByLabel('Lista de destino');
+    expect(await target.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.text)).toBe(
+      'Feira de sábado',
+    );
+    await target.selectOption({ label: 'Clientes da loja' });
     await page.getByLabel('Base legal (LGPD)').selectOption('consent');
     await page.getByLabel('Origem do consentimento').fill('Cadastro na loja');
     await page.screenshot({ path: join(RESULTS, 'import-mapping-1280.png') });
@@ -158,7 +184,8 @@ describe.skipIf(!CHROMIUM_PATH)('audience journey in Chromium', () => {
     await page.getByRole('alertdialog', { name: 'Excluir esta lista?' }).waitFor();
     await page.getByRole('button', { name: 'Continuar' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard/lists');
-    await page.getByText('Nenhuma lista ainda').waitFor();
+    await page.getByRole('link', { name: 'Feira de sábado' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Clientes da loja' }).count()).toBe(0);
     await page.goto(`${suite.app.baseURL}/dashboard/contacts`);
     await page.getByLabel('Buscar por e-mail ou nome').fill('joao');
     await page.getByRole('button', { name: 'joao@example.com' }).waitFor();

@@ -8,8 +8,6 @@
 export const FIELD_TYPE_VALUES = ['text', 'number', 'date'] as const;
 export type FieldType = (typeof FIELD_TYPE_VALUES)[number];
 
-export const FIELD_TYPE_LABELS: Record<FieldType, string> = { text: 'Texto', number: 'Número', date: 'Data' };
-
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;

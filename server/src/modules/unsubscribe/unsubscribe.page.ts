@@ -1,11 +1,16 @@
 import { escapeHtml } from '../dev-mailbox/dev-mailbox.page';
 import type { PreferenceList, UnsubscribeTarget } from './unsubscribe';
 
+/**
+ * The page shell. A recipient opens it on a phone as often as not: below 600 px the card takes the whole width,
+ * and a long address breaks anywhere instead of widening the page past the screen.
+ */
 function layout(title: string, body: string): string {
   return `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;background:#f6f5fb;color:#1f1b2e}
-main{max-width:560px;margin:40px auto;background:#fff;border-radius:12px;padding:28px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+main{max-width:560px;margin:40px auto;background:#fff;border-radius:12px;padding:28px;box-shadow:0 1px 3px rgba(0,0,0,.08);overflow-wrap:anywhere}
+@media (max-width:600px){body{background:#fff}main{margin:0;border-radius:0;padding:20px;box-shadow:none}}
 h1{font-size:22px;margin:0 0 12px}p{line-height:1.5}.note{color:#6b6680;font-size:14px}
 button{font:inherit;border:0;border-radius:8px;padding:10px 18px;cursor:pointer;background:#5b21b6;color:#fff}
 button.secondary{background:#efeafc;color:#5b21b6}label{display:block;padding:8px 0;border-bottom:1px solid #eee}

@@ -45,8 +45,8 @@ describe('ImportWizard', () => {
     expect(screen.getByText('Conceição')).toBeTruthy();
     expect((screen.getByLabelText('Coluna Cidade') as HTMLSelectElement).value).toBe('field:cidade');
     // The field reads as the export names its column ("Cidade"), not as its stored key ("cidade").
-    expect(screen.getAllByRole('option', { name: 'Campo personalizado "Cidade"' }).length).toBeGreaterThan(0);
-    expect(screen.queryByRole('option', { name: 'Campo personalizado "cidade"' })).toBeNull();
+    expect(screen.getAllByRole('option', { name: 'Campo "Cidade"' }).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('option', { name: 'Campo "cidade"' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Iniciar importação' }));
     expect(await screen.findByText('Escolha a coluna que tem o e-mail.')).toBeTruthy();
     expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/start'))).toBe(false);

@@ -205,7 +205,7 @@ function MappingStep({
             return (
               <li
                 key={column}
-                className="grid gap-2 px-3 py-3 sm:grid-cols-[minmax(0,1fr)_16rem_10rem] sm:items-center"
+                className="grid gap-2 px-3 py-3 sm:grid-cols-[minmax(0,13rem)_minmax(0,1fr)_8.5rem] sm:items-center"
               >
                 <div className="min-w-0">
                   <span className="block break-words font-semibold text-slate-800">{column}</span>

@@ -869,7 +869,7 @@ export const en = {
   'imports.mapping.column': 'Column {column}',
   'imports.mapping.email': 'E-mail',
   'imports.mapping.name': 'Name',
-  'imports.mapping.customField': 'Custom field "{field}"',
+  'imports.mapping.customField': 'Field "{field}"',
   'imports.mapping.ignore': 'Ignore',
   'imports.mapping.columnType': 'Type of column {column}',
   'imports.mapping.type.text': 'Text',

@@ -767,7 +767,7 @@ export const ptBRApp = {
   'imports.mapping.column': 'Coluna {column}',
   'imports.mapping.email': 'E-mail',
   'imports.mapping.name': 'Nome',
-  'imports.mapping.customField': 'Campo personalizado "{field}"',
+  'imports.mapping.customField': 'Campo "{field}"',
   'imports.mapping.ignore': 'Ignorar',
   'imports.mapping.columnType': 'Tipo da coluna {column}',
   'imports.mapping.type.text': 'Texto',
