@@ -57,10 +57,10 @@ const sender = new SendingEngine({
   logger: pino({ level: 'silent' }),
   mailer: null,
 });
-if ((await sender.sendBatch(id)) !== BATCH) throw new Error('warm-up batch not sent');
+if ((await sender.campaigns.sendCampaignBatch(id)) !== BATCH) throw new Error('warm-up batch not sent');
 
 await session.post('Profiler.takePreciseCoverage'); // resets the counters
-if ((await sender.sendBatch(id)) !== BATCH) throw new Error('measured batch not sent');
+if ((await sender.campaigns.sendCampaignBatch(id)) !== BATCH) throw new Error('measured batch not sent');
 const { result } = await session.post('Profiler.takePreciseCoverage');
 await session.post('Profiler.stopPreciseCoverage');
 

@@ -16,6 +16,8 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** The transaction a `db.transaction(async (tx) => …)` callback receives. */
 export type DbTransaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** A database handle or an open transaction: what a module's function takes to run alone or in its caller's. */
+export type DbOrTx = Db | DbTransaction;
 
 /**
  * A transaction where a module's function takes a `Db`, so the same function runs alone or inside the caller's

@@ -1,9 +1,9 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { asDb, type Db, type DbTransaction, queryRowsNamed } from '../../db/database';
+import { asDb, type DbOrTx, queryRowsNamed } from '../../db/database';
 import { accounts } from './accounts.db';
 
 /** A database handle or an open transaction on it. */
-export type Tx = Db | DbTransaction;
+export type Tx = DbOrTx;
 
 export interface BillingAccount {
   id: string;

@@ -1,6 +1,6 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import type { Db, DbTransaction } from '../../db/database';
+import type { DbOrTx } from '../../db/database';
 import { userDirectory } from '../auth/users';
 import { accountMembers, accounts } from './accounts.db';
 
@@ -62,7 +62,7 @@ export interface AccountOwner {
 }
 
 /** Who Carteiro writes to about an account (low balance, paused automation, domain, webhook): its owner. */
-export async function findAccountOwner(db: Db | DbTransaction, accountId: string): Promise<AccountOwner | null> {
+export async function findAccountOwner(db: DbOrTx, accountId: string): Promise<AccountOwner | null> {
   const [row] = await db
     .select({
       accountName: accounts.name,

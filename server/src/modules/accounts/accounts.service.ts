@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountUpdateInput } from '@carteiro/shared';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db, DbTransaction } from '../../db/database';
+import type { Db, DbOrTx } from '../../db/database';
 import { teamDirectory } from './account-directory';
 import { accountMembers, accounts } from './accounts.db';
 
@@ -32,7 +32,7 @@ export async function findMembership(db: Db, accountId: string, userId: string):
   return row?.role ?? null;
 }
 
-export async function findAccount(db: Db | DbTransaction, accountId: string): Promise<AccountRow | null> {
+export async function findAccount(db: DbOrTx, accountId: string): Promise<AccountRow | null> {
   const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   return row ?? null;
 }

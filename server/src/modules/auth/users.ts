@@ -1,9 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import type { Db, DbTransaction } from '../../db/database';
+import type { DbOrTx } from '../../db/database';
 import { authSessions, authUsers } from './auth.db';
-
-type DbOrTx = Db | DbTransaction;
 
 /**
  * The auth module's read model of users for other modules' joins (the account's owner, a team member, an API key's

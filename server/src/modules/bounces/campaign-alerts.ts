@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { Db, DbTransaction } from '../../db/database';
+import type { Db, DbOrTx } from '../../db/database';
 import { accountDirectory } from '../accounts/account-directory';
 import { campaignDirectory } from '../campaigns/campaign-directory';
 import { campaignAlerts } from './bounces.db';
@@ -43,7 +43,7 @@ export async function listCampaignAlerts(db: Db, opts: { includeReviewed?: boole
  * no such alert.
  */
 export async function acknowledgeCampaignAlert(
-  tx: Db | DbTransaction,
+  tx: DbOrTx,
   alertId: number,
 ): Promise<{ alert: CampaignAlertRow; changed: boolean } | null> {
   const [moved] = await tx

@@ -1,8 +1,6 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { asDb, type Db, type DbTransaction } from '../../db/database';
+import { asDb, type DbOrTx } from '../../db/database';
 import { campaignSends } from './campaign-sends.db';
-
-type DbOrTx = Db | DbTransaction;
 
 /**
  * What other modules record on a campaign, each in one statement on the caller's handle or transaction: the report

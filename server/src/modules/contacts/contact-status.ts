@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { asDb, type Db, type DbTransaction, queryRows } from '../../db/database';
+import { asDb, type DbOrTx, queryRows } from '../../db/database';
 import { hasSubscribedMembershipSql } from '../lists/memberships';
 import { contacts } from './contacts.db';
-
-type DbOrTx = Db | DbTransaction;
 
 /**
  * The contact status changes that other modules cause (a bounce or complaint report, an unsubscribe, the person's

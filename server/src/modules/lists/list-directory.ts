@@ -1,9 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import type { Db, DbTransaction } from '../../db/database';
+import type { DbOrTx } from '../../db/database';
 import { listMemberships, lists } from './lists.db';
-
-type DbOrTx = Db | DbTransaction;
 
 /**
  * The lists module's reads for other modules: a list's identity without its counts (`findList` computes those),

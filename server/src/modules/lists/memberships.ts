@@ -1,7 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { asDb, type Db, type DbTransaction } from '../../db/database';
-
-type DbOrTx = Db | DbTransaction;
+import { asDb, type DbOrTx } from '../../db/database';
 
 /**
  * Membership changes that other modules cause (an unsubscribe link, the preference centre, a complaint, the

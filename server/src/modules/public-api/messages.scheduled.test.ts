@@ -112,6 +112,7 @@ describe.each(DATABASE_KINDS)('scheduled messages (sendAt) on %s', (kind) => {
     );
     expect(later.statusCode).toBe(201);
     const now = await call(secret, 'POST', '/api/v1/messages', message('agora@destino.com.br'));
+    expect(now.statusCode, now.body).toBe(201);
     expect(now.json().messages[0].status).toBe('queued');
     const sender = h.newSender();
     await tickUntil(sender, async () => (await statusOf(now.json().messages[0].id)) === 'sent', 20_000);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { asDb, type Db, type DbTransaction, queryRows } from '../../db/database';
+import { asDb, type DbOrTx, queryRows } from '../../db/database';
 import type { BounceKind } from './tracking.db';
 
 export type { BounceKind };
@@ -20,7 +20,7 @@ export interface ReportedMessageEvent {
  * Records the event once per message, kind and bounce kind (a repeated report or a second click on "descadastrar"
  * adds nothing), in one statement on the caller's handle or transaction. True when this call recorded it.
  */
-export async function recordMessageEventOnce(db: Db | DbTransaction, event: ReportedMessageEvent): Promise<boolean> {
+export async function recordMessageEventOnce(db: DbOrTx, event: ReportedMessageEvent): Promise<boolean> {
   const inserted = await queryRows<{ id: number }>(
     asDb(db),
     sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, bounce_kind, detail, user_agent)

@@ -513,7 +513,8 @@ async function storeAndCharge(
     ids: [number | string, string][] | string | null;
   }>(
     db,
-    'transactional_commit', // one text whatever the group's size
+    // One text whatever the group's size; a scheduled send's batches differ (due at sendAt): its own name.
+    sendAt ? 'transactional_commit_scheduled' : 'transactional_commit',
     sql`with acct as (
           select price_millis, balance_millis, status, xmin::text as row_version
           from ${accounts} where id = ${accountId}::uuid for update),

@@ -1,13 +1,10 @@
 import { formatBRL, type SkipReason } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
-import type { Logger } from 'pino';
-import type { Db } from '../../db/database';
 import { asDb, queryRows } from '../../db/database';
 import { appendLedgerEntry } from '../billing/ledger';
 import { campaignOutcomeCtes } from '../campaigns/campaign-counters';
 import { ineligibilityReasonSql } from '../contacts/recipient-eligibility';
 import type { SigningResolver } from '../sender-identities/sender-signing';
-import type { BatchLeases } from '../sending/batch-leases';
 import {
   deliveryOutcome,
   type Outcome,
@@ -16,12 +13,11 @@ import {
   skippedOutcome,
 } from '../sending/batch-outcomes';
 import { linkBaseUrl, messageLinks, verpAddress } from '../sending/build-message';
-import type { ClaimSource } from '../sending/delivery-worker';
+import type { ClaimSource, WorkerContext } from '../sending/delivery-worker';
 import type { DkimSigner } from '../sending/dkim/dkim-signer';
 import { claimDueBatchesCtes } from '../sending/message-queue';
 import type { MessageFrame, MimeAttachment } from '../sending/mime/build-message';
-import type { SenderSettings } from '../sending/sender-settings';
-import type { DeliveryOutcome, WireMessage } from '../sending/transport';
+import type { WireMessage } from '../sending/transport';
 import { buildWireMessage, wireFrame } from '../sending/wire-message';
 import { ensureCampaignLinks } from '../tracking/campaign-links';
 import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../tracking/rewrite-links';
@@ -44,18 +40,11 @@ const recordOptions = (batch: { campaignId: string; messages: unknown[] }, anySe
 });
 
 /** What the lanes borrow from the delivery worker (its relays, settings, leases and identity), and the signers. */
-export interface TransactionalEngine {
-  db: Db;
-  workerId: string;
-  settings: SenderSettings;
+export type TransactionalEngine = Omit<WorkerContext, 'isStopped'> & {
   signers: DkimSigner[];
   /** Per From domain signing and bounce domain (ADR 0012); without it, the platform's signers. */
   signingFor?: SigningResolver;
-  logger: Logger;
-  /** The worker's batch leases: renewed while a claimed batch is built, delivered and recorded. */
-  leases: BatchLeases;
-  deliver(relay: number, wire: WireMessage[]): Promise<DeliveryOutcome[]>;
-}
+};
 
 interface ClaimedRow {
   batch_id: number | string;
