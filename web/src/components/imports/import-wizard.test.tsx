@@ -181,6 +181,8 @@ describe('ImportWizard', () => {
     // The new list asks for confirmation: the wizard says so before the import runs.
     expect(screen.getByText(/Esta lista tem confirmação dupla/)).toBeTruthy();
     expect(calls.some((call) => call.endsWith('/start'))).toBe(false);
+    fireEvent.change(list, { target: { value: 'l-geral' } });
+    expect(screen.queryByText('Lista "Clientes da feira" criada e escolhida.')).toBeNull();
   });
 
   it('speaks English when the locale is en', async () => {

@@ -259,7 +259,15 @@ function MappingStep({
       <section className="grid gap-4 sm:grid-cols-2">
         <div>
           <Label htmlFor="import-list">{t('imports.mapping.list')}</Label>
-          <Select id="import-list" className="mt-1.5" value={listId} onChange={(e) => setListId(e.target.value)}>
+          <Select
+            id="import-list"
+            className="mt-1.5"
+            value={listId}
+            onChange={(e) => {
+              setListId(e.target.value);
+              setCreatedList(null); // the "created and chosen" note is about the list no longer chosen
+            }}
+          >
             <option value="">{t('imports.mapping.noList')}</option>
             {(lists.data ?? []).map((list) => (
               <option key={list.id} value={list.id}>
