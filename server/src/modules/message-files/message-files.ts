@@ -12,6 +12,7 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { renderError } from '../transactional/send-transactional';
 import { type MessageFileRow, messageFiles } from './message-files.db';
 
 const DAY_MS = 86_400_000;
@@ -119,11 +120,9 @@ export async function resolveMessageFiles(
     .from(messageFiles)
     .where(and(eq(messageFiles.accountId, accountId), inArray(messageFiles.id, ids), gt(messageFiles.expiresAt, now)));
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const many = requests.length > 1;
   const fail = (code: 'not_found' | 'validation_failed', index: number, field: string, message: string) => {
-    const text = `${many ? `Mensagem ${index + 1}: ` : ''}${message}`;
-    const path = `${many ? `messages.${index}.` : ''}${field}`;
-    return new AppError(code, text, { fields: [{ path, message }] });
+    const e = renderError(index, requests.length, field, message);
+    return code === 'not_found' ? new AppError('not_found', e.message, e.details) : e;
   };
   return requests.map((message, index) => {
     if (!message.attachments?.some(isFileReference)) return message as TransactionalMessageInput;

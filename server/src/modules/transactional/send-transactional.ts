@@ -124,7 +124,11 @@ function compiledSource(subject: string, html: string, text: string | null): Com
 /** accountId → its transactional stream's campaign id (never changes once created). */
 const streamIds = new Map<string, string>();
 
-function renderError(index: number, total: number, field: string, message: string): AppError {
+/**
+ * A 400 about one field of one message of a request: "Mensagem N: …" and `messages.N.<field>` when the request has
+ * several (the batch form), the bare message and field otherwise. message-files names a bad `fileId` the same way.
+ */
+export function renderError(index: number, total: number, field: string, message: string): AppError {
   const where = total > 1 ? `Mensagem ${index + 1}: ` : '';
   const path = total > 1 ? `messages.${index}.${field}` : field;
   return new AppError('validation_failed', `${where}${message}`, { fields: [{ path, message }] });
