@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { AppError } from '../http/app-error';
+import { ERROR_TEXT } from '../http/error-texts';
 
 /**
  * Keyset pagination, the one way every list of the API pages: rows newest first by (timestamp, id), and the
@@ -20,7 +21,7 @@ export function encodeKeysetCursor(at: string, id: string): string {
 export function decodeKeysetCursor(cursor: string): { at: string; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   if (!at || !id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(Date.parse(at))) {
-    throw new AppError('bad_request', 'Cursor de paginação inválido: use o nextCursor da página anterior.');
+    throw new AppError('bad_request', ERROR_TEXT.pagination.invalidCursor);
   }
   return { at, id };
 }

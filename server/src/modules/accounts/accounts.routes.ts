@@ -8,6 +8,7 @@ import {
 } from '@carteiro/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { parseInput } from '../../http/validate';
 import {
   accountCookieName,
@@ -106,7 +107,7 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
       { id: user.userId, name: user.name, email: user.email },
       { uuid: input.uuid, name: input.name },
     );
-    if (!result.accountId) throw new AppError('conflict', 'Este identificador de conta já está em uso.');
+    if (!result.accountId) throw new AppError('conflict', ERROR_TEXT.accounts.slugTaken);
     const account = await findAccount(db(), result.accountId);
     if (!account) throw new AppError('not_found');
     setAccountCookie(request, reply, account.id);

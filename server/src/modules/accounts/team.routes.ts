@@ -3,6 +3,7 @@ import { invitationAcceptSchema, invitationCreateSchema, memberUpdateSchema } fr
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { parseInput } from '../../http/validate';
 import { invitationEmail } from '../auth/auth-emails';
 import { getSessionUser, requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
@@ -124,7 +125,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
       .from(accountMembers)
       .innerJoin(userDirectory, eq(userDirectory.id, accountMembers.userId))
       .where(and(eq(accountMembers.accountId, actor.accountId), eq(sql`lower(${userDirectory.email})`, input.email)));
-    if (already) throw new AppError('conflict', 'Esta pessoa já faz parte da equipe.');
+    if (already) throw new AppError('conflict', ERROR_TEXT.accounts.alreadyMember);
     await assertMayCauseMail(db(), mailPolicyLimitsFrom(app.authConfig), actor, {
       kind: 'invitation',
       from: null,
@@ -163,7 +164,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
     } catch (error) {
       await db().delete(accountInvitations).where(eq(accountInvitations.id, invitation.id));
       request.log.warn({ err: error }, 'invitation e-mail not sent');
-      throw new AppError('service_unavailable', 'Não foi possível enviar o convite agora. Tente de novo.');
+      throw new AppError('service_unavailable', ERROR_TEXT.accounts.inviteFailed);
     }
     return reply.status(201).send({
       invitation: {
@@ -245,6 +246,6 @@ async function assertAnotherOwner(tx: Tx, accountId: string, leavingUserId: stri
     .from(accountMembers)
     .where(and(eq(accountMembers.accountId, accountId), eq(accountMembers.role, 'owner')));
   if (!owners.some((o) => o.userId !== leavingUserId)) {
-    throw new AppError('conflict', 'A conta precisa de pelo menos um proprietário.');
+    throw new AppError('conflict', ERROR_TEXT.accounts.lastOwner);
   }
 }

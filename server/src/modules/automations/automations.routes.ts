@@ -2,6 +2,7 @@ import { automationSaveSchema } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
@@ -46,7 +47,7 @@ export async function automationsRoutes(app: FastifyInstance, opts: { db: Db }):
   app.post('/api/automations/:id/activate', async (request) => {
     const actor = await requireActor(request);
     if (!actor.emailVerified) {
-      throw new AppError('forbidden', 'Confirme seu e-mail antes de ativar automações.');
+      throw new AppError('forbidden', ERROR_TEXT.automations.confirmEmailToActivate);
     }
     return activateAutomation(db, actor.accountId, idParam(request.params, 'automation'));
   });

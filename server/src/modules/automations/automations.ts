@@ -9,6 +9,7 @@ import {
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { NOT_FOUND_TEXT, notFound } from '../../http/not-found';
 import { findAccount } from '../accounts/accounts.service';
 import { findList } from '../lists/find-lists';
@@ -127,7 +128,7 @@ async function assertReferences(db: Db, accountId: string, input: AutomationSave
       await findList(db, accountId, input.trigger.listId);
     } catch (error) {
       if (error instanceof AppError && error.code === 'not_found') {
-        throw new AppError('validation_failed', 'A lista escolhida não existe nesta conta.', {
+        throw new AppError('validation_failed', ERROR_TEXT.automations.listNotInAccount, {
           fields: [{ path: 'trigger.listId', message: NOT_FOUND_TEXT.list }],
         });
       }
@@ -307,7 +308,7 @@ export async function activateAutomation(
 /** "Pausar": nobody enters and no step is sent until "Retomar"; contacts keep their place. */
 export async function pauseAutomation(db: Db, accountId: string, id: string): Promise<AutomationView> {
   const row = await findAutomationRow(db, accountId, id);
-  if (row.status !== 'active') throw new AppError('conflict', 'Só uma automação ativa pode ser pausada.');
+  if (row.status !== 'active') throw new AppError('conflict', ERROR_TEXT.automations.pauseOnlyActive);
   await setStatus(db, accountId, id, 'active', 'paused', { pausedReason: null });
   return findAutomation(db, accountId, id);
 }
@@ -326,7 +327,7 @@ async function setStatus(
     .where(and(eq(automations.id, id), eq(automations.accountId, accountId), eq(automations.status, from)))
     .returning({ id: automations.id });
   if (changed.length === 0) {
-    throw new AppError('conflict', 'A automação mudou enquanto você a alterava. Recarregue e tente de novo.');
+    throw new AppError('conflict', ERROR_TEXT.automations.changedMeanwhile);
   }
 }
 

@@ -1,6 +1,7 @@
 import { formatBRL, MAX_BALANCE_MILLIS } from '@carteiro/shared';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { lockBillingAccount } from '../accounts/account-balance';
 import { appendLedgerEntry, insufficientBalanceMessage, type LedgerEntry } from './ledger';
@@ -21,7 +22,7 @@ export interface AdjustBalanceInput {
  */
 export async function adjustBalanceByOperator(db: Db, input: AdjustBalanceInput): Promise<LedgerEntry> {
   const reason = input.reason.trim();
-  if (reason.length < 3) throw new AppError('validation_failed', 'Informe o motivo do ajuste.');
+  if (reason.length < 3) throw new AppError('validation_failed', ERROR_TEXT.billing.adjustReason);
   if (!Number.isSafeInteger(input.amountMillis) || input.amountMillis === 0) {
     throw new AppError(
       'validation_failed',

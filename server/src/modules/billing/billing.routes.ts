@@ -20,6 +20,7 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
@@ -194,8 +195,7 @@ export async function billingRoutes(
       const { id } = parseInput(idParams, request.params);
       const topup = await findTopup(db, actor.accountId, id);
       if (!topup) throw notFound('topup');
-      if (topup.status !== 'pending')
-        throw new AppError('conflict', 'Só uma recarga aguardando pagamento pode ser paga.');
+      if (topup.status !== 'pending') throw new AppError('conflict', ERROR_TEXT.billing.payOnlyPending);
       const result = await applyProviderPayment(db, {
         provider: 'simulacao',
         paymentId: `simulacao-${topup.id}`,
@@ -218,7 +218,7 @@ export async function billingRoutes(
     const topup = await findTopup(db, actor.accountId, id);
     if (!topup) throw notFound('topup');
     if (topup.status !== 'paid' || !topup.paidAt) {
-      throw new AppError('conflict', 'O recibo fica disponível quando o pagamento for confirmado.');
+      throw new AppError('conflict', ERROR_TEXT.billing.receiptNotReady);
     }
     const account = await findAccount(db, actor.accountId);
     return {

@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { findBillingAccount } from '../accounts/account-balance';
 import { topups } from './billing.db';
@@ -63,7 +64,7 @@ export async function createTopup(
     throw new AppError('validation_failed', `O valor máximo de uma recarga é ${formatBRL(MAX_TOPUP_MILLIS)}.`);
   }
   if (amountMillis % 10 !== 0) {
-    throw new AppError('validation_failed', 'O valor da recarga deve ser em centavos inteiros.');
+    throw new AppError('validation_failed', ERROR_TEXT.billing.topupWholeCents);
   }
   const account = await findBillingAccount(db, input.accountId);
   if (!account) throw notFound('account');

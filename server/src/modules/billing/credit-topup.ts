@@ -2,6 +2,7 @@ import { formatBRL } from '@carteiro/shared';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import type { Tx } from '../accounts/account-balance';
 import { emitWebhookEvent } from '../webhooks/emit-event';
@@ -148,8 +149,8 @@ export async function confirmTopupManually(
   return db.transaction(async (tx) => {
     const [topup] = await tx.select().from(topups).where(eq(topups.id, input.topupId)).for('update');
     if (!topup) throw notFound('topup');
-    if (topup.status === 'paid') throw new AppError('conflict', 'Esta recarga já foi creditada.');
-    if (topup.status === 'cancelled') throw new AppError('conflict', 'Esta recarga foi cancelada.');
+    if (topup.status === 'paid') throw new AppError('conflict', ERROR_TEXT.billing.topupCredited);
+    if (topup.status === 'cancelled') throw new AppError('conflict', ERROR_TEXT.billing.topupCancelled);
     const credited = await creditLockedTopup(tx, topup, {
       provider: topup.provider ?? 'manual',
       providerPaymentId: topup.providerPaymentId,

@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import type { Tx } from '../accounts/account-balance';
 import { findUser, findUsersByEmail, userDirectory } from '../auth/users';
 import { operatorRoles } from './billing.db';
@@ -84,7 +85,7 @@ export async function revokeOperatorRole(
   input: { userId: string; reason: string; operator: OperatorRef },
 ): Promise<{ removed: boolean }> {
   if (input.userId === input.operator.userId) {
-    throw new AppError('conflict', 'Você não pode remover o seu próprio acesso de operação.');
+    throw new AppError('conflict', ERROR_TEXT.billing.revokeOwnOperator);
   }
   return db.transaction(async (tx) => {
     const removed = await tx

@@ -2,6 +2,7 @@ import { formatBRL } from '@carteiro/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { findBillingAccount } from '../accounts/account-balance';
 import { topupRefunds, topups } from './billing.db';
@@ -74,11 +75,10 @@ export async function refundTopup(
     // Under the top-up lock: a concurrent request with the same key waits here, then finds the first refund.
     const [existing] = await tx.select().from(topupRefunds).where(eq(topupRefunds.requestKey, input.requestKey));
     if (existing) {
-      if (existing.topupId !== input.topupId)
-        throw new AppError('conflict', 'Chave de pedido já usada em outra recarga.');
+      if (existing.topupId !== input.topupId) throw new AppError('conflict', ERROR_TEXT.billing.refundKeyReused);
       return { refund: existing, created: false };
     }
-    if (topup.status !== 'paid') throw new AppError('conflict', 'Só é possível devolver uma recarga paga.');
+    if (topup.status !== 'paid') throw new AppError('conflict', ERROR_TEXT.billing.refundOnlyPaid);
     if (!topup.chargeProvider || !topup.providerPaymentId) {
       throw new AppError(
         'conflict',
@@ -86,11 +86,11 @@ export async function refundTopup(
       );
     }
     if (!provider || provider.name !== topup.chargeProvider) {
-      throw new AppError('service_unavailable', 'O provedor que recebeu esta recarga não está configurado.');
+      throw new AppError('service_unavailable', ERROR_TEXT.billing.providerNotConfigured);
     }
     const left = topup.amountMillis - topup.refundedMillis;
     if (!Number.isSafeInteger(input.amountMillis) || input.amountMillis <= 0 || input.amountMillis % 10 !== 0) {
-      throw new AppError('validation_failed', 'O valor da devolução deve ser positivo e em centavos inteiros.');
+      throw new AppError('validation_failed', ERROR_TEXT.billing.refundWholeCents);
     }
     if (input.amountMillis > left) {
       throw new AppError('validation_failed', `O valor máximo a devolver desta recarga é ${formatBRL(left)}.`);

@@ -2,6 +2,7 @@ import { costOfEmailsMillis, formatBRL } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { lockBillingAccount } from '../accounts/account-balance';
 import { ledgerEntries } from './billing.db';
@@ -32,7 +33,7 @@ export interface CampaignReservation {
  */
 export async function reserveForCampaign(db: Db, input: ReserveForCampaignInput): Promise<CampaignReservation> {
   if (!Number.isSafeInteger(input.recipients) || input.recipients < 0) {
-    throw new AppError('validation_failed', 'O número de destinatários deve ser um inteiro não negativo.');
+    throw new AppError('validation_failed', ERROR_TEXT.billing.recipientCountInvalid);
   }
   return db.transaction(async (tx) => {
     // The account row lock serialises every balance change of this account, so the check below and the

@@ -2,6 +2,7 @@ import { costOfEmailsMillis, formatBRL } from '@carteiro/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { lockBillingAccount } from '../accounts/account-balance';
 import { ledgerEntries } from './billing.db';
 import { appendLedgerEntry, type LedgerEntry } from './ledger';
@@ -28,14 +29,14 @@ export interface CampaignSettlement {
  */
 export async function settleCampaign(db: Db, input: SettleCampaignInput): Promise<CampaignSettlement> {
   if (!Number.isSafeInteger(input.sentCount) || input.sentCount < 0) {
-    throw new AppError('validation_failed', 'O número de e-mails enviados deve ser um inteiro não negativo.');
+    throw new AppError('validation_failed', ERROR_TEXT.billing.sentCountInvalid);
   }
   return db.transaction(async (tx) => {
     const [reservation] = await tx
       .select()
       .from(ledgerEntries)
       .where(and(eq(ledgerEntries.campaignId, input.campaignId), eq(ledgerEntries.kind, 'reservation')));
-    if (!reservation) throw new AppError('not_found', 'Esta campanha não tem reserva de saldo.');
+    if (!reservation) throw new AppError('not_found', ERROR_TEXT.billing.noReservation);
     await lockBillingAccount(tx, reservation.accountId);
 
     const done = await tx

@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import type { Tx } from '../accounts/account-balance';
 import { teamDirectory } from '../accounts/account-directory';
@@ -52,7 +53,7 @@ export async function disableUser(
   input: { userId: string; reason: string; operator: OperatorRef },
 ): Promise<{ changed: boolean }> {
   if (input.userId === input.operator.userId) {
-    throw new AppError('conflict', 'Você não pode bloquear o seu próprio acesso.');
+    throw new AppError('conflict', ERROR_TEXT.billing.blockSelf);
   }
   return db.transaction(async (tx) => {
     const user = await findUser(tx, input.userId);

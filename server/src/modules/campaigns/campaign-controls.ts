@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import type { Mailer } from '../../mail/mailer';
 import { accounts } from '../accounts/accounts.db';
 import { authUsers } from '../auth/auth.db';
@@ -38,8 +39,7 @@ export async function transitionCampaignStatus(
 /** Pause (manual): no new batch is claimed; the batches in flight finish and are recorded. */
 export async function pauseCampaign(db: Db, accountId: string, campaignId: string): Promise<{ status: 'paused' }> {
   const campaign = await findCampaignRow(db, accountId, campaignId);
-  if (campaign.status !== 'sending')
-    throw new AppError('campaign_not_editable', 'Só é possível pausar uma campanha em envio.');
+  if (campaign.status !== 'sending') throw new AppError('campaign_not_editable', ERROR_TEXT.campaigns.pauseOnlySending);
   if (!(await transitionCampaignStatus(db, campaignId, ['sending'], 'paused')))
     throw new AppError('campaign_not_editable', CHANGED);
   await db.update(campaignSends).set({ pausedReason: null }).where(eq(campaignSends.campaignId, campaignId));
@@ -50,8 +50,7 @@ export async function pauseCampaign(db: Db, accountId: string, campaignId: strin
 /** Resume: back to sending; messages waiting for a retry because the relay was down are due again at once. */
 export async function resumeCampaign(db: Db, accountId: string, campaignId: string): Promise<{ status: 'sending' }> {
   const campaign = await findCampaignRow(db, accountId, campaignId);
-  if (campaign.status !== 'paused')
-    throw new AppError('campaign_not_editable', 'Só é possível retomar uma campanha pausada.');
+  if (campaign.status !== 'paused') throw new AppError('campaign_not_editable', ERROR_TEXT.campaigns.resumeOnlyPaused);
   await db.transaction(async (tx) => {
     // A suspended account cannot resume (share lock on the account: a concurrent suspension waits for us).
     await assertAccountCanSend(tx, accountId);
@@ -80,7 +79,7 @@ export async function cancelCampaign(
 ): Promise<{ status: 'cancelled' }> {
   const campaign = await findCampaignRow(db, accountId, campaignId);
   if (!['draft', 'scheduled', 'sending', 'paused'].includes(campaign.status)) {
-    throw new AppError('campaign_not_editable', 'Esta campanha já terminou e não pode ser cancelada.');
+    throw new AppError('campaign_not_editable', ERROR_TEXT.campaigns.cancelFinished);
   }
   await db.transaction(async (tx) => {
     if (!(await transitionCampaignStatus(asDb(tx), campaignId, [campaign.status], 'cancelled'))) {

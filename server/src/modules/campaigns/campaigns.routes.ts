@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
@@ -124,7 +125,7 @@ export async function campaignsRoutes(
     const { t } = parseInput(viewerQuery, request.query ?? {});
     const quota = await takeRateLimitQuota(db, `viewer:${request.ip}`, 1, PUBLIC_VIEWER_PER_MINUTE, 60);
     if (!quota.allowed) {
-      throw new AppError('too_many_requests', 'Muitas visualizações a partir desta rede. Tente de novo em instantes.', {
+      throw new AppError('too_many_requests', ERROR_TEXT.campaigns.viewerRateLimited, {
         retryAfterSeconds: quota.retryAfterSeconds,
       });
     }

@@ -15,6 +15,7 @@ import {
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { findAccount } from '../accounts/accounts.service';
 import { findListSummaries } from '../lists/list-directory';
@@ -58,7 +59,7 @@ async function assertOwnLists(db: Db, accountId: string, ids: string[]): Promise
   const unique = [...new Set(ids)];
   if (unique.length === 0) return;
   const found = await findListSummaries(db, unique, accountId);
-  if (found.length !== unique.length) throw new AppError('validation_failed', 'Uma das listas escolhidas não existe.');
+  if (found.length !== unique.length) throw new AppError('validation_failed', ERROR_TEXT.lists.unknownChosen);
 }
 
 async function assertTemplateParts(
@@ -302,9 +303,10 @@ export async function scheduleCampaign(
 ): Promise<CampaignView> {
   const account = await findAccount(db, accountId);
   const scheduledAt = zonedLocalToDate(scheduledAtText, account?.timeZone ?? DEFAULT_TIME_ZONE);
-  if (Number.isNaN(scheduledAt.getTime())) throw new AppError('validation_failed', 'Data e hora inválidas.');
+  if (Number.isNaN(scheduledAt.getTime()))
+    throw new AppError('validation_failed', ERROR_TEXT.campaigns.invalidDateTime);
   if (scheduledAt.getTime() < now.getTime() + MIN_SCHEDULE_LEAD_MS)
-    throw new AppError('validation_failed', 'Escolha uma data e hora no futuro.');
+    throw new AppError('validation_failed', ERROR_TEXT.campaigns.pastDateTime);
   const current = await findCampaignRow(db, accountId, id);
   // The From must be a confirmed address or at a verified domain now, not only when the time comes (ADR 0012).
   const assertSender = async () => {

@@ -1,6 +1,7 @@
 import type { ResendNonOpenersInput } from '@carteiro/shared';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { type CampaignView, toCampaignView } from './campaign-view';
 import { findCampaignRow } from './campaigns';
 import { campaigns } from './campaigns.db';
@@ -20,7 +21,7 @@ export async function resendToNonOpeners(
 ): Promise<CampaignView> {
   const original = await findCampaignRow(db, accountId, id);
   if (original.status !== 'sent') {
-    throw new AppError('conflict', 'Só é possível reenviar para quem não abriu depois que a campanha foi enviada.');
+    throw new AppError('conflict', ERROR_TEXT.campaigns.resendOnlyAfterSent);
   }
   const [row] = await db
     .insert(campaigns)

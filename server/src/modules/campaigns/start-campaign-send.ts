@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { accounts } from '../accounts/accounts.db';
 import { reserveForCampaign } from '../billing/reserve-campaign-cost';
@@ -34,7 +35,7 @@ export const ALREADY_SENDING = 'Esta campanha já está sendo enviada ou já foi
  */
 export async function assertCanSend(db: Db, campaign: CampaignRow, user: { emailVerified: boolean }): Promise<void> {
   if (!user.emailVerified) {
-    throw new AppError('forbidden', 'Confirme seu e-mail antes de enviar campanhas.');
+    throw new AppError('forbidden', ERROR_TEXT.campaigns.confirmEmailToSend);
   }
   const [account] = await db.select().from(accounts).where(eq(accounts.id, campaign.createdBy));
   if (!account) throw notFound('account');

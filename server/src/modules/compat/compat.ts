@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { parseInput } from '../../http/validate';
 import { memberAccounts } from '../accounts/account-directory';
@@ -226,14 +227,14 @@ export async function compatCreate(
   const input = pickFields(body.data, spec.creatable);
   if (name === 'campaigns') {
     if (input.createdBy !== undefined && input.createdBy !== caller.accountId)
-      throw new AppError('forbidden', 'Só é possível criar campanhas na sua conta atual.');
+      throw new AppError('forbidden', ERROR_TEXT.compat.createOnlyInCurrentAccount);
     delete input.createdBy;
     const created = await createCampaign(db, caller.accountId, parseInput(campaignCreateSchema, input));
     const doc = campaignDoc(await findCampaignRow(db, caller.accountId, created.id));
     return { id: created.id, data: doc };
   }
   if (input.owner !== undefined && input.owner !== caller.userId)
-    throw new AppError('forbidden', 'O dono da conta precisa ser o usuário conectado.');
+    throw new AppError('forbidden', ERROR_TEXT.compat.ownerMustBeSignedInUser);
   const { uuid, owner: _owner, ...rest } = input;
   const { uuid: wantedUuid, name: wantedName } = parseInput(accountCreateSchema, { uuid, name: rest.name });
   const result = await ensureAccountForUser(
@@ -241,7 +242,7 @@ export async function compatCreate(
     { id: caller.userId, name: caller.name, email: caller.email },
     { uuid: wantedUuid, name: wantedName },
   );
-  if (!result.accountId) throw new AppError('conflict', 'Este identificador de conta já está em uso.');
+  if (!result.accountId) throw new AppError('conflict', ERROR_TEXT.accounts.slugTaken);
   const changes = parseInput(accountUpdateSchema, rest);
   if (result.created && Object.values(changes).some((v) => v !== undefined))
     await updateAccountSettings(db, result.accountId, changes);
@@ -260,7 +261,7 @@ export async function compatUpdate(
   if (!UUID_RE.test(body.id)) throw notFound('document');
   if (name === 'campaigns') {
     if (input.createdBy !== undefined && input.createdBy !== caller.accountId)
-      throw new AppError('forbidden', 'Não é possível mover a campanha para outra conta.');
+      throw new AppError('forbidden', ERROR_TEXT.compat.moveToOtherAccount);
     delete input.createdBy;
     await updateCampaign(db, caller.accountId, body.id, parseInput(campaignUpdateSchema, input));
     return { id: body.id, data: campaignDoc(await findCampaignRow(db, caller.accountId, body.id)) };

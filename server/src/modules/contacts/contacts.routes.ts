@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { idParam } from '../../http/id-param';
 import { notFound } from '../../http/not-found';
 import { parseInput } from '../../http/validate';
@@ -69,7 +70,7 @@ export async function contactsRoutes(app: FastifyInstance, opts: { db: Db; links
     const input = parseInput(contactBulkSchema, request.body);
     const ids = [...new Set(input.ids)];
     if ((input.action === 'add_to_list' || input.action === 'remove_from_list') && !input.listId) {
-      throw new AppError('validation_failed', 'Escolha a lista.');
+      throw new AppError('validation_failed', ERROR_TEXT.contacts.chooseList);
     }
     let affected = 0;
     if (input.action === 'add_to_list') {

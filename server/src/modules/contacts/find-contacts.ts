@@ -5,6 +5,7 @@ import { queryRows } from '../../db/database';
 import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
 import { escapeLike } from '../../db/like';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { accountDirectory } from '../accounts/account-directory';
 import { findContactMemberships } from '../lists/list-directory';
@@ -76,7 +77,7 @@ export async function findContacts(
   if (query.status) {
     // A literal, not a parameter: the planner can then match contacts_account_inactive_idx (partial, status <>
     // 'subscribed') for the rare statuses. The value is one of CONTACT_STATUSES (checked here, not only by zod).
-    if (!CONTACT_STATUSES.includes(query.status)) throw new AppError('bad_request', 'Status inválido.');
+    if (!CONTACT_STATUSES.includes(query.status)) throw new AppError('bad_request', ERROR_TEXT.contacts.invalidStatus);
     conditions.push(sql`c.status = ${sql.raw(`'${query.status}'`)}`);
   }
   if (query.listId) {

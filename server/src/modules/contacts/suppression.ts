@@ -13,6 +13,7 @@ import {
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { suppressions } from './contacts.db';
 import { hashEmail } from './email-hash';
 
@@ -265,7 +266,7 @@ export async function addManualSuppressions(
     hashes.add(hashEmail(email));
   }
   if (hashes.size === 0 && invalidCount === 0) {
-    throw new AppError('validation_failed', 'Informe ao menos um e-mail.');
+    throw new AppError('validation_failed', ERROR_TEXT.contacts.noEmails);
   }
   let added = 0;
   const all = [...hashes];
@@ -319,7 +320,7 @@ export async function lookupSuppression(db: Db, accountId: string, email: string
  */
 export async function removeManualSuppression(db: Db, accountId: string, email: string): Promise<void> {
   const found = await lookupSuppression(db, accountId, email);
-  if (!found.suppressed) throw new AppError('not_found', 'Este endereço não está na lista de supressão.');
+  if (!found.suppressed) throw new AppError('not_found', ERROR_TEXT.contacts.notSuppressed);
   if (!found.reasons.includes('manual')) {
     throw new AppError(
       'suppression_not_manual',

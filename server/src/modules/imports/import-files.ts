@@ -3,6 +3,7 @@ import type { FieldType, ImportProgress, ImportStartInput } from '@carteiro/shar
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { assertMayAskConsent } from '../lists/add-contacts-to-list';
 import { findListSummaries } from '../lists/list-directory';
@@ -53,7 +54,7 @@ export async function uploadImport(
     let bytes = 0;
     body.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
-      if (bytes > MAX_IMPORT_BYTES) body.destroy(new AppError('payload_too_large', 'O arquivo passa de 200 MB.'));
+      if (bytes > MAX_IMPORT_BYTES) body.destroy(new AppError('payload_too_large', ERROR_TEXT.imports.fileTooLarge));
     });
     inspection = await inspectCsv(storeUpload(db, row.id, body as AsyncIterable<Buffer>));
   } catch (error) {
@@ -100,14 +101,14 @@ export async function startImport(
 ): Promise<void> {
   const row = await requireImport(db, accountId, importId);
   if (row.status !== 'uploaded' && row.status !== 'failed') {
-    throw new AppError('conflict', 'Esta importação já foi iniciada.');
+    throw new AppError('conflict', ERROR_TEXT.imports.alreadyStarted);
   }
   const emailColumns = Object.entries(input.mapping).filter(([, target]) => target === 'email');
   if (emailColumns.length !== 1) {
-    throw new AppError('validation_failed', 'Escolha exatamente uma coluna para o e-mail.');
+    throw new AppError('validation_failed', ERROR_TEXT.imports.oneEmailColumn);
   }
   if (!row.fileInfo.columns.includes((emailColumns[0] as [string, string])[0])) {
-    throw new AppError('validation_failed', 'A coluna escolhida para o e-mail não existe no arquivo.');
+    throw new AppError('validation_failed', ERROR_TEXT.imports.emailColumnMissing);
   }
   for (const [column, type] of Object.entries(input.fieldTypes ?? {})) {
     if (type !== 'text' && !input.mapping[column]?.startsWith('field:')) {
@@ -169,7 +170,7 @@ export async function findRejectedFile(db: Db, accountId: string, importId: stri
       ),
     );
   if (row.status !== 'done' || row.rejectedCount === 0 || !first) {
-    throw new AppError('not_found', 'Esta importação não tem linhas rejeitadas.');
+    throw new AppError('not_found', ERROR_TEXT.imports.noRejectedRows);
   }
   return readImportFile(db, row.id, 'rejected');
 }

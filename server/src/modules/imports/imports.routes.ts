@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import type { JobQueue } from '../../jobs/job-queue';
@@ -55,7 +56,7 @@ export async function importsRoutes(app: FastifyInstance, opts: ImportsRoutesOpt
       );
     }
     const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > MAX_IMPORT_BYTES) throw new AppError('payload_too_large', 'O arquivo passa de 200 MB.');
+    if (declared > MAX_IMPORT_BYTES) throw new AppError('payload_too_large', ERROR_TEXT.imports.fileTooLarge);
     const result = await uploadImport(db, actor.accountId, body, fileNameOf(request.headers['x-file-name']));
     return reply.status(201).send(result);
   });

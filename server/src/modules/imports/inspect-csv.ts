@@ -1,6 +1,7 @@
 import { type FieldType, fieldKeyFromHeader, isExportOnlyHeader, normaliseEmail } from '@carteiro/shared';
 import { parse } from 'csv-parse/sync';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import type { ImportFileInfo } from './imports.db';
 
 const HEAD_BYTES = 64 * 1024;
@@ -181,8 +182,7 @@ export async function inspectCsv(source: AsyncIterable<Buffer>): Promise<CsvInsp
   }
   const binary = binaryFileProblem(head);
   if (binary) throw new AppError('bad_request', binary);
-  if (!sawContent)
-    throw new AppError('bad_request', 'O arquivo está vazio. Envie um CSV com um cabeçalho e ao menos um contato.');
+  if (!sawContent) throw new AppError('bad_request', ERROR_TEXT.imports.emptyFile);
   const hasBom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
   const encoding = utf8 ? 'utf-8' : 'windows-1252';
   let headText = new TextDecoder(encoding).decode(head);

@@ -1,6 +1,7 @@
 import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 
 /** What a segment is compiled against: the account, its custom field keys, its time zone and the clock. */
 export interface SegmentContext {
@@ -228,7 +229,7 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: Contac
       break;
     }
     case 'list': {
-      if (!ctx.listIds.has(c.listId)) throw new AppError('validation_failed', 'Uma das listas escolhidas não existe.');
+      if (!ctx.listIds.has(c.listId)) throw new AppError('validation_failed', ERROR_TEXT.lists.unknownChosen);
       const member = sets.has(
         {
           key: `list:${c.listId}`,
@@ -278,5 +279,5 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: Contac
       }
     }
   }
-  throw new AppError('validation_failed', 'Condição inválida.');
+  throw new AppError('validation_failed', ERROR_TEXT.segments.invalidCondition);
 }

@@ -9,6 +9,7 @@ import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
@@ -233,8 +234,7 @@ export async function assertOwnSegments(db: Db, accountId: string, ids: string[]
     .select({ id: segments.id })
     .from(segments)
     .where(and(eq(segments.accountId, accountId), inArray(segments.id, unique)));
-  if (found.length !== unique.length)
-    throw new AppError('validation_failed', 'Um dos segmentos escolhidos não existe.');
+  if (found.length !== unique.length) throw new AppError('validation_failed', ERROR_TEXT.segments.unknownChosen);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { SenderAddressDto } from '@carteiro/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
 import { findAccount } from '../accounts/accounts.service';
@@ -28,7 +29,7 @@ export async function addSenderAddress(
     .select()
     .from(senderAddresses)
     .where(and(eq(senderAddresses.accountId, accountId), eq(senderAddresses.email, email)));
-  if (existing?.confirmedAt) throw new AppError('conflict', 'Este endereço já está confirmado.');
+  if (existing?.confirmedAt) throw new AppError('conflict', ERROR_TEXT.senders.addressConfirmed);
   if (verifiedLoginEmail !== null && verifiedLoginEmail.trim().toLowerCase() === email) {
     await assertAddressRoom(db, accountId, existing !== undefined);
     const [row] = await db

@@ -3,6 +3,7 @@ import type { SenderDnsRecord, SenderDomainDto, SenderListDto } from '@carteiro/
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import {
@@ -33,7 +34,7 @@ export async function addSenderDomain(
     .select({ id: senderDomains.id })
     .from(senderDomains)
     .where(and(eq(senderDomains.accountId, accountId), eq(senderDomains.domain, domain)));
-  if (existing) throw new AppError('conflict', 'Este domínio já foi adicionado.');
+  if (existing) throw new AppError('conflict', ERROR_TEXT.senders.domainAdded);
   const [{ n } = { n: 0 }] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(senderDomains)
@@ -56,7 +57,7 @@ export async function addSenderDomain(
     })
     .onConflictDoNothing()
     .returning();
-  if (!row) throw new AppError('conflict', 'Este domínio já foi adicionado.');
+  if (!row) throw new AppError('conflict', ERROR_TEXT.senders.domainAdded);
   return domainDto(row, settings);
 }
 

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { workerEntry } from '../../threads/worker-entry';
 import type { MessageScope, MessageSource, RenderedMessage } from './render-message';
 import type { RenderReply, RenderRequest } from './render-worker';
@@ -234,7 +235,7 @@ function explainRenderFailure(error: unknown): Error {
     );
   }
   if (error instanceof RenderPoolError && error.reason === 'busy') {
-    return new AppError('service_unavailable', 'Muitas pré-visualizações em andamento. Tente de novo em instantes.');
+    return new AppError('service_unavailable', ERROR_TEXT.templates.previewsBusy);
   }
   return error as Error;
 }

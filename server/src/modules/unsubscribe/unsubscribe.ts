@@ -2,6 +2,7 @@ import { normaliseEmail } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { countCampaignOutcome } from '../campaigns/campaign-records';
 import { syncContactStatusWithLists } from '../contacts/contact-status';
 import { liftUnsubscribedSuppression, suppressEmail, suppressUnsubscribedContacts } from '../contacts/suppression';
@@ -144,13 +145,13 @@ export async function findPreferenceLists(db: Db, target: UnsubscribeTarget): Pr
  * "Quero voltar a receber") → their "unsubscribed" entry is lifted, as a new consent — never another reason's.
  */
 export async function savePreferences(db: Db, target: UnsubscribeTarget, keepListIds: string[]): Promise<void> {
-  if (!target.contactId) throw new AppError('bad_request', 'Este endereço não está mais na lista.');
+  if (!target.contactId) throw new AppError('bad_request', ERROR_TEXT.unsubscribe.notOnList);
   if (target.contactStatus === 'bounced' || target.contactStatus === 'complained') {
-    throw new AppError('conflict', 'Este endereço não pode mais receber mensagens desta conta.');
+    throw new AppError('conflict', ERROR_TEXT.unsubscribe.addressSuppressed);
   }
   const lists = await findPreferenceLists(db, target);
   const known = new Set(lists.map((l) => l.id));
-  if (keepListIds.some((id) => !known.has(id))) throw new AppError('bad_request', 'Lista inválida.');
+  if (keepListIds.some((id) => !known.has(id))) throw new AppError('bad_request', ERROR_TEXT.unsubscribe.invalidList);
   const keep = new Set(keepListIds);
   const contactId = target.contactId;
   await db.transaction(async (tx) => {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import type { FileStorage } from './file-storage';
 import { looksLikeSvg, sniffImage } from './image-sniff';
@@ -48,8 +49,7 @@ export async function saveImage(
   body: Buffer,
   name: string | null,
 ): Promise<{ image: UploadedImage; created: boolean }> {
-  if (body.length === 0)
-    throw new AppError('bad_request', 'Nenhuma imagem recebida: o corpo da requisição está vazio.');
+  if (body.length === 0) throw new AppError('bad_request', ERROR_TEXT.uploads.emptyImage);
   const sniffed = sniffImage(body);
   if (!sniffed) {
     throw new AppError(

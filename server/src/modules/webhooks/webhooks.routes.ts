@@ -6,6 +6,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import { requireActor, requireRole } from '../auth/request-actor';
@@ -84,7 +85,7 @@ export async function webhooksRoutes(
     const actor = await manager(request);
     const id = idParam(request.params, 'delivery');
     if (!(await redeliver(db, actor.accountId, id))) {
-      throw new AppError('conflict', 'Esta entrega não existe ou ainda está em andamento.');
+      throw new AppError('conflict', ERROR_TEXT.webhooks.deliveryNotRetriable);
     }
     return reply.status(202).send({ id });
   });

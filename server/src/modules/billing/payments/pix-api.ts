@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import https from 'node:https';
 import { buildDynamicPixBrCode, formatMillisAsProviderAmount, parseProviderAmountToMillis } from '@carteiro/shared';
 import { AppError } from '../../../http/app-error';
+import { ERROR_TEXT } from '../../../http/error-texts';
 import type { ProviderPayment } from '../credit-topup';
 import { type JsonResponse, requestJson } from './http-json';
 import type { ChargeState, PaymentProvider, RefundResult } from './payment-provider';
@@ -184,7 +185,7 @@ export function createPixApiProvider(options: PixApiOptions): PaymentProvider {
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw rejected('endereço inválido');
       const body = request.body as { pix?: unknown } | null;
       if (!body || !Array.isArray(body.pix))
-        throw new AppError('bad_request', 'Corpo do webhook Pix sem a lista "pix".');
+        throw new AppError('bad_request', ERROR_TEXT.billing.pixWebhookWithoutList);
       // The body only says which charges to look at: each payment is re-read from GET /cob/{txid}, so a forged
       // or altered notification (other amount, invented endToEndId) credits nothing.
       const txids = new Set<string>();
