@@ -81,6 +81,15 @@ describe('DashboardHomePage', () => {
     expect(rows.map((r) => r.textContent)).toEqual(['Boas-vindas2.3451.000100', 'Black Friday10.0003.500400']);
   }, 20_000);
 
+  it('agrees the chart summary\'s words with their counts ("1 abertura e 1 clique")', async () => {
+    renderHome({ sentThisMonth: 5, sentTotal: 5, openRate: 0.2, clickRate: 0.2, rateWindowDelivered: 5 }, [
+      campaign('c1', 'Novidades', '2026-11-20T12:00:00.000Z', 1, 1, 1),
+      campaign('c2', 'Natal', '2026-11-21T12:00:00.000Z', 4, 0, 0),
+    ]);
+    const chart = await screen.findByTestId('home-chart', undefined, SLOW);
+    expect(within(chart).getByText('Últimas campanhas (2): 5 entregues, 1 abertura e 1 clique.')).toBeTruthy();
+  }, 20_000);
+
   it('has an empty chart state and dashes for rates before the first send', async () => {
     renderHome({ sentThisMonth: 0, sentTotal: 0, openRate: 0, clickRate: 0, rateWindowDelivered: 0 }, []);
     expect((await screen.findByTestId('home-open-rate', undefined, SLOW)).textContent).toBe('—');

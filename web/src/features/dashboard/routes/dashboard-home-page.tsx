@@ -287,7 +287,10 @@ function RecentChart({ campaigns, pending }: { campaigns: CampaignSummary[]; pen
       opened: c.counters.opened,
       clicked: c.counters.clicked,
     }));
-  const total = (key: 'delivered' | 'opened' | 'clicked') => formatCount(data.reduce((sum, d) => sum + d[key], 0));
+  const sum = (key: 'delivered' | 'opened' | 'clicked') => data.reduce((acc, d) => acc + d[key], 0);
+  const total = (key: 'delivered' | 'opened' | 'clicked') => formatCount(sum(key));
+  // "1 abertura", "2 aberturas": the word agrees with its count.
+  const word = (key: 'delivered' | 'opened' | 'clicked') => text(sum(key) === 1 ? `${key}One` : `${key}Other`);
   return (
     <Card data-testid="home-chart">
       <CardContent>
@@ -302,8 +305,11 @@ function RecentChart({ campaigns, pending }: { campaigns: CampaignSummary[]; pen
               {text('summary', {
                 campaigns: data.length,
                 delivered: total('delivered'),
+                deliveredWord: word('delivered'),
                 opened: total('opened'),
+                openedWord: word('opened'),
                 clicked: total('clicked'),
+                clickedWord: word('clicked'),
               })}
             </p>
             <figure aria-label={text('chartLabel')} className="mt-3">

@@ -18,7 +18,14 @@ const TEXTS = {
     opened: 'Aberturas',
     clicked: 'Cliques',
     loading: 'Carregando o gráfico…',
-    summary: 'Últimas campanhas ({campaigns}): {delivered} entregues, {opened} aberturas e {clicked} cliques.',
+    summary:
+      'Últimas campanhas ({campaigns}): {delivered} {deliveredWord}, {opened} {openedWord} e {clicked} {clickedWord}.',
+    deliveredOne: 'entregue',
+    deliveredOther: 'entregues',
+    openedOne: 'abertura',
+    openedOther: 'aberturas',
+    clickedOne: 'clique',
+    clickedOther: 'cliques',
   },
   en: {
     sentThisMonth: 'E-mails delivered this month',
@@ -36,7 +43,14 @@ const TEXTS = {
     opened: 'Opens',
     clicked: 'Clicks',
     loading: 'Loading the chart…',
-    summary: 'Latest campaigns ({campaigns}): {delivered} delivered, {opened} opens and {clicked} clicks.',
+    summary:
+      'Latest campaigns ({campaigns}): {delivered} {deliveredWord}, {opened} {openedWord} and {clicked} {clickedWord}.',
+    deliveredOne: 'delivered',
+    deliveredOther: 'delivered',
+    openedOne: 'open',
+    openedOther: 'opens',
+    clickedOne: 'click',
+    clickedOther: 'clicks',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
 
