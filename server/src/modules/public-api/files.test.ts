@@ -1,5 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
@@ -11,36 +10,11 @@ import { accounts } from '../accounts/accounts.db';
 import { sweepExpiredMessageFiles } from '../message-files/message-files';
 import { messageFiles } from '../message-files/message-files.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { messages } from '../sending/messages.db';
 import type { SendingEngine } from '../sending/sending-engine';
+import { dkimResults, drainMessages, lojaSigner } from '../sending/testing/dkim-check';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount } from '../sending/testing/send-fixtures';
-
-const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify') as {
-  dkimVerify: (
-    input: Buffer,
-    options: { resolver: (name: string, type: string) => Promise<string[][]> },
-  ) => Promise<{ results: Array<{ status: { result: string } }> }>;
-};
-
-const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-const signer = createDkimSigner({
-  domain: 'loja.com.br',
-  selector: 'tx',
-  privateKeyPem: pem,
-  algorithm: 'ed25519-sha256',
-  headerNames: DEFAULT_SIGNED_HEADERS,
-});
-const dkimResults = async (raw: Buffer) =>
-  (
-    await dkimVerify(raw, {
-      resolver: async (name) => {
-        if (name !== 'tx._domainkey.loja.com.br') throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-        return [[dkimDnsRecord(pem)]];
-      },
-    })
-  ).results.map((r) => r.status.result);
 
 const json = { 'content-type': 'application/json' };
 const catalogue = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(40_000), Buffer.from('\n%%EOF\n')]);
@@ -82,17 +56,7 @@ describe.each(DATABASE_KINDS)('uploaded files attached by fileId on %s', (kind) 
     });
   const upload = (secret: string, file: object) => call(secret, 'POST', '/api/v1/files', file);
 
-  async function drain(sender: SendingEngine, ids: number[]) {
-    for (let i = 0; i < 200; i++) {
-      await sender.tick();
-      const rows = await h.db
-        .select({ status: messages.status })
-        .from(messages)
-        .where(sql`${messages.id} = any(${`{${ids.join(',')}}`}::bigint[])`);
-      if (rows.every((r) => r.status !== 'queued')) return;
-    }
-    throw new Error('messages still queued');
-  }
+  const drain = (sender: SendingEngine, ids: number[]) => drainMessages(h.db, sender, ids);
 
   it('uploads once, sends to many: the bytes intact at the relay with DKIM pass, stored once, charged per e-mail', async () => {
     const { user, secret } = await keyWithCredit(1_000);
@@ -143,7 +107,7 @@ describe.each(DATABASE_KINDS)('uploaded files attached by fileId on %s', (kind) 
     const first = sent.json().messages[0];
     const ids = [first.id, first.copies[0].id, sent.json().messages[1].id].map(Number);
     const before = h.sink.messages.length;
-    await drain(h.newSender({ signers: [signer] }), ids);
+    await drain(h.newSender({ signers: [lojaSigner] }), ids);
     const got = h.sink.messages.slice(before);
     expect(got.map((m) => m.to).sort()).toEqual([
       'ana@destino.com.br',
@@ -272,7 +236,7 @@ describe.each(DATABASE_KINDS)('uploaded files attached by fileId on %s', (kind) 
     expect(sent.statusCode).toBe(201);
     expect((await call(secret, 'DELETE', `/api/v1/files/${file.id}`)).statusCode).toBe(204);
     expect((await call(secret, 'GET', `/api/v1/files/${file.id}`)).statusCode).toBe(404);
-    await drain(h.newSender({ signers: [signer] }), [Number(sent.json().messages[0].id)]);
+    await drain(h.newSender({ signers: [lojaSigner] }), [Number(sent.json().messages[0].id)]);
     expect(h.sink.messages.filter((m) => m.to === 'apagado@destino.com.br')).toEqual([]);
     const [row] = await h.db
       .select()
@@ -307,7 +271,7 @@ describe.each(DATABASE_KINDS)('uploaded files attached by fileId on %s', (kind) 
     expect((await left()).map((r) => r.id)).toEqual([kept.id]);
     expect(gone.id).not.toBe(kept.id);
     // Once the message went, the file goes at the next sweep.
-    await drain(h.newSender({ signers: [signer] }), [Number(sent.json().messages[0].id)]);
+    await drain(h.newSender({ signers: [lojaSigner] }), [Number(sent.json().messages[0].id)]);
     await sweepExpiredMessageFiles(h.db, later);
     expect(await left()).toEqual([]);
   });

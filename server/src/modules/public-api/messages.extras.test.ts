@@ -1,5 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
 import { WEBHOOK_EVENT_SCHEMAS } from '@carteiro/shared';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
@@ -10,38 +9,13 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { accounts } from '../accounts/accounts.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { messages } from '../sending/messages.db';
 import type { SendingEngine } from '../sending/sending-engine';
+import { dkimResults, drainMessages, lojaSigner } from '../sending/testing/dkim-check';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
 import { expandEventBatches } from '../webhooks/dispatch';
 import { webhookEndpoints } from '../webhooks/webhooks.db';
-
-const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify') as {
-  dkimVerify: (
-    input: Buffer,
-    options: { resolver: (name: string, type: string) => Promise<string[][]> },
-  ) => Promise<{ results: Array<{ status: { result: string } }> }>;
-};
-
-const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-const signer = createDkimSigner({
-  domain: 'loja.com.br',
-  selector: 'tx',
-  privateKeyPem: pem,
-  algorithm: 'ed25519-sha256',
-  headerNames: DEFAULT_SIGNED_HEADERS,
-});
-const dkimResults = async (raw: Buffer) =>
-  (
-    await dkimVerify(raw, {
-      resolver: async (name) => {
-        if (name !== 'tx._domainkey.loja.com.br') throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-        return [[dkimDnsRecord(pem)]];
-      },
-    })
-  ).results.map((r) => r.status.result);
 
 const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(30_000), Buffer.from('\n%%EOF\n')]);
 const png = randomBytes(2_000);
@@ -67,17 +41,7 @@ describe.each(DATABASE_KINDS)('POST /api/v1/messages with cc, bcc, headers, file
   const post = (secret: string, url: string, payload: object) =>
     h.t.app.inject({ method: 'POST', url, headers: bearer(secret, { 'content-type': 'application/json' }), payload });
 
-  async function drain(sender: SendingEngine, ids: number[]) {
-    for (let i = 0; i < 200; i++) {
-      await sender.tick();
-      const rows = await h.db
-        .select({ status: messages.status })
-        .from(messages)
-        .where(sql`${messages.id} = any(${`{${ids.join(',')}}`}::bigint[])`);
-      if (rows.every((r) => r.status !== 'queued')) return;
-    }
-    throw new Error('messages still queued');
-  }
+  const drain = (sender: SendingEngine, ids: number[]) => drainMessages(h.db, sender, ids);
 
   it('delivers every copy with the files byte for byte, DKIM pass, Cc shown and Bcc hidden; charges each copy; webhooks carry tags and metadata', async () => {
     const { user, secret } = await keyWithCredit(1_000);
@@ -134,7 +98,7 @@ describe.each(DATABASE_KINDS)('POST /api/v1/messages with cc, bcc, headers, file
 
     const ids = [result.messages[0].id, ...result.messages[0].copies.map((c: { id: string }) => c.id)].map(Number);
     const before = h.sink.messages.length;
-    await drain(h.newSender({ signers: [signer] }), ids);
+    await drain(h.newSender({ signers: [lojaSigner] }), ids);
     const got = h.sink.messages.slice(before);
     expect(got.map((m) => m.to).sort()).toEqual([
       'arquivo@loja.com.br',
