@@ -67,6 +67,11 @@ export const ERROR_TEXT = {
   lists: {
     unknownChosen: 'Uma das listas escolhidas não existe.',
   },
+  publicApi: {
+    confirmEmailForKeys: 'Confirme seu e-mail antes de criar chaves de API.',
+    testKeysSendOnly: 'Chaves de teste são sempre "somente envio": escolha esse escopo.',
+    noBodyExpected: 'Esta operação não recebe corpo na requisição.',
+  },
   pagination: {
     invalidCursor: 'Cursor de paginação inválido: use o nextCursor da página anterior.',
   },

@@ -14,6 +14,8 @@ export const NOT_FOUND_TEXT = {
   delivery: 'Entrega não encontrada.',
   document: 'Documento não encontrado.',
   domain: 'Domínio não encontrado.',
+  file: 'Arquivo não encontrado.',
+  fileOrExpired: 'Arquivo não encontrado (ou expirado).',
   image: 'Imagem não encontrada.',
   import: 'Importação não encontrada.',
   list: 'Lista não encontrada.',

@@ -12,6 +12,7 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { notFound } from '../../http/not-found';
 import { renderError } from '../transactional/send-transactional';
 import { type MessageFileRow, messageFiles } from './message-files.db';
 
@@ -80,7 +81,7 @@ export async function findMessageFile(db: Db, accountId: string, id: string, now
     .select(listed)
     .from(messageFiles)
     .where(and(eq(messageFiles.accountId, accountId), eq(messageFiles.id, id), gt(messageFiles.expiresAt, now)));
-  if (!row) throw new AppError('not_found', 'Arquivo não encontrado (ou expirado).');
+  if (!row) throw notFound('fileOrExpired');
   return toMessageFile(row);
 }
 
@@ -93,7 +94,7 @@ export async function deleteMessageFile(db: Db, accountId: string, id: string): 
     .delete(messageFiles)
     .where(and(eq(messageFiles.accountId, accountId), eq(messageFiles.id, id)))
     .returning({ id: messageFiles.id });
-  if (gone.length === 0) throw new AppError('not_found', 'Arquivo não encontrado.');
+  if (gone.length === 0) throw notFound('file');
 }
 
 /**

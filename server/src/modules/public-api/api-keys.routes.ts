@@ -2,6 +2,7 @@ import { apiKeyCreateSchema } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import { requireActor, requireRole } from '../auth/request-actor';
@@ -21,7 +22,7 @@ export async function apiKeysRoutes(app: FastifyInstance, opts: { db: Db }): Pro
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     // A key sends like the dashboard does, so it needs what sending needs: a confirmed e-mail.
-    if (!actor.emailVerified) throw new AppError('forbidden', 'Confirme seu e-mail antes de criar chaves de API.');
+    if (!actor.emailVerified) throw new AppError('forbidden', ERROR_TEXT.publicApi.confirmEmailForKeys);
     const created = await createApiKey(db, actor.accountId, actor.userId, parseInput(apiKeyCreateSchema, request.body));
     return reply.status(201).header('cache-control', 'no-store').send(created);
   });

@@ -13,6 +13,7 @@ import {
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { userDirectory } from '../auth/users';
 import { apiKeys } from './api-keys.db';
@@ -84,7 +85,7 @@ export async function createApiKey(
 ): Promise<CreatedApiKey> {
   const mode = input.mode ?? 'live';
   if (mode === 'test' && input.scope === 'full') {
-    throw new AppError('validation_failed', 'Chaves de teste são sempre "somente envio": escolha esse escopo.', {
+    throw new AppError('validation_failed', ERROR_TEXT.publicApi.testKeysSendOnly, {
       fields: [{ path: 'scope', message: 'Chaves de teste são sempre "somente envio".' }],
     });
   }

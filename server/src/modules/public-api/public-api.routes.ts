@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { parseInput, unknownFieldsMessage } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { ConsentLinks } from '../subscriptions/consent-requests';
@@ -209,7 +210,7 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, part: 'query' 
     if (names.length > 0) throw new AppError('unknown_fields', unknownFieldsMessage(names), { unknown: names });
     return undefined;
   }
-  throw new AppError('validation_failed', 'Esta operação não recebe corpo na requisição.');
+  throw new AppError('validation_failed', ERROR_TEXT.publicApi.noBodyExpected);
 }
 
 /** Registers one operation as a Fastify route of the plugin. */
