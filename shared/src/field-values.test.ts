@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parseFieldDate, parseFieldNumber, typedFieldValue } from './field-values';
+import { displayFieldValue, parseFieldDate, parseFieldNumber, typedFieldValue } from './field-values';
 
 describe('typed custom-field values', () => {
+  it('shows a stored date as dd/mm/aaaa and everything else as stored', () => {
+    expect(displayFieldValue('1985-07-04')).toBe('04/07/1985');
+    expect(parseFieldDate(displayFieldValue('1985-07-04'))).toBe('1985-07-04');
+    for (const kept of ['2000-02-31', '12/03/1990', '01310-100', '1234.56', 'Recife', '']) {
+      expect(displayFieldValue(kept), kept).toBe(kept);
+    }
+  });
+
   it('reads dd/mm/aaaa and AAAA-MM-DD as the ISO day, refusing days the calendar lacks', () => {
     expect(parseFieldDate('15/03/1985')).toBe('1985-03-15');
     expect(parseFieldDate(' 5/3/1990 ')).toBe('1990-03-05');

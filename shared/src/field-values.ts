@@ -37,6 +37,15 @@ export function parseFieldDate(text: string): string | null {
 }
 
 /**
+ * A stored field value as people read it: a date kept as AAAA-MM-DD (a typed import column) reads dd/mm/aaaa, in
+ * the contact's page and in the contacts CSV (which imports back to the same date); anything else as stored.
+ */
+export function displayFieldValue(value: string): string {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  return iso && parseFieldDate(value) ? `${iso[3]}/${iso[2]}/${iso[1]}` : value;
+}
+
+/**
  * A number as a Brazilian writes it (`1.234,56`, `1.000`, `1,5`) or plain (`1234.56`), optionally negative, as
  * plain decimal text (`1234.56`); null otherwise. Dots alone in groups of three are thousands (`1.000` is a
  * thousand, as in the pricing calculator); a comma is always the decimal mark.

@@ -132,6 +132,21 @@ describe.each(DATABASE_KINDS)('contacts, lists and imports API on %s', (kind) =>
     expect(res.body).toContain(`formula@x.com;"'=HYPERLINK(""http://mal"")";`);
   });
 
+  it('exports a date a typed import stored (AAAA-MM-DD) as dd/mm/aaaa, which imports back as the same date', async () => {
+    const d = await signUp(t, { verified: true });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: json(d),
+      payload: { email: 'dani@padaria.com.br', fields: { aniversario: '1985-07-04', cep: '01310-100' } },
+    });
+    expect(created.statusCode).toBe(201);
+    const res = await t.app.inject({ url: '/api/contacts/export.csv', headers: d.headers });
+    const [header, row] = res.body.split('\r\n');
+    expect(header).toContain('Aniversario;Cep;');
+    expect(row).toMatch(/^dani@padaria\.com\.br;;04\/07\/1985;01310-100;/);
+  });
+
   it('exports the CSV a person reads in Excel pt-BR, and importing it back changes nothing', async () => {
     const c = await signUp(t, { verified: true });
     const patchedZone = await t.app.inject({

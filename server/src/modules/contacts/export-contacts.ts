@@ -3,6 +3,7 @@ import {
   CONTACT_STATUS_LABELS,
   type ContactQuery,
   DEFAULT_TIME_ZONE,
+  displayFieldValue,
   fieldHeader,
   formatDateTimeBR,
   LEGAL_BASIS_LABELS,
@@ -60,7 +61,7 @@ export async function* exportContactsCsv(
       chunk += line([
         c.email,
         c.name,
-        ...keys.map((k) => c.fields[k] ?? ''),
+        ...keys.map((k) => displayFieldValue(c.fields[k] ?? '')),
         CONTACT_STATUS_LABELS[c.status as keyof typeof CONTACT_STATUS_LABELS] ?? c.status,
         c.consent.legalBasis
           ? (LEGAL_BASIS_LABELS[c.consent.legalBasis as keyof typeof LEGAL_BASIS_LABELS] ?? c.consent.legalBasis)

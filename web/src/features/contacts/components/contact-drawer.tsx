@@ -1,4 +1,4 @@
-import { fieldHeader } from '@carteiro/shared';
+import { displayFieldValue, fieldHeader } from '@carteiro/shared';
 import { useEffect, useState } from 'react';
 import { Drawer, downloadUrl, ErrorPanel, formatDateTime, LoadingPanel, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
@@ -85,7 +85,7 @@ function ContactDetailView({ contact, onClose }: { contact: ContactDetail; onClo
           {fields.map(([key, value]) => (
             // The same name the CSV export gives the column ("data_nascimento" → "Data nascimento").
             <Row key={key} label={fieldHeader(key)}>
-              {value}
+              {displayFieldValue(value)}
             </Row>
           ))}
           <Row label={t('contacts.table.createdAt')}>{formatDateTime(contact.createdAt)}</Row>
