@@ -35,10 +35,10 @@ import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
 import { startCampaignSend } from '../server/src/modules/campaigns/start-campaign-send';
 import { createApiKey } from '../server/src/modules/public-api/api-keys';
 import { trustSenderAddress } from '../server/src/modules/sender-identities/testing/trust-sender';
-import { SendingEngine } from '../server/src/modules/sending/sending-engine';
-import { createPlatformMailer, createRelayTransport } from '../server/src/modules/sending/sending-runtime';
 import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
 import { setTrackingSecret } from '../server/src/modules/tracking/tracking-token';
+import { SendingEngine } from '../server/src/worker/sending-engine';
+import { createPlatformMailer, createRelayTransport } from '../server/src/worker/sending-runtime';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 5000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);

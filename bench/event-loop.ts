@@ -34,10 +34,10 @@ import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { openDatabase } from '../server/src/db/database';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
-import { createPlatformMailer } from '../server/src/modules/sending/sending-runtime';
 import { buildScope, compileCampaign, renderMessage } from '../server/src/modules/templates/render-message';
 import { STARTER_TEMPLATES } from '../server/src/modules/templates/starter-templates';
 import { closeUntrustedRendering, renderUntrusted } from '../server/src/modules/templates/untrusted-render';
+import { createPlatformMailer } from '../server/src/worker/sending-runtime';
 import { createTestAccount } from '../server/test/support/test-account';
 
 const HOSTILE_REQUESTS = Number(process.env.BENCH_HOSTILE_REQUESTS ?? 6);

@@ -58,8 +58,6 @@ import {
   buildMimeMessageFromParts,
   createMessageFrame,
 } from '../server/src/modules/sending/mime/build-message';
-import { SendingEngine } from '../server/src/modules/sending/sending-engine';
-import { createRelayTransport } from '../server/src/modules/sending/sending-runtime';
 import { createSmtpPool } from '../server/src/modules/sending/smtp/smtp-pool';
 import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
 import { htmlLiquid, textLiquid } from '../server/src/modules/templates/liquid-engine';
@@ -73,6 +71,8 @@ import {
 import { createSecretBox, generateWebhookSecret } from '../server/src/modules/webhooks/signing';
 import { webhookEndpoints } from '../server/src/modules/webhooks/webhooks.db';
 import { startWebhookWorker } from '../server/src/modules/webhooks/webhooks-runtime';
+import { SendingEngine } from '../server/src/worker/sending-engine';
+import { createRelayTransport } from '../server/src/worker/sending-runtime';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const CORES = availableParallelism();

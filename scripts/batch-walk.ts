@@ -32,8 +32,8 @@ await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed:
 const { signUp } = await import('../server/test/support/sign-in');
 const { createTestApp } = await import('../server/test/support/test-app');
 const t = await createTestApp('pglite');
-const { SendingEngine } = await import('../server/src/modules/sending/sending-engine');
-const { createRelayTransport } = await import('../server/src/modules/sending/sending-runtime');
+const { SendingEngine } = await import('../server/src/worker/sending-engine');
+const { createRelayTransport } = await import('../server/src/worker/sending-runtime');
 const fixtures = await import('../server/src/modules/sending/testing/send-fixtures');
 const { startSmtpSink } = await import('../server/src/modules/sending/testing/smtp-sink');
 const { startCampaignSend } = await importFirst<typeof import('../server/src/modules/campaigns/start-campaign-send')>(

@@ -20,11 +20,11 @@ import { IMPORT_JOB, IMPORT_QUEUE_OPTIONS, runImport } from './modules/imports/r
 import { sweepExpiredMessageFiles } from './modules/message-files/message-files';
 import { domainRecheckJob } from './modules/sender-identities/domain-rechecks';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
-import { createPlatformMailer, startSendingEngine } from './modules/sending/sending-runtime';
 import { setTrackingSecret } from './modules/tracking/tracking-token';
 import { createSecretBox } from './modules/webhooks/signing';
 import { startWebhookWorker } from './modules/webhooks/webhooks-runtime';
 import { createDnsResolver } from './net/dns';
+import { createPlatformMailer, startSendingEngine } from './worker/sending-runtime';
 
 export type Role = 'all' | 'api' | 'worker' | 'migrate';
 

@@ -15,10 +15,10 @@ import { senderDomains } from '../../src/modules/sender-identities/sender-identi
 import { createSigningResolver } from '../../src/modules/sender-identities/sender-signing';
 import { trustSenderAddress } from '../../src/modules/sender-identities/testing/trust-sender';
 import { dkimDnsRecord } from '../../src/modules/sending/dkim/dkim-signer';
-import { createDkimSigners, senderSettings } from '../../src/modules/sending/sending-runtime';
 import { useEngineHarness } from '../../src/modules/sending/testing/engine-harness';
 import { creditAccount } from '../../src/modules/sending/testing/send-fixtures';
 import { dkimProblems, headerFields, wireProblems } from '../../src/modules/sending/wire/wire-check';
+import { createDkimSigners, senderSettings } from '../../src/worker/sending-runtime';
 import { bearer, createApiKeyFor } from '../support/api-key';
 import { randomClientIp, type SignedInUser, signUp } from '../support/sign-in';
 import type { TestApp } from '../support/test-app';

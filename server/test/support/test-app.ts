@@ -14,7 +14,7 @@ import {
   listDevMail,
   storeCaughtMail,
 } from '../../src/modules/dev-mailbox/dev-mailbox';
-import { createPlatformMailer } from '../../src/modules/sending/sending-runtime';
+import { createPlatformMailer } from '../../src/worker/sending-runtime';
 import { createTestDatabase, type DatabaseKind } from './test-database';
 
 export interface TestApp {

@@ -7,8 +7,8 @@ import type { TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import type { SendingEngine } from '../../worker/sending-engine';
 import { ledgerEntries } from '../billing/billing.db';
-import type { SendingEngine } from '../sending/sending-engine';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import {
   campaignStatus,

@@ -67,7 +67,7 @@ export async function sendCampaignTest(
   const accountId = policy.causer.accountId;
   const campaign = await findCampaignRow(db, accountId, id);
   const account = await findAccountOr404(db, accountId);
-  // The real send's sender (sending/campaign-sender.ts), checked by the same rule before anything is rendered.
+  // The real send's sender (campaigns/campaign-sender.ts), checked by the same rule before anything is rendered.
   const fromEmail = campaign.fromEmail ?? account.defaultFromEmail;
   await assertMayCauseMail(db, policy.limits, policy.causer, {
     kind: 'campaign-test',

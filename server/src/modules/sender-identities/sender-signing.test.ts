@@ -7,9 +7,9 @@ import { startTestDnsServer, type TestDnsServer } from '../../../test/support/dn
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { SendingEngine } from '../../worker/sending-engine';
+import { createRelayTransport } from '../../worker/sending-runtime';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
-import { SendingEngine } from '../sending/sending-engine';
-import { createRelayTransport } from '../sending/sending-runtime';
 import {
   campaignStatus,
   createListWithContacts,

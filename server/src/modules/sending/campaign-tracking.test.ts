@@ -7,12 +7,12 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { type SenderSettings, SendingEngine } from '../../worker/sending-engine';
+import { createRelayTransport } from '../../worker/sending-runtime';
 import { ensureCampaignLinks } from '../tracking/campaign-links';
 import { finishTrackedHtml, planTrackedHtml } from '../tracking/rewrite-links';
 import { signTrackingToken, trackingTokenSigner, verifyTrackingToken } from '../tracking/tracking-token';
 import { messages } from './messages.db';
-import { type SenderSettings, SendingEngine } from './sending-engine';
-import { createRelayTransport } from './sending-runtime';
 import {
   campaignStatus,
   createListWithContacts,

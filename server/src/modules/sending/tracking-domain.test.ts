@@ -10,14 +10,14 @@ import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
+import { SendingEngine } from '../../worker/sending-engine';
+import { createRelayTransport } from '../../worker/sending-runtime';
 import { contacts } from '../contacts/contacts.db';
 import { setDomainSuspended } from '../sender-identities/operator-domains';
 import { createSigningResolver } from '../sender-identities/sender-signing';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { sendTransactional } from '../transactional/send-transactional';
 import { messages } from './messages.db';
-import { SendingEngine } from './sending-engine';
-import { createRelayTransport } from './sending-runtime';
 import {
   campaignStatus,
   createListWithContacts,

@@ -11,6 +11,8 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
+import { type SenderSettings, SendingEngine } from '../../worker/sending-engine';
+import { createRelayTransport } from '../../worker/sending-runtime';
 import { accounts } from '../accounts/accounts.db';
 import { ledgerEntries } from '../billing/billing.db';
 import { campaigns } from '../campaigns/campaigns.db';
@@ -18,8 +20,6 @@ import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { BatchLeases } from '../sending/batch-leases';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { messages } from '../sending/messages.db';
-import { type SenderSettings, SendingEngine } from '../sending/sending-engine';
-import { createRelayTransport } from '../sending/sending-runtime';
 import {
   createListWithContacts,
   creditAccount,

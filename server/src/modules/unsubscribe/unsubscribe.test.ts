@@ -6,10 +6,10 @@ import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
+import { SendingEngine } from '../../worker/sending-engine';
+import { createRelayTransport } from '../../worker/sending-runtime';
 import { contacts } from '../contacts/contacts.db';
 import { messages } from '../sending/messages.db';
-import { SendingEngine } from '../sending/sending-engine';
-import { createRelayTransport } from '../sending/sending-runtime';
 import {
   campaignStatus,
   createListWithContacts,

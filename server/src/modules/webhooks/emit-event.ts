@@ -44,7 +44,7 @@ export async function emitWebhookEvent<T extends WebhookEventType>(
 }
 
 /**
- * A CTE for the sending engine's outcome statement (campaign-sender.ts `record`): when the campaign's account
+ * A CTE for the sending engine's outcome statement (campaigns/campaign-sender.ts `record`): when the campaign's account
  * has an enabled endpoint wanting `message.delivered`, ONE `webhook_event_batches` row with the ids of the
  * batch's messages marked sent — atomic with the outcome, one small insert per batch (coalesced), nothing but a
  * one-time EXISTS probe otherwise. The dispatcher expands it into one event per message. Expects the statement's

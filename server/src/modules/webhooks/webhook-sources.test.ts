@@ -10,6 +10,8 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { SendingEngine } from '../../worker/sending-engine';
+import { createRelayTransport } from '../../worker/sending-runtime';
 import { accounts } from '../accounts/accounts.db';
 import { topups } from '../billing/billing.db';
 import { confirmTopupManually } from '../billing/credit-topup';
@@ -18,8 +20,6 @@ import { notifyLowBalanceIfCrossed } from '../billing/notify-low-balance';
 import { DEFAULT_REPORT_SETTINGS, recordDeliveryReport } from '../bounces/record-report';
 import { pauseCampaign, resumeCampaign } from '../campaigns/campaign-controls';
 import { unsubscribeContacts } from '../contacts/unsubscribe-contacts';
-import { SendingEngine } from '../sending/sending-engine';
-import { createRelayTransport } from '../sending/sending-runtime';
 import {
   campaignStatus,
   createListWithContacts,

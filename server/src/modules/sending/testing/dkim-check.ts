@@ -2,9 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database';
+import type { SendingEngine } from '../../../worker/sending-engine';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../dkim/dkim-signer';
 import { messages } from '../messages.db';
-import type { SendingEngine } from '../sending-engine';
 
 const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify') as {
   dkimVerify: (

@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/support/test-app';
 import type { DatabaseKind } from '../../../../test/support/test-database';
 import type { Db } from '../../../db/database';
-import { SendingEngine } from '../sending-engine';
-import { createRelayTransport } from '../sending-runtime';
+import { SendingEngine } from '../../../worker/sending-engine';
+import { createRelayTransport } from '../../../worker/sending-runtime';
 import { testSenderSettings } from './send-fixtures';
 import { type SmtpSink, startSmtpSink } from './smtp-sink';
 

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/database';
 import { adjustBalanceByOperator } from '../../billing/adjust-balance';
+import type { SenderSettings } from '../../campaigns/campaign-sender';
 import { campaigns } from '../../campaigns/campaigns.db';
 import { contacts, suppressions } from '../../contacts/contacts.db';
 import { listMemberships, lists } from '../../lists/lists.db';
 import { trustSenderAddress } from '../../sender-identities/testing/trust-sender';
-import type { SenderSettings } from '../campaign-sender';
 
 export const TEST_TEMPLATE = `<html><body>
 <p>Olá, {{ contato.nome | default: "cliente" }} de {{ contato.cidade | default: "algum lugar" }}!</p>

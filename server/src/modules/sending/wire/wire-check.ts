@@ -22,7 +22,7 @@ const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify'
 
 export const DKIM_DOMAIN = 'padaria.com.br';
 
-/** An RSA-2048 and an Ed25519 signer, as the worker configures them (sending-runtime.ts createDkimSigners). */
+/** An RSA-2048 and an Ed25519 signer, as the worker configures them (worker/sending-runtime.ts createDkimSigners). */
 export function wireSigners(): { signers: DkimSigner[]; records: Map<string, string> } {
   const rsa = String(
     generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),

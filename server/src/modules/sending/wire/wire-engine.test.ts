@@ -15,11 +15,11 @@ import { signUp } from '../../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../../test/support/test-database';
 import type { Db } from '../../../db/database';
+import { SendingEngine } from '../../../worker/sending-engine';
+import { createRelayTransport } from '../../../worker/sending-runtime';
 import { contacts } from '../../contacts/contacts.db';
 import { sendTestMessages } from '../../templates/preview-message';
 import { STARTER_TEMPLATES } from '../../templates/starter-templates';
-import { SendingEngine } from '../sending-engine';
-import { createRelayTransport } from '../sending-runtime';
 import {
   campaignStatus,
   createListWithContacts,

@@ -9,16 +9,15 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { type SenderSettings, SendingEngine } from '../../worker/sending-engine';
+import { createRelayTransport } from '../../worker/sending-runtime';
 import { accounts } from '../accounts/accounts.db';
 import { ledgerEntries } from '../billing/billing.db';
 import { campaignAlerts } from '../bounces/bounces.db';
 import { checkCampaignProtection } from '../bounces/record-report';
-import { campaigns } from '../campaigns/campaigns.db';
-import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from './dkim/dkim-signer';
-import { createDkimSigningPool, type DkimSigningPool } from './dkim/signing-pool';
-import { messages } from './messages.db';
-import { type SenderSettings, SendingEngine } from './sending-engine';
-import { createRelayTransport } from './sending-runtime';
+import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
+import { createDkimSigningPool, type DkimSigningPool } from '../sending/dkim/signing-pool';
+import { messages } from '../sending/messages.db';
 import {
   campaignStatus,
   createListWithContacts,
@@ -27,8 +26,9 @@ import {
   suppressEmail,
   testSenderSettings,
   unsubscribeEmail,
-} from './testing/send-fixtures';
-import { type SmtpSink, startSmtpSink } from './testing/smtp-sink';
+} from '../sending/testing/send-fixtures';
+import { type SmtpSink, startSmtpSink } from '../sending/testing/smtp-sink';
+import { campaigns } from './campaigns.db';
 
 const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify') as {
   dkimVerify: (

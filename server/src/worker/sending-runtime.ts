@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
-import { type Config, resolveAuthSecret } from '../../config';
-import type { Db } from '../../db/database';
-import { createMailer, type Mailer, type SystemSuppressionCheck } from '../../mail/mailer';
-import { checkCampaignProtection, reportSettingsFrom } from '../bounces/record-report';
-import { createSigningResolver } from '../sender-identities/sender-signing';
-import { createDkimSigner, DEFAULT_SIGNED_HEADERS, type DkimSigner } from './dkim/dkim-signer';
-import { createDkimSigningPool } from './dkim/signing-pool';
+import { type Config, resolveAuthSecret } from '../config';
+import type { Db } from '../db/database';
+import { createMailer, type Mailer, type SystemSuppressionCheck } from '../mail/mailer';
+import { checkCampaignProtection, reportSettingsFrom } from '../modules/bounces/record-report';
+import { createSigningResolver } from '../modules/sender-identities/sender-signing';
+import { createDkimSigner, DEFAULT_SIGNED_HEADERS, type DkimSigner } from '../modules/sending/dkim/dkim-signer';
+import { createDkimSigningPool } from '../modules/sending/dkim/signing-pool';
+import { createSmtpPool } from '../modules/sending/smtp/smtp-pool';
+import type { MailTransport } from '../modules/sending/transport';
 import { type SenderSettings, SendingEngine } from './sending-engine';
-import { createSmtpPool } from './smtp/smtp-pool';
-import type { MailTransport } from './transport';
 
 /** The SENDING_* variables in the sender's units, with the domains defaulting to PUBLIC_URL's host. */
 export function senderSettings(config: Config): SenderSettings {

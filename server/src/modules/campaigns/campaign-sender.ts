@@ -1,25 +1,25 @@
 import type { Mailer } from '../../mail/mailer';
-import { decideDueAbTests } from '../campaigns/ab-test';
-import { CampaignBatches, type ClaimedBatch } from '../campaigns/campaign-batches';
+import type { SigningResolver } from '../sender-identities/sender-signing';
+import { deliveryOutcome, type Outcome, recordBatchOutcomes } from '../sending/batch-outcomes';
+import type { ClaimSource, WorkerContext } from '../sending/delivery-worker';
+import type { DkimSigner } from '../sending/dkim/dkim-signer';
+import type { DkimSigningPool } from '../sending/dkim/signing-pool';
+import { isRelayFailure } from '../sending/relay-delivery';
+import { signGroups } from '../sending/sign-step';
+import type { DeliveryOutcome } from '../sending/transport';
+import { decideDueAbTests } from './ab-test';
+import { CampaignBatches, type ClaimedBatch } from './campaign-batches';
 import {
   countRelayFailure,
   finishCampaignIfDone,
   notifyCampaignSent,
   unsettledCancelledCampaigns,
-} from '../campaigns/campaign-controls';
-import { campaignOutcomeCtes } from '../campaigns/campaign-counters';
-import { CampaignMessages } from '../campaigns/campaign-messages';
-import { startDueCampaigns } from '../campaigns/start-campaign-send';
-import type { SigningResolver } from '../sender-identities/sender-signing';
-import { deliveryOutcome, type Outcome, recordBatchOutcomes } from './batch-outcomes';
-import type { ClaimSource, WorkerContext } from './delivery-worker';
-import type { DkimSigner } from './dkim/dkim-signer';
-import type { DkimSigningPool } from './dkim/signing-pool';
-import { isRelayFailure } from './relay-delivery';
-import { signGroups } from './sign-step';
-import type { DeliveryOutcome } from './transport';
+} from './campaign-controls';
+import { campaignOutcomeCtes } from './campaign-counters';
+import { CampaignMessages } from './campaign-messages';
+import { startDueCampaigns } from './start-campaign-send';
 
-export type { SenderSettings } from './sender-settings';
+export type { SenderSettings } from '../sending/sender-settings';
 
 /** What the campaign source needs beyond the worker's context. */
 export interface CampaignSourceDeps {

@@ -1,8 +1,8 @@
-import { TransactionalLanes } from '../transactional/transactional-lanes';
-import { CampaignSender, type CampaignSourceDeps } from './campaign-sender';
-import { DeliveryWorker, type WorkerDeps } from './delivery-worker';
+import { CampaignSender, type CampaignSourceDeps } from '../modules/campaigns/campaign-sender';
+import { DeliveryWorker, type WorkerDeps } from '../modules/sending/delivery-worker';
+import { TransactionalLanes } from '../modules/transactional/transactional-lanes';
 
-export type { SenderSettings } from './sender-settings';
+export type { SenderSettings } from '../modules/sending/sender-settings';
 
 export type SenderDeps = WorkerDeps & CampaignSourceDeps;
 
