@@ -1,16 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
-import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createApiKeyFor } from '../../../test/support/api-key';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import type { TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
-import { SendingEngine } from '../../worker/sending-engine';
-import { createRelayTransport } from '../../worker/sending-runtime';
 import { tickAutomations } from '../automations/automations-runtime';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
+import { useEngineHarness } from '../sending/testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -18,7 +16,6 @@ import {
   creditAccount,
   testSenderSettings,
 } from '../sending/testing/send-fixtures';
-import { type SmtpSink, startSmtpSink } from '../sending/testing/smtp-sink';
 import { createTemplate } from '../templates/templates';
 import { type LowBalanceCursor, sweepLowBalanceCrossings } from './notify-low-balance';
 
@@ -32,23 +29,11 @@ const FROM = 'loja@exemplo.com.br';
  * webhook event, and never mistakes a campaign's settlement (release + charge) for a crossing.
  */
 describe.each(DATABASE_KINDS)('the low-balance watch on %s', (kind) => {
+  const harness = useEngineHarness(kind, { WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' });
   let t: TestApp;
-  let sink: SmtpSink;
-  const senders: SendingEngine[] = [];
-  const transports: ReturnType<typeof createRelayTransport>[] = [];
   const cursor: LowBalanceCursor = { afterSeq: null };
-
-  beforeAll(async () => {
-    t = await createTestApp(kind, { WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' });
-    sink = await startSmtpSink();
-  });
-  afterEach(async () => {
-    for (const s of senders.splice(0)) await s.stop();
-    for (const tr of transports.splice(0)) await tr.close();
-  });
-  afterAll(async () => {
-    await sink.close();
-    await t.close();
+  beforeAll(() => {
+    ({ t } = harness);
   });
 
   const sweep = () =>
@@ -84,19 +69,7 @@ describe.each(DATABASE_KINDS)('the low-balance watch on %s', (kind) => {
     return { mails: mails.map((m) => m.subject), events: events.length };
   }
 
-  function newSender() {
-    const transport = createRelayTransport(sink.url, 2);
-    transports.push(transport);
-    const sender = new SendingEngine({
-      db: t.database.db,
-      transports: [transport],
-      settings: testSenderSettings({ batchSize: 10 }),
-      logger: pino({ level: 'silent' }),
-      mailer: t.mailer,
-    });
-    senders.push(sender);
-    return sender;
-  }
+  const newSender = () => harness.newSender({ settings: testSenderSettings({ batchSize: 10 }) });
 
   it('a campaign: its reservation crossing is announced once; its settlement is no new crossing', async () => {
     const user = await account();

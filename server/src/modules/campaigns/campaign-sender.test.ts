@@ -3,14 +3,13 @@ import { createRequire } from 'node:module';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import type { TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
-import { type SenderSettings, SendingEngine } from '../../worker/sending-engine';
-import { createRelayTransport } from '../../worker/sending-runtime';
+import type { SenderSettings, SendingEngine } from '../../worker/sending-engine';
 import { accounts } from '../accounts/accounts.db';
 import { ledgerEntries } from '../billing/billing.db';
 import { campaignAlerts } from '../bounces/bounces.db';
@@ -18,6 +17,7 @@ import { checkCampaignProtection } from '../bounces/record-report';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { createDkimSigningPool, type DkimSigningPool } from '../sending/dkim/signing-pool';
 import { messages } from '../sending/messages.db';
+import { useEngineHarness } from '../sending/testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -27,7 +27,7 @@ import {
   testSenderSettings,
   unsubscribeEmail,
 } from '../sending/testing/send-fixtures';
-import { type SmtpSink, startSmtpSink } from '../sending/testing/smtp-sink';
+import type { SmtpSink } from '../sending/testing/smtp-sink';
 import { campaigns } from './campaigns.db';
 
 const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify') as {
@@ -42,26 +42,12 @@ const settings = testSenderSettings;
 const emailsOf = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}@destino.com.br`);
 
 describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
+  const harness = useEngineHarness(kind);
   let t: TestApp;
   let sink: SmtpSink;
   let db: Db;
-  const senders: SendingEngine[] = [];
-  const transports: ReturnType<typeof createRelayTransport>[] = [];
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-    db = t.database.db;
-    sink = await startSmtpSink();
-  });
-  afterEach(async () => {
-    for (const s of senders.splice(0)) await s.stop();
-    for (const tr of transports.splice(0)) await tr.close();
-    sink.rcptReply = null;
-    sink.down = false;
-  });
-  afterAll(async () => {
-    await sink.close();
-    await t.close();
+  beforeAll(() => {
+    ({ t, sink, db } = harness);
   });
 
   function newSender(
@@ -69,19 +55,12 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     signers: ReturnType<typeof createDkimSigner>[] = [],
     signingPool?: DkimSigningPool,
   ) {
-    const transport = createRelayTransport(sink.url, 2);
-    transports.push(transport);
-    const sender = new SendingEngine({
-      db,
+    return harness.newSender({
       signers,
       signingPool,
-      transports: [transport],
       settings: settings(overrides),
       logger: pino({ level: process.env.SENDER_LOG ?? 'silent' }),
-      mailer: t.mailer,
     });
-    senders.push(sender);
-    return sender;
   }
 
   /** Runs the manager until the campaign reaches one of `statuses` (or gives up after `ms`). */
@@ -316,17 +295,10 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
       protectionHardBounceRate: 0.05,
       protectionComplaintRate: 0.001,
     };
-    const transport = createRelayTransport(sink.url, 2);
-    transports.push(transport);
-    const sender = new SendingEngine({
-      db,
-      transports: [transport],
+    const sender = harness.newSender({
       settings: settings({ batchSize: 20, concurrency: 1 }),
-      logger: pino({ level: 'silent' }),
-      mailer: t.mailer,
       onRejections: (campaignId) => checkCampaignProtection(db, campaignId, protection),
     });
-    senders.push(sender);
     await drain(sender, id, ['paused']);
     expect(await campaignStatus(db, id)).toMatchObject({ status: 'paused', sentCount: 17, rejectedCount: 3 });
     const progress = await t.app.inject({ method: 'GET', url: `/api/campaigns/${id}/progress`, headers: user.headers });

@@ -1,18 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
-import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../../../test/support/sign-in';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import type { TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
-import { type SenderSettings, SendingEngine } from '../../worker/sending-engine';
-import { createRelayTransport } from '../../worker/sending-runtime';
+import type { SenderSettings } from '../../worker/sending-engine';
 import { ensureCampaignLinks } from '../tracking/campaign-links';
 import { finishTrackedHtml, planTrackedHtml } from '../tracking/rewrite-links';
 import { signTrackingToken, trackingTokenSigner, verifyTrackingToken } from '../tracking/tracking-token';
 import { messages } from './messages.db';
+import { useEngineHarness } from './testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -20,7 +19,7 @@ import {
   creditAccount,
   testSenderSettings,
 } from './testing/send-fixtures';
-import { type SmtpSink, startSmtpSink } from './testing/smtp-sink';
+import type { SmtpSink } from './testing/smtp-sink';
 
 const PUBLIC = 'https://app.carteiro.test';
 
@@ -49,24 +48,12 @@ const hrefsOf = (html: string) => [...html.matchAll(/<a\b[^>]*?\shref=(["'])(.*?
 const decode = (s: string) => s.replace(/&amp;/g, '&');
 
 describe.each(DATABASE_KINDS)('click and open tracking in the sending engine on %s', (kind) => {
+  const harness = useEngineHarness(kind);
   let t: TestApp;
   let sink: SmtpSink;
   let db: Db;
-  const senders: SendingEngine[] = [];
-  const transports: ReturnType<typeof createRelayTransport>[] = [];
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-    db = t.database.db;
-    sink = await startSmtpSink();
-  });
-  afterEach(async () => {
-    for (const s of senders.splice(0)) await s.stop();
-    for (const tr of transports.splice(0)) await tr.close();
-  });
-  afterAll(async () => {
-    await sink.close();
-    await t.close();
+  beforeAll(() => {
+    ({ t, sink, db } = harness);
   });
 
   async function sendCampaign(fields: { trackOpens?: boolean; trackClicks?: boolean; template?: string } = {}) {
@@ -84,16 +71,7 @@ describe.each(DATABASE_KINDS)('click and open tracking in the sending engine on 
     const res = await t.app.inject({ method: 'POST', url: `/api/campaigns/${id}/send`, headers: user.headers });
     expect(res.statusCode, res.body).toBe(200);
     const before = sink.messages.length;
-    const transport = createRelayTransport(sink.url, 2);
-    transports.push(transport);
-    const sender = new SendingEngine({
-      db,
-      transports: [transport],
-      settings: settings(),
-      logger: pino({ level: 'silent' }),
-      mailer: t.mailer,
-    });
-    senders.push(sender);
+    const sender = harness.newSender({ settings: settings() });
     const until = Date.now() + 10_000;
     while ((await campaignStatus(db, id))?.status !== 'sent') {
       if (Date.now() > until) throw new Error('campaign not sent');

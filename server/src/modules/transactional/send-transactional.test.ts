@@ -4,15 +4,14 @@ import { type TransactionalMessageInput, transactionalMessageSchema } from '@car
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../../../test/support/sign-in';
-import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import type { TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
-import { type SenderSettings, SendingEngine } from '../../worker/sending-engine';
-import { createRelayTransport } from '../../worker/sending-runtime';
+import type { SenderSettings, SendingEngine } from '../../worker/sending-engine';
 import { accounts } from '../accounts/accounts.db';
 import { ledgerEntries } from '../billing/billing.db';
 import { campaigns } from '../campaigns/campaigns.db';
@@ -20,13 +19,14 @@ import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { BatchLeases } from '../sending/batch-leases';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { messages } from '../sending/messages.db';
+import { useEngineHarness } from '../sending/testing/engine-harness';
 import {
   createListWithContacts,
   creditAccount,
   suppressEmail,
   testSenderSettings,
 } from '../sending/testing/send-fixtures';
-import { type SmtpSink, startSmtpSink } from '../sending/testing/smtp-sink';
+import type { SmtpSink } from '../sending/testing/smtp-sink';
 import { createTemplate } from '../templates/templates';
 import { sendTransactional } from './send-transactional';
 import { TransactionalLanes } from './transactional-lanes';
@@ -51,41 +51,20 @@ const message = (overrides: Record<string, unknown> = {}): TransactionalMessageI
   });
 
 describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (kind) => {
+  const harness = useEngineHarness(kind);
   let t: TestApp;
   let sink: SmtpSink;
   let db: Db;
-  const senders: SendingEngine[] = [];
-  const transports: ReturnType<typeof createRelayTransport>[] = [];
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-    db = t.database.db;
-    sink = await startSmtpSink();
-  });
-  afterEach(async () => {
-    for (const s of senders.splice(0)) await s.stop();
-    for (const tr of transports.splice(0)) await tr.close();
-    sink.rcptReply = null;
-    sink.down = false;
-  });
-  afterAll(async () => {
-    await sink.close();
-    await t.close();
+  beforeAll(() => {
+    ({ t, sink, db } = harness);
   });
 
   function newSender(overrides: Partial<SenderSettings> = {}, signers: ReturnType<typeof createDkimSigner>[] = []) {
-    const transport = createRelayTransport(sink.url, 2);
-    transports.push(transport);
-    const sender = new SendingEngine({
-      db,
+    return harness.newSender({
       signers,
-      transports: [transport],
       settings: testSenderSettings(overrides),
       logger: pino({ level: process.env.SENDER_LOG ?? 'silent' }),
-      mailer: t.mailer,
     });
-    senders.push(sender);
-    return sender;
   }
 
   /** Ticks the engine until none of these messages is queued any more. */
@@ -453,8 +432,7 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
     });
     const id = result.messages[0]?.id as string;
     // A worker claims the batch, the relay accepts the message, and the process dies before recording it.
-    const transport = createRelayTransport(sink.url, 1);
-    transports.push(transport);
+    const transport = harness.newTransport(1);
     const dying = new TransactionalLanes({
       db,
       workerId: 'morto',

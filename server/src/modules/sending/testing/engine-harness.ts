@@ -17,6 +17,8 @@ export interface EngineHarness {
   readonly sink: SmtpSink;
   /** A SendingEngine relaying to the sink (2 connections), with the test settings unless overridden. */
   newSender(overrides?: Partial<SenderDeps>): SendingEngine;
+  /** A relay transport to the sink, closed after the test (for a test that wires its own lanes). */
+  newTransport(connections?: number): ReturnType<typeof createRelayTransport>;
 }
 
 /** Registers the suite's hooks (call it inside `describe`) and returns the harness its tests use. */
@@ -32,6 +34,11 @@ export function useEngineHarness(kind: DatabaseKind, env: Record<string, string>
   afterEach(async () => {
     for (const s of senders.splice(0)) await s.stop();
     for (const tr of transports.splice(0)) await tr.close();
+    // A test that made the relay refuse or go down leaves it answering again for the next one.
+    if (sink) {
+      sink.rcptReply = null;
+      sink.down = false;
+    }
   });
   afterAll(async () => {
     await sink?.close();
@@ -40,6 +47,11 @@ export function useEngineHarness(kind: DatabaseKind, env: Record<string, string>
   const ready = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('engine harness used before its beforeAll ran');
     return value;
+  };
+  const newTransport = (connections = 2) => {
+    const transport = createRelayTransport(ready(sink).url, connections);
+    transports.push(transport);
+    return transport;
   };
   return {
     get t() {
@@ -51,10 +63,10 @@ export function useEngineHarness(kind: DatabaseKind, env: Record<string, string>
     get sink() {
       return ready(sink);
     },
+    newTransport,
     newSender(overrides = {}) {
       const app = ready(t);
-      const transport = createRelayTransport(ready(sink).url, 2);
-      transports.push(transport);
+      const transport = newTransport();
       const sender = new SendingEngine({
         db: app.database.db,
         transports: [transport],
