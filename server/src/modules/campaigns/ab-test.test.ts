@@ -9,7 +9,7 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import type { SendingEngine } from '../../worker/sending-engine';
 import { ledgerEntries } from '../billing/billing.db';
-import { useEngineHarness } from '../sending/testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -39,14 +39,8 @@ describe.each(DATABASE_KINDS)('A/B tests on %s', (kind) => {
     engine.newSender({ settings: testSenderSettings({ batchSize: 7 }), workerId });
 
   /** Ticks the senders (all at once) until `done` holds. */
-  async function runUntil(list: SendingEngine[], done: () => Promise<boolean>, what: string, ms = 15_000) {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      await Promise.all(list.map((s) => s.tick()));
-      if (await done()) return;
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
+  const runUntil = (list: SendingEngine[], done: () => Promise<boolean>, what: string, ms = 15_000) =>
+    runEngineUntil(list, done, what, { ms, pauseMs: 0 });
 
   const statusOf = async (id: string) => (await campaignStatus(db, id))?.status;
 

@@ -17,7 +17,7 @@ import { checkCampaignProtection } from '../bounces/record-report';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { createDkimSigningPool, type DkimSigningPool } from '../sending/dkim/signing-pool';
 import { messages } from '../sending/messages.db';
-import { useEngineHarness } from '../sending/testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -65,18 +65,24 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
 
   /** Runs the manager until the campaign reaches one of `statuses` (or gives up after `ms`). */
   async function drain(sender: SendingEngine, campaignId: string, statuses = ['sent'], ms = 10_000) {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      await sender.tick();
-      const row = await campaignStatus(db, campaignId);
-      if (row && statuses.includes(row.status)) return row;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const rows = await db.select().from(messages).where(eq(messages.campaignId, campaignId));
-    const summary = rows.map((r) => `${r.email}:${r.status}:${r.attempts}:${r.response ?? ''}`).join(' | ');
-    throw new Error(
-      `campaign did not reach ${statuses.join('/')}: ${(await campaignStatus(db, campaignId))?.status}; ${summary}`,
+    let row: Awaited<ReturnType<typeof campaignStatus>>;
+    await runEngineUntil(
+      sender,
+      async () => {
+        row = await campaignStatus(db, campaignId);
+        return row !== undefined && statuses.includes(row.status);
+      },
+      `the campaign ${statuses.join('/')}`,
+      {
+        ms,
+        explain: async () => {
+          const rows = await db.select().from(messages).where(eq(messages.campaignId, campaignId));
+          const summary = rows.map((r) => `${r.email}:${r.status}:${r.attempts}:${r.response ?? ''}`).join(' | ');
+          return `${(await campaignStatus(db, campaignId))?.status}; ${summary}`;
+        },
+      },
     );
+    return row as NonNullable<typeof row>;
   }
 
   async function userWithAudience(emailsA: string[], emailsB: string[] = [], creditMillis = 100_000) {

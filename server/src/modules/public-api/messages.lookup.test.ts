@@ -8,7 +8,7 @@ import { queryRows } from '../../db/database';
 import type { SendingEngine } from '../../worker/sending-engine';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
-import { useEngineHarness } from '../sending/testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
 import { createReadyCampaign, creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
 
 const body = (to: string, extra: Record<string, unknown> = {}) => ({
@@ -38,16 +38,19 @@ describe.each(DATABASE_KINDS)('message lookup: GET /api/v1/messages/{id} and GET
     });
 
   async function drain(sender: SendingEngine) {
-    for (let i = 0; i < 200; i++) {
-      await sender.tick();
-      const [row] = await queryRows<{ n: number | string }>(
-        h.db,
-        sql`select count(*) as n from ${messages} m join campaigns c on c.id = m.campaign_id
-             where c.kind = 'transactional' and m.status = 'queued'`,
-      );
-      if (Number(row?.n) === 0) return;
-    }
-    throw new Error('messages still queued');
+    await runEngineUntil(
+      sender,
+      async () => {
+        const [row] = await queryRows<{ n: number | string }>(
+          h.db,
+          sql`select count(*) as n from ${messages} m join campaigns c on c.id = m.campaign_id
+               where c.kind = 'transactional' and m.status = 'queued'`,
+        );
+        return Number(row?.n) === 0;
+      },
+      'no transactional message queued',
+      { pauseMs: 0 },
+    );
   }
 
   it('shows each message with its status, cost, labels and timeline to a send-only key; filters and pages the list', async () => {

@@ -9,7 +9,7 @@ import { accounts } from '../accounts/accounts.db';
 import { ledgerEntries } from '../billing/billing.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
-import { useEngineHarness } from '../sending/testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount } from '../sending/testing/send-fixtures';
 
 const json = { 'content-type': 'application/json' };
@@ -53,15 +53,8 @@ describe.each(DATABASE_KINDS)('scheduled messages (sendAt) on %s', (kind) => {
         .where(eq(messages.id, Number(id)))
     )[0]?.status;
 
-  async function tickUntil(sender: SendingEngine, done: () => Promise<boolean>, ms: number) {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      await sender.tick();
-      if (await done()) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error('condition not reached in time');
-  }
+  const tickUntil = (sender: SendingEngine, done: () => Promise<boolean>, ms: number) =>
+    runEngineUntil(sender, done, 'the scheduled message', { ms, pauseMs: 200 });
 
   it('delivers no earlier than sendAt, through the engine; the lookup shows it scheduled, then delivered', async () => {
     const { user, secret } = await keyWithCredit(1_000);

@@ -19,7 +19,7 @@ import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { BatchLeases } from '../sending/batch-leases';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { messages } from '../sending/messages.db';
-import { useEngineHarness } from '../sending/testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
 import {
   createListWithContacts,
   creditAccount,
@@ -69,14 +69,17 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
 
   /** Ticks the engine until none of these messages is queued any more. */
   async function drain(sender: SendingEngine, ids: string[], ms = 10_000) {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      await sender.tick();
-      const rows = await rowsOf(ids);
-      if (rows.every((r) => r.status !== 'queued')) return rows;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`still queued: ${JSON.stringify(await rowsOf(ids))}`);
+    let rows: Awaited<ReturnType<typeof rowsOf>> = [];
+    await runEngineUntil(
+      sender,
+      async () => {
+        rows = await rowsOf(ids);
+        return rows.every((r) => r.status !== 'queued');
+      },
+      'no message queued',
+      { ms, explain: async () => JSON.stringify(await rowsOf(ids)) },
+    );
+    return rows;
   }
 
   async function rowsOf(ids: string[]) {

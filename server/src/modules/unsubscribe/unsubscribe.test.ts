@@ -10,6 +10,7 @@ import { SendingEngine } from '../../worker/sending-engine';
 import { createRelayTransport } from '../../worker/sending-runtime';
 import { contacts } from '../contacts/contacts.db';
 import { messages } from '../sending/messages.db';
+import { runEngineUntil } from '../sending/testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -60,14 +61,15 @@ describe.each(DATABASE_KINDS)('one-click unsubscribe with the sending engine on 
   });
 
   async function drain(campaignId: string) {
-    const until = Date.now() + 10_000;
-    while (Date.now() < until) {
-      await sender.tick();
-      const row = await campaignStatus(db, campaignId);
-      if (row?.status === 'sent') return row;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`campaign ${campaignId} did not finish: ${(await campaignStatus(db, campaignId))?.status}`);
+    await runEngineUntil(
+      sender,
+      async () => (await campaignStatus(db, campaignId))?.status === 'sent',
+      'the campaign sent',
+      {
+        explain: async () => `status ${(await campaignStatus(db, campaignId))?.status}`,
+      },
+    );
+    return campaignStatus(db, campaignId);
   }
 
   const send = (user: SignedInUser, id: string) =>

@@ -5,6 +5,7 @@ import type { Db } from '../../../db/database';
 import type { SendingEngine } from '../../../worker/sending-engine';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../dkim/dkim-signer';
 import { messages } from '../messages.db';
+import { runEngineUntil } from './engine-harness';
 
 const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify') as {
   dkimVerify: (
@@ -35,15 +36,18 @@ export const dkimResults = async (raw: Buffer) =>
     })
   ).results.map((r) => r.status.result);
 
-/** Ticks the engine until none of these messages is queued (at most 200 ticks). */
+/** Ticks the engine until none of these messages is queued. */
 export async function drainMessages(db: Db, sender: SendingEngine, ids: number[]): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    await sender.tick();
-    const rows = await db
-      .select({ status: messages.status })
-      .from(messages)
-      .where(sql`${messages.id} = any(${`{${ids.join(',')}}`}::bigint[])`);
-    if (rows.every((r) => r.status !== 'queued')) return;
-  }
-  throw new Error('messages still queued');
+  await runEngineUntil(
+    sender,
+    async () => {
+      const rows = await db
+        .select({ status: messages.status })
+        .from(messages)
+        .where(sql`${messages.id} = any(${`{${ids.join(',')}}`}::bigint[])`);
+      return rows.every((r) => r.status !== 'queued');
+    },
+    'no message queued',
+    { pauseMs: 0 },
+  );
 }

@@ -80,3 +80,23 @@ export function useEngineHarness(kind: DatabaseKind, env: Record<string, string>
     },
   };
 }
+
+/**
+ * The one "run until" of the engine suites: ticks the engines (together, one round at a time) until `done()` holds,
+ * pausing `pauseMs` between rounds; after `ms` it fails naming `what`, with what `explain()` says about the state.
+ */
+export async function runEngineUntil(
+  engines: SendingEngine | SendingEngine[],
+  done: () => Promise<boolean> | boolean,
+  what: string,
+  { ms = 10_000, pauseMs = 20, explain }: { ms?: number; pauseMs?: number; explain?: () => Promise<string> } = {},
+): Promise<void> {
+  const list = Array.isArray(engines) ? engines : [engines];
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    await Promise.all(list.map((engine) => engine.tick()));
+    if (await done()) return;
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+  throw new Error(`timed out after ${ms} ms waiting for ${what}${explain ? `: ${await explain()}` : ''}`);
+}
