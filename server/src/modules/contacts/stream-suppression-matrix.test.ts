@@ -11,7 +11,7 @@ import { accounts } from '../accounts/accounts.db';
 import { tickAutomations } from '../automations/automations-runtime';
 import { DEFAULT_REPORT_SETTINGS, recordDeliveryReport } from '../bounces/record-report';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import { useEngineHarness } from '../sending/testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
 import { campaignStatus, createReadyCampaign, creditAccount } from '../sending/testing/send-fixtures';
 import { createTemplate } from '../templates/templates';
 
@@ -53,17 +53,17 @@ describe.each(DATABASE_KINDS)('stream × suppression cause on %s', (kind) => {
   });
 
   async function deliverAll(accountId: string) {
-    const sender = engine.newSender();
-    for (let i = 0; i < 500; i++) {
-      await sender.tick();
-      const [left] = await queryRows<{ n: number }>(
-        db,
-        sql`select count(*)::int as n from messages where account_id = ${accountId} and status = 'queued'`,
-      );
-      if (Number(left?.n) === 0) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error('messages still queued');
+    await runEngineUntil(
+      engine.newSender(),
+      async () => {
+        const [left] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from messages where account_id = ${accountId} and status = 'queued'`,
+        );
+        return Number(left?.n) === 0;
+      },
+      'no message of the account queued',
+    );
   }
 
   async function setUp() {

@@ -19,7 +19,7 @@ import { type Db, queryRows } from '../../db/database';
 import { startCampaignSend } from '../campaigns/start-campaign-send';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
-import { useEngineHarness } from '../sending/testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
 import { createListWithContacts, createReadyCampaign, creditAccount } from '../sending/testing/send-fixtures';
 import { sendTransactional } from '../transactional/send-transactional';
 import { suppressions } from './contacts.db';
@@ -167,10 +167,7 @@ describe.each(DATABASE_KINDS)('suppressions by stream on %s', (kind) => {
     );
     const before = h.sink.messages.length;
     const sender = h.newSender();
-    for (let i = 0; i < 100 && h.sink.messages.length === before; i++) {
-      await sender.tick();
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await runEngineUntil(sender, () => h.sink.messages.length > before, 'a message at the relay');
     expect(h.sink.messages.slice(before).map((m) => m.to)).toEqual(['saiu@destino.com.br']);
   });
 
@@ -201,15 +198,17 @@ describe.each(DATABASE_KINDS)('suppressions by stream on %s', (kind) => {
     const sender = h.newSender();
     const ids = result.messages.map((m) => Number(m.id));
     let rows: Array<{ id: number; status: string }> = [];
-    for (let i = 0; i < 200; i++) {
-      await sender.tick();
-      rows = await h.db
-        .select({ id: messages.id, status: messages.status })
-        .from(messages)
-        .where(sql`${messages.id} = any(${`{${ids.join(',')}}`}::bigint[])`);
-      if (rows.every((r) => r.status !== 'queued')) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await runEngineUntil(
+      sender,
+      async () => {
+        rows = await h.db
+          .select({ id: messages.id, status: messages.status })
+          .from(messages)
+          .where(sql`${messages.id} = any(${`{${ids.join(',')}}`}::bigint[])`);
+        return rows.every((r) => r.status !== 'queued');
+      },
+      'no message queued',
+    );
     const statusOf = (id: number) => rows.find((r) => Number(r.id) === id)?.status;
     expect(ids.map(statusOf)).toEqual(['sent', 'skipped', 'skipped']);
   });
@@ -224,15 +223,17 @@ describe.each(DATABASE_KINDS)('suppressions by stream on %s', (kind) => {
     await suppressEmail(h.db, accountId, 'sai@destino.com.br', 'unsubscribed');
     const sender = h.newSender();
     let rows: Array<{ email: string; status: string }> = [];
-    for (let i = 0; i < 200; i++) {
-      await sender.tick();
-      rows = await h.db
-        .select({ email: messages.email, status: messages.status })
-        .from(messages)
-        .where(eq(messages.campaignId, id));
-      if (rows.every((r) => r.status !== 'queued')) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await runEngineUntil(
+      sender,
+      async () => {
+        rows = await h.db
+          .select({ email: messages.email, status: messages.status })
+          .from(messages)
+          .where(eq(messages.campaignId, id));
+        return rows.every((r) => r.status !== 'queued');
+      },
+      'no message of the campaign queued',
+    );
     expect(Object.fromEntries(rows.map((r) => [r.email, r.status]))).toEqual({
       'fica@destino.com.br': 'sent',
       'sai@destino.com.br': 'skipped',

@@ -12,6 +12,7 @@ import { accounts } from '../accounts/accounts.db';
 import { ledgerEntries } from '../billing/billing.db';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
+import { runEngineUntil } from '../sending/testing/engine-harness';
 import { creditAccount, testSenderSettings } from '../sending/testing/send-fixtures';
 import { type SmtpSink, startSmtpSink } from '../sending/testing/smtp-sink';
 import { createTemplate } from '../templates/templates';
@@ -71,11 +72,12 @@ describe.each(DATABASE_KINDS)('POST /api/v1/messages on %s', (kind) => {
       mailer: null,
     });
     const id = Number(result.messages[0].id);
-    for (let i = 0; i < 100; i++) {
-      await sender.tick();
-      const [row] = await t.database.db.select().from(messages).where(eq(messages.id, id));
-      if (row?.status !== 'queued') break;
-    }
+    await runEngineUntil(
+      sender,
+      async () => (await t.database.db.select().from(messages).where(eq(messages.id, id)))[0]?.status !== 'queued',
+      'the message out of the queue',
+      { pauseMs: 0 },
+    );
     await transport.close();
     const [row] = await t.database.db.select().from(messages).where(eq(messages.id, id));
     expect(row).toMatchObject({ status: 'sent', accountId: user.accountId });

@@ -10,6 +10,7 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { SendingEngine } from '../../worker/sending-engine';
 import { createRelayTransport } from '../../worker/sending-runtime';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
+import { runEngineUntil } from '../sending/testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -98,10 +99,11 @@ describe.each(DATABASE_KINDS)('per-domain DKIM signing on %s', (kind) => {
     });
     const before = sink.messages.length;
     try {
-      for (let i = 0; i < 500 && (await campaignStatus(t.database.db, id))?.status !== 'sent'; i++) {
-        await sender.tick();
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await runEngineUntil(
+        sender,
+        async () => (await campaignStatus(t.database.db, id))?.status === 'sent',
+        'the campaign sent',
+      );
     } finally {
       await sender.stop();
       await transport.close();

@@ -18,6 +18,7 @@ import { createSigningResolver } from '../sender-identities/sender-signing';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { sendTransactional } from '../transactional/send-transactional';
 import { messages } from './messages.db';
+import { runEngineUntil } from './testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -156,10 +157,12 @@ describe.each(DATABASE_KINDS)('tracking links on the sender tracking domain on %
     const before = sink.messages.length;
     const { sender, close } = newSender();
     try {
-      for (let i = 0; i < 500 && (await campaignStatus(t.database.db, campaignId))?.status !== 'sent'; i++) {
-        await sender.tick();
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await runEngineUntil(
+        sender,
+        async () => (await campaignStatus(t.database.db, campaignId))?.status === 'sent',
+        'the campaign sent',
+        { pauseMs: 10 },
+      );
     } finally {
       await close();
     }
@@ -261,12 +264,12 @@ describe.each(DATABASE_KINDS)('tracking links on the sender tracking domain on %
     const before = sink.messages.length;
     const { sender, close } = newSender();
     try {
-      for (let i = 0; i < 200; i++) {
-        await sender.tick();
-        const [row] = await t.database.db.select().from(messages).where(eq(messages.id, id));
-        if (row?.status === 'sent') break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await runEngineUntil(
+        sender,
+        async () => (await t.database.db.select().from(messages).where(eq(messages.id, id)))[0]?.status === 'sent',
+        'the message sent',
+        { pauseMs: 10 },
+      );
     } finally {
       await close();
     }

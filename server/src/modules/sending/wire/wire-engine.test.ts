@@ -20,6 +20,7 @@ import { createRelayTransport } from '../../../worker/sending-runtime';
 import { contacts } from '../../contacts/contacts.db';
 import { sendTestMessages } from '../../templates/preview-message';
 import { STARTER_TEMPLATES } from '../../templates/starter-templates';
+import { runEngineUntil } from '../testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -149,11 +150,7 @@ describe.each(DATABASE_KINDS)('wire conformance through the engine on %s', (kind
       mailer: null,
     });
     try {
-      for (let i = 0; i < 500; i++) {
-        await sender.tick();
-        if ((await campaignStatus(db, id))?.status === 'sent') break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await runEngineUntil(sender, async () => (await campaignStatus(db, id))?.status === 'sent', 'the campaign sent');
     } finally {
       await sender.stop();
       await transport.close();
