@@ -8,7 +8,7 @@ import { queryRows } from '../../db/database';
 import { tickAutomations } from '../automations/automations-runtime';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
-import { useEngineHarness } from '../sending/testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -88,10 +88,11 @@ describe.each(DATABASE_KINDS)('the low-balance watch on %s', (kind) => {
     // Delivered and settled: the release takes the balance back to R$ 1,010 and the charge down to R$ 0,995 —
     // not a second crossing.
     const sender = newSender();
-    for (let i = 0; i < 300 && (await campaignStatus(t.database.db, id))?.status !== 'sent'; i++) {
-      await sender.tick();
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await runEngineUntil(
+      sender,
+      async () => (await campaignStatus(t.database.db, id))?.status === 'sent',
+      'the campaign sent',
+    );
     expect((await campaignStatus(t.database.db, id))?.status).toBe('sent');
     const kinds = await queryRows<{ kind: string; balance_after_millis: number }>(
       t.database.db,

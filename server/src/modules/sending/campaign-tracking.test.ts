@@ -11,7 +11,7 @@ import { ensureCampaignLinks } from '../tracking/campaign-links';
 import { finishTrackedHtml, planTrackedHtml } from '../tracking/rewrite-links';
 import { signTrackingToken, trackingTokenSigner, verifyTrackingToken } from '../tracking/tracking-token';
 import { messages } from './messages.db';
-import { useEngineHarness } from './testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from './testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -72,11 +72,9 @@ describe.each(DATABASE_KINDS)('click and open tracking in the sending engine on 
     expect(res.statusCode, res.body).toBe(200);
     const before = sink.messages.length;
     const sender = harness.newSender({ settings: settings() });
-    const until = Date.now() + 10_000;
-    while ((await campaignStatus(db, id))?.status !== 'sent') {
-      if (Date.now() > until) throw new Error('campaign not sent');
-      await sender.tick();
-    }
+    await runEngineUntil(sender, async () => (await campaignStatus(db, id))?.status === 'sent', 'the campaign sent', {
+      pauseMs: 0,
+    });
     const rows = await db.select().from(messages).where(eq(messages.campaignId, id));
     const got = sink.messages.slice(before);
     const delivered = await Promise.all(

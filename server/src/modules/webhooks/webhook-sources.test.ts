@@ -20,6 +20,7 @@ import { notifyLowBalanceIfCrossed } from '../billing/notify-low-balance';
 import { DEFAULT_REPORT_SETTINGS, recordDeliveryReport } from '../bounces/record-report';
 import { pauseCampaign, resumeCampaign } from '../campaigns/campaign-controls';
 import { unsubscribeContacts } from '../contacts/unsubscribe-contacts';
+import { runEngineUntil } from '../sending/testing/engine-harness';
 import {
   campaignStatus,
   createListWithContacts,
@@ -117,7 +118,14 @@ describe.each(DATABASE_KINDS)('webhook event sources (%s)', (kind) => {
       logger: pino({ level: 'silent' }),
       mailer: t.mailer,
     });
-    for (let i = 0; i < 200 && (await campaignStatus(db, campaignId))?.status !== 'sent'; i++) await sender.tick();
+    await runEngineUntil(
+      sender,
+      async () => (await campaignStatus(db, campaignId))?.status === 'sent',
+      'the campaign sent',
+      {
+        pauseMs: 0,
+      },
+    );
     await sender.stop();
     await transport.close();
     expect((await campaignStatus(db, campaignId))?.status).toBe('sent');
