@@ -7,7 +7,7 @@ import { type Db, queryRows } from '../../src/db/database';
 import { tickAutomations } from '../../src/modules/automations/automations-runtime';
 import { decideDueAbTests } from '../../src/modules/campaigns/ab-test';
 import { trustSenderAddress } from '../../src/modules/sender-identities/testing/trust-sender';
-import { useEngineHarness } from '../../src/modules/sending/testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from '../../src/modules/sending/testing/engine-harness';
 import { creditAccount, TEST_TEMPLATE } from '../../src/modules/sending/testing/send-fixtures';
 import type { SmtpSink } from '../../src/modules/sending/testing/smtp-sink';
 import { bearer, createApiKeyFor } from '../support/api-key';
@@ -92,15 +92,16 @@ describe.each(DATABASE_KINDS)('seam matrix — audiences × sends on %s', (kind)
 
   /** Ticks a fresh worker until the campaign is sent; A/B tests are decided as soon as their test share is out. */
   async function deliver(id: string): Promise<void> {
-    const sender = engine.newSender({ signers: [] });
-    const until = Date.now() + 20_000;
-    while (Date.now() < until) {
-      await sender.tick();
-      await decideDueAbTests(db, new Date(Date.now() + 100 * 3_600_000));
-      const [row] = await queryRows<{ status: string }>(db, sql`select status from campaigns where id = ${id}`);
-      if (row?.status === 'sent') return;
-    }
-    throw new Error(`campaign ${id} was not sent in time`);
+    await runEngineUntil(
+      engine.newSender({ signers: [] }),
+      async () => {
+        await decideDueAbTests(db, new Date(Date.now() + 100 * 3_600_000));
+        const [row] = await queryRows<{ status: string }>(db, sql`select status from campaigns where id = ${id}`);
+        return row?.status === 'sent';
+      },
+      `campaign ${id} sent`,
+      { ms: 20_000, pauseMs: 0 },
+    );
   }
 
   /** Who the relay received a message of this campaign for (its List-Id names the campaign), one entry per DATA. */
@@ -386,17 +387,18 @@ describe.each(DATABASE_KINDS)('seam matrix — audiences × sends on %s', (kind)
 
   /** Delivers every queued message of the account's transactional stream through a fresh worker. */
   async function deliverStream(): Promise<void> {
-    const sender = engine.newSender({ signers: [] });
-    const until = Date.now() + 20_000;
-    while (Date.now() < until) {
-      await sender.tick();
-      const [left] = await queryRows<{ n: number }>(
-        db,
-        sql`select count(*)::int as n from messages m join campaigns c on c.id = m.campaign_id
-             where c.created_by = ${user.accountId} and c.kind = 'transactional' and m.status = 'queued'`,
-      );
-      if (Number(left?.n) === 0) return;
-    }
-    throw new Error('stream messages still queued');
+    await runEngineUntil(
+      engine.newSender({ signers: [] }),
+      async () => {
+        const [left] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from messages m join campaigns c on c.id = m.campaign_id
+               where c.created_by = ${user.accountId} and c.kind = 'transactional' and m.status = 'queued'`,
+        );
+        return Number(left?.n) === 0;
+      },
+      'no stream message queued',
+      { ms: 20_000, pauseMs: 0 },
+    );
   }
 });

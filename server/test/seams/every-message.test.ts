@@ -15,7 +15,7 @@ import { senderDomains } from '../../src/modules/sender-identities/sender-identi
 import { createSigningResolver } from '../../src/modules/sender-identities/sender-signing';
 import { trustSenderAddress } from '../../src/modules/sender-identities/testing/trust-sender';
 import { dkimDnsRecord } from '../../src/modules/sending/dkim/dkim-signer';
-import { useEngineHarness } from '../../src/modules/sending/testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from '../../src/modules/sending/testing/engine-harness';
 import { creditAccount } from '../../src/modules/sending/testing/send-fixtures';
 import { dkimProblems, headerFields, wireProblems } from '../../src/modules/sending/wire/wire-check';
 import { createDkimSigners, senderSettings } from '../../src/worker/sending-runtime';
@@ -127,16 +127,18 @@ describe.each(DATABASE_KINDS)('every kind of message Carteiro emits, on %s', (ki
         platformBounceDomain: senderSettings(t.config).bounceDomain,
       }),
     });
-    const until = Date.now() + 30_000;
-    while (Date.now() < until) {
-      await sender.tick();
-      const [left] = await queryRows<{ n: number }>(
-        db,
-        sql`select count(*)::int as n from messages where account_id = ${user.accountId} and status = 'queued'`,
-      );
-      if (Number(left?.n) === 0) return;
-    }
-    throw new Error('messages still queued');
+    await runEngineUntil(
+      sender,
+      async () => {
+        const [left] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from messages where account_id = ${user.accountId} and status = 'queued'`,
+        );
+        return Number(left?.n) === 0;
+      },
+      'no message of the account queued',
+      { ms: 30_000, pauseMs: 0 },
+    );
   }
 
   function engineReceived(to: string, subject: string): Buffer {

@@ -11,7 +11,7 @@ import { contacts } from '../contacts/contacts.db';
 import { startImport, uploadImport } from '../imports/import-files';
 import { runImport } from '../imports/run-import';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
-import { useEngineHarness } from '../sending/testing/engine-harness';
+import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount } from '../sending/testing/send-fixtures';
 import type { SmtpSink } from '../sending/testing/smtp-sink';
 import { createTemplate, updateTemplate } from '../templates/templates';
@@ -53,19 +53,18 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
 
   /** Delivers every queued message of the account's stream through the real engine to the loopback sink. */
   async function deliver() {
-    const sender = engine.newSender({ signers: [] });
-    const until = Date.now() + 10_000;
-    while (Date.now() < until) {
-      await sender.tick();
-      const [left] = await queryRows<{ n: number }>(
-        db,
-        sql`select count(*)::int as n from messages m join campaigns c on c.id = m.campaign_id
-             where c.kind = 'transactional' and m.status = 'queued'`,
-      );
-      if (Number(left?.n) === 0) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error('messages still queued');
+    await runEngineUntil(
+      engine.newSender({ signers: [] }),
+      async () => {
+        const [left] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from messages m join campaigns c on c.id = m.campaign_id
+               where c.kind = 'transactional' and m.status = 'queued'`,
+        );
+        return Number(left?.n) === 0;
+      },
+      'no transactional message queued',
+    );
   }
 
   const received = (to: string) => sink.messages.filter((m) => m.to === to);
