@@ -5,12 +5,12 @@ import {
   messageFileUploadSchema,
 } from '@carteiro/shared';
 import { z } from 'zod';
+import { NOT_FOUND_TEXT } from '../../http/not-found';
 import { deleteMessageFile, findMessageFile, saveMessageFile } from '../message-files/message-files';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
 
 const TAGS = ['Arquivos'];
-const NOT_FOUND = 'Arquivo não encontrado.';
 const idParams = z.object({ id: z.uuid() });
 
 /**
@@ -52,7 +52,7 @@ export const filesOperations: OperationGroup = ({ db }) => [
     tags: TAGS,
     sendOnly: true,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.file,
     success: { status: 200, description: 'O arquivo.', schema: messageFileSchema },
     handler: ({ key, params }) => findMessageFile(db, key.accountId, params.id),
   }),
@@ -67,7 +67,7 @@ export const filesOperations: OperationGroup = ({ db }) => [
     tags: TAGS,
     sendOnly: true,
     params: idParams,
-    notFoundMessage: NOT_FOUND,
+    notFoundMessage: NOT_FOUND_TEXT.file,
     success: { status: 204, description: 'Apagado.' },
     handler: ({ key, params }) => deleteMessageFile(db, key.accountId, params.id),
   }),

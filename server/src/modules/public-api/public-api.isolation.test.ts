@@ -44,6 +44,11 @@ describe.each(DATABASE_KINDS)('a key never reaches another account, over every r
       payload: { to: { email: 'x@example.com' }, from: { email: 'pedidos@minhaloja.com.br' }, subject: 'A', text: 'A' },
     });
     ids.message = sent.json().messages[0].id;
+    // A file of A (GET/DELETE /files/{id} with B's key: 404).
+    ids.file = await call('/api/v1/files', {
+      filename: 'nota-de-a.txt',
+      content: Buffer.from('Nota fiscal de A').toString('base64'),
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -58,6 +63,7 @@ describe.each(DATABASE_KINDS)('a key never reaches another account, over every r
       await get(`/api/v1/templates/${ids.template}`),
       (await get(`/api/v1/campaigns/${ids.campaign}`)).replace(/"updatedAt":"[^"]+"/g, ''),
       await get(`/api/v1/messages/${ids.message}`),
+      await get(`/api/v1/files/${ids.file}`),
     ]);
   }
 
@@ -70,6 +76,7 @@ describe.each(DATABASE_KINDS)('a key never reaches another account, over every r
       Modelos: ids.template,
       Campanhas: ids.campaign,
       Mensagens: ids.message,
+      Arquivos: ids.file,
     };
     let withIds = 0;
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
