@@ -58,7 +58,6 @@ const PENDING: Record<string, number> = {
   'features/dashboard/utils/texts.ts': 10,
   'features/landing/components/pricing-calculator.tsx': 1,
   'features/landing/routes/landing-page.tsx': 1,
-  'features/settings/components/senders-panel.tsx': 48,
   'features/settings/components/team-panel.tsx': 1,
   'features/settings/routes/confirm-sender-page.tsx': 6,
   'features/templates/components/liquid-chips.ts': 8,
