@@ -7,7 +7,7 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { findAccountOwner } from '../accounts/account-directory';
-import { pgTextArray } from '../imports/run-import';
+import { pgTextArray } from '../../db/pg-text-array';
 import { activeSecrets } from './endpoints';
 import { type PostResult, postWebhook } from './post-webhook';
 import { type SecretBox, webhookHeaders } from './signing';
