@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { Clock } from '../../clock';
 import { type Config, resolveAuthSecret } from '../../config';
 import type { Db } from '../../db/database';
 import { reportSettingsFrom } from '../bounces/record-report';
@@ -34,6 +35,7 @@ export async function registerAfterSend(
     logger: Logger;
     fetchCertificate?: CertificateFetcher;
     confirmSubscription?: SubscriptionConfirmer;
+    clock?: Clock;
   },
 ): Promise<void> {
   const { config, db } = deps;
@@ -48,7 +50,7 @@ export async function registerAfterSend(
   });
   app.decorate('trackingRecorder', recorder);
   app.addHook('onClose', async () => recorder.close());
-  await app.register(trackingRoutes, { db, recorder });
+  await app.register(trackingRoutes, { db, recorder, clock: deps.clock });
   await app.register(unsubscribeRoutes, { db });
   await app.register(sesWebhookRoutes, {
     db,
