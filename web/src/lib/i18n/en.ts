@@ -1,7 +1,10 @@
+import { enCampaigns } from './en-campaigns';
 import type { Messages } from './pt-BR';
 
 /** English catalogue: the second locale. `satisfies Messages` forces exactly the pt-BR keys. */
 export const en = {
+  // The campaigns feature's texts (pt-BR-campaigns.ts / en-campaigns.ts) come first.
+  ...enCampaigns,
   'app.name': 'Carteiro',
   'app.tagline': 'sending e-mail does not have to be a monster',
   'common.cancel': 'Cancel',
@@ -1055,14 +1058,6 @@ export const en = {
   'segments.audience.hint': 'Contacts of lists and segments are added up; someone in several gets it once.',
   'segments.audience.none': 'No segments yet.',
   'segments.audience.manage': 'Manage segments',
-  'campaigns.resend.action': 'Resend to non-openers',
-  'campaigns.resend.subject': 'New subject (optional)',
-  'campaigns.resend.create': 'Create follow-up campaign',
-  'campaigns.resend.hint':
-    "Creates a draft with the same content for those who received it and did not open (automatic opens, like Apple's, do not count). You review the cost, schedule or send.",
-  'campaigns.resend.created': 'Follow-up draft created',
-  'campaigns.resend.audienceNote':
-    'Those who received the original campaign and did not open it (automatic opens do not count).',
   // Automations (features/automations).
   'automations.title': 'Automations',
   'automations.subtitle':

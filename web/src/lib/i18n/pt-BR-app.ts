@@ -1,8 +1,12 @@
+import { ptBRCampaigns } from './pt-BR-campaigns';
+
 /**
  * pt-BR texts of the signed-in app (dashboard, settings, balance, admin, auth extras): kept out of the landing's entry
  * chunk. `app-messages.ts` registers them; the chunks that use them import it.
  */
 export const ptBRApp = {
+  // The campaigns feature's texts (pt-BR-campaigns.ts / en-campaigns.ts) come first.
+  ...ptBRCampaigns,
   'dashboard.nav.home': 'Início',
   'dashboard.nav.campaigns': 'Campanhas',
   'dashboard.nav.calendar': 'Calendário',
@@ -953,13 +957,6 @@ export const ptBRApp = {
   'segments.audience.hint': 'Contatos de listas e segmentos são somados; quem estiver em mais de um recebe uma vez só.',
   'segments.audience.none': 'Nenhum segmento criado.',
   'segments.audience.manage': 'Gerenciar segmentos',
-  'campaigns.resend.action': 'Reenviar para quem não abriu',
-  'campaigns.resend.subject': 'Novo assunto (opcional)',
-  'campaigns.resend.create': 'Criar campanha de reenvio',
-  'campaigns.resend.hint':
-    'Cria um rascunho com o mesmo conteúdo para quem recebeu e não abriu (aberturas automáticas, como as da Apple, não contam). Você revê o custo, agenda ou envia.',
-  'campaigns.resend.created': 'Rascunho de reenvio criado',
-  'campaigns.resend.audienceNote': 'Quem recebeu a campanha original e não a abriu (aberturas automáticas não contam).',
   // Automations (features/automations); the nav entry lives here, out of the landing's entry chunk.
   'dashboard.nav.automations': 'Automações',
   'automations.title': 'Automações',
