@@ -1,6 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
+import { translate } from '@/lib/i18n';
+import '@/lib/i18n/app-messages';
 import { renderWithProviders, testQueryClient } from '@/test/render';
 import type { RecipientActivity } from '../api/get-recipients';
 import type { CampaignReport } from '../api/get-report';
@@ -88,7 +90,7 @@ describe('report data helpers', () => {
     const points = hourlyPoints(report.series, TZ);
     expect(points.map((p) => p.label)).toEqual(['20/11 10h', '20/11 11h', '20/11 12h', '20/11 13h']);
     expect(points.map((p) => p.opens)).toEqual([2_500, 0, 0, 1_000]);
-    expect(activitySummary(points)).toBe(
+    expect(activitySummary(points, (key, params) => translate('pt-BR', key, params))).toBe(
       '3.500 aberturas e 900 cliques no total; pico de 2.500 aberturas em 20/11 10h.',
     );
   }, 20_000);
