@@ -1223,4 +1223,8 @@ export const en = {
     'Not checked yet. After publishing the records, click "Check now" (DNS can take a few minutes to propagate).',
   'senders.remove': 'Remove',
   'senders.remove.confirm': 'Remove {name}?',
+
+  'automations.editor.fieldPlaceholder': 'birthday',
+  'automations.editor.eventPlaceholder': 'order_paid',
+  'automations.editor.eventKeyPlaceholder': 'order',
 } as const satisfies Messages;

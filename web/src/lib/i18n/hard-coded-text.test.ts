@@ -51,7 +51,6 @@ const PENDING: Record<string, number> = {
   'features/admin/routes/admin-page.tsx': 1,
   'features/api-keys/components/quick-start-section.tsx': 2,
   'features/auth/routes/invite-page.tsx': 1,
-  'features/automations/routes/automation-pages.tsx': 3,
   'features/contacts/components/contact-drawer.tsx': 2,
   'features/contacts/components/suppression-panel.tsx': 1,
   'features/dashboard/components/unverified-senders-notice.tsx': 7,

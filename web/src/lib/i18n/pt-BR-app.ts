@@ -1124,4 +1124,8 @@ export const ptBRApp = {
     'Ainda não verificado. Depois de publicar os registros, clique em "Verificar agora" (o DNS pode levar alguns minutos para propagar).',
   'senders.remove': 'Remover',
   'senders.remove.confirm': 'Remover {name}?',
+
+  'automations.editor.fieldPlaceholder': 'aniversario',
+  'automations.editor.eventPlaceholder': 'pedido_pago',
+  'automations.editor.eventKeyPlaceholder': 'pedido',
 } as const;
