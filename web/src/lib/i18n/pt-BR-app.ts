@@ -1,8 +1,12 @@
+import { ptBRCampaigns } from './pt-BR-campaigns';
+
 /**
  * pt-BR texts of the signed-in app (dashboard, settings, balance, admin, auth extras): kept out of the landing's entry
  * chunk. `app-messages.ts` registers them; the chunks that use them import it.
  */
 export const ptBRApp = {
+  // The campaigns feature's texts (pt-BR-campaigns.ts / en-campaigns.ts) come first.
+  ...ptBRCampaigns,
   'dashboard.nav.home': 'Início',
   'dashboard.nav.campaigns': 'Campanhas',
   'dashboard.nav.calendar': 'Calendário',
@@ -95,11 +99,6 @@ export const ptBRApp = {
   'apiKeys.createdTitle': 'Chave "{name}" criada',
   'apiKeys.createdOnce': 'Copie e guarde agora: por segurança, ela não será mostrada de novo.',
   'apiKeys.savedIt': 'Já guardei a chave',
-  'apiKeys.copy': 'Copiar',
-  'apiKeys.copiedShort': 'Copiado',
-  'apiKeys.copied': 'Copiado para a área de transferência',
-  'apiKeys.copyFailed': 'Não foi possível copiar',
-  'apiKeys.copyManually': 'Selecione o texto e copie manualmente.',
   'apiKeys.empty.title': 'Nenhuma chave ainda',
   'apiKeys.empty.body': 'Crie uma chave para usar a API REST do Carteiro.',
   'apiKeys.table.name': 'Nome',
@@ -144,8 +143,6 @@ export const ptBRApp = {
   'apiKeys.docs.requestBody': 'Corpo da requisição (JSON)',
   'apiKeys.docs.responses': 'Respostas',
   'apiKeys.docs.samples': 'Exemplos de código',
-  'apiKeys.docs.copy': 'Copiar',
-  'apiKeys.docs.copied': 'Copiado',
   'apiKeys.docs.try': 'Testar',
   'apiKeys.docs.query': 'Parâmetros de consulta (como na URL)',
   'apiKeys.docs.send': 'Enviar requisição',
@@ -560,9 +557,6 @@ export const ptBRApp = {
   'lists.delete.failed': 'Não foi possível excluir',
   'lists.stats.confirmation': 'Confirmação',
   'lists.contactsTitle': 'Contatos da lista',
-  'lists.form.copied': 'Copiado',
-  'lists.form.copyFailed': 'Não foi possível copiar',
-  'lists.form.copyManually': 'Selecione o texto e copie manualmente.',
   'lists.form.doubleOptIn':
     'Confirmação por e-mail (duplo opt-in): quem se inscreve recebe um e-mail e só entra na lista depois de confirmar.',
   'lists.form.singleOptIn': 'Entrada direta: quem se inscreve entra na lista na hora.',
@@ -963,13 +957,6 @@ export const ptBRApp = {
   'segments.audience.hint': 'Contatos de listas e segmentos são somados; quem estiver em mais de um recebe uma vez só.',
   'segments.audience.none': 'Nenhum segmento criado.',
   'segments.audience.manage': 'Gerenciar segmentos',
-  'campaigns.resend.action': 'Reenviar para quem não abriu',
-  'campaigns.resend.subject': 'Novo assunto (opcional)',
-  'campaigns.resend.create': 'Criar campanha de reenvio',
-  'campaigns.resend.hint':
-    'Cria um rascunho com o mesmo conteúdo para quem recebeu e não abriu (aberturas automáticas, como as da Apple, não contam). Você revê o custo, agenda ou envia.',
-  'campaigns.resend.created': 'Rascunho de reenvio criado',
-  'campaigns.resend.audienceNote': 'Quem recebeu a campanha original e não a abriu (aberturas automáticas não contam).',
   // Automations (features/automations); the nav entry lives here, out of the landing's entry chunk.
   'dashboard.nav.automations': 'Automações',
   'automations.title': 'Automações',
@@ -1065,4 +1052,80 @@ export const ptBRApp = {
   'automations.report.sent': 'Enviados',
   'automations.report.opens': 'Aberturas',
   'automations.report.clicks': 'Cliques',
+
+  'copy.copy': 'Copiar',
+  'copy.copiedShort': 'Copiado',
+  'copy.copied': 'Copiado para a área de transferência',
+  'copy.failed': 'Não foi possível copiar',
+  'copy.manually': 'Selecione o texto e copie manualmente.',
+
+  'senders.domainStatus.verified': 'Verificado',
+  'senders.domainStatus.pending': 'Aguardando DNS',
+  'senders.domainStatus.broken': 'Com problema',
+  'senders.domainStatus.suspended': 'Suspenso',
+  'senders.recordStatus.found': 'Encontrado',
+  'senders.recordStatus.missing': 'Não encontrado',
+  'senders.recordStatus.wrong': 'Diferente',
+  'senders.recordStatus.unchecked': 'Não verificado',
+  'senders.record.dkim': 'DKIM',
+  'senders.record.dkimEd25519': 'DKIM Ed25519',
+  'senders.record.spf': 'SPF',
+  'senders.record.dmarc': 'DMARC',
+  'senders.record.returnPath': 'Domínio de retorno',
+  'senders.record.tracking': 'Domínio de rastreamento',
+  'senders.record.required': 'obrigatório',
+  'senders.record.optional': 'opcional',
+  'senders.record.recommended': 'recomendado',
+  'senders.record.name': 'Nome',
+  'senders.record.value': 'Valor',
+  'senders.record.copyName': 'Copiar nome {record}',
+  'senders.record.copyValue': 'Copiar valor {record}',
+  'senders.record.foundInDns': 'Encontrado no DNS: {found}',
+  'senders.domains.title': 'Domínios',
+  'senders.domains.intro':
+    'Verifique seu domínio para enviar de qualquer endereço dele, com assinatura DKIM do próprio domínio — é o que Gmail e Yahoo exigem (DMARC) para não mandar suas campanhas para o spam.',
+  'senders.domains.empty': 'Nenhum domínio ainda.',
+  'senders.domains.new': 'Novo domínio',
+  'senders.domains.placeholder': 'suaempresa.com.br',
+  'senders.domains.submit': 'Adicionar domínio',
+  'senders.domains.invalid': 'Domínio inválido.',
+  'senders.domains.addedToast': 'Domínio adicionado.',
+  'senders.domains.addedToastBody': 'Publique os registros abaixo no DNS e clique em "Verificar agora".',
+  'senders.domains.removeConsequence':
+    'A chave DKIM deste domínio será apagada; para voltar a usá-lo, será preciso publicar uma nova.',
+  'senders.addresses.title': 'Endereços de remetente',
+  'senders.addresses.intro':
+    'Sem domínio próprio? Confirme um endereço: enviamos um link para ele. As mensagens saem assinadas pelo domínio do Carteiro.',
+  'senders.addresses.empty': 'Nenhum endereço ainda.',
+  'senders.addresses.confirmed': 'Confirmado',
+  'senders.addresses.awaiting': 'Aguardando confirmação',
+  'senders.addresses.removeConsequence':
+    'Campanhas com este remetente não poderão ser enviadas até que ele seja confirmado de novo.',
+  'senders.addresses.new': 'Novo endereço de remetente',
+  'senders.addresses.placeholder': 'contato@suaempresa.com.br',
+  'senders.addresses.submit': 'Enviar link de confirmação',
+  'senders.addresses.invalid': 'E-mail inválido.',
+  'senders.addresses.confirmedToast': 'Remetente confirmado.',
+  'senders.addresses.confirmedToastBody': '{email} é o seu e-mail de login, já confirmado: pode enviar com ele.',
+  'senders.addresses.sentToast': 'Link de confirmação enviado.',
+  'senders.addresses.sentToastBody': 'Abra o e-mail que enviamos para {email}.',
+  'senders.check.verified': '{domain} verificado.',
+  'senders.check.notYet': '{domain} ainda não está verificado.',
+  'senders.check.seeRecords': 'Confira os registros marcados.',
+  'senders.check.failed': 'Não foi possível verificar agora.',
+  'senders.check.checking': 'Verificando…',
+  'senders.check.now': 'Verificar agora',
+  'senders.domain.label': 'Domínio {domain}',
+  'senders.domain.broken':
+    'O registro DKIM deste domínio sumiu do DNS. Enquanto ele não voltar, campanhas com remetente em {domain} não podem ser enviadas.',
+  'senders.domain.suspended': 'Este domínio foi suspenso pela equipe do Carteiro. Fale com o suporte.',
+  'senders.domain.lastChecked': 'Última verificação: {when}. Verificamos de novo automaticamente de tempos em tempos.',
+  'senders.domain.neverChecked':
+    'Ainda não verificado. Depois de publicar os registros, clique em "Verificar agora" (o DNS pode levar alguns minutos para propagar).',
+  'senders.remove': 'Remover',
+  'senders.remove.confirm': 'Remover {name}?',
+
+  'automations.editor.fieldPlaceholder': 'aniversario',
+  'automations.editor.eventPlaceholder': 'pedido_pago',
+  'automations.editor.eventKeyPlaceholder': 'pedido',
 } as const;

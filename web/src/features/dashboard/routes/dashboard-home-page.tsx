@@ -1,6 +1,6 @@
 import { DEFAULT_TIME_ZONE, formatBRL } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -11,6 +11,7 @@ import { errorText } from '@/lib/error-text';
 import { formatCount, formatDate, formatDateTime } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { BALANCE_QUERY_KEY, getBalance } from '@/lib/queries/balance';
+import { usePageTitle } from '@/lib/use-page-title';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { useDashboardStats } from '../api/get-stats';
 import { type CampaignSummary, hasAny, listCampaigns } from '../api/home';
@@ -62,9 +63,7 @@ export function DashboardHomePage() {
     queryFn: ({ signal }) => hasAny('/api/contacts?limit=1', signal),
   });
 
-  useEffect(() => {
-    document.title = `${t('dashboard.home.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('dashboard.home.title'));
 
   const items = campaigns.data ?? [];
   const recent = items
