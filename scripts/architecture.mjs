@@ -23,16 +23,33 @@ function walk(dir, keep) {
 
 const isSource = (file) => /\.(ts|tsx)$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.includes('/testing/');
 
-/** Import specifiers of a file (static `from '…'`, `import('…')`), relative ones resolved to absolute paths. */
+/**
+ * Import specifiers of a file (static `import`/`export … from '…'`, side-effect `import '…'`, `import('…')`),
+ * relative ones resolved to absolute paths. `typeOnly` marks what vanishes at runtime: `import type`/`export type`,
+ * a braced list whose every name is `type X`, and `typeof import('…')`.
+ */
 function importsOf(root, file, text) {
   const specs = [];
-  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)) specs.push(match[1]);
-  return specs.map((spec) => {
+  for (const match of text.matchAll(/\b(?:import|export)\s+(type\s+)?([^;'"`]*?)\s*from\s+['"]([^'"]+)['"]/g)) {
+    const names = /^\{([^}]*)\}$/.exec(match[2].trim());
+    const listed = names?.[1]
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
+    const typeOnly =
+      Boolean(match[1]) || (listed !== undefined && listed.length > 0 && listed.every((n) => /^type\s/.test(n)));
+    specs.push({ spec: match[3], typeOnly });
+  }
+  for (const match of text.matchAll(/(^|[^\w.])import\s+['"]([^'"]+)['"]/g))
+    specs.push({ spec: match[2], typeOnly: false });
+  for (const match of text.matchAll(/(\btypeof\s+)?\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g))
+    specs.push({ spec: match[2], typeOnly: Boolean(match[1]) });
+  return specs.map(({ spec, typeOnly }) => {
     const aliased = spec.startsWith('@/') ? path.join(root, 'web/src', spec.slice(2)) : null;
-    if (!spec.startsWith('.') && !aliased) return { spec, resolved: null };
+    if (!spec.startsWith('.') && !aliased) return { spec, typeOnly, resolved: null };
     const base = aliased ?? path.resolve(path.dirname(file), spec);
     const candidates = [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')];
-    return { spec, resolved: candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile()) ?? base };
+    return { spec, typeOnly, resolved: candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile()) ?? base };
   });
 }
 
@@ -94,6 +111,13 @@ function cycles(graph) {
   return found;
 }
 
+/** The file → file runtime imports that run between two modules of the same strongly connected component. */
+function moduleCycleEdges(components, edges) {
+  const component = new Map();
+  for (const [i, members] of components.entries()) for (const m of members) component.set(m, i);
+  return edges.filter((e) => component.has(e.module) && component.get(e.module) === component.get(e.target));
+}
+
 export function analyse(root = ROOT) {
   const serverFiles = walk(path.join(root, 'server/src'), isSource);
   // Table → owning module, from the pgTable declarations of each module's *.db.ts files.
@@ -114,19 +138,27 @@ export function analyse(root = ROOT) {
   const foreignWrites = [];
   const foreignReads = [];
   const moduleGraph = new Map();
+  const moduleEdges = [];
   const fileGraph = new Map();
   for (const file of serverFiles) {
     const text = fs.readFileSync(file, 'utf8');
     const mod = moduleOf(root, file);
     const rel = path.relative(root, file);
     fileGraph.set(rel, new Set());
-    for (const { resolved } of importsOf(root, file, text)) {
+    if (mod && !moduleGraph.has(mod)) moduleGraph.set(mod, new Set());
+    for (const { resolved, typeOnly } of importsOf(root, file, text)) {
       if (!resolved) continue;
       const target = moduleOf(root, resolved);
       if (resolved.endsWith('.ts') || resolved.endsWith('.tsx')) fileGraph.get(rel).add(path.relative(root, resolved));
       if (!mod || !target || target === mod) continue;
-      if (!moduleGraph.has(mod)) moduleGraph.set(mod, new Set());
-      moduleGraph.get(mod).add(target);
+      // Only runtime imports tie modules together: a type-only one vanishes when the code is compiled, and a
+      // `*.db.ts` naming another's column for a foreign key is the schema's one graph of tables (db/schema.ts), which
+      // points the way the data does and carries no behaviour.
+      const foreignKey = file.endsWith('.db.ts') && resolved.endsWith('.db.ts');
+      if (!typeOnly && !foreignKey) {
+        moduleGraph.get(mod).add(target);
+        moduleEdges.push({ file: rel, module: mod, imports: path.relative(root, resolved), target });
+      }
       if (resolved.endsWith('.db.ts'))
         schemaImports.push({ file: rel, module: mod, imports: path.relative(root, resolved) });
     }
@@ -166,6 +198,8 @@ export function analyse(root = ROOT) {
   for (const targets of [...moduleGraph.values()])
     for (const t of targets) if (!moduleGraph.has(t)) moduleGraph.set(t, new Set());
 
+  const moduleCycles = cycles(moduleGraph);
+
   const webFiles = walk(path.join(root, 'web/src'), isSource);
   const crossFeature = [];
   const featureGraph = new Map();
@@ -196,7 +230,8 @@ export function analyse(root = ROOT) {
     schemaImports,
     foreignWrites,
     foreignReads,
-    moduleCycles: cycles(moduleGraph),
+    moduleCycles,
+    moduleCycleEdges: moduleCycleEdges(moduleCycles, moduleEdges),
     fileCycles: cycles(fileGraph),
     crossFeature,
     featureCycles: cycles(featureGraph),
@@ -210,7 +245,9 @@ export function analyse(root = ROOT) {
  * - `schemaImports`: a module imports another module's `*.db.ts` — except a `*.db.ts` importing another for a
  *   foreign-key reference, which Drizzle needs;
  * - `foreignWrites`: a module inserts, updates or deletes rows of a table another module owns;
- * - `crossFeature`: a web feature imports a file of another feature.
+ * - `crossFeature`: a web feature imports a file of another feature;
+ * - `moduleCycles`: a runtime import from one server module to another that lies on a cycle of the module graph,
+ *   as `from-module → to-module`.
  */
 export function boundaryViolations(report) {
   const server = (file) => file.replace(/^server\/src\/modules\//, '');
@@ -224,6 +261,7 @@ export function boundaryViolations(report) {
     ),
     foreignWrites: entries(report.foreignWrites.map((r) => `${server(r.file)} → ${r.table}`)),
     crossFeature: entries(report.crossFeature.map((r) => `${web(r.file)} → ${web(r.imports)}`)),
+    moduleCycles: entries(report.moduleCycleEdges.map((r) => `${r.module} → ${r.target}`)),
   };
 }
 
@@ -251,7 +289,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     report.foreignReads,
     (r) => `${r.file}: ${r.table} (${r.owner})`,
   );
-  show('server module cycles', report.moduleCycles, (c) => `${c.length} modules: ${c.join(', ')}`);
+  show('server module cycles (runtime imports)', report.moduleCycles, (c) => `${c.length} modules: ${c.join(', ')}`);
+  show(
+    `runtime imports inside those cycles (${new Set(report.moduleCycleEdges.map((e) => `${e.module}→${e.target}`)).size} module edges)`,
+    report.moduleCycleEdges,
+    (e) => `${e.file} → ${e.imports}`,
+  );
   show('server file cycles', report.fileCycles, (c) => `${c.length} files: ${c.join(', ')}`);
   show(
     `web imports across features (${unique(report.crossFeature, 'file')} files)`,

@@ -92,7 +92,20 @@ describe('the analysis finds each kind of crossing', () => {
       'export const c = (db) => db.execute(sql`select * from owner_items`);',
     ].join('\n'),
   );
-  write('server/src/modules/owner/owner.ts', 'export const d = (db) => db.execute(sql`delete from owner_items`);\n');
+  write(
+    'server/src/modules/owner/owner.ts',
+    [
+      "import { a } from '../other/use-owner';",
+      "import { t } from '../third/third';",
+      'export const d = (db) => db.execute(sql`delete from owner_items`);',
+    ].join('\n'),
+  );
+  // third → owner only by types and by a foreign key: no runtime edge back, so no cycle through third.
+  write(
+    'server/src/modules/third/third.ts',
+    "import type { b } from '../owner/b';\nimport { type a, type b } from '../owner/a';\nexport const t = 1;\n",
+  );
+  write('server/src/modules/third/third.db.ts', "import { ownerItems } from '../owner/owner.db';\n");
   write('server/src/modules/owner/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
   write('server/src/modules/owner/b.ts', "import type { a } from './a';\nexport const b: typeof a | null = null;\n");
   write('web/src/features/one/page.tsx', "import { Thing } from '@/features/two/thing';\nimport { x } from './x';\n");
@@ -102,13 +115,15 @@ describe('the analysis finds each kind of crossing', () => {
   write('web/src/app/routes.tsx', "import { Thing } from '@/features/two/thing';\nexport const r = Thing;\n");
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('reports schema imports, writes by Drizzle and by SQL, cross-feature imports and file cycles — and nothing else', () => {
+  it('reports schema imports, writes by Drizzle and by SQL, cross-feature imports, module and file cycles — and nothing else', () => {
     const report = analyse(root);
     expect(boundaryViolations(report)).toEqual({
       schemaImports: ['other/use-owner.ts → owner/owner.db.ts'],
       foreignWrites: ['other/use-owner.ts → owner_items', 'other/use-owner.ts → owner_notes'],
       crossFeature: ['one/page.tsx → two/thing.tsx', 'two/thing.tsx → one/x.ts'],
+      moduleCycles: ['other → owner', 'owner → other'],
     });
+    expect(report.moduleCycles).toEqual([['other', 'owner']]);
     expect(report.foreignReads.map((r: { table: string }) => r.table)).toEqual(['owner_items']);
     expect(report.featureCycles).toEqual([['one', 'two']]);
     expect(report.sharedToFeature).toEqual([{ file: 'web/src/lib/shared.ts', imports: 'web/src/features/one/x.ts' }]);

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { Clock } from './clock';
 import { type Config, resolveAuthSecret } from './config';
-import type { Database } from './db/database';
+import type { Database, Db } from './db/database';
 import { AppError } from './http/app-error';
 import { registerCsrfProtection } from './http/csrf';
 import { registerErrorHandler, sendError } from './http/error-handler';
@@ -11,12 +12,22 @@ import { registerSpa } from './http/spa';
 import type { JobQueue } from './jobs/job-queue';
 import type { Mailer } from './mail/mailer';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { ensureAccountForUser, findMembership } from './modules/accounts/accounts.service';
 import { teamRoutes } from './modules/accounts/team.routes';
 import { authPlugin } from './modules/auth/auth.routes';
 import { automationsRoutes } from './modules/automations/automations.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
+import { hasOperatorRole } from './modules/billing/operators';
 import { createPaymentProviders, type PaymentProviders } from './modules/billing/payments/providers';
+import { isUserDisabled } from './modules/billing/user-access';
 import { paymentWebhookRoutes } from './modules/billing/webhook.routes';
+import { reportSettingsFrom } from './modules/bounces/record-report';
+import {
+  httpsSubscriptionConfirmer,
+  type SubscriptionConfirmer,
+  sesWebhookRoutes,
+} from './modules/bounces/ses-webhook.routes';
+import { type CertificateFetcher, httpsCertificateFetcher, SnsVerifier } from './modules/bounces/sns';
 import { campaignSendRoutes } from './modules/campaigns/campaign-send.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { compatRoutes } from './modules/compat/compat.routes';
@@ -32,14 +43,18 @@ import { apiKeysRoutes } from './modules/public-api/api-keys.routes';
 import { PUBLIC_API_GROUPS } from './modules/public-api/groups';
 import { PUBLIC_API_PREFIX, publicApiRoutes } from './modules/public-api/public-api.routes';
 import { publicConfigRoutes } from './modules/public-config/public-config.routes';
+import { reportsRoutes } from './modules/reports/reports.routes';
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { senderIdentitiesRoutes } from './modules/sender-identities/sender-identities.routes';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
 import { configureUntrustedRendering, DEFAULT_RENDER_POOL } from './modules/templates/untrusted-render';
-import { registerAfterSend } from './modules/tracking/after-send';
+import { EventRecorder } from './modules/tracking/event-recorder';
+import { trackingRoutes } from './modules/tracking/tracking.routes';
 import { registerTrackingHostGuard } from './modules/tracking/tracking-host';
+import { setTrackingSecret } from './modules/tracking/tracking-token';
+import { unsubscribeRoutes } from './modules/unsubscribe/unsubscribe.routes';
 import type { ReadableFileStorage } from './modules/uploads/file-storage';
 import { createFileStorage } from './modules/uploads/storage';
 import { localUploadsRoutes, uploadsRoutes } from './modules/uploads/uploads.routes';
@@ -53,6 +68,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** `METHOD /api/v1/...` of every public API route (for the OpenAPI coverage test). */
     publicApiRoutes: string[];
+    /** The batched open/click writer (tests call flush()). */
+    trackingRecorder: EventRecorder;
   }
 }
 
@@ -70,6 +87,8 @@ export interface AppDeps {
   dns?: DnsResolver;
   /** The process's payment providers (the runtime shares them with billing's jobs); default: built from config. */
   payments?: PaymentProviders;
+  /** The clock of the routes' time decisions (ARCHITECTURE.md "Time"); default: the system's. Tests move their own. */
+  clock?: Clock;
 }
 
 /**
@@ -125,7 +144,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMetrics(app, { db: database.db, access: config.metricsAccess, token: config.METRICS_TOKEN });
 
   // 3. Modules.
-  await app.register(authPlugin, { config, database, mailer: deps.mailer, logger: deps.logger });
+  // auth sits below accounts and billing: what it needs of them is passed in here.
+  await app.register(authPlugin, {
+    config,
+    database,
+    mailer: deps.mailer,
+    logger: deps.logger,
+    ports: { findMembership, ensureAccountForUser, hasOperatorRole, isUserDisabled },
+  });
   await app.register(accountsRoutes);
   await app.register(teamRoutes);
   await app.register(publicConfigRoutes, { config });
@@ -178,8 +204,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dns,
     settings: senderIdentitySettings(config),
     mailPolicy,
+    clock: deps.clock,
   });
-  await registerAfterSend(app, { config, db: database.db, logger: deps.logger });
+  await registerAfterSend(app, { config, db: database.db, logger: deps.logger, clock: deps.clock });
   const fileStorage = createFileStorage(config);
   await app.register(uploadsRoutes, { db: database.db, storage: fileStorage, maxBytes: config.UPLOAD_MAX_BYTES });
   if (fileStorage.kind === 'local') {
@@ -212,4 +239,45 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // 4. The SPA and the 404 answer, last.
   await registerSpa(app, deps.webDistDir);
   return app;
+}
+
+/**
+ * Everything after the send, registered by buildApp: open pixel and click redirect, one-click
+ * unsubscribe and preference centre, the Amazon SES/SNS webhook, and the reports API.
+ */
+async function registerAfterSend(
+  app: FastifyInstance,
+  deps: {
+    config: Config;
+    db: Db;
+    logger: Logger;
+    fetchCertificate?: CertificateFetcher;
+    confirmSubscription?: SubscriptionConfirmer;
+    clock?: Clock;
+  },
+): Promise<void> {
+  const { config, db } = deps;
+  setTrackingSecret(resolveAuthSecret(config));
+  const recorder = new EventRecorder(db, {
+    logger: deps.logger,
+    flushMs: config.TRACKING_FLUSH_MS,
+    // PGlite runs each statement on this process's own thread: smaller batches keep one write from holding the
+    // pixel and redirect answers queued behind it for long (PostgreSQL writes in another process).
+    maxBatch: config.DATABASE_URL ? 2000 : 250,
+    machineWindowSeconds: config.TRACKING_MACHINE_WINDOW_SECONDS,
+  });
+  app.decorate('trackingRecorder', recorder);
+  app.addHook('onClose', async () => recorder.close());
+  await app.register(trackingRoutes, { db, recorder, clock: deps.clock });
+  await app.register(unsubscribeRoutes, { db });
+  await app.register(sesWebhookRoutes, {
+    db,
+    verifier: new SnsVerifier(deps.fetchCertificate ?? httpsCertificateFetcher),
+    confirm: deps.confirmSubscription ?? httpsSubscriptionConfirmer,
+    settings: reportSettingsFrom(config),
+    topicArns: config.SES_SNS_TOPIC_ARNS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  });
+  await app.register(reportsRoutes, { db });
 }

@@ -9,7 +9,7 @@ import { AUTH_BASE_PATH, type Auth, CLIENT_IP_HEADER, createAuth, FRESH_SESSION_
 import { mapAuthError } from './auth-errors';
 import { verifyAgainstDummy } from './password-hash';
 import { assertPasswordAllowed, signUpEmail } from './password-policy';
-import { noSessionError } from './request-actor';
+import { type AuthPorts, noSessionError } from './request-actor';
 import { claimSignInAttempt, clearSignInFailures } from './sign-in-throttle';
 
 declare module 'fastify' {
@@ -19,6 +19,8 @@ declare module 'fastify' {
     authConfig: Config;
     authDatabase: Database;
     authMailer: Mailer;
+    /** What requireActor and the session hook ask of accounts and billing (wired by buildApp). */
+    authPorts: AuthPorts;
   }
 }
 
@@ -27,6 +29,7 @@ export interface AuthPluginOptions {
   database: Database;
   mailer: Mailer;
   logger: Logger;
+  ports: AuthPorts;
 }
 
 /** Paths that change identity and need a recent sign-in (requires-recent-login). */
@@ -56,8 +59,8 @@ function toWebRequest(request: FastifyRequest, config: Config, body: unknown): R
  * like fastify-plugin) so requireActor works in every module.
  */
 async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions): Promise<void> {
-  const { config, database, mailer, logger } = options;
-  const auth = createAuth({ config, db: database.db, mailer, logger });
+  const { config, database, mailer, logger, ports } = options;
+  const auth = createAuth({ config, db: database.db, mailer, logger, isUserDisabled: ports.isUserDisabled });
   const signInThrottle = {
     freeFailures: config.SIGN_IN_FREE_FAILURES,
     maxDelaySeconds: config.SIGN_IN_DELAY_MAX_SECONDS,
@@ -66,6 +69,7 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
   app.decorate('authConfig', config);
   app.decorate('authDatabase', database);
   app.decorate('authMailer', mailer);
+  app.decorate('authPorts', ports);
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = new URL(request.url, config.PUBLIC_URL).pathname.slice(AUTH_BASE_PATH.length) || '/';

@@ -6,7 +6,6 @@ import type { Logger } from 'pino';
 import { type Config, resolveAuthSecret } from '../../config';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
-import { isUserDisabled } from '../billing/user-access';
 import { authAccounts, authRateLimits, authSessions, authUsers, authVerifications } from './auth.db';
 import { changeEmailEmail, magicLinkEmail, resetPasswordEmail, verificationEmail } from './auth-emails';
 import { hashPassword, verifyPassword } from './password-hash';
@@ -24,6 +23,8 @@ export interface AuthDeps {
   db: Db;
   mailer: Mailer;
   logger: Logger;
+  /** True when an operator blocked the user (billing's, passed in: auth sits below billing). */
+  isUserDisabled(db: Db, userId: string): Promise<boolean>;
 }
 
 /**
@@ -32,7 +33,7 @@ export interface AuthDeps {
  * operator blocked (billing/user-access) cannot start a session.
  */
 export function createAuth(deps: AuthDeps) {
-  const { config, db, mailer, logger } = deps;
+  const { config, db, mailer, logger, isUserDisabled } = deps;
   const log = logger.child({ module: 'auth' });
 
   const send = (to: string, mail: { subject: string; html: string; text: string }) => mailer.send({ to, ...mail });

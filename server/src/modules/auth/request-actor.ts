@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
-import { ensureAccountForUser, findMembership } from '../accounts/accounts.service';
-import { hasOperatorRole } from '../billing/operators';
 
 /** Who is acting, in which account, with which role. Every authenticated route starts from this. */
 export interface RequestActor {
@@ -11,6 +10,21 @@ export interface RequestActor {
   accountId: string;
   role: 'owner' | 'admin' | 'member';
   isOperator: boolean;
+}
+
+/**
+ * What the request's actor needs from the modules above auth — accounts (memberships, the first account) and billing
+ * (the operator role, blocked users) — passed in by buildApp, so auth, which every route uses, depends on neither.
+ */
+export interface AuthPorts {
+  /** The role the user holds in the account, or null when not a member. */
+  findMembership(db: Db, accountId: string, userId: string): Promise<RequestActor['role'] | null>;
+  /** The user's first account, created when they have none. */
+  ensureAccountForUser(db: Db, user: { id: string; name: string; email: string }): Promise<{ accountId: string }>;
+  /** True when the back office granted the user the operator role. */
+  hasOperatorRole(db: Db, userId: string): Promise<boolean>;
+  /** True when an operator blocked the user: no session starts for them. */
+  isUserDisabled(db: Db, userId: string): Promise<boolean>;
 }
 
 export interface SessionUser {
@@ -62,7 +76,7 @@ export function getSessionUser(request: FastifyRequest): Promise<SessionUser | n
       // the e-mail is verified, or whoever registered a listed address first would hold the back office.
       const isNamedOperator =
         request.server.authConfig.ADMIN_EMAILS.includes(email) ||
-        (await hasOperatorRole(request.server.authDatabase.db, session.user.id));
+        (await request.server.authPorts.hasOperatorRole(request.server.authDatabase.db, session.user.id));
       const emailVerified = session.user.emailVerified;
       return {
         userId: session.user.id,
@@ -133,9 +147,11 @@ export async function requireActor(request: FastifyRequest): Promise<RequestActo
     if (!UUID_RE.test(wanted)) throw new AppError('forbidden');
     accountId = wanted;
   } else {
-    accountId = (await ensureAccountForUser(db, { id: user.userId, name: user.name, email: user.email })).accountId;
+    accountId = (
+      await request.server.authPorts.ensureAccountForUser(db, { id: user.userId, name: user.name, email: user.email })
+    ).accountId;
   }
-  const role = await findMembership(db, accountId, user.userId);
+  const role = await request.server.authPorts.findMembership(db, accountId, user.userId);
   if (!role) throw new AppError('forbidden');
   return {
     userId: user.userId,

@@ -19,8 +19,6 @@ import { deleteImportFiles, RejectedRowsWriter, readUpload } from './import-file
 import { contactImportBatches, contactImports } from './imports.db';
 import { SeenEmails } from './seen-emails';
 
-export { pgTextArray };
-
 export const IMPORT_JOB = 'contacts.import';
 /**
  * The import job's queue: a running import sends pg-boss a heartbeat every 5 s, so when its worker dies the job is

@@ -8,7 +8,7 @@ import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
-import { pgTextArray } from '../imports/run-import';
+import { pgTextArray } from '../../db/pg-text-array';
 import { compileSegment, compileSegmentPredicate } from './compile-segment';
 import { countSegment, previewSegment, segmentContextFor } from './segments';
 import { compilePreviousSegment } from './testing/previous-segment-compiler';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
-import { pgTextArray } from '../imports/run-import';
+import { pgTextArray } from '../../db/pg-text-array';
 import {
   addOpenPixel,
   escapeAttribute,
