@@ -6,7 +6,7 @@ import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
-import { pgTextArray } from '../imports/run-import';
+import { pgTextArray } from '../../db/pg-text-array';
 import { compileSegment, monthIn } from './compile-segment';
 import { segmentContextFor } from './segments';
 
