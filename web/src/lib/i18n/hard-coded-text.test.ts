@@ -54,7 +54,6 @@ const PENDING: Record<string, number> = {
   'features/contacts/components/contact-drawer.tsx': 2,
   'features/contacts/components/suppression-panel.tsx': 1,
   'features/dashboard/components/unverified-senders-notice.tsx': 7,
-  'features/dashboard/utils/texts.ts': 10,
   'features/landing/components/pricing-calculator.tsx': 1,
   'features/landing/routes/landing-page.tsx': 1,
   'features/settings/components/team-panel.tsx': 1,
@@ -63,7 +62,6 @@ const PENDING: Record<string, number> = {
   'features/templates/components/merge-tags.ts': 1,
   'features/templates/components/visual-builder.tsx': 2,
   'features/templates/routes/template-editor-page.tsx': 1,
-  'features/webhooks/texts.ts': 18,
   'lib/public-config.ts': 1,
   'main.tsx': 1,
 };

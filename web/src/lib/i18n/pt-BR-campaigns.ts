@@ -1,3 +1,5 @@
+import { CAMPAIGN_STATUS_LABELS, SKIP_REASON_LABELS } from '@carteiro/shared';
+
 /**
  * pt-BR texts of the campaigns feature (features/campaigns), spread at the top of `ptBRApp`: they load with the
  * signed-in chunks, never with the landing's.
@@ -327,4 +329,21 @@ export const ptBRCampaigns = {
     'Cria um rascunho com o mesmo conteúdo para quem recebeu e não abriu (aberturas automáticas, como as da Apple, não contam). Você revê o custo, agenda ou envia.',
   'campaigns.resend.created': 'Rascunho de reenvio criado',
   'campaigns.resend.audienceNote': 'Quem recebeu a campanha original e não a abriu (aberturas automáticas não contam).',
+  // Statuses and skip reasons: the shared labels the server writes too (one source).
+  'campaigns.status.draft': CAMPAIGN_STATUS_LABELS.draft,
+  'campaigns.status.scheduled': CAMPAIGN_STATUS_LABELS.scheduled,
+  'campaigns.status.sending': CAMPAIGN_STATUS_LABELS.sending,
+  'campaigns.status.paused': CAMPAIGN_STATUS_LABELS.paused,
+  'campaigns.status.sent': CAMPAIGN_STATUS_LABELS.sent,
+  'campaigns.status.cancelled': CAMPAIGN_STATUS_LABELS.cancelled,
+  'campaigns.status.failed': CAMPAIGN_STATUS_LABELS.failed,
+  'campaigns.skipReason.suppressed': SKIP_REASON_LABELS.suppressed,
+  'campaigns.skipReason.contact_deleted': SKIP_REASON_LABELS.contact_deleted,
+  'campaigns.skipReason.contact_unsubscribed': SKIP_REASON_LABELS.contact_unsubscribed,
+  'campaigns.skipReason.contact_bounced': SKIP_REASON_LABELS.contact_bounced,
+  'campaigns.skipReason.contact_complained': SKIP_REASON_LABELS.contact_complained,
+  'campaigns.skipReason.left_list': SKIP_REASON_LABELS.left_list,
+  'campaigns.skipReason.campaign_cancelled': SKIP_REASON_LABELS.campaign_cancelled,
+  'campaigns.skipReason.sandbox': SKIP_REASON_LABELS.sandbox,
+  'campaigns.skipReason.message_cancelled': SKIP_REASON_LABELS.message_cancelled,
 } as const;

@@ -1,4 +1,4 @@
-import { SKIP_REASON_LABELS, SKIP_REASONS, skipReasonLabel } from '@carteiro/shared';
+import { isSkipReason, SKIP_REASONS } from '@carteiro/shared';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { ErrorPanel, Stat, TableShell, td, th } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
@@ -463,7 +463,7 @@ export function RecipientsTable({
 function SkipReasons({ report: r }: { report: CampaignReport }) {
   const { t } = useI18n();
   const parts = SKIP_REASONS.filter((reason) => (r.skippedByReason[reason] ?? 0) > 0).map(
-    (reason) => `${SKIP_REASON_LABELS[reason]}: ${formatCount(r.skippedByReason[reason] ?? 0)}`,
+    (reason) => `${t(`campaigns.skipReason.${reason}`)}: ${formatCount(r.skippedByReason[reason] ?? 0)}`,
   );
   if (parts.length === 0) return null;
   return (
@@ -480,7 +480,15 @@ function RecipientRow({ item, timeZone, ab }: { item: RecipientActivity; timeZon
     item.unsubscribed ? { text: t('campaigns.report.mark.unsubscribed'), tone: 'warning' as const } : null,
     item.bounce ? { text: bounceText(item.bounce, t), tone: 'danger' as const } : null,
     item.complained ? { text: t('campaigns.report.mark.complained'), tone: 'danger' as const } : null,
-    item.skipReason ? { text: skipReasonLabel(item.skipReason).toLowerCase(), tone: 'neutral' as const } : null,
+    item.skipReason
+      ? {
+          text: (isSkipReason(item.skipReason)
+            ? t(`campaigns.skipReason.${item.skipReason}`)
+            : item.skipReason
+          ).toLowerCase(),
+          tone: 'neutral' as const,
+        }
+      : null,
   ].filter((m) => m !== null);
   return (
     <tr className="hover:bg-slate-50" data-testid="recipient-row">
