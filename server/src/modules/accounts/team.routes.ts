@@ -8,7 +8,7 @@ import { parseInput } from '../../http/validate';
 import { invitationEmail } from '../auth/auth-emails';
 import { getSessionUser, requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
 import { userDirectory } from '../auth/users';
-import { assertMayCauseMail, mailPolicyLimitsFrom } from '../mail-policy/assert-may-cause-mail';
+import type { MayCauseMail } from '../mail-policy/assert-may-cause-mail';
 import { accountInvitations, accountMembers, accounts } from './accounts.db';
 import { findAccount } from './accounts.service';
 
@@ -22,7 +22,7 @@ export function hashInvitationToken(token: string): string {
  * The team of the current account (spec §3 member/invitation): invitations by e-mail, members and roles. Owners
  * and admins manage it; members get 403. Only an owner can make or remove an owner, and the last owner stays.
  */
-export async function teamRoutes(app: FastifyInstance): Promise<void> {
+export async function teamRoutes(app: FastifyInstance, opts: { mayCauseMail: MayCauseMail }): Promise<void> {
   const db = () => app.authDatabase.db;
 
   app.get('/api/account/members', async (request) => {
@@ -126,7 +126,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
       .innerJoin(userDirectory, eq(userDirectory.id, accountMembers.userId))
       .where(and(eq(accountMembers.accountId, actor.accountId), eq(sql`lower(${userDirectory.email})`, input.email)));
     if (already) throw new AppError('conflict', ERROR_TEXT.accounts.alreadyMember);
-    await assertMayCauseMail(db(), mailPolicyLimitsFrom(app.authConfig), actor, {
+    await opts.mayCauseMail(db(), actor, {
       kind: 'invitation',
       from: null,
       recipients: [input.email],

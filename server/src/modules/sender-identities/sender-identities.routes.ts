@@ -13,8 +13,7 @@ import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
-import { unverifiedCampaignSenders } from '../campaigns/campaigns';
-import { assertMayCauseMail, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
+import type { MayCauseMail } from '../mail-policy/assert-may-cause-mail';
 import { hitRateLimit } from '../rate-limits/rate-limit';
 import { checkSenderDomain } from './domain-checks';
 import { listDomainsForOperator, setDomainSuspended } from './operator-domains';
@@ -32,9 +31,9 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 /** Settings → Remetentes e domínios, the address confirmation link, and the operator's domain list. */
 export async function senderIdentitiesRoutes(
   app: FastifyInstance,
-  opts: { db: Db; mailer: Mailer; dns: DnsResolver; settings: SenderIdentitySettings; mailPolicy: MailPolicyLimits },
+  opts: { db: Db; mailer: Mailer; dns: DnsResolver; settings: SenderIdentitySettings; mayCauseMail: MayCauseMail },
 ): Promise<void> {
-  const { db, mailer, dns, settings, mailPolicy } = opts;
+  const { db, mailer, dns, settings, mayCauseMail } = opts;
 
   app.get('/api/senders', async (request) => {
     const actor = await requireActor(request);
@@ -45,10 +44,6 @@ export async function senderIdentitiesRoutes(
     const { fromEmail } = parseInput(alignmentQuery, request.query ?? {});
     return senderAlignment(db, actor.accountId, fromEmail?.trim().toLowerCase() || null);
   });
-  app.get('/api/senders/unverified', async (request) => {
-    const actor = await requireActor(request);
-    return { emails: await unverifiedCampaignSenders(db, actor.accountId) };
-  });
 
   app.post('/api/sender-addresses', async (request, reply) => {
     const actor = await requireActor(request);
@@ -57,7 +52,7 @@ export async function senderIdentitiesRoutes(
     // One's own verified login e-mail is confirmed without a mail, so it takes nothing from the mail quota.
     const ownVerified = actor.emailVerified && actor.email.trim().toLowerCase() === email ? actor.email : null;
     if (!ownVerified) {
-      await assertMayCauseMail(db, mailPolicy, actor, { kind: 'sender-confirmation', from: null, recipients: [email] });
+      await mayCauseMail(db, actor, { kind: 'sender-confirmation', from: null, recipients: [email] });
     }
     return reply.status(201).send(await addSenderAddress(db, mailer, settings, actor.accountId, email, ownVerified));
   });
