@@ -297,9 +297,11 @@ async function main(): Promise<void> {
     const { port: sinkPort } = await ready(sink);
     const env = { ...process.env, BENCH_DB: url.toString(), BENCH_SINK_PORT: String(sinkPort) };
     const self = new URL(import.meta.url).pathname;
+    // BENCH_PROFILE=1 → /tmp/carteiro-prof-{api,worker}; BENCH_PROFILE=/some/dir → /some/dir-{api,worker}.
+    const profileDir = process.env.BENCH_PROFILE?.startsWith('/') ? process.env.BENCH_PROFILE : '/tmp/carteiro-prof';
     const execArgv = (role: string) =>
       process.env.BENCH_PROFILE
-        ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=/tmp/carteiro-prof-${role}`]
+        ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profileDir}-${role}`]
         : process.execArgv;
     const apiProcess = fork(self, ['api'], {
       env: { ...env, PGAPPNAME: 'carteiro-bench-api' },

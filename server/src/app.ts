@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { Clock } from './clock';
 import { type Config, resolveAuthSecret } from './config';
 import type { Database, Db } from './db/database';
 import { AppError } from './http/app-error';
@@ -93,6 +94,8 @@ export interface AppDeps {
   dns?: DnsResolver;
   /** The process's payment providers (the runtime shares them with billing's jobs); default: built from config. */
   payments?: PaymentProviders;
+  /** The clock of the routes' time decisions (ARCHITECTURE.md "Time"); default: the system's. Tests move their own. */
+  clock?: Clock;
 }
 
 /**
@@ -217,8 +220,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dns,
     settings: senderIdentitySettings(config),
     mayCauseMail,
+    clock: deps.clock,
   });
-  await registerAfterSend(app, { config, db: database.db, logger: deps.logger });
+  await registerAfterSend(app, { config, db: database.db, logger: deps.logger, clock: deps.clock });
   const fileStorage = createFileStorage(config);
   await app.register(uploadsRoutes, { db: database.db, storage: fileStorage, maxBytes: config.UPLOAD_MAX_BYTES });
   if (fileStorage.kind === 'local') {
@@ -265,6 +269,7 @@ async function registerAfterSend(
     logger: Logger;
     fetchCertificate?: CertificateFetcher;
     confirmSubscription?: SubscriptionConfirmer;
+    clock?: Clock;
   },
 ): Promise<void> {
   const { config, db } = deps;
@@ -280,7 +285,7 @@ async function registerAfterSend(
   });
   app.decorate('trackingRecorder', recorder);
   app.addHook('onClose', async () => recorder.close());
-  await app.register(trackingRoutes, { db, recorder });
+  await app.register(trackingRoutes, { db, recorder, clock: deps.clock });
   await app.register(unsubscribeRoutes, { db });
   await app.register(sesWebhookRoutes, {
     db,

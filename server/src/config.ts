@@ -117,6 +117,8 @@ const envSchema = z.object({
   API_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Public API v1: how long a repeated Idempotency-Key waits for the first request, still running, before a 409. */
   API_IDEMPOTENCY_WAIT_SECONDS: z.coerce.number().min(0).max(120).default(15),
+  /** Public API v1: the live bytes of files one account may keep uploaded (`POST /api/v1/files`), in MB; beyond, 409. */
+  API_FILES_QUOTA_MB: z.coerce.number().int().min(10).max(1_000_000).default(200),
   /** Test e-mails, team invitations and sender confirmations one account may cause per hour (each recipient counts). */
   ACCOUNT_MAIL_QUOTA_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Test e-mails per account per day to addresses outside its team and its verified senders. */

@@ -28,6 +28,7 @@ export const PUBLIC_API_ERROR_CODES = [
   'campaign_not_editable',
   'campaign_not_ready',
   'message_not_scheduled',
+  'file_quota_exceeded',
   'idempotency_key_in_progress',
   'payload_too_large',
   'unsupported_media_type',
@@ -70,6 +71,8 @@ export const API_ERROR_ADVICE_PT_BR: Record<PublicApiErrorCode, string> = {
   campaign_exists: 'Gere outro `uuid`, ou omita-o para que o Carteiro gere um.',
   message_not_scheduled:
     'Nada a cancelar: a mensagem já saiu (ou está saindo), já foi cancelada ou não tinha `sendAt`. Veja a situação em `GET /messages/{id}`.',
+  file_quota_exceeded:
+    'Apague arquivos que não usa mais (`DELETE /files/{id}`) ou espere que expirem; `details.usedBytes` e `details.quotaBytes` dizem quanto está ocupado e o limite da conta. Anexos em base64 na própria mensagem não contam.',
   campaign_already_sending: 'Nada a fazer: a campanha já está em envio. Acompanhe em `GET /campaigns/{id}/report`.',
   campaign_not_editable:
     'Leia a campanha de novo (`GET /campaigns/{id}`) e veja a situação dela: só rascunhos e agendadas mudam; só uma campanha em envio pausa.',

@@ -56,6 +56,7 @@ export const ERROR_MESSAGES_PT_BR: Record<ErrorCode, string> = {
   campaign_exists: 'Já existe uma campanha com este identificador (uuid).',
   campaign_already_sending: 'Esta campanha já está em envio ou já foi enviada.',
   message_not_scheduled: 'Esta mensagem não está programada: não dá para cancelar.',
+  file_quota_exceeded: 'O espaço para arquivos enviados desta conta está cheio.',
   campaign_not_editable: 'A situação atual da campanha não permite esta ação.',
   campaign_not_ready: 'A campanha ainda não pode ser enviada: falta um item da lista de verificação.',
 };

@@ -58,6 +58,7 @@ export const ERROR_CODES = [
   'campaign_not_editable',
   'campaign_not_ready',
   'message_not_scheduled',
+  'file_quota_exceeded',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -115,6 +116,7 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   campaign_exists: 409,
   campaign_already_sending: 409,
   message_not_scheduled: 409,
+  file_quota_exceeded: 409,
   campaign_not_editable: 409,
   campaign_not_ready: 409,
 };

@@ -1,4 +1,6 @@
 export * from './ab-test';
+export * from './api/admin';
+export * from './api/billing';
 export * from './api/campaign';
 export * from './api-errors';
 export * from './campaign-status';

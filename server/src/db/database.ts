@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -131,7 +131,7 @@ interface SessionInternals {
     prepareQuery?(
       query: { sql: string; params: unknown[] },
       fields: undefined,
-      name: string,
+      name: string | undefined,
       isResponseInArrayMode: boolean,
     ): { execute(): Promise<unknown> };
   };
@@ -149,5 +149,100 @@ export async function queryRowsNamed<T>(db: Db, name: string, query: SQL): Promi
   if (!session?.dialect || !session.prepareQuery) return queryRows<T>(db, query);
   const prepared = session.prepareQuery(session.dialect.sqlToQuery(query), undefined, name, false);
   const result = (await prepared.execute()) as { rows: T[] };
+  return result.rows;
+}
+
+/** What a prebuilt statement's value is: its sentinel must pass the helpers' own checks (a number stays a number). */
+export type SlotKind = 'text' | 'text or null' | 'integer';
+/** The values of a prebuilt statement's slots, by name. */
+export type SlotValues<S extends Record<string, SlotKind>> = {
+  [K in keyof S]: S[K] extends 'integer' ? number : S[K] extends 'text' ? string : string | null;
+};
+
+export interface PrebuiltStatement<S extends Record<string, SlotKind>> {
+  /** The prepared statement's name on PostgreSQL (unique per text, as for queryRowsNamed). */
+  readonly name: string;
+  readonly text: string;
+  /** The statement's parameters for these values, in the text's order. */
+  params(values: SlotValues<S>): unknown[];
+}
+
+/** Both drivers' dialect (drizzle's default PgDialect); the statement text it makes is the one db.execute sends. */
+const dialect = new PgDialect();
+/** Mixed case, so that a lower- or upper-cased copy is still recognised as derived from a slot. */
+const TEXT_SENTINEL = '\u0001Prebuilt-Slot:';
+/** Integer sentinels are above 2^51: no real amount or count of ours is that large, so a derived one is noticed. */
+const INTEGER_SENTINEL_BASE = 2 ** 51;
+
+/**
+ * A statement whose text never changes, built ONCE per process instead of on every run: on a hot path, drizzle's
+ * `sql` tree of a long statement (every column name escaped, every chunk walked and joined) costs as much CPU as
+ * running it. `build` composes the statement from its values as usual, with the same helpers of other modules; it
+ * runs once here with a unique sentinel per slot, and each sentinel's positions among the parameters become the
+ * places every run fills with its values (the other parameters are constants of the text). A value that a helper
+ * changes on its way into the statement (negated, lower-cased, joined…) would be baked in as a constant: that
+ * throws here, so such a value is a slot of its own, computed by the caller. `build` must give the same text for
+ * any values (no branch on a value): a variant is another statement with its own name.
+ */
+export function prebuildStatement<S extends Record<string, SlotKind>>(
+  name: string,
+  slots: S,
+  build: (values: SlotValues<S>) => SQL,
+): PrebuiltStatement<S> {
+  const keys = Object.keys(slots) as (keyof S & string)[];
+  const sentinels = {} as Record<string, string | number>;
+  for (const [i, key] of keys.entries()) {
+    sentinels[key] = slots[key] === 'integer' ? INTEGER_SENTINEL_BASE + i * 7919 : `${TEXT_SENTINEL}${key}\u0001`;
+  }
+  const slotOf = new Map<unknown, keyof S & string>(keys.map((key) => [sentinels[key], key]));
+  const query = dialect.sqlToQuery(build(sentinels as SlotValues<S>));
+  const constants = [...query.params];
+  const places: [number, keyof S & string][] = [];
+  const used = new Set<string>();
+  for (const [index, param] of constants.entries()) {
+    const key = slotOf.get(param);
+    if (key !== undefined) {
+      places.push([index, key]);
+      used.add(key);
+      constants[index] = null;
+    } else if (
+      (typeof param === 'string' && param.toLowerCase().includes(TEXT_SENTINEL.toLowerCase())) ||
+      (typeof param === 'number' && Math.abs(param) >= INTEGER_SENTINEL_BASE)
+    ) {
+      throw new Error(`prebuilt statement ${name}: parameter $${index + 1} is derived from a slot; make it a slot`);
+    }
+  }
+  const unused = keys.filter((key) => !used.has(key));
+  if (unused.length > 0)
+    throw new Error(`prebuilt statement ${name}: slots never used as they are: ${unused.join(', ')}`);
+  return {
+    name,
+    text: query.sql,
+    params(values) {
+      const params = constants.slice();
+      for (const [index, key] of places) params[index] = values[key];
+      return params;
+    },
+  };
+}
+
+/**
+ * Runs a prebuilt statement with these values and returns its rows: as a named prepared statement on PostgreSQL
+ * when `named` (see queryRowsNamed for when that pays), unnamed otherwise; PGlite ignores the name.
+ */
+export async function queryPrebuilt<T, S extends Record<string, SlotKind>>(
+  db: Db,
+  statement: PrebuiltStatement<S>,
+  values: SlotValues<S>,
+  { named }: { named: boolean },
+): Promise<T[]> {
+  const session = (db as unknown as SessionInternals).session;
+  if (!session?.prepareQuery) throw new Error('queryPrebuilt: this drizzle database has no session to prepare on');
+  const query = { sql: statement.text, params: statement.params(values) };
+  const result = (await session
+    .prepareQuery(query, undefined, named ? statement.name : undefined, false)
+    .execute()) as {
+    rows: T[];
+  };
   return result.rows;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp } from '../../src/app';
+import type { Clock } from '../../src/clock';
 import { type Config, loadConfig } from '../../src/config';
 import { type MailCatcher, startMailCatcher } from '../../src/mail/mail-catcher';
 import type { Mailer } from '../../src/mail/mailer';
@@ -38,8 +39,8 @@ export async function createTestApp(
   env: Record<string, string> = {},
   /** Extra routes a test needs, registered before the app is ready. */
   addRoutes?: (app: FastifyInstance) => void,
-  /** A logger to read what the app logs (default: silent). */
-  options: { logger?: Logger } = {},
+  /** A logger to read what the app logs (default: silent); the clock of the app's time decisions (test-clock.ts). */
+  options: { logger?: Logger; clock?: Clock } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-test-'));
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -70,7 +71,7 @@ export async function createTestApp(
     logger,
     suppressedFor: (accountId, email) => suppressionReasonFor(database.db, accountId, email, 'system'),
   });
-  const app = await buildApp({ config, database, mailer, logger, webDistDir: null });
+  const app = await buildApp({ config, database, mailer, logger, webDistDir: null, clock: options.clock });
   addRoutes?.(app);
   await app.ready();
   return {

@@ -10,6 +10,7 @@ function page<M, K extends keyof M>(load: () => Promise<M>, name: K) {
 const campaigns = () => import('@/features/campaigns/routes/campaign-pages');
 const lists = () => import('@/features/lists/routes/list-pages');
 const segments = () => import('@/features/segments/routes/segment-pages');
+const automationList = () => import('@/features/automations/routes/automations-page');
 const automations = () => import('@/features/automations/routes/automation-pages');
 
 const LandingPage = page(() => import('@/features/landing/routes/landing-page'), 'LandingPage');
@@ -49,7 +50,7 @@ const ListPage = page(() => import('./list-page'), 'ListPage');
 const SegmentsPage = page(segments, 'SegmentsPage');
 const NewSegmentPage = page(segments, 'NewSegmentPage');
 const SegmentPage = page(segments, 'SegmentPage');
-const AutomationsPage = page(automations, 'AutomationsPage');
+const AutomationsPage = page(automationList, 'AutomationsPage');
 const NewAutomationPage = page(automations, 'NewAutomationPage');
 const AutomationPage = page(automations, 'AutomationPage');
 const TemplatesPage = page(() => import('@/features/templates/routes/templates-page'), 'TemplatesPage');

@@ -1,12 +1,11 @@
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Logo } from '@/components/logo';
+import { usePageTitle } from '@/lib/use-page-title';
 
 /** The frame of every /auth page: logo, a card with the title, and the form. */
 export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
-  useEffect(() => {
-    document.title = `${title} — Carteiro`;
-  }, [title]);
+  usePageTitle(title);
   return (
     <div className="flex min-h-dvh flex-col bg-gradient-to-b from-brand-50 to-white">
       <header className="px-4 py-6 sm:px-6">

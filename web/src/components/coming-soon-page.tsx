@@ -1,7 +1,7 @@
-import { useEffect } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { EmptyState } from '@/components/ui/empty-state';
 import { type MessageKey, useI18n } from '@/lib/i18n';
+import { usePageTitle } from '@/lib/use-page-title';
 
 /**
  * A dashboard page whose feature comes in a later issue: a clearly labelled "Em breve" empty state saying what
@@ -17,9 +17,7 @@ export function ComingSoonPage({
   description: MessageKey;
 }) {
   const { t } = useI18n();
-  useEffect(() => {
-    document.title = `${t(title)} — Carteiro`;
-  }, [t, title]);
+  usePageTitle(t(title));
   return (
     <div>
       <PageHeader title={t(title)} />

@@ -1,4 +1,4 @@
-import { adminStatusSchema } from '@carteiro/shared';
+import { type AccountStatusChange, adminStatusSchema, type CampaignAlert } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
@@ -26,7 +26,7 @@ export async function backOfficeRoutes(app: FastifyInstance, opts: { db: Db }): 
     ['suspend', 'suspended'],
     ['reactivate', 'active'],
   ] as const) {
-    app.post(`/api/admin/accounts/:id/${path}`, async (request) => {
+    app.post(`/api/admin/accounts/:id/${path}`, async (request): Promise<AccountStatusChange> => {
       const operator = await requireOperator(request);
       const { id } = parseInput(idParams, request.params);
       const input = parseInput(adminStatusSchema, request.body);
@@ -35,7 +35,7 @@ export async function backOfficeRoutes(app: FastifyInstance, opts: { db: Db }): 
     });
   }
 
-  app.get('/api/admin/campaign-alerts', async (request) => {
+  app.get('/api/admin/campaign-alerts', async (request): Promise<{ alerts: CampaignAlert[] }> => {
     await requireOperator(request);
     const query = parseInput(alertsQuery, request.query ?? {});
     const rows = await listCampaignAlertsForOperator(db, { includeReviewed: query.all === '1' });

@@ -1,3 +1,4 @@
+import type { CampaignStatus } from '@carteiro/shared';
 import type { Db } from '../../db/database';
 import { notFound } from '../../http/not-found';
 import { type OperatorRef, recordAdminAction } from '../billing/record-admin-action';
@@ -21,7 +22,7 @@ export interface OperatorCampaignAlert {
   ownerEmail: string | null;
   campaignId: string;
   campaignName: string;
-  campaignStatus: string;
+  campaignStatus: CampaignStatus;
   /** The campaign's counters now: messages accepted by the relay, hard bounces, spam complaints. */
   sent: number;
   bounced: number;

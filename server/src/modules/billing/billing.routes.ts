@@ -1,4 +1,8 @@
 import {
+  type AdminAccount,
+  type AdminMember,
+  type AdminTopup,
+  type AuditEntry,
   adminAdjustmentSchema,
   adminConfirmTopupSchema,
   adminPriceSchema,
@@ -10,9 +14,14 @@ import {
   emailsPaidBy,
   formatBRL,
   type LedgerEntryDto,
+  type OperatorEntry,
+  type StatementDto,
   statementPeriodSchema,
   statementQuerySchema,
   type TopupDto,
+  type TopupReceipt,
+  type TopupRefundResult,
+  type TopupSummary,
 } from '@carteiro/shared';
 import { desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -114,7 +123,7 @@ export async function billingRoutes(
     };
   });
 
-  app.get('/api/billing/statement', async (request) => {
+  app.get('/api/billing/statement', async (request): Promise<StatementDto> => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const query = parseInput(statementQuerySchema, request.query);
@@ -150,7 +159,7 @@ export async function billingRoutes(
     return reply.status(201).send(await toTopupDto(topup, canSimulate));
   });
 
-  app.get('/api/billing/topups', async (request) => {
+  app.get('/api/billing/topups', async (request): Promise<{ topups: TopupSummary[] }> => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const rows = await db
@@ -172,7 +181,7 @@ export async function billingRoutes(
     };
   });
 
-  app.get('/api/billing/topups/:id', async (request) => {
+  app.get('/api/billing/topups/:id', async (request): Promise<TopupDto> => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const { id } = parseInput(idParams, request.params);
@@ -183,7 +192,7 @@ export async function billingRoutes(
 
   if (canSimulate) {
     // Development only: pays the top-up as a provider would (same verified-payment path, same ledger entry).
-    app.post('/api/billing/topups/:id/simulate-payment', async (request) => {
+    app.post('/api/billing/topups/:id/simulate-payment', async (request): Promise<TopupDto> => {
       const actor = await requireActor(request);
       requireRole(actor, ['owner', 'admin']);
       const { id } = parseInput(idParams, request.params);
@@ -205,7 +214,7 @@ export async function billingRoutes(
     });
   }
 
-  app.get('/api/billing/topups/:id/receipt', async (request) => {
+  app.get('/api/billing/topups/:id/receipt', async (request): Promise<TopupReceipt> => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const { id } = parseInput(idParams, request.params);
@@ -234,7 +243,7 @@ export async function billingRoutes(
 
   // ---- Operator back office ----
 
-  app.get('/api/admin/accounts', async (request) => {
+  app.get('/api/admin/accounts', async (request): Promise<{ accounts: AdminAccount[] }> => {
     await requireOperator(request);
     const rows = await listAccountsForOperator(db);
     return { accounts: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
@@ -259,7 +268,7 @@ export async function billingRoutes(
     return { ok: true };
   });
 
-  app.get('/api/admin/accounts/:id/members', async (request) => {
+  app.get('/api/admin/accounts/:id/members', async (request): Promise<{ members: AdminMember[] }> => {
     await requireOperator(request);
     const { id } = parseInput(idParams, request.params);
     const rows = await listAccountMembersForOperator(db, id);
@@ -278,7 +287,7 @@ export async function billingRoutes(
     });
   }
 
-  app.get('/api/admin/topups', async (request) => {
+  app.get('/api/admin/topups', async (request): Promise<{ topups: AdminTopup[] }> => {
     await requireOperator(request);
     const query = parseInput(adminTopupsQuerySchema, request.query ?? {});
     const rows = await db
@@ -324,17 +333,18 @@ export async function billingRoutes(
     const provider =
       topupRow?.p === 'pix-api' ? payments.pixApi : topupRow?.p === 'mercadopago' ? payments.mercadoPago : null;
     const { refund, created } = await refundTopup(db, provider, { topupId: id, ...input, operator });
-    return reply.status(created ? 201 : 200).send({
+    const result: TopupRefundResult = {
       id: refund.id,
       topupId: refund.topupId,
       amountMillis: refund.amountMillis,
       status: refund.status,
       failureReason: refund.failureReason,
       createdAt: refund.createdAt.toISOString(),
-    });
+    };
+    return reply.status(created ? 201 : 200).send(result);
   });
 
-  app.get('/api/admin/operators', async (request) => {
+  app.get('/api/admin/operators', async (request): Promise<{ operators: OperatorEntry[] }> => {
     await requireOperator(request);
     const rows = await listOperators(db, config.ADMIN_EMAILS);
     return { operators: rows.map((r) => ({ ...r, grantedAt: r.grantedAt?.toISOString() ?? null })) };
@@ -354,7 +364,7 @@ export async function billingRoutes(
     return revokeOperatorRole(db, { userId, reason: input.reason, operator });
   });
 
-  app.get('/api/admin/audit-log', async (request) => {
+  app.get('/api/admin/audit-log', async (request): Promise<{ entries: AuditEntry[] }> => {
     await requireOperator(request);
     const rows = await listAdminAuditLog(db);
     return { entries: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };

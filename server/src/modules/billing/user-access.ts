@@ -1,3 +1,4 @@
+import type { AccountRole } from '@carteiro/shared';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
@@ -13,7 +14,7 @@ export interface AccountMemberAccess {
   userId: string;
   name: string;
   email: string;
-  role: string;
+  role: AccountRole;
   disabledAt: Date | null;
   disabledReason: string | null;
 }

@@ -1,5 +1,4 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import pino from 'pino';
@@ -17,6 +16,7 @@ import { checkCampaignProtection } from '../bounces/record-report';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { createDkimSigningPool, type DkimSigningPool } from '../sending/dkim/signing-pool';
 import { messages } from '../sending/messages.db';
+import { recordsResolver, verifyDkim } from '../sending/testing/dkim-check';
 import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
 import {
   campaignStatus,
@@ -29,13 +29,6 @@ import {
 } from '../sending/testing/send-fixtures';
 import type { SmtpSink } from '../sending/testing/smtp-sink';
 import { campaigns } from './campaigns.db';
-
-const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify') as {
-  dkimVerify: (
-    input: Buffer,
-    options: { resolver: (name: string, type: string) => Promise<string[][]> },
-  ) => Promise<{ results: Array<{ status: { result: string }; signingHeaders?: { keys: string } }> }>;
-};
 
 const settings = testSenderSettings;
 
@@ -206,7 +199,7 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
         'ed1._domainkey.exemplo.com.br': dkimDnsRecord(pems.ed),
       };
       for (const message of got) {
-        const { results } = await dkimVerify(message.raw, { resolver: async (name) => [[records[name] ?? '']] });
+        const results = await verifyDkim(message.raw, recordsResolver(records));
         expect(results.map((r) => r.status.result)).toEqual(['pass', 'pass']);
         for (const r of results)
           expect(r.signingHeaders?.keys.toLowerCase()).toContain('list-unsubscribe: list-unsubscribe-post');
@@ -436,12 +429,14 @@ describe.each(DATABASE_KINDS)('sending engine on %s', (kind) => {
     const id = await createReadyCampaign(db, user.accountId, {
       includeListIds: lists,
       status: 'scheduled',
-      scheduledAt: new Date(Date.now() + 300),
+      scheduledAt: new Date(harness.clock.now().getTime() + 3_600_000),
     });
     const sender = newSender();
     await sender.tick();
+    harness.clock.advance(3_599_000); // a second before its time: the sweep leaves it
+    await sender.tick();
     expect((await campaignStatus(db, id))?.status).toBe('scheduled');
-    await new Promise((r) => setTimeout(r, 1100));
+    harness.clock.advance(2_000);
     await drain(sender, id);
     expect(await campaignStatus(db, id)).toMatchObject({ status: 'sent', sentCount: 2 });
   });

@@ -94,14 +94,18 @@ export class CampaignSender implements ClaimSource {
   /** The schedule sweep, the A/B decisions and the campaigns to claim from. */
   async prepare(): Promise<void> {
     const { db, logger, settings } = this.worker;
-    if (Date.now() - this.lastSweep >= settings.scheduleSweepSeconds * 1000) {
-      this.lastSweep = Date.now();
-      await startDueCampaigns(db, (campaignId, error) =>
-        logger.warn({ err: error, campaignId }, 'scheduled campaign could not start; back to draft'),
+    const now = this.worker.clock();
+    if (now.getTime() - this.lastSweep >= settings.scheduleSweepSeconds * 1000) {
+      this.lastSweep = now.getTime();
+      await startDueCampaigns(
+        db,
+        (campaignId, error) =>
+          logger.warn({ err: error, campaignId }, 'scheduled campaign could not start; back to draft'),
+        now,
       );
     }
     // A/B tests whose wait is over: the winner is chosen and its held recipients queued (once, any worker).
-    for (const decided of await decideDueAbTests(db)) {
+    for (const decided of await decideDueAbTests(db, now)) {
       logger.info(decided, 'A/B test decided');
     }
     this.active = await this.batches.sendingCampaigns();

@@ -54,13 +54,15 @@ export async function assertCanSend(db: Db, campaign: CampaignRow, user: { email
  * message row each and reserves their cost on the ledger. Either all three happen or none (a short balance
  * rolls the status and the snapshot back and answers 409 with the missing amount). A second concurrent send
  * waits for the first's row lock, then finds the status changed and gets 409 — never a second snapshot.
- * `user` is null for the scheduler (the user was checked when the campaign was scheduled).
+ * `user` is null for the scheduler (the user was checked when the campaign was scheduled); `now` starts the A/B
+ * test's wait.
  */
 export async function startCampaignSend(
   db: Db,
   accountId: string,
   campaignId: string,
   user: { emailVerified: boolean } | null,
+  now: Date = new Date(),
 ): Promise<StartCampaignSendResult> {
   const campaign = await findCampaignRow(db, accountId, campaignId);
   if (campaign.status !== 'draft' && campaign.status !== 'scheduled') {
@@ -78,7 +80,7 @@ export async function startCampaignSend(
       accountId,
       from: STARTABLE,
       to: 'sending',
-      extra: { startedAt: new Date() },
+      extra: { startedAt: now },
     });
     if (!started) throw new AppError('campaign_already_sending', ALREADY_SENDING);
 
@@ -129,7 +131,7 @@ export async function startCampaignSend(
       lastMessageId: ab ? ab.testLastMessageId : last,
       ...(ab
         ? {
-            abDecideAt: new Date(Date.now() + (started.abTest?.waitHours ?? 0) * 3_600_000),
+            abDecideAt: new Date(now.getTime() + (started.abTest?.waitHours ?? 0) * 3_600_000),
             abTestLastMessageId: ab.testLastMessageId,
             abHeldLastMessageId: last,
           }
@@ -178,7 +180,7 @@ export async function startDueCampaigns(
   const started: string[] = [];
   for (const campaign of due) {
     try {
-      await startCampaignSend(db, campaign.accountId, campaign.id, null);
+      await startCampaignSend(db, campaign.accountId, campaign.id, null, now);
       started.push(campaign.id);
     } catch (error) {
       if (error instanceof AppError && error.code === 'campaign_already_sending') continue; // another worker started it

@@ -10,10 +10,11 @@ import {
 } from '@carteiro/shared';
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
 import { renderError } from '../transactional/send-transactional';
+import { formatMegabytes } from '../uploads/uploads';
 import { type MessageFileRow, messageFiles } from './message-files.db';
 
 const DAY_MS = 86_400_000;
@@ -43,36 +44,77 @@ const listed = {
 /**
  * Stores an uploaded file of the account (its bytes, hashed). The same bytes uploaded again are the same file:
  * same id, with the name and type of this upload and its retention counted again from now.
+ *
+ * The account's unexpired files may total at most `quotaBytes` after the upload (the same bytes again add
+ * nothing); past it, 409 `file_quota_exceeded` with what is used, nothing stored. Race-safe: uploads of one account
+ * take a transaction lock first, and the sum and the conditional insert are one later statement, so its snapshot
+ * sees every upload committed before the lock was granted (READ COMMITTED takes a snapshot per statement).
  */
 export async function saveMessageFile(
   db: Db,
   accountId: string,
   input: MessageFileUploadInput,
-  now = new Date(),
+  opts: { quotaBytes: number; now?: Date },
 ): Promise<{ file: MessageFile; created: boolean }> {
+  const now = opts.now ?? new Date();
   const bytes = Buffer.from(input.content, 'base64');
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const expiresAt = new Date(now.getTime() + MESSAGE_FILE_RETENTION_DAYS * DAY_MS);
-  const [row] = await db
-    .insert(messageFiles)
-    .values({
-      accountId,
-      filename: input.filename,
-      contentType: input.contentType,
-      size: bytes.length,
-      sha256,
-      content: bytes,
-      createdAt: now,
-      expiresAt,
-    })
-    .onConflictDoUpdate({
-      target: [messageFiles.accountId, messageFiles.sha256],
-      set: { filename: input.filename, contentType: input.contentType, expiresAt },
-    })
-    .returning({ ...listed, created: sql<boolean>`xmax = 0` });
+  const [row] = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`message-files:${accountId}`}))`);
+    return queryRows<SavedRowSql>(
+      asDb(tx),
+      sql`with used as (
+            select coalesce(sum(size), 0)::bigint as n from message_files
+             where account_id = ${accountId} and expires_at > ${now.toISOString()}::timestamptz
+               and sha256 <> ${sha256}),
+          saved as (
+            insert into message_files (account_id, filename, content_type, size, sha256, content, created_at, expires_at)
+            select ${accountId}, ${input.filename}, ${input.contentType}, ${bytes.length}, ${sha256},
+                   decode(${bytes.toString('base64')}, 'base64'), ${now.toISOString()}::timestamptz,
+                   ${expiresAt.toISOString()}::timestamptz
+              from used where used.n + ${bytes.length} <= ${opts.quotaBytes}
+            on conflict (account_id, sha256) do update
+               set filename = excluded.filename, content_type = excluded.content_type, expires_at = excluded.expires_at
+            returning id, filename, content_type, size, sha256, created_at, expires_at, xmax = 0 as created)
+          select saved.*, used.n::float8 as used_bytes from used left join saved on true`,
+    );
+  });
   if (!row) throw new Error('message_files upsert returned nothing');
-  const { created, ...file } = row;
-  return { file: toMessageFile(file), created: Boolean(created) };
+  if (row.id === null) {
+    const usedBytes = Number(row.used_bytes);
+    throw new AppError(
+      'file_quota_exceeded',
+      `Espaço de arquivos cheio: esta conta guarda até ${formatMegabytes(opts.quotaBytes)} em arquivos enviados e já usa ${formatMegabytes(usedBytes)}; este arquivo tem ${formatMegabytes(bytes.length)}. Apague arquivos que não usa mais (DELETE /api/v1/files/{id}) ou espere que expirem.`,
+      { quotaBytes: opts.quotaBytes, usedBytes, fileBytes: bytes.length },
+    );
+  }
+  return { file: toMessageFile(fromSql(row)), created: Boolean(row.created) };
+}
+
+interface FileRowSql {
+  id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  created_at: Date | string;
+  expires_at: Date | string;
+}
+
+/** The upload's statement: the file, or nulls when the quota refused it; the account's other live bytes. */
+type SavedRowSql = ({ id: null } | FileRowSql) & { used_bytes: number; created: boolean | null };
+
+function fromSql(row: FileRowSql): Omit<MessageFileRow, 'content' | 'accountId'> {
+  return {
+    id: row.id,
+    filename: row.filename,
+    contentType: row.content_type,
+    size: Number(row.size),
+    sha256: row.sha256,
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+  };
 }
 
 /** One uploaded file of the account (never another account's, nor an expired one). */

@@ -17,7 +17,7 @@ const idParams = z.object({ id: z.uuid() });
  * Files uploaded once and attached to many messages by `fileId` (ADR 0033): thin operations over message-files.
  * Send-only and test keys may use them — they exist only to be sent.
  */
-export const filesOperations: OperationGroup = ({ db }) => [
+export const filesOperations: OperationGroup = ({ db, config }) => [
   defineOperation({
     method: 'POST',
     path: '/files',
@@ -28,7 +28,9 @@ export const filesOperations: OperationGroup = ({ db }) => [
       'e scripts são recusados) para usá-lo em quantas mensagens quiser com `attachments: [{ "fileId": "…" }]`, sem ' +
       `reenviar os bytes a cada mensagem. Fica disponível por ${MESSAGE_FILE_RETENTION_DAYS} dias e depois é apagado ` +
       '(mensagens já aceitas com ele ainda saem com ele). Os mesmos bytes enviados de novo devolvem o mesmo id, com ' +
-      'o nome e o tipo do envio mais recente e o prazo contado de novo. Chaves só de envio e de teste podem usar.',
+      'o nome e o tipo do envio mais recente e o prazo contado de novo. Chaves só de envio e de teste podem usar. ' +
+      `Cada conta guarda até ${config.API_FILES_QUOTA_MB} MB em arquivos ainda válidos (chaves de teste incluídas): ` +
+      'passar disso é 409 `file_quota_exceeded`; apague os que não usa mais ou espere que expirem.',
     tags: TAGS,
     sendOnly: true,
     body: messageFileUploadSchema,
@@ -41,7 +43,9 @@ export const filesOperations: OperationGroup = ({ db }) => [
         content: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64'),
       },
     },
-    handler: async ({ key, body }) => (await saveMessageFile(db, key.accountId, body)).file,
+    errors: ['file_quota_exceeded'],
+    handler: async ({ key, body }) =>
+      (await saveMessageFile(db, key.accountId, body, { quotaBytes: config.API_FILES_QUOTA_MB * 1024 * 1024 })).file,
   }),
   defineOperation({
     method: 'GET',

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { bearer, createApiKeyFor } from '../../../test/support/api-key';
-import { signUp } from '../../../test/support/sign-in';
+import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import type { SendingEngine } from '../../worker/sending-engine';
@@ -17,6 +17,8 @@ import { useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount } from '../sending/testing/send-fixtures';
 
 const json = { 'content-type': 'application/json' };
+const QUOTA_MB = 10;
+const QUOTA_BYTES = QUOTA_MB * 1024 * 1024;
 const catalogue = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(40_000), Buffer.from('\n%%EOF\n')]);
 
 const message = (to: string, extra: Record<string, unknown> = {}) => ({
@@ -32,20 +34,23 @@ const message = (to: string, extra: Record<string, unknown> = {}) => ({
  * their bytes, referred to (not copied) by every message, read by the engine through the one MIME builder.
  */
 describe.each(DATABASE_KINDS)('uploaded files attached by fileId on %s', (kind) => {
-  const h = useEngineHarness(kind, { API_RATE_LIMIT: '1000' });
+  const h = useEngineHarness(kind, { API_RATE_LIMIT: '1000', API_FILES_QUOTA_MB: String(QUOTA_MB) });
 
   async function keyWithCredit(creditMillis: number, mode: 'live' | 'test' = 'live') {
     const user = await signUp(h.t, { verified: true });
     await creditAccount(h.db, user.accountId, creditMillis);
     await trustSenderAddress(h.db, user.accountId, 'pedidos@loja.com.br');
-    if (mode === 'live') return { user, secret: await createApiKeyFor(h.t, user, 'send_only') };
+    return { user, secret: await keyOf(user, mode) };
+  }
+  async function keyOf(user: SignedInUser, mode: 'live' | 'test') {
+    if (mode === 'live') return createApiKeyFor(h.t, user, 'send_only');
     const created = await h.t.app.inject({
       method: 'POST',
       url: '/api/api-keys',
       headers: { ...user.headers, ...json },
       payload: { name: 'Homologação', scope: 'send_only', mode: 'test' },
     });
-    return { user, secret: created.json().secret as string };
+    return created.json().secret as string;
   }
   const call = (secret: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
     h.t.app.inject({
@@ -222,6 +227,66 @@ describe.each(DATABASE_KINDS)('uploaded files attached by fileId on %s', (kind) 
     expect(res.json().error.message).toContain('10 MB');
     expect(res.json().error.details.fields[0].path).toBe('attachments');
     expect((await send([{ fileId: a.id }])).statusCode).toBe(201);
+  });
+
+  it('keeps an account within its storage quota: live and test keys together, the same bytes free, erased or expired files not counted', async () => {
+    const { user, secret } = await keyWithCredit(1_000);
+    const testSecret = await keyOf(user, 'test');
+    const small = (n: number) => ({ filename: `nf-${n}.xml`, content: randomBytes(100_000).toString('base64') });
+    const big = (await upload(secret, small(0))).json();
+    // Its recorded size stands for 9.85 MB of uploads (the quota reads the sizes, not the bytes).
+    await h.db
+      .update(messageFiles)
+      .set({ size: QUOTA_BYTES - 150_000 })
+      .where(eq(messageFiles.id, big.id));
+    const first = small(1);
+    const fits = await upload(testSecret, first);
+    expect(fits.statusCode, fits.body).toBe(201);
+    const full = await upload(secret, small(2));
+    expect(full.statusCode).toBe(409);
+    expect(full.json().error).toMatchObject({
+      code: 'file_quota_exceeded',
+      details: { quotaBytes: QUOTA_BYTES, usedBytes: QUOTA_BYTES - 50_000, fileBytes: 100_000 },
+    });
+    expect(full.json().error.message).toContain('10 MB');
+    // The test key's upload counts too: the files are the account's.
+    expect((await upload(testSecret, small(3))).json().error.code).toBe('file_quota_exceeded');
+    // The same bytes again add nothing: an integration re-uploading its catalogue every day keeps working.
+    const again = await upload(secret, { ...first, filename: 'de-novo.xml' });
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json().id).toBe(fits.json().id);
+    // Erasing frees the space at once; an expired file no longer counts.
+    expect((await call(secret, 'DELETE', `/api/v1/files/${fits.json().id}`)).statusCode).toBe(204);
+    expect((await upload(secret, small(4))).statusCode).toBe(201);
+    expect((await upload(secret, small(5))).statusCode).toBe(409);
+    await h.db
+      .update(messageFiles)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(messageFiles.id, big.id));
+    expect((await upload(secret, small(6))).statusCode).toBe(201);
+    // Another account's files are not this one's.
+    const other = await keyWithCredit(1_000);
+    expect((await upload(other.secret, small(7))).statusCode).toBe(201);
+  });
+
+  it('holds the quota under concurrent uploads: room for two, five at once, exactly two stored', async () => {
+    const { user, secret } = await keyWithCredit(1_000);
+    const seed = (await upload(secret, { filename: 'base.pdf', content: randomBytes(1000).toString('base64') })).json();
+    await h.db
+      .update(messageFiles)
+      .set({ size: QUOTA_BYTES - 250_000 })
+      .where(eq(messageFiles.id, seed.id));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        upload(secret, { filename: `nf-${i}.xml`, content: randomBytes(100_000).toString('base64') }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 201, 409, 409, 409]);
+    const [used] = await queryRows<{ n: number }>(
+      h.db,
+      sql`select sum(size)::int as n from message_files where account_id = ${user.accountId}`,
+    );
+    expect(used?.n).toBe(QUOTA_BYTES - 50_000);
   });
 
   it('a file erased before its message goes: the message fails and is refunded, never sent without it', async () => {

@@ -393,6 +393,22 @@ describe.each(DATABASE_KINDS)('public API v1 error catalogue on %s', (kind) => {
       'message_not_scheduled',
     );
 
+    // Files: an account whose uploads fill its storage quota (their recorded size stands for the bytes).
+    const stored = await another({ credit: 10_000 });
+    const upload = (n: number) =>
+      send(
+        op('uploadFile'),
+        { filename: `nf-${n}.xml`, content: Buffer.from(`<nfe n="${n}"/>`).toString('base64') },
+        stored.key,
+      );
+    expect((await upload(1)).statusCode).toBe(201);
+    await queryRows(
+      db,
+      sql`update message_files set size = ${t.config.API_FILES_QUOTA_MB * 1024 * 1024}
+           where account_id = ${stored.user.accountId}`,
+    );
+    expectError(await upload(2), op('uploadFile'), 'file_quota_exceeded');
+
     // Contacts: exists, suppressed, lists of nobody.
     expectError(
       await send(op('createContact'), { legalBasis: 'consent', email: 'base@example.com' }),

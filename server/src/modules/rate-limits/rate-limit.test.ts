@@ -13,10 +13,14 @@ describe.each(DATABASE_KINDS)('the one database-backed limiter (%s)', (kind) => 
 
   it('hitRateLimit lets `limit` hits a window through, counts the refused ones too, and keeps keys apart', async () => {
     const db = database.db;
+    // A fixed clock: the five hits are in one window whatever the time the test runs at.
+    const now = new Date(Date.UTC(2026, 10, 26, 10, 0, 59));
     const outcomes: boolean[] = [];
-    for (let i = 0; i < 5; i++) outcomes.push(await hitRateLimit(db, 'teste:10.0.0.1', 3, 60));
+    for (let i = 0; i < 5; i++) outcomes.push(await hitRateLimit(db, 'teste:10.0.0.1', 3, 60, now));
     expect(outcomes).toEqual([true, true, true, false, false]);
-    expect(await hitRateLimit(db, 'teste:10.0.0.2', 3, 60)).toBe(true);
+    expect(await hitRateLimit(db, 'teste:10.0.0.2', 3, 60, now)).toBe(true);
+    // A second later is the next window.
+    expect(await hitRateLimit(db, 'teste:10.0.0.1', 3, 60, new Date(now.getTime() + 1_000))).toBe(true);
   });
 
   it('holds across concurrent callers: of 20 hits at once, exactly the limit passes', async () => {
@@ -27,7 +31,7 @@ describe.each(DATABASE_KINDS)('the one database-backed limiter (%s)', (kind) => 
 
   it('takeRateLimitQuota takes all or nothing, and says when the window ends', async () => {
     const db = database.db;
-    const now = Date.UTC(2026, 10, 26, 10, 0, 45);
+    const now = new Date(Date.UTC(2026, 10, 26, 10, 0, 45));
     expect(await takeRateLimitQuota(db, 'cota:conta', 3, 5, 60, now)).toEqual({ allowed: true, retryAfterSeconds: 15 });
     // Three more would pass the limit of five: nothing is taken, so the last two units stay available.
     expect(await takeRateLimitQuota(db, 'cota:conta', 3, 5, 60, now)).toEqual({
@@ -37,7 +41,7 @@ describe.each(DATABASE_KINDS)('the one database-backed limiter (%s)', (kind) => 
     expect(await takeRateLimitQuota(db, 'cota:conta', 2, 5, 60, now)).toMatchObject({ allowed: true });
     expect(await takeRateLimitQuota(db, 'cota:conta', 1, 5, 60, now)).toMatchObject({ allowed: false });
     // The next window starts afresh.
-    expect(await takeRateLimitQuota(db, 'cota:conta', 5, 5, 60, now + 15_000)).toEqual({
+    expect(await takeRateLimitQuota(db, 'cota:conta', 5, 5, 60, new Date(now.getTime() + 15_000))).toEqual({
       allowed: true,
       retryAfterSeconds: 60,
     });

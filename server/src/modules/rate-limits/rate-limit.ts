@@ -32,8 +32,14 @@ async function pruneNowAndThen(db: Db | Tx): Promise<void> {
  * (atomic across processes); a refused hit counts too, so hammering keeps the door shut. Old windows are
  * pruned now and then.
  */
-export async function hitRateLimit(db: Db, key: string, limit: number, windowSeconds: number): Promise<boolean> {
-  const { start } = windowOf(windowSeconds, Date.now());
+export async function hitRateLimit(
+  db: Db,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const { start } = windowOf(windowSeconds, now.getTime());
   const [row] = await queryRows<{ count: number }>(
     db,
     sql`insert into public_rate_limits (key, window_start, count) values (${key}, ${start}::timestamptz, 1)
@@ -61,9 +67,9 @@ export async function takeRateLimitQuota(
   amount: number,
   limit: number,
   windowSeconds: number,
-  nowMs: number = Date.now(),
+  now: Date = new Date(),
 ): Promise<QuotaOutcome> {
-  const { start, retryAfterSeconds } = windowOf(windowSeconds, nowMs);
+  const { start, retryAfterSeconds } = windowOf(windowSeconds, now.getTime());
   if (amount <= 0) return { allowed: true, retryAfterSeconds };
   const rows = await queryRows<{ count: number }>(
     db as Db,

@@ -6,6 +6,7 @@ import {
 } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { type Clock, systemClock } from '../../clock';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { idParam } from '../../http/id-param';
@@ -31,9 +32,17 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 /** Settings → Remetentes e domínios, the address confirmation link, and the operator's domain list. */
 export async function senderIdentitiesRoutes(
   app: FastifyInstance,
-  opts: { db: Db; mailer: Mailer; dns: DnsResolver; settings: SenderIdentitySettings; mayCauseMail: MayCauseMail },
+  opts: {
+    db: Db;
+    mailer: Mailer;
+    dns: DnsResolver;
+    settings: SenderIdentitySettings;
+    mayCauseMail: MayCauseMail;
+    /** The rate-limit windows' clock (default: the system's). */
+    clock?: Clock;
+  },
 ): Promise<void> {
-  const { db, mailer, dns, settings, mayCauseMail } = opts;
+  const { db, mailer, dns, settings, mayCauseMail, clock = systemClock } = opts;
 
   app.get('/api/senders', async (request) => {
     const actor = await requireActor(request);
@@ -106,7 +115,10 @@ export async function senderIdentitiesRoutes(
   // exempt (ADR 0012 "Tracking domains"). Not answered on a tracking host (tracking/tracking-host.ts).
   app.get('/internal/tls-ask', async (request, reply) => {
     const { domain } = parseInput(tlsAskQuery, request.query ?? {});
-    if (!LOOPBACK.has(request.ip) && !(await hitRateLimit(db, `tls-ask:${request.ip}`, TLS_ASK_PER_MINUTE, 60))) {
+    if (
+      !LOOPBACK.has(request.ip) &&
+      !(await hitRateLimit(db, `tls-ask:${request.ip}`, TLS_ASK_PER_MINUTE, 60, clock()))
+    ) {
       throw new AppError('too_many_requests');
     }
     reply.header('cache-control', 'no-store');

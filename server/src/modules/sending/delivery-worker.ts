@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
+import { type Clock, systemClock } from '../../clock';
 import type { Db } from '../../db/database';
 import { BatchLeases } from './batch-leases';
 import { requeueExpiredBatches } from './message-queue';
@@ -14,6 +15,8 @@ export interface WorkerContext {
   workerId: string;
   settings: SenderSettings;
   logger: Logger;
+  /** The clock of the sources' time decisions: schedules due, A/B waits over (ARCHITECTURE.md "Time"). */
+  clock: Clock;
   /** The leases of the batches this worker is delivering, renewed while it works on them (batch-leases.ts). */
   leases: BatchLeases;
   /** True once stop() was called: a source stops claiming. */
@@ -47,6 +50,8 @@ export interface WorkerDeps {
   settings: SenderSettings;
   logger: Logger;
   workerId?: string;
+  /** Default: the system's. */
+  clock?: Clock;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -81,6 +86,7 @@ export class DeliveryWorker {
       workerId: this.workerId,
       settings: deps.settings,
       logger: deps.logger,
+      clock: deps.clock ?? systemClock,
       leases: this.leases,
       isStopped: () => this.stopped,
       deliver: (relay, wire) => this.relays.deliver(relay, wire),

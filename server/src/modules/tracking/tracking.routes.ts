@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { type Clock, systemClock } from '../../clock';
 import type { Db } from '../../db/database';
 import { findCampaignLink } from './campaign-links';
 import type { EventRecorder } from './event-recorder';
@@ -41,10 +42,12 @@ const PIXEL_HEADERS = {
  * EventRecorder); the redirect reads its target from the per-process link cache (findCampaignLink), so after
  * the first click on a link both answer from memory: one HMAC check, the machine classification, a redirect.
  */
-export const trackingRoutes: FastifyPluginAsync<{ db: Db; recorder: EventRecorder }> = async (
-  app,
-  { db, recorder },
-) => {
+export const trackingRoutes: FastifyPluginAsync<{
+  db: Db;
+  recorder: EventRecorder;
+  /** When an open or click happened: it decides whether it fell in the machine window after delivery. */
+  clock?: Clock;
+}> = async (app, { db, recorder, clock = systemClock }) => {
   const sendPixel = (reply: FastifyReply) => reply.headers(PIXEL_HEADERS).send(PIXEL_GIF);
 
   app.get<{ Params: { token: string } }>('/o/:token', HOT_ROUTE, async (request, reply) => {
@@ -61,7 +64,7 @@ export const trackingRoutes: FastifyPluginAsync<{ db: Db; recorder: EventRecorde
         nonBrowser: verdict.nonBrowser,
         userAgent: facts.userAgent,
         ip: facts.ip,
-        at: new Date(),
+        at: clock(),
       });
     }
     return sendPixel(reply);
@@ -83,7 +86,7 @@ export const trackingRoutes: FastifyPluginAsync<{ db: Db; recorder: EventRecorde
       nonBrowser: verdict.nonBrowser,
       userAgent: facts.userAgent,
       ip: facts.ip,
-      at: new Date(),
+      at: clock(),
     });
     return reply
       .code(302)

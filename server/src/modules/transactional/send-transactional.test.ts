@@ -1,5 +1,4 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { type TransactionalMessageInput, transactionalMessageSchema } from '@carteiro/shared';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
@@ -19,6 +18,7 @@ import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { BatchLeases } from '../sending/batch-leases';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../sending/dkim/dkim-signer';
 import { messages } from '../sending/messages.db';
+import { dkimResults, recordsResolver } from '../sending/testing/dkim-check';
 import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
 import {
   createListWithContacts,
@@ -30,13 +30,6 @@ import type { SmtpSink } from '../sending/testing/smtp-sink';
 import { createTemplate } from '../templates/templates';
 import { sendTransactional } from './send-transactional';
 import { TransactionalLanes } from './transactional-lanes';
-
-const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify') as {
-  dkimVerify: (
-    input: Buffer,
-    options: { resolver: (name: string, type: string) => Promise<string[][]> },
-  ) => Promise<{ results: Array<{ status: { result: string } }> }>;
-};
 
 const PUBLIC_URL = 'https://app.carteiro.test';
 
@@ -151,14 +144,8 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
     expect(html).toMatch(/https:\/\/app\.carteiro\.test\/o\/[A-Za-z0-9_-]+\.gif/);
     expect(mail.text).toContain('https://loja.com.br/pedidos/1234');
 
-    const record = dkimDnsRecord(pem);
-    const verified = await dkimVerify(raw, {
-      resolver: async (name) => {
-        if (name !== 'tx._domainkey.loja.com.br') throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-        return [[record]];
-      },
-    });
-    expect(verified.results.map((r) => r.status.result)).toEqual(['pass']);
+    const verified = await dkimResults(raw, recordsResolver({ 'tx._domainkey.loja.com.br': dkimDnsRecord(pem) }));
+    expect(verified).toEqual(['pass']);
 
     // The click link redirects to the order page through the existing token scheme.
     const href = /href="https:\/\/app\.carteiro\.test(\/c\/[A-Za-z0-9_-]+)"/.exec(html)?.[1] as string;

@@ -10,7 +10,7 @@ import {
 } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { queryRows, queryRowsNamed } from '../../db/database';
+import { prebuildStatement, queryPrebuilt, queryRows, queryRowsNamed, type SlotValues } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
@@ -469,85 +469,95 @@ interface StoreOutcome {
   idByToken: Map<string, number>;
 }
 
+/** The commit statement's values (prebuildStatement): one array parameter per column of its `input` rows. */
+const COMMIT_SLOTS = {
+  accountId: 'text',
+  streamId: 'text',
+  price: 'integer',
+  cost: 'integer',
+  negativeCost: 'integer',
+  sendable: 'integer',
+  description: 'text',
+  sendAt: 'text or null',
+  token: 'text',
+  email: 'text',
+  status: 'text',
+  response: 'text',
+  skipReason: 'text',
+  fromEmail: 'text',
+  fromName: 'text',
+  replyTo: 'text',
+  toName: 'text',
+  category: 'text',
+  trackOpens: 'text',
+  trackClicks: 'text',
+  subject: 'text',
+  html: 'text',
+  text: 'text',
+  templateId: 'text',
+  tags: 'text',
+  kind: 'text',
+  copyOfToken: 'text',
+  headerTo: 'text',
+  cc: 'text',
+  headers: 'text',
+  metadata: 'text',
+  attachmentCount: 'text',
+  fileToken: 'text',
+  filePosition: 'text',
+  fileName: 'text',
+  fileContentType: 'text',
+  fileContentId: 'text',
+  fileSize: 'text',
+  fileContent: 'text',
+  fileId: 'text',
+} as const;
+type CommitValues = SlotValues<typeof COMMIT_SLOTS>;
+
 /**
- * ONE statement — so one implicit transaction and one round trip (ADR 0019) — that locks the account row, changes
- * its balance (accounts' `adjustAccountBalanceSql`: only when the account is active, still at `price` and the
- * balance covers the cost), and only then stores the messages (in request order, so the ids are one ascending run
- * under the lock), the content of every one (a suppressed one at cost 0, for the lookup), their engine batches
- * (≤ TRANSACTIONAL_ENGINE_BATCH consecutive ids each) and one `send` ledger entry (billing's `ledgerEntryFromBalanceSql`, when the cost is not zero). All or
- * nothing: when the balance CTE changes no row, no CTE writes anything, and the caller answers from the locked row.
+ * The commit statement (storeAndCharge) as SQL: ONE statement — so one implicit transaction and one round trip
+ * (ADR 0019) — that locks the account row, changes its balance (accounts' `adjustAccountBalanceSql`: only when the
+ * account is active, still at `price` and the balance covers the cost), and only then stores the messages (in
+ * request order, so the ids are one ascending run under the lock), the content of every one (a suppressed one at
+ * cost 0, for the lookup), their files, their engine batches (≤ TRANSACTIONAL_ENGINE_BATCH consecutive ids each,
+ * due at once or, `scheduled`, at `sendAt`) and one `send` ledger entry (billing's `ledgerEntryFromBalanceSql`, when
+ * the cost is not zero). All or nothing: when the balance CTE changes no row, no CTE writes anything, and the
+ * caller answers from the locked row. Its text never depends on the values: it is built once per process
+ * (transactionalCommitStatement), and exported for the test that compares it with the schema.
  */
-async function storeAndCharge(
-  db: Db,
-  accountId: string,
-  { streamId, origin, sendAt }: PreparedTransactional,
-  prepared: Prepared[],
-  sendable: number,
-  price: number,
-): Promise<StoreOutcome> {
-  const dueAt = sendAt ? sql`${sendAt.toISOString()}::timestamptz` : undefined;
-  const cost = costOfEmailsMillis(sendable, price);
-  const charged = sql`exists (select 1 from acct where acct.status = 'active' and acct.price_millis = ${price}::integer)`;
+export function transactionalCommitSql(v: CommitValues, scheduled: boolean): SQL {
+  const charged = sql`exists (select 1 from acct where acct.status = 'active' and acct.price_millis = ${v.price}::integer)`;
   const entry = ledgerEntryFromBalanceSql(
     {
-      accountId,
-      amountMillis: -cost,
+      accountId: v.accountId,
+      amountMillis: v.negativeCost,
       kind: 'send',
-      emailCount: sendable,
-      priceMillis: price,
-      // An automation's step is marketing the account set up, not an API call: the statement says which.
-      description: `${origin === 'automation' ? 'Envio de automação' : 'Envio transacional'}: ${sendable} ${sendable === 1 ? 'e-mail' : 'e-mails'} × ${formatBRL(price)}`,
+      emailCount: v.sendable,
+      priceMillis: v.price,
+      description: v.description,
     },
     'balance',
-    sql`${cost}::bigint > 0`,
+    sql`${v.cost}::bigint > 0`,
   );
-  // One array parameter per column, expanded with unnest: a short statement whatever the group's size.
-  const col = (pick: (p: Prepared) => string | null) => pgTextArray(prepared.map(pick));
-  const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-  // The files, once per message under its `to` row's token (its copies read them from there).
-  const files = prepared.flatMap((p) =>
-    p.kind === 'to' ? (p.input.attachments ?? []).map((a, position) => ({ token: p.token, position, a })) : [],
-  );
-  const fileCol = (pick: (f: (typeof files)[number]) => string | null) => pgTextArray(files.map(pick));
-  const [row] = await (prepared.length <= NAMED_STATEMENT_MAX_MESSAGES ? queryRowsNamed : unnamed)<{
-    price_millis: number;
-    balance_millis: number | string;
-    status: string;
-    balance_after: number | string | null;
-    ids: [number | string, string][] | string | null;
-  }>(
-    db,
-    // One text whatever the group's size; a scheduled send's batches differ (due at sendAt): its own name.
-    sendAt ? 'transactional_commit_scheduled' : 'transactional_commit',
-    sql`with acct as (
+  return sql`with acct as (
           select price_millis, balance_millis, status, xmin::text as row_version
-          from ${accounts} where id = ${accountId}::uuid for update),
-        balance as (${adjustAccountBalanceSql(accountId, -cost, charged)}),
+          from ${accounts} where id = ${v.accountId}::uuid for update),
+        balance as (${adjustAccountBalanceSql(v.accountId, v.negativeCost, charged)}),
         input as (
-          select * from unnest(${col((p) => p.token)}::text[], ${col((p) => p.recipient.email)}::text[],
-                               ${col((p) => (goes(p) ? 'queued' : 'skipped'))}::text[],
-                               ${col((p) => (p.suppressedBy ? suppressedResponse(p.suppressedBy) : p.sandbox ? SANDBOX_RESPONSE : null))}::text[],
-                               ${col((p) => (p.suppressedBy ? 'suppressed' : p.sandbox ? 'sandbox' : null) satisfies SkipReason | null)}::text[],
-                               ${col((p) => p.input.from.email)}::text[], ${col((p) => p.input.from.name ?? null)}::text[],
-                               ${col((p) => p.input.replyTo ?? null)}::text[], ${col((p) => p.recipient.name ?? null)}::text[],
-                               ${col((p) => p.input.category)}::text[], ${col((p) => String(p.input.trackOpens))}::boolean[],
-                               ${col((p) => String(p.input.trackClicks))}::boolean[], ${col((p) => p.subject)}::text[],
-                               ${col((p) => p.html)}::text[], ${col((p) => p.text)}::text[],
-                               ${col((p) => p.input.templateId ?? null)}::uuid[],
-                               ${col((p) => (p.input.tags ? JSON.stringify(p.input.tags) : null))}::text[],
-                               ${col((p) => p.kind)}::text[], ${col((p) => p.copyOfToken)}::text[],
-                               ${col((p) => (p.kind === 'to' ? null : json({ email: p.input.to.email, name: p.input.to.name ?? null })))}::text[],
-                               ${col((p) => (p.input.cc?.length ? json(p.input.cc.map((m) => ({ email: m.email, name: m.name ?? null }))) : null))}::text[],
-                               ${col((p) => (p.input.headers ? json(Object.entries(p.input.headers)) : null))}::text[],
-                               ${col((p) => json(p.input.metadata))}::text[],
-                               ${col((p) => String(p.input.attachments?.length ?? 0))}::integer[])
+          select * from unnest(${v.token}::text[], ${v.email}::text[], ${v.status}::text[], ${v.response}::text[],
+                               ${v.skipReason}::text[], ${v.fromEmail}::text[], ${v.fromName}::text[],
+                               ${v.replyTo}::text[], ${v.toName}::text[], ${v.category}::text[],
+                               ${v.trackOpens}::boolean[], ${v.trackClicks}::boolean[], ${v.subject}::text[],
+                               ${v.html}::text[], ${v.text}::text[], ${v.templateId}::uuid[], ${v.tags}::text[],
+                               ${v.kind}::text[], ${v.copyOfToken}::text[], ${v.headerTo}::text[], ${v.cc}::text[],
+                               ${v.headers}::text[], ${v.metadata}::text[], ${v.attachmentCount}::integer[])
                         with ordinality
                    as i(token, email, status, response, skip_reason, from_email, from_name, reply_to, to_name, category, track_opens,
                         track_clicks, subject, html, text, template_id, tags, kind, copy_of_token, header_to, cc,
                         headers, metadata, attachment_count, ord)),
         m as (${enqueueMessagesSql({
-          streamId,
-          accountId,
+          streamId: v.streamId,
+          accountId: v.accountId,
           columns: {
             email: sql`i.email`,
             token: sql`i.token`,
@@ -563,14 +573,14 @@ async function storeAndCharge(
                                               category, track_opens, track_clicks, subject, html, text,
                                               template_id, tags, cost_millis, recipient_kind, copy_of, header_to, cc,
                                               headers, metadata, attachment_count, send_at)
-          select m.id, ${accountId}::uuid, i.from_email, i.from_name, i.reply_to, i.to_name, i.category,
+          select m.id, ${v.accountId}::uuid, i.from_email, i.from_name, i.reply_to, i.to_name, i.category,
                  i.track_opens, i.track_clicks, i.subject, i.html, i.text, i.template_id,
                  case when i.tags is null then null
                       else array(select jsonb_array_elements_text(i.tags::jsonb)) end,
-                 case when m.status = 'queued' then ${price}::integer else 0 end, i.kind,
+                 case when m.status = 'queued' then ${v.price}::integer else 0 end, i.kind,
                  (select p.id from m p where p.token = i.copy_of_token),
                  i.header_to::jsonb, i.cc::jsonb, i.headers::jsonb, i.metadata::jsonb, i.attachment_count,
-                 ${sendAt?.toISOString() ?? null}::timestamptz
+                 ${v.sendAt}::timestamptz
             from m join input i on i.token = m.token
           returning 1),
         files as (
@@ -578,14 +588,12 @@ async function storeAndCharge(
                                                  content_id, size, content, file_id)
           -- An uploaded file is referred to, not copied (its bytes stay in message_files); erased since it was
           -- checked, it is null here and the engine fails and refunds the message rather than send it without.
-          select m.id, f.position, ${accountId}::uuid, f.filename, f.content_type, f.content_id, f.size,
+          select m.id, f.position, ${v.accountId}::uuid, f.filename, f.content_type, f.content_id, f.size,
                  decode(f.content, 'base64'),
-                 (select u.id from message_files u where u.id = f.file_id and u.account_id = ${accountId}::uuid)
-            from unnest(${fileCol((f) => f.token)}::text[], ${fileCol((f) => String(f.position))}::integer[],
-                        ${fileCol((f) => f.a.filename)}::text[], ${fileCol((f) => f.a.contentType)}::text[],
-                        ${fileCol((f) => f.a.contentId ?? null)}::text[], ${fileCol((f) => String(f.a.size))}::integer[],
-                        ${fileCol((f) => ('content' in f.a ? f.a.content : null))}::text[],
-                        ${fileCol((f) => ('fileId' in f.a ? f.a.fileId : null))}::uuid[])
+                 (select u.id from message_files u where u.id = f.file_id and u.account_id = ${v.accountId}::uuid)
+            from unnest(${v.fileToken}::text[], ${v.filePosition}::integer[], ${v.fileName}::text[],
+                        ${v.fileContentType}::text[], ${v.fileContentId}::text[], ${v.fileSize}::integer[],
+                        ${v.fileContent}::text[], ${v.fileId}::uuid[])
                  as f(token, position, filename, content_type, content_id, size, content, file_id)
             join m on m.token = f.token
           returning 1),
@@ -593,11 +601,11 @@ async function storeAndCharge(
         -- only when no other commit changed the account since this statement's snapshot (the locked row is the
         -- snapshot's row: a commit that we waited for may have made a newer batch this snapshot cannot see).
         ${queueBatchesCtes({
-          streamId,
+          streamId: v.streamId,
           queued: sql`select id from m where status = 'queued'`,
           size: TRANSACTIONAL_ENGINE_BATCH,
-          ...(dueAt ? { dueAt } : {}),
-          extendIf: sql`(select acct.row_version from acct) = (select xmin::text from ${accounts} where id = ${accountId}::uuid)`,
+          ...(scheduled ? { dueAt: sql`${v.sendAt}::timestamptz` } : {}),
+          extendIf: sql`(select acct.row_version from acct) = (select xmin::text from ${accounts} where id = ${v.accountId}::uuid)`,
         })},
         entry as (${entry})
         select acct.price_millis, acct.balance_millis, acct.status,
@@ -607,7 +615,110 @@ async function storeAndCharge(
                (select count(*) from files) as files,
                (select count(*) from extended) as extended,
                (select count(*) from entry) as entries
-          from acct`,
+          from acct`;
+}
+
+/**
+ * The commit statement built once per process (its text never changes; drizzle's building of it per group cost
+ * more CPU than the rest of the commit): at once, and a scheduled send's (its batches due at `sendAt`).
+ */
+export const transactionalCommitStatement = {
+  now: prebuildStatement('transactional_commit', COMMIT_SLOTS, (v) => transactionalCommitSql(v, false)),
+  scheduled: prebuildStatement('transactional_commit_scheduled', COMMIT_SLOTS, (v) => transactionalCommitSql(v, true)),
+};
+
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+const NO_FILES = pgTextArray([]);
+
+/** The commit statement's values for these prepared messages (request order) at `price`. */
+function transactionalCommitValues(
+  accountId: string,
+  { streamId, origin, sendAt }: PreparedTransactional,
+  prepared: Prepared[],
+  sendable: number,
+  price: number,
+): CommitValues {
+  const cost = costOfEmailsMillis(sendable, price);
+  // One array parameter per column, expanded with unnest: a short statement whatever the group's size.
+  const col = (pick: (p: Prepared) => string | null) => pgTextArray(prepared.map(pick));
+  // The files, once per message under its `to` row's token (its copies read them from there).
+  const files = prepared.flatMap((p) =>
+    p.kind === 'to' && p.input.attachments?.length
+      ? p.input.attachments.map((a, position) => ({ token: p.token, position, a }))
+      : [],
+  );
+  const fileCol = (pick: (f: (typeof files)[number]) => string | null) =>
+    files.length === 0 ? NO_FILES : pgTextArray(files.map(pick));
+  return {
+    accountId,
+    streamId,
+    price,
+    cost,
+    negativeCost: -cost,
+    sendable,
+    // An automation's step is marketing the account set up, not an API call: the statement says which.
+    description: `${origin === 'automation' ? 'Envio de automação' : 'Envio transacional'}: ${sendable} ${sendable === 1 ? 'e-mail' : 'e-mails'} × ${formatBRL(price)}`,
+    sendAt: sendAt?.toISOString() ?? null,
+    token: col((p) => p.token),
+    email: col((p) => p.recipient.email),
+    status: col((p) => (goes(p) ? 'queued' : 'skipped')),
+    response: col((p) => (p.suppressedBy ? suppressedResponse(p.suppressedBy) : p.sandbox ? SANDBOX_RESPONSE : null)),
+    skipReason: col((p) => (p.suppressedBy ? 'suppressed' : p.sandbox ? 'sandbox' : null) satisfies SkipReason | null),
+    fromEmail: col((p) => p.input.from.email),
+    fromName: col((p) => p.input.from.name ?? null),
+    replyTo: col((p) => p.input.replyTo ?? null),
+    toName: col((p) => p.recipient.name ?? null),
+    category: col((p) => p.input.category),
+    trackOpens: col((p) => String(p.input.trackOpens)),
+    trackClicks: col((p) => String(p.input.trackClicks)),
+    subject: col((p) => p.subject),
+    html: col((p) => p.html),
+    text: col((p) => p.text),
+    templateId: col((p) => p.input.templateId ?? null),
+    tags: col((p) => (p.input.tags ? JSON.stringify(p.input.tags) : null)),
+    kind: col((p) => p.kind),
+    copyOfToken: col((p) => p.copyOfToken),
+    headerTo: col((p) => (p.kind === 'to' ? null : json({ email: p.input.to.email, name: p.input.to.name ?? null }))),
+    cc: col((p) =>
+      p.input.cc?.length ? json(p.input.cc.map((m) => ({ email: m.email, name: m.name ?? null }))) : null,
+    ),
+    headers: col((p) => (p.input.headers ? json(Object.entries(p.input.headers)) : null)),
+    metadata: col((p) => json(p.input.metadata)),
+    attachmentCount: col((p) => String(p.input.attachments?.length ?? 0)),
+    fileToken: fileCol((f) => f.token),
+    filePosition: fileCol((f) => String(f.position)),
+    fileName: fileCol((f) => f.a.filename),
+    fileContentType: fileCol((f) => f.a.contentType),
+    fileContentId: fileCol((f) => f.a.contentId ?? null),
+    fileSize: fileCol((f) => String(f.a.size)),
+    fileContent: fileCol((f) => ('content' in f.a ? f.a.content : null)),
+    fileId: fileCol((f) => ('fileId' in f.a ? f.a.fileId : null)),
+  };
+}
+
+/** Runs the commit statement (transactionalCommitSql) for these prepared messages at `price`. */
+async function storeAndCharge(
+  db: Db,
+  accountId: string,
+  request: PreparedTransactional,
+  prepared: Prepared[],
+  sendable: number,
+  price: number,
+): Promise<StoreOutcome> {
+  const [row] = await queryPrebuilt<
+    {
+      price_millis: number;
+      balance_millis: number | string;
+      status: string;
+      balance_after: number | string | null;
+      ids: [number | string, string][] | string | null;
+    },
+    typeof COMMIT_SLOTS
+  >(
+    db,
+    request.sendAt ? transactionalCommitStatement.scheduled : transactionalCommitStatement.now,
+    transactionalCommitValues(accountId, request, prepared, sendable, price),
+    { named: prepared.length <= NAMED_STATEMENT_MAX_MESSAGES },
   );
   if (!row) return { account: null, balanceAfterMillis: null, idByToken: new Map() };
   const pairs = (typeof row.ids === 'string' ? JSON.parse(row.ids) : (row.ids ?? [])) as [number | string, string][];

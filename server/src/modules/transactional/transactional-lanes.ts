@@ -40,7 +40,8 @@ const recordOptions = (batch: { campaignId: string; messages: unknown[] }, anySe
 });
 
 /** What the lanes borrow from the delivery worker (its relays, settings, leases and identity), and the signers. */
-export type TransactionalEngine = Omit<WorkerContext, 'isStopped'> & {
+// No clock: a transactional batch is due by the database's now() (next_attempt_at <= now() in its claim).
+export type TransactionalEngine = Omit<WorkerContext, 'isStopped' | 'clock'> & {
   signers: DkimSigner[];
   /** Per From domain signing and bounce domain (ADR 0012); without it, the platform's signers. */
   signingFor?: SigningResolver;

@@ -142,8 +142,8 @@ describe.each(DATABASE_KINDS)('webhook event sources (%s)', (kind) => {
     );
     const [ana, bia, caio] = msgs as [(typeof msgs)[0], (typeof msgs)[0], (typeof msgs)[0]];
     // Open and click (tracking routes, batch recorder).
+    // A browser (Mozilla/ token): a person whenever it comes, so no machine window to wait out after delivery.
     const browser = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Chrome/120' };
-    await new Promise((r) => setTimeout(r, 3100)); // past the machine window after delivery
     const [link] = await queryRows<{ id: number }>(
       db,
       sql`select id from campaign_links where campaign_id = ${campaignId}`,
@@ -270,8 +270,10 @@ describe.each(DATABASE_KINDS)('webhook event sources (%s)', (kind) => {
       email: bia.email,
       bounceType: 'hard',
     });
+    expect(events.find((e) => e.type === 'message.opened')?.data).toMatchObject({ machine: false });
     expect(events.find((e) => e.type === 'message.clicked')?.data).toMatchObject({
       url: 'https://exemplo.com.br/oferta',
+      machine: false,
     });
     expect(events.find((e) => e.type === 'topup.credited')?.data).toMatchObject({ amountMillis: 20_000 });
   });

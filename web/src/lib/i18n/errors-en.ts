@@ -53,6 +53,7 @@ export const ERROR_MESSAGES_EN: Record<ErrorCode, string> = {
   campaign_exists: 'A campaign with this identifier (uuid) already exists.',
   campaign_already_sending: 'This campaign is already sending or was already sent.',
   message_not_scheduled: 'This message is not scheduled: it cannot be cancelled.',
+  file_quota_exceeded: "This account's storage for uploaded files is full.",
   campaign_not_editable: "The campaign's current status does not allow this action.",
   campaign_not_ready: 'The campaign cannot be sent yet: an item of the checklist is missing.',
 };

@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { buildMimeMessage, createMessageFrame } from '../mime/build-message';
+import { type DkimResult, verifyDkim } from '../testing/dkim-check';
 import {
   canonicalizeBodyRelaxed,
   canonicalizeHeaderRelaxed,
@@ -9,17 +9,6 @@ import {
   dkimDnsRecord,
   relaxedBodyHash,
 } from './dkim-signer';
-
-interface DkimResult {
-  status: { result: string; comment?: string };
-  signingHeaders?: { keys: string };
-}
-const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify') as {
-  dkimVerify: (
-    input: Buffer,
-    options: { resolver: (name: string, type: string) => Promise<string[][]> },
-  ) => Promise<{ results: DkimResult[] }>;
-};
 
 const frame = createMessageFrame({
   fromEmail: 'loja@padaria.com.br',
@@ -46,16 +35,14 @@ const keys = {
 
 async function verify(raw: Buffer, record: string): Promise<DkimResult> {
   const asked: string[] = [];
-  const result = await dkimVerify(raw, {
-    resolver: async (name, type) => {
-      asked.push(`${type} ${name}`);
-      return [[record]];
-    },
+  const results = await verifyDkim(raw, async (name, type) => {
+    asked.push(`${type} ${name}`);
+    return [[record]];
   });
   // Only the test's record is ever consulted (a body-hash mismatch fails before any lookup).
   for (const query of asked) expect(query).toBe('TXT sel1._domainkey.padaria.com.br');
-  expect(result.results).toHaveLength(1);
-  return result.results[0]!;
+  expect(results).toHaveLength(1);
+  return results[0]!;
 }
 
 describe.each(['rsa-sha256', 'ed25519-sha256'] as const)('DKIM %s', (algorithm) => {

@@ -7,12 +7,30 @@ import { createDkimSigner, DEFAULT_SIGNED_HEADERS, dkimDnsRecord } from '../dkim
 import { messages } from '../messages.db';
 import { runEngineUntil } from './engine-harness';
 
+/** How mailauth finds a selector's key: TXT records by name, as arrays of strings. */
+export type DkimResolver = (name: string, type: string) => Promise<string[][]>;
+
+/** One DKIM signature's verdict, and the headers it covers. */
+export interface DkimResult {
+  status: { result: string; comment?: string };
+  signingDomain?: string;
+  selector?: string;
+  signingHeaders?: { keys: string };
+}
+
 const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify') as {
-  dkimVerify: (
-    input: Buffer,
-    options: { resolver: (name: string, type: string) => Promise<string[][]> },
-  ) => Promise<{ results: Array<{ status: { result: string } }> }>;
+  dkimVerify: (input: Buffer, options: { resolver: DkimResolver }) => Promise<{ results: DkimResult[] }>;
 };
+
+/** A resolver that answers these TXT records by name, and ENOTFOUND for anything else: a test never asks DNS. */
+export function recordsResolver(records: Record<string, string> | ReadonlyMap<string, string>): DkimResolver {
+  const byName = records instanceof Map ? records : new Map(Object.entries(records));
+  return async (name, type) => {
+    const record = type === 'TXT' ? byName.get(name) : undefined;
+    if (record === undefined) throw Object.assign(new Error(`no ${type} ${name}`), { code: 'ENOTFOUND' });
+    return [[record]];
+  };
+}
 
 const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
@@ -25,16 +43,16 @@ export const lojaSigner = createDkimSigner({
   headerNames: DEFAULT_SIGNED_HEADERS,
 });
 
-/** mailauth's verdicts on a raw message signed by lojaSigner (its key answered by a resolver, no DNS). */
-export const dkimResults = async (raw: Buffer) =>
-  (
-    await dkimVerify(raw, {
-      resolver: async (name) => {
-        if (name !== 'tx._domainkey.loja.com.br') throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-        return [[dkimDnsRecord(pem)]];
-      },
-    })
-  ).results.map((r) => r.status.result);
+const lojaResolver = recordsResolver({ 'tx._domainkey.loja.com.br': dkimDnsRecord(pem) });
+
+/** mailauth's results on a raw message, its keys from `resolver` (by default lojaSigner's key). */
+export async function verifyDkim(raw: Buffer, resolver: DkimResolver = lojaResolver): Promise<DkimResult[]> {
+  return (await dkimVerify(raw, { resolver })).results;
+}
+
+/** mailauth's verdicts on a raw message (`pass`…), its keys from `resolver` (by default lojaSigner's key). */
+export const dkimResults = async (raw: Buffer, resolver?: DkimResolver) =>
+  (await verifyDkim(raw, resolver)).map((r) => r.status.result);
 
 /** Ticks the engine until none of these messages is queued. */
 export async function drainMessages(db: Db, sender: SendingEngine, ids: number[]): Promise<void> {

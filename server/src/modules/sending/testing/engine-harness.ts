@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/support/test-app';
+import { type TestClock, testClock } from '../../../../test/support/test-clock';
 import type { DatabaseKind } from '../../../../test/support/test-database';
 import type { Db } from '../../../db/database';
 import { SendingEngine } from '../../../worker/sending-engine';
@@ -15,6 +16,8 @@ export interface EngineHarness {
   readonly t: TestApp;
   readonly db: Db;
   readonly sink: SmtpSink;
+  /** The clock of the app and of every sender made here: a test moves it instead of waiting (back to real time after each test). */
+  readonly clock: TestClock;
   /** A SendingEngine relaying to the sink (2 connections), with the test settings unless overridden. */
   newSender(overrides?: Partial<SenderDeps>): SendingEngine;
   /** A relay transport to the sink, closed after the test (for a test that wires its own lanes). */
@@ -27,13 +30,15 @@ export function useEngineHarness(kind: DatabaseKind, env: Record<string, string>
   let sink: SmtpSink | undefined;
   const senders: SendingEngine[] = [];
   const transports: ReturnType<typeof createRelayTransport>[] = [];
+  const clock = testClock();
   beforeAll(async () => {
-    t = await createTestApp(kind, env);
+    t = await createTestApp(kind, env, undefined, { clock: clock.now });
     sink = await startSmtpSink();
   });
   afterEach(async () => {
     for (const s of senders.splice(0)) await s.stop();
     for (const tr of transports.splice(0)) await tr.close();
+    clock.reset();
     // A test that made the relay refuse or go down leaves it answering again for the next one.
     if (sink) {
       sink.rcptReply = null;
@@ -63,6 +68,7 @@ export function useEngineHarness(kind: DatabaseKind, env: Record<string, string>
     get sink() {
       return ready(sink);
     },
+    clock,
     newTransport,
     newSender(overrides = {}) {
       const app = ready(t);
@@ -73,6 +79,7 @@ export function useEngineHarness(kind: DatabaseKind, env: Record<string, string>
         settings: testSenderSettings(),
         logger: pino({ level: 'silent' }),
         mailer: app.mailer,
+        clock: clock.now,
         ...overrides,
       });
       senders.push(sender);

@@ -4,21 +4,8 @@
  * resolver stub.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { createDkimSigner, DEFAULT_SIGNED_HEADERS, type DkimSigner, dkimDnsRecord } from '../dkim/dkim-signer';
-
-interface DkimResult {
-  status: { result: string; comment?: string };
-  signingDomain?: string;
-  selector?: string;
-  signingHeaders?: { keys: string };
-}
-const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify') as {
-  dkimVerify: (
-    input: Buffer,
-    options: { resolver: (name: string, type: string) => Promise<string[][]> },
-  ) => Promise<{ results: DkimResult[] }>;
-};
+import { recordsResolver, verifyDkim } from '../testing/dkim-check';
 
 export const DKIM_DOMAIN = 'padaria.com.br';
 
@@ -63,13 +50,7 @@ export async function dkimProblems(
   expected = 2,
   covered: readonly string[] = ['list-unsubscribe', 'list-unsubscribe-post'],
 ): Promise<string[]> {
-  const { results } = await dkimVerify(raw, {
-    resolver: async (name, type) => {
-      const record = type === 'TXT' ? records.get(name) : undefined;
-      if (!record) throw Object.assign(new Error(`no ${type} ${name}`), { code: 'ENOTFOUND' });
-      return [[record]];
-    },
-  });
+  const results = await verifyDkim(raw, recordsResolver(records));
   const problems: string[] = [];
   if (results.length !== expected) problems.push(`${results.length} DKIM results, expected ${expected}`);
   for (const r of results) {

@@ -1,40 +1,16 @@
+import type {
+  AccountStatusChange,
+  AdminAccount,
+  AdminMember,
+  AdminTopup,
+  AuditEntry,
+  CampaignAlert,
+  OperatorEntry,
+  TopupRefundResult,
+} from '@carteiro/shared';
 import { apiFetch } from '@/lib/api-client';
 
-export interface AdminAccount {
-  id: string;
-  name: string;
-  ownerUserId: string;
-  ownerEmail: string | null;
-  balanceMillis: number;
-  priceMillis: number;
-  status: 'active' | 'suspended';
-  emailsSent: number;
-  createdAt: string;
-}
-
-export interface AdminTopup {
-  id: string;
-  accountId: string;
-  txid: string;
-  amountMillis: number;
-  status: 'pending' | 'review' | 'expired';
-  reviewReason: string | null;
-  expiresAt: string;
-  createdAt: string;
-}
-
-export interface AuditEntry {
-  id: string;
-  operatorEmail?: string | null;
-  action: string;
-  accountId: string | null;
-  accountName?: string | null;
-  targetId?: string | null;
-  reason?: string | null;
-  details?: unknown;
-  createdAt: string;
-  [field: string]: unknown;
-}
+export type { AdminAccount, AdminMember, AdminTopup, AuditEntry, CampaignAlert, OperatorEntry, TopupRefundResult };
 
 export const ADMIN_QUERY_KEY = ['admin'] as const;
 
@@ -54,7 +30,7 @@ export function setStatus(
   accountId: string,
   action: 'suspend' | 'reactivate',
   reason: string,
-): Promise<{ ok: true; status: 'active' | 'suspended'; changed: boolean; pausedCampaignIds: string[] }> {
+): Promise<AccountStatusChange> {
   return apiFetch(`/api/admin/accounts/${accountId}/${action}`, { method: 'POST', body: { reason } });
 }
 
@@ -62,26 +38,9 @@ export async function listPendingTopups(signal?: AbortSignal): Promise<AdminTopu
   return (await apiFetch<{ topups: AdminTopup[] }>('/api/admin/topups', { signal })).topups;
 }
 
-export interface PaidTopup {
-  id: string;
-  accountId: string;
-  txid: string;
-  amountMillis: number;
-  refundedMillis: number;
-  chargeProvider: string | null;
-  paidAt: string | null;
-}
-
 /** Paid top-ups (the 200 most recent), for refunds. */
-export async function listPaidTopups(signal?: AbortSignal): Promise<PaidTopup[]> {
-  return (await apiFetch<{ topups: PaidTopup[] }>('/api/admin/topups?status=paid', { signal })).topups;
-}
-
-export interface TopupRefundResult {
-  id: string;
-  amountMillis: number;
-  status: 'processing' | 'done' | 'failed';
-  failureReason: string | null;
+export async function listPaidTopups(signal?: AbortSignal): Promise<AdminTopup[]> {
+  return (await apiFetch<{ topups: AdminTopup[] }>('/api/admin/topups?status=paid', { signal })).topups;
 }
 
 /** Refunds (part of) a paid top-up through its provider; the same requestKey twice is one refund. */
@@ -100,29 +59,6 @@ export async function listAuditLog(signal?: AbortSignal): Promise<AuditEntry[]> 
   return (await apiFetch<{ entries: AuditEntry[] }>('/api/admin/audit-log', { signal })).entries;
 }
 
-export type CampaignAlertKind = 'hard_bounce_rate' | 'complaint_rate' | 'policy_rejection';
-
-/** A campaign flagged for the operator: paused by bounce/complaint protection, or a policy rejection. */
-export interface CampaignAlert {
-  id: number;
-  kind: CampaignAlertKind;
-  reason: string;
-  createdAt: string;
-  acknowledgedAt: string | null;
-  accountId: string;
-  accountName: string;
-  accountStatus: 'active' | 'suspended';
-  ownerEmail: string | null;
-  campaignId: string;
-  campaignName: string;
-  campaignStatus: 'draft' | 'scheduled' | 'sending' | 'paused' | 'sent' | 'cancelled' | 'failed';
-  sent: number;
-  bounced: number;
-  complained: number;
-  bounceRate: number;
-  complaintRate: number;
-}
-
 export async function listCampaignAlerts(includeReviewed: boolean, signal?: AbortSignal): Promise<CampaignAlert[]> {
   const url = `/api/admin/campaign-alerts${includeReviewed ? '?all=1' : ''}`;
   return (await apiFetch<{ alerts: CampaignAlert[] }>(url, { signal })).alerts;
@@ -130,15 +66,6 @@ export async function listCampaignAlerts(includeReviewed: boolean, signal?: Abor
 
 export function reviewCampaignAlert(id: number, note?: string): Promise<unknown> {
   return apiFetch(`/api/admin/campaign-alerts/${id}/review`, { method: 'POST', body: note ? { note } : {} });
-}
-
-/** Someone with the back office: from ADMIN_EMAILS (configuration) or granted the operator role. */
-export interface OperatorEntry {
-  userId: string | null;
-  email: string;
-  name: string | null;
-  source: 'config' | 'role';
-  grantedAt: string | null;
 }
 
 export async function listOperators(signal?: AbortSignal): Promise<OperatorEntry[]> {
@@ -151,16 +78,6 @@ export function grantOperator(input: { email: string; reason: string }): Promise
 
 export function revokeOperator(userId: string, reason: string): Promise<unknown> {
   return apiFetch(`/api/admin/operators/${encodeURIComponent(userId)}`, { method: 'DELETE', body: { reason } });
-}
-
-/** A person of an account, as the back office sees them: role, and whether an operator blocked them. */
-export interface AdminMember {
-  userId: string;
-  name: string;
-  email: string;
-  role: 'owner' | 'admin' | 'member';
-  disabledAt: string | null;
-  disabledReason: string | null;
 }
 
 export async function listAccountMembers(accountId: string, signal?: AbortSignal): Promise<AdminMember[]> {

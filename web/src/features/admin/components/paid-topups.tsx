@@ -6,7 +6,7 @@ import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { formatDateTime } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
-import { listAdminAccounts, listPaidTopups, type PaidTopup, refundTopup } from '../api/admin';
+import { type AdminTopup, listAdminAccounts, listPaidTopups, refundTopup } from '../api/admin';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
 
 /** Paid top-ups charged through a provider, each with a refund form (whole or part of what is left). */
@@ -31,7 +31,7 @@ export function PaidTopups() {
   );
 }
 
-function RefundRow({ topup, accountName }: { topup: PaidTopup; accountName: string }) {
+function RefundRow({ topup, accountName }: { topup: AdminTopup; accountName: string }) {
   const { t } = useI18n();
   const id = useId();
   const left = topup.amountMillis - topup.refundedMillis;

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { PageHeader } from '@/components/coming-soon-page';
 import { cn } from '@/lib/cn';
 import { useI18n } from '@/lib/i18n';
+import { usePageTitle } from '@/lib/use-page-title';
 import { useSessionData } from '@/lib/use-session';
 import { listCampaignAlerts } from '../api/admin';
 import { Accounts, type Focus } from '../components/accounts-panel';
@@ -28,9 +29,7 @@ export function AdminPage() {
     enabled: session.isOperator,
   });
 
-  useEffect(() => {
-    document.title = `${t('admin.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('admin.title'));
 
   if (!session.isOperator) return <Forbidden />;
 

@@ -1,5 +1,6 @@
 import { API_KEY_SCOPE_LABELS_PT_BR, type ApiKeyScope, apiKeyCreateSchema, type CreatedApiKey } from '@carteiro/shared';
 import { useState } from 'react';
+import { CopyButton } from '@/components/copy-button';
 import { ErrorPanel, formatDateTime, LoadingPanel, TableShell, td, th } from '@/components/kit';
 import { AlertDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
@@ -13,7 +14,6 @@ import { useI18n } from '@/lib/i18n';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys';
-import { CopyButton } from './copy-button';
 
 /**
  * The account's API keys: every member reads the table; owners and admins create (the secret is shown once,

@@ -1,5 +1,6 @@
 import { API_KEY_PREFIX } from '@carteiro/shared';
 import { Fragment, type ReactNode, useId, useState } from 'react';
+import { CopyButton } from '@/components/copy-button';
 import { Textarea } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -321,7 +322,6 @@ function OperationCard({ doc, op, apiKey }: { doc: OpenApiDocument; op: Operatio
 function CodeSamples({ samples }: { samples: Array<{ label: string; source: string }> }) {
   const { t } = useI18n();
   const [open, setOpen] = useState(0);
-  const [copied, setCopied] = useState(false);
   const sample = samples[open] ?? samples[0];
   if (!sample) return null;
   return (
@@ -334,23 +334,13 @@ function CodeSamples({ samples }: { samples: Array<{ label: string; source: stri
             size="sm"
             variant={i === open ? 'secondary' : 'ghost'}
             aria-pressed={i === open}
-            onClick={() => {
-              setOpen(i);
-              setCopied(false);
-            }}
+            onClick={() => setOpen(i)}
           >
             {s.label}
           </Button>
         ))}
-        <Button
-          size="sm"
-          variant="outline"
-          onClick={() => {
-            void navigator.clipboard?.writeText(sample.source).then(() => setCopied(true));
-          }}
-        >
-          {copied ? t('apiKeys.docs.copied') : t('apiKeys.docs.copy')}
-        </Button>
+        {/* Keyed by sample: switching language resets "Copiado". */}
+        <CopyButton key={sample.label} text={sample.source} />
       </div>
       <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
         <code>{sample.source}</code>

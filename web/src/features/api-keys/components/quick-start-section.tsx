@@ -2,12 +2,12 @@ import { API_KEY_PREFIX, type BalanceDto, type SenderListDto } from '@carteiro/s
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/ui/card';
 import { useI18n } from '@/lib/i18n';
 import { BALANCE_QUERY_KEY, getBalance } from '@/lib/queries/balance';
 import { useSenders } from '@/lib/queries/senders';
 import { useSessionData } from '@/lib/use-session';
-import { CopyButton } from './copy-button';
 
 /** Where the quick start's From comes from: only a verified sender of the account may send. */
 export const SENDERS_SETTINGS_PATH = '/dashboard/settings?aba=remetentes';

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
 import { ErrorPanel, LoadingPanel } from '@/components/kit';
 import '@/lib/i18n/app-messages';
 import { useI18n } from '@/lib/i18n';
+import { usePageTitle } from '@/lib/use-page-title';
 import { type OpenApiDocument, OpenApiViewer } from '../components/openapi-viewer';
 
 /**
@@ -14,9 +14,7 @@ import { type OpenApiDocument, OpenApiViewer } from '../components/openapi-viewe
  */
 export function ApiDocsPage() {
   const { t } = useI18n();
-  useEffect(() => {
-    document.title = `${t('apiKeys.docs.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('apiKeys.docs.title'));
   const query = useQuery({
     queryKey: ['openapi-document'],
     queryFn: async (): Promise<OpenApiDocument> => {

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import '@/lib/i18n/app-messages';
 import { renderWithProviders, testQueryClient } from '@/test/render';
-import { AutomationPage, AutomationsPage, NewAutomationPage } from './automation-pages';
+import { AutomationPage, NewAutomationPage } from './automation-pages';
+import { AutomationsPage } from './automations-page';
 
 const SLOW = { timeout: 5_000 };
 const ID = '0190b5d2-0000-7000-8000-0000000000c1';

@@ -1,11 +1,7 @@
-import type { StatementDto } from '@carteiro/shared';
+import type { StatementDto, StatementPeriod } from '@carteiro/shared';
 import { apiFetch } from '@/lib/api-client';
 
-export interface StatementPeriod {
-  /** AAAA-MM-DD, inclusive. */
-  from?: string;
-  to?: string;
-}
+export type { StatementPeriod };
 
 export const statementQueryKey = (period: StatementPeriod) => ['billing', 'statement', period] as const;
 

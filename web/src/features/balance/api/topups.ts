@@ -1,7 +1,7 @@
-import type { TopupDto } from '@carteiro/shared';
+import type { TopupDto, TopupReceipt, TopupSummary } from '@carteiro/shared';
 import { apiFetch } from '@/lib/api-client';
 
-export type TopupSummary = Omit<TopupDto, 'brCode' | 'qrSvgDataUrl' | 'mode' | 'canSimulatePayment' | 'refundedMillis'>;
+export type { TopupSummary };
 
 export const TOPUPS_QUERY_KEY = ['billing', 'topups'] as const;
 export const topupQueryKey = (id: string) => ['billing', 'topups', id] as const;
@@ -26,21 +26,7 @@ export async function listTopups(signal?: AbortSignal): Promise<TopupSummary[]> 
   return (await apiFetch<{ topups: TopupSummary[] }>('/api/billing/topups', { signal })).topups;
 }
 
-export interface Receipt {
-  receiptNumber: string;
-  topupId: string;
-  amountMillis: number;
-  formattedAmount: string;
-  paidAt: string;
-  method: string;
-  provider: string | null;
-  providerPaymentId: string | null;
-  payer: { name: string; legalName: string | null; taxId: string | null; address: string | null } | null;
-  payee: { name: string; city: string; pixKey: string };
-  description: string;
-}
-
 /** The receipt of a paid top-up (409 `conflict` while unpaid). */
-export function getReceipt(id: string, signal?: AbortSignal): Promise<Receipt> {
-  return apiFetch<Receipt>(`/api/billing/topups/${encodeURIComponent(id)}/receipt`, { signal });
+export function getReceipt(id: string, signal?: AbortSignal): Promise<TopupReceipt> {
+  return apiFetch<TopupReceipt>(`/api/billing/topups/${encodeURIComponent(id)}/receipt`, { signal });
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_TIME_ZONE, formatBRL } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
 import { Badge } from '@/components/ui/badge';
@@ -11,6 +11,7 @@ import { errorText } from '@/lib/error-text';
 import { formatCount, formatDate } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { BALANCE_QUERY_KEY, getBalance } from '@/lib/queries/balance';
+import { usePageTitle } from '@/lib/use-page-title';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { listTopups, TOPUPS_QUERY_KEY, type TopupSummary } from '../api/topups';
 import { Statement } from '../components/statement';
@@ -25,9 +26,7 @@ export function MyBalancePage() {
   const [adding, setAdding] = useState(false);
   const balance = useQuery({ queryKey: BALANCE_QUERY_KEY, queryFn: ({ signal }) => getBalance(signal) });
 
-  useEffect(() => {
-    document.title = `${t('balance.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('balance.title'));
 
   return (
     <div className="space-y-6">

@@ -1,6 +1,5 @@
 import { formatTaxId } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { Logo } from '@/components/logo';
 import { Button, buttonVariants } from '@/components/ui/button';
@@ -8,6 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { errorText } from '@/lib/error-text';
 import { formatDateTime } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
+import { usePageTitle } from '@/lib/use-page-title';
 import { getReceipt } from '../api/topups';
 
 /** The printable recibo of a paid top-up (`@media print` hides the app chrome). */
@@ -16,9 +16,7 @@ export function ReceiptPage() {
   const { id = '' } = useParams();
   const receipt = useQuery({ queryKey: ['billing', 'receipt', id], queryFn: ({ signal }) => getReceipt(id, signal) });
 
-  useEffect(() => {
-    document.title = `${t('balance.receipt.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('balance.receipt.title'));
 
   if (receipt.isPending) {
     return (

@@ -11,6 +11,8 @@ import { formatDateTime } from '@/lib/format';
 import { useI18n } from '@/lib/i18n';
 import { toastError, toastSuccess } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
+import { useCopyToClipboard } from '@/lib/use-copy';
+import { usePageTitle } from '@/lib/use-page-title';
 import { getTopup, simulateTopupPayment, topupQueryKey } from '../api/topups';
 
 /** "mm:ss" (or "h:mm:ss") left until `expiresAt`, never negative. */
@@ -40,7 +42,8 @@ export const TOPUP_POLL_MS = 3000;
 export function TopupPage() {
   const { t } = useI18n();
   const { id = '' } = useParams();
-  const [copied, setCopied] = useState(false);
+  const { copied, copy } = useCopyToClipboard();
+  const brCodeField = useRef<HTMLTextAreaElement>(null);
   const wasPending = useRef(false);
   const topup = useQuery({
     queryKey: topupQueryKey(id),
@@ -71,9 +74,7 @@ export function TopupPage() {
     }
   }
 
-  useEffect(() => {
-    document.title = `${t('balance.topup.pageTitle')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('balance.topup.pageTitle'));
 
   useEffect(() => {
     if (status === 'pending') wasPending.current = true;
@@ -84,20 +85,6 @@ export function TopupPage() {
       void queryClient.invalidateQueries({ queryKey: ['session'] });
     }
   }, [status, t, topup.data]);
-
-  async function copy() {
-    if (!topup.data) return;
-    try {
-      await navigator.clipboard.writeText(topup.data.brCode);
-    } catch {
-      // Clipboard refused (http, permissions): select the text so the user can copy it by hand.
-      const field = document.getElementById('br-code') as HTMLTextAreaElement | null;
-      field?.select();
-      document.execCommand?.('copy');
-    }
-    setCopied(true);
-    setTimeout(() => setCopied(false), 2500);
-  }
 
   return (
     <div className="space-y-6">
@@ -218,6 +205,7 @@ export function TopupPage() {
                   {t('balance.topup.copyPaste')}
                 </label>
                 <textarea
+                  ref={brCodeField}
                   id="br-code"
                   readOnly
                   value={topup.data.brCode}
@@ -225,7 +213,11 @@ export function TopupPage() {
                   className="mt-1.5 block w-full resize-none break-all rounded-lg border border-slate-300 bg-slate-50 p-3 font-mono text-xs text-slate-800"
                   onFocus={(e) => e.currentTarget.select()}
                 />
-                <Button className="mt-2" variant={copied ? 'secondary' : 'primary'} onClick={() => void copy()}>
+                <Button
+                  className="mt-2"
+                  variant={copied ? 'secondary' : 'primary'}
+                  onClick={() => void copy(topup.data.brCode, brCodeField.current)}
+                >
                   {copied ? t('balance.topup.copied') : t('balance.topup.copy')}
                 </Button>
               </div>

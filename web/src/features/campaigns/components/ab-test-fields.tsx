@@ -5,14 +5,15 @@ import {
   type AbTestConfig,
   type AbTestInput,
   abVariantLetter,
-  plural,
 } from '@carteiro/shared';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
+import { type MessageKey, type MessageParams, useI18n } from '@/lib/i18n';
 import { getTemplate, useTemplates } from '@/lib/queries/templates';
+import { countForm } from './count-form';
 
 const selectClass =
   'h-11 w-full rounded-lg border border-slate-300 bg-white px-2 text-base text-slate-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-200';
@@ -62,6 +63,7 @@ export function abTestInput(state: AbFormState): AbTestInput | null {
  * the audience that gets the test, how the winner is chosen and how long to wait.
  */
 export function AbTestFields({ state, onChange }: { state: AbFormState; onChange: (next: AbFormState) => void }) {
+  const { t } = useI18n();
   const set = (patch: Partial<AbFormState>) => onChange({ ...state, ...patch });
   const setVariant = (index: number, patch: Partial<AbFormState['variants'][number]>) =>
     set({ variants: state.variants.map((v, i) => (i === index ? { ...v, ...patch } : v)) });
@@ -84,38 +86,36 @@ export function AbTestFields({ state, onChange }: { state: AbFormState; onChange
         />
         <span>
           <label htmlFor="ab-enabled" className="block cursor-pointer font-semibold text-slate-900">
-            Teste A/B
+            {t('campaigns.ab.title')}
           </label>
           <span id="ab-enabled-hint" className="block text-sm text-slate-600">
-            Teste de 2 a 4 assuntos com uma parte do público; depois da espera, o vencedor vai sozinho para o restante.
+            {t('campaigns.ab.hint')}
           </span>
         </span>
       </div>
       {state.enabled ? (
         <div className="mt-4 space-y-4">
-          <p className="text-sm text-slate-600">
-            A variante A usa o assunto acima e o remetente da etapa 2. Cada pessoa recebe uma só variante.
-          </p>
+          <p className="text-sm text-slate-600">{t('campaigns.ab.variantANote')}</p>
           {state.variants.map((variant, index) => {
             const letter = abVariantLetter(index + 1);
             return (
               // biome-ignore lint/suspicious/noArrayIndexKey: the variants are positional (B, C, D)
               <fieldset key={index} className="space-y-2 rounded-lg bg-slate-50 p-3">
-                <legend className="sr-only">Variante {letter}</legend>
+                <legend className="sr-only">{t('campaigns.ab.variant', { letter })}</legend>
                 <div className="flex items-center justify-between">
-                  <span className="text-sm font-semibold text-slate-900">Variante {letter}</span>
+                  <span className="text-sm font-semibold text-slate-900">{t('campaigns.ab.variant', { letter })}</span>
                   {state.variants.length > 1 ? (
                     <Button
                       variant="ghost"
                       size="sm"
                       onClick={() => set({ variants: state.variants.filter((_, i) => i !== index) })}
                     >
-                      Remover variante {letter}
+                      {t('campaigns.ab.remove', { letter })}
                     </Button>
                   ) : null}
                 </div>
                 <div>
-                  <Label htmlFor={`ab-subject-${index}`}>Assunto da variante {letter}</Label>
+                  <Label htmlFor={`ab-subject-${index}`}>{t('campaigns.ab.subject', { letter })}</Label>
                   <Input
                     id={`ab-subject-${index}`}
                     className="mt-1.5"
@@ -124,11 +124,11 @@ export function AbTestFields({ state, onChange }: { state: AbFormState; onChange
                   />
                 </div>
                 <div>
-                  <Label htmlFor={`ab-from-${index}`}>Nome do remetente da variante {letter} (opcional)</Label>
+                  <Label htmlFor={`ab-from-${index}`}>{t('campaigns.ab.fromName', { letter })}</Label>
                   <Input
                     id={`ab-from-${index}`}
                     className="mt-1.5"
-                    placeholder="O mesmo da campanha"
+                    placeholder={t('campaigns.ab.fromNamePlaceholder')}
                     value={variant.fromName}
                     onChange={(e) => setVariant(index, { fromName: e.target.value })}
                   />
@@ -148,12 +148,12 @@ export function AbTestFields({ state, onChange }: { state: AbFormState; onChange
               size="sm"
               onClick={() => set({ variants: [...state.variants, { subject: '', fromName: '', template: null }] })}
             >
-              Adicionar variante {abVariantLetter(state.variants.length + 1)}
+              {t('campaigns.ab.add', { letter: abVariantLetter(state.variants.length + 1) })}
             </Button>
           ) : null}
           <div className="grid gap-4 sm:grid-cols-3">
             <div>
-              <Label htmlFor="ab-percent">Público no teste (%)</Label>
+              <Label htmlFor="ab-percent">{t('campaigns.ab.percent')}</Label>
               <Input
                 id="ab-percent"
                 className="mt-1.5"
@@ -165,29 +165,31 @@ export function AbTestFields({ state, onChange }: { state: AbFormState; onChange
                 onChange={(e) => set({ testPercent: e.target.value })}
               />
               <p className="mt-1 text-xs text-slate-500">
-                De {AB_TEST_PERCENT.min}% a {AB_TEST_PERCENT.max}%; cerca de {each.toLocaleString('pt-BR')}% para cada
-                uma das {count} variantes.
+                {t('campaigns.ab.percentHint', {
+                  min: AB_TEST_PERCENT.min,
+                  max: AB_TEST_PERCENT.max,
+                  each: each.toLocaleString('pt-BR'),
+                  count,
+                })}
               </p>
             </div>
             <div>
-              <Label htmlFor="ab-criterion">Vencedor pela</Label>
+              <Label htmlFor="ab-criterion">{t('campaigns.ab.criterion')}</Label>
               <select
                 id="ab-criterion"
                 className={`${selectClass} mt-1.5`}
                 value={state.criterion}
                 onChange={(e) => set({ criterion: e.target.value as AbCriterion })}
               >
-                <option value="opens">Taxa de aberturas</option>
-                <option value="clicks">Taxa de cliques</option>
+                <option value="opens">{t('campaigns.ab.byOpens')}</option>
+                <option value="clicks">{t('campaigns.ab.byClicks')}</option>
               </select>
               <p className="mt-1 text-xs text-slate-500">
-                {state.criterion === 'opens'
-                  ? 'Aberturas automáticas (Apple, antivírus) não contam.'
-                  : 'Pessoas que clicaram, sobre os entregues.'}
+                {state.criterion === 'opens' ? t('campaigns.ab.byOpensHint') : t('campaigns.ab.byClicksHint')}
               </p>
             </div>
             <div>
-              <Label htmlFor="ab-wait">Esperar (horas)</Label>
+              <Label htmlFor="ab-wait">{t('campaigns.ab.wait')}</Label>
               <Input
                 id="ab-wait"
                 className="mt-1.5"
@@ -200,8 +202,8 @@ export function AbTestFields({ state, onChange }: { state: AbFormState; onChange
               />
               <p className="mt-1 text-xs text-slate-500">
                 {hours > 0
-                  ? `${hours} ${plural(hours, 'hora', 'horas')} após o início do envio; em empate vence a variante A.`
-                  : 'De 1 a 72 horas; em empate vence a variante A.'}
+                  ? t(`campaigns.ab.waitHint.${countForm(hours)}`, { count: hours })
+                  : t('campaigns.ab.waitHintRange', { min: AB_WAIT_HOURS.min, max: AB_WAIT_HOURS.max })}
               </p>
             </div>
           </div>
@@ -211,11 +213,14 @@ export function AbTestFields({ state, onChange }: { state: AbFormState; onChange
   );
 }
 
-/** One line for the review: "3 variantes · 20% do público no teste · vencedor pela taxa de aberturas após 4 horas". */
-export function abTestSummary(ab: AbTestConfig): string {
-  const count = ab.variants.length + 1;
-  const criterion = ab.criterion === 'opens' ? 'taxa de aberturas' : 'taxa de cliques';
-  return `${count} variantes · ${ab.testPercent}% do público no teste · vencedor pela ${criterion} após ${ab.waitHours} ${plural(ab.waitHours, 'hora', 'horas')}`;
+/** One line for the review: the variants, the share of the audience in the test, the criterion and the wait. */
+export function abTestSummary(ab: AbTestConfig, t: (key: MessageKey, params?: MessageParams) => string): string {
+  return t(`campaigns.ab.summary.${countForm(ab.waitHours)}`, {
+    count: ab.variants.length + 1,
+    percent: ab.testPercent,
+    criterion: t(`campaigns.ab.rate.${ab.criterion}`),
+    hours: ab.waitHours,
+  });
 }
 
 /**
@@ -228,6 +233,7 @@ function VariantContentPicker(props: {
   template: string | null;
   onChange: (template: string | null) => void;
 }) {
+  const { t } = useI18n();
   const templates = useTemplates();
   const [copiedFrom, setCopiedFrom] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -254,7 +260,7 @@ function VariantContentPicker(props: {
   }
   return (
     <div>
-      <Label htmlFor={id}>Conteúdo da variante {props.letter}</Label>
+      <Label htmlFor={id}>{t('campaigns.ab.content', { letter: props.letter })}</Label>
       <select
         id={id}
         className={`${selectClass} mt-1.5`}
@@ -262,15 +268,15 @@ function VariantContentPicker(props: {
         disabled={loading}
         onChange={(e) => void choose(e.target.value)}
       >
-        <option value="">O mesmo da variante A</option>
+        <option value="">{t('campaigns.ab.contentSameAsA')}</option>
         {props.template ? (
           <option value="own">
-            {copiedFrom ? `Cópia do modelo "${copiedFrom}"` : 'Conteúdo próprio desta variante'}
+            {copiedFrom ? t('campaigns.ab.contentCopiedFrom', { name: copiedFrom }) : t('campaigns.ab.contentOwn')}
           </option>
         ) : null}
-        {(templates.data ?? []).map((t) => (
-          <option key={t.id} value={t.id}>
-            Copiar do modelo "{t.name}"
+        {(templates.data ?? []).map((template) => (
+          <option key={template.id} value={template.id}>
+            {t('campaigns.ab.copyFrom', { name: template.name })}
           </option>
         ))}
       </select>

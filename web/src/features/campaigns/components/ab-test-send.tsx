@@ -1,16 +1,19 @@
-import { abVariantLetter, plural } from '@carteiro/shared';
+import { abVariantLetter } from '@carteiro/shared';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
+import { useI18n } from '@/lib/i18n';
 import { toast, useUser } from '@/stores/app-store';
 import { testSendCampaign } from '../api/test-send-campaign';
 import type { Campaign } from '../api/types';
+import { countForm } from './count-form';
 
 /** Before sending an A/B campaign: one test e-mail of each variant, to see every subject in a real inbox. */
 export function AbTestSend({ campaign }: { campaign: Campaign }) {
+  const { t } = useI18n();
   const user = useUser();
   const [emails, setEmails] = useState(user?.email ?? '');
   const [error, setError] = useState<string | null>(null);
@@ -20,10 +23,9 @@ export function AbTestSend({ campaign }: { campaign: Campaign }) {
   return (
     <Card className="mb-6" data-testid="ab-test-send">
       <CardContent>
-        <h2 className="mb-1 text-lg font-bold text-slate-900">Testar as variantes</h2>
+        <h2 className="mb-1 text-lg font-bold text-slate-900">{t('campaigns.abSend.title')}</h2>
         <p className="mb-3 text-sm text-slate-600">
-          Receba um e-mail de teste de cada uma das {count} variantes (A a {abVariantLetter(count - 1)}), com "[TESTE]"
-          no assunto.
+          {t('campaigns.abSend.body', { count, last: abVariantLetter(count - 1) })}
         </p>
         <form
           className="flex flex-wrap items-end gap-2"
@@ -41,8 +43,8 @@ export function AbTestSend({ campaign }: { campaign: Campaign }) {
               }
               const total = count * list.length;
               toast({
-                title: `${total} ${plural(total, 'teste enviado', 'testes enviados')}`,
-                description: `Um de cada variante para ${list.join(', ')}.`,
+                title: t(`campaigns.abSend.sent.${countForm(total)}`, { count: total }),
+                description: t('campaigns.abSend.sentBody', { emails: list.join(', ') }),
                 variant: 'success',
               });
             } catch (failure) {
@@ -53,11 +55,11 @@ export function AbTestSend({ campaign }: { campaign: Campaign }) {
           }}
         >
           <div className="min-w-64 flex-1">
-            <Label htmlFor="ab-test-emails">E-mails para o teste (até 5)</Label>
+            <Label htmlFor="ab-test-emails">{t('campaigns.abSend.emails')}</Label>
             <Input id="ab-test-emails" className="mt-1.5" value={emails} onChange={(e) => setEmails(e.target.value)} />
           </div>
           <Button type="submit" disabled={pending}>
-            {pending ? 'Enviando…' : 'Enviar um teste de cada variante'}
+            {pending ? t('campaigns.abSend.sending') : t('campaigns.abSend.submit')}
           </Button>
         </form>
         <FieldError>{error}</FieldError>

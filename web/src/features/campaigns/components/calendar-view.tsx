@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ErrorPanel } from '@/components/kit';
 import { errorText } from '@/lib/error-text';
+import { useI18n } from '@/lib/i18n';
 import { toast } from '@/stores/app-store';
 import { useCalendar } from '../api/get-calendar';
 import { useScheduleCampaign } from '../api/schedule-campaign';
@@ -23,6 +24,7 @@ const DAY_MS = 86_400_000;
  * time without offset, which the server reads in the account's zone.
  */
 export default function CalendarView({ timeZone = DEFAULT_TIME_ZONE }: { timeZone?: string }) {
+  const { t, locale } = useI18n();
   const [range, setRange] = useState<{ from: string; to: string } | null>(null);
   const calendar = useCalendar(range);
   const schedule = useScheduleCampaign();
@@ -55,10 +57,10 @@ export default function CalendarView({ timeZone = DEFAULT_TIME_ZONE }: { timeZon
     }
     try {
       await schedule.mutateAsync({ id: info.event.id, scheduledAt: utcWallTime(start) });
-      toast({ title: 'Campanha reagendada', description: info.event.title, variant: 'success' });
+      toast({ title: t('campaigns.calendar.rescheduled'), description: info.event.title, variant: 'success' });
     } catch (error) {
       info.revert();
-      toast({ title: 'Não foi possível reagendar', description: errorText(error), variant: 'error' });
+      toast({ title: t('campaigns.calendar.rescheduleFailed'), description: errorText(error), variant: 'error' });
     }
   }
 
@@ -78,13 +80,24 @@ export default function CalendarView({ timeZone = DEFAULT_TIME_ZONE }: { timeZon
       <FullCalendar
         plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
         initialView="dayGridMonth"
-        locale={ptBrLocale}
+        // English is FullCalendar's built-in locale.
+        locale={locale === 'pt-BR' ? ptBrLocale : 'en'}
         timeZone="UTC"
         headerToolbar={{ left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek' }}
         // Text arrows instead of FullCalendar's icon font spans (role="img" without a name); the hints name them.
         buttonIcons={false}
-        buttonText={{ prev: '‹', next: '›', today: 'Hoje', month: 'Mês', week: 'Semana' }}
-        buttonHints={{ prev: 'Anterior', next: 'Próximo', today: 'Hoje' }}
+        buttonText={{
+          prev: '‹',
+          next: '›',
+          today: t('campaigns.calendar.today'),
+          month: t('campaigns.calendar.month'),
+          week: t('campaigns.calendar.week'),
+        }}
+        buttonHints={{
+          prev: t('campaigns.calendar.previous'),
+          next: t('campaigns.calendar.next'),
+          today: t('campaigns.calendar.today'),
+        }}
         height="auto"
         editable
         eventStartEditable
@@ -105,12 +118,12 @@ export default function CalendarView({ timeZone = DEFAULT_TIME_ZONE }: { timeZon
       />
       <p className="mt-3 flex flex-wrap gap-4 text-xs text-slate-500">
         <span className="inline-flex items-center gap-1.5">
-          <span className="h-2.5 w-2.5 rounded-full bg-violet-700" /> Agendada (arraste para remarcar)
+          <span className="h-2.5 w-2.5 rounded-full bg-violet-700" /> {t('campaigns.calendar.legendScheduled')}
         </span>
         <span className="inline-flex items-center gap-1.5">
-          <span className="h-2.5 w-2.5 rounded-full bg-emerald-600" /> Enviada
+          <span className="h-2.5 w-2.5 rounded-full bg-emerald-600" /> {t('campaigns.calendar.legendSent')}
         </span>
-        <span>Fuso horário: {timeZoneLabel(timeZone)}</span>
+        <span>{t('campaigns.calendar.timeZone', { zone: timeZoneLabel(timeZone) })}</span>
       </p>
     </div>
   );

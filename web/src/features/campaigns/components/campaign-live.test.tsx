@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/app/confirm-dialog';
 import { configureApiClient } from '@/lib/api-client';
+import { setLocale } from '@/lib/i18n';
 import { appStore } from '@/stores/app-store';
 import { renderWithProviders, testQueryClient } from '@/test/render';
 import type { CampaignProgress } from '../api/get-progress';
@@ -85,6 +86,31 @@ describe('CampaignProgressCard', () => {
     expect(screen.getByText('Término estimado').nextSibling?.textContent).toBe('Pausado');
     fireEvent.click(screen.getByRole('button', { name: 'Retomar envio' }));
     await waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/resume'))).toBe(true), SLOW);
+  }, 20_000);
+
+  it('says one in the singular: "1 ignorado", "1 destinatário que ainda não recebeu"', async () => {
+    renderCard('sending', { ...progress, skipped: 1, remaining: 1 });
+    const card = await screen.findByTestId('campaign-progress');
+    await within(card).findByText('1 ignorado', undefined, SLOW);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancelar envio' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Cancelar o envio?' });
+    expect(within(dialog).getByText(/^1 destinatário que ainda não recebeu não receberá mais\./)).toBeTruthy();
+  }, 20_000);
+
+  it('in English: the progress, its numbers and the actions', async () => {
+    await setLocale('en');
+    try {
+      renderCard('sending', progress);
+      const card = await screen.findByTestId('campaign-progress');
+      await within(card).findByText('4.020 of 10.000 · 40%', undefined, SLOW);
+      expect(screen.getByRole('progressbar', { name: 'Sending progress' })).toBeTruthy();
+      expect(within(card).getByText('8 skipped')).toBeTruthy();
+      expect(within(card).getByText('Estimated end')).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Pause sending' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Cancel sending' })).toBeTruthy();
+    } finally {
+      await setLocale('pt-BR');
+    }
   }, 20_000);
 
   it('renders nothing once the campaign is sent', () => {

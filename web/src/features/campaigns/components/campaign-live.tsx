@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, formatBRL, plural } from '@carteiro/shared';
+import { DEFAULT_TIME_ZONE, formatBRL } from '@carteiro/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ErrorPanel, formatDateTime, formatNumber } from '@/components/kit';
@@ -6,6 +6,7 @@ import { AlertDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { errorText } from '@/lib/error-text';
+import { useI18n } from '@/lib/i18n';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useCancelCampaign } from '../api/cancel-campaign';
 import { useCampaignProgress } from '../api/get-progress';
@@ -13,6 +14,7 @@ import { usePauseCampaign } from '../api/pause-campaign';
 import { useResumeCampaign } from '../api/resume-campaign';
 import { useSendCampaign } from '../api/send-campaign';
 import { CAMPAIGNS_KEY, type Campaign, type CampaignSummary } from '../api/types';
+import { countForm } from './count-form';
 import { MissingChecks, useSendChecklist } from './send-checklist';
 
 /**
@@ -20,6 +22,7 @@ import { MissingChecks, useSendChecklist } from './send-checklist';
  * offers no "Continuar"; otherwise the confirmation states recipients and cost (the server reserves it).
  */
 export function SendNowButton({ campaign, summary }: { campaign: Campaign; summary: CampaignSummary | undefined }) {
+  const { t } = useI18n();
   const send = useSendCampaign();
   const missing = useSendChecklist(campaign, summary).filter((item) => !item.ok);
   const [showMissing, setShowMissing] = useState(false);
@@ -27,12 +30,12 @@ export function SendNowButton({ campaign, summary }: { campaign: Campaign; summa
     <>
       <AlertDialog
         open={showMissing && missing.length > 0}
-        title="Falta pouco para enviar"
-        description="Antes de enviar, resolva:"
+        title={t('campaigns.live.missingTitle')}
+        description={t('campaigns.live.missingBody')}
         onCancel={() => setShowMissing(false)}
         footer={
           <Button variant="outline" onClick={() => setShowMissing(false)}>
-            Fechar
+            {t('common.close')}
           </Button>
         }
       >
@@ -45,22 +48,25 @@ export function SendNowButton({ campaign, summary }: { campaign: Campaign; summa
           missing.length > 0
             ? setShowMissing(true)
             : confirmAction({
-                title: 'Enviar a campanha agora?',
+                title: t('campaigns.live.confirmTitle'),
                 description: summary
-                  ? `${formatNumber(summary.recipients)} ${plural(summary.recipients, 'destinatário', 'destinatários')}, custo de ${formatBRL(summary.costMillis)}. O valor é reservado do seu saldo agora; o que não for enviado volta para você.`
-                  : 'A campanha começa a ser enviada agora.',
+                  ? t(`campaigns.live.confirmBody.${countForm(summary.recipients)}`, {
+                      count: formatNumber(summary.recipients),
+                      cost: formatBRL(summary.costMillis),
+                    })
+                  : t('campaigns.live.confirmBodyPending'),
                 action: async () => {
                   try {
                     await send.mutateAsync(campaign.id);
-                    toast({ title: 'Envio iniciado', description: campaign.name, variant: 'success' });
+                    toast({ title: t('campaigns.live.started'), description: campaign.name, variant: 'success' });
                   } catch (error) {
-                    toast({ title: 'Não foi possível enviar', description: errorText(error), variant: 'error' });
+                    toast({ title: t('campaigns.live.sendFailed'), description: errorText(error), variant: 'error' });
                   }
                 },
               })
         }
       >
-        {send.isPending ? 'Iniciando…' : 'Enviar agora'}
+        {send.isPending ? t('campaigns.live.starting') : t('campaigns.live.sendNow')}
       </Button>
     </>
   );
@@ -68,6 +74,7 @@ export function SendNowButton({ campaign, summary }: { campaign: Campaign; summa
 
 /** Live progress while sending/paused, with pause, resume and cancel. */
 export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
+  const { t } = useI18n();
   const live = campaign.status === 'sending' || campaign.status === 'paused';
   const progress = useCampaignProgress(campaign.id, live);
   const pause = usePauseCampaign();
@@ -93,7 +100,7 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
       toast({ title: ok, variant: 'success' });
       await progress.refetch();
     } catch (error) {
-      toast({ title: 'Não foi possível concluir', description: errorText(error), variant: 'error' });
+      toast({ title: t('campaigns.live.actionFailed'), description: errorText(error), variant: 'error' });
     }
   };
   return (
@@ -101,20 +108,34 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
       <CardContent className="space-y-4">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 className="text-lg font-bold text-slate-900" aria-live="polite">
-            {paused ? 'Envio pausado' : 'Enviando…'}
+            {paused ? t('campaigns.live.paused') : t('campaigns.live.sending')}
           </h2>
           <span className="text-sm tabular-nums text-slate-600">
-            {data ? `${formatNumber(done)} de ${formatNumber(data.recipients)} · ${pct}%` : 'Carregando…'}
+            {data
+              ? t('campaigns.live.progress', {
+                  done: formatNumber(done),
+                  total: formatNumber(data.recipients),
+                  percent: pct,
+                })
+              : t('common.loading')}
           </span>
         </div>
         <div
           className="h-3 w-full overflow-hidden rounded-full bg-slate-100"
           role="progressbar"
-          aria-label="Progresso do envio"
+          aria-label={t('campaigns.live.progressLabel')}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={pct}
-          aria-valuetext={data ? `${formatNumber(done)} de ${formatNumber(data.recipients)} (${pct}%)` : undefined}
+          aria-valuetext={
+            data
+              ? t('campaigns.live.progressValue', {
+                  done: formatNumber(done),
+                  total: formatNumber(data.recipients),
+                  percent: pct,
+                })
+              : undefined
+          }
         >
           <div
             className={`h-full rounded-full transition-[width] duration-700 ${paused ? 'bg-amber-500' : 'bg-brand-600'}`}
@@ -129,34 +150,44 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
         ) : null}
         {data ? (
           <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-3 lg:grid-cols-5">
-            <Mini label="Enviados" value={formatNumber(data.sent)} />
+            <Mini label={t('campaigns.live.sent')} value={formatNumber(data.sent)} />
             <Mini
-              label="Falharam"
+              label={t('campaigns.live.failed')}
               value={formatNumber(data.failed)}
-              hint={data.skipped > 0 ? `${formatNumber(data.skipped)} ignorados` : undefined}
+              hint={
+                data.skipped > 0
+                  ? t(`campaigns.live.skipped.${countForm(data.skipped)}`, { count: formatNumber(data.skipped) })
+                  : undefined
+              }
             />
-            <Mini label="Faltam" value={formatNumber(data.remaining)} />
+            <Mini label={t('campaigns.live.remaining')} value={formatNumber(data.remaining)} />
             <Mini
-              label="Ritmo"
-              value={paused ? '—' : `${data.ratePerSecond.toLocaleString('pt-BR', { maximumFractionDigits: 1 })}/s`}
-              hint={paused ? undefined : 'e-mails por segundo'}
-            />
-            <Mini
-              label={data.abTestDecideAt ? 'Vencedor do teste A/B' : 'Término estimado'}
+              label={t('campaigns.live.rate')}
               value={
                 paused
-                  ? 'Pausado'
+                  ? '—'
+                  : t('campaigns.live.rateValue', {
+                      rate: data.ratePerSecond.toLocaleString('pt-BR', { maximumFractionDigits: 1 }),
+                    })
+              }
+              hint={paused ? undefined : t('campaigns.live.rateHint')}
+            />
+            <Mini
+              label={data.abTestDecideAt ? t('campaigns.live.abWinner') : t('campaigns.live.estimatedEnd')}
+              value={
+                paused
+                  ? t('campaigns.live.pausedValue')
                   : data.abTestDecideAt
                     ? formatTime(data.abTestDecideAt)
                     : data.estimatedEnd
                       ? formatTime(data.estimatedEnd)
                       : data.remaining > 0
-                        ? 'Calculando…'
-                        : 'Finalizando…'
+                        ? t('campaigns.live.calculating')
+                        : t('campaigns.live.finishing')
               }
               hint={
                 !paused && data.abTestDecideAt
-                  ? `${formatDateTime(data.abTestDecideAt)}: o restante aguarda`
+                  ? t('campaigns.live.abWinnerHint', { when: formatDateTime(data.abTestDecideAt) })
                   : !paused && data.estimatedEnd
                     ? formatDateTime(data.estimatedEnd)
                     : undefined
@@ -166,16 +197,19 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
         ) : null}
         <div className="flex flex-wrap gap-2">
           {paused ? (
-            <Button disabled={busy} onClick={() => run(() => resume.mutateAsync(campaign.id), 'Envio retomado')}>
-              {resume.isPending ? 'Retomando…' : 'Retomar envio'}
+            <Button
+              disabled={busy}
+              onClick={() => run(() => resume.mutateAsync(campaign.id), t('campaigns.live.resumed'))}
+            >
+              {resume.isPending ? t('campaigns.live.resuming') : t('campaigns.live.resume')}
             </Button>
           ) : (
             <Button
               variant="outline"
               disabled={busy}
-              onClick={() => run(() => pause.mutateAsync(campaign.id), 'Envio pausado')}
+              onClick={() => run(() => pause.mutateAsync(campaign.id), t('campaigns.live.paused'))}
             >
-              {pause.isPending ? 'Pausando…' : 'Pausar envio'}
+              {pause.isPending ? t('campaigns.live.pausing') : t('campaigns.live.pause')}
             </Button>
           )}
           <Button
@@ -183,15 +217,15 @@ export function CampaignProgressCard({ campaign }: { campaign: Campaign }) {
             disabled={busy}
             onClick={() =>
               confirmAction({
-                title: 'Cancelar o envio?',
+                title: t('campaigns.live.cancelTitle'),
                 description: data
-                  ? `${formatNumber(data.remaining)} ${plural(data.remaining, 'destinatário que ainda não recebeu não receberá mais', 'destinatários que ainda não receberam não receberão mais')}. O valor não usado volta para o seu saldo. Esta ação não pode ser desfeita.`
-                  : 'Quem ainda não recebeu não receberá mais. O valor não usado volta para o seu saldo.',
-                action: () => run(() => cancel.mutateAsync(campaign.id), 'Envio cancelado'),
+                  ? t(`campaigns.live.cancelBody.${countForm(data.remaining)}`, { count: formatNumber(data.remaining) })
+                  : t('campaigns.live.cancelBodyPending'),
+                action: () => run(() => cancel.mutateAsync(campaign.id), t('campaigns.live.cancelled')),
               })
             }
           >
-            Cancelar envio
+            {t('campaigns.live.cancel')}
           </Button>
         </div>
       </CardContent>

@@ -1,6 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
+import { setLocale, translate } from '@/lib/i18n';
+import '@/lib/i18n/app-messages';
 import { renderWithProviders, testQueryClient } from '@/test/render';
 import type { RecipientActivity } from '../api/get-recipients';
 import type { CampaignReport } from '../api/get-report';
@@ -88,7 +90,7 @@ describe('report data helpers', () => {
     const points = hourlyPoints(report.series, TZ);
     expect(points.map((p) => p.label)).toEqual(['20/11 10h', '20/11 11h', '20/11 12h', '20/11 13h']);
     expect(points.map((p) => p.opens)).toEqual([2_500, 0, 0, 1_000]);
-    expect(activitySummary(points)).toBe(
+    expect(activitySummary(points, (key, params) => translate('pt-BR', key, params))).toBe(
       '3.500 aberturas e 900 cliques no total; pico de 2.500 aberturas em 20/11 10h.',
     );
   }, 20_000);
@@ -147,6 +149,27 @@ describe('ReportBody', () => {
     expect(screen.getByText('Este e-mail não tem links rastreados.')).toBeTruthy();
     expect(screen.getByText('Nenhuma devolução até agora.')).toBeTruthy();
     expect(screen.queryByRole('figure')).toBeNull();
+  }, 20_000);
+});
+
+describe('ReportBody in English', () => {
+  afterEach(() => setLocale('pt-BR'));
+
+  it('shows the en catalogue: labels, counts, skip reasons and the chart summary', async () => {
+    await setLocale('en');
+    withClient(<ReportBody report={report} timeZone={TZ} />);
+    const numbers = screen.getByTestId('report-numbers');
+    expect(within(numbers).getByText('Delivered')).toBeTruthy();
+    expect(within(numbers).getByText('of 12.500 recipients · 120 failed · 35 not sent')).toBeTruthy();
+    expect(within(numbers).getByText('35% of delivered · 1.002 automatic apart')).toBeTruthy();
+    expect(screen.getByTestId('skip-reasons').textContent).toBe(
+      'Not sent, by reason: Contact unsubscribed: 20 · Address on the suppression list: 15',
+    );
+    expect(screen.getByTestId('activity-summary').textContent).toBe(
+      '3.500 opens and 900 clicks in total; peak of 2.500 opens at 20/11 10h.',
+    );
+    expect(within(screen.getByTestId('report-bounces')).getByText('Permanent')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Loading the chart…')).toBeNull(), SLOW);
   }, 20_000);
 });
 

@@ -1,4 +1,4 @@
-import { plural, SKIP_REASON_LABELS, SKIP_REASONS, skipReasonLabel } from '@carteiro/shared';
+import { isSkipReason, SKIP_REASONS } from '@carteiro/shared';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { ErrorPanel, Stat, TableShell, td, th } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
@@ -6,17 +6,19 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
+import { formatCount, formatDateTime } from '@/lib/format';
+import { useI18n } from '@/lib/i18n';
 import { type RecipientActivity, useCampaignRecipients } from '../api/get-recipients';
 import { type CampaignReport, reportCsvUrl, useCampaignReport } from '../api/get-report';
 import type { Campaign } from '../api/types';
+import { countForm } from './count-form';
 import {
   activitySummary,
-  BOUNCE_LABELS,
   bounceRows,
-  formatCount,
+  bounceText,
   formatRate,
   hourlyPoints,
-  RECIPIENT_STATUS_LABELS,
+  recipientStatusText,
   totalBounces,
 } from './report-data';
 
@@ -29,6 +31,7 @@ const SEARCH_DEBOUNCE_MS = 300;
 
 /** The campaign's results once sending has started: numbers, charts over time, links, recipients, CSV. */
 export function CampaignReportSection({ campaign, timeZone }: { campaign: Campaign; timeZone: string }) {
+  const { t } = useI18n();
   const started = !['draft', 'scheduled'].includes(campaign.status);
   const report = useCampaignReport(campaign.id, started, campaign.status === 'sending');
   if (!started) return null;
@@ -36,15 +39,15 @@ export function CampaignReportSection({ campaign, timeZone }: { campaign: Campai
     <section className="mt-8 space-y-4" aria-labelledby="report-title" data-testid="campaign-report">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="report-title" className="text-xl font-bold text-slate-900">
-          Relatório
+          {t('campaigns.report.title')}
         </h2>
         <a href={reportCsvUrl(campaign.id)} download className={buttonVariants({ variant: 'outline', size: 'sm' })}>
-          Exportar CSV por destinatário
+          {t('campaigns.report.exportCsv')}
         </a>
       </div>
       {report.isPending ? (
         <Card className="p-6">
-          <Spinner label="Carregando o relatório…" />
+          <Spinner label={t('campaigns.report.loading')} />
         </Card>
       ) : report.isError ? (
         <ErrorPanel error={report.error} onRetry={() => report.refetch()} />
@@ -58,6 +61,7 @@ export function CampaignReportSection({ campaign, timeZone }: { campaign: Campai
 
 /** The numbers and charts of a loaded report (exported for the unit tests). */
 export function ReportBody({ report: r, timeZone }: { report: CampaignReport; timeZone: string }) {
+  const { t } = useI18n();
   const points = hourlyPoints(r.series, timeZone);
   const hasActivity = points.some((p) => p.opens > 0 || p.clicks > 0);
   const bounces = totalBounces(r.bounces);
@@ -65,41 +69,63 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
     <div className="space-y-4">
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-3" data-testid="report-numbers">
         <Stat
-          label="Entregues"
+          label={t('campaigns.report.delivered')}
           value={formatCount(r.delivered)}
           hint={[
-            `de ${formatCount(r.recipients)} ${plural(r.recipients, 'destinatário', 'destinatários')}`,
-            `${formatCount(r.failed)} ${plural(r.failed, 'falhou', 'falharam')}`,
-            r.skipped > 0 ? `${formatCount(r.skipped)} ${plural(r.skipped, 'não enviado', 'não enviados')}` : null,
-            r.pending > 0 ? `${formatCount(r.pending)} ${plural(r.pending, 'pendente', 'pendentes')}` : null,
+            t(`campaigns.report.ofRecipients.${countForm(r.recipients)}`, { count: formatCount(r.recipients) }),
+            t(`campaigns.report.failed.${countForm(r.failed)}`, { count: formatCount(r.failed) }),
+            r.skipped > 0
+              ? t(`campaigns.report.skipped.${countForm(r.skipped)}`, { count: formatCount(r.skipped) })
+              : null,
+            r.pending > 0
+              ? t(`campaigns.report.pending.${countForm(r.pending)}`, { count: formatCount(r.pending) })
+              : null,
           ]
             .filter(Boolean)
             .join(' · ')}
         />
         <Stat
-          label="Aberturas únicas"
+          label={t('campaigns.report.uniqueOpens')}
           value={formatCount(r.opens.uniqueHuman)}
-          hint={`${formatRate(r.opens.rate)} dos entregues · ${formatCount(r.opens.machine)} ${plural(r.opens.machine, 'automática', 'automáticas')} à parte`}
+          hint={t(`campaigns.report.opensHint.${countForm(r.opens.machine)}`, {
+            rate: formatRate(r.opens.rate),
+            count: formatCount(r.opens.machine),
+          })}
         />
         <Stat
-          label="Cliques únicos"
+          label={t('campaigns.report.uniqueClicks')}
           value={formatCount(r.clicks.unique)}
-          hint={`${formatRate(r.clicks.rate)} dos entregues · ${formatRate(r.clicks.clickToOpenRate)} de quem abriu`}
+          hint={t('campaigns.report.clicksHint', {
+            rate: formatRate(r.clicks.rate),
+            clickToOpen: formatRate(r.clicks.clickToOpenRate),
+          })}
         />
         <Stat
-          label="Descadastros"
+          label={t('campaigns.report.unsubscribes')}
           value={formatCount(r.unsubscribes)}
-          hint={r.delivered > 0 ? `${formatRate(r.unsubscribes / r.delivered)} dos entregues` : undefined}
+          hint={
+            r.delivered > 0
+              ? t('campaigns.report.ofDelivered', { rate: formatRate(r.unsubscribes / r.delivered) })
+              : undefined
+          }
         />
         <Stat
-          label="Devoluções"
+          label={t('campaigns.report.bounces')}
           value={formatCount(bounces)}
-          hint={`${formatCount(r.bounces.hard)} permanentes · ${formatCount(r.bounces.soft)} temporárias · ${formatCount(r.bounces.policy)} por política`}
+          hint={t('campaigns.report.bouncesHint', {
+            hard: formatCount(r.bounces.hard),
+            soft: formatCount(r.bounces.soft),
+            policy: formatCount(r.bounces.policy),
+          })}
         />
         <Stat
-          label="Reclamações de spam"
+          label={t('campaigns.report.complaints')}
           value={formatCount(r.complaints)}
-          hint={r.delivered > 0 ? `${formatRate(r.complaints / r.delivered)} dos entregues` : undefined}
+          hint={
+            r.delivered > 0
+              ? t('campaigns.report.ofDelivered', { rate: formatRate(r.complaints / r.delivered) })
+              : undefined
+          }
         />
       </div>
       {r.skipped > 0 ? <SkipReasons report={r} /> : null}
@@ -110,13 +136,13 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
       ) : null}
       {r.abTest ? <AbTestComparison ab={r.abTest} timeZone={timeZone} /> : null}
 
-      <ChartCard title="Aberturas e cliques por hora" testId="report-activity">
+      <ChartCard title={t('campaigns.report.activityTitle')} testId="report-activity">
         {hasActivity ? (
           <>
             <p className="mb-3 text-sm text-slate-600" data-testid="activity-summary">
-              {activitySummary(points)}
+              {activitySummary(points, t)}
             </p>
-            <figure aria-label="Gráfico de aberturas e cliques por hora" data-testid="activity-chart">
+            <figure aria-label={t('campaigns.report.activityFigure')} data-testid="activity-chart">
               <Suspense fallback={<ChartFallback />}>
                 <div aria-hidden="true">
                   <ActivityChart points={points} />
@@ -124,14 +150,16 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
               </Suspense>
             </figure>
             <details className="mt-3 text-sm">
-              <summary className="cursor-pointer font-medium text-brand-700">Ver os dados em tabela</summary>
+              <summary className="cursor-pointer font-medium text-brand-700">
+                {t('campaigns.report.tableToggle')}
+              </summary>
               <table className="mt-2 w-full text-left">
-                <caption className="sr-only">Aberturas e cliques por hora</caption>
+                <caption className="sr-only">{t('campaigns.report.activityTitle')}</caption>
                 <thead>
                   <tr className="text-xs uppercase tracking-wide text-slate-500">
-                    <th className="py-1 font-semibold">Hora</th>
-                    <th className="py-1 text-right font-semibold">Aberturas</th>
-                    <th className="py-1 text-right font-semibold">Cliques</th>
+                    <th className="py-1 font-semibold">{t('campaigns.report.col.hour')}</th>
+                    <th className="py-1 text-right font-semibold">{t('campaigns.col.opens')}</th>
+                    <th className="py-1 text-right font-semibold">{t('campaigns.col.clicks')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -149,21 +177,18 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
             </details>
           </>
         ) : (
-          <Empty>
-            Ainda não há aberturas nem cliques. Os números aparecem aqui assim que os destinatários abrirem o e-mail ou
-            clicarem nos links — acompanhe por algumas horas depois do envio.
-          </Empty>
+          <Empty>{t('campaigns.report.noActivity')}</Empty>
         )}
       </ChartCard>
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
-        <ChartCard title="Cliques por link" testId="report-links">
+        <ChartCard title={t('campaigns.report.linksTitle')} testId="report-links">
           {r.links.length === 0 ? (
-            <Empty>Este e-mail não tem links rastreados.</Empty>
+            <Empty>{t('campaigns.report.noLinks')}</Empty>
           ) : (
             <>
               {r.links.some((l) => l.uniqueClicks > 0) ? (
-                <figure aria-label="Gráfico de pessoas que clicaram em cada link" className="mb-3">
+                <figure aria-label={t('campaigns.report.linksFigure')} className="mb-3">
                   <Suspense fallback={<ChartFallback />}>
                     <div aria-hidden="true">
                       <LinksChart links={r.links} />
@@ -173,7 +198,7 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
               ) : null}
               <div className="overflow-x-auto">
                 <table className="w-full table-fixed text-left text-sm">
-                  <caption className="sr-only">Cliques em cada link do e-mail</caption>
+                  <caption className="sr-only">{t('campaigns.report.linksCaption')}</caption>
                   <colgroup>
                     <col />
                     <col className="w-20" />
@@ -181,9 +206,9 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
                   </colgroup>
                   <thead>
                     <tr className="text-xs uppercase tracking-wide text-slate-500">
-                      <th className="py-2 pr-3 font-semibold">Link</th>
-                      <th className="py-2 pr-3 text-right font-semibold">Cliques</th>
-                      <th className="py-2 text-right font-semibold">Pessoas</th>
+                      <th className="py-2 pr-3 font-semibold">{t('campaigns.report.col.link')}</th>
+                      <th className="py-2 pr-3 text-right font-semibold">{t('campaigns.col.clicks')}</th>
+                      <th className="py-2 text-right font-semibold">{t('campaigns.report.col.people')}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -202,20 +227,20 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
             </>
           )}
         </ChartCard>
-        <ChartCard title="Devoluções por tipo" testId="report-bounces">
+        <ChartCard title={t('campaigns.report.bouncesTitle')} testId="report-bounces">
           {bounces === 0 ? (
-            <Empty>Nenhuma devolução até agora.</Empty>
+            <Empty>{t('campaigns.report.noBounces')}</Empty>
           ) : (
             <>
-              <figure aria-label="Gráfico de devoluções por tipo" className="mb-3">
+              <figure aria-label={t('campaigns.report.bouncesFigure')} className="mb-3">
                 <Suspense fallback={<ChartFallback />}>
                   <div aria-hidden="true">
-                    <BouncesChart rows={bounceRows(r.bounces)} />
+                    <BouncesChart rows={bounceRows(r.bounces, t)} />
                   </div>
                 </Suspense>
               </figure>
               <dl className="grid grid-cols-3 gap-2 text-sm">
-                {bounceRows(r.bounces).map((row) => (
+                {bounceRows(r.bounces, t).map((row) => (
                   <div key={row.kind} className="rounded-lg bg-slate-50 px-3 py-2">
                     <dt className="text-xs text-slate-500">{row.label}</dt>
                     <dd className="text-lg font-bold tabular-nums text-slate-900">{formatCount(row.count)}</dd>
@@ -230,29 +255,38 @@ export function ReportBody({ report: r, timeZone }: { report: CampaignReport; ti
   );
 }
 
-const shortDateTime = (iso: string, timeZone: string) =>
-  new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short', timeZone }).format(new Date(iso));
-
 /** The A/B test: each variant's numbers over the test share, the winner and why (or when it will be chosen). */
 export function AbTestComparison({ ab, timeZone }: { ab: NonNullable<CampaignReport['abTest']>; timeZone: string }) {
-  const byOpens = ab.criterion === 'opens';
+  const { t } = useI18n();
+  const outcome =
+    ab.winner === null
+      ? t(`campaigns.report.ab.pending.${countForm(ab.held)}`, {
+          when: formatDateTime(ab.decideAt, timeZone),
+          count: formatCount(ab.held),
+        })
+      : ab.decidedAt
+        ? t('campaigns.report.ab.decided', { when: formatDateTime(ab.decidedAt, timeZone) })
+        : null;
   return (
-    <ChartCard title="Teste A/B" testId="ab-report">
+    <ChartCard title={t('campaigns.ab.title')} testId="ab-report">
       <p className="mb-3 text-sm text-slate-600">
-        {ab.testPercent}% do público recebeu o teste, dividido entre {ab.variants.length} variantes; vencedor pela{' '}
-        {byOpens ? 'taxa de aberturas (aberturas automáticas não contam)' : 'taxa de cliques'} após {ab.waitHours}{' '}
-        {plural(ab.waitHours, 'hora', 'horas')}.
+        {t(`campaigns.report.ab.intro.${countForm(ab.waitHours)}`, {
+          percent: ab.testPercent,
+          count: ab.variants.length,
+          criterion: t(ab.criterion === 'opens' ? 'campaigns.report.ab.byOpens' : 'campaigns.ab.rate.clicks'),
+          hours: ab.waitHours,
+        })}
       </p>
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm">
-          <caption className="sr-only">Comparação das variantes do teste A/B</caption>
+          <caption className="sr-only">{t('campaigns.report.ab.caption')}</caption>
           <thead>
             <tr className="text-xs uppercase tracking-wide text-slate-500">
-              <th className="py-2 pr-3 font-semibold">Variante</th>
-              <th className="py-2 pr-3 font-semibold">Assunto</th>
-              <th className="py-2 pr-3 text-right font-semibold">Entregues</th>
-              <th className="py-2 pr-3 text-right font-semibold">Aberturas únicas</th>
-              <th className="py-2 text-right font-semibold">Cliques únicos</th>
+              <th className="py-2 pr-3 font-semibold">{t('campaigns.report.ab.col.variant')}</th>
+              <th className="py-2 pr-3 font-semibold">{t('campaigns.field.subject')}</th>
+              <th className="py-2 pr-3 text-right font-semibold">{t('campaigns.report.delivered')}</th>
+              <th className="py-2 pr-3 text-right font-semibold">{t('campaigns.report.uniqueOpens')}</th>
+              <th className="py-2 text-right font-semibold">{t('campaigns.report.uniqueClicks')}</th>
             </tr>
           </thead>
           <tbody>
@@ -268,17 +302,23 @@ export function AbTestComparison({ ab, timeZone }: { ab: NonNullable<CampaignRep
                   {v.letter}{' '}
                   {v.index === ab.winner ? (
                     <Badge tone="success" className="ml-1">
-                      Vencedora
+                      {t('campaigns.report.ab.winner')}
                     </Badge>
                   ) : null}
                 </td>
                 <td className="py-2 pr-3 text-slate-700">
                   {v.subject}
-                  {v.fromName ? <span className="block text-xs text-slate-500">Remetente: {v.fromName}</span> : null}
+                  {v.fromName ? (
+                    <span className="block text-xs text-slate-500">
+                      {t('campaigns.report.ab.sender', { name: v.fromName })}
+                    </span>
+                  ) : null}
                 </td>
                 <td className="py-2 pr-3 text-right tabular-nums">
                   {formatCount(v.delivered)}
-                  <span className="block text-xs text-slate-500">de {formatCount(v.recipients)}</span>
+                  <span className="block text-xs text-slate-500">
+                    {t('campaigns.report.ab.of', { count: formatCount(v.recipients) })}
+                  </span>
                 </td>
                 <td className="py-2 pr-3 text-right tabular-nums">
                   {formatCount(v.uniqueOpens)} <span className="text-slate-500">({formatRate(v.openRate)})</span>
@@ -301,11 +341,7 @@ export function AbTestComparison({ ab, timeZone }: { ab: NonNullable<CampaignRep
         data-testid="ab-reason"
       >
         {ab.reason}
-        {ab.winner === null
-          ? ` Escolha prevista para ${shortDateTime(ab.decideAt, timeZone)}; ${formatCount(ab.held)} ${plural(ab.held, 'destinatário aguarda', 'destinatários aguardam')} o vencedor.`
-          : ab.decidedAt
-            ? ` Escolhida em ${shortDateTime(ab.decidedAt, timeZone)} e enviada ao restante do público.`
-            : ''}
+        {outcome ? ` ${outcome}` : ''}
       </p>
     </ChartCard>
   );
@@ -327,9 +363,10 @@ function Empty({ children }: { children: ReactNode }) {
 }
 
 function ChartFallback() {
+  const { t } = useI18n();
   return (
     <div className="flex h-40 items-center justify-center">
-      <Spinner label="Carregando o gráfico…" />
+      <Spinner label={t('campaigns.report.chartLoading')} />
     </div>
   );
 }
@@ -354,6 +391,7 @@ export function RecipientsTable({
   /** An A/B campaign: a "Variante" column. */
   ab?: boolean;
 }) {
+  const { t } = useI18n();
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim().toLowerCase(), SEARCH_DEBOUNCE_MS);
   const recipients = useCampaignRecipients(campaignId, term, true);
@@ -362,43 +400,39 @@ export function RecipientsTable({
     <Card data-testid="report-recipients">
       <CardContent className="space-y-3">
         <div className="flex flex-wrap items-end justify-between gap-3">
-          <h3 className="font-bold text-slate-900">Destinatários</h3>
+          <h3 className="font-bold text-slate-900">{t('campaigns.recipients')}</h3>
           <div className="w-full sm:w-72">
             <label htmlFor="recipient-search" className="sr-only">
-              Buscar destinatário por e-mail
+              {t('campaigns.report.searchLabel')}
             </label>
             <Input
               id="recipient-search"
               type="search"
-              placeholder="Buscar por e-mail…"
+              placeholder={t('campaigns.report.searchPlaceholder')}
               value={search}
               onChange={(event) => setSearch(event.target.value)}
             />
           </div>
         </div>
         {recipients.isPending ? (
-          <Spinner label="Carregando destinatários…" />
+          <Spinner label={t('campaigns.report.recipientsLoading')} />
         ) : recipients.isError ? (
           <ErrorPanel error={recipients.error} onRetry={() => recipients.refetch()} />
         ) : items.length === 0 ? (
-          <Empty>
-            {term
-              ? `Nenhum destinatário com “${term}” no e-mail.`
-              : 'Nenhum destinatário ainda: o envio está começando.'}
-          </Empty>
+          <Empty>{term ? t('campaigns.report.noMatch', { term }) : t('campaigns.report.noRecipients')}</Empty>
         ) : (
           <>
             <TableShell>
-              <caption className="sr-only">Atividade de cada destinatário</caption>
+              <caption className="sr-only">{t('campaigns.report.recipientsCaption')}</caption>
               <thead>
                 <tr>
-                  <th className={th}>E-mail</th>
-                  <th className={th}>Situação</th>
-                  {ab ? <th className={th}>Variante</th> : null}
-                  <th className={th}>Enviada em</th>
-                  <th className={`${th} text-right`}>Aberturas</th>
-                  <th className={`${th} text-right`}>Cliques</th>
-                  <th className={th}>Ocorrências</th>
+                  <th className={th}>{t('campaigns.report.col.email')}</th>
+                  <th className={th}>{t('campaigns.col.status')}</th>
+                  {ab ? <th className={th}>{t('campaigns.report.ab.col.variant')}</th> : null}
+                  <th className={th}>{t('campaigns.report.col.sentAt')}</th>
+                  <th className={`${th} text-right`}>{t('campaigns.col.opens')}</th>
+                  <th className={`${th} text-right`}>{t('campaigns.col.clicks')}</th>
+                  <th className={th}>{t('campaigns.report.col.marks')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -414,7 +448,7 @@ export function RecipientsTable({
                   disabled={recipients.isFetchingNextPage}
                   onClick={() => void recipients.fetchNextPage()}
                 >
-                  {recipients.isFetchingNextPage ? 'Carregando…' : 'Carregar mais'}
+                  {recipients.isFetchingNextPage ? t('common.loading') : t('campaigns.report.loadMore')}
                 </Button>
               </div>
             ) : null}
@@ -427,27 +461,34 @@ export function RecipientsTable({
 
 /** Why the skipped recipients were not sent to (the eligibility rule's reason at the claim, or the cancellation). */
 function SkipReasons({ report: r }: { report: CampaignReport }) {
+  const { t } = useI18n();
   const parts = SKIP_REASONS.filter((reason) => (r.skippedByReason[reason] ?? 0) > 0).map(
-    (reason) => `${SKIP_REASON_LABELS[reason]}: ${formatCount(r.skippedByReason[reason] ?? 0)}`,
+    (reason) => `${t(`campaigns.skipReason.${reason}`)}: ${formatCount(r.skippedByReason[reason] ?? 0)}`,
   );
   if (parts.length === 0) return null;
   return (
     <p className="text-sm text-slate-600" data-testid="skip-reasons">
-      Não enviados, por motivo: {parts.join(' · ')}
+      {t('campaigns.report.skipReasons', { reasons: parts.join(' · ') })}
     </p>
   );
 }
 
 function RecipientRow({ item, timeZone, ab }: { item: RecipientActivity; timeZone: string; ab: boolean }) {
-  const when = (iso: string | null) =>
-    iso
-      ? new Intl.DateTimeFormat('pt-BR', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso))
-      : '—';
+  const { t } = useI18n();
+  const when = (iso: string | null) => (iso ? formatDateTime(iso, timeZone) : '—');
   const marks = [
-    item.unsubscribed ? { text: 'descadastrou', tone: 'warning' as const } : null,
-    item.bounce ? { text: BOUNCE_LABELS[item.bounce] ?? 'devolução', tone: 'danger' as const } : null,
-    item.complained ? { text: 'reclamou de spam', tone: 'danger' as const } : null,
-    item.skipReason ? { text: skipReasonLabel(item.skipReason).toLowerCase(), tone: 'neutral' as const } : null,
+    item.unsubscribed ? { text: t('campaigns.report.mark.unsubscribed'), tone: 'warning' as const } : null,
+    item.bounce ? { text: bounceText(item.bounce, t), tone: 'danger' as const } : null,
+    item.complained ? { text: t('campaigns.report.mark.complained'), tone: 'danger' as const } : null,
+    item.skipReason
+      ? {
+          text: (isSkipReason(item.skipReason)
+            ? t(`campaigns.skipReason.${item.skipReason}`)
+            : item.skipReason
+          ).toLowerCase(),
+          tone: 'neutral' as const,
+        }
+      : null,
   ].filter((m) => m !== null);
   return (
     <tr className="hover:bg-slate-50" data-testid="recipient-row">
@@ -456,24 +497,24 @@ function RecipientRow({ item, timeZone, ab }: { item: RecipientActivity; timeZon
       </td>
       <td className={td}>
         <Badge tone={item.status === 'sent' ? 'success' : item.status === 'failed' ? 'danger' : 'neutral'}>
-          {RECIPIENT_STATUS_LABELS[item.status] ?? item.status}
+          {recipientStatusText(item.status, t)}
         </Badge>
       </td>
       {ab ? (
-        <td className={td} title={item.variant ? undefined : 'Recebe a variante vencedora quando o teste terminar'}>
-          {item.variant ?? 'aguardando'}
+        <td className={td} title={item.variant ? undefined : t('campaigns.report.awaitingVariantHint')}>
+          {item.variant ?? t('campaigns.report.awaitingVariant')}
         </td>
       ) : null}
       <td className={`${td} whitespace-nowrap`}>{when(item.sentAt)}</td>
       <td
         className={`${td} text-right tabular-nums`}
-        title={item.lastOpenAt ? `última: ${when(item.lastOpenAt)}` : undefined}
+        title={item.lastOpenAt ? t('campaigns.report.lastOpen', { when: when(item.lastOpenAt) }) : undefined}
       >
         {formatCount(item.opens)}
       </td>
       <td
         className={`${td} text-right tabular-nums`}
-        title={item.lastClickAt ? `último: ${when(item.lastClickAt)}` : undefined}
+        title={item.lastClickAt ? t('campaigns.report.lastClick', { when: when(item.lastClickAt) }) : undefined}
       >
         {formatCount(item.clicks)}
       </td>

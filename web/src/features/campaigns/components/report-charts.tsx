@@ -14,7 +14,9 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatCount, type HourPoint, shortUrl } from './report-data';
+import { formatCount } from '@/lib/format';
+import { useI18n } from '@/lib/i18n';
+import { type HourPoint, shortUrl } from './report-data';
 
 const BRAND = '#7c3aed';
 const TEAL = '#0d9488';
@@ -23,6 +25,7 @@ const tooltipCount = (value: unknown) => formatCount(Number(value));
 
 /** Opens and clicks per hour (human only). */
 export function ActivityChart({ points }: { points: HourPoint[] }) {
+  const { t } = useI18n();
   return (
     <ResponsiveContainer width="100%" height={260}>
       <AreaChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
@@ -51,7 +54,7 @@ export function ActivityChart({ points }: { points: HourPoint[] }) {
         <Area
           type="monotone"
           dataKey="opens"
-          name="Aberturas"
+          name={t('campaigns.col.opens')}
           stroke={BRAND}
           strokeWidth={2}
           fill="url(#report-opens)"
@@ -60,7 +63,7 @@ export function ActivityChart({ points }: { points: HourPoint[] }) {
         <Area
           type="monotone"
           dataKey="clicks"
-          name="Cliques"
+          name={t('campaigns.col.clicks')}
           stroke={TEAL}
           strokeWidth={2}
           fill="url(#report-clicks)"
@@ -73,7 +76,8 @@ export function ActivityChart({ points }: { points: HourPoint[] }) {
 
 /** Unique clicks per link, most clicked first (horizontal bars so long URLs stay legible). */
 export function LinksChart({ links }: { links: Array<{ url: string; uniqueClicks: number; clicks: number }> }) {
-  const data = links.slice(0, 10).map((l) => ({ name: shortUrl(l.url, 22), url: l.url, pessoas: l.uniqueClicks }));
+  const { t } = useI18n();
+  const data = links.slice(0, 10).map((l) => ({ name: shortUrl(l.url, 22), url: l.url, people: l.uniqueClicks }));
   return (
     <ResponsiveContainer width="100%" height={Math.max(120, data.length * 40 + 40)}>
       <BarChart data={data} layout="vertical" margin={{ top: 8, right: 24, bottom: 0, left: 8 }}>
@@ -89,8 +93,8 @@ export function LinksChart({ links }: { links: Array<{ url: string; uniqueClicks
         <YAxis type="category" dataKey="name" tick={AXIS} tickLine={false} axisLine={false} width={150} />
         <Tooltip formatter={tooltipCount} />
         <Bar
-          dataKey="pessoas"
-          name="Pessoas que clicaram"
+          dataKey="people"
+          name={t('campaigns.report.chart.peopleClicked')}
           fill={BRAND}
           radius={[0, 6, 6, 0]}
           isAnimationActive={false}
@@ -102,6 +106,7 @@ export function LinksChart({ links }: { links: Array<{ url: string; uniqueClicks
 
 /** Bounces by kind (hard, soft, policy). */
 export function BouncesChart({ rows }: { rows: Array<{ label: string; count: number }> }) {
+  const { t } = useI18n();
   return (
     <ResponsiveContainer width="100%" height={180}>
       <BarChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
@@ -116,7 +121,13 @@ export function BouncesChart({ rows }: { rows: Array<{ label: string; count: num
           tickFormatter={tooltipCount}
         />
         <Tooltip formatter={tooltipCount} />
-        <Bar dataKey="count" name="Devoluções" fill="#f59e0b" radius={[6, 6, 0, 0]} isAnimationActive={false} />
+        <Bar
+          dataKey="count"
+          name={t('campaigns.report.bounces')}
+          fill="#f59e0b"
+          radius={[6, 6, 0, 0]}
+          isAnimationActive={false}
+        />
       </BarChart>
     </ResponsiveContainer>
   );

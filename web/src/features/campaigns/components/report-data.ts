@@ -1,5 +1,10 @@
-import { plural } from '@carteiro/shared';
+import { formatCount } from '@/lib/format';
+import type { MessageKey, MessageParams } from '@/lib/i18n';
 import type { CampaignReport } from '../api/get-report';
+import { countForm } from './count-form';
+
+/** `useI18n().t`, passed to the helpers that build texts outside a component. */
+export type Translate = (key: MessageKey, params?: MessageParams) => string;
 
 const HOUR_MS = 3_600_000;
 /** Beyond two weeks of hours the chart shows only the hours that had events (no zero filling). */
@@ -13,9 +18,6 @@ export interface HourPoint {
   opens: number;
   clicks: number;
 }
-
-const numberFormat = new Intl.NumberFormat('pt-BR');
-export const formatCount = (value: number) => numberFormat.format(value);
 
 /** "12,5%" from a 0–1 rate. */
 export function formatRate(rate: number): string {
@@ -56,24 +58,29 @@ export function hourlyPoints(series: CampaignReport['series'], timeZone: string)
 }
 
 /** One sentence a screen reader (or anyone) reads instead of the chart. */
-export function activitySummary(points: HourPoint[]): string {
+export function activitySummary(points: HourPoint[], t: Translate): string {
   const opens = points.reduce((sum, p) => sum + p.opens, 0);
   const clicks = points.reduce((sum, p) => sum + p.clicks, 0);
   const peak = points.reduce<HourPoint | null>((best, p) => (!best || p.opens > best.opens ? p : best), null);
-  const base = `${formatCount(opens)} ${plural(opens, 'abertura', 'aberturas')} e ${formatCount(clicks)} ${plural(clicks, 'clique', 'cliques')} no total`;
+  const opensText = (count: number) =>
+    t(`campaigns.report.activity.opens.${countForm(count)}`, { count: formatCount(count) });
+  const total = t('campaigns.report.activity.total', {
+    opens: opensText(opens),
+    clicks: t(`campaigns.report.activity.clicks.${countForm(clicks)}`, { count: formatCount(clicks) }),
+  });
   return peak && peak.opens > 0
-    ? `${base}; pico de ${formatCount(peak.opens)} ${plural(peak.opens, 'abertura', 'aberturas')} em ${peak.label}.`
-    : `${base}.`;
+    ? t('campaigns.report.activity.peak', { total, peak: opensText(peak.opens), hour: peak.label })
+    : t('campaigns.report.activity.noPeak', { total });
 }
 
-export const BOUNCE_KINDS = [
-  { key: 'hard', label: 'Permanentes' },
-  { key: 'soft', label: 'Temporárias' },
-  { key: 'policy', label: 'Por política' },
-] as const;
+export const BOUNCE_KINDS = ['hard', 'soft', 'policy'] as const;
 
-export function bounceRows(bounces: CampaignReport['bounces']) {
-  return BOUNCE_KINDS.map((kind) => ({ kind: kind.key, label: kind.label, count: bounces[kind.key] }));
+export function bounceRows(bounces: CampaignReport['bounces'], t: Translate) {
+  return BOUNCE_KINDS.map((kind) => ({
+    kind,
+    label: t(`campaigns.report.bounceKind.${kind}`),
+    count: bounces[kind],
+  }));
 }
 
 export const totalBounces = (bounces: CampaignReport['bounces']) => bounces.hard + bounces.soft + bounces.policy;
@@ -84,16 +91,15 @@ export function shortUrl(url: string, max = 40): string {
   return bare.length > max ? `${bare.slice(0, max - 1)}…` : bare;
 }
 
-export const RECIPIENT_STATUS_LABELS: Record<string, string> = {
-  queued: 'Na fila',
-  sending: 'Enviando',
-  sent: 'Entregue',
-  failed: 'Falhou',
-  skipped: 'Não enviada',
-};
+/** A recipient's message status as the catalogue names it; an unknown status shows as the server wrote it. */
+export function recipientStatusText(status: string, t: Translate): string {
+  const known = ['queued', 'sending', 'sent', 'failed', 'skipped'] as const;
+  const match = known.find((s) => s === status);
+  return match ? t(`campaigns.report.status.${match}`) : status;
+}
 
-export const BOUNCE_LABELS: Record<string, string> = {
-  hard: 'devolução permanente',
-  soft: 'devolução temporária',
-  policy: 'devolução por política',
-};
+/** A recipient's bounce kind; an unknown kind is just "a bounce". */
+export function bounceText(bounce: string, t: Translate): string {
+  const match = BOUNCE_KINDS.find((kind) => kind === bounce);
+  return match ? t(`campaigns.report.bounce.${match}`) : t('campaigns.report.mark.bounce');
+}

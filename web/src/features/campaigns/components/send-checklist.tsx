@@ -1,9 +1,11 @@
 import { type SendCheckItem, sendChecklist } from '@carteiro/shared';
 import { Link } from 'react-router';
 import { Card, CardContent } from '@/components/ui/card';
+import { useI18n } from '@/lib/i18n';
 import { useSenderAlignment } from '@/lib/queries/senders';
 import { useSession } from '@/lib/use-session';
 import type { Campaign, CampaignSummary } from '../api/types';
+import { countForm } from './count-form';
 
 /** The shared send checklist (shared/src/send-checklist.ts) for a campaign, with the account of the session. */
 export function useSendChecklist(campaign: Campaign, summary: CampaignSummary | undefined): SendCheckItem[] {
@@ -48,16 +50,17 @@ export function MissingChecks({ items }: { items: SendCheckItem[] }) {
 
 /** "Antes de enviar": every check with ✓ or what is missing, on the campaign page. */
 export function SendChecklistCard({ items }: { items: SendCheckItem[] }) {
+  const { t } = useI18n();
   const missing = items.filter((item) => !item.ok);
   return (
     <Card className="mb-6" data-testid="send-checklist">
       <CardContent>
-        <h2 className="text-lg font-bold text-slate-900">Antes de enviar</h2>
+        <h2 className="text-lg font-bold text-slate-900">{t('campaigns.checklist.title')}</h2>
         {missing.length === 0 ? (
-          <p className="mt-1 text-sm text-emerald-800">Tudo pronto: a campanha pode ser enviada.</p>
+          <p className="mt-1 text-sm text-emerald-800">{t('campaigns.checklist.ready')}</p>
         ) : (
           <p className="mt-1 text-sm text-slate-600">
-            {missing.length === 1 ? 'Falta 1 item' : `Faltam ${missing.length} itens`} para poder enviar:
+            {t(`campaigns.checklist.missing.${countForm(missing.length)}`, { count: missing.length })}
           </p>
         )}
         <ul className="mt-3 flex flex-wrap gap-x-5 gap-y-1 text-sm">

@@ -3,6 +3,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
+import '@/lib/i18n/app-messages';
 import { renderWithProviders } from '@/test/render';
 import { SenderPicker } from './sender-picker';
 

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { Input } from '@/components/ui/input';
+import { useI18n } from '@/lib/i18n';
 import { useSenders } from '@/lib/queries/senders';
 
 const selectClass =
@@ -21,12 +22,13 @@ export function SenderPicker({
   value: string;
   onChange: (value: string) => void;
 }) {
+  const { t } = useI18n();
   const senders = useSenders();
   const allowed = senders.data?.allowed;
   if (senders.isPending) {
     return (
       <select id={id} className={selectClass} disabled value="">
-        <option value="">Carregando remetentes…</option>
+        <option value="">{t('campaigns.sender.loading')}</option>
       </select>
     );
   }
@@ -38,14 +40,13 @@ export function SenderPicker({
           type="email"
           value={value}
           onChange={(e) => onChange(e.target.value)}
-          placeholder="contato@suaempresa.com.br"
+          placeholder={t('campaigns.sender.placeholder')}
         />
         {allowed ? (
           <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900">
-            Você ainda não tem remetente verificado: a campanha só poderá ser enviada depois que você confirmar este
-            endereço ou verificar o domínio dele em{' '}
+            {t('campaigns.sender.noneVerified')}{' '}
             <Link to={SETTINGS_LINK} className="font-semibold underline">
-              Configurações → Remetentes e domínios
+              {t('campaigns.settingsLink')}
             </Link>
             .
           </p>
@@ -71,8 +72,10 @@ export function SenderPicker({
           else if (!next.startsWith('x:')) onChange(next);
         }}
       >
-        {selected === '' ? <option value="">Escolha um remetente verificado</option> : null}
-        {selected.startsWith('x:') ? <option value={selected}>{email} (não verificado)</option> : null}
+        {selected === '' ? <option value="">{t('campaigns.sender.choose')}</option> : null}
+        {selected.startsWith('x:') ? (
+          <option value={selected}>{t('campaigns.sender.unverifiedOption', { email })}</option>
+        ) : null}
         {allowed.addresses.map((address) => (
           <option key={address} value={address}>
             {address}
@@ -80,14 +83,14 @@ export function SenderPicker({
         ))}
         {allowed.domains.map((d) => (
           <option key={d} value={`@${d}`}>
-            Qualquer endereço @{d}
+            {t('campaigns.sender.anyAt', { domain: d })}
           </option>
         ))}
       </select>
       {domainMode ? (
         <div className="flex items-center gap-1">
           <Input
-            aria-label="Endereço antes do @"
+            aria-label={t('campaigns.sender.localPart')}
             value={email.slice(0, at)}
             onChange={(e) => onChange(`${e.target.value.trim()}@${domain}`)}
           />
@@ -96,9 +99,9 @@ export function SenderPicker({
       ) : null}
       {selected.startsWith('x:') ? (
         <p className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900">
-          {email} não está verificado: escolha um remetente da lista ou verifique-o em{' '}
+          {t('campaigns.sender.unverified', { email })}{' '}
           <Link to={SETTINGS_LINK} className="font-semibold underline">
-            Configurações → Remetentes e domínios
+            {t('campaigns.settingsLink')}
           </Link>
           .
         </p>

@@ -1,5 +1,6 @@
-import { CAMPAIGN_STATUS_LABELS, type CampaignStatus } from '@carteiro/shared';
+import type { CampaignStatus } from '@carteiro/shared';
 import { Badge } from '@/components/ui/badge';
+import { useI18n } from '@/lib/i18n';
 
 const TONES: Record<CampaignStatus, 'brand' | 'neutral' | 'success' | 'warning' | 'danger'> = {
   draft: 'neutral',
@@ -12,5 +13,6 @@ const TONES: Record<CampaignStatus, 'brand' | 'neutral' | 'success' | 'warning' 
 };
 
 export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
-  return <Badge tone={TONES[status]}>{CAMPAIGN_STATUS_LABELS[status]}</Badge>;
+  const { t } = useI18n();
+  return <Badge tone={TONES[status]}>{t(`campaigns.status.${status}`)}</Badge>;
 }

@@ -3,6 +3,7 @@ import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/app/confirm-dialog';
 import { configureApiClient } from '@/lib/api-client';
+import { setLocale } from '@/lib/i18n';
 import '@/lib/i18n/app-messages';
 import { appStore } from '@/stores/app-store';
 import { renderWithProviders, testQueryClient } from '@/test/render';
@@ -255,5 +256,38 @@ describe('CampaignsPage (/dashboard/campaigns)', () => {
     expect(body[1]).toContain('2.000');
     expect(body[1]).toContain('25%');
     expect(body[1]).toContain('2,5%');
+  });
+});
+
+describe('in English (the en catalogue)', () => {
+  afterEach(() => setLocale('pt-BR'));
+
+  it('the list and the campaign page speak English, statuses included', async () => {
+    await setLocale('en');
+    renderAt('/dashboard/campaigns', (url) => {
+      if (url === '/api/campaigns') return Response.json({ items: [campaign({ status: 'scheduled', subject: '' })] });
+      if (url === `/api/campaigns/${ID}`) return Response.json(campaign());
+      return undefined;
+    });
+    const rows = await screen.findAllByRole('row', undefined, SLOW);
+    expect(rows[0]?.textContent).toBe('CampaignStatusSentOpensClicksUpdated');
+    expect(rows[1]?.textContent).toContain('No subject');
+    expect(rows[1]?.textContent).toContain('Scheduled');
+    expect(screen.getByRole('link', { name: 'New campaign' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('link', { name: 'Promoção de março' }));
+    const summary = await screen.findByTestId('campaign-summary', undefined, SLOW);
+    await within(summary).findByText('Recipients', undefined, SLOW);
+    expect(summary.textContent).toContain('Balance after the send');
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Send now' })).toBeTruthy();
+    expect(screen.getByText('Except those in')).toBeTruthy();
+    expect(screen.getByText('Draft')).toBeTruthy();
+    expect(screen.getByText('opens')).toBeTruthy();
+    // The checklist's item texts are the shared send rule's (the server refuses a send with the same words).
+    const checklist = screen.getByTestId('send-checklist').textContent ?? '';
+    expect(checklist).toContain('1 item is missing before sending:');
+    const page = (document.body.textContent ?? '').replace(checklist, '');
+    expect(page).not.toMatch(/Destinatários|Excluir|Enviar agora|Rascunho|Configurações|Remetente/);
   });
 });

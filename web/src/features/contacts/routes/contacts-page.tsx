@@ -11,6 +11,7 @@ import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import { LEGAL_BASIS_LABELS } from '@/lib/queries/contacts';
 import { useLists } from '@/lib/queries/lists';
+import { usePageTitle } from '@/lib/use-page-title';
 import { toast } from '@/stores/app-store';
 import { resumeImport } from '@/stores/import-tracker';
 import { useCreateContact } from '../api/create-contact';
@@ -23,9 +24,7 @@ export function ContactsPage() {
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
   const [suppressionOpen, setSuppressionOpen] = useState(false);
-  useEffect(() => {
-    document.title = `${t('contacts.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('contacts.title'));
   useEffect(() => resumeImport(), []);
   return (
     <div>

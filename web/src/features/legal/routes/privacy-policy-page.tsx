@@ -1,9 +1,9 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { SiteFooter } from '@/components/layouts/site-footer';
 import { SiteHeader } from '@/components/layouts/site-header';
 import { useI18n } from '@/lib/i18n';
 import { usePublicConfig } from '@/lib/public-config';
+import { usePageTitle } from '@/lib/use-page-title';
 
 /**
  * The privacy policy (spec §1), in pt-BR: it is the legal text recipients and senders in Brazil rely on,
@@ -15,9 +15,7 @@ export const PRIVACY_POLICY_UPDATED = '25 de novembro de 2026';
 export function PrivacyPolicyPage() {
   const { t } = useI18n();
   const { contactEmail, operatorLegalName, operatorTaxId, dpoName, dpoEmail } = usePublicConfig();
-  useEffect(() => {
-    document.title = `${t('privacy.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('privacy.title'));
   const mailTo = (address: string) => (
     <a href={`mailto:${address}`} className="font-medium text-brand-700 underline underline-offset-2">
       {address}

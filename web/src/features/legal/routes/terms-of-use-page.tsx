@@ -1,9 +1,9 @@
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { SiteFooter } from '@/components/layouts/site-footer';
 import { SiteHeader } from '@/components/layouts/site-header';
 import { useI18n } from '@/lib/i18n';
 import { usePublicConfig } from '@/lib/public-config';
+import { usePageTitle } from '@/lib/use-page-title';
 
 /** The date of the text below: change it with every change of substance. */
 export const TERMS_OF_USE_UPDATED = '25 de novembro de 2026';
@@ -15,9 +15,7 @@ export const TERMS_OF_USE_UPDATED = '25 de novembro de 2026';
 export function TermsOfUsePage() {
   const { t } = useI18n();
   const { contactEmail, operatorLegalName, operatorTaxId } = usePublicConfig();
-  useEffect(() => {
-    document.title = `${t('terms.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('terms.title'));
   const mail = (
     <a href={`mailto:${contactEmail}`} className="font-medium text-brand-700 underline underline-offset-2">
       {contactEmail}

@@ -1,21 +1,7 @@
+import { CopyButton } from '@/components/copy-button';
 import { ErrorPanel, LoadingPanel, Textarea } from '@/components/kit';
-import { Button } from '@/components/ui/button';
-import { getLocale, translate, useI18n } from '@/lib/i18n';
-import { toast } from '@/stores/app-store';
+import { useI18n } from '@/lib/i18n';
 import { useFormSnippet } from '../api/get-form-snippet';
-
-async function copy(text: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast({ title: translate(getLocale(), 'lists.form.copied'), variant: 'success' });
-  } catch {
-    toast({
-      title: translate(getLocale(), 'lists.form.copyFailed'),
-      description: translate(getLocale(), 'lists.form.copyManually'),
-      variant: 'error',
-    });
-  }
-}
 
 /** Hosted subscribe page link and the embeddable form snippet of one list. */
 export function SubscribeFormPanel({ listId }: { listId: string }) {
@@ -40,9 +26,7 @@ export function SubscribeFormPanel({ listId }: { listId: string }) {
           >
             {data.hostedUrl}
           </a>
-          <Button size="sm" variant="outline" onClick={() => copy(data.hostedUrl)}>
-            {t('lists.form.copyLink')}
-          </Button>
+          <CopyButton text={data.hostedUrl} label={t('lists.form.copyLink')} />
         </div>
       </div>
       <div>
@@ -55,9 +39,7 @@ export function SubscribeFormPanel({ listId }: { listId: string }) {
           value={data.snippet}
           onFocus={(event) => event.currentTarget.select()}
         />
-        <Button size="sm" variant="outline" className="mt-2" onClick={() => copy(data.snippet)}>
-          {t('lists.form.copyCode')}
-        </Button>
+        <CopyButton text={data.snippet} label={t('lists.form.copyCode')} className="mt-2" />
       </div>
       <div>
         <h3 className="text-sm font-semibold text-slate-900">{t('lists.form.consentText')}</h3>

@@ -6,6 +6,7 @@ import {
   senderDomainCreateSchema,
 } from '@carteiro/shared';
 import { type FormEvent, useId, useState } from 'react';
+import { CopyButton } from '@/components/copy-button';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -13,6 +14,7 @@ import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { errorText } from '@/lib/error-text';
 import { formatDateTime } from '@/lib/format';
+import { type MessageKey, useI18n } from '@/lib/i18n';
 import { toastError, toastSuccess } from '@/lib/notify';
 import {
   addSenderAddress,
@@ -26,44 +28,34 @@ import {
 import { canManage, useSessionData } from '@/lib/use-session';
 import { confirmAction } from '@/stores/app-store';
 
-const DOMAIN_STATUS: Record<SenderDomainStatus, { label: string; tone: 'success' | 'warning' | 'danger' | 'neutral' }> =
-  {
-    verified: { label: 'Verificado', tone: 'success' },
-    pending: { label: 'Aguardando DNS', tone: 'warning' },
-    broken: { label: 'Com problema', tone: 'danger' },
-    suspended: { label: 'Suspenso', tone: 'danger' },
-  };
+type Tone = 'success' | 'warning' | 'danger' | 'neutral';
 
-const RECORD_STATUS: Record<
-  SenderDnsRecord['status'],
-  { label: string; tone: 'success' | 'warning' | 'danger' | 'neutral' }
-> = {
-  found: { label: 'Encontrado', tone: 'success' },
-  missing: { label: 'Não encontrado', tone: 'warning' },
-  wrong: { label: 'Diferente', tone: 'danger' },
-  unchecked: { label: 'Não verificado', tone: 'neutral' },
+const DOMAIN_STATUS: Record<SenderDomainStatus, { label: MessageKey; tone: Tone }> = {
+  verified: { label: 'senders.domainStatus.verified', tone: 'success' },
+  pending: { label: 'senders.domainStatus.pending', tone: 'warning' },
+  broken: { label: 'senders.domainStatus.broken', tone: 'danger' },
+  suspended: { label: 'senders.domainStatus.suspended', tone: 'danger' },
 };
 
-const RECORD_TITLE: Record<SenderDnsRecord['kind'], string> = {
-  dkim: 'DKIM',
-  dkim_ed25519: 'DKIM Ed25519',
-  spf: 'SPF',
-  dmarc: 'DMARC',
-  return_path: 'Domínio de retorno',
-  tracking: 'Domínio de rastreamento',
+const RECORD_STATUS: Record<SenderDnsRecord['status'], { label: MessageKey; tone: Tone }> = {
+  found: { label: 'senders.recordStatus.found', tone: 'success' },
+  missing: { label: 'senders.recordStatus.missing', tone: 'warning' },
+  wrong: { label: 'senders.recordStatus.wrong', tone: 'danger' },
+  unchecked: { label: 'senders.recordStatus.unchecked', tone: 'neutral' },
 };
 
-async function copy(text: string, what: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toastSuccess(`${what} copiado.`);
-  } catch (error) {
-    toastError('Não foi possível copiar. Selecione o texto e copie manualmente.', error);
-  }
-}
+const RECORD_TITLE: Record<SenderDnsRecord['kind'], MessageKey> = {
+  dkim: 'senders.record.dkim',
+  dkim_ed25519: 'senders.record.dkimEd25519',
+  spf: 'senders.record.spf',
+  dmarc: 'senders.record.dmarc',
+  return_path: 'senders.record.returnPath',
+  tracking: 'senders.record.tracking',
+};
 
 /** Configurações → Remetentes e domínios: addresses confirmed by e-mail, domains verified by DNS. */
 export function SendersPanel() {
+  const { t } = useI18n();
   const senders = useSenders();
   const session = useSessionData();
   const manager = canManage(session);
@@ -75,16 +67,13 @@ export function SendersPanel() {
       <section aria-labelledby="remetentes-dominios" className="space-y-4">
         <div>
           <h2 id="remetentes-dominios" className="text-lg font-semibold text-slate-900">
-            Domínios
+            {t('senders.domains.title')}
           </h2>
-          <p className="text-sm text-slate-600">
-            Verifique seu domínio para enviar de qualquer endereço dele, com assinatura DKIM do próprio domínio — é o
-            que Gmail e Yahoo exigem (DMARC) para não mandar suas campanhas para o spam.
-          </p>
+          <p className="text-sm text-slate-600">{t('senders.domains.intro')}</p>
         </div>
         {manager ? <AddDomainForm /> : null}
         {domains.length === 0 ? (
-          <p className="text-sm text-slate-500">Nenhum domínio ainda.</p>
+          <p className="text-sm text-slate-500">{t('senders.domains.empty')}</p>
         ) : (
           domains.map((domain) => <DomainCard key={domain.id} domain={domain} manager={manager} />)
         )}
@@ -93,16 +82,13 @@ export function SendersPanel() {
       <section aria-labelledby="remetentes-enderecos" className="space-y-4">
         <div>
           <h2 id="remetentes-enderecos" className="text-lg font-semibold text-slate-900">
-            Endereços de remetente
+            {t('senders.addresses.title')}
           </h2>
-          <p className="text-sm text-slate-600">
-            Sem domínio próprio? Confirme um endereço: enviamos um link para ele. As mensagens saem assinadas pelo
-            domínio do Carteiro.
-          </p>
+          <p className="text-sm text-slate-600">{t('senders.addresses.intro')}</p>
         </div>
         {manager ? <AddAddressForm /> : null}
         {addresses.length === 0 ? (
-          <p className="text-sm text-slate-500">Nenhum endereço ainda.</p>
+          <p className="text-sm text-slate-500">{t('senders.addresses.empty')}</p>
         ) : (
           <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200">
             {addresses.map((a) => (
@@ -110,14 +96,14 @@ export function SendersPanel() {
                 <span className="font-medium text-slate-900">{a.email}</span>
                 <span className="flex items-center gap-3">
                   {a.status === 'confirmed' ? (
-                    <Badge tone="success">Confirmado</Badge>
+                    <Badge tone="success">{t('senders.addresses.confirmed')}</Badge>
                   ) : (
-                    <Badge tone="warning">Aguardando confirmação</Badge>
+                    <Badge tone="warning">{t('senders.addresses.awaiting')}</Badge>
                   )}
                   {manager ? (
                     <RemoveSenderButton
                       name={a.email}
-                      consequence="Campanhas com este remetente não poderão ser enviadas até que ele seja confirmado de novo."
+                      consequence={t('senders.addresses.removeConsequence')}
                       remove={() => deleteSenderAddress(a.id)}
                     />
                   ) : null}
@@ -184,47 +170,50 @@ function AddSenderForm(props: {
 }
 
 function AddAddressForm() {
+  const { t } = useI18n();
   return (
     <AddSenderForm
-      label="Novo endereço de remetente"
+      label={t('senders.addresses.new')}
       type="email"
-      placeholder="contato@suaempresa.com.br"
-      submitLabel="Enviar link de confirmação"
+      placeholder={t('senders.addresses.placeholder')}
+      submitLabel={t('senders.addresses.submit')}
       parse={(email) => {
         const parsed = senderAddressCreateSchema.safeParse({ email });
         return parsed.success
           ? { ok: true, value: parsed.data.email }
-          : { ok: false, message: parsed.error.issues[0]?.message ?? 'E-mail inválido.' };
+          : { ok: false, message: parsed.error.issues[0]?.message ?? t('senders.addresses.invalid') };
       }}
       add={addSenderAddress}
       done={(email, answer) =>
         (answer as { status?: string } | null)?.status === 'confirmed'
-          ? ['Remetente confirmado.', `${email} é o seu e-mail de login, já confirmado: pode enviar com ele.`]
-          : ['Link de confirmação enviado.', `Abra o e-mail que enviamos para ${email}.`]
+          ? [t('senders.addresses.confirmedToast'), t('senders.addresses.confirmedToastBody', { email })]
+          : [t('senders.addresses.sentToast'), t('senders.addresses.sentToastBody', { email })]
       }
     />
   );
 }
 
 function AddDomainForm() {
+  const { t } = useI18n();
   return (
     <AddSenderForm
-      label="Novo domínio"
-      placeholder="suaempresa.com.br"
-      submitLabel="Adicionar domínio"
+      label={t('senders.domains.new')}
+      placeholder={t('senders.domains.placeholder')}
+      submitLabel={t('senders.domains.submit')}
       parse={(domain) => {
         const parsed = senderDomainCreateSchema.safeParse({ domain });
         return parsed.success
           ? { ok: true, value: parsed.data.domain }
-          : { ok: false, message: parsed.error.issues[0]?.message ?? 'Domínio inválido.' };
+          : { ok: false, message: parsed.error.issues[0]?.message ?? t('senders.domains.invalid') };
       }}
       add={addSenderDomain}
-      done={() => ['Domínio adicionado.', 'Publique os registros abaixo no DNS e clique em "Verificar agora".']}
+      done={() => [t('senders.domains.addedToast'), t('senders.domains.addedToastBody')]}
     />
   );
 }
 
 function DomainCard({ domain, manager }: { domain: SenderDomainDto; manager: boolean }) {
+  const { t } = useI18n();
   const [checking, setChecking] = useState(false);
   const status = DOMAIN_STATUS[domain.status];
   async function check() {
@@ -232,33 +221,33 @@ function DomainCard({ domain, manager }: { domain: SenderDomainDto; manager: boo
     try {
       const result = await checkSenderDomain(domain.id);
       refreshSenders();
-      if (result.status === 'verified') toastSuccess(`${domain.domain} verificado.`);
-      else toastError(`${domain.domain} ainda não está verificado.`, new Error('Confira os registros marcados.'));
+      if (result.status === 'verified') toastSuccess(t('senders.check.verified', { domain: domain.domain }));
+      else toastError(t('senders.check.notYet', { domain: domain.domain }), new Error(t('senders.check.seeRecords')));
     } catch (error) {
-      toastError('Não foi possível verificar agora.', error);
+      toastError(t('senders.check.failed'), error);
     } finally {
       setChecking(false);
     }
   }
   return (
     <article
-      aria-label={`Domínio ${domain.domain}`}
+      aria-label={t('senders.domain.label', { domain: domain.domain })}
       className="space-y-4 rounded-xl border border-slate-200 p-4"
       data-testid={`domain-${domain.domain}`}
     >
       <header className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3">
           <h3 className="text-base font-semibold text-slate-900">{domain.domain}</h3>
-          <Badge tone={status.tone}>{status.label}</Badge>
+          <Badge tone={status.tone}>{t(status.label)}</Badge>
         </div>
         <div className="flex items-center gap-2">
           <Button size="sm" onClick={check} disabled={checking}>
-            {checking ? 'Verificando…' : 'Verificar agora'}
+            {checking ? t('senders.check.checking') : t('senders.check.now')}
           </Button>
           {manager ? (
             <RemoveSenderButton
               name={domain.domain}
-              consequence="A chave DKIM deste domínio será apagada; para voltar a usá-lo, será preciso publicar uma nova."
+              consequence={t('senders.domains.removeConsequence')}
               remove={() => deleteSenderDomain(domain.id)}
             />
           ) : null}
@@ -266,19 +255,18 @@ function DomainCard({ domain, manager }: { domain: SenderDomainDto; manager: boo
       </header>
       {domain.status === 'broken' ? (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          O registro DKIM deste domínio sumiu do DNS. Enquanto ele não voltar, campanhas com remetente em{' '}
-          {domain.domain} não podem ser enviadas.
+          {t('senders.domain.broken', { domain: domain.domain })}
         </p>
       ) : null}
       {domain.status === 'suspended' ? (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          Este domínio foi suspenso pela equipe do Carteiro. Fale com o suporte.
+          {t('senders.domain.suspended')}
         </p>
       ) : null}
       <p className="text-xs text-slate-500">
         {domain.lastCheckedAt
-          ? `Última verificação: ${formatDateTime(domain.lastCheckedAt)}. Verificamos de novo automaticamente de tempos em tempos.`
-          : 'Ainda não verificado. Depois de publicar os registros, clique em "Verificar agora" (o DNS pode levar alguns minutos para propagar).'}
+          ? t('senders.domain.lastChecked', { when: formatDateTime(domain.lastCheckedAt) })
+          : t('senders.domain.neverChecked')}
       </p>
       <ul className="space-y-3">
         {domain.records.map((record) => (
@@ -290,45 +278,45 @@ function DomainCard({ domain, manager }: { domain: SenderDomainDto; manager: boo
 }
 
 function DnsRecordRow({ record }: { record: SenderDnsRecord }) {
+  const { t } = useI18n();
+  const title = t(RECORD_TITLE[record.kind]);
   const state = RECORD_STATUS[record.status];
   return (
     <li className="rounded-lg bg-slate-50 p-3 text-sm" data-testid={`record-${record.kind}`}>
       <div className="mb-2 flex flex-wrap items-center gap-2">
-        <strong className="text-slate-900">{RECORD_TITLE[record.kind]}</strong>
+        <strong className="text-slate-900">{title}</strong>
         <span className="rounded bg-slate-200 px-1.5 text-xs font-mono text-slate-700">{record.type}</span>
         <span className="text-xs text-slate-500">
-          {record.required
-            ? 'obrigatório'
-            : record.kind === 'return_path' || record.kind === 'tracking'
-              ? 'opcional'
-              : 'recomendado'}
+          {t(
+            record.required
+              ? 'senders.record.required'
+              : record.kind === 'return_path' || record.kind === 'tracking'
+                ? 'senders.record.optional'
+                : 'senders.record.recommended',
+          )}
         </span>
-        <Badge tone={state.tone}>{state.label}</Badge>
+        <Badge tone={state.tone}>{t(state.label)}</Badge>
       </div>
       <dl className="grid gap-2 sm:grid-cols-[6rem_1fr_auto] sm:items-start">
-        <dt className="text-xs font-medium uppercase text-slate-500">Nome</dt>
+        <dt className="text-xs font-medium uppercase text-slate-500">{t('senders.record.name')}</dt>
         <dd className="break-all font-mono text-xs text-slate-800">{record.name}</dd>
-        <Button
-          size="sm"
+        <CopyButton
+          text={record.name}
           variant="secondary"
-          onClick={() => copy(record.name, 'Nome')}
-          aria-label={`Copiar nome ${RECORD_TITLE[record.kind]}`}
-        >
-          Copiar
-        </Button>
-        <dt className="text-xs font-medium uppercase text-slate-500">Valor</dt>
+          ariaLabel={t('senders.record.copyName', { record: title })}
+        />
+        <dt className="text-xs font-medium uppercase text-slate-500">{t('senders.record.value')}</dt>
         <dd className="break-all font-mono text-xs text-slate-800">{record.value}</dd>
-        <Button
-          size="sm"
+        <CopyButton
+          text={record.value}
           variant="secondary"
-          onClick={() => copy(record.value, 'Valor')}
-          aria-label={`Copiar valor ${RECORD_TITLE[record.kind]}`}
-        >
-          Copiar
-        </Button>
+          ariaLabel={t('senders.record.copyValue', { record: title })}
+        />
       </dl>
       {record.status === 'wrong' && record.found.length > 0 ? (
-        <p className="mt-2 break-all text-xs text-red-800">Encontrado no DNS: {record.found.join(' | ')}</p>
+        <p className="mt-2 break-all text-xs text-red-800">
+          {t('senders.record.foundInDns', { found: record.found.join(' | ') })}
+        </p>
       ) : null}
       {record.warning ? (
         <p role="alert" className="mt-2 text-xs font-medium text-amber-900">
@@ -350,13 +338,14 @@ function RemoveSenderButton({
   consequence: string;
   remove: () => Promise<unknown>;
 }) {
+  const { t } = useI18n();
   return (
     <Button
       variant="ghost"
       size="sm"
       onClick={() =>
         confirmAction({
-          title: `Remover ${name}?`,
+          title: t('senders.remove.confirm', { name }),
           description: consequence,
           action: async () => {
             await remove();
@@ -365,7 +354,7 @@ function RemoveSenderButton({
         })
       }
     >
-      Remover
+      {t('senders.remove')}
     </Button>
   );
 }

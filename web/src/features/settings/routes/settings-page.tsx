@@ -4,6 +4,7 @@ import { PageHeader } from '@/components/coming-soon-page';
 import { cn } from '@/lib/cn';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { revealInStrip } from '@/lib/reveal-in-strip';
+import { usePageTitle } from '@/lib/use-page-title';
 import { AccountForm } from '../components/account-form';
 import { SecurityPanel } from '../components/security-panel';
 import { SendersPanel } from '../components/senders-panel';
@@ -42,9 +43,7 @@ export function SettingsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const current = TABS.find((tab) => tab.id === searchParams.get('aba')) ?? TABS[0];
 
-  useEffect(() => {
-    document.title = `${t('page.settings.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('page.settings.title'));
 
   // On a phone the tabs scroll sideways: a link to ?aba=remetentes must show that tab whole, not cut at the edge.
   const tabList = useRef<HTMLDivElement>(null);

@@ -5,6 +5,7 @@ import { apiFetch, isApiError } from '@/lib/api-client';
 import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import '@/lib/i18n/errors-pt-BR';
+import { usePageTitle } from '@/lib/use-page-title';
 
 type ViewerState =
   | { status: 'loading' }
@@ -43,9 +44,7 @@ export function TemplateViewerPage() {
     return () => controller.abort();
   }, [id, token]);
 
-  useEffect(() => {
-    document.title = `${t('templateViewer.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('templateViewer.title'));
 
   if (state.status === 'not-found') return <NotFound />;
   if (state.status === 'error') {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorPanel, LoadingPanel } from '@/components/kit';
 import { Input } from '@/components/ui/input';
@@ -6,6 +6,7 @@ import { FieldError } from '@/components/ui/label';
 import { useI18n } from '@/lib/i18n';
 import type { Template } from '@/lib/queries/templates';
 import { useTemplate } from '@/lib/queries/templates';
+import { usePageTitle } from '@/lib/use-page-title';
 import { previewTemplate } from '../api/preview-template';
 import { testSendTemplate } from '../api/test-send-template';
 import { useUpdateTemplate } from '../api/update-template';
@@ -17,9 +18,7 @@ export function TemplateEditorPage() {
   const { t } = useI18n();
   const { id = '' } = useParams();
   const template = useTemplate(id);
-  useEffect(() => {
-    document.title = `${template.data?.name ?? t('templates.page.fallbackTitle')} — Carteiro`;
-  }, [template.data?.name, t]);
+  usePageTitle(template.data?.name ?? t('templates.page.fallbackTitle'));
   if (template.isPending) return <LoadingPanel />;
   if (template.isError) return <ErrorPanel error={template.error} onRetry={() => template.refetch()} />;
   return <LoadedEditor template={template.data} />;

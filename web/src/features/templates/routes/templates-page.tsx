@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
 import { ErrorPanel, formatDateTime, LoadingPanel } from '@/components/kit';
@@ -10,6 +10,7 @@ import { errorText } from '@/lib/error-text';
 import { useI18n } from '@/lib/i18n';
 import { useTemplates } from '@/lib/queries/templates';
 import { fillSample } from '@/lib/sample-liquid';
+import { usePageTitle } from '@/lib/use-page-title';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useCreateTemplate } from '../api/create-template';
 import { useDeleteTemplate } from '../api/delete-template';
@@ -20,9 +21,7 @@ import { useFooterAccount } from '../api/use-footer-account';
 /** `/dashboard/templates`: the account's template library, and new templates from the pt-BR starters. */
 export function TemplatesPage() {
   const { t } = useI18n();
-  useEffect(() => {
-    document.title = `${t('templates.title')} — Carteiro`;
-  }, [t]);
+  usePageTitle(t('templates.title'));
   const templates = useTemplates();
   const remove = useDeleteTemplate();
   const duplicate = useDuplicateTemplate();
