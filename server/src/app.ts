@@ -164,7 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mailPolicy = mailPolicyLimitsFrom(config);
   const mayCauseMail: MayCauseMail = (db, causer, mail) => assertMayCauseMail(db, mailPolicy, causer, mail);
   await app.register(accountsRoutes);
-  await app.register(teamRoutes, { mayCauseMail });
+  await app.register(teamRoutes, { mayCauseMail, clock: deps.clock });
   await app.register(publicConfigRoutes, { config });
   const payments = deps.payments ?? createPaymentProviders(config);
   await app.register(billingRoutes, { db: database.db, config, mailer: deps.mailer, payments });
