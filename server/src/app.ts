@@ -153,7 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ports: { findMembership, ensureAccountForUser, hasOperatorRole, isUserDisabled },
   });
   await app.register(accountsRoutes);
-  await app.register(teamRoutes);
+  await app.register(teamRoutes, { clock: deps.clock });
   await app.register(publicConfigRoutes, { config });
   const payments = deps.payments ?? createPaymentProviders(config);
   await app.register(billingRoutes, { db: database.db, config, mailer: deps.mailer, payments });

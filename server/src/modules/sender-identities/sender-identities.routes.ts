@@ -39,7 +39,7 @@ export async function senderIdentitiesRoutes(
     dns: DnsResolver;
     settings: SenderIdentitySettings;
     mailPolicy: MailPolicyLimits;
-    /** The rate-limit windows' clock (default: the system's). */
+    /** The clock of its time decisions: links' lifetimes, the one-a-minute re-send, the rate-limit window. */
     clock?: Clock;
   },
 ): Promise<void> {
@@ -68,7 +68,9 @@ export async function senderIdentitiesRoutes(
     if (!ownVerified) {
       await assertMayCauseMail(db, mailPolicy, actor, { kind: 'sender-confirmation', from: null, recipients: [email] });
     }
-    return reply.status(201).send(await addSenderAddress(db, mailer, settings, actor.accountId, email, ownVerified));
+    return reply
+      .status(201)
+      .send(await addSenderAddress(db, mailer, settings, actor.accountId, email, ownVerified, clock()));
   });
   app.delete('/api/sender-addresses/:id', async (request, reply) => {
     const actor = await requireActor(request);
@@ -79,7 +81,7 @@ export async function senderIdentitiesRoutes(
   // The link in the confirmation e-mail: whoever reads that mailbox confirms, signed in or not.
   app.post('/api/sender-addresses/confirm', async (request) => {
     const { token } = parseInput(senderAddressConfirmSchema, request.body);
-    return confirmSenderAddress(db, token);
+    return confirmSenderAddress(db, token, clock());
   });
 
   app.post('/api/sender-domains', async (request, reply) => {

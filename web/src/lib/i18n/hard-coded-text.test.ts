@@ -30,8 +30,6 @@ const EXEMPT: Record<string, string> = {
   // the binding one and is not translated by the interface catalogue (an English reader sees the binding text).
   'features/legal/routes/terms-of-use-page.tsx': 'legal document: the pt-BR text is the binding one',
   'features/legal/routes/privacy-policy-page.tsx': 'legal document: the pt-BR text is the binding one',
-  // TEMPORARY: i18ncamp moves the campaign screens onto pt-BR-campaigns.ts / en-campaigns.ts and removes this entry.
-  'features/campaigns/': 'TEMPORARY — being moved onto the campaign catalogues',
 };
 
 /**
