@@ -95,7 +95,7 @@ const NOW_DEFAULT =
   /(?<!(?:const|let|var) )\bnow(?:: Date)? = new Date\(\)|\bnow \?\? (?:new Date\(\)|\(\(\) => new Date\(\)\))/g;
 const READ = /Date\.now\(\)|new Date\(\)/g;
 
-export function clockReads(source: string): number {
+function clockReads(source: string): number {
   return (source.replace(NOW_DEFAULT, '').match(READ) ?? []).length;
 }
 
