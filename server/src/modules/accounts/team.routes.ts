@@ -9,7 +9,7 @@ import { parseInput } from '../../http/validate';
 import { invitationEmail } from '../auth/auth-emails';
 import { getSessionUser, requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
 import { userDirectory } from '../auth/users';
-import { assertMayCauseMail, mailPolicyLimitsFrom } from '../mail-policy/assert-may-cause-mail';
+import type { MayCauseMail } from '../mail-policy/assert-may-cause-mail';
 import { accountInvitations, accountMembers, accounts } from './accounts.db';
 import { findAccount } from './accounts.service';
 
@@ -25,8 +25,15 @@ export function hashInvitationToken(token: string): string {
  */
 export async function teamRoutes(
   app: FastifyInstance,
-  /** The clock of the invitations' lifetime (default: the system's). */
-  { clock = systemClock }: { clock?: Clock } = {},
+  {
+    mayCauseMail,
+    clock = systemClock,
+  }: {
+    /** assertMayCauseMail with the process's limits (mail-policy sits above accounts). */
+    mayCauseMail: MayCauseMail;
+    /** The clock of the invitations' lifetime (default: the system's). */
+    clock?: Clock;
+  },
 ): Promise<void> {
   const db = () => app.authDatabase.db;
 
@@ -131,7 +138,7 @@ export async function teamRoutes(
       .innerJoin(userDirectory, eq(userDirectory.id, accountMembers.userId))
       .where(and(eq(accountMembers.accountId, actor.accountId), eq(sql`lower(${userDirectory.email})`, input.email)));
     if (already) throw new AppError('conflict', ERROR_TEXT.accounts.alreadyMember);
-    await assertMayCauseMail(db(), mailPolicyLimitsFrom(app.authConfig), actor, {
+    await mayCauseMail(db(), actor, {
       kind: 'invitation',
       from: null,
       recipients: [input.email],
