@@ -1,4 +1,5 @@
 import {
+  type AddSuppressionsResult,
   CONSENT_LIFTS,
   MESSAGE_STREAMS,
   type MessageStream,
@@ -6,7 +7,9 @@ import {
   reasonsCovering,
   SUPPRESSION_REASON_PRECEDENCE,
   SUPPRESSION_REASON_VALUES,
+  type SuppressionLookup,
   type SuppressionReason,
+  type SuppressionSummary,
   strongestSuppressionReason,
   suppressionCovers,
 } from '@carteiro/shared';
@@ -211,11 +214,6 @@ export function suppressionsByAddress(
 
 export type { SuppressionReason };
 
-export interface SuppressionSummary {
-  total: number;
-  byReason: Record<SuppressionReason, number>;
-}
-
 /**
  * How many addresses the account suppresses (`total`, each address once) and how many carry each reason (an address
  * unsubscribed and later bounced counts under both). The list holds hashes only, never addresses.
@@ -236,14 +234,6 @@ export async function suppressionSummary(db: Db, accountId: string): Promise<Sup
   >;
   for (const row of rows) byReason[row.reason] = Number(row.count);
   return { total: Number(distinct?.count ?? 0), byReason };
-}
-
-export interface AddSuppressionsResult {
-  added: number;
-  alreadySuppressed: number;
-  /** The lines that are not e-mail addresses, as typed (first 100). */
-  invalid: string[];
-  invalidCount: number;
 }
 
 /**
@@ -284,19 +274,6 @@ export async function addManualSuppressions(
     added += inserted.length;
   }
   return { added, alreadySuppressed: hashes.size - added, invalid, invalidCount };
-}
-
-export interface SuppressionLookup {
-  email: string;
-  suppressed: boolean;
-  /** The strongest of its reasons (SUPPRESSION_REASON_PRECEDENCE). */
-  reason: SuppressionReason | null;
-  /** Every reason the address carries. */
-  reasons: SuppressionReason[];
-  /** The streams its reasons cover together (an unsubscribe alone: marketing). */
-  streams: MessageStream[];
-  /** When the strongest reason was recorded. */
-  createdAt: string | null;
 }
 
 /** Whether one (normalised) address is on the account's suppression list, why, and which streams that covers. */

@@ -45,7 +45,7 @@ export interface CompiledSegment {
  * (contacts). Every value is a bound parameter; the only identifiers in the SQL are the fixed ones written here
  * (a custom field is `c.fields ->> $key`, its key a parameter). Text comparisons ignore case. Dates and numbers
  * in custom fields are text: a value that does not look like one simply does not match (no cast can fail — the
- * casts are guarded by a regular expression).
+ * casts are guarded by a check of the text's shape).
  */
 export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
   const sets = new ContactSets('join');
@@ -132,10 +132,23 @@ function isoDate(x: SQL): SQL {
               end)`;
 }
 
-/** A field's text as a number (comma or dot decimals); null when it is not one. */
+/**
+ * A field's text as a number (comma or dot decimals); null when it is not one: `-?` then 1–15 digits then
+ * optionally `.` and 1–12 digits. Checked without a regular expression (~1 µs per contact, most of a number
+ * condition's cost): the characters left once the digits are deleted ('', '-', '.' or '-.') say which form it
+ * must have, and positions and lengths finish the check.
+ */
 function numeric(x: SQL): SQL {
-  return sql`(case when replace(btrim(${x}), ',', '.') ~ '^-?[0-9]{1,15}([.][0-9]{1,12})?$'
-                   then replace(btrim(${x}), ',', '.')::numeric end)`;
+  const s = sql`replace(btrim(${x}), ',', '.')`;
+  return sql`(case when (case translate(${s}, '0123456789', '')
+                           when '' then length(${s}) between 1 and 15
+                           when '-' then starts_with(${s}, '-') and length(${s}) between 2 and 16
+                           when '.' then strpos(${s}, '.') between 2 and 16
+                                         and length(${s}) - strpos(${s}, '.') between 1 and 12
+                           when '-.' then starts_with(${s}, '-') and strpos(${s}, '.') between 3 and 17
+                                          and length(${s}) - strpos(${s}, '.') between 1 and 12
+                           else false end)
+                   then ${s}::numeric end)`;
 }
 
 /** The month (01–12) of `now` in the time zone. */

@@ -2,6 +2,7 @@ import { DEFAULT_TIME_ZONE, formatBRL } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
+import { pluralForm } from '@/components/kit';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -14,14 +15,13 @@ import { BALANCE_QUERY_KEY, getBalance } from '@/lib/queries/balance';
 import { usePageTitle } from '@/lib/use-page-title';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { useDashboardStats } from '../api/get-stats';
-import { type CampaignSummary, hasAny, listCampaigns } from '../api/home';
+import { type CampaignListItem, hasAny, listCampaigns } from '../api/home';
 import { UnverifiedSendersNotice } from '../components/unverified-senders-notice';
-import { useHomeText } from '../utils/texts';
 
 // Recharts loads only when the home has campaigns to draw.
 const RecentCampaignsChart = lazy(() => import('../components/recent-campaigns-chart'));
 
-const STATUS_LABEL: Record<CampaignSummary['status'], MessageKey> = {
+const STATUS_LABEL: Record<CampaignListItem['status'], MessageKey> = {
   draft: 'dashboard.status.draft',
   scheduled: 'dashboard.status.scheduled',
   sending: 'dashboard.status.sending',
@@ -56,7 +56,6 @@ export function DashboardHomePage() {
   const balance = useQuery({ queryKey: BALANCE_QUERY_KEY, queryFn: ({ signal }) => getBalance(signal) });
   const campaigns = useQuery({ queryKey: ['campaigns', 'home'], queryFn: ({ signal }) => listCampaigns(signal) });
   const stats = useDashboardStats();
-  const text = useHomeText();
   const lists = useQuery({ queryKey: ['lists', 'any'], queryFn: ({ signal }) => hasAny('/api/lists', signal) });
   const contacts = useQuery({
     queryKey: ['contacts', 'any'],
@@ -98,11 +97,11 @@ export function DashboardHomePage() {
   const doneCount = steps.filter((s) => s.done).length;
   const rateHint = stats.data
     ? stats.data.rateWindowDelivered > 0
-      ? text('rateWindow', {
+      ? t('home.rateWindow', {
           count: formatCount(stats.data.rateWindowDelivered),
           date: rateWindowStart(session.account?.createdAt as string | undefined, timeZone),
         })
-      : text('rateNone')
+      : t('home.rateNone')
     : undefined;
   const checklistKnown = steps.every((s) => s.done !== undefined);
 
@@ -211,19 +210,19 @@ export function DashboardHomePage() {
         ) : (
           <>
             <Stat
-              label={text('sentThisMonth')}
+              label={t('home.sentThisMonth')}
               value={formatCount(stats.data.sentThisMonth)}
-              hint={text('sentTotal', { count: formatCount(stats.data.sentTotal) })}
+              hint={t('home.sentTotal', { count: formatCount(stats.data.sentTotal) })}
               testId="home-sent-month"
             />
             <Stat
-              label={text('openRate')}
+              label={t('home.openRate')}
               value={stats.data.rateWindowDelivered > 0 ? percent(stats.data.openRate) : '—'}
               hint={rateHint}
               testId="home-open-rate"
             />
             <Stat
-              label={text('clickRate')}
+              label={t('home.clickRate')}
               value={stats.data.rateWindowDelivered > 0 ? percent(stats.data.clickRate) : '—'}
               hint={rateHint}
               testId="home-click-rate"
@@ -271,8 +270,8 @@ function Stat({ label, value, hint, testId }: { label: string; value: string; hi
 const CHART_CAMPAIGNS = 6;
 
 /** Delivered, opens and clicks of the latest campaigns that went out, oldest first, with a table alternative. */
-function RecentChart({ campaigns, pending }: { campaigns: CampaignSummary[]; pending: boolean }) {
-  const text = useHomeText();
+function RecentChart({ campaigns, pending }: { campaigns: CampaignListItem[]; pending: boolean }) {
+  const { t, locale } = useI18n();
   if (pending) return null;
   const data = campaigns
     .filter((c) => c.startedAt && c.counters.sent > 0)
@@ -289,19 +288,19 @@ function RecentChart({ campaigns, pending }: { campaigns: CampaignSummary[]; pen
   const sum = (key: 'delivered' | 'opened' | 'clicked') => data.reduce((acc, d) => acc + d[key], 0);
   const total = (key: 'delivered' | 'opened' | 'clicked') => formatCount(sum(key));
   // "1 abertura", "2 aberturas": the word agrees with its count.
-  const word = (key: 'delivered' | 'opened' | 'clicked') => text(sum(key) === 1 ? `${key}One` : `${key}Other`);
+  const word = (key: 'delivered' | 'opened' | 'clicked') => t(`home.${key}.${pluralForm(locale, sum(key))}`);
   return (
     <Card data-testid="home-chart">
       <CardContent>
-        <h2 className="text-lg font-bold text-slate-900">{text('chartTitle')}</h2>
+        <h2 className="text-lg font-bold text-slate-900">{t('home.chartTitle')}</h2>
         {data.length === 0 ? (
           <p className="mt-3 rounded-lg bg-slate-50 px-4 py-6 text-center text-sm text-slate-600">
-            {text('chartEmpty')}
+            {t('home.chartEmpty')}
           </p>
         ) : (
           <>
             <p className="mt-1 text-sm text-slate-600">
-              {text('summary', {
+              {t('home.summary', {
                 campaigns: data.length,
                 delivered: total('delivered'),
                 deliveredWord: word('delivered'),
@@ -311,11 +310,11 @@ function RecentChart({ campaigns, pending }: { campaigns: CampaignSummary[]; pen
                 clickedWord: word('clicked'),
               })}
             </p>
-            <figure aria-label={text('chartLabel')} className="mt-3">
+            <figure aria-label={t('home.chartLabel')} className="mt-3">
               <Suspense
                 fallback={
                   <div className="flex h-40 items-center justify-center">
-                    <Spinner label={text('loading')} />
+                    <Spinner label={t('home.loading')} />
                   </div>
                 }
               >
@@ -324,20 +323,20 @@ function RecentChart({ campaigns, pending }: { campaigns: CampaignSummary[]; pen
                   <RecentCampaignsChart
                     data={data}
                     formatCount={formatCount}
-                    labels={{ delivered: text('delivered'), opened: text('opened'), clicked: text('clicked') }}
+                    labels={{ delivered: t('home.delivered'), opened: t('home.opened'), clicked: t('home.clicked') }}
                   />
                 </div>
               </Suspense>
             </figure>
             <details className="mt-2 text-sm">
-              <summary className="cursor-pointer font-medium text-brand-700">{text('chartTable')}</summary>
+              <summary className="cursor-pointer font-medium text-brand-700">{t('home.chartTable')}</summary>
               <table className="mt-2 w-full text-left">
                 <thead>
                   <tr className="text-xs uppercase tracking-wide text-slate-500">
-                    <th className="py-1 font-semibold">{text('campaign')}</th>
-                    <th className="py-1 text-right font-semibold">{text('delivered')}</th>
-                    <th className="py-1 text-right font-semibold">{text('opened')}</th>
-                    <th className="py-1 text-right font-semibold">{text('clicked')}</th>
+                    <th className="py-1 font-semibold">{t('home.campaign')}</th>
+                    <th className="py-1 text-right font-semibold">{t('home.delivered')}</th>
+                    <th className="py-1 text-right font-semibold">{t('home.opened')}</th>
+                    <th className="py-1 text-right font-semibold">{t('home.clicked')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -369,8 +368,8 @@ function CampaignList({
   title: string;
   empty: string;
   query: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown };
-  items: CampaignSummary[];
-  date: (c: CampaignSummary) => string;
+  items: CampaignListItem[];
+  date: (c: CampaignListItem) => string;
 }) {
   const { t } = useI18n();
   return (

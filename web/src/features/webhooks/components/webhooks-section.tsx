@@ -14,6 +14,7 @@ import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
+import { type MessageKey, useI18n } from '@/lib/i18n';
 import { confirmAction, toast } from '@/stores/app-store';
 import {
   revealWebhookSecret,
@@ -27,11 +28,11 @@ import {
   useWebhookEndpoints,
   type WebhookSecret,
 } from '../api';
-import { attemptsLabel, eventLabel, useWebhookTexts } from '../texts';
+import { attemptsLabel, eventLabel } from '../labels';
 
 /** Outbound webhooks on the API page: endpoints, their secret, a test event and the delivery log. */
 export function WebhooksSection() {
-  const x = useWebhookTexts();
+  const { t, locale } = useI18n();
   const endpoints = useWebhookEndpoints();
   const [adding, setAdding] = useState(false);
   return (
@@ -39,11 +40,11 @@ export function WebhooksSection() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 id="webhooks-title" className="text-xl font-bold text-slate-900">
-            {x.title}
+            {t('webhooks.title')}
           </h2>
-          <p className="mt-1 max-w-2xl text-sm text-slate-600">{x.intro}</p>
+          <p className="mt-1 max-w-2xl text-sm text-slate-600">{t('webhooks.intro')}</p>
         </div>
-        {!adding ? <Button onClick={() => setAdding(true)}>{x.add}</Button> : null}
+        {!adding ? <Button onClick={() => setAdding(true)}>{t('webhooks.add')}</Button> : null}
       </div>
       {adding ? <EndpointForm onDone={() => setAdding(false)} /> : null}
       {endpoints.isPending ? (
@@ -52,8 +53,8 @@ export function WebhooksSection() {
         <ErrorPanel error={endpoints.error} onRetry={() => endpoints.refetch()} />
       ) : endpoints.data.length === 0 ? (
         <div className="space-y-1 text-sm text-slate-500">
-          <p>{x.empty}</p>
-          <p className="max-w-2xl">{x.emptyHint}</p>
+          <p>{t('webhooks.empty')}</p>
+          <p className="max-w-2xl">{t('webhooks.emptyHint')}</p>
         </div>
       ) : (
         endpoints.data.map((endpoint) => <EndpointCard key={endpoint.id} endpoint={endpoint} />)
@@ -63,7 +64,7 @@ export function WebhooksSection() {
 }
 
 function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpointDto; onDone: () => void }) {
-  const x = useWebhookTexts();
+  const { t, locale } = useI18n();
   const create = useCreateWebhookEndpoint();
   const update = useUpdateWebhookEndpoint();
   const [url, setUrl] = useState(endpoint?.url ?? '');
@@ -80,14 +81,14 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpointDto; onD
           event.preventDefault();
           const parsed = webhookEndpointCreateSchema.safeParse({ url, description, eventTypes: types });
           if (!parsed.success) {
-            setError(parsed.error.issues[0]?.message ?? x.pickEvent);
+            setError(parsed.error.issues[0]?.message ?? t('webhooks.pickEvent'));
             return;
           }
           setError(null);
           try {
             if (endpoint) await update.mutateAsync({ id: endpoint.id, input: parsed.data });
             else await create.mutateAsync(parsed.data);
-            toast({ title: x.saved, variant: 'success' });
+            toast({ title: t('webhooks.saved'), variant: 'success' });
             onDone();
           } catch (err) {
             setError(errorText(err));
@@ -95,7 +96,7 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpointDto; onD
         }}
       >
         <div className="space-y-1.5">
-          <Label htmlFor="webhook-url">{x.url}</Label>
+          <Label htmlFor="webhook-url">{t('webhooks.url')}</Label>
           <Input
             id="webhook-url"
             type="url"
@@ -105,11 +106,11 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpointDto; onD
           />
         </div>
         <div className="space-y-1.5">
-          <Label htmlFor="webhook-description">{x.description}</Label>
+          <Label htmlFor="webhook-description">{t('webhooks.description')}</Label>
           <Input id="webhook-description" value={description} onChange={(e) => setDescription(e.target.value)} />
         </div>
         <fieldset>
-          <legend className="text-sm font-semibold text-slate-800">{x.events}</legend>
+          <legend className="text-sm font-semibold text-slate-800">{t('webhooks.events')}</legend>
           <div className="mt-2 grid gap-2 sm:grid-cols-2">
             {WEBHOOK_EVENT_TYPES.map((type) => (
               <label key={type} className="flex items-center gap-2 text-sm text-slate-700">
@@ -120,7 +121,7 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpointDto; onD
                     setTypes((current) => (e.target.checked ? [...current, type] : current.filter((t) => t !== type)))
                   }
                 />
-                <span>{eventLabel(x, type)}</span>
+                <span>{eventLabel(t, type)}</span>
                 <code className="text-xs text-slate-400">{type}</code>
               </label>
             ))}
@@ -129,10 +130,10 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpointDto; onD
         {error ? <FieldError>{error}</FieldError> : null}
         <div className="flex gap-2">
           <Button type="submit" disabled={pending}>
-            {x.save}
+            {t('webhooks.save')}
           </Button>
           <Button type="button" variant="outline" onClick={onDone}>
-            {x.cancel}
+            {t('common.cancel')}
           </Button>
         </div>
       </form>
@@ -141,7 +142,7 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpointDto; onD
 }
 
 function EndpointCard({ endpoint }: { endpoint: WebhookEndpointDto }) {
-  const x = useWebhookTexts();
+  const { t, locale } = useI18n();
   const update = useUpdateWebhookEndpoint();
   const remove = useDeleteWebhookEndpoint();
   const rotate = useRotateWebhookSecret();
@@ -173,44 +174,46 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpointDto }) {
           </div>
           {endpoint.disabledReason ? <p className="mt-2 text-sm text-red-700">{endpoint.disabledReason}</p> : null}
         </div>
-        <Badge tone={endpoint.enabled ? 'success' : 'warning'}>{endpoint.enabled ? x.enabled : x.disabled}</Badge>
+        <Badge tone={endpoint.enabled ? 'success' : 'warning'}>
+          {endpoint.enabled ? t('webhooks.enabled') : t('webhooks.disabled')}
+        </Badge>
       </div>
       <div className="flex flex-wrap gap-2">
         <Button
           size="sm"
-          onClick={() => run(() => test.mutateAsync(endpoint.id).then(() => setShowLog(true)), x.testSent)}
+          onClick={() => run(() => test.mutateAsync(endpoint.id).then(() => setShowLog(true)), t('webhooks.testSent'))}
         >
-          {x.sendTest}
+          {t('webhooks.sendTest')}
         </Button>
         <Button size="sm" variant="outline" onClick={() => setShowLog((v) => !v)}>
-          {showLog ? x.hideLog : x.showLog}
+          {showLog ? t('webhooks.hideLog') : t('webhooks.showLog')}
         </Button>
         <Button size="sm" variant="outline" onClick={() => setEditing(true)}>
-          {x.edit}
+          {t('webhooks.edit')}
         </Button>
         <Button
           size="sm"
           variant="outline"
           onClick={() => run(() => update.mutateAsync({ id: endpoint.id, input: { enabled: !endpoint.enabled } }))}
         >
-          {endpoint.enabled ? x.disable : x.enable}
+          {endpoint.enabled ? t('webhooks.disable') : t('webhooks.enable')}
         </Button>
         <Button
           size="sm"
           variant="ghost"
           onClick={() =>
             confirmAction({
-              title: x.remove,
-              description: x.removeConfirm,
+              title: t('webhooks.remove'),
+              description: t('webhooks.removeConfirm'),
               action: () => run(() => remove.mutateAsync(endpoint.id)),
             })
           }
         >
-          {x.remove}
+          {t('webhooks.remove')}
         </Button>
       </div>
       <div className="rounded-lg bg-slate-50 p-3 text-sm">
-        <p className="font-semibold text-slate-800">{x.secret}</p>
+        <p className="font-semibold text-slate-800">{t('webhooks.secret')}</p>
         {secret ? (
           <div className="mt-1 space-y-1">
             <code className="block break-all text-slate-900" data-testid="webhook-secret">
@@ -218,7 +221,7 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpointDto }) {
             </code>
             {secret.previousSecret ? (
               <p className="text-xs text-slate-500">
-                {x.previousSecret.replace('{until}', formatDateTime(secret.previousSecretExpiresAt))}:{' '}
+                {t('webhooks.previousSecret', { until: formatDateTime(secret.previousSecretExpiresAt) })}:{' '}
                 <code className="break-all">{secret.previousSecret}</code>
               </p>
             ) : null}
@@ -234,20 +237,20 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpointDto }) {
               secret ? setSecret(null) : run(async () => setSecret(await revealWebhookSecret(endpoint.id)))
             }
           >
-            {secret ? x.hide : x.reveal}
+            {secret ? t('webhooks.hide') : t('webhooks.reveal')}
           </Button>
           <Button
             size="sm"
             variant="outline"
             onClick={() =>
               confirmAction({
-                title: x.rotate,
-                description: x.rotateConfirm,
+                title: t('webhooks.rotate'),
+                description: t('webhooks.rotateConfirm'),
                 action: () => run(async () => setSecret(await rotate.mutateAsync(endpoint.id))),
               })
             }
           >
-            {x.rotate}
+            {t('webhooks.rotate')}
           </Button>
         </div>
       </div>
@@ -261,7 +264,7 @@ function statusTone(status: WebhookDeliveryStatus) {
 }
 
 function DeliveryLog({ endpointId }: { endpointId: string }) {
-  const x = useWebhookTexts();
+  const { t, locale } = useI18n();
   const [status, setStatus] = useState<WebhookDeliveryStatus | ''>('');
   const [eventType, setEventType] = useState('');
   const deliveries = useWebhookDeliveries(endpointId, { status, eventType });
@@ -269,30 +272,30 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
   return (
     <div className="space-y-3" data-testid="webhook-delivery-log">
       <div className="flex flex-wrap items-center gap-2">
-        <h3 className="mr-auto font-semibold text-slate-900">{x.log}</h3>
+        <h3 className="mr-auto font-semibold text-slate-900">{t('webhooks.log')}</h3>
         <Select
           className="w-auto"
-          aria-label={x.status}
+          aria-label={t('webhooks.status')}
           value={status}
           onChange={(e) => setStatus(e.target.value as WebhookDeliveryStatus | '')}
         >
-          <option value="">{x.allStatuses}</option>
+          <option value="">{t('webhooks.allStatuses')}</option>
           {WEBHOOK_DELIVERY_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {x[s]}
+              {t(`webhooks.${s}` as MessageKey)}
             </option>
           ))}
         </Select>
         <Select
           className="w-auto"
-          aria-label={x.event}
+          aria-label={t('webhooks.event')}
           value={eventType}
           onChange={(e) => setEventType(e.target.value)}
         >
-          <option value="">{x.allEvents}</option>
+          <option value="">{t('webhooks.allEvents')}</option>
           {WEBHOOK_EVENT_TYPES.map((type) => (
             <option key={type} value={type}>
-              {eventLabel(x, type)}
+              {eventLabel(t, type)}
             </option>
           ))}
         </Select>
@@ -302,17 +305,17 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
       ) : deliveries.isError ? (
         <ErrorPanel error={deliveries.error} onRetry={() => deliveries.refetch()} />
       ) : deliveries.data.length === 0 ? (
-        <p className="text-sm text-slate-500">{x.noDeliveries}</p>
+        <p className="text-sm text-slate-500">{t('webhooks.noDeliveries')}</p>
       ) : (
         <TableShell>
           <thead>
             <tr>
-              <th className={th}>{x.when}</th>
-              <th className={th}>{x.event}</th>
-              <th className={th}>{x.status}</th>
-              <th className={th}>{x.http}</th>
-              <th className={th}>{x.duration}</th>
-              <th className={th}>{x.answer}</th>
+              <th className={th}>{t('webhooks.when')}</th>
+              <th className={th}>{t('webhooks.event')}</th>
+              <th className={th}>{t('webhooks.status')}</th>
+              <th className={th}>{t('webhooks.http')}</th>
+              <th className={th}>{t('webhooks.duration')}</th>
+              <th className={th}>{t('webhooks.answer')}</th>
               <th className={th} />
             </tr>
           </thead>
@@ -323,12 +326,12 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                 <tr key={d.id}>
                   <td className={td}>{formatDateTime(last?.attemptedAt ?? d.createdAt)}</td>
                   <td className={td}>
-                    <span className="block">{eventLabel(x, d.eventType)}</span>
+                    <span className="block">{eventLabel(t, d.eventType)}</span>
                     <code className="text-xs text-slate-400">{d.eventId}</code>
                   </td>
                   <td className={td}>
-                    <Badge tone={statusTone(d.status)}>{x[d.status]}</Badge>
-                    <span className="block text-xs text-slate-500">{attemptsLabel(x, d.attempts)}</span>
+                    <Badge tone={statusTone(d.status)}>{t(`webhooks.${d.status}` as MessageKey)}</Badge>
+                    <span className="block text-xs text-slate-500">{attemptsLabel(t, locale, d.attempts)}</span>
                   </td>
                   <td className={`${td} tabular-nums`}>{last?.statusCode ?? '—'}</td>
                   <td className={`${td} tabular-nums`}>{last ? `${last.durationMs} ms` : '—'}</td>
@@ -345,13 +348,13 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                         onClick={async () => {
                           try {
                             await redeliver.mutateAsync(d.id);
-                            toast({ title: x.redelivered });
+                            toast({ title: t('webhooks.redelivered') });
                           } catch (err) {
                             toast({ title: errorText(err), variant: 'error' });
                           }
                         }}
                       >
-                        {x.redeliver}
+                        {t('webhooks.redeliver')}
                       </Button>
                     ) : null}
                   </td>
