@@ -2,28 +2,24 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { bearer, createApiKeyFor } from '../../../test/support/api-key';
-import { type SignedInUser, signUp } from '../../../test/support/sign-in';
+import type { SignedInUser } from '../../../test/support/sign-in';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import type { SendingEngine } from '../../worker/sending-engine';
-import { accounts } from '../accounts/accounts.db';
 import { sweepExpiredMessageFiles } from '../message-files/message-files';
 import { messageFiles } from '../message-files/message-files.db';
-import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
 import { dkimResults, drainMessages, lojaSigner } from '../sending/testing/dkim-check';
 import { useEngineHarness } from '../sending/testing/engine-harness';
-import { creditAccount } from '../sending/testing/send-fixtures';
+import { API_SENDER, messageApi } from './testing/message-api';
 
-const json = { 'content-type': 'application/json' };
 const QUOTA_MB = 10;
 const QUOTA_BYTES = QUOTA_MB * 1024 * 1024;
 const catalogue = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(40_000), Buffer.from('\n%%EOF\n')]);
 
 const message = (to: string, extra: Record<string, unknown> = {}) => ({
   to: { email: to },
-  from: { email: 'pedidos@loja.com.br', name: 'Loja' },
+  from: { email: API_SENDER, name: 'Loja' },
   subject: 'Seu catálogo',
   html: '<p>Segue o catálogo.</p>',
   ...extra,
@@ -36,29 +32,11 @@ const message = (to: string, extra: Record<string, unknown> = {}) => ({
 describe.each(DATABASE_KINDS)('uploaded files attached by fileId on %s', (kind) => {
   const h = useEngineHarness(kind, { API_RATE_LIMIT: '1000', API_FILES_QUOTA_MB: String(QUOTA_MB) });
 
-  async function keyWithCredit(creditMillis: number, mode: 'live' | 'test' = 'live') {
-    const user = await signUp(h.t, { verified: true });
-    await creditAccount(h.db, user.accountId, creditMillis);
-    await trustSenderAddress(h.db, user.accountId, 'pedidos@loja.com.br');
-    return { user, secret: await keyOf(user, mode) };
-  }
-  async function keyOf(user: SignedInUser, mode: 'live' | 'test') {
-    if (mode === 'live') return createApiKeyFor(h.t, user, 'send_only');
-    const created = await h.t.app.inject({
-      method: 'POST',
-      url: '/api/api-keys',
-      headers: { ...user.headers, ...json },
-      payload: { name: 'Homologação', scope: 'send_only', mode: 'test' },
-    });
-    return created.json().secret as string;
-  }
-  const call = (secret: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
-    h.t.app.inject({
-      method,
-      url,
-      headers: bearer(secret, payload === undefined ? {} : json),
-      ...(payload === undefined ? {} : { payload }),
-    });
+  const api = messageApi(h);
+  const keyWithCredit = (creditMillis: number, mode: 'live' | 'test' = 'live') =>
+    api.keyWithCredit(creditMillis, { mode });
+  const keyOf = (user: SignedInUser, mode: 'live' | 'test') => api.keyOf(user, { mode });
+  const { call } = api;
   const upload = (secret: string, file: object) => call(secret, 'POST', '/api/v1/files', file);
 
   const drain = (sender: SendingEngine, ids: number[]) => drainMessages(h.db, sender, ids);
@@ -203,8 +181,7 @@ describe.each(DATABASE_KINDS)('uploaded files attached by fileId on %s', (kind) 
     }
     const rows = await h.db.select().from(messages).where(eq(messages.accountId, user.accountId));
     expect(rows).toHaveLength(0);
-    const [account] = await h.db.select().from(accounts).where(eq(accounts.id, user.accountId));
-    expect(Number(account?.balanceMillis)).toBe(1_000);
+    expect(await api.balanceOf(user.accountId)).toBe(1_000);
   });
 
   it('counts uploaded files in the 10 MB of a message', async () => {
@@ -308,8 +285,7 @@ describe.each(DATABASE_KINDS)('uploaded files attached by fileId on %s', (kind) 
       .from(messages)
       .where(eq(messages.id, Number(sent.json().messages[0].id)));
     expect(row?.status).toBe('failed');
-    const [account] = await h.db.select().from(accounts).where(eq(accounts.id, user.accountId));
-    expect(Number(account?.balanceMillis)).toBe(1_000);
+    expect(await api.balanceOf(user.accountId)).toBe(1_000);
   });
 
   it('sweeps expired files, but keeps one a queued message still needs', async () => {
@@ -365,7 +341,6 @@ describe.each(DATABASE_KINDS)('uploaded files attached by fileId on %s', (kind) 
     expect(h.sink.messages.filter((m) => m.to === 'teste@destino.com.br' && m.raw.includes('catalogo.pdf'))).toEqual(
       [],
     );
-    const [account] = await h.db.select().from(accounts).where(eq(accounts.id, user.accountId));
-    expect(Number(account?.balanceMillis)).toBe(1_000);
+    expect(await api.balanceOf(user.accountId)).toBe(1_000);
   });
 });

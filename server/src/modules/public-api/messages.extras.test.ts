@@ -3,26 +3,24 @@ import { WEBHOOK_EVENT_SCHEMAS } from '@carteiro/shared';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { bearer, createApiKeyFor } from '../../../test/support/api-key';
-import { signUp } from '../../../test/support/sign-in';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import type { SendingEngine } from '../../worker/sending-engine';
 import { accounts } from '../accounts/accounts.db';
-import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
 import { dkimResults, drainMessages, lojaSigner } from '../sending/testing/dkim-check';
 import { useEngineHarness } from '../sending/testing/engine-harness';
-import { creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
+import { suppressEmail } from '../sending/testing/send-fixtures';
 import { expandEventBatches } from '../webhooks/dispatch';
 import { webhookEndpoints } from '../webhooks/webhooks.db';
+import { API_SENDER, messageApi } from './testing/message-api';
 
 const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(30_000), Buffer.from('\n%%EOF\n')]);
 const png = randomBytes(2_000);
 
 const body = (extra: Record<string, unknown> = {}) => ({
   to: { email: 'cliente@destino.com.br', name: 'Cliente Ação' },
-  from: { email: 'pedidos@loja.com.br', name: 'Loja' },
+  from: { email: API_SENDER, name: 'Loja' },
   subject: 'Pedido {{ pedido }} confirmado',
   html: '<p>Olá, {{ contato.nome }}: pedido {{ pedido }}.</p><img src="cid:logo@loja">',
   data: { pedido: '77' },
@@ -32,14 +30,9 @@ const body = (extra: Record<string, unknown> = {}) => ({
 describe.each(DATABASE_KINDS)('POST /api/v1/messages with cc, bcc, headers, files, tags and metadata on %s', (kind) => {
   const h = useEngineHarness(kind, { API_RATE_LIMIT: '1000' });
 
-  async function keyWithCredit(creditMillis: number) {
-    const user = await signUp(h.t, { verified: true });
-    await creditAccount(h.db, user.accountId, creditMillis);
-    await trustSenderAddress(h.db, user.accountId, 'pedidos@loja.com.br');
-    return { user, secret: await createApiKeyFor(h.t, user, 'send_only') };
-  }
-  const post = (secret: string, url: string, payload: object) =>
-    h.t.app.inject({ method: 'POST', url, headers: bearer(secret, { 'content-type': 'application/json' }), payload });
+  const api = messageApi(h);
+  const { keyWithCredit } = api;
+  const post = (secret: string, url: string, payload: object) => api.call(secret, 'POST', url, payload);
 
   const drain = (sender: SendingEngine, ids: number[]) => drainMessages(h.db, sender, ids);
 

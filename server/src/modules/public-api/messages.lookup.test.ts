@@ -1,19 +1,17 @@
 import { MESSAGE_LOOKUP_STATUSES, messageCollectionSchema, messageDetailSchema } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { bearer, createApiKeyFor } from '../../../test/support/api-key';
-import { signUp } from '../../../test/support/sign-in';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import type { SendingEngine } from '../../worker/sending-engine';
-import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
 import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
-import { createReadyCampaign, creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
+import { createReadyCampaign, suppressEmail } from '../sending/testing/send-fixtures';
+import { API_SENDER, messageApi } from './testing/message-api';
 
 const body = (to: string, extra: Record<string, unknown> = {}) => ({
   to: { email: to },
-  from: { email: 'pedidos@loja.com.br', name: 'Loja' },
+  from: { email: API_SENDER, name: 'Loja' },
   subject: 'Pedido {{ pedido }}',
   html: '<p>Pedido {{ pedido }}.</p>',
   data: { pedido: '9' },
@@ -23,19 +21,12 @@ const body = (to: string, extra: Record<string, unknown> = {}) => ({
 describe.each(DATABASE_KINDS)('message lookup: GET /api/v1/messages/{id} and GET /api/v1/messages on %s', (kind) => {
   const h = useEngineHarness(kind, { API_RATE_LIMIT: '1000' });
 
+  const api = messageApi(h);
+  const { call } = api;
   async function account() {
-    const user = await signUp(h.t, { verified: true });
-    await creditAccount(h.db, user.accountId, 1_000);
-    await trustSenderAddress(h.db, user.accountId, 'pedidos@loja.com.br');
-    return { user, send: await createApiKeyFor(h.t, user, 'send_only'), full: await createApiKeyFor(h.t, user) };
+    const { user, secret: send } = await api.keyWithCredit(1_000);
+    return { user, send, full: await api.keyOf(user, { scope: 'full' }) };
   }
-  const call = (secret: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    h.t.app.inject({
-      method,
-      url,
-      headers: bearer(secret, payload ? { 'content-type': 'application/json' } : {}),
-      ...(payload ? { payload } : {}),
-    });
 
   async function drain(sender: SendingEngine) {
     await runEngineUntil(

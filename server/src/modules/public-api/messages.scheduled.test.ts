@@ -1,23 +1,18 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { bearer, createApiKeyFor } from '../../../test/support/api-key';
-import { signUp } from '../../../test/support/sign-in';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import type { SendingEngine } from '../../worker/sending-engine';
-import { accounts } from '../accounts/accounts.db';
 import { ledgerEntries } from '../billing/billing.db';
-import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { messages } from '../sending/messages.db';
 import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
-import { creditAccount } from '../sending/testing/send-fixtures';
+import { API_SENDER, messageApi } from './testing/message-api';
 
-const json = { 'content-type': 'application/json' };
 const HOUR = 3_600_000;
 
 const message = (to: string, extra: Record<string, unknown> = {}) => ({
   to: { email: to },
-  from: { email: 'pedidos@loja.com.br', name: 'Loja' },
+  from: { email: API_SENDER, name: 'Loja' },
   subject: 'Lembrete do seu pedido',
   text: 'Seu pedido chega amanhã.',
   ...extra,
@@ -30,28 +25,7 @@ const message = (to: string, extra: Record<string, unknown> = {}) => ({
 describe.each(DATABASE_KINDS)('scheduled messages (sendAt) on %s', (kind) => {
   const h = useEngineHarness(kind, { API_RATE_LIMIT: '1000' });
 
-  async function keyWithCredit(creditMillis: number) {
-    const user = await signUp(h.t, { verified: true });
-    await creditAccount(h.db, user.accountId, creditMillis);
-    await trustSenderAddress(h.db, user.accountId, 'pedidos@loja.com.br');
-    return { user, secret: await createApiKeyFor(h.t, user, 'send_only') };
-  }
-  const call = (secret: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    h.t.app.inject({
-      method,
-      url,
-      headers: bearer(secret, payload === undefined ? {} : json),
-      ...(payload === undefined ? {} : { payload }),
-    });
-  const balanceOf = async (accountId: string) =>
-    Number((await h.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]?.balanceMillis);
-  const statusOf = async (id: string) =>
-    (
-      await h.db
-        .select({ status: messages.status })
-        .from(messages)
-        .where(eq(messages.id, Number(id)))
-    )[0]?.status;
+  const { keyWithCredit, call, balanceOf, statusOf } = messageApi(h);
 
   const tickUntil = (sender: SendingEngine, done: () => Promise<boolean>, ms: number) =>
     runEngineUntil(sender, done, 'the scheduled message', { ms, pauseMs: 200 });

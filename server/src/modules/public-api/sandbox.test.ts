@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENT_SCHEMAS } from '@carteiro/shared';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { bearer, createApiKeyFor } from '../../../test/support/api-key';
+import { createApiKeyFor } from '../../../test/support/api-key';
 import { signUp } from '../../../test/support/sign-in';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
@@ -12,6 +12,7 @@ import { useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount } from '../sending/testing/send-fixtures';
 import { createTemplate } from '../templates/templates';
 import { webhookEndpoints } from '../webhooks/webhooks.db';
+import { messageApi } from './testing/message-api';
 
 const json = { 'content-type': 'application/json' };
 
@@ -23,13 +24,8 @@ const json = { 'content-type': 'application/json' };
 describe.each(DATABASE_KINDS)('test keys (sandbox) on %s', (kind) => {
   const h = useEngineHarness(kind, { API_RATE_LIMIT: '1000' });
 
-  const call = (secret: string, method: 'GET' | 'POST', url: string, payload?: object, headers = {}) =>
-    h.t.app.inject({
-      method,
-      url,
-      headers: bearer(secret, payload === undefined ? headers : { ...json, ...headers }),
-      ...(payload === undefined ? {} : { payload }),
-    });
+  const api = messageApi(h);
+  const { call } = api;
 
   it('sends, answers and shows like a live key; delivers, charges and leaks nothing', async () => {
     const owner = await signUp(h.t, { verified: true });

@@ -27,7 +27,7 @@ export function CampaignSendCard({
   editable: boolean;
   timeZone: string;
 }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const unschedule = useUnscheduleCampaign();
   return (
     <Card className="h-fit">
@@ -35,7 +35,7 @@ export function CampaignSendCard({
         <h2 className="text-lg font-bold text-slate-900">{t('campaigns.send.title')}</h2>
         {campaign.status === 'scheduled' && campaign.scheduledAt ? (
           <div className="rounded-lg bg-brand-50 p-3 text-sm text-brand-900" data-testid="scheduled-at">
-            {t('campaigns.send.scheduledFor')} <strong>{formatInZone(campaign.scheduledAt, timeZone)}</strong>
+            {t('campaigns.send.scheduledFor')} <strong>{formatInZone(campaign.scheduledAt, timeZone, locale)}</strong>
           </div>
         ) : null}
         {editable ? <ScheduleForm campaign={campaign} timeZone={timeZone} /> : null}

@@ -23,6 +23,7 @@ export function utcWallTime(date: Date): string {
   return date.toISOString().slice(0, 16);
 }
 
-export function formatInZone(iso: string, timeZone: string = DEFAULT_TIME_ZONE): string {
-  return new Intl.DateTimeFormat('pt-BR', { dateStyle: 'full', timeStyle: 'short', timeZone }).format(new Date(iso));
+/** The long form with the weekday and month in words ("quinta-feira, 26 de novembro…"), in the interface's language. */
+export function formatInZone(iso: string, timeZone: string = DEFAULT_TIME_ZONE, locale = 'pt-BR'): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short', timeZone }).format(new Date(iso));
 }

@@ -266,7 +266,8 @@ describe('in English (the en catalogue)', () => {
     await setLocale('en');
     renderAt('/dashboard/campaigns', (url) => {
       if (url === '/api/campaigns') return Response.json({ items: [campaign({ status: 'scheduled', subject: '' })] });
-      if (url === `/api/campaigns/${ID}`) return Response.json(campaign());
+      if (url === `/api/campaigns/${ID}`)
+        return Response.json(campaign({ status: 'scheduled', scheduledAt: '2026-11-26T13:00:00.000Z' }));
       return undefined;
     });
     const rows = await screen.findAllByRole('row', undefined, SLOW);
@@ -279,15 +280,20 @@ describe('in English (the en catalogue)', () => {
     const summary = await screen.findByTestId('campaign-summary', undefined, SLOW);
     await within(summary).findByText('Recipients', undefined, SLOW);
     expect(summary.textContent).toContain('Balance after the send');
-    expect(screen.getByRole('button', { name: 'Delete' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Unschedule' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reschedule' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Send now' })).toBeTruthy();
     expect(screen.getByText('Except those in')).toBeTruthy();
-    expect(screen.getByText('Draft')).toBeTruthy();
+    expect(screen.getByText('Scheduled')).toBeTruthy();
+    // The long date in words follows the interface's language (10:00 in São Paulo).
+    expect(screen.getByTestId('scheduled-at').textContent).toBe(
+      'Scheduled for Thursday, November 26, 2026 at 10:00 AM',
+    );
     expect(screen.getByText('opens')).toBeTruthy();
     // The checklist's item texts are the shared send rule's (the server refuses a send with the same words).
     const checklist = screen.getByTestId('send-checklist').textContent ?? '';
     expect(checklist).toContain('1 item is missing before sending:');
     const page = (document.body.textContent ?? '').replace(checklist, '');
-    expect(page).not.toMatch(/Destinatários|Excluir|Enviar agora|Rascunho|Configurações|Remetente/);
+    expect(page).not.toMatch(/Destinatários|Excluir|Enviar agora|Agendada|Configurações|Remetente|feira/);
   });
 });
