@@ -16,6 +16,7 @@ import { ensureAccountForUser, findMembership } from './modules/accounts/account
 import { teamRoutes } from './modules/accounts/team.routes';
 import { authPlugin } from './modules/auth/auth.routes';
 import { automationsRoutes } from './modules/automations/automations.routes';
+import { backOfficeRoutes } from './modules/back-office/back-office.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
 import { hasOperatorRole } from './modules/billing/operators';
 import { createPaymentProviders, type PaymentProviders } from './modules/billing/payments/providers';
@@ -28,15 +29,21 @@ import {
   sesWebhookRoutes,
 } from './modules/bounces/ses-webhook.routes';
 import { type CertificateFetcher, httpsCertificateFetcher, SnsVerifier } from './modules/bounces/sns';
+import { writeEngagementCounters } from './modules/campaigns/campaign-records';
 import { campaignSendRoutes } from './modules/campaigns/campaign-send.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { compatRoutes } from './modules/compat/compat.routes';
 import { sendCampaignCompatRoutes } from './modules/compat/send-campaign.routes';
 import { contactsRoutes } from './modules/contacts/contacts.routes';
 import { devMailboxRoutes } from './modules/dev-mailbox/dev-mailbox.routes';
+import { deleteImportFilesMentioning } from './modules/imports/import-file-store';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { listsRoutes } from './modules/lists/lists.routes';
-import { mailPolicyLimitsFrom } from './modules/mail-policy/assert-may-cause-mail';
+import {
+  assertMayCauseMail,
+  type MayCauseMail,
+  mailPolicyLimitsFrom,
+} from './modules/mail-policy/assert-may-cause-mail';
 import { registerMetrics } from './modules/metrics/metrics';
 import { privacyRequestsRoutes } from './modules/privacy-requests/privacy-requests.routes';
 import { apiKeysRoutes } from './modules/public-api/api-keys.routes';
@@ -152,11 +159,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger,
     ports: { findMembership, ensureAccountForUser, hasOperatorRole, isUserDisabled },
   });
+  // Mail a signed-in sender causes outside a campaign, with this process's quotas: handed to the modules that sit
+  // below mail-policy (accounts' invitations, sender-identities' confirmations).
+  const mailPolicy = mailPolicyLimitsFrom(config);
+  const mayCauseMail: MayCauseMail = (db, causer, mail) => assertMayCauseMail(db, mailPolicy, causer, mail);
   await app.register(accountsRoutes);
-  await app.register(teamRoutes);
+  await app.register(teamRoutes, { mayCauseMail, clock: deps.clock });
   await app.register(publicConfigRoutes, { config });
   const payments = deps.payments ?? createPaymentProviders(config);
   await app.register(billingRoutes, { db: database.db, config, mailer: deps.mailer, payments });
+  await app.register(backOfficeRoutes, { db: database.db });
   await app.register(paymentWebhookRoutes, {
     db: database.db,
     mercadoPago: payments.mercadoPago,
@@ -164,7 +176,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // What a confirmation link needs (double opt-in lists): where the app answers and the secret that signs it.
   const consentLinks = { publicUrl: config.PUBLIC_URL, secret: resolveAuthSecret(config) };
-  await app.register(contactsRoutes, { db: database.db, links: consentLinks });
+  // An erasure also deletes the stored import files that mention the address (imports sits above contacts).
+  await app.register(contactsRoutes, {
+    db: database.db,
+    links: consentLinks,
+    eraseMentions: deleteImportFilesMentioning,
+  });
   await app.register(listsRoutes, { db: database.db });
   await app.register(segmentsRoutes, { db: database.db });
   await app.register(importsRoutes, {
@@ -180,7 +197,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.PUBLIC_URL,
     secret: resolveAuthSecret(config),
   });
-  const mailPolicy = mailPolicyLimitsFrom(config);
   await app.register(templatesRoutes, {
     db: database.db,
     mailer: deps.mailer,
@@ -203,7 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer,
     dns,
     settings: senderIdentitySettings(config),
-    mailPolicy,
+    mayCauseMail,
     clock: deps.clock,
   });
   await registerAfterSend(app, { config, db: database.db, logger: deps.logger, clock: deps.clock });
@@ -260,6 +276,7 @@ async function registerAfterSend(
   setTrackingSecret(resolveAuthSecret(config));
   const recorder = new EventRecorder(db, {
     logger: deps.logger,
+    writeEngagementCounters,
     flushMs: config.TRACKING_FLUSH_MS,
     // PGlite runs each statement on this process's own thread: smaller batches keep one write from holding the
     // pixel and redirect answers queued behind it for long (PostgreSQL writes in another process).

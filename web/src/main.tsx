@@ -7,7 +7,7 @@ import './index.css';
 document.documentElement.lang = getLocale();
 
 const root = document.getElementById('root');
-if (!root) throw new Error('#root não encontrado em index.html');
+if (!root) throw new Error('#root not found in index.html');
 
 createRoot(root).render(
   <StrictMode>

@@ -1,3 +1,5 @@
+import { type Clock, systemClock } from '../clock';
+
 /**
  * A piece of work a process repeats on a timer. State lives in the tables, so a job is safe to run in several
  * processes at once (each job says why where it matters) and `run(now)` is the whole job: tests call it with
@@ -39,7 +41,7 @@ export interface JobLogger {
   warn(details: Record<string, unknown>, message: string): void;
 }
 
-export function startPeriodicJobs(logger: JobLogger, clock: () => Date = () => new Date()): PeriodicJobs {
+export function startPeriodicJobs(logger: JobLogger, clock: Clock = systemClock): PeriodicJobs {
   const entries = new Map<string, Entry>();
   let stopped = false;
 

@@ -124,3 +124,51 @@ export interface AbTestReport {
   held: number;
   variants: AbVariantResult[];
 }
+
+/** Live progress of a campaign (GET /api/campaigns/:id/progress; the view page polls it while sending). */
+export interface CampaignProgress {
+  status: CampaignStatus;
+  recipients: number;
+  sent: number;
+  failed: number;
+  skipped: number;
+  remaining: number;
+  /** Messages accepted per second over the last minute. */
+  ratePerSecond: number;
+  /** ISO time the remaining messages should be done at the current rate; null when unknown or done. */
+  estimatedEnd: string | null;
+  pausedReason: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /**
+   * A/B test whose winner is not chosen yet: when it will be (ISO). Meanwhile the held recipients wait, so
+   * there is no estimated end.
+   */
+  abTestDecideAt: string | null;
+}
+
+/** One recipient of a campaign with their activity (GET /api/campaigns/:id/recipients). */
+export interface RecipientActivity {
+  messageId: number;
+  contactId: string | null;
+  email: string;
+  status: string;
+  sentAt: string | null;
+  opens: number;
+  clicks: number;
+  lastOpenAt: string | null;
+  lastClickAt: string | null;
+  unsubscribed: boolean;
+  bounce: string | null;
+  complained: boolean;
+  /** Why a skipped message was not delivered (SkipReason); null for other statuses and older skipped messages. */
+  skipReason: SkipReason | null;
+  /** A/B test: the letter of the variant the recipient got ("A"…); null for a normal campaign or while held. */
+  variant: string | null;
+}
+
+/** A keyset page of recipients (cursor = the last message id). */
+export interface RecipientPage {
+  items: RecipientActivity[];
+  nextCursor: string | null;
+}

@@ -9,6 +9,7 @@ import type { Campaign } from '@/features/campaigns/api/types';
 import { useUpdateCampaign } from '@/features/campaigns/api/update-campaign';
 import { CampaignStatusBadge } from '@/features/campaigns/components/status-badge';
 import { TemplateEditor } from '@/features/templates/components/template-editor';
+import { useI18n } from '@/lib/i18n';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /**
@@ -18,13 +19,15 @@ import { usePageTitle } from '@/lib/use-page-title';
 export function CampaignTemplatePage() {
   const { id = '' } = useParams();
   const campaign = useCampaign(id);
-  usePageTitle('Modelo da campanha');
+  const { t } = useI18n();
+  usePageTitle(t('campaignTemplate.title'));
   if (campaign.isPending) return <LoadingPanel />;
   if (campaign.isError) return <ErrorPanel error={campaign.error} onRetry={() => campaign.refetch()} />;
   return <CampaignTemplateEditor campaign={campaign.data} />;
 }
 
 function CampaignTemplateEditor({ campaign }: { campaign: Campaign }) {
+  const { t } = useI18n();
   const update = useUpdateCampaign(campaign.id);
   const editable = isEditable(campaign.status);
   return (
@@ -32,12 +35,10 @@ function CampaignTemplateEditor({ campaign }: { campaign: Campaign }) {
       <Link to={`/dashboard/campaigns/${campaign.id}/view`} className="text-sm text-brand-700 hover:underline">
         ← {campaign.name}
       </Link>
-      <PageHeader title="Modelo da campanha">
+      <PageHeader title={t('campaignTemplate.title')}>
         <CampaignStatusBadge status={campaign.status} />
       </PageHeader>
-      <p className="-mt-4 mb-4 text-sm text-slate-600">
-        Esta é a cópia própria da campanha: mudar aqui não altera a biblioteca de modelos.
-      </p>
+      <p className="-mt-4 mb-4 text-sm text-slate-600">{t('campaignTemplate.ownCopy')}</p>
       <TemplateEditor
         readOnly={!editable}
         initial={{ html: campaign.template, project: campaign.templateProject }}

@@ -22,7 +22,7 @@ export function ConfirmDialog() {
     try {
       await dialog.action();
     } catch (error) {
-      console.warn('a ação confirmada falhou', error);
+      console.warn('the confirmed action failed', error);
       store.toast({
         title: t('common.error'),
         description: error instanceof Error ? error.message : undefined,

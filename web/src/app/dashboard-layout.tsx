@@ -219,7 +219,7 @@ function DashboardShell() {
       </a>
       <aside className="hidden border-r border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-dvh lg:flex-col">
         <div className="flex h-16 items-center border-b border-slate-200 px-5">
-          <Link to="/dashboard" aria-label="Carteiro — painel">
+          <Link to="/dashboard" aria-label={t('dashboard.homeLabel')}>
             <Logo />
           </Link>
         </div>
@@ -229,7 +229,7 @@ function DashboardShell() {
       </aside>
 
       <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-slate-200 bg-white px-4 lg:hidden">
-        <Link to="/dashboard" aria-label="Carteiro — painel">
+        <Link to="/dashboard" aria-label={t('dashboard.homeLabel')}>
           <Logo />
         </Link>
         <Button

@@ -17,7 +17,7 @@ export function Toaster() {
   const { t } = useI18n();
   const open = toasts.filter((item) => item.open);
   return (
-    <section aria-label="Notificações" className={TOASTER_PLACEMENT}>
+    <section aria-label={t('common.notifications')} className={TOASTER_PLACEMENT}>
       {open.map((item) => (
         <ToastView
           key={item.id}

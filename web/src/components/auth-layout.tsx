@@ -1,15 +1,17 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Logo } from '@/components/logo';
+import { useI18n } from '@/lib/i18n';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /** The frame of every /auth page: logo, a card with the title, and the form. */
 export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
+  const { t } = useI18n();
   usePageTitle(title);
   return (
     <div className="flex min-h-dvh flex-col bg-gradient-to-b from-brand-50 to-white">
       <header className="px-4 py-6 sm:px-6">
-        <Link to="/" aria-label="Carteiro — início" className="inline-block">
+        <Link to="/" aria-label={t('nav.homeLabel')} className="inline-block">
           <Logo />
         </Link>
       </header>

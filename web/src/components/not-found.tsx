@@ -8,7 +8,7 @@ export function NotFound() {
   const { t } = useI18n();
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center bg-slate-50 px-4 text-center">
-      <Link to="/" aria-label="Carteiro — início">
+      <Link to="/" aria-label={t('nav.homeLabel')}>
         <Logo />
       </Link>
       <p className="mt-10 text-6xl font-extrabold tracking-tight text-brand-700">404</p>

@@ -36,7 +36,7 @@ export function loadPublicConfig(): Promise<PublicConfig> {
   pending ??= apiFetch<Partial<PublicConfig>>('/api/public-config')
     .then((config) => ({ ...FALLBACK_PUBLIC_CONFIG, ...config }))
     .catch((error: unknown) => {
-      console.warn('public-config indisponível; usando os valores padrão', error);
+      console.warn('public-config unavailable; using the defaults', error);
       return FALLBACK_PUBLIC_CONFIG;
     });
   return pending;

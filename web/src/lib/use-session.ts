@@ -9,7 +9,7 @@ export function useSession() {
 /** The loaded session; only inside the dashboard shell (after the gate). */
 export function useSessionData(): Session {
   const { data } = useSession();
-  if (!data) throw new Error('useSessionData fora do painel');
+  if (!data) throw new Error('useSessionData used outside the dashboard shell');
   return data;
 }
 

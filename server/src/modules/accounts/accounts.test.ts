@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookiesFrom, randomClientIp, type SignedInUser, signIn, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { testClock } from '../../../test/support/test-clock';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
-import { accountInvitations } from './accounts.db';
-import { hashInvitationToken } from './team.routes';
+import { INVITATION_DAYS } from './team.routes';
 
 async function waitForMail(t: TestApp, to: string, subject: RegExp) {
   for (let i = 0; i < 100; i++) {
@@ -18,8 +17,9 @@ async function waitForMail(t: TestApp, to: string, subject: RegExp) {
 
 describe.each(DATABASE_KINDS)('accounts and teams on %s', (kind) => {
   let t: TestApp;
+  const clock = testClock();
   beforeAll(async () => {
-    t = await createTestApp(kind, { PUBLIC_URL: 'https://app.carteiro.test' });
+    t = await createTestApp(kind, { PUBLIC_URL: 'https://app.carteiro.test' }, undefined, { clock: clock.now });
   });
   afterAll(async () => {
     await t.close();
@@ -353,14 +353,23 @@ describe.each(DATABASE_KINDS)('accounts and teams on %s', (kind) => {
         (await waitForMail(t, 'expira@example.com', /convidou você/)).text.match(/https?:\/\/\S+/) as RegExpMatchArray
       )[0],
     ).searchParams.get('token') as string;
-    await t.database.db
-      .update(accountInvitations)
-      .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(accountInvitations.tokenHash, hashInvitationToken(expiring)));
     const late = await signUp(t, { email: 'expira@example.com' });
-    const expired = await req(late, 'POST', '/api/invitations/accept', { accountId: owner.accountId, token: expiring });
-    expect(expired.statusCode).toBe(400);
-    expect(expired.json().error).toEqual({ code: 'expired-action-code', message: 'Este link expirou. Peça um novo.' });
+    // Its lifetime passes (the app's clock moves on): it leaves the pending list and the link says it expired.
+    clock.advance(INVITATION_DAYS * 24 * 3_600_000 + 1_000);
+    try {
+      expect((await req(owner, 'GET', '/api/account/invitations')).json().invitations).toEqual([]);
+      const expired = await req(late, 'POST', '/api/invitations/accept', {
+        accountId: owner.accountId,
+        token: expiring,
+      });
+      expect(expired.statusCode).toBe(400);
+      expect(expired.json().error).toEqual({
+        code: 'expired-action-code',
+        message: 'Este link expirou. Peça um novo.',
+      });
+    } finally {
+      clock.reset();
+    }
   });
 });
 

@@ -2,13 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { invitationAcceptSchema, invitationCreateSchema, memberUpdateSchema } from '@carteiro/shared';
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { type Clock, systemClock } from '../../clock';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
 import { parseInput } from '../../http/validate';
 import { invitationEmail } from '../auth/auth-emails';
 import { getSessionUser, requireActor, requireRole, requireSessionUser } from '../auth/request-actor';
 import { userDirectory } from '../auth/users';
-import { assertMayCauseMail, mailPolicyLimitsFrom } from '../mail-policy/assert-may-cause-mail';
+import type { MayCauseMail } from '../mail-policy/assert-may-cause-mail';
 import { accountInvitations, accountMembers, accounts } from './accounts.db';
 import { findAccount } from './accounts.service';
 
@@ -22,7 +23,18 @@ export function hashInvitationToken(token: string): string {
  * The team of the current account (spec §3 member/invitation): invitations by e-mail, members and roles. Owners
  * and admins manage it; members get 403. Only an owner can make or remove an owner, and the last owner stays.
  */
-export async function teamRoutes(app: FastifyInstance): Promise<void> {
+export async function teamRoutes(
+  app: FastifyInstance,
+  {
+    mayCauseMail,
+    clock = systemClock,
+  }: {
+    /** assertMayCauseMail with the process's limits (mail-policy sits above accounts). */
+    mayCauseMail: MayCauseMail;
+    /** The clock of the invitations' lifetime (default: the system's). */
+    clock?: Clock;
+  },
+): Promise<void> {
   const db = () => app.authDatabase.db;
 
   app.get('/api/account/members', async (request) => {
@@ -102,7 +114,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
           eq(accountInvitations.accountId, actor.accountId),
           isNull(accountInvitations.acceptedAt),
           isNull(accountInvitations.revokedAt),
-          gt(accountInvitations.expiresAt, new Date()),
+          gt(accountInvitations.expiresAt, clock()),
         ),
       )
       .orderBy(asc(accountInvitations.createdAt));
@@ -126,7 +138,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
       .innerJoin(userDirectory, eq(userDirectory.id, accountMembers.userId))
       .where(and(eq(accountMembers.accountId, actor.accountId), eq(sql`lower(${userDirectory.email})`, input.email)));
     if (already) throw new AppError('conflict', ERROR_TEXT.accounts.alreadyMember);
-    await assertMayCauseMail(db(), mailPolicyLimitsFrom(app.authConfig), actor, {
+    await mayCauseMail(db(), actor, {
       kind: 'invitation',
       from: null,
       recipients: [input.email],
@@ -134,7 +146,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
     const account = await findAccount(db(), actor.accountId);
     if (!account) throw new AppError('not_found');
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + INVITATION_DAYS * 24 * 3600 * 1000);
+    const expiresAt = new Date(clock().getTime() + INVITATION_DAYS * 24 * 3600 * 1000);
     const [invitation] = await db()
       .insert(accountInvitations)
       .values({
@@ -214,7 +226,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
         )
         .for('update');
       if (!invitation || invitation.revokedAt || invitation.acceptedAt) throw new AppError('invalid-action-code');
-      if (invitation.expiresAt.getTime() < Date.now()) throw new AppError('expired-action-code');
+      if (invitation.expiresAt.getTime() < clock().getTime()) throw new AppError('expired-action-code');
       if (invitation.email !== user.email) {
         throw new AppError(
           'forbidden',

@@ -1,5 +1,4 @@
 import {
-  type AccountStatusChange,
   type AdminAccount,
   type AdminMember,
   type AdminTopup,
@@ -11,7 +10,6 @@ import {
   adminStatusSchema,
   adminTopupsQuerySchema,
   type BalanceDto,
-  type CampaignAlert,
   createTopupSchema,
   emailsPaidBy,
   formatBRL,
@@ -40,12 +38,11 @@ import { findAccount } from '../accounts/accounts.service';
 import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
 import { adjustBalanceByOperator } from './adjust-balance';
 import { topups } from './billing.db';
-import { acknowledgeCampaignAlert, listCampaignAlertsForOperator } from './campaign-alerts';
 import { brCodeQrSvgDataUrl, createTopup, findTopup } from './create-topup';
 import { applyProviderPayment, confirmTopupManually, type Topup } from './credit-topup';
 import type { LedgerEntry } from './ledger';
 import { listStatementLines, type StatementLine } from './list-statement';
-import { listAccountsForOperator, listAdminAuditLog, setAccountStatus, setNegotiatedPrice } from './manage-account';
+import { listAccountsForOperator, listAdminAuditLog, setNegotiatedPrice } from './manage-account';
 import { notifyLowBalanceIfCrossed } from './notify-low-balance';
 import { grantOperatorRole, listOperators, revokeOperatorRole } from './operators';
 import type { PaymentProviders } from './payments/providers';
@@ -55,15 +52,10 @@ import { disableUser, enableUser, listAccountMembersForOperator } from './user-a
 
 const idParams = z.object({ id: z.uuid('Identificador inválido.') });
 const CSV_MAX_ROWS = 100_000;
-const alertIdParams = z.object({ id: z.coerce.number().int().positive('Identificador inválido.') });
 const operatorParams = z.object({ userId: z.string().min(1).max(200) });
 const grantOperatorBody = z.object({
   email: z.email('Informe um e-mail válido.'),
   reason: z.string().trim().min(3, 'Informe o motivo.').max(500),
-});
-const alertsQuery = z.object({ all: z.enum(['0', '1']).optional() });
-const alertReviewBody = z.object({
-  note: z.string().trim().max(500, 'A observação pode ter no máximo 500 caracteres.').optional(),
 });
 
 export function toLedgerEntryDto(e: LedgerEntry): LedgerEntryDto {
@@ -276,19 +268,6 @@ export async function billingRoutes(
     return { ok: true };
   });
 
-  for (const [path, status] of [
-    ['suspend', 'suspended'],
-    ['reactivate', 'active'],
-  ] as const) {
-    app.post(`/api/admin/accounts/:id/${path}`, async (request): Promise<AccountStatusChange> => {
-      const operator = await requireOperator(request);
-      const { id } = parseInput(idParams, request.params);
-      const input = parseInput(adminStatusSchema, request.body);
-      const result = await setAccountStatus(db, { accountId: id, status, reason: input.reason, operator });
-      return { ok: true, status, changed: result.changed, pausedCampaignIds: result.pausedCampaignIds };
-    });
-  }
-
   app.get('/api/admin/accounts/:id/members', async (request): Promise<{ members: AdminMember[] }> => {
     await requireOperator(request);
     const { id } = parseInput(idParams, request.params);
@@ -363,27 +342,6 @@ export async function billingRoutes(
       createdAt: refund.createdAt.toISOString(),
     };
     return reply.status(created ? 201 : 200).send(result);
-  });
-
-  app.get('/api/admin/campaign-alerts', async (request): Promise<{ alerts: CampaignAlert[] }> => {
-    await requireOperator(request);
-    const query = parseInput(alertsQuery, request.query ?? {});
-    const rows = await listCampaignAlertsForOperator(db, { includeReviewed: query.all === '1' });
-    return {
-      alerts: rows.map((r) => ({
-        ...r,
-        createdAt: r.createdAt.toISOString(),
-        acknowledgedAt: r.acknowledgedAt?.toISOString() ?? null,
-      })),
-    };
-  });
-
-  app.post('/api/admin/campaign-alerts/:id/review', async (request) => {
-    const operator = await requireOperator(request);
-    const { id } = parseInput(alertIdParams, request.params);
-    const input = parseInput(alertReviewBody, request.body ?? {});
-    const result = await acknowledgeCampaignAlert(db, { alertId: id, operator, note: input.note ?? null });
-    return { id, acknowledgedAt: result.acknowledgedAt.toISOString(), changed: result.changed };
   });
 
   app.get('/api/admin/operators', async (request): Promise<{ operators: OperatorEntry[] }> => {

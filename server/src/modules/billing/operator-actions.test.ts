@@ -6,6 +6,7 @@ import { randomClientIp, type SignedInUser, signUp } from '../../../test/support
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
+import { SUSPENSION_PAUSE_REASON } from '../back-office/account-suspension';
 import { checkCampaignProtection } from '../bounces/record-report';
 import { startDueCampaigns } from '../campaigns/start-campaign-send';
 import {
@@ -15,7 +16,6 @@ import {
   creditAccount,
 } from '../sending/testing/send-fixtures';
 import { ACCOUNT_SUSPENDED_SEND_MESSAGE } from './account-status';
-import { SUSPENSION_PAUSE_REASON } from './manage-account';
 
 const OPERATOR_EMAIL = 'operadora@carteiro.local';
 

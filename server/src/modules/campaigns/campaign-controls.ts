@@ -1,4 +1,4 @@
-import { type CampaignStatus, formatBRL } from '@carteiro/shared';
+import { type CampaignProgress, type CampaignStatus, formatBRL } from '@carteiro/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
@@ -119,27 +119,6 @@ export async function skipUnsentMessages(db: Db, campaignId: string): Promise<vo
                                skipped_by_reason = ${addSkipReasonsSql(sql`c.skipped_by_reason`, sql`skipped`)}
          where c.id = ${campaignId} and exists (select 1 from skipped)`,
   );
-}
-
-export interface CampaignProgress {
-  status: CampaignStatus;
-  recipients: number;
-  sent: number;
-  failed: number;
-  skipped: number;
-  remaining: number;
-  /** Messages accepted per second over the last minute. */
-  ratePerSecond: number;
-  /** ISO time the remaining messages should be done at the current rate; null when unknown or done. */
-  estimatedEnd: string | null;
-  pausedReason: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /**
-   * A/B test whose winner is not chosen yet: when it will be (ISO). Meanwhile the held recipients wait, so
-   * there is no estimated end.
-   */
-  abTestDecideAt: string | null;
 }
 
 /**

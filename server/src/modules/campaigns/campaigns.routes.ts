@@ -27,6 +27,7 @@ import {
   findCampaignsBetween,
   scheduleCampaign,
   unscheduleCampaign,
+  unverifiedCampaignSenders,
   updateCampaign,
 } from './campaigns';
 import { PUBLIC_VIEWER_PER_MINUTE, renderPublicCampaign } from './public-viewer';
@@ -52,6 +53,11 @@ export async function campaignsRoutes(
 ): Promise<void> {
   const { db, mailer, publicUrl, mailPolicy } = opts;
 
+  // The dashboard's notice of campaign senders to confirm before the next send: campaigns' data, under /api/senders.
+  app.get('/api/senders/unverified', async (request) => {
+    const actor = await requireActor(request);
+    return { emails: await unverifiedCampaignSenders(db, actor.accountId) };
+  });
   app.get('/api/campaigns', async (request) => {
     const actor = await requireActor(request);
     return { items: await findCampaigns(db, actor.accountId) };

@@ -1,24 +1,7 @@
+import type { ContactView } from '@carteiro/shared';
 import type { contacts } from './contacts.db';
 
 export type ContactRow = typeof contacts.$inferSelect;
-
-/** The JSON shape of a contact in API answers. */
-export interface ContactView {
-  id: string;
-  email: string;
-  name: string | null;
-  fields: Record<string, string>;
-  status: ContactRow['status'];
-  consent: {
-    legalBasis: string | null;
-    source: string | null;
-    ip: string | null;
-    at: string | null;
-    text: string | null;
-  };
-  createdAt: string;
-  updatedAt: string;
-}
 
 function iso(value: Date | string | null): string | null {
   if (value === null) return null;

@@ -20,7 +20,7 @@ import { addContactsToList, removeContactsFromList } from '../lists/add-contacts
 import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { createContact } from './create-contact';
 import { deleteContacts } from './delete-contacts';
-import { eraseContact } from './erase-contact';
+import { type EraseMentions, eraseContact } from './erase-contact';
 import { exportContactData } from './export-contact-data';
 import { exportContactsCsv } from './export-contacts';
 import { findContact, findContacts } from './find-contacts';
@@ -33,8 +33,11 @@ const exportQuery = contactQuerySchema.omit({ cursor: true, limit: true }).exten
 });
 
 /** Contacts REST API: every query scoped by the actor's account (another account's id answers 404). */
-export async function contactsRoutes(app: FastifyInstance, opts: { db: Db; links: ConsentLinks }): Promise<void> {
-  const { db, links } = opts;
+export async function contactsRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; links: ConsentLinks; eraseMentions: EraseMentions },
+): Promise<void> {
+  const { db, links, eraseMentions } = opts;
 
   app.get('/api/contacts', async (request) => {
     const actor = await requireActor(request);
@@ -121,7 +124,7 @@ export async function contactsRoutes(app: FastifyInstance, opts: { db: Db; links
 
   app.post('/api/contacts/:id/erase', async (request) => {
     const actor = await requireActor(request);
-    await eraseContact(db, actor.accountId, idParam(request.params, 'contact'));
+    await eraseContact(db, actor.accountId, idParam(request.params, 'contact'), eraseMentions);
     return { erased: true };
   });
 

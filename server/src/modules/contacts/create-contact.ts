@@ -1,9 +1,9 @@
-import { type ContactCreateInput, LEGAL_BASIS_REQUIRED } from '@carteiro/shared';
+import { type ContactCreateInput, type ContactView, LEGAL_BASIS_REQUIRED } from '@carteiro/shared';
 import { asDb, type Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { addContactsToLists } from '../lists/add-contacts-to-list';
 import type { ConsentLinks } from '../subscriptions/consent-requests';
-import { type ContactView, toContactView } from './contact-view';
+import { toContactView } from './contact-view';
 import { contacts } from './contacts.db';
 import { findSuppressed } from './suppression';
 

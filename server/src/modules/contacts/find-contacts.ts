@@ -1,4 +1,4 @@
-import type { ContactQuery } from '@carteiro/shared';
+import type { ContactDetail, ContactPage, ContactQuery } from '@carteiro/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
@@ -9,14 +9,8 @@ import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { accountDirectory } from '../accounts/account-directory';
 import { findContactMemberships } from '../lists/list-directory';
-import { type ContactRow, type ContactView, toContactView } from './contact-view';
+import { type ContactRow, toContactView } from './contact-view';
 import { CONTACT_STATUSES, contacts } from './contacts.db';
-
-export interface ContactPage {
-  items: ContactView[];
-  /** Opaque cursor of the next page; null on the last page. */
-  nextCursor: string | null;
-}
 
 /**
  * One page of an account's contacts, newest first, by keyset ((created_at, id) < cursor) so page N costs the
@@ -136,10 +130,6 @@ export function fromRaw(row: Record<string, unknown>): ContactRow {
     createdAt: new Date(row.created_at as string),
     updatedAt: new Date(row.updated_at as string),
   };
-}
-
-export interface ContactDetail extends ContactView {
-  lists: Array<{ listId: string; status: string; createdAt: string }>;
 }
 
 /** One contact of the account with its list memberships; 404 when it belongs to another account. */

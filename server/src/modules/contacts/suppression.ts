@@ -1,4 +1,5 @@
 import {
+  type AddSuppressionsResult,
   CONSENT_LIFTS,
   MESSAGE_STREAMS,
   type MessageStream,
@@ -6,7 +7,9 @@ import {
   reasonsCovering,
   SUPPRESSION_REASON_PRECEDENCE,
   SUPPRESSION_REASON_VALUES,
+  type SuppressionLookup,
   type SuppressionReason,
+  type SuppressionSummary,
   strongestSuppressionReason,
   suppressionCovers,
 } from '@carteiro/shared';
@@ -167,20 +170,25 @@ export async function findSuppressed(
   return new Set(rows.map((row) => byHash.get(row.emailHash) as string));
 }
 
-/**
- * The account's suppressions of the given addresses as one SQL expression (a text[] of `<hashEmail>:<reason>`, one
- * per row), for a hot path that folds the probe into a statement of its own; `suppressionsByAddress` reads it.
- */
-export function suppressionRowsSql(accountId: string, normalisedEmails: string[]): SQL {
-  const hashes = [...new Set(normalisedEmails.map(hashEmail))];
-  return sql`(select coalesce(array_agg(${suppressions.emailHash} || ':' || ${suppressions.reason}), '{}'::text[])
-                from ${suppressions}
-               where ${suppressions.accountId} = ${accountId}
-                 and ${suppressions.emailHash} = any(${`{${hashes.join(',')}}`}::text[]))`; // hex: no quoting needed
+/** The value suppressionRowsOverSql matches: the addresses' distinct `hashEmail`s as a text[] literal. */
+export function suppressionProbeHashes(normalisedEmails: string[]): string {
+  return `{${[...new Set(normalisedEmails.map(hashEmail))].join(',')}}`; // hex: no quoting needed
 }
 
 /**
- * Reads `suppressionRowsSql`: for each given address with a suppression covering its stream, the strongest such
+ * The account's suppressions of some addresses as one SQL expression (a text[] of `<hashEmail>:<reason>`, one per
+ * row), for a hot path that folds the probe into a statement of its own: `hashes` is an SQL value of
+ * `suppressionProbeHashes` (a parameter, so the statement keeps one text); `suppressionsByAddress` reads it.
+ */
+export function suppressionRowsOverSql(accountId: string, hashes: SQL): SQL {
+  return sql`(select coalesce(array_agg(${suppressions.emailHash} || ':' || ${suppressions.reason}), '{}'::text[])
+                from ${suppressions}
+               where ${suppressions.accountId} = ${accountId}
+                 and ${suppressions.emailHash} = any(${hashes}::text[]))`;
+}
+
+/**
+ * Reads `suppressionRowsOverSql`: for each given address with a suppression covering its stream, the strongest such
  * reason. `streamOf` names the stream of each address's message.
  */
 export function suppressionsByAddress(
@@ -206,11 +214,6 @@ export function suppressionsByAddress(
 
 export type { SuppressionReason };
 
-export interface SuppressionSummary {
-  total: number;
-  byReason: Record<SuppressionReason, number>;
-}
-
 /**
  * How many addresses the account suppresses (`total`, each address once) and how many carry each reason (an address
  * unsubscribed and later bounced counts under both). The list holds hashes only, never addresses.
@@ -231,14 +234,6 @@ export async function suppressionSummary(db: Db, accountId: string): Promise<Sup
   >;
   for (const row of rows) byReason[row.reason] = Number(row.count);
   return { total: Number(distinct?.count ?? 0), byReason };
-}
-
-export interface AddSuppressionsResult {
-  added: number;
-  alreadySuppressed: number;
-  /** The lines that are not e-mail addresses, as typed (first 100). */
-  invalid: string[];
-  invalidCount: number;
 }
 
 /**
@@ -279,19 +274,6 @@ export async function addManualSuppressions(
     added += inserted.length;
   }
   return { added, alreadySuppressed: hashes.size - added, invalid, invalidCount };
-}
-
-export interface SuppressionLookup {
-  email: string;
-  suppressed: boolean;
-  /** The strongest of its reasons (SUPPRESSION_REASON_PRECEDENCE). */
-  reason: SuppressionReason | null;
-  /** Every reason the address carries. */
-  reasons: SuppressionReason[];
-  /** The streams its reasons cover together (an unsubscribe alone: marketing). */
-  streams: MessageStream[];
-  /** When the strongest reason was recorded. */
-  createdAt: string | null;
 }
 
 /** Whether one (normalised) address is on the account's suppression list, why, and which streams that covers. */

@@ -1,9 +1,9 @@
-import type { ContactUpdateInput } from '@carteiro/shared';
+import type { ContactUpdateInput, ContactView } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
-import { type ContactView, toContactView } from './contact-view';
+import { toContactView } from './contact-view';
 import { type ContactStatus, contacts } from './contacts.db';
 import { findSuppressed } from './suppression';
 import { unsubscribeContacts } from './unsubscribe-contacts';

@@ -8,6 +8,7 @@ import { eraseContact } from '../contacts/erase-contact';
 import { findContacts } from '../contacts/find-contacts';
 import { createList } from '../lists/create-list';
 import { findLists } from '../lists/find-lists';
+import { deleteImportFilesMentioning } from './import-file-store';
 import { findImport, findRejectedFile, startImport, uploadImport } from './import-files';
 import { runImport } from './run-import';
 
@@ -198,7 +199,7 @@ describe.each(DATABASE_KINDS)('CSV import on %s', (kind) => {
     const account = await createTestAccount(database.db);
     await importFile(account.id, 'email\napagado@x.com\n');
     const [erased] = (await findContacts(database.db, account.id)).items;
-    await eraseContact(database.db, account.id, erased?.id as string);
+    await eraseContact(database.db, account.id, erased?.id as string, deleteImportFilesMentioning);
     const { up, progress } = await importFile(
       account.id,
       'email;nome\nok@x.com;Ok\nnao-e-email;Ruim\nOK@x.com;Repetido\napagado@x.com;Voltou\n;Vazio\n',
@@ -242,7 +243,7 @@ describe.each(DATABASE_KINDS)('CSV import on %s', (kind) => {
     const list = await createList(database.db, account.id, { name: 'Lotes' });
     await importFile(account.id, 'email\nvelho@x.com\nsumido@x.com\n');
     const sumido = (await findContacts(database.db, account.id, { search: 'sumido' })).items[0];
-    await eraseContact(database.db, account.id, sumido?.id as string);
+    await eraseContact(database.db, account.id, sumido?.id as string, deleteImportFilesMentioning);
     const { progress } = await importFile(
       account.id,
       'email;nome\na@x.com;"Aspas ""duplas"" \\ barra"\nb@x.com;B\nvelho@x.com;V\nA@x.com;Rep\nsumido@x.com;S\nc@x.com;\n',

@@ -42,6 +42,16 @@ export const EMAIL_NOT_VERIFIED_MESSAGE =
   'Confirme o seu e-mail antes de enviar testes ou convites: abra o link que enviamos para você (ou peça outro em Configurações → Conta).';
 
 /**
+ * `assertMayCauseMail` with the process's limits bound, as buildApp hands it to modules that sit below mail-policy
+ * (accounts' invitations, sender-identities' confirmations).
+ */
+export type MayCauseMail = (
+  db: Db,
+  causer: MailCauser,
+  mail: { kind: MailCause; from: string | null; recipients: string[] },
+) => Promise<void>;
+
+/**
  * THE rule for mail a signed-in sender causes outside a campaign; call it first, before anything is rendered
  * or written. In order: the account is active (403 account_suspended), the acting person's e-mail is verified
  * (403 email_not_verified), a test has a From that passes the campaign sending rule (`assertSenderAllowed`,

@@ -6,6 +6,7 @@ import { hashEmail } from '../contacts/email-hash';
 import { eraseContact } from '../contacts/erase-contact';
 import { exportContactData } from '../contacts/export-contact-data';
 import { findContactsHoldingEmail } from '../contacts/find-contacts';
+import { deleteImportFilesMentioning } from '../imports/import-file-store';
 import { escapeHtml } from '../subscriptions/public-page';
 import { signToken, verifyToken } from '../subscriptions/signed-token';
 import { privacyRequests } from './privacy-requests.db';
@@ -106,7 +107,7 @@ export async function executePrivacyRequest(
         html: `<p>${escapeHtml(summary)}</p><p>A cópia completa, em JSON, segue abaixo.</p><pre>${escapeHtml(json)}</pre>`,
       });
     } else {
-      for (const contact of held) await eraseContact(db, contact.accountId, contact.id);
+      for (const contact of held) await eraseContact(db, contact.accountId, contact.id, deleteImportFilesMentioning);
       await mailer.send({
         to: email,
         subject: 'Seus dados foram apagados (LGPD)',

@@ -2,9 +2,11 @@ import {
   type AbTestConfig,
   abVariantLetter,
   type CampaignReport,
+  type ContactActivity,
+  type DashboardStats,
   DEFAULT_TIME_ZONE,
   isSkipReason,
-  type SkipReason,
+  type RecipientPage,
   skipReasonLabel,
 } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
@@ -150,32 +152,13 @@ export async function campaignReport(db: Db, accountId: string, campaignId: stri
   };
 }
 
-export interface RecipientActivity {
-  messageId: number;
-  contactId: string | null;
-  email: string;
-  status: string;
-  sentAt: string | null;
-  opens: number;
-  clicks: number;
-  lastOpenAt: string | null;
-  lastClickAt: string | null;
-  unsubscribed: boolean;
-  bounce: string | null;
-  complained: boolean;
-  /** Why a skipped message was not delivered (SkipReason); null for other statuses and older skipped messages. */
-  skipReason: SkipReason | null;
-  /** A/B test: the letter of the variant the recipient got ("A"…); null for a normal campaign or while held. */
-  variant: string | null;
-}
-
 /** Per-recipient activity, e-mail prefix search, keyset by message id (cursor = last id). */
 export async function campaignRecipients(
   db: Db,
   accountId: string,
   campaignId: string,
   options: { search?: string; cursor?: number; limit?: number },
-): Promise<{ items: RecipientActivity[]; nextCursor: string | null }> {
+): Promise<RecipientPage> {
   await assertCampaign(db, accountId, campaignId);
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 10_000);
   const search = (options.search ?? '').trim().toLowerCase();
@@ -327,7 +310,7 @@ async function* reportCsvRows(db: Db, accountId: string, campaignId: string, ab:
 }
 
 /** A contact's history across campaigns (newest first): what the contact detail page shows. */
-export async function contactActivity(db: Db, accountId: string, contactId: string) {
+export async function contactActivity(db: Db, accountId: string, contactId: string): Promise<ContactActivity> {
   if (!UUID_RE.test(contactId)) throw notFound('contact');
   const [contact] = await queryRows<{ id: string }>(
     db,
@@ -371,7 +354,7 @@ export async function contactActivity(db: Db, accountId: string, contactId: stri
 }
 
 /** Dashboard home: messages delivered this calendar month (UTC) and the account's human open/click rates. */
-export async function dashboardStats(db: Db, accountId: string) {
+export async function dashboardStats(db: Db, accountId: string): Promise<DashboardStats> {
   const [sent] = await queryRows<{ month: number; total: number }>(
     db,
     sql`select count(*) filter (where sent_at >= date_trunc('month', now()))::int as month,

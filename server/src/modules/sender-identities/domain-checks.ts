@@ -106,8 +106,14 @@ export async function recheckDueDomains(
   db: Db,
   dns: DnsResolver,
   settings: SenderIdentitySettings,
-  options: { intervalMinutes: number; limit?: number; notify?: (accountId: string, domain: string) => Promise<void> },
+  options: {
+    intervalMinutes: number;
+    limit?: number;
+    notify?: (accountId: string, domain: string) => Promise<void>;
+    now?: Date;
+  },
 ): Promise<number> {
+  const now = options.now ?? new Date();
   const due = await db
     .select({ id: senderDomains.id, accountId: senderDomains.accountId })
     .from(senderDomains)
@@ -116,7 +122,7 @@ export async function recheckDueDomains(
         isNull(senderDomains.suspendedAt),
         or(
           isNull(senderDomains.lastCheckedAt),
-          lt(senderDomains.lastCheckedAt, new Date(Date.now() - options.intervalMinutes * 60_000)),
+          lt(senderDomains.lastCheckedAt, new Date(now.getTime() - options.intervalMinutes * 60_000)),
         ),
       ),
     )

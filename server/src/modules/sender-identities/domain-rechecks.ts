@@ -46,9 +46,10 @@ export function domainRecheckJob(options: {
   return {
     name: 'sender-domains.recheck',
     everyMs: 60_000,
-    run: () =>
+    run: (now) =>
       recheckDueDomains(options.db, options.dns, options.settings, {
         intervalMinutes: options.intervalMinutes,
+        now,
         notify: (accountId, domain) =>
           notifyDomainBroken(options.db, options.mailer, options.settings, accountId, domain),
       }),

@@ -24,6 +24,7 @@ export async function addSenderAddress(
   accountId: string,
   email: string,
   verifiedLoginEmail: string | null = null,
+  now: Date = new Date(),
 ): Promise<SenderAddressDto> {
   const [existing] = await db
     .select()
@@ -45,7 +46,7 @@ export async function addSenderAddress(
   }
   // One link a minute per address (the row is the rate limit): adding again re-sends, never floods a mailbox.
   const issuedAt = existing?.tokenExpiresAt ? existing.tokenExpiresAt.getTime() - settings.confirmHours * 3600_000 : 0;
-  if (Date.now() - issuedAt < 60_000) {
+  if (now.getTime() - issuedAt < 60_000) {
     throw new AppError(
       'too_many_requests',
       'Já enviamos um link para este endereço há menos de um minuto. Confira a caixa de entrada.',
@@ -53,7 +54,7 @@ export async function addSenderAddress(
   }
   await assertAddressRoom(db, accountId, existing !== undefined);
   const token = randomBytes(24).toString('base64url');
-  const expiresAt = new Date(Date.now() + settings.confirmHours * 3600_000);
+  const expiresAt = new Date(now.getTime() + settings.confirmHours * 3600_000);
   const [row] = await db
     .insert(senderAddresses)
     .values({ accountId, email, tokenHash: sha256(token), tokenExpiresAt: expiresAt })
@@ -98,13 +99,13 @@ function escapeHtml(text: string): string {
 }
 
 /** Confirms the address a link names: single use (the token is cleared), refused once expired. */
-export async function confirmSenderAddress(db: Db, token: string): Promise<{ email: string }> {
+export async function confirmSenderAddress(db: Db, token: string, now: Date = new Date()): Promise<{ email: string }> {
   const [row] = await db
     .select()
     .from(senderAddresses)
     .where(eq(senderAddresses.tokenHash, sha256(token)));
   if (!row) throw new AppError('invalid-action-code', 'Este link de confirmação é inválido ou já foi usado.');
-  if (!row.tokenExpiresAt || row.tokenExpiresAt.getTime() < Date.now()) {
+  if (!row.tokenExpiresAt || row.tokenExpiresAt.getTime() < now.getTime()) {
     throw new AppError(
       'expired-action-code',
       'Este link de confirmação expirou. Peça um novo em Configurações → Remetentes e domínios.',

@@ -14,8 +14,7 @@ import { parseInput } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import { requireActor, requireOperator, requireRole } from '../auth/request-actor';
-import { unverifiedCampaignSenders } from '../campaigns/campaigns';
-import { assertMayCauseMail, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
+import type { MayCauseMail } from '../mail-policy/assert-may-cause-mail';
 import { hitRateLimit } from '../rate-limits/rate-limit';
 import { checkSenderDomain } from './domain-checks';
 import { listDomainsForOperator, setDomainSuspended } from './operator-domains';
@@ -38,12 +37,12 @@ export async function senderIdentitiesRoutes(
     mailer: Mailer;
     dns: DnsResolver;
     settings: SenderIdentitySettings;
-    mailPolicy: MailPolicyLimits;
-    /** The rate-limit windows' clock (default: the system's). */
+    mayCauseMail: MayCauseMail;
+    /** The clock of its time decisions: links' lifetimes, the one-a-minute re-send, the rate-limit window. */
     clock?: Clock;
   },
 ): Promise<void> {
-  const { db, mailer, dns, settings, mailPolicy, clock = systemClock } = opts;
+  const { db, mailer, dns, settings, mayCauseMail, clock = systemClock } = opts;
 
   app.get('/api/senders', async (request) => {
     const actor = await requireActor(request);
@@ -54,10 +53,6 @@ export async function senderIdentitiesRoutes(
     const { fromEmail } = parseInput(alignmentQuery, request.query ?? {});
     return senderAlignment(db, actor.accountId, fromEmail?.trim().toLowerCase() || null);
   });
-  app.get('/api/senders/unverified', async (request) => {
-    const actor = await requireActor(request);
-    return { emails: await unverifiedCampaignSenders(db, actor.accountId) };
-  });
 
   app.post('/api/sender-addresses', async (request, reply) => {
     const actor = await requireActor(request);
@@ -66,9 +61,11 @@ export async function senderIdentitiesRoutes(
     // One's own verified login e-mail is confirmed without a mail, so it takes nothing from the mail quota.
     const ownVerified = actor.emailVerified && actor.email.trim().toLowerCase() === email ? actor.email : null;
     if (!ownVerified) {
-      await assertMayCauseMail(db, mailPolicy, actor, { kind: 'sender-confirmation', from: null, recipients: [email] });
+      await mayCauseMail(db, actor, { kind: 'sender-confirmation', from: null, recipients: [email] });
     }
-    return reply.status(201).send(await addSenderAddress(db, mailer, settings, actor.accountId, email, ownVerified));
+    return reply
+      .status(201)
+      .send(await addSenderAddress(db, mailer, settings, actor.accountId, email, ownVerified, clock()));
   });
   app.delete('/api/sender-addresses/:id', async (request, reply) => {
     const actor = await requireActor(request);
@@ -79,7 +76,7 @@ export async function senderIdentitiesRoutes(
   // The link in the confirmation e-mail: whoever reads that mailbox confirms, signed in or not.
   app.post('/api/sender-addresses/confirm', async (request) => {
     const { token } = parseInput(senderAddressConfirmSchema, request.body);
-    return confirmSenderAddress(db, token);
+    return confirmSenderAddress(db, token, clock());
   });
 
   app.post('/api/sender-domains', async (request, reply) => {

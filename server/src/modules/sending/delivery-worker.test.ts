@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '../../../test/support/test-clock';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Database } from '../../db/database';
 import { type ClaimSource, DeliveryWorker, type WorkerDeps } from './delivery-worker';
@@ -60,15 +61,20 @@ describe.each(DATABASE_KINDS)('the delivery worker over claim sources on %s', (k
 
   it('after an empty claim asks a source with idleRecheckMs again only once that time is over, across ticks', async () => {
     const log: string[] = [];
-    const worker = new TestWorker(deps(), [scripted('campaigns', log, [1, 1]), scripted('stream', log, [], 200)]);
+    const clock = testClock(new Date('2026-11-26T10:00:00Z'));
+    const worker = new TestWorker({ ...deps(), clock: clock.now }, [
+      scripted('campaigns', log, [1, 1]),
+      scripted('stream', log, [], 200),
+    ]);
     await worker.tick();
     // The stream answered 0 once: the next rounds (and the next tick) do not ask it.
     expect(log.filter((l) => l.startsWith('stream:') && !l.endsWith('prepare') && !l.endsWith('settle'))).toEqual([
       'stream:0',
     ]);
+    clock.advance(150);
     await worker.tick();
     expect(log.filter((l) => l === 'stream:0')).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    clock.advance(100);
     await worker.tick();
     expect(log.filter((l) => l === 'stream:0')).toHaveLength(2);
   });

@@ -143,10 +143,12 @@ export class DeliveryWorker {
       let round = 0;
       for (const source of this.sources) {
         if (this.stopped) break;
-        if (source.idleRecheckMs !== undefined && Date.now() < (this.idleUntil.get(source) ?? 0)) continue;
+        // The idle re-check is the worker's clock (a test moves it); the lane's slice above is elapsed work time.
+        if (source.idleRecheckMs !== undefined && this.context.clock().getTime() < (this.idleUntil.get(source) ?? 0))
+          continue;
         const sent = await source.sendBatch(relay);
         if (sent === 0 && source.idleRecheckMs !== undefined)
-          this.idleUntil.set(source, Date.now() + source.idleRecheckMs);
+          this.idleUntil.set(source, this.context.clock().getTime() + source.idleRecheckMs);
         round += sent;
       }
       if (round === 0) break;

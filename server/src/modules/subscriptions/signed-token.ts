@@ -4,15 +4,21 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * A signed, expiring token for links sent by e-mail: base64url(JSON payload) + "." + HMAC-SHA256 over it with
  * the server secret and a purpose (a subscription token cannot be used as a privacy-request token).
  */
-export function signToken(secret: string, purpose: string, id: string, ttlSeconds: number): string {
+export function signToken(
+  secret: string,
+  purpose: string,
+  id: string,
+  ttlSeconds: number,
+  now: Date = new Date(),
+): string {
   const body = Buffer.from(
-    JSON.stringify({ p: purpose, id, exp: Math.floor(Date.now() / 1000) + ttlSeconds }),
+    JSON.stringify({ p: purpose, id, exp: Math.floor(now.getTime() / 1000) + ttlSeconds }),
   ).toString('base64url');
   return `${body}.${mac(secret, body)}`;
 }
 
 /** The id of a valid, unexpired token of this purpose; null when forged, altered, expired or malformed. */
-export function verifyToken(secret: string, purpose: string, token: unknown): string | null {
+export function verifyToken(secret: string, purpose: string, token: unknown, now: Date = new Date()): string | null {
   if (typeof token !== 'string' || token.length > 2000) return null;
   const [body, sig] = token.split('.');
   if (!body || !sig) return null;
@@ -26,7 +32,7 @@ export function verifyToken(secret: string, purpose: string, token: unknown): st
       exp?: number;
     };
     if (payload.p !== purpose || typeof payload.id !== 'string' || typeof payload.exp !== 'number') return null;
-    if (payload.exp < Date.now() / 1000) return null;
+    if (payload.exp < now.getTime() / 1000) return null;
     return payload.id;
   } catch {
     return null;

@@ -1,3 +1,4 @@
+import type { RenderedPreview } from '@carteiro/shared';
 import type { Db } from '../../db/database';
 import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
@@ -12,7 +13,7 @@ import {
 } from './render-message';
 import { renderUntrustedOrExplain } from './untrusted-render';
 
-export type PreviewResult = RenderedMessage & { contact: RenderContact };
+export type PreviewResult = RenderedPreview;
 
 /**
  * Previews and test sends point the per-recipient links at safe pages: real links (signed tokens) exist only

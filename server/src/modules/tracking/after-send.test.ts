@@ -16,6 +16,7 @@ import { type BounceReceiver, type InboundOutcome, startBounceReceiver } from '.
 import { DEFAULT_REPORT_SETTINGS, recordDeliveryReport } from '../bounces/record-report';
 import { sesWebhookRoutes } from '../bounces/ses-webhook.routes';
 import { canonicalSnsString, SnsVerifier } from '../bounces/sns';
+import { writeEngagementCounters } from '../campaigns/campaign-records';
 import { hashEmail } from '../contacts/email-hash';
 import { applyTracking } from './campaign-links';
 import { EventRecorder, type PendingEvent } from './event-recorder';
@@ -888,7 +889,13 @@ describe.each(DATABASE_KINDS)('tracking event batches on %s', (kind) => {
   it('a full batch (maxBatch) is written without waiting for the interval; past maxPending events are dropped and counted', async () => {
     const s = await seed(db, accountId, 1);
     const r = s.recipients[0] as Seeded['recipients'][number];
-    const recorder = new EventRecorder(db, { logger: silent, flushMs: 60_000, maxBatch: 3, maxPending: 4 });
+    const recorder = new EventRecorder(db, {
+      logger: silent,
+      writeEngagementCounters,
+      flushMs: 60_000,
+      maxBatch: 3,
+      maxPending: 4,
+    });
     const event = (): PendingEvent => ({
       messageToken: r.token,
       kind: 'open',

@@ -1,8 +1,8 @@
+import type { SQL } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
-import { writeEngagementCounters } from '../campaigns/campaign-records';
 import { engagementOutboxCte } from '../webhooks/emit-event';
 
 export interface PendingEvent {
@@ -18,6 +18,11 @@ export interface PendingEvent {
 
 export interface EventRecorderOptions {
   logger: Logger;
+  /**
+   * Writes a campaign's opened and clicked counters from tracking's recounts: the campaigns module's writer, passed
+   * in by buildApp (tracking sits below campaigns, which builds tracked messages).
+   */
+  writeEngagementCounters(db: Db, campaignId: string, counts: { opened: SQL; clicked: SQL }): Promise<void>;
   /** A batch is written this long after its first event (TRACKING_FLUSH_MS). */
   flushMs?: number;
   /** …or as soon as it holds this many events. */
@@ -227,7 +232,7 @@ export class EventRecorder {
     const started = performance.now();
     for (const id of ids) {
       try {
-        await refreshCampaignEngagementCounters(this.db, id);
+        await refreshCampaignEngagementCounters(this.db, id, this.options.writeEngagementCounters);
       } catch (error) {
         this.options.logger.warn({ err: error, campaignId: id }, 'tracking: could not refresh counters');
       }
@@ -236,7 +241,11 @@ export class EventRecorder {
   }
 }
 
-export async function refreshCampaignEngagementCounters(db: Db, campaignId: string): Promise<void> {
+async function refreshCampaignEngagementCounters(
+  db: Db,
+  campaignId: string,
+  writeEngagementCounters: EventRecorderOptions['writeEngagementCounters'],
+): Promise<void> {
   await writeEngagementCounters(db, campaignId, {
     opened: sql`select count(distinct message_id) from message_events
                  where campaign_id = ${campaignId} and kind = 'open' and not machine`,

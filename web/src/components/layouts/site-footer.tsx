@@ -15,7 +15,7 @@ export function SiteFooter() {
           <Logo />
           <p className="text-sm text-slate-500">{t('landing.footer.rights', { year })}</p>
         </div>
-        <nav aria-label="Rodapé" className="flex flex-col gap-3 text-sm sm:flex-row sm:gap-6">
+        <nav aria-label={t('landing.footer.navLabel')} className="flex flex-col gap-3 text-sm sm:flex-row sm:gap-6">
           <Link to="/privacy-policy" className="font-medium text-slate-700 hover:text-brand-700">
             {t('landing.footer.privacy')}
           </Link>

@@ -30,41 +30,13 @@ const EXEMPT: Record<string, string> = {
   // the binding one and is not translated by the interface catalogue (an English reader sees the binding text).
   'features/legal/routes/terms-of-use-page.tsx': 'legal document: the pt-BR text is the binding one',
   'features/legal/routes/privacy-policy-page.tsx': 'legal document: the pt-BR text is the binding one',
-  // TEMPORARY: i18ncamp moves the campaign screens onto pt-BR-campaigns.ts / en-campaigns.ts and removes this entry.
-  'features/campaigns/': 'TEMPORARY — being moved onto the campaign catalogues',
 };
 
 /**
  * Files not yet moved onto the catalogue, with the number of findings they had when the detector landed. The count
  * can only go down: a file that gains a literal fails, a file that loses all of them must leave this list.
  */
-const PENDING: Record<string, number> = {
-  'app/campaign-template-page.tsx': 3,
-  'app/confirm-dialog.tsx': 1,
-  'app/dashboard-layout.tsx': 2,
-  'app/toaster.tsx': 1,
-  'components/auth-layout.tsx': 1,
-  'components/layouts/site-footer.tsx': 1,
-  'components/not-found.tsx': 1,
-  'components/ui/spinner.tsx': 1,
-  'features/admin/components/sender-domains.tsx': 11,
-  'features/admin/routes/admin-page.tsx': 1,
-  'features/api-keys/components/quick-start-section.tsx': 2,
-  'features/auth/routes/invite-page.tsx': 1,
-  'features/contacts/components/contact-drawer.tsx': 2,
-  'features/contacts/components/suppression-panel.tsx': 1,
-  'features/dashboard/components/unverified-senders-notice.tsx': 7,
-  'features/landing/components/pricing-calculator.tsx': 1,
-  'features/landing/routes/landing-page.tsx': 1,
-  'features/settings/components/team-panel.tsx': 1,
-  'features/settings/routes/confirm-sender-page.tsx': 6,
-  'features/templates/components/liquid-chips.ts': 8,
-  'features/templates/components/merge-tags.ts': 1,
-  'features/templates/components/visual-builder.tsx': 2,
-  'features/templates/routes/template-editor-page.tsx': 1,
-  'lib/public-config.ts': 1,
-  'main.tsx': 1,
-};
+const PENDING: Record<string, number> = {};
 
 /** JSX attributes whose value a person reads or hears. */
 const VISIBLE_ATTRIBUTES = new Set([
@@ -87,6 +59,18 @@ const VISIBLE_ATTRIBUTES = new Set([
   'subtitle',
   'message',
   'tooltip',
+]);
+
+/** Object properties that hold a text to show (a toast's title, a tab's label…). */
+const SHOWN_PROPERTIES = new Set([
+  'title',
+  'description',
+  'label',
+  'message',
+  'placeholder',
+  'hint',
+  'success',
+  'failure',
 ]);
 
 /** Calls whose string argument is shown to the person: notifications, confirmations, errors shown on screen. */
@@ -120,8 +104,20 @@ function looksPortuguese(text: string): boolean {
 }
 
 /** A literal that reads as Portuguese prose: capitalised, several words, at least one of them pt-BR. */
+/** Code written as a string: a catalogue key, Liquid, CSS classes. */
+function isCodeLike(text: string): boolean {
+  const trimmed = text.trim();
+  return (
+    /^[\w-]+(\.[\w-]+)+$/.test(trimmed) ||
+    trimmed.includes('{{') ||
+    trimmed.split(/\s+/).every((w) => /^[a-z0-9:!/[\].-]*-[a-z0-9:!/[\].-]*$/.test(w))
+  );
+}
+
 function looksLikeSentence(text: string): boolean {
-  return /^\p{Lu}\p{Ll}*( \S+)+$/u.test(text.trim()) && PT_WORDS.test(text);
+  const words = text.trim().split(/\s+/);
+  if (words.length < 2 || words.some((w) => /^[a-z0-9]+(-[a-z0-9]+)+$|[:[\]/=]/.test(w))) return false;
+  return PT_WORDS.test(text);
 }
 
 /** Texts that read the same in every language: brand, currency sign, protocol tokens, URLs. */
@@ -229,10 +225,18 @@ export function findHardCodedText(fileName: string, code: string): Array<{ line:
         for (const arg of (node.arguments as Node[]).slice(1)) visit(arg, node);
         return;
       }
+    } else if (
+      node.type === 'Property' &&
+      SHOWN_PROPERTIES.has(((node.key as Node).name ?? (node.key as Node).value) as string) &&
+      hasLetters(literalText(node.value as Node) ?? '') &&
+      !isCodeLike(literalText(node.value as Node) ?? '')
+    ) {
+      report(node, literalText(node.value as Node) ?? '');
+      return;
     } else if ((isStringLiteral(node) || node.type === 'TemplateLiteral') && !isCodeOnly(node, parent)) {
       // Any other literal written in Portuguese: a message returned, stored or passed on to be shown.
       const text = literalText(node);
-      if (text && (PT_LETTERS.test(text) || looksLikeSentence(text))) {
+      if (text && (PT_LETTERS.test(text) || looksLikeSentence(text)) && !isCodeLike(text)) {
         report(node, text);
         return;
       }
@@ -304,8 +308,11 @@ describe('hard-coded text in the web', () => {
       "import x from './não-é-texto';",
       'const c = <div className="flex gap-2" data-testid="lista" />;',
       "throw new Error('useX must be used inside a provider');",
+      "toast({ title: 'Salvo', variant: 'success' });",
+      'const when = `verificado em ${date}`;',
+      "const tones = { success: 'bg-emerald-100 text-emerald-800', label: 'senders.domainStatus.verified' };",
     ].join('\n');
-    expect(findHardCodedText('sample.tsx', code).map((f) => f.line)).toEqual([1, 2, 3, 4, 5]);
+    expect(findHardCodedText('sample.tsx', code).map((f) => f.line)).toEqual([1, 2, 3, 4, 5, 10, 11]);
   });
 });
 

@@ -102,6 +102,14 @@ export const ptBR = {
   'auth.validation.passwordRequired': 'Digite a sua senha.',
   'auth.validation.passwordMin': 'A senha precisa ter pelo menos {min} caracteres.',
   'auth.validation.nameRequired': 'Digite o seu nome.',
+
+  'nav.homeLabel': 'Carteiro — início',
+  'landing.footer.navLabel': 'Rodapé',
+  'landing.pricing.unit': 'e-mails',
+  'landing.hero.sentBadge': 'enviada',
+  'common.loadingShort': 'Carregando',
+  'common.notifications': 'Notificações',
+  'common.retryIn': 'Tente de novo em {wait}.',
 } as const;
 
 /** Keys of the public catalogue plus the app's (dashboard, auth, admin) one, loaded with those chunks. */

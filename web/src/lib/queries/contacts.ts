@@ -1,4 +1,4 @@
-import type { ContactQuery } from '@carteiro/shared';
+import type { ContactDetail, ContactPage, ContactQuery, ContactStatus, ContactView } from '@carteiro/shared';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import type { MessageKey } from '@/lib/i18n';
@@ -8,33 +8,7 @@ import type { MessageKey } from '@/lib/i18n';
  * CONTACTS_KEY is the one cache key: a contact's mutations invalidate it for every reader.
  */
 
-export type ContactStatus = 'subscribed' | 'unsubscribed' | 'bounced' | 'complained';
-
-export interface Contact {
-  id: string;
-  email: string;
-  name: string | null;
-  fields: Record<string, string>;
-  status: ContactStatus;
-  consent: {
-    legalBasis: string | null;
-    source: string | null;
-    ip: string | null;
-    at: string | null;
-    text: string | null;
-  };
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ContactDetail extends Contact {
-  lists: Array<{ listId: string; status: string; createdAt: string }>;
-}
-
-export interface ContactPage {
-  items: Contact[];
-  nextCursor: string | null;
-}
+export type { ContactDetail, ContactPage, ContactStatus, ContactView as Contact };
 
 export type ContactFilter = Omit<ContactQuery, 'cursor' | 'limit'>;
 

@@ -9,13 +9,14 @@ import { Spinner } from '@/components/ui/spinner';
 import { apiFetch } from '@/lib/api-client';
 import { errorText } from '@/lib/error-text';
 import { formatDateTime } from '@/lib/format';
+import { type MessageKey, useI18n } from '@/lib/i18n';
 import { confirmAdminAction } from '../utils/confirm-admin-action';
 
-const STATUS: Record<SenderDomainStatus, { label: string; tone: 'success' | 'warning' | 'danger' }> = {
-  verified: { label: 'Verificado', tone: 'success' },
-  pending: { label: 'Aguardando DNS', tone: 'warning' },
-  broken: { label: 'Com problema', tone: 'danger' },
-  suspended: { label: 'Suspenso', tone: 'danger' },
+const STATUS: Record<SenderDomainStatus, { label: MessageKey; tone: 'success' | 'warning' | 'danger' }> = {
+  verified: { label: 'senders.domainStatus.verified', tone: 'success' },
+  pending: { label: 'senders.domainStatus.pending', tone: 'warning' },
+  broken: { label: 'senders.domainStatus.broken', tone: 'danger' },
+  suspended: { label: 'senders.domainStatus.suspended', tone: 'danger' },
 };
 
 function listSenderDomains(signal?: AbortSignal) {
@@ -27,6 +28,7 @@ function listSenderDomains(signal?: AbortSignal) {
  * mail is refused at once) or lifts the suspension. Both are audited.
  */
 export function SenderDomainsAdmin() {
+  const { t } = useI18n();
   const domains = useQuery({
     queryKey: ['admin', 'sender-domains'],
     queryFn: ({ signal }) => listSenderDomains(signal),
@@ -34,7 +36,7 @@ export function SenderDomainsAdmin() {
   if (domains.isPending) return <Spinner />;
   if (domains.isError) return <p className="text-sm text-red-700">{errorText(domains.error)}</p>;
   if (domains.data.items.length === 0) {
-    return <EmptyState title="Nenhum domínio" description="Nenhuma conta adicionou um domínio de envio ainda." />;
+    return <EmptyState title={t('admin.senderDomains.empty')} description={t('admin.senderDomains.emptyBody')} />;
   }
   return (
     <ul className="divide-y divide-slate-100 rounded-2xl border border-slate-200 bg-white shadow-sm">
@@ -46,32 +48,38 @@ export function SenderDomainsAdmin() {
 }
 
 function DomainItem({ domain }: { domain: AdminSenderDomainRow }) {
+  const { t } = useI18n();
   const [reason, setReason] = useState('');
   const status = STATUS[domain.status];
   function onSuspend(event: FormEvent) {
     event.preventDefault();
     confirmAdminAction({
-      title: `Suspender ${domain.domain}?`,
-      description: `A conta ${domain.accountName} não poderá enviar deste domínio até que a suspensão seja retirada.`,
+      title: t('admin.senderDomains.suspendConfirm', { domain: domain.domain }),
+      description: t('admin.senderDomains.suspendBody', { account: domain.accountName }),
       run: () =>
         apiFetch(`/api/admin/sender-domains/${encodeURIComponent(domain.id)}/suspend`, {
           method: 'POST',
           body: { reason },
         }),
-      success: `${domain.domain} suspenso.`,
-      failure: 'Não foi possível suspender o domínio.',
+      success: t('admin.senderDomains.suspended', { domain: domain.domain }),
+      failure: t('admin.senderDomains.suspendFailed'),
     });
   }
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm" data-domain={domain.domain}>
       <div className="min-w-0">
         <p className="font-semibold text-slate-900">
-          {domain.domain} <Badge tone={status.tone}>{status.label}</Badge>
+          {domain.domain} <Badge tone={status.tone}>{t(status.label)}</Badge>
         </p>
         <p className="text-xs text-slate-600">
           {domain.accountName}
-          {domain.lastCheckedAt ? ` · verificado em ${formatDateTime(domain.lastCheckedAt)}` : ' · nunca verificado'}
-          {domain.suspendedReason ? ` · motivo: ${domain.suspendedReason}` : ''}
+          {' · '}
+          {domain.lastCheckedAt
+            ? t('admin.senderDomains.checkedAt', { when: formatDateTime(domain.lastCheckedAt) })
+            : t('admin.senderDomains.neverChecked')}
+          {domain.suspendedReason
+            ? ` · ${t('admin.senderDomains.reasonShown', { reason: domain.suspendedReason })}`
+            : ''}
         </p>
       </div>
       {domain.status === 'suspended' ? (
@@ -80,28 +88,28 @@ function DomainItem({ domain }: { domain: AdminSenderDomainRow }) {
           variant="outline"
           onClick={() =>
             confirmAdminAction({
-              title: `Reativar ${domain.domain}?`,
-              description: 'A conta volta a poder enviar deste domínio enquanto ele estiver verificado.',
+              title: t('admin.senderDomains.unsuspendConfirm', { domain: domain.domain }),
+              description: t('admin.senderDomains.unsuspendBody'),
               run: () =>
                 apiFetch(`/api/admin/sender-domains/${encodeURIComponent(domain.id)}/unsuspend`, { method: 'POST' }),
-              success: `${domain.domain} reativado.`,
-              failure: 'Não foi possível reativar o domínio.',
+              success: t('admin.senderDomains.unsuspended', { domain: domain.domain }),
+              failure: t('admin.senderDomains.unsuspendFailed'),
             })
           }
         >
-          Reativar
+          {t('admin.senderDomains.unsuspend')}
         </Button>
       ) : (
         <form onSubmit={onSuspend} className="flex items-center gap-2">
           <Input
-            aria-label={`Motivo da suspensão de ${domain.domain}`}
-            placeholder="Motivo"
+            aria-label={t('admin.senderDomains.reasonLabel', { domain: domain.domain })}
+            placeholder={t('admin.senderDomains.reason')}
             value={reason}
             onChange={(e) => setReason(e.target.value)}
             className="w-48"
           />
           <Button size="sm" variant="destructive" type="submit" disabled={reason.trim().length < 3}>
-            Suspender
+            {t('admin.senderDomains.suspend')}
           </Button>
         </form>
       )}

@@ -38,7 +38,7 @@ export function AdminPage() {
     ['contas', t('admin.tabs.accounts'), 0],
     ['recargas', t('admin.tabs.topups'), 0],
     ['alertas', t('admin.tabs.alerts'), alertCount],
-    ['dominios', 'Domínios', 0],
+    ['dominios', t('admin.tabs.domains'), 0],
     ['auditoria', t('admin.tabs.audit'), 0],
     ['operadores', t('admin.tabs.operators'), 0],
   ];

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/ui/card';
-import { useI18n } from '@/lib/i18n';
+import { getLocale, translate, useI18n } from '@/lib/i18n';
 import { BALANCE_QUERY_KEY, getBalance } from '@/lib/queries/balance';
 import { useSenders } from '@/lib/queries/senders';
 import { useSessionData } from '@/lib/use-session';
@@ -39,8 +39,8 @@ export function quickStartCurl(origin: string, key: string, from: string, to: st
   const body = JSON.stringify({
     from: { email: from },
     to: { email: to },
-    subject: 'Meu primeiro e-mail pela API do Carteiro',
-    html: '<p>Olá! Este e-mail foi enviado pela API do Carteiro.</p>',
+    subject: translate(getLocale(), 'apiKeys.quickStart.sampleSubject'),
+    html: `<p>${translate(getLocale(), 'apiKeys.quickStart.sampleBody')}</p>`,
   });
   return `curl -X POST ${origin}/api/v1/messages -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '${body.replace(/'/g, "'\\''")}'`;
 }

@@ -36,7 +36,7 @@ export function InvitePage() {
       .then((session) => setState({ status: 'signed-in', session }))
       .catch((caught: unknown) => {
         if (controller.signal.aborted) return;
-        if (!(isApiError(caught) && caught.status === 401)) console.warn('sessão indisponível no convite', caught);
+        if (!(isApiError(caught) && caught.status === 401)) console.warn('invite page: session unavailable', caught);
         setState({ status: 'anonymous' });
       });
     return () => controller.abort();

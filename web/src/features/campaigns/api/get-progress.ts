@@ -1,23 +1,9 @@
-import type { CampaignStatus } from '@carteiro/shared';
+import type { CampaignProgress } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { CAMPAIGNS_KEY } from './types';
 
-export interface CampaignProgress {
-  status: CampaignStatus;
-  recipients: number;
-  sent: number;
-  failed: number;
-  skipped: number;
-  remaining: number;
-  ratePerSecond: number;
-  estimatedEnd: string | null;
-  pausedReason: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /** An A/B test waiting for its winner: when it will be chosen (the rest of the audience waits until then). */
-  abTestDecideAt?: string | null;
-}
+export type { CampaignProgress };
 
 export function getCampaignProgress(id: string, signal?: AbortSignal) {
   return apiFetch<CampaignProgress>(`/api/campaigns/${encodeURIComponent(id)}/progress`, { signal });

@@ -1,31 +1,9 @@
-import type { SkipReason } from '@carteiro/shared';
+import type { RecipientActivity, RecipientPage } from '@carteiro/shared';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { CAMPAIGNS_KEY } from './types';
 
-export interface RecipientActivity {
-  messageId: number;
-  contactId: string | null;
-  email: string;
-  status: string;
-  sentAt: string | null;
-  opens: number;
-  clicks: number;
-  lastOpenAt: string | null;
-  lastClickAt: string | null;
-  unsubscribed: boolean;
-  bounce: string | null;
-  complained: boolean;
-  /** Why a skipped message was not sent (SkipReason); null otherwise. */
-  skipReason?: SkipReason | null;
-  /** A/B test: the variant's letter; null for a normal campaign or a recipient waiting for the winner. */
-  variant?: string | null;
-}
-
-export interface RecipientPage {
-  items: RecipientActivity[];
-  nextCursor: string | null;
-}
+export type { RecipientActivity, RecipientPage };
 
 export const RECIPIENTS_PAGE_SIZE = 50;
 

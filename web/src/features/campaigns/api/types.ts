@@ -1,12 +1,4 @@
 /** Response shapes shared with the server. */
-export type { CampaignSummary, CampaignView as Campaign } from '@carteiro/shared';
-
-export interface RenderedPreview {
-  subject: string;
-  html: string;
-  text: string;
-  preheader?: string;
-  contact: { email: string; name: string | null; fields: Record<string, string> };
-}
+export type { CampaignSummary, CampaignView as Campaign, RenderedPreview } from '@carteiro/shared';
 
 export const CAMPAIGNS_KEY = ['campaigns'] as const;

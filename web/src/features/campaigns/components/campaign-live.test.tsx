@@ -24,6 +24,7 @@ const progress: CampaignProgress = {
   pausedReason: null,
   startedAt: '2026-11-20T15:00:00.000Z',
   finishedAt: null,
+  abTestDecideAt: null,
 };
 
 let restore: () => void = () => {};

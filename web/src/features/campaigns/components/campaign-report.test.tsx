@@ -71,6 +71,8 @@ function recipient(id: number, email: string, extra: Partial<RecipientActivity> 
     unsubscribed: false,
     bounce: null,
     complained: false,
+    skipReason: null,
+    variant: null,
     ...extra,
   };
 }

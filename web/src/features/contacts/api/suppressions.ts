@@ -1,25 +1,8 @@
-import type { SuppressionReason } from '@carteiro/shared';
+import type { AddSuppressionsResult, SuppressionLookup, SuppressionSummary } from '@carteiro/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 
-export interface SuppressionSummary {
-  total: number;
-  byReason: Record<SuppressionReason, number>;
-}
-
-export interface AddSuppressionsResult {
-  added: number;
-  alreadySuppressed: number;
-  invalid: string[];
-  invalidCount: number;
-}
-
-export interface SuppressionLookup {
-  email: string;
-  suppressed: boolean;
-  reason: SuppressionReason | null;
-  createdAt: string | null;
-}
+export type { AddSuppressionsResult, SuppressionLookup, SuppressionSummary };
 
 const SUPPRESSIONS_KEY = ['suppressions'] as const;
 

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
-import { type Locale, type MessageKey, useI18n } from '@/lib/i18n';
+import { type MessageKey, useI18n } from '@/lib/i18n';
 import {
   CONTACT_STATUS_LABELS,
   type ContactDetail,
@@ -258,29 +258,6 @@ const MESSAGE_LABELS: Record<string, MessageKey> = {
   sending: 'contacts.message.sending',
 };
 
-/** Texts of the history summary (beside the component; the shared catalogue is not ours to grow). */
-const SUMMARY_TEXTS: Record<
-  Locale,
-  Record<'label' | 'received' | 'opens' | 'clicks' | 'unsubscribes' | 'bounces', string>
-> = {
-  'pt-BR': {
-    label: 'Resumo do histórico',
-    received: 'Campanhas recebidas',
-    opens: 'Aberturas',
-    clicks: 'Cliques',
-    unsubscribes: 'Descadastros',
-    bounces: 'Devoluções',
-  },
-  en: {
-    label: 'History summary',
-    received: 'Campaigns received',
-    opens: 'Opens',
-    clicks: 'Clicks',
-    unsubscribes: 'Unsubscribes',
-    bounces: 'Bounces',
-  },
-};
-
 /** Normalises the event kind (`open` or `opened`…) to its noun. */
 const BASE_KINDS: Record<string, string> = {
   opened: 'open',
@@ -307,7 +284,6 @@ export function activityCounts(activity: ContactActivity) {
 /** Sent messages and what the contact did with them (opens, clicks, bounces…), newest first. */
 function ActivitySection({ contactId }: { contactId: string }) {
   const { t, locale } = useI18n();
-  const texts = SUMMARY_TEXTS[locale] ?? SUMMARY_TEXTS['pt-BR'];
   const activity = useContactActivity(contactId);
   const counts = activity.data ? activityCounts(activity.data) : null;
   const number = new Intl.NumberFormat(locale);
@@ -347,12 +323,12 @@ function ActivitySection({ contactId }: { contactId: string }) {
           {counts ? (
             <dl
               className="mb-3 grid grid-cols-3 gap-2 text-sm sm:grid-cols-5"
-              aria-label={texts.label}
+              aria-label={t('contacts.summary.label')}
               data-testid="contact-activity-counts"
             >
               {(['received', 'opens', 'clicks', 'unsubscribes', 'bounces'] as const).map((key) => (
                 <div key={key} className="rounded-lg bg-slate-50 px-2 py-2">
-                  <dt className="text-xs leading-tight text-slate-500">{texts[key]}</dt>
+                  <dt className="text-xs leading-tight text-slate-500">{t(`contacts.summary.${key}`)}</dt>
                   <dd className="text-lg font-bold tabular-nums text-slate-900">{number.format(counts[key])}</dd>
                 </div>
               ))}

@@ -118,7 +118,7 @@ export function SuppressionPanel() {
           id="suppression-add"
           rows={4}
           value={text}
-          placeholder="alguem@exemplo.com.br"
+          placeholder={t('contacts.suppression.placeholder')}
           aria-invalid={Boolean(addError) || undefined}
           onChange={(event) => setText(event.target.value)}
         />

@@ -1,20 +1,11 @@
+import type { CampaignListItem } from '@carteiro/shared';
 import { apiFetch } from '@/lib/api-client';
 
-export interface CampaignSummary {
-  id: string;
-  name: string;
-  subject: string;
-  status: 'draft' | 'scheduled' | 'sending' | 'paused' | 'sent' | 'cancelled' | 'failed';
-  scheduledAt: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  updatedAt: string;
-  counters: { recipients: number; sent: number; opened: number; clicked: number };
-}
+export type { CampaignListItem };
 
 /** The account's campaigns, most recently updated first. */
-export async function listCampaigns(signal?: AbortSignal): Promise<CampaignSummary[]> {
-  return (await apiFetch<{ items: CampaignSummary[] }>('/api/campaigns', { signal })).items;
+export async function listCampaigns(signal?: AbortSignal): Promise<CampaignListItem[]> {
+  return (await apiFetch<{ items: CampaignListItem[] }>('/api/campaigns', { signal })).items;
 }
 
 /** Whether the account has at least one list / contact (for the onboarding checklist). */

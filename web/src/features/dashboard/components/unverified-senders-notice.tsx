@@ -1,4 +1,6 @@
 import { Link } from 'react-router';
+import { pluralForm } from '@/components/kit';
+import { useI18n } from '@/lib/i18n';
 import { useSenders, useUnverifiedSenders } from '@/lib/queries/senders';
 
 /**
@@ -7,6 +9,7 @@ import { useSenders, useUnverifiedSenders } from '@/lib/queries/senders';
  * suspended domain.
  */
 export function UnverifiedSendersNotice() {
+  const { t, locale } = useI18n();
   const unverified = useUnverifiedSenders();
   const senders = useSenders();
   const emails = unverified.data?.emails ?? [];
@@ -20,21 +23,17 @@ export function UnverifiedSendersNotice() {
     >
       {emails.length > 0 ? (
         <p>
-          <strong>Confirme seus remetentes antes do próximo envio.</strong> Agora o Carteiro só envia de endereços
-          confirmados ou de domínios verificados, e {emails.length === 1 ? 'este remetente' : 'estes remetentes'} das
-          suas campanhas ainda não {emails.length === 1 ? 'está' : 'estão'}: {emails.join(', ')}.
+          <strong>{t('senders.notice.title')}</strong>{' '}
+          {t(`senders.notice.body.${pluralForm(locale, emails.length)}`, { emails: emails.join(', ') })}
         </p>
       ) : null}
       {troubled.map((d) => (
         <p key={d.id}>
-          <strong>{d.domain}</strong>{' '}
-          {d.status === 'broken'
-            ? 'deixou de estar verificado: o registro DKIM não foi encontrado no DNS.'
-            : 'foi suspenso pela equipe do Carteiro.'}
+          <strong>{d.domain}</strong> {t(d.status === 'broken' ? 'senders.notice.broken' : 'senders.notice.suspended')}
         </p>
       ))}
       <Link to="/dashboard/settings?aba=remetentes" className="mt-1 inline-block font-semibold underline">
-        Ir para Remetentes e domínios
+        {t('senders.notice.link')}
       </Link>
     </div>
   );

@@ -15,13 +15,13 @@ import { BALANCE_QUERY_KEY, getBalance } from '@/lib/queries/balance';
 import { usePageTitle } from '@/lib/use-page-title';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { useDashboardStats } from '../api/get-stats';
-import { type CampaignSummary, hasAny, listCampaigns } from '../api/home';
+import { type CampaignListItem, hasAny, listCampaigns } from '../api/home';
 import { UnverifiedSendersNotice } from '../components/unverified-senders-notice';
 
 // Recharts loads only when the home has campaigns to draw.
 const RecentCampaignsChart = lazy(() => import('../components/recent-campaigns-chart'));
 
-const STATUS_LABEL: Record<CampaignSummary['status'], MessageKey> = {
+const STATUS_LABEL: Record<CampaignListItem['status'], MessageKey> = {
   draft: 'dashboard.status.draft',
   scheduled: 'dashboard.status.scheduled',
   sending: 'dashboard.status.sending',
@@ -270,7 +270,7 @@ function Stat({ label, value, hint, testId }: { label: string; value: string; hi
 const CHART_CAMPAIGNS = 6;
 
 /** Delivered, opens and clicks of the latest campaigns that went out, oldest first, with a table alternative. */
-function RecentChart({ campaigns, pending }: { campaigns: CampaignSummary[]; pending: boolean }) {
+function RecentChart({ campaigns, pending }: { campaigns: CampaignListItem[]; pending: boolean }) {
   const { t, locale } = useI18n();
   if (pending) return null;
   const data = campaigns
@@ -368,8 +368,8 @@ function CampaignList({
   title: string;
   empty: string;
   query: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown };
-  items: CampaignSummary[];
-  date: (c: CampaignSummary) => string;
+  items: CampaignListItem[];
+  date: (c: CampaignListItem) => string;
 }) {
   const { t } = useI18n();
   return (

@@ -49,7 +49,7 @@ export function PricingCalculator({ priceMillis = PRICE_PER_EMAIL_MILLIS }: { pr
           data-testid="calculator-input"
         />
         <span className="pointer-events-none absolute inset-y-0 right-4 flex items-center text-sm text-slate-500">
-          e-mails
+          {t('landing.pricing.unit')}
         </span>
       </div>
       <FieldError id={errorId}>{invalid ? t('landing.pricing.invalid') : null}</FieldError>

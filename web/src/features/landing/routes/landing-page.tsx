@@ -145,6 +145,7 @@ export function LandingPage() {
 
 /** A decorative campaign-report card drawn with markup (no image request, no fake numbers presented as data). */
 function HeroIllustration() {
+  const { t } = useI18n();
   return (
     <div aria-hidden="true" className="relative mx-auto w-full max-w-md">
       <div className="absolute -inset-4 rounded-3xl bg-white/10 blur-2xl" />
@@ -156,7 +157,7 @@ function HeroIllustration() {
             <span className="block h-2 w-1/3 rounded-full bg-slate-100" />
           </div>
           <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">
-            enviada
+            {t('landing.hero.sentBadge')}
           </span>
         </div>
         <div className="mt-5 space-y-2 rounded-xl bg-brand-50 p-4">

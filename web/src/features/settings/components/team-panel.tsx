@@ -99,7 +99,7 @@ function InviteForm({ ownerActor }: { ownerActor: boolean }) {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             aria-invalid={error ? true : undefined}
-            placeholder="nome@empresa.com.br"
+            placeholder={t('settings.team.emailPlaceholder')}
             className="mt-1.5"
           />
         </div>

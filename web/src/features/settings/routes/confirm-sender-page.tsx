@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { AuthLayout, FormMessage } from '@/components/auth-layout';
 import { Button, buttonVariants } from '@/components/ui/button';
+import { useI18n } from '@/lib/i18n';
 import { confirmSenderAddress } from '@/lib/queries/senders';
 
 /**
@@ -11,6 +12,7 @@ import { confirmSenderAddress } from '@/lib/queries/senders';
  * page load, so a mail scanner that opens links does not confirm on the owner's behalf.
  */
 export function ConfirmSenderPage() {
+  const { t } = useI18n();
   const { token = '' } = useParams();
   const [state, setState] = useState<
     { kind: 'idle' | 'pending' } | { kind: 'done'; email: string } | { kind: 'error'; message: string }
@@ -26,22 +28,22 @@ export function ConfirmSenderPage() {
   }
   if (state.kind === 'done') {
     return (
-      <AuthLayout title="Remetente confirmado" subtitle={`Agora ${state.email} pode enviar campanhas pelo Carteiro.`}>
+      <AuthLayout
+        title={t('senders.confirmPage.doneTitle')}
+        subtitle={t('senders.confirmPage.doneBody', { email: state.email })}
+      >
         <Link to="/dashboard/settings?aba=remetentes" className={buttonVariants({ size: 'lg', className: 'w-full' })}>
-          Ver remetentes e domínios
+          {t('senders.confirmPage.seeSenders')}
         </Link>
       </AuthLayout>
     );
   }
   return (
-    <AuthLayout
-      title="Confirmar remetente"
-      subtitle="Confirme que este endereço pode ser usado como remetente no Carteiro."
-    >
+    <AuthLayout title={t('senders.confirmPage.title')} subtitle={t('senders.confirmPage.body')}>
       <div className="space-y-6">
         {state.kind === 'error' ? <FormMessage tone="error">{state.message}</FormMessage> : null}
         <Button size="lg" className="w-full" onClick={confirm} disabled={state.kind === 'pending'}>
-          {state.kind === 'pending' ? 'Confirmando…' : 'Confirmar este remetente'}
+          {state.kind === 'pending' ? t('senders.confirmPage.confirming') : t('senders.confirmPage.confirm')}
         </Button>
       </div>
     </AuthLayout>

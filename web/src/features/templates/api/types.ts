@@ -6,10 +6,4 @@ export interface StarterTemplate {
   html: string;
 }
 
-/** A template or campaign rendered by the server for one contact (or the sample contact). */
-export interface RenderedTemplate {
-  subject: string;
-  html: string;
-  text: string;
-  contact: { email: string; name: string | null; fields: Record<string, string> };
-}
+export type { RenderedPreview as RenderedTemplate } from '@carteiro/shared';

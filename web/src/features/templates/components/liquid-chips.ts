@@ -1,4 +1,6 @@
 import { type FooterAccount, formatTaxIdLabel } from '@carteiro/shared';
+import '@/lib/i18n/app-messages';
+import { getLocale, type MessageKey, translate } from '@/lib/i18n';
 
 /**
  * Liquid never shows raw in the visual editor: every `{{ … }}` or `{% … %}` in the e-mail's text becomes a chip —
@@ -17,16 +19,14 @@ const LIQUID_IN_TEXT =
 
 /** The words a chip shows for a Liquid piece: the field's name, or the account's own data for `conta.*`. */
 export function chipLabel(liquid: string, account?: FooterAccount | null): string {
+  const text = (key: MessageKey, params?: Record<string, string>) => translate(getLocale(), key, params);
   const output = liquid.match(/^\{\{-?\s*([\w.]+)/);
   const path = output?.[1];
-  if (!path || liquid.startsWith('{%')) return 'Trecho personalizado';
-  if (path === 'contato.nome') return 'Nome do contato';
-  if (path === 'contato.email') return 'E-mail do contato';
-  if (path === 'link_descadastro') return 'Link de descadastro';
-  if (path === 'link_navegador') return 'Link para ver no navegador';
-  if (path === 'campanha.nome') return 'Nome da campanha';
-  if (path.startsWith('contato.')) return `Campo: ${path.slice('contato.'.length)}`;
-  if (path.startsWith('evento.')) return `Dado do evento: ${path.slice('evento.'.length)}`;
+  if (!path || liquid.startsWith('{%')) return text('liquidChip.custom');
+  const known = KNOWN_CHIPS[path];
+  if (known) return text(known);
+  if (path.startsWith('contato.')) return text('liquidChip.field', { name: path.slice('contato.'.length) });
+  if (path.startsWith('evento.')) return text('liquidChip.eventData', { name: path.slice('evento.'.length) });
   if (path.startsWith('conta.')) {
     const key = path.slice('conta.'.length);
     const value =
@@ -39,17 +39,27 @@ export function chipLabel(liquid: string, account?: FooterAccount | null): strin
             : key === 'cnpj' || key === 'documento'
               ? formatTaxIdLabel(account?.taxId)
               : undefined;
-    const names: Record<string, string> = {
-      nome: 'Nome da empresa',
-      razao_social: 'Razão social',
-      endereco: 'Endereço da empresa',
-      cnpj: 'CNPJ/CPF',
-      documento: 'CNPJ/CPF',
-    };
-    return value?.trim() || names[key] || 'Dado da empresa';
+    const name = ACCOUNT_CHIPS[key];
+    return value?.trim() || text(name ?? 'liquidChip.accountData');
   }
-  return 'Trecho personalizado';
+  return text('liquidChip.custom');
 }
+
+const KNOWN_CHIPS: Record<string, MessageKey> = {
+  'contato.nome': 'liquidChip.contactName',
+  'contato.email': 'liquidChip.contactEmail',
+  link_descadastro: 'liquidChip.unsubscribeLink',
+  link_navegador: 'liquidChip.browserLink',
+  'campanha.nome': 'liquidChip.campaignName',
+};
+
+const ACCOUNT_CHIPS: Record<string, MessageKey> = {
+  nome: 'liquidChip.accountName',
+  razao_social: 'liquidChip.legalName',
+  endereco: 'liquidChip.address',
+  cnpj: 'liquidChip.taxId',
+  documento: 'liquidChip.taxId',
+};
 
 const escapeText = (value: string) =>
   value.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? c);

@@ -1,5 +1,5 @@
 import { templateVariablesSchema } from '@carteiro/shared';
-import type { MessageKey, MessageParams } from '@/lib/i18n';
+import { getLocale, type MessageKey, type MessageParams, translate } from '@/lib/i18n';
 
 /**
  * Merge tags offered by the "Inserir campo" menu. The tags are Liquid with the pt-BR scope (`contato.*`) in every
@@ -33,7 +33,7 @@ export function parseTemplateVariables(text: string): { variables: string[] } | 
     .filter(Boolean);
   const parsed = templateVariablesSchema.safeParse(names);
   if (parsed.success) return { variables: parsed.data };
-  return { error: parsed.error.issues[0]?.message ?? 'Variáveis inválidas.' };
+  return { error: parsed.error.issues[0]?.message ?? translate(getLocale(), 'templates.variables.invalid') };
 }
 
 export function customFieldTags(fieldNames: readonly string[]): MergeTag[] {

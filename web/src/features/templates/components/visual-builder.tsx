@@ -93,7 +93,7 @@ function addCarteiroTypes(editor: Editor, account: () => FooterAccount | null) {
     model: {
       defaults: {
         tagName: 'table',
-        name: 'Rodapé com identificação (fixo)',
+        name: translate(getLocale(), 'templates.builder.footerLayer'),
         removable: false,
         draggable: false,
         copyable: false,
@@ -110,7 +110,7 @@ function addCarteiroTypes(editor: Editor, account: () => FooterAccount | null) {
             components: [
               {
                 type: 'row',
-                components: [{ type: 'cell', components: identityFooterDisplayLines(account() ?? EMPTY_ACCOUNT) }],
+                components: [{ type: 'cell', components: identityFooterDisplayLines(account() ?? emptyAccount()) }],
               },
             ],
           },
@@ -130,7 +130,10 @@ function addCarteiroTypes(editor: Editor, account: () => FooterAccount | null) {
   });
 }
 
-const EMPTY_ACCOUNT: FooterAccount = { name: 'Sua empresa', legalName: null, taxId: null, address: null };
+/** Before the account loads, the footer shows a stand-in company name. */
+function emptyAccount(): FooterAccount {
+  return { name: translate(getLocale(), 'templates.builder.yourCompany'), legalName: null, taxId: null, address: null };
+}
 
 function isFooter(component: Component | null | undefined): boolean {
   for (let c = component; c; c = c.parent()) if (c.get('type') === FOOTER_TYPE) return true;

@@ -58,7 +58,7 @@ function LoadedEditor({ template }: { template: Template }) {
           <Input
             id="template-variables"
             className="mt-1 font-mono"
-            placeholder="pedido, itens, total"
+            placeholder={t('templates.variables.placeholder')}
             value={variablesText}
             aria-invalid={'error' in declared}
             aria-describedby="template-variables-hint template-variables-error"

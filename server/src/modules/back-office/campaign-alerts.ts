@@ -1,12 +1,12 @@
 import type { CampaignStatus } from '@carteiro/shared';
 import type { Db } from '../../db/database';
 import { notFound } from '../../http/not-found';
+import { type OperatorRef, recordAdminAction } from '../billing/record-admin-action';
 import {
   acknowledgeCampaignAlert as acknowledgeAlert,
   type CampaignAlertKind,
   listCampaignAlerts,
 } from '../bounces/campaign-alerts';
-import { type OperatorRef, recordAdminAction } from './record-admin-action';
 
 export type { CampaignAlertKind };
 

@@ -1,0 +1,58 @@
+import { type AccountStatusChange, adminStatusSchema, type CampaignAlert } from '@carteiro/shared';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { parseInput } from '../../http/validate';
+import { requireOperator } from '../auth/request-actor';
+import { setAccountStatus } from './account-suspension';
+import { acknowledgeCampaignAlert, listCampaignAlertsForOperator } from './campaign-alerts';
+
+const idParams = z.object({ id: z.uuid('Identificador inválido.') });
+const alertIdParams = z.object({ id: z.coerce.number().int().positive('Identificador inválido.') });
+const alertsQuery = z.object({ all: z.enum(['0', '1']).optional() });
+const alertReviewBody = z.object({
+  note: z.string().trim().max(500, 'A observação pode ter no máximo 500 caracteres.').optional(),
+});
+
+/**
+ * The operator's actions that reach across accounts and campaigns: suspending an account (its sending campaigns
+ * pause) and reviewing the campaigns the bounce protections paused. Above billing, campaigns and bounces, which it
+ * calls; the money actions stay in billing's routes.
+ */
+export async function backOfficeRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  const { db } = opts;
+
+  for (const [path, status] of [
+    ['suspend', 'suspended'],
+    ['reactivate', 'active'],
+  ] as const) {
+    app.post(`/api/admin/accounts/:id/${path}`, async (request): Promise<AccountStatusChange> => {
+      const operator = await requireOperator(request);
+      const { id } = parseInput(idParams, request.params);
+      const input = parseInput(adminStatusSchema, request.body);
+      const result = await setAccountStatus(db, { accountId: id, status, reason: input.reason, operator });
+      return { ok: true, status, changed: result.changed, pausedCampaignIds: result.pausedCampaignIds };
+    });
+  }
+
+  app.get('/api/admin/campaign-alerts', async (request): Promise<{ alerts: CampaignAlert[] }> => {
+    await requireOperator(request);
+    const query = parseInput(alertsQuery, request.query ?? {});
+    const rows = await listCampaignAlertsForOperator(db, { includeReviewed: query.all === '1' });
+    return {
+      alerts: rows.map((r) => ({
+        ...r,
+        createdAt: r.createdAt.toISOString(),
+        acknowledgedAt: r.acknowledgedAt?.toISOString() ?? null,
+      })),
+    };
+  });
+
+  app.post('/api/admin/campaign-alerts/:id/review', async (request) => {
+    const operator = await requireOperator(request);
+    const { id } = parseInput(alertIdParams, request.params);
+    const input = parseInput(alertReviewBody, request.body ?? {});
+    const result = await acknowledgeCampaignAlert(db, { alertId: id, operator, note: input.note ?? null });
+    return { id, acknowledgedAt: result.acknowledgedAt.toISOString(), changed: result.changed };
+  });
+}
