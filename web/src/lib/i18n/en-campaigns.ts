@@ -220,6 +220,7 @@ export const enCampaigns = {
   'campaigns.sender.unverifiedOption': '{email} (not verified)',
   'campaigns.sender.anyAt': 'Any address @{domain}',
   'campaigns.sender.localPart': 'Address before the @',
+  'campaigns.sender.defaultLocalPart': 'contact',
   'campaigns.sender.unverified': '{email} is not verified: choose a sender from the list or verify it in',
   'campaigns.alignment.label': 'Sender authentication',
   'campaigns.alignment.sender': 'Sender {email}',

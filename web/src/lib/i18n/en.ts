@@ -1387,4 +1387,5 @@ export const en = {
   'landing.hero.sentBadge': 'sent',
   'common.loadingShort': 'Loading',
   'common.notifications': 'Notifications',
+  'common.retryIn': 'Try again in {wait}.',
 } as const satisfies Messages;

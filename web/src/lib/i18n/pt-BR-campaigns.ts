@@ -222,6 +222,7 @@ export const ptBRCampaigns = {
   'campaigns.sender.unverifiedOption': '{email} (não verificado)',
   'campaigns.sender.anyAt': 'Qualquer endereço @{domain}',
   'campaigns.sender.localPart': 'Endereço antes do @',
+  'campaigns.sender.defaultLocalPart': 'contato',
   'campaigns.sender.unverified': '{email} não está verificado: escolha um remetente da lista ou verifique-o em',
   'campaigns.alignment.label': 'Autenticação do remetente',
   'campaigns.alignment.sender': 'Remetente {email}',

@@ -3,6 +3,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
+import { setLocale } from '@/lib/i18n';
 import '@/lib/i18n/app-messages';
 import { renderWithProviders } from '@/test/render';
 import { SenderPicker } from './sender-picker';
@@ -59,6 +60,29 @@ describe('SenderPicker (campaign From)', () => {
     fireEvent.change(local, { target: { value: 'ofertas' } });
     expect(seen.at(-1)).toBe('ofertas@loja.com.br');
     expect(screen.queryByText(/não está verificado/)).toBeNull();
+  });
+
+  it('in English: the options, the unverified mark and a domain address starting as "contact@"', async () => {
+    await setLocale('en');
+    try {
+      const seen = renderPicker(
+        senders({ addresses: ['contato@padaria.com.br'], domains: ['loja.com.br'] }),
+        'noreply@banco.com.br',
+      );
+      await screen.findByText('contato@padaria.com.br');
+      const select = screen.getByRole('combobox') as HTMLSelectElement;
+      expect([...select.options].map((o) => o.textContent)).toEqual([
+        'noreply@banco.com.br (not verified)',
+        'contato@padaria.com.br',
+        'Any address @loja.com.br',
+      ]);
+      expect(screen.getByText(/noreply@banco.com.br is not verified/)).toBeTruthy();
+      fireEvent.change(select, { target: { value: '@loja.com.br' } });
+      expect(seen.at(-1)).toBe('contact@loja.com.br');
+      expect(screen.getByLabelText('Address before the @')).toBeTruthy();
+    } finally {
+      await setLocale('pt-BR');
+    }
   });
 
   it('without any verified sender keeps a free field and says how to verify one', async () => {

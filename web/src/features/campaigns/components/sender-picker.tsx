@@ -68,7 +68,8 @@ export function SenderPicker({
         value={selected}
         onChange={(e) => {
           const next = e.target.value;
-          if (next.startsWith('@')) onChange(`${domainMode ? email.slice(0, at) : 'contato'}${next}`);
+          if (next.startsWith('@'))
+            onChange(`${domainMode ? email.slice(0, at) : t('campaigns.sender.defaultLocalPart')}${next}`);
           else if (!next.startsWith('x:')) onChange(next);
         }}
       >
