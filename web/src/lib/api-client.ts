@@ -7,6 +7,7 @@ import {
   REQUEST_TIMEOUT_MOBILE_MS,
   TOO_MANY_REQUESTS_PT_BR,
 } from '@carteiro/shared';
+import { type Locale, translate } from '@/lib/i18n';
 
 /** Product identifier sent in the `From` header of every call (spec §7). */
 export const PRODUCT_IDENTIFIER = 'carteiro-web';
@@ -177,16 +178,15 @@ function statusCode(status: number): string {
 }
 
 /** "40 segundos", "1 minuto", "3 minutos" (rounded up) — "40 seconds" in English. */
-export function formatWait(ms: number, locale: 'pt-BR' | 'en' = 'pt-BR'): string {
+export function formatWait(ms: number, locale: Locale = 'pt-BR'): string {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
   const [value, unit] = seconds < 60 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
   return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
 }
 
 /** "Tente de novo em 2 minutos." / "Try again in 2 minutes." — the sentence a rate-limit message ends with. */
-export function retryInText(locale: 'pt-BR' | 'en', ms: number): string {
-  const wait = formatWait(ms, locale);
-  return locale === 'pt-BR' ? `Tente de novo em ${wait}.` : `Try again in ${wait}.`;
+export function retryInText(locale: Locale, ms: number): string {
+  return translate(locale, 'common.retryIn', { wait: formatWait(ms, locale) });
 }
 
 /** Retry-After in ms (seconds or an HTTP date), or null when absent or unreadable. */

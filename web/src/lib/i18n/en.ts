@@ -1387,4 +1387,10 @@ export const en = {
   'landing.hero.sentBadge': 'sent',
   'common.loadingShort': 'Loading',
   'common.notifications': 'Notifications',
+  'common.retryIn': 'Try again in {wait}.',
+
+  'templates.builder.chipLayer': 'Custom field',
+  'templates.builder.deviceDesktop': 'Desktop',
+  'templates.builder.deviceTablet': 'Tablet',
+  'templates.builder.deviceMobile': 'Mobile',
 } as const satisfies Messages;

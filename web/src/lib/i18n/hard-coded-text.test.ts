@@ -61,6 +61,18 @@ const VISIBLE_ATTRIBUTES = new Set([
   'tooltip',
 ]);
 
+/** Object properties that hold a text to show (a toast's title, a tab's label…). */
+const SHOWN_PROPERTIES = new Set([
+  'title',
+  'description',
+  'label',
+  'message',
+  'placeholder',
+  'hint',
+  'success',
+  'failure',
+]);
+
 /** Calls whose string argument is shown to the person: notifications, confirmations, errors shown on screen. */
 const NOTIFY_CALLEES = new Set([
   'notify',
@@ -92,8 +104,20 @@ function looksPortuguese(text: string): boolean {
 }
 
 /** A literal that reads as Portuguese prose: capitalised, several words, at least one of them pt-BR. */
+/** Code written as a string: a catalogue key, Liquid, CSS classes. */
+function isCodeLike(text: string): boolean {
+  const trimmed = text.trim();
+  return (
+    /^[\w-]+(\.[\w-]+)+$/.test(trimmed) ||
+    trimmed.includes('{{') ||
+    trimmed.split(/\s+/).every((w) => /^[a-z0-9:!/[\].-]*-[a-z0-9:!/[\].-]*$/.test(w))
+  );
+}
+
 function looksLikeSentence(text: string): boolean {
-  return /^\p{Lu}\p{Ll}*( \S+)+$/u.test(text.trim()) && PT_WORDS.test(text);
+  const words = text.trim().split(/\s+/);
+  if (words.length < 2 || words.some((w) => /^[a-z0-9]+(-[a-z0-9]+)+$|[:[\]/=]/.test(w))) return false;
+  return PT_WORDS.test(text);
 }
 
 /** Texts that read the same in every language: brand, currency sign, protocol tokens, URLs. */
@@ -201,10 +225,18 @@ export function findHardCodedText(fileName: string, code: string): Array<{ line:
         for (const arg of (node.arguments as Node[]).slice(1)) visit(arg, node);
         return;
       }
+    } else if (
+      node.type === 'Property' &&
+      SHOWN_PROPERTIES.has(((node.key as Node).name ?? (node.key as Node).value) as string) &&
+      hasLetters(literalText(node.value as Node) ?? '') &&
+      !isCodeLike(literalText(node.value as Node) ?? '')
+    ) {
+      report(node, literalText(node.value as Node) ?? '');
+      return;
     } else if ((isStringLiteral(node) || node.type === 'TemplateLiteral') && !isCodeOnly(node, parent)) {
       // Any other literal written in Portuguese: a message returned, stored or passed on to be shown.
       const text = literalText(node);
-      if (text && (PT_LETTERS.test(text) || looksLikeSentence(text))) {
+      if (text && (PT_LETTERS.test(text) || looksLikeSentence(text)) && !isCodeLike(text)) {
         report(node, text);
         return;
       }
@@ -276,8 +308,11 @@ describe('hard-coded text in the web', () => {
       "import x from './não-é-texto';",
       'const c = <div className="flex gap-2" data-testid="lista" />;',
       "throw new Error('useX must be used inside a provider');",
+      "toast({ title: 'Salvo', variant: 'success' });",
+      'const when = `verificado em ${date}`;',
+      "const tones = { success: 'bg-emerald-100 text-emerald-800', label: 'senders.domainStatus.verified' };",
     ].join('\n');
-    expect(findHardCodedText('sample.tsx', code).map((f) => f.line)).toEqual([1, 2, 3, 4, 5]);
+    expect(findHardCodedText('sample.tsx', code).map((f) => f.line)).toEqual([1, 2, 3, 4, 5, 10, 11]);
   });
 });
 

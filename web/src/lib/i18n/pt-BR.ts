@@ -109,6 +109,7 @@ export const ptBR = {
   'landing.hero.sentBadge': 'enviada',
   'common.loadingShort': 'Carregando',
   'common.notifications': 'Notificações',
+  'common.retryIn': 'Tente de novo em {wait}.',
 } as const;
 
 /** Keys of the public catalogue plus the app's (dashboard, auth, admin) one, loaded with those chunks. */
