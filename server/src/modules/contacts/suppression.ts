@@ -170,20 +170,25 @@ export async function findSuppressed(
   return new Set(rows.map((row) => byHash.get(row.emailHash) as string));
 }
 
-/**
- * The account's suppressions of the given addresses as one SQL expression (a text[] of `<hashEmail>:<reason>`, one
- * per row), for a hot path that folds the probe into a statement of its own; `suppressionsByAddress` reads it.
- */
-export function suppressionRowsSql(accountId: string, normalisedEmails: string[]): SQL {
-  const hashes = [...new Set(normalisedEmails.map(hashEmail))];
-  return sql`(select coalesce(array_agg(${suppressions.emailHash} || ':' || ${suppressions.reason}), '{}'::text[])
-                from ${suppressions}
-               where ${suppressions.accountId} = ${accountId}
-                 and ${suppressions.emailHash} = any(${`{${hashes.join(',')}}`}::text[]))`; // hex: no quoting needed
+/** The value suppressionRowsOverSql matches: the addresses' distinct `hashEmail`s as a text[] literal. */
+export function suppressionProbeHashes(normalisedEmails: string[]): string {
+  return `{${[...new Set(normalisedEmails.map(hashEmail))].join(',')}}`; // hex: no quoting needed
 }
 
 /**
- * Reads `suppressionRowsSql`: for each given address with a suppression covering its stream, the strongest such
+ * The account's suppressions of some addresses as one SQL expression (a text[] of `<hashEmail>:<reason>`, one per
+ * row), for a hot path that folds the probe into a statement of its own: `hashes` is an SQL value of
+ * `suppressionProbeHashes` (a parameter, so the statement keeps one text); `suppressionsByAddress` reads it.
+ */
+export function suppressionRowsOverSql(accountId: string, hashes: SQL): SQL {
+  return sql`(select coalesce(array_agg(${suppressions.emailHash} || ':' || ${suppressions.reason}), '{}'::text[])
+                from ${suppressions}
+               where ${suppressions.accountId} = ${accountId}
+                 and ${suppressions.emailHash} = any(${hashes}::text[]))`;
+}
+
+/**
+ * Reads `suppressionRowsOverSql`: for each given address with a suppression covering its stream, the strongest such
  * reason. `streamOf` names the stream of each address's message.
  */
 export function suppressionsByAddress(

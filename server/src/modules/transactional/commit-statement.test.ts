@@ -10,7 +10,13 @@ import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { useEngineHarness } from '../sending/testing/engine-harness';
 import { creditAccount } from '../sending/testing/send-fixtures';
 import { createTemplate } from '../templates/templates';
-import { sendTransactional, transactionalCommitSql, transactionalCommitStatement } from './send-transactional';
+import {
+  sendTransactional,
+  transactionalCommitSql,
+  transactionalCommitStatement,
+  transactionalPrepareSql,
+  transactionalPrepareStatement,
+} from './send-transactional';
 import { transactionalAttachments, transactionalMessages } from './transactional.db';
 
 /** The commit's values with every slot set to something distinct (the statement's text does not depend on them). */
@@ -64,7 +70,19 @@ function insertedColumns(text: string, table: string): string[] {
   return match[1].split(',').map((c) => c.trim());
 }
 
-describe('the transactional commit statement, built once per process', () => {
+describe('the transactional statements, built once per process', () => {
+  it('the read statement is exactly the one drizzle builds from the same values', () => {
+    const read = {
+      accountId: values.accountId,
+      senderEmails: '{"p@loja.com.br","q@marca.com.br"}',
+      senderDomains: '{"loja.com.br","marca.com.br"}',
+      hashes: '{"ab12","cd34"}',
+    };
+    const built = new PgDialect().sqlToQuery(transactionalPrepareSql(read));
+    expect(transactionalPrepareStatement.text).toBe(built.sql);
+    expect(transactionalPrepareStatement.params(read)).toEqual(built.params);
+  });
+
   it.each([
     ['now', false],
     ['scheduled', true],
@@ -93,8 +111,32 @@ describe('the transactional commit statement, built once per process', () => {
   });
 });
 
-describe.each(DATABASE_KINDS)('a transactional message with every optional field on %s', (kind) => {
+describe.each(DATABASE_KINDS)('the transactional statements on %s', (kind) => {
   const h = useEngineHarness(kind);
+
+  it('judges each of several senders in a batch by the sending rule, in order (one read statement)', async () => {
+    const user = await signUp(h.t, { verified: true });
+    await creditAccount(h.db, user.accountId, 1_000);
+    await trustSenderAddress(h.db, user.accountId, 'pedidos@loja.com.br');
+    await trustSenderAddress(h.db, user.accountId, 'sac@marca.com.br');
+    const from = (email: string, to: string) =>
+      transactionalMessageSchema.parse({ to: { email: to }, from: { email }, subject: 'Oi', html: '<p>Oi</p>' });
+    const options = { publicUrl: 'https://app.carteiro.test' };
+    const verified = [from('pedidos@loja.com.br', 'a@destino.com.br'), from(' SAC@Marca.com.br', 'b@destino.com.br')];
+    await expect(
+      sendTransactional(
+        h.db,
+        user.accountId,
+        [...verified, from('outro@naoverificado.com.br', 'c@destino.com.br')],
+        options,
+      ),
+    ).rejects.toMatchObject({
+      code: 'sender_not_verified',
+      message: expect.stringContaining('outro@naoverificado.com.br'),
+    });
+    const sent = await sendTransactional(h.db, user.accountId, verified, options);
+    expect(sent.messages.map((m) => m.status)).toEqual(['queued', 'queued']);
+  });
 
   it('round-trips through the commit: every stored column and the lookup', async () => {
     const user = await signUp(h.t, { verified: true });
@@ -149,7 +191,7 @@ describe.each(DATABASE_KINDS)('a transactional message with every optional field
       const rows = await queryRows<Record<string, unknown>>(
         h.db,
         sql`select t.*, to_char(t.send_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as send_at_iso,
-                   m.email, m.status
+                   m.email, m.status, m.token
               from transactional_messages t join messages m on m.id = t.message_id
              where t.message_id = any(${`{${ids.join(',')}}`}::bigint[]) order by t.message_id`,
       );
@@ -158,6 +200,10 @@ describe.each(DATABASE_KINDS)('a transactional message with every optional field
         ['cc', 'financeiro@destino.com.br', 'queued'],
         ['bcc', 'arquivo@destino.com.br', 'queued'],
       ]);
+      // Each row its own token: 160 random bits as 40 hex characters.
+      const tokens = rows.map((r) => r.token as string);
+      expect(new Set(tokens).size).toBe(3);
+      for (const token of tokens) expect(token).toMatch(/^[0-9a-f]{40}$/);
       const [to, cc, bcc] = rows as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
       const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
       expect({

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import {
   costOfEmailsMillis,
   formatBRL,
@@ -10,7 +10,7 @@ import {
 } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { prebuildStatement, queryPrebuilt, queryRows, queryRowsNamed, type SlotValues } from '../../db/database';
+import { prebuildStatement, queryPrebuilt, type SlotValues } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
@@ -18,8 +18,8 @@ import { adjustAccountBalanceSql } from '../accounts/account-balance';
 import { accounts } from '../accounts/accounts.db';
 import { insufficientBalanceMessage, ledgerEntryFromBalanceSql } from '../billing/ledger';
 import { findOrCreateTransactionalStream } from '../campaigns/transactional-stream';
-import { suppressionRowsSql, suppressionsByAddress } from '../contacts/suppression';
-import { assertSenderAllowed, senderAllowedSql } from '../sender-identities/sender-identities';
+import { suppressionProbeHashes, suppressionRowsOverSql, suppressionsByAddress } from '../contacts/suppression';
+import { assertSenderAllowed, senderAllowedKey, senderAllowedOverSql } from '../sender-identities/sender-identities';
 import { messageLinks } from '../sending/build-message';
 import { enqueueMessagesSql, queueBatchesCtes } from '../sending/message-queue';
 import {
@@ -75,6 +75,23 @@ interface Prepared {
   /** Sent with a test key: stored and answered, never delivered nor charged. */
   sandbox: boolean;
 }
+
+/**
+ * A message token (40 hex characters, 160 random bits) from a pooled buffer of the system's CSPRNG, each byte used
+ * once: one randomFillSync per 256 tokens instead of one per message (the per-call cost showed in the profile).
+ */
+function newMessageToken(): string {
+  if (tokenAt + TOKEN_BYTES > tokenPool.length) {
+    randomFillSync(tokenPool);
+    tokenAt = 0;
+  }
+  const token = tokenPool.toString('hex', tokenAt, tokenAt + TOKEN_BYTES);
+  tokenAt += TOKEN_BYTES;
+  return token;
+}
+const TOKEN_BYTES = 20;
+const tokenPool = Buffer.alloc(TOKEN_BYTES * 256);
+let tokenAt = tokenPool.length;
 
 /** The stored response of a test key's message (`messages.response`). */
 export const SANDBOX_RESPONSE = 'não enviado: chave de teste (sandbox)';
@@ -159,8 +176,6 @@ export async function sendTransactional(
   return commitTransactional(db, accountId, prepared);
 }
 
-const unnamed = <T>(db: Db, _name: string, query: SQL) => queryRows<T>(db, query);
-
 /**
  * Statements for at most this many messages run as named prepared statements (ADR 0019): single sends and their
  * groups. Larger ones (the batch form) stay unnamed, so PostgreSQL plans them for their real size — a generic plan
@@ -180,6 +195,32 @@ export interface PreparedTransactional {
   sendAt: Date | null;
 }
 
+const PREPARE_SLOTS = { accountId: 'text', senderEmails: 'text', senderDomains: 'text', hashes: 'text' } as const;
+
+/**
+ * The reads of a transactional send that need no lock as ONE statement (one round trip, ADR 0019): the account's
+ * identity, status and price, whether each distinct From is a verified sender (the sender module's rule over an
+ * array of them, in order) and which recipients are suppressed (the contacts module's probe). One text whatever
+ * the number of senders and recipients: built once per process (transactionalPrepareStatement).
+ */
+export function transactionalPrepareSql(v: SlotValues<typeof PREPARE_SLOTS>): SQL {
+  return sql`select ${accounts.name} as name, ${accounts.legalName} as legal_name, ${accounts.address} as address,
+               ${accounts.taxId} as tax_id, ${accounts.status} as status,
+               ${accounts.priceMillis} as price_millis,
+               array(select ${senderAllowedOverSql(v.accountId, sql`s.email`, sql`s.domain`)}
+                       from unnest(${v.senderEmails}::text[], ${v.senderDomains}::text[]) with ordinality
+                            as s(email, domain, ord)
+                      order by s.ord) as allowed,
+               ${suppressionRowsOverSql(v.accountId, sql`${v.hashes}`)} as suppressions
+          from ${accounts} where ${accounts.id} = ${v.accountId}`;
+}
+
+export const transactionalPrepareStatement = prebuildStatement(
+  'transactional_prepare',
+  PREPARE_SLOTS,
+  transactionalPrepareSql,
+);
+
 /**
  * Everything of a transactional send that needs no lock: the account's status and identity, the sender check,
  * the templates, the suppression probe and the rendering. Its errors (400/403/404) belong to this request alone.
@@ -191,40 +232,46 @@ export async function prepareTransactional(
   options: SendTransactionalOptions,
 ): Promise<PreparedTransactional> {
   // The reads that need no lock are ONE statement (one round trip, ADR 0019): the account's identity and status,
-  // whether each distinct From is a verified sender (the sender module's rule, senderAllowedSql) and which
-  // recipients are suppressed (the contacts module's probe, suppressionRowsSql). Their answers are then judged
+  // whether each distinct From is a verified sender (the sender module's rule, senderAllowedOverSql) and which
+  // recipients are suppressed (the contacts module's probe, suppressionRowsOverSql). Their answers are then judged
   // in the usual order (account, sender, templates, rendering), so a caller sees the same errors as before.
   const senders = [...new Set(inputs.map((m) => m.from.email))];
   // Every envelope address: each message's `to`, then its cc and bcc copies (one row each).
-  const envelopes = inputs.flatMap((input, index) => [
-    { index, kind: 'to' as const, mailbox: input.to },
-    ...(input.cc ?? []).map((mailbox) => ({ index, kind: 'cc' as const, mailbox })),
-    ...(input.bcc ?? []).map((mailbox) => ({ index, kind: 'bcc' as const, mailbox })),
-  ]);
+  const envelopes = inputs.flatMap((input, index) =>
+    input.cc?.length || input.bcc?.length
+      ? [
+          { index, kind: 'to' as const, mailbox: input.to },
+          ...(input.cc ?? []).map((mailbox) => ({ index, kind: 'cc' as const, mailbox })),
+          ...(input.bcc ?? []).map((mailbox) => ({ index, kind: 'bcc' as const, mailbox })),
+        ]
+      : { index, kind: 'to' as const, mailbox: input.to },
+  );
   const recipients = envelopes.map((e) => e.mailbox.email);
   const small = inputs.length <= NAMED_STATEMENT_MAX_MESSAGES && senders.length <= 4;
-  const [row] = await (small ? queryRowsNamed : unnamed)<{
-    name: string;
-    legal_name: string | null;
-    address: string | null;
-    tax_id: string | null;
-    status: string;
-    price_millis: number;
-    allowed: boolean[];
-    suppressions: string[];
-  }>(
+  const keys = senders.map(senderAllowedKey);
+  const [row] = await queryPrebuilt<
+    {
+      name: string;
+      legal_name: string | null;
+      address: string | null;
+      tax_id: string | null;
+      status: string;
+      price_millis: number;
+      allowed: boolean[];
+      suppressions: string[];
+    },
+    typeof PREPARE_SLOTS
+  >(
     db,
-    // One text per number of distinct senders (the recipients are one array parameter): named for the usual shapes.
-    `transactional_prepare_${senders.length}`,
-    sql`select ${accounts.name} as name, ${accounts.legalName} as legal_name, ${accounts.address} as address,
-               ${accounts.taxId} as tax_id, ${accounts.status} as status,
-               ${accounts.priceMillis} as price_millis,
-               array[${sql.join(
-                 senders.map((from) => senderAllowedSql(accountId, from)),
-                 sql`, `,
-               )}]::boolean[] as allowed,
-               ${suppressionRowsSql(accountId, recipients)} as suppressions
-          from ${accounts} where ${accounts.id} = ${accountId}`,
+    transactionalPrepareStatement,
+    {
+      accountId,
+      senderEmails: pgTextArray(keys.map((k) => k.email)),
+      senderDomains: pgTextArray(keys.map((k) => k.domain)),
+      hashes: suppressionProbeHashes(recipients),
+    },
+    // Named for the usual shapes only: a generic plan made for a handful of rows reads a large batch badly.
+    { named: small },
   );
   const account = row
     ? { name: row.name, legalName: row.legal_name, address: row.address, taxId: row.tax_id, status: row.status }
@@ -319,7 +366,7 @@ export async function prepareTransactional(
         throw renderError(index, inputs.length, 'subject', 'O assunto ficou vazio depois da mesclagem.');
       return rendered;
     };
-    const token = randomBytes(20).toString('hex');
+    const token = newMessageToken();
     const rendered = render(token);
     // PostgreSQL text cannot hold NUL: refused here in pt-BR rather than failing the insert.
     const texts: [string, string | null | undefined][] = [
@@ -348,11 +395,13 @@ export async function prepareTransactional(
       suppressedBy: suppressedFor[envelopeAt++] ?? null,
       sandbox: options.sandbox === true,
     };
+    // Most messages have no copies: nothing more to prepare.
+    if (!input.cc?.length && !input.bcc?.length) return own;
     const copies = [
       ...(input.cc ?? []).map((mailbox) => ({ kind: 'cc' as const, mailbox })),
       ...(input.bcc ?? []).map((mailbox) => ({ kind: 'bcc' as const, mailbox })),
     ].map(({ kind, mailbox }): Prepared => {
-      const copyToken = randomBytes(20).toString('hex');
+      const copyToken = newMessageToken();
       return {
         input,
         kind,
