@@ -68,6 +68,13 @@ interface ContactSet {
   key: string;
   query: () => SQL;
   unique?: boolean;
+  /**
+   * The same set without repeats, for a join inside an OU, when `query` repeats contacts: the account's
+   * contacts semi-joined with it. A `select distinct` over the set is a HashAggregate that every parallel
+   * worker builds again for itself (three times the work on two cores); a semi-join of two parallel scans
+   * builds one shared hash.
+   */
+  uniqueQuery?: () => SQL;
 }
 
 /** The contact sets one compiled tree names; those tested inside an OU become one join each (by key). */
@@ -84,7 +91,10 @@ class ContactSets {
     }
     let entry = this.joined.get(set.key);
     if (!entry) {
-      entry = { alias: `s${this.joined.size + 1}`, set, query: set.query() };
+      const unique = set.uniqueQuery?.();
+      entry = unique
+        ? { alias: `s${this.joined.size + 1}`, set: { ...set, unique: true }, query: unique }
+        : { alias: `s${this.joined.size + 1}`, set, query: set.query() };
       this.joined.set(set.key, entry);
     }
     return sql`${sql.raw(entry.alias)}.contact_id is not null`;
@@ -165,11 +175,15 @@ function lastCampaigns(ctx: SegmentContext, n: number): SQL {
 function humanEventSet(ctx: SegmentContext, kind: 'open' | 'click', lastN: number): ContactSet {
   // The campaign ids are the account's own (read scoped by account), so no account_id filter: it is not in
   // the index and would turn the index-only scan into heap fetches.
+  const events = () => sql`select e.contact_id from message_events e
+                             where e.campaign_id = any(${lastCampaigns(ctx, lastN)}) and e.kind = ${kind}
+                               and not e.machine and e.contact_id is not null`;
   return {
     key: `${kind}:${lastN}`,
-    query: () => sql`select e.contact_id from message_events e
-                      where e.campaign_id = any(${lastCampaigns(ctx, lastN)}) and e.kind = ${kind}
-                        and not e.machine and e.contact_id is not null`,
+    query: events,
+    uniqueQuery: () => sql`select k.id as contact_id from contacts k
+                            where k.account_id = ${ctx.accountId}
+                              and k.id in (${events()})`,
   };
 }
 
