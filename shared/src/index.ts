@@ -4,6 +4,7 @@ export * from './api/billing';
 export * from './api/campaign';
 export * from './api/contacts';
 export * from './api/dashboard';
+export * from './api/lists';
 export * from './api/templates';
 export * from './api-errors';
 export * from './campaign-status';

@@ -116,7 +116,11 @@ export async function findMessage(db: Db, accountId: string, mode: ApiKeyMode, i
     // Nothing went out: "delivered" is what a live key would read, at the moment the request was accepted.
     events.push({ type: 'delivered', at: message.createdAt, detail: row.response });
   } else if (message.status === 'suppressed') {
-    events.push({ type: 'suppressed', at: message.createdAt, detail: row.response });
+    // Suppressed at the request (never charged): at acceptance. Charged, it was skipped later, when the engine
+    // claimed it (a scheduled or deferred message whose address was suppressed meanwhile): the engine does not
+    // record the moment of a skip.
+    const atRequest = Number(row.cost_millis ?? 0) === 0;
+    events.push({ type: 'suppressed', at: atRequest ? message.createdAt : null, detail: row.response });
   } else if (row.sent_at) {
     events.push({ type: 'delivered', at: row.sent_at, detail: row.response });
   } else if (message.status === 'bounced' || message.status === 'failed') {

@@ -1,4 +1,11 @@
-import type { TemplateCreateInput, TemplatePreviewInput, TemplateQuery, TemplateUpdateInput } from '@carteiro/shared';
+import type {
+  TemplateCreateInput,
+  TemplatePreviewInput,
+  TemplateQuery,
+  TemplateSummary,
+  TemplateUpdateInput,
+  TemplateView,
+} from '@carteiro/shared';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
@@ -14,22 +21,7 @@ import { templates } from './templates.db';
 import { assertValidTemplate } from './validate-template';
 
 export type TemplateRow = typeof templates.$inferSelect;
-
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  subject: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface TemplateView extends TemplateSummary {
-  html: string;
-  builderProject: Record<string, unknown> | null;
-  text: string | null;
-  /** The per-message variables it takes (`{{ dados.<nome> }}`), each required in a send's `data` (ADR 0035). */
-  variables: string[];
-}
+export type { TemplateView };
 
 function toSummary(row: TemplateRow): TemplateSummary {
   return {
