@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database';
 import { type LowBalanceCursor, sweepLowBalanceCrossings } from '../../src/modules/billing/notify-low-balance';
 import { DEFAULT_REPORT_SETTINGS, recordDeliveryReport } from '../../src/modules/bounces/record-report';
+import { findUnsubscribeTarget } from '../../src/modules/campaigns/message-recipient';
 import { API_SENDER, messageApi } from '../../src/modules/public-api/testing/message-api';
 import { drainMessages } from '../../src/modules/sending/testing/dkim-check';
 import { useEngineHarness } from '../../src/modules/sending/testing/engine-harness';
-import { findUnsubscribeTarget, unsubscribeByMessage } from '../../src/modules/unsubscribe/unsubscribe';
+import { unsubscribeByMessage } from '../../src/modules/unsubscribe/unsubscribe';
 import type { SignedInUser } from '../support/sign-in';
 import { DATABASE_KINDS } from '../support/test-database';
 

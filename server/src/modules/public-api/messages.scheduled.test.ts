@@ -32,8 +32,9 @@ describe.each(DATABASE_KINDS)('scheduled messages (sendAt) on %s', (kind) => {
 
   it('delivers no earlier than sendAt, through the engine; the lookup shows it scheduled, then delivered', async () => {
     const { user, secret } = await keyWithCredit(1_000);
-    // A short future time: the test waits for it (a few seconds), never for the real clock's minutes.
-    const sendAt = new Date(Date.now() + 3_000);
+    // An hour ahead; its time "comes" below by moving the stored schedule, not by waiting (the due time is the
+    // database's now(), ARCHITECTURE.md "Time").
+    const sendAt = new Date(Date.now() + HOUR);
     const sent = await call(
       secret,
       'POST',
@@ -47,12 +48,23 @@ describe.each(DATABASE_KINDS)('scheduled messages (sendAt) on %s', (kind) => {
 
     const sender = h.newSender();
     await sender.tick();
-    if (Date.now() < sendAt.getTime() - 200) {
-      expect(h.sink.messages.filter((m) => m.to === 'programada@destino.com.br')).toEqual([]);
-      const early = (await call(secret, 'GET', `/api/v1/messages/${id}`)).json();
-      expect(early).toMatchObject({ status: 'scheduled', sendAt: sendAt.toISOString() });
-      expect(early.events.map((e: { type: string }) => e.type)).toEqual(['queued', 'scheduled']);
-    }
+    await sender.tick();
+    expect(h.sink.messages.filter((m) => m.to === 'programada@destino.com.br')).toEqual([]);
+    const early = (await call(secret, 'GET', `/api/v1/messages/${id}`)).json();
+    expect(early).toMatchObject({ status: 'scheduled', sendAt: sendAt.toISOString() });
+    expect(early.events.map((e: { type: string }) => e.type)).toEqual(['queued', 'scheduled']);
+
+    // Its time comes: the schedule (the message's sendAt and its batch's due time) an hour earlier, now just past.
+    const due = new Date(sendAt.getTime() - HOUR);
+    await queryRows(
+      h.db,
+      sql`update transactional_messages set send_at = send_at - interval '1 hour' where message_id = ${Number(id)}`,
+    );
+    await queryRows(
+      h.db,
+      sql`update message_batches set due_at = due_at - interval '1 hour'
+           where ${Number(id)} between first_message_id and last_message_id`,
+    );
     await tickUntil(sender, async () => (await statusOf(id)) === 'sent', 20_000);
     const [delivered] = h.sink.messages.filter((m) => m.to === 'programada@destino.com.br');
     expect(delivered).toBeDefined();
@@ -60,10 +72,10 @@ describe.each(DATABASE_KINDS)('scheduled messages (sendAt) on %s', (kind) => {
       .select()
       .from(messages)
       .where(eq(messages.id, Number(id)));
-    expect(row?.sentAt?.getTime()).toBeGreaterThanOrEqual(sendAt.getTime());
+    expect(row?.sentAt?.getTime()).toBeGreaterThanOrEqual(due.getTime());
 
     const lookup = (await call(secret, 'GET', `/api/v1/messages/${id}`)).json();
-    expect(lookup).toMatchObject({ status: 'delivered', sendAt: sendAt.toISOString(), costMillis: 5 });
+    expect(lookup).toMatchObject({ status: 'delivered', sendAt: due.toISOString(), costMillis: 5 });
     expect(lookup.events.map((e: { type: string }) => e.type)).toEqual(['queued', 'scheduled', 'delivered']);
     const listed = (await call(secret, 'GET', '/api/v1/messages?status=delivered')).json();
     expect(listed.items.map((m: { id: string }) => m.id)).toContain(id);
