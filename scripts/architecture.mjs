@@ -73,6 +73,9 @@ function sqlStatements(text) {
   return out;
 }
 
+/** The composition roots: what starts a process and wires the modules. A module never imports them. */
+const COMPOSITION = /^server\/src\/(worker\/|(app|runtime|main)\.ts$)/;
+
 const WRITE = /\b(insert\s+into|update|delete\s+from)\s+([a-z_][a-z0-9_]*)/gi;
 const READ = /\b(from|join)\s+([a-z_][a-z0-9_]*)/gi;
 
@@ -139,6 +142,7 @@ export function analyse(root = ROOT) {
   const foreignReads = [];
   const moduleGraph = new Map();
   const moduleEdges = [];
+  const compositionImports = [];
   const fileGraph = new Map();
   for (const file of serverFiles) {
     const text = fs.readFileSync(file, 'utf8');
@@ -150,6 +154,8 @@ export function analyse(root = ROOT) {
       if (!resolved) continue;
       const target = moduleOf(root, resolved);
       if (resolved.endsWith('.ts') || resolved.endsWith('.tsx')) fileGraph.get(rel).add(path.relative(root, resolved));
+      if (mod && !typeOnly && COMPOSITION.test(path.relative(root, resolved)))
+        compositionImports.push({ file: rel, imports: path.relative(root, resolved) });
       if (!mod || !target || target === mod) continue;
       // Only runtime imports tie modules together: a type-only one vanishes when the code is compiled, and a
       // `*.db.ts` naming another's column for a foreign key is the schema's one graph of tables (db/schema.ts), which
@@ -230,7 +236,9 @@ export function analyse(root = ROOT) {
     schemaImports,
     foreignWrites,
     foreignReads,
+    moduleGraph,
     moduleCycles,
+    compositionImports,
     moduleCycleEdges: moduleCycleEdges(moduleCycles, moduleEdges),
     fileCycles: cycles(fileGraph),
     crossFeature,
@@ -295,6 +303,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     report.moduleCycleEdges,
     (e) => `${e.file} → ${e.imports}`,
   );
+  show('server modules importing a composition root', report.compositionImports, (r) => `${r.file} → ${r.imports}`);
   show('server file cycles', report.fileCycles, (c) => `${c.length} files: ${c.join(', ')}`);
   show(
     `web imports across features (${unique(report.crossFeature, 'file')} files)`,

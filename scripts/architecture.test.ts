@@ -11,6 +11,7 @@ const SECTIONS = {
   schemaImports: 'Schema imports',
   foreignWrites: 'Foreign writes',
   crossFeature: 'Web cross-feature imports',
+  moduleCycles: 'Module cycle edges',
 } as const;
 type Kind = keyof typeof SECTIONS;
 
@@ -62,6 +63,14 @@ describe('server imports', () => {
   });
 });
 
+describe('server composition roots', () => {
+  // app.ts, runtime.ts, main.ts and worker/ wire the modules together and pass a lower module what it needs of a
+  // higher one; a module importing them would hide an upward call behind the wiring.
+  it('no module imports worker/, app.ts, runtime.ts or main.ts at runtime', () => {
+    expect(analyse(ROOT).compositionImports, 'module files importing a composition root').toEqual([]);
+  });
+});
+
 describe('web shared code', () => {
   // lib/, components/ and stores/ are what features share; a feature import there would hide a feature's code
   // under a shared name. No exceptions: compose features in app/ instead.
@@ -105,6 +114,11 @@ describe('the analysis finds each kind of crossing', () => {
     'server/src/modules/third/third.ts',
     "import type { b } from '../owner/b';\nimport { type a, type b } from '../owner/a';\nexport const t = 1;\n",
   );
+  write(
+    'server/src/modules/third/wired.ts',
+    "import { run } from '../../worker/engine';\nimport type { App } from '../../app';\n",
+  );
+  write('server/src/worker/engine.ts', 'export const run = 1;\n');
   write('server/src/modules/third/third.db.ts', "import { ownerItems } from '../owner/owner.db';\n");
   write('server/src/modules/owner/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
   write('server/src/modules/owner/b.ts', "import type { a } from './a';\nexport const b: typeof a | null = null;\n");
@@ -124,6 +138,9 @@ describe('the analysis finds each kind of crossing', () => {
       moduleCycles: ['other → owner', 'owner → other'],
     });
     expect(report.moduleCycles).toEqual([['other', 'owner']]);
+    expect(report.compositionImports).toEqual([
+      { file: 'server/src/modules/third/wired.ts', imports: 'server/src/worker/engine.ts' },
+    ]);
     expect(report.foreignReads.map((r: { table: string }) => r.table)).toEqual(['owner_items']);
     expect(report.featureCycles).toEqual([['one', 'two']]);
     expect(report.sharedToFeature).toEqual([{ file: 'web/src/lib/shared.ts', imports: 'web/src/features/one/x.ts' }]);

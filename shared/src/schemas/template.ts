@@ -57,17 +57,6 @@ export const templateQuerySchema = z.strictObject({ search: nameSearchField, ...
 export type TemplateQuery = z.infer<typeof templateQuerySchema>;
 export type TemplateUpdateInput = z.infer<typeof templateUpdateSchema>;
 
-/** A starter template offered to every account (pt-BR, responsive, with unsubscribe link and footer). */
-export interface StarterTemplate {
-  /** Stable id of the starter (the gallery and the tests name it). */
-  key: string;
-  /** The occasion, in one line (the gallery's card). */
-  description: string;
-  name: string;
-  subject: string;
-  html: string;
-}
-
 export const TEST_SEND_MAX_RECIPIENTS = 5;
 
 /** A test send of a campaign or a library template: up to 5 addresses, rendered for a contact or sample data. */

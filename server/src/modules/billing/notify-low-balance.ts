@@ -94,7 +94,8 @@ export interface LowBalanceCursor {
  * reservation, a transactional or API batch send, an automation step, an operator debit (announced at once by its
  * route, so already claimed here). A campaign's settlement is the one debit that never lowers the balance (its
  * 'send' follows the 'release' of the whole reservation in the same transaction), so it is not a crossing; neither
- * is one the balance has already recovered from (a top-up, a release). Reads the entries after `cursor` (advanced
+ * is one the balance has already recovered from (a top-up, a release, a refund): only the account's latest crossing
+ is announced, and only while the balance is still below the line. Reads the entries after `cursor` (advanced
  * here; without one, the last 5,000) through the seq index, within the last hour. A warning that fails (relay down)
  * keeps the cursor before its entry, so the next sweep tries again. Returns how many warnings were sent.
  */
@@ -111,16 +112,24 @@ export async function sweepLowBalanceCrossings(
   );
   const upTo = Number(last?.seq ?? 0);
   const from = cursor.afterSeq === null ? upTo - SWEEP_SEQ_WINDOW : cursor.afterSeq - SWEEP_SEQ_OVERLAP;
+  // A debit of entry `x` that crossed the line downwards, and is not a campaign's settlement.
+  const crossing = (x: string) =>
+    sql`${sql.raw(x)}.amount_millis < 0
+        and ${sql.raw(x)}.balance_after_millis < ${threshold}
+        and ${sql.raw(x)}.balance_after_millis - ${sql.raw(x)}.amount_millis >= ${threshold}
+        and not (${sql.raw(x)}.kind = 'send' and ${sql.raw(x)}.campaign_id is not null
+                 and exists (select 1 from ledger_entries s
+                              where s.campaign_id = ${sql.raw(x)}.campaign_id and s.kind = 'release'))`;
   const candidates = await queryRows<{ id: string; seq: number | string }>(
     deps.db,
     sql`select e.id, e.seq from ledger_entries e
          where e.seq > ${from} and e.seq <= ${upTo}
            and e.created_at > now() - ${SWEEP_AGE}::interval
-           and e.amount_millis < 0
-           and e.balance_after_millis < ${threshold}
-           and e.balance_after_millis - e.amount_millis >= ${threshold}
-           and not (e.kind = 'send' and e.campaign_id is not null
-                    and exists (select 1 from ledger_entries r where r.campaign_id = e.campaign_id and r.kind = 'release'))
+           and ${crossing('e')}
+           -- Only the account's latest crossing: an earlier one the balance recovered from (a refund, a top-up)
+           -- before this sweep saw it is not announced beside the next one (one notice per time the balance is low).
+           and not exists (select 1 from ledger_entries n
+                            where n.account_id = e.account_id and n.seq > e.seq and ${crossing('n')})
            and not exists (select 1 from low_balance_alerts a where a.ledger_entry_id = e.id)
            and exists (select 1 from accounts ac where ac.id = e.account_id and ac.balance_millis < ${threshold})
          order by e.seq

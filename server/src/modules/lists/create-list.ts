@@ -1,6 +1,5 @@
-import type { ListCreateInput } from '@carteiro/shared';
+import type { ListCreateInput, ListView } from '@carteiro/shared';
 import type { Db } from '../../db/database';
-import type { ListView } from './list-view';
 import { lists } from './lists.db';
 
 export async function createList(db: Db, accountId: string, input: ListCreateInput): Promise<ListView> {

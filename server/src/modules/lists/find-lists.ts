@@ -1,11 +1,10 @@
-import type { ListQuery } from '@carteiro/shared';
+import type { ListQuery, ListView } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
 import { containsPattern } from '../../db/like';
 import { notFound } from '../../http/not-found';
-import type { ListView } from './list-view';
 
 interface RawList {
   id: string;

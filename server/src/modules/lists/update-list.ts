@@ -1,9 +1,8 @@
-import type { ListUpdateInput } from '@carteiro/shared';
+import type { ListUpdateInput, ListView } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { notFound } from '../../http/not-found';
 import { findList } from './find-lists';
-import type { ListView } from './list-view';
 import { lists } from './lists.db';
 
 export async function updateList(db: Db, accountId: string, listId: string, input: ListUpdateInput): Promise<ListView> {

@@ -1,4 +1,9 @@
-import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
+import {
+  SEGMENT_DATE_OPERATORS,
+  SEGMENT_NUMBER_OPERATORS,
+  type SegmentCondition,
+  type SegmentGroup,
+} from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
@@ -68,13 +73,20 @@ interface ContactSet {
   key: string;
   query: () => SQL;
   unique?: boolean;
+  /**
+   * The same set without repeats, for a join inside an OU, when `query` repeats contacts: the account's
+   * contacts semi-joined with it. A `select distinct` over the set is a HashAggregate that every parallel
+   * worker builds again for itself (three times the work on two cores); a semi-join of two parallel scans
+   * builds one shared hash.
+   */
+  uniqueQuery?: () => SQL;
 }
 
 /** The contact sets one compiled tree names; those tested inside an OU become one join each (by key). */
 class ContactSets {
   private readonly joined = new Map<string, { alias: string; set: ContactSet; query: SQL }>();
   named = false;
-  constructor(private readonly mode: 'join' | 'exists') {}
+  constructor(readonly mode: 'join' | 'exists') {}
 
   /** A boolean over `c`: is the contact in the set. `topLevel`: a conjunct of the top-level E. */
   has(set: ContactSet, topLevel: boolean): SQL {
@@ -84,7 +96,10 @@ class ContactSets {
     }
     let entry = this.joined.get(set.key);
     if (!entry) {
-      entry = { alias: `s${this.joined.size + 1}`, set, query: set.query() };
+      const unique = set.uniqueQuery?.();
+      entry = unique
+        ? { alias: `s${this.joined.size + 1}`, set: { ...set, unique: true }, query: unique }
+        : { alias: `s${this.joined.size + 1}`, set, query: set.query() };
       this.joined.set(set.key, entry);
     }
     return sql`${sql.raw(entry.alias)}.contact_id is not null`;
@@ -102,11 +117,44 @@ class ContactSets {
 /** `topLevel`: the group is the top-level E (or an E directly inside it), whose conjuncts may be semi-joins. */
 function compileGroup(group: SegmentGroup, ctx: SegmentContext, sets: ContactSets, topLevel: boolean): SQL {
   const conjunct = topLevel && (group.match === 'all' || group.conditions.length === 1);
-  const parts = group.conditions.map((c) =>
-    c.type === 'group' ? compileGroup(c, ctx, sets, conjunct) : compileCondition(c, ctx, sets, conjunct),
-  );
+  const parts = group.conditions.map((c) => ({
+    cost: costRank(c, sets.mode, conjunct),
+    sql: c.type === 'group' ? compileGroup(c, ctx, sets, conjunct) : compileCondition(c, ctx, sets, conjunct),
+  }));
   if (parts.length === 0) return sql`true`;
-  return sql`(${sql.join(parts, group.match === 'all' ? sql` and ` : sql` or `)})`;
+  // PostgreSQL evaluates the operands of a nested AND / OR in the order written and stops at the first that
+  // decides it; it reorders only the top-level conjuncts. Cheapest first, then, so a column check that fails
+  // spares the contact the text functions of a custom field (the user's order is kept among equals; AND and
+  // OR are commutative in SQL's three-valued logic).
+  parts.sort((a, b) => a.cost - b.cost);
+  return sql`(${sql.join(
+    parts.map((p) => p.sql),
+    group.match === 'all' ? sql` and ` : sql` or `,
+  )})`;
+}
+
+/**
+ * The relative cost per contact of a condition: a column comparison, a joined set's column check, a text
+ * function of a field, a number (shape check + cast), a date (regular expressions); a correlated EXISTS (the
+ * predicate form inside an OU) probes an index per contact. A group costs its dearest condition.
+ */
+function costRank(c: SegmentCondition | SegmentGroup, mode: 'join' | 'exists', topLevel: boolean): number {
+  switch (c.type) {
+    case 'group': {
+      const conjunct = topLevel && (c.match === 'all' || c.conditions.length === 1);
+      return Math.max(0, ...c.conditions.map((x) => costRank(x, mode, conjunct)));
+    }
+    case 'status':
+    case 'subscribed_at':
+      return 0;
+    case 'list':
+    case 'engagement':
+      return mode === 'join' || topLevel ? 1 : 5;
+    case 'field':
+      if ((SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(c.operator)) return 3;
+      if ((SEGMENT_DATE_OPERATORS as readonly string[]).includes(c.operator)) return 4;
+      return 2;
+  }
 }
 
 function fieldExpression(field: Extract<SegmentCondition, { type: 'field' }>['field'], ctx: SegmentContext): SQL {
@@ -165,11 +213,15 @@ function lastCampaigns(ctx: SegmentContext, n: number): SQL {
 function humanEventSet(ctx: SegmentContext, kind: 'open' | 'click', lastN: number): ContactSet {
   // The campaign ids are the account's own (read scoped by account), so no account_id filter: it is not in
   // the index and would turn the index-only scan into heap fetches.
+  const events = () => sql`select e.contact_id from message_events e
+                             where e.campaign_id = any(${lastCampaigns(ctx, lastN)}) and e.kind = ${kind}
+                               and not e.machine and e.contact_id is not null`;
   return {
     key: `${kind}:${lastN}`,
-    query: () => sql`select e.contact_id from message_events e
-                      where e.campaign_id = any(${lastCampaigns(ctx, lastN)}) and e.kind = ${kind}
-                        and not e.machine and e.contact_id is not null`,
+    query: events,
+    uniqueQuery: () => sql`select k.id as contact_id from contacts k
+                            where k.account_id = ${ctx.accountId}
+                              and k.id in (${events()})`,
   };
 }
 

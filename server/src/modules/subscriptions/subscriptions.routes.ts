@@ -1,3 +1,4 @@
+import type { FormSnippet } from '@carteiro/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database';
 import { idParam } from '../../http/id-param';
@@ -164,7 +165,7 @@ export async function subscriptionsRoutes(app: FastifyInstance, opts: Subscripti
     return thanks(`Sua inscrição na lista <strong>${escapeHtml(list.name)}</strong> está confirmada.`);
   });
 
-  app.get('/api/lists/:id/form-snippet', async (request) => {
+  app.get('/api/lists/:id/form-snippet', async (request): Promise<FormSnippet> => {
     const actor = await requireActor(request);
     const list = await findPublicList(db, idParam(request.params, 'list'));
     if (!list || list.accountId !== actor.accountId) throw notFound('list');

@@ -1,4 +1,11 @@
-import type { TemplateCreateInput, TemplatePreviewInput, TemplateQuery, TemplateUpdateInput } from '@carteiro/shared';
+import type {
+  TemplateCreateInput,
+  TemplatePreviewInput,
+  TemplateQuery,
+  TemplateSummary,
+  TemplateUpdateInput,
+  TemplateView,
+} from '@carteiro/shared';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
@@ -6,30 +13,15 @@ import { containsPattern } from '../../db/like';
 import { notFound } from '../../http/not-found';
 import type { Mailer } from '../../mail/mailer';
 import { findAccount } from '../accounts/accounts.service';
+import { findCustomFieldNames } from '../contacts/custom-field-names';
 import { assertMayCauseMail, type MailCauser, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
-import { findCustomFieldNames } from './custom-field-names';
 import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } from './preview-message';
 import { assertTemplateData, sampleData } from './template-data';
 import { templates } from './templates.db';
 import { assertValidTemplate } from './validate-template';
 
 export type TemplateRow = typeof templates.$inferSelect;
-
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  subject: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface TemplateView extends TemplateSummary {
-  html: string;
-  builderProject: Record<string, unknown> | null;
-  text: string | null;
-  /** The per-message variables it takes (`{{ dados.<nome> }}`), each required in a send's `data` (ADR 0035). */
-  variables: string[];
-}
+export type { TemplateView };
 
 function toSummary(row: TemplateRow): TemplateSummary {
   return {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { UploadedImage } from '@carteiro/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
@@ -7,18 +8,6 @@ import { notFound } from '../../http/not-found';
 import type { FileStorage } from './file-storage';
 import { looksLikeSvg, sniffImage } from './image-sniff';
 import { type UploadedFileRow, uploadedFiles } from './uploads.db';
-
-/** What the API answers for an uploaded image (also each item of the list). */
-export interface UploadedImage {
-  id: string;
-  url: string;
-  width?: number;
-  height?: number;
-  bytes: number;
-  contentType: string;
-  name?: string;
-  createdAt: string;
-}
 
 export function toUploadedImage(row: UploadedFileRow, storage: FileStorage): UploadedImage {
   return {

@@ -1388,4 +1388,9 @@ export const en = {
   'common.loadingShort': 'Loading',
   'common.notifications': 'Notifications',
   'common.retryIn': 'Try again in {wait}.',
+
+  'templates.builder.chipLayer': 'Custom field',
+  'templates.builder.deviceDesktop': 'Desktop',
+  'templates.builder.deviceTablet': 'Tablet',
+  'templates.builder.deviceMobile': 'Mobile',
 } as const satisfies Messages;

@@ -104,6 +104,12 @@ function looksPortuguese(text: string): boolean {
 }
 
 /** A literal that reads as Portuguese prose: capitalised, several words, at least one of them pt-BR. */
+/** A `<style>` element: its text is CSS. */
+function isStyleElement(element: Node): boolean {
+  const name = ((element.openingElement as Node).name as Node).name;
+  return name === 'style';
+}
+
 /** Code written as a string: a catalogue key, Liquid, CSS classes. */
 function isCodeLike(text: string): boolean {
   const trimmed = text.trim();
@@ -122,7 +128,7 @@ function looksLikeSentence(text: string): boolean {
 
 /** Texts that read the same in every language: brand, currency sign, protocol tokens, URLs. */
 const SAME_IN_EVERY_LANGUAGE =
-  /^(Carteiro|R\$|R\$ 0,00|txid|· txid|OpenAPI \(JSON\)|limit=10|whsec_•+|https?:\/\/\S+)$/;
+  /^(Carteiro|R\$|R\$ 0,00|txid|· txid|OpenAPI \(JSON\)|limit=10|whsec_•+|ms —|https?:\/\/\S+)$/;
 
 function hasLetters(text: string): boolean {
   return /\p{L}/u.test(text) && !SAME_IN_EVERY_LANGUAGE.test(text.trim());
@@ -206,6 +212,18 @@ export function findHardCodedText(fileName: string, code: string): Array<{ line:
     if (node.type === 'JSXText') {
       if (hasLetters(node.value as string)) report(node, node.value as string);
       return;
+    }
+    if (
+      node.type === 'JSXExpressionContainer' &&
+      (parent?.type === 'JSXFragment' || (parent?.type === 'JSXElement' && !isStyleElement(parent))) &&
+      literalText(node.expression as Node)
+    ) {
+      // A child `{cond ? 'opcional' : 'recomendado'}`: rendered as text whatever its language.
+      const text = literalText(node.expression as Node) ?? '';
+      if (hasLetters(text) && !isCodeLike(text)) {
+        report(node, text);
+        return;
+      }
     }
     if (node.type === 'JSXAttribute') {
       const nameNode = node.name as Node;
@@ -311,8 +329,9 @@ describe('hard-coded text in the web', () => {
       "toast({ title: 'Salvo', variant: 'success' });",
       'const when = `verificado em ${date}`;',
       "const tones = { success: 'bg-emerald-100 text-emerald-800', label: 'senders.domainStatus.verified' };",
+      "const d = <span>{required ? 'opcional' : t('x.y')}</span>;",
     ].join('\n');
-    expect(findHardCodedText('sample.tsx', code).map((f) => f.line)).toEqual([1, 2, 3, 4, 5, 10, 11]);
+    expect(findHardCodedText('sample.tsx', code).map((f) => f.line)).toEqual([1, 2, 3, 4, 5, 10, 11, 13]);
   });
 });
 

@@ -1281,4 +1281,9 @@ export const ptBRApp = {
   'contacts.summary.clicks': 'Cliques',
   'contacts.summary.unsubscribes': 'Descadastros',
   'contacts.summary.bounces': 'Devoluções',
+
+  'templates.builder.chipLayer': 'Campo personalizado',
+  'templates.builder.deviceDesktop': 'Computador',
+  'templates.builder.deviceTablet': 'Tablet',
+  'templates.builder.deviceMobile': 'Celular',
 } as const;

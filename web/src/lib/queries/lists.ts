@@ -1,4 +1,4 @@
-import type { ListCreateInput } from '@carteiro/shared';
+import type { ListCreateInput, ListView } from '@carteiro/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 
@@ -8,30 +8,20 @@ import { apiFetch } from '@/lib/api-client';
  * LISTS_KEY is the one cache key: a list's mutations invalidate it for every reader.
  */
 
-/** A mailing list as the API answers it (server ListView). */
-export interface MailingList {
-  id: string;
-  name: string;
-  description: string | null;
-  optIn: 'single' | 'double';
-  contactCount: number;
-  subscribedCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { ListView as MailingList };
 
 export const LISTS_KEY = ['lists'] as const;
 
-export async function getLists(signal?: AbortSignal): Promise<MailingList[]> {
-  return (await apiFetch<{ items: MailingList[] }>('/api/lists', { signal })).items;
+export async function getLists(signal?: AbortSignal): Promise<ListView[]> {
+  return (await apiFetch<{ items: ListView[] }>('/api/lists', { signal })).items;
 }
 
 export function useLists() {
   return useQuery({ queryKey: LISTS_KEY, queryFn: ({ signal }) => getLists(signal) });
 }
 
-export function createList(input: ListCreateInput): Promise<MailingList> {
-  return apiFetch<MailingList>('/api/lists', { body: input });
+export function createList(input: ListCreateInput): Promise<ListView> {
+  return apiFetch<ListView>('/api/lists', { body: input });
 }
 
 export function useCreateList() {

@@ -1,3 +1,4 @@
+import type { TemplateSummary, TemplateView } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 
@@ -6,21 +7,7 @@ import { apiFetch } from '@/lib/api-client';
  * TEMPLATES_KEY is the one cache key: a template's mutations invalidate it for every reader.
  */
 
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  subject: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Template extends TemplateSummary {
-  html: string;
-  builderProject: Record<string, unknown> | null;
-  text: string | null;
-  /** The per-message variables it takes (`{{ dados.pedido }}`), each given by an API send's `data`. */
-  variables: string[];
-}
+export type { TemplateSummary, TemplateView as Template };
 
 export const TEMPLATES_KEY = ['templates'] as const;
 
@@ -32,8 +19,8 @@ export function useTemplates() {
   return useQuery({ queryKey: TEMPLATES_KEY, queryFn: ({ signal }) => getTemplates(signal) });
 }
 
-export function getTemplate(id: string, signal?: AbortSignal): Promise<Template> {
-  return apiFetch<Template>(`/api/templates/${encodeURIComponent(id)}`, { signal });
+export function getTemplate(id: string, signal?: AbortSignal): Promise<TemplateView> {
+  return apiFetch<TemplateView>(`/api/templates/${encodeURIComponent(id)}`, { signal });
 }
 
 export function useTemplate(id: string) {

@@ -1,14 +1,9 @@
+import type { FormSnippet } from '@carteiro/shared';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { LISTS_KEY } from '@/lib/queries/lists';
 
-export interface FormSnippet {
-  listId: string;
-  hostedUrl: string;
-  optIn: 'single' | 'double';
-  consentText: string;
-  snippet: string;
-}
+export type { FormSnippet };
 
 /** The list's hosted pt-BR subscribe page and its embeddable HTML form. */
 export function getFormSnippet(id: string, signal?: AbortSignal) {

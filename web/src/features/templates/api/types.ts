@@ -1,9 +1,1 @@
-export interface StarterTemplate {
-  key: string;
-  name: string;
-  description: string;
-  subject: string;
-  html: string;
-}
-
-export type { RenderedPreview as RenderedTemplate } from '@carteiro/shared';
+export type { RenderedPreview as RenderedTemplate, StarterTemplate } from '@carteiro/shared';

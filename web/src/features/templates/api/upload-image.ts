@@ -1,15 +1,7 @@
+import type { UploadedImage } from '@carteiro/shared';
 import { uploadWithRetry } from '@/lib/upload';
 
-export interface UploadedImage {
-  id: string;
-  url: string;
-  width?: number;
-  height?: number;
-  bytes: number;
-  contentType: string;
-  name?: string;
-  createdAt: string;
-}
+export type { UploadedImage };
 
 /** Uploads an image for e-mails (PNG, JPEG, GIF, WebP; the server checks the bytes and the size). */
 export function uploadImage(file: File): Promise<UploadedImage> {

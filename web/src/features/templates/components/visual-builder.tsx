@@ -72,7 +72,7 @@ function addCarteiroTypes(editor: Editor, account: () => FooterAccount | null) {
     model: {
       defaults: {
         tagName: 'span',
-        name: 'Campo personalizado',
+        name: translate(getLocale(), 'templates.builder.chipLayer'),
         editable: false,
         droppable: false,
         draggable: false,
@@ -250,9 +250,9 @@ export default function VisualBuilder({
       richTextEditor: { actions: RICH_TEXT_ACTIONS as unknown as string[] },
       deviceManager: {
         devices: [
-          { id: 'Desktop', name: 'Computador', width: '' },
-          { id: 'Tablet', name: 'Tablet', width: '768px', widthMedia: '992px' },
-          { id: 'Mobile portrait', name: 'Celular', width: '375px', widthMedia: '480px' },
+          { id: 'Desktop', name: t('templates.builder.deviceDesktop'), width: '' },
+          { id: 'Tablet', name: t('templates.builder.deviceTablet'), width: '768px', widthMedia: '992px' },
+          { id: 'Mobile portrait', name: t('templates.builder.deviceMobile'), width: '375px', widthMedia: '480px' },
         ],
       },
       i18n: {

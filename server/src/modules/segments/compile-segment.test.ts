@@ -1,0 +1,53 @@
+import type { SegmentGroup } from '@carteiro/shared';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { describe, expect, it } from 'vitest';
+import { compileSegment, compileSegmentPredicate, type SegmentContext } from './compile-segment';
+
+const ctx: SegmentContext = {
+  accountId: '00000000-0000-4000-8000-000000000001',
+  customFieldKeys: new Set(['nascimento', 'pontos']),
+  listIds: new Set(),
+  timeZone: 'America/Sao_Paulo',
+  now: new Date('2026-11-26T12:00:00Z'),
+  recentCampaignIds: ['00000000-0000-4000-8000-0000000000c1'],
+};
+const text = (q: Parameters<PgDialect['sqlToQuery']>[0]) => new PgDialect().sqlToQuery(q).sql;
+
+describe('compiled segment: operand order inside E and OU', () => {
+  // The user wrote the dearest condition first; PostgreSQL would evaluate a nested E in that order.
+  const tree: SegmentGroup = {
+    type: 'group',
+    match: 'any',
+    conditions: [
+      {
+        type: 'group',
+        match: 'all',
+        conditions: [
+          { type: 'field', field: { custom: 'nascimento' }, operator: 'date_before', value: '1980-01-01' },
+          { type: 'field', field: { custom: 'pontos' }, operator: 'number_gt', value: '10' },
+          { type: 'engagement', operator: 'opened_any', campaigns: 1 },
+          { type: 'status', operator: 'is', value: 'subscribed' },
+        ],
+      },
+      { type: 'status', operator: 'is', value: 'bounced' },
+    ],
+  };
+
+  it('puts column checks first, then set checks, text, numbers and dates last', () => {
+    const where = text(compileSegment(tree, ctx).where);
+    const at = (needle: string) => {
+      const i = where.indexOf(needle);
+      expect(i, needle).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    expect(at('c.status')).toBeLessThan(at('s1.contact_id is not null'));
+    expect(at('s1.contact_id is not null')).toBeLessThan(at('translate('));
+    expect(at('translate(')).toBeLessThan(at('~'));
+  });
+
+  it('in the predicate form an EXISTS inside an OU goes after the field conditions', () => {
+    const where = text(compileSegmentPredicate(tree, ctx));
+    expect(where.indexOf('~')).toBeGreaterThan(0);
+    expect(where.indexOf('exists')).toBeGreaterThan(where.indexOf('~'));
+  });
+});
