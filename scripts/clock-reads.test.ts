@@ -70,10 +70,6 @@ const ALLOWED: Record<string, { reads: number; why: string }> = {
   'modules/sender-identities/operator-domains.ts': { reads: 1, why: RECORD },
   'modules/sender-identities/sender-addresses.ts': { reads: 3, why: RECORD },
   'modules/sender-identities/sender-signing.ts': { reads: 2, why: CACHE },
-  'modules/sending/batch-outcomes.ts': {
-    reads: 1,
-    why: "a decision still on the system clock (a retry's due time, then compared with the database's now()): to compute in SQL",
-  },
   'modules/sending/delivery-worker.ts': { reads: 2, why: `${ELAPSED} (a lane's slice of work)` },
   'modules/sending/dkim/dkim-sign-worker.ts': {
     reads: 1,
