@@ -25,10 +25,6 @@ const ALLOWED: Record<string, { reads: number; why: string }> = {
     why: "a session's freshness and a link's expiry, compared with better-auth's own timestamps (system clock)",
   },
   'modules/automations/automations.ts': { reads: 2, why: RECORD },
-  'modules/billing/billing.routes.ts': {
-    reads: 1,
-    why: 'a decision still on the system clock (a top-up charge expiry): to take the app clock',
-  },
   'modules/billing/refund-topup.ts': { reads: 1, why: RECORD },
   'modules/bounces/sns.ts': {
     reads: 1,
