@@ -25,10 +25,6 @@ const ALLOWED: Record<string, { reads: number; why: string }> = {
     why: "a session's freshness and a link's expiry, compared with better-auth's own timestamps (system clock)",
   },
   'modules/automations/automations.ts': { reads: 2, why: RECORD },
-  'modules/billing/billing.routes.ts': {
-    reads: 1,
-    why: 'a decision still on the system clock (a top-up charge expiry): to take the app clock',
-  },
   'modules/billing/refund-topup.ts': { reads: 1, why: RECORD },
   'modules/bounces/sns.ts': {
     reads: 1,
@@ -70,10 +66,6 @@ const ALLOWED: Record<string, { reads: number; why: string }> = {
   'modules/sender-identities/operator-domains.ts': { reads: 1, why: RECORD },
   'modules/sender-identities/sender-addresses.ts': { reads: 3, why: RECORD },
   'modules/sender-identities/sender-signing.ts': { reads: 2, why: CACHE },
-  'modules/sending/batch-outcomes.ts': {
-    reads: 1,
-    why: "a decision still on the system clock (a retry's due time, then compared with the database's now()): to compute in SQL",
-  },
   'modules/sending/delivery-worker.ts': { reads: 2, why: `${ELAPSED} (a lane's slice of work)` },
   'modules/sending/dkim/dkim-sign-worker.ts': {
     reads: 1,

@@ -151,6 +151,33 @@ describe.each(DATABASE_KINDS)('scheduled sends meet the rest of the product on %
     expect(await lookup(secret, unsubscribeTx)).toMatchObject({ status: 'delivered', costMillis: 5 });
   }, 60_000);
 
+  it('a test key’s scheduled send: answered and looked up like a live one, delivered at sendAt in the lookup, never sent nor charged', async () => {
+    const { user } = await api.keyWithCredit(1_000);
+    const secret = await api.keyOf(user, { mode: 'test' });
+    const sendAt = new Date(Date.now() + HOUR_MS).toISOString();
+    const sent = await api.call(secret, 'POST', '/api/v1/messages', message('teste@destino.com.br', { sendAt }));
+    expect(sent.statusCode, sent.body).toBe(201);
+    expect(sent.json()).toMatchObject({ costMillis: 0, messages: [{ status: 'scheduled' }] });
+    const id = sent.json().messages[0].id as string;
+    expect(await lookup(secret, id)).toMatchObject({ status: 'scheduled', sandbox: true, sendAt });
+    // The hour passes (its time, moved back: a test message has no engine batch to wait on).
+    const past = new Date(Date.now() - 1000).toISOString();
+    await queryRows(
+      h.db,
+      sql`update transactional_messages set send_at = ${past}::timestamptz where message_id = ${Number(id)}`,
+    );
+    const later = await lookup(secret, id);
+    expect(later).toMatchObject({ status: 'delivered', sandbox: true, costMillis: 0 });
+    expect((later.events as Timeline).map((e) => [e.type, e.at])).toEqual([
+      ['queued', later.createdAt],
+      ['scheduled', later.createdAt],
+      ['delivered', past],
+    ]);
+    await drainMessages(h.db, h.newSender(), [Number(id)]);
+    expect(h.sink.messages.filter((m) => m.to === 'teste@destino.com.br')).toEqual([]);
+    expect(await api.balanceOf(user.accountId)).toBe(1_000);
+  });
+
   it('the low-balance watch around a cancel: a crossing refunded before the sweep is never announced; one announced re-arms after the refund', async () => {
     const cursor: LowBalanceCursor = { afterSeq: null };
     const sweep = () =>

@@ -118,11 +118,18 @@ describe.each(DATABASE_KINDS)('scheduled messages (sendAt) on %s', (kind) => {
     const [first, second] = sent.json().messages;
 
     // By the copy's id: the whole message goes (to and cc), the other message of the batch stays.
+    const asked = Date.now();
     const cancelled = await call(secret, 'POST', `/api/v1/messages/${first.copies[0].id}/cancel`);
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled', costMillis: 0, sendAt });
     expect(cancelled.json().events.map((e: { type: string }) => e.type)).toEqual(['queued', 'scheduled', 'cancelled']);
-    expect((await call(secret, 'GET', `/api/v1/messages/${first.id}`)).json().status).toBe('cancelled');
+    // The cancellation is dated, on the message and on its copy alike.
+    const lookedUp = (await call(secret, 'GET', `/api/v1/messages/${first.id}`)).json();
+    expect(lookedUp.status).toBe('cancelled');
+    for (const detail of [cancelled.json(), lookedUp]) {
+      const at = detail.events.find((e: { type: string }) => e.type === 'cancelled').at as string;
+      expect(Math.abs(new Date(at).getTime() - asked)).toBeLessThan(60_000);
+    }
     expect((await call(secret, 'GET', `/api/v1/messages/${second.id}`)).json().status).toBe('scheduled');
     expect(await balanceOf(user.accountId)).toBe(995);
     const refunds = await h.db

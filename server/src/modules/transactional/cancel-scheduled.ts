@@ -32,7 +32,12 @@ export async function cancelScheduledMessage(db: Db, accountId: string, id: stri
         ids,
         reason: 'message_cancelled',
         response: `não enviado: ${SKIP_REASON_LABELS.message_cancelled.toLowerCase()}`,
-      })}
+      })},
+        -- The lookup's timeline dates the cancellation (the engine records no time for a skipped row).
+        stamped as (
+          update transactional_messages tc set cancelled_at = now()
+           where tc.message_id in (select id from cancelled)
+          returning 1)
         select string_agg(c.id::text, ',') as ids,
                coalesce(sum(tm.cost_millis), 0) as refund,
                count(*) filter (where tm.cost_millis > 0) as charged

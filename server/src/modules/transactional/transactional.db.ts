@@ -65,6 +65,8 @@ export const transactionalMessages = pgTable('transactional_messages', {
    * `scheduled` until then, and it can be cancelled (refunded) while its batch waits. Null: sent at once.
    */
   sendAt: timestamp('send_at', { withTimezone: true }),
+  /** When a scheduled send was cancelled (`POST /messages/{id}/cancel`), for the lookup's timeline; null otherwise. */
+  cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
   /** Files stored under the `to` row (copies read them from `copyOf`). */
   attachmentCount: integer('attachment_count').notNull().default(0),
 });
