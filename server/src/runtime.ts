@@ -18,6 +18,7 @@ import { suppressionReasonFor } from './modules/contacts/suppression';
 import { storeCaughtMail } from './modules/dev-mailbox/dev-mailbox';
 import { IMPORT_JOB, IMPORT_QUEUE_OPTIONS, runImport } from './modules/imports/run-import';
 import { sweepExpiredMessageFiles } from './modules/message-files/message-files';
+import { sandboxScheduledJob } from './modules/public-api/sandbox-webhooks';
 import { domainRecheckJob } from './modules/sender-identities/domain-rechecks';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
 import { setTrackingSecret } from './modules/tracking/tracking-token';
@@ -162,6 +163,8 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
         everyMs: 3_600_000,
         run: (now) => sweepExpiredMessageFiles(database.db, now),
       });
+      // A test key's scheduled messages get their (test) webhook at sendAt, as a live one would (ADR 0033).
+      periodic.add(sandboxScheduledJob(database.db));
     }
 
     if (role !== 'api') {
