@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { buildApp } from './app';
+import { buildApp, consentLinksFrom } from './app';
 import { type Config, resolveAuthSecret } from './config';
 import { type Database, openDatabase } from './db/database';
 import { type JobQueue, startJobQueue } from './jobs/job-queue';
@@ -126,7 +126,7 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     });
     stack.push(() => jobs.stop({ graceful: true, timeout: 10_000 }));
     await jobs.createQueue(IMPORT_JOB, IMPORT_QUEUE_OPTIONS);
-    const consentLinks = { publicUrl: config.PUBLIC_URL, secret: resolveAuthSecret(config) };
+    const consentLinks = consentLinksFrom(config);
     if (role !== 'api') {
       await jobs.work<{ importId: string }>(IMPORT_JOB, async ([job]) => {
         if (job) await runImport(database.db, job.data.importId, consentLinks, logger);
