@@ -61,8 +61,8 @@ describe('runtime (role all)', () => {
       'automations.tick',
       'billing.low-balance',
       'message-files.retention',
-      'public-api.sandbox-scheduled',
       'sender-domains.recheck',
+      'transactional.sandbox-scheduled',
       'webhooks.dispatch',
       'webhooks.retention',
     ]);

@@ -19,11 +19,11 @@ import { NOT_FOUND_TEXT } from '../../http/not-found';
 import { resolveMessageFiles } from '../message-files/message-files';
 import { cancelScheduledMessage } from '../transactional/cancel-scheduled';
 import { sendTransactionalGrouped } from '../transactional/group-commit';
+import { emitSandboxDelivered } from '../transactional/sandbox-webhooks';
 import { sendTransactional, transactionalStreamId } from '../transactional/send-transactional';
 import { findMessage, findMessageContent, findMessagePage } from './message-lookup';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
-import { emitSandboxDelivered } from './sandbox-webhooks';
 
 const errors = ['insufficient_balance', 'account_suspended', 'sender_not_verified', 'not_found'] as const;
 
@@ -66,7 +66,7 @@ const extrasDescription =
 
 /**
  * A test key's accepted messages tell the account's webhooks what a live send would: one `message.delivered` each
- * (copies included) at once; a scheduled one at its sendAt, by the sandbox job (sandbox-webhooks.ts).
+ * (copies included) at once; a scheduled one at its sendAt, by the sandbox job (transactional/sandbox-webhooks.ts).
  */
 async function emitSandboxAccepted(
   db: Db,

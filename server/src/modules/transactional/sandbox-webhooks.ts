@@ -94,5 +94,5 @@ export async function announceDueSandboxMessages(db: Db, now = new Date()): Prom
 
 /** The periodic job of announceDueSandboxMessages (worker role, ADR 0034). */
 export function sandboxScheduledJob(db: Db, everyMs = 5_000): PeriodicJob {
-  return { name: 'public-api.sandbox-scheduled', everyMs, run: (now) => announceDueSandboxMessages(db, now) };
+  return { name: 'transactional.sandbox-scheduled', everyMs, run: (now) => announceDueSandboxMessages(db, now) };
 }
