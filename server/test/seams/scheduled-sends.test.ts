@@ -211,8 +211,28 @@ describe.each(DATABASE_KINDS)('scheduled sends meet the rest of the product on %
       metadata: { pedido: '42' },
     });
     WEBHOOK_EVENT_SCHEMAS['message.delivered'].parse(announced[0]);
-    await drainMessages(h.db, h.newSender(), [Number(id)]);
-    expect(h.sink.messages.filter((m) => m.to === 'teste@destino.com.br')).toEqual([]);
+    // Cancelled before its time, like a live one: dated in the lookup, never announced; too late once announced.
+    const other = await api.call(secret, 'POST', '/api/v1/messages', message('desiste@destino.com.br', { sendAt }));
+    const otherId = other.json().messages[0].id as string;
+    const cancelled = await api.call(secret, 'POST', `/api/v1/messages/${otherId}/cancel`);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', sandbox: true, costMillis: 0 });
+    const cancelledAt = (cancelled.json().events as Timeline).find((e) => e.type === 'cancelled')?.at as string;
+    expect(Math.abs(new Date(cancelledAt).getTime() - Date.now())).toBeLessThan(60_000);
+    expect((await api.call(secret, 'POST', `/api/v1/messages/${otherId}/cancel`)).statusCode).toBe(409);
+    expect((await api.call(secret, 'POST', `/api/v1/messages/${id}/cancel`)).json().error.code).toBe(
+      'message_not_scheduled',
+    );
+    await queryRows(
+      h.db,
+      sql`update transactional_messages set send_at = ${past}::timestamptz where message_id = ${Number(otherId)}`,
+    );
+    expect(await announceDueSandboxMessages(h.db)).toBe(0);
+    expect(await events()).toHaveLength(1);
+    expect((await lookup(secret, otherId)).status).toBe('cancelled');
+
+    await drainMessages(h.db, h.newSender(), [Number(id), Number(otherId)]);
+    expect(h.sink.messages.filter((m) => m.to.endsWith('@destino.com.br') && /teste|desiste/.test(m.to))).toEqual([]);
     expect(await api.balanceOf(user.accountId)).toBe(1_000);
   });
 
