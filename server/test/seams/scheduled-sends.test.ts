@@ -5,7 +5,7 @@ import { queryRows } from '../../src/db/database';
 import { type LowBalanceCursor, sweepLowBalanceCrossings } from '../../src/modules/billing/notify-low-balance';
 import { DEFAULT_REPORT_SETTINGS, recordDeliveryReport } from '../../src/modules/bounces/record-report';
 import { findUnsubscribeTarget } from '../../src/modules/campaigns/message-recipient';
-import { API_SENDER, messageApi } from '../../src/modules/public-api/testing/message-api';
+import { messageApi, messageTo } from '../../src/modules/public-api/testing/message-api';
 import { drainMessages } from '../../src/modules/sending/testing/dkim-check';
 import { useEngineHarness } from '../../src/modules/sending/testing/engine-harness';
 import { announceDueSandboxMessages } from '../../src/modules/transactional/sandbox-webhooks';
@@ -18,13 +18,8 @@ const HOUR_MS = 3_600_000;
 /** R$ 1,00: an account starts R$ 0,01 above it, so a scheduled batch of 15 millis crosses it. */
 const THRESHOLD = 1_000;
 
-const message = (to: string, extra: Record<string, unknown> = {}) => ({
-  to: { email: to },
-  from: { email: API_SENDER, name: 'Loja' },
-  subject: 'Seu boleto vence amanhã',
-  html: '<p>Seu boleto vence amanhã.</p>',
-  ...extra,
-});
+const message = (to: string, extra: Record<string, unknown> = {}) =>
+  messageTo(to, { subject: 'Seu boleto vence amanhã', html: '<p>Seu boleto vence amanhã.</p>', ...extra });
 const marketing = (to: string) =>
   message(to, {
     category: 'marketing',
