@@ -29,6 +29,7 @@ import { findContacts } from '../server/src/modules/contacts/find-contacts';
 import { findImport, startImport, uploadImport } from '../server/src/modules/imports/import-files';
 import { runImport } from '../server/src/modules/imports/run-import';
 import { createList } from '../server/src/modules/lists/create-list';
+import { sendTransactional } from '../server/src/modules/transactional/send-transactional';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -145,7 +146,11 @@ async function child(label: string, database: Database, file: string, dbName: st
   await runImport(
     database.db,
     up.importId,
-    { publicUrl: 'http://127.0.0.1:3000', secret: 'bench-secret-bench-secret-bench-secret-0' },
+    {
+      publicUrl: 'http://127.0.0.1:3000',
+      secret: 'bench-secret-bench-secret-bench-secret-0',
+      sendConfirmations: sendTransactional,
+    },
     undefined,
     {
       batchSize: process.env.BENCH_BATCH ? Number(process.env.BENCH_BATCH) : undefined,

@@ -14,6 +14,7 @@ import { findImport, startImport, uploadImport } from '../server/src/modules/imp
 import { runImport } from '../server/src/modules/imports/run-import';
 import { createList } from '../server/src/modules/lists/create-list';
 import { campaignReport, campaignReportCsv } from '../server/src/modules/reports/reports';
+import { sendTransactional } from '../server/src/modules/transactional/send-transactional';
 import { measure as measureSegments } from './segments';
 
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
@@ -208,7 +209,11 @@ async function importInto(db: Db, accountId: string): Promise<void> {
     await runImport(
       db,
       up.importId,
-      { publicUrl: 'http://127.0.0.1:3000', secret: 'bench-secret-bench-secret-bench-secret-0' },
+      {
+        publicUrl: 'http://127.0.0.1:3000',
+        secret: 'bench-secret-bench-secret-bench-secret-0',
+        sendConfirmations: sendTransactional,
+      },
       undefined,
       {},
     );

@@ -25,10 +25,6 @@ const ALLOWED: Record<string, { reads: number; why: string }> = {
     why: "a session's freshness and a link's expiry, compared with better-auth's own timestamps (system clock)",
   },
   'modules/automations/automations.ts': { reads: 2, why: RECORD },
-  'modules/billing/billing.routes.ts': {
-    reads: 1,
-    why: 'a decision still on the system clock (a top-up charge expiry): to take the app clock',
-  },
   'modules/billing/refund-topup.ts': { reads: 1, why: RECORD },
   'modules/bounces/sns.ts': {
     reads: 1,
@@ -58,10 +54,6 @@ const ALLOWED: Record<string, { reads: number; why: string }> = {
   'modules/privacy-requests/privacy-requests.ts': { reads: 2, why: RECORD },
   'modules/public-api/idempotency.ts': { reads: 2, why: ELAPSED },
   'modules/public-api/messages.routes.ts': { reads: 1, why: RECORD },
-  'modules/public-api/rate-limit.ts': {
-    reads: 1,
-    why: 'the per-key window, a default `nowMs` in the hot key look-up: to become `now: Date`',
-  },
   'modules/segments/segments.ts': {
     reads: 3,
     why: `${RECORD}; and the "now" a saved condition tree is test-compiled against (validation only): to take now`,
@@ -70,10 +62,6 @@ const ALLOWED: Record<string, { reads: number; why: string }> = {
   'modules/sender-identities/operator-domains.ts': { reads: 1, why: RECORD },
   'modules/sender-identities/sender-addresses.ts': { reads: 3, why: RECORD },
   'modules/sender-identities/sender-signing.ts': { reads: 2, why: CACHE },
-  'modules/sending/batch-outcomes.ts': {
-    reads: 1,
-    why: "a decision still on the system clock (a retry's due time, then compared with the database's now()): to compute in SQL",
-  },
   'modules/sending/delivery-worker.ts': { reads: 2, why: `${ELAPSED} (a lane's slice of work)` },
   'modules/sending/dkim/dkim-sign-worker.ts': {
     reads: 1,

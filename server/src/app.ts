@@ -54,6 +54,7 @@ import { reportsRoutes } from './modules/reports/reports.routes';
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { senderIdentitiesRoutes } from './modules/sender-identities/sender-identities.routes';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
+import type { ConsentLinks } from './modules/subscriptions/consent-requests';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
 import { configureUntrustedRendering, DEFAULT_RENDER_POOL } from './modules/templates/untrusted-render';
@@ -61,6 +62,7 @@ import { EventRecorder } from './modules/tracking/event-recorder';
 import { trackingRoutes } from './modules/tracking/tracking.routes';
 import { registerTrackingHostGuard } from './modules/tracking/tracking-host';
 import { setTrackingSecret } from './modules/tracking/tracking-token';
+import { sendTransactional } from './modules/transactional/send-transactional';
 import { unsubscribeRoutes } from './modules/unsubscribe/unsubscribe.routes';
 import type { ReadableFileStorage } from './modules/uploads/file-storage';
 import { createFileStorage } from './modules/uploads/storage';
@@ -78,6 +80,14 @@ declare module 'fastify' {
     /** The batched open/click writer (tests call flush()). */
     trackingRecorder: EventRecorder;
   }
+}
+
+/**
+ * What a confirmation e-mail needs (double opt-in lists), for the routes and the import job: where the app answers,
+ * the secret that signs the link, and the transactional send it goes out by (transactional sits above lists).
+ */
+export function consentLinksFrom(config: Config): ConsentLinks {
+  return { publicUrl: config.PUBLIC_URL, secret: resolveAuthSecret(config), sendConfirmations: sendTransactional };
 }
 
 /** What the HTTP application needs from the process that runs it. */
@@ -167,15 +177,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamRoutes, { mayCauseMail, clock: deps.clock });
   await app.register(publicConfigRoutes, { config });
   const payments = deps.payments ?? createPaymentProviders(config);
-  await app.register(billingRoutes, { db: database.db, config, mailer: deps.mailer, payments });
+  await app.register(billingRoutes, { db: database.db, config, mailer: deps.mailer, payments, clock: deps.clock });
   await app.register(backOfficeRoutes, { db: database.db });
   await app.register(paymentWebhookRoutes, {
     db: database.db,
     mercadoPago: payments.mercadoPago,
     pixApi: payments.pixApi,
   });
-  // What a confirmation link needs (double opt-in lists): where the app answers and the secret that signs it.
-  const consentLinks = { publicUrl: config.PUBLIC_URL, secret: resolveAuthSecret(config) };
+  const consentLinks = consentLinksFrom(config);
   // An erasure also deletes the stored import files that mention the address (imports sits above contacts).
   await app.register(contactsRoutes, {
     db: database.db,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { buildApp } from './app';
+import { buildApp, consentLinksFrom } from './app';
 import { type Config, resolveAuthSecret } from './config';
 import { type Database, openDatabase } from './db/database';
 import { type JobQueue, startJobQueue } from './jobs/job-queue';
@@ -21,6 +21,7 @@ import { sweepExpiredMessageFiles } from './modules/message-files/message-files'
 import { domainRecheckJob } from './modules/sender-identities/domain-rechecks';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
 import { setTrackingSecret } from './modules/tracking/tracking-token';
+import { sandboxScheduledJob } from './modules/transactional/sandbox-webhooks';
 import { createSecretBox } from './modules/webhooks/signing';
 import { startWebhookWorker } from './modules/webhooks/webhooks-runtime';
 import { createDnsResolver } from './net/dns';
@@ -125,7 +126,7 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
     });
     stack.push(() => jobs.stop({ graceful: true, timeout: 10_000 }));
     await jobs.createQueue(IMPORT_JOB, IMPORT_QUEUE_OPTIONS);
-    const consentLinks = { publicUrl: config.PUBLIC_URL, secret: resolveAuthSecret(config) };
+    const consentLinks = consentLinksFrom(config);
     if (role !== 'api') {
       await jobs.work<{ importId: string }>(IMPORT_JOB, async ([job]) => {
         if (job) await runImport(database.db, job.data.importId, consentLinks, logger);
@@ -162,6 +163,8 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
         everyMs: 3_600_000,
         run: (now) => sweepExpiredMessageFiles(database.db, now),
       });
+      // A test key's scheduled messages get their (test) webhook at sendAt, as a live one would (ADR 0033).
+      periodic.add(sandboxScheduledJob(database.db));
     }
 
     if (role !== 'api') {

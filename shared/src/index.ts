@@ -5,6 +5,8 @@ export * from './api/campaign';
 export * from './api/contacts';
 export * from './api/dashboard';
 export * from './api/lists';
+export * from './api/public-config';
+export * from './api/team';
 export * from './api/templates';
 export * from './api-errors';
 export * from './campaign-status';

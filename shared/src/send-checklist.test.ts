@@ -37,3 +37,46 @@ describe('sendChecklist: the sender', () => {
     expect(sender?.ok).toBe(true);
   });
 });
+
+describe('sendChecklist: the texts by case', () => {
+  it('names the case of each item and fills the problem from the one pt-BR table', () => {
+    const empty = {
+      ...ready,
+      subject: ' ',
+      includeListIds: [],
+      html: '<p>Oi</p>',
+      fromEmail: null,
+      account: { legalName: '', taxId: null, address: 'Rua A, 1' },
+      isBalanceSufficient: false,
+    };
+    const items = sendChecklist(empty);
+    expect(items.map((item) => item.case)).toEqual([
+      'subject',
+      'audience_unchosen',
+      'content',
+      'unsubscribe',
+      'identity',
+      'sender_missing',
+      'balance',
+    ]);
+    const identity = items.find((item) => item.key === 'identity');
+    expect(identity?.identityMissing).toEqual(['legalName', 'taxId']);
+    expect(identity?.problem).toBe(
+      'Complete a identificação da empresa que aparece no rodapé de todo e-mail (nome da empresa (razão social), CNPJ ou CPF): é exigida antes do primeiro envio, como pede o código de autorregulamentação (CAPEM).',
+    );
+    expect(items.map((item) => item.label)).toEqual([
+      'Assunto',
+      'Destinatários',
+      'Conteúdo',
+      'Link de descadastro',
+      'Identificação no rodapé',
+      'Remetente',
+      'Saldo',
+    ]);
+    expect(sendChecklist({ ...ready, recipients: 0 }).find((item) => item.key === 'audience')).toMatchObject({
+      case: 'audience_empty',
+      ok: false,
+      fix: { href: '/dashboard/contacts', text: 'Adicionar contatos' },
+    });
+  });
+});

@@ -34,8 +34,77 @@ export interface SendCheckInput {
   isBalanceSufficient?: boolean;
 }
 
+/** Which text an item shows: one per item and case (the web's catalogue keys its translations by it). */
+export type SendCheckCase =
+  | 'subject'
+  | 'audience_unchosen'
+  | 'audience_empty'
+  | 'content'
+  | 'unsubscribe'
+  | 'identity'
+  | 'sender_missing'
+  | 'sender_unverified'
+  | 'balance';
+
+/** The identity fields every e-mail's footer needs before the first send. */
+export type IdentityField = 'legalName' | 'taxId' | 'address';
+
+/** The pt-BR words for the identity fields, as the identity problem lists them. */
+export const IDENTITY_FIELD_LABELS: Readonly<Record<IdentityField, string>> = {
+  legalName: 'nome da empresa (razão social)',
+  taxId: 'CNPJ ou CPF',
+  address: 'endereço',
+};
+
+/** The items' labels in pt-BR (one per item). */
+export const SEND_CHECK_LABELS: Readonly<Record<SendCheckKey, string>> = {
+  subject: 'Assunto',
+  audience: 'Destinatários',
+  content: 'Conteúdo',
+  unsubscribe: 'Link de descadastro',
+  identity: 'Identificação no rodapé',
+  sender: 'Remetente',
+  balance: 'Saldo',
+};
+
+/**
+ * What is missing and the fix link's text, in pt-BR, per case: the server's refusal and the web's pt-BR catalogue
+ * both read them here. `{from}` is the unverified address; `{missing}` the identity fields still empty.
+ */
+export const SEND_CHECK_TEXTS: Readonly<Record<SendCheckCase, { problem: string; fix: string }>> = {
+  subject: { problem: 'Informe o assunto antes de enviar.', fix: 'Escrever o assunto' },
+  audience_unchosen: {
+    problem: 'Escolha pelo menos uma lista ou segmento de destinatários antes de enviar.',
+    fix: 'Escolher listas ou segmentos',
+  },
+  audience_empty: {
+    problem: 'Nenhum destinatário: as listas e segmentos escolhidos não têm contatos inscritos.',
+    fix: 'Adicionar contatos',
+  },
+  content: { problem: 'A campanha não tem conteúdo (modelo vazio).', fix: 'Escolher um modelo' },
+  unsubscribe: {
+    problem:
+      'O modelo não tem o link de descadastro. Inclua {{ link_descadastro }} no rodapé: ele é obrigatório em e-mails de marketing.',
+    fix: 'Editar o conteúdo',
+  },
+  identity: {
+    problem:
+      'Complete a identificação da empresa que aparece no rodapé de todo e-mail ({missing}): é exigida antes do primeiro envio, como pede o código de autorregulamentação (CAPEM).',
+    fix: 'Completar a identificação',
+  },
+  sender_missing: { problem: 'Informe o e-mail do remetente antes de enviar.', fix: 'Escolher o remetente' },
+  sender_unverified: {
+    problem:
+      'O remetente {from} não está verificado. Confirme o endereço ou verifique o domínio em Configurações → Remetentes e domínios.',
+    fix: 'Verificar o remetente',
+  },
+  balance: { problem: 'Saldo insuficiente para este envio.', fix: 'Adicionar créditos' },
+};
+
 export interface SendCheckItem {
   key: SendCheckKey;
+  /** Which of the item's texts applies (the web translates by it). */
+  case: SendCheckCase;
   /** The error code the server answers with when this item is the first missing one. */
   errorCode: 'campaign_not_ready' | 'sender_not_verified';
   ok: boolean;
@@ -45,6 +114,9 @@ export interface SendCheckItem {
   problem: string;
   /** Where to fix it (an app path) and the link's text. */
   fix: { href: string; text: string };
+  /** The data in the problem: the unverified From (`sender_unverified`), the empty identity fields (`identity`). */
+  from?: string;
+  identityMissing?: IdentityField[];
 }
 
 const UNSUBSCRIBE_TAG = /\{\{-?\s*link_descadastro\b/;
@@ -58,93 +130,78 @@ export function hasUnsubscribeLinkTag(html: string): boolean {
 export const IDENTITY_SETTINGS_PATH = '/dashboard/settings?aba=conta';
 export const SENDERS_SETTINGS_PATH = '/dashboard/settings?aba=remetentes';
 
+type Draft = Pick<SendCheckItem, 'key' | 'case' | 'ok' | 'from' | 'identityMissing'> & {
+  href: string;
+  errorCode?: SendCheckItem['errorCode'];
+};
+
 /** Every check, in the order a person fixes them; `ok` tells which are missing. */
 export function sendChecklist(input: SendCheckInput): SendCheckItem[] {
   const edit = `/dashboard/campaigns/${input.campaignId}/edit`;
   const account = input.account;
-  const identityMissing = [
-    !account?.legalName?.trim() && 'nome da empresa (razão social)',
-    !account?.taxId?.trim() && 'CNPJ ou CPF',
-    !account?.address?.trim() && 'endereço',
-  ].filter(Boolean) as string[];
+  const identityMissing = (
+    [
+      ['legalName', account?.legalName],
+      ['taxId', account?.taxId],
+      ['address', account?.address],
+    ] as const
+  )
+    .filter(([, value]) => !value?.trim())
+    .map(([field]) => field);
   const from = (input.fromEmail?.trim() || account?.defaultFromEmail?.trim() || '').toLowerCase();
   const noLists = input.includeListIds.length === 0 && !input.includeSegmentIds?.length && !input.resendOfCampaignId;
-  const items: Array<(Omit<SendCheckItem, 'errorCode'> & { errorCode?: SendCheckItem['errorCode'] }) | null> = [
-    {
-      key: 'subject',
-      ok: input.subject.trim() !== '',
-      label: 'Assunto',
-      problem: 'Informe o assunto antes de enviar.',
-      fix: { href: edit, text: 'Escrever o assunto' },
-    },
+  const drafts: Array<Draft | null> = [
+    { key: 'subject', case: 'subject', ok: input.subject.trim() !== '', href: edit },
     {
       key: 'audience',
+      case: noLists ? 'audience_unchosen' : 'audience_empty',
       ok: !noLists && (input.recipients === undefined || input.recipients > 0),
-      label: 'Destinatários',
-      problem: noLists
-        ? 'Escolha pelo menos uma lista ou segmento de destinatários antes de enviar.'
-        : 'Nenhum destinatário: as listas e segmentos escolhidos não têm contatos inscritos.',
-      fix: noLists
-        ? { href: edit, text: 'Escolher listas ou segmentos' }
-        : { href: '/dashboard/contacts', text: 'Adicionar contatos' },
+      href: noLists ? edit : '/dashboard/contacts',
     },
-    {
-      key: 'content',
-      ok: input.html.trim() !== '',
-      label: 'Conteúdo',
-      problem: 'A campanha não tem conteúdo (modelo vazio).',
-      fix: { href: edit, text: 'Escolher um modelo' },
-    },
+    { key: 'content', case: 'content', ok: input.html.trim() !== '', href: edit },
     input.html.trim() === ''
       ? null
-      : {
-          key: 'unsubscribe',
-          ok: hasUnsubscribeLinkTag(input.html),
-          label: 'Link de descadastro',
-          problem:
-            'O modelo não tem o link de descadastro. Inclua {{ link_descadastro }} no rodapé: ele é obrigatório em e-mails de marketing.',
-          fix: { href: edit, text: 'Editar o conteúdo' },
-        },
+      : { key: 'unsubscribe', case: 'unsubscribe', ok: hasUnsubscribeLinkTag(input.html), href: edit },
     !account
       ? null
       : {
           key: 'identity',
+          case: 'identity',
           ok: identityMissing.length === 0,
-          label: 'Identificação no rodapé',
-          problem: `Complete a identificação da empresa que aparece no rodapé de todo e-mail (${identityMissing.join(', ')}): é exigida antes do primeiro envio, como pede o código de autorregulamentação (CAPEM).`,
-          fix: { href: IDENTITY_SETTINGS_PATH, text: 'Completar a identificação' },
+          identityMissing,
+          href: IDENTITY_SETTINGS_PATH,
         },
     !account
       ? null
       : from === ''
-        ? {
-            key: 'sender',
-            ok: false,
-            label: 'Remetente',
-            problem: 'Informe o e-mail do remetente antes de enviar.',
-            fix: { href: edit, text: 'Escolher o remetente' },
-          }
+        ? { key: 'sender', case: 'sender_missing', ok: false, href: edit }
         : {
             key: 'sender',
+            case: 'sender_unverified',
             ok: input.isSenderVerified !== false,
             errorCode: 'sender_not_verified',
-            label: 'Remetente',
-            problem: `O remetente ${from} não está verificado. Confirme o endereço ou verifique o domínio em Configurações → Remetentes e domínios.`,
-            fix: { href: SENDERS_SETTINGS_PATH, text: 'Verificar o remetente' },
+            from,
+            href: SENDERS_SETTINGS_PATH,
           },
     input.isBalanceSufficient === undefined
       ? null
-      : {
-          key: 'balance',
-          ok: input.isBalanceSufficient,
-          label: 'Saldo',
-          problem: 'Saldo insuficiente para este envio.',
-          fix: { href: '/dashboard/my-balance', text: 'Adicionar créditos' },
-        },
+      : { key: 'balance', case: 'balance', ok: input.isBalanceSufficient, href: '/dashboard/my-balance' },
   ];
-  return items
-    .filter((item) => item !== null)
-    .map((item) => ({ ...item, errorCode: item.errorCode ?? 'campaign_not_ready' }));
+  return drafts
+    .filter((draft) => draft !== null)
+    .map(({ href, errorCode, ...draft }) => {
+      const texts = SEND_CHECK_TEXTS[draft.case];
+      const problem = texts.problem
+        .replace('{from}', draft.from ?? '')
+        .replace('{missing}', (draft.identityMissing ?? []).map((field) => IDENTITY_FIELD_LABELS[field]).join(', '));
+      return {
+        ...draft,
+        errorCode: errorCode ?? 'campaign_not_ready',
+        label: SEND_CHECK_LABELS[draft.key],
+        problem,
+        fix: { href, text: texts.fix },
+      };
+    });
 }
 
 /** The items still missing. */

@@ -1,5 +1,5 @@
 import type { MessageStream } from '../message-streams';
-import type { CONTACT_STATUS_VALUES, SuppressionReason } from '../schemas/audience';
+import type { CONTACT_STATUS_VALUES, ContactBulkInput, SuppressionReason } from '../schemas/audience';
 
 /** Contacts, suppression list and contact history responses: the shapes the server answers and the web reads. */
 
@@ -34,6 +34,23 @@ export interface ContactPage {
 export interface ContactDetail extends ContactView {
   lists: Array<{ listId: string; status: string; createdAt: string }>;
 }
+
+/** POST /api/contacts/bulk: how many contacts the action changed. */
+export type ContactBulkResult =
+  | {
+      action: 'add_to_list';
+      /** Memberships created: subscribed plus pending. */
+      affected: number;
+      /** Memberships created subscribed (single opt-in lists). */
+      subscribed: number;
+      /** Memberships created pending (double opt-in lists), waiting for the person's confirmation. */
+      pending: number;
+      /** Contacts left out: unsubscribed, bounced, complained or suppressed. */
+      skipped: number;
+      /** Confirmation e-mails queued or sent. */
+      confirmationsSent: number;
+    }
+  | { action: Exclude<ContactBulkInput['action'], 'add_to_list'>; affected: number };
 
 /** GET /api/contacts/:id/activity: the contact's history across campaigns, newest first. */
 export interface ContactActivity {

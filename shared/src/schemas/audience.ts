@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeEmailProblem, normaliseEmail } from '../email';
-import { FIELD_TYPE_VALUES } from '../field-values';
+import { FIELD_TYPE_VALUES, type FieldType } from '../field-values';
 import { nameSearchField, pageQueryFields } from './page';
 
 /** Contacts, lists and CSV import: request bodies shared by the server (validation) and the web (forms). */
@@ -115,6 +115,20 @@ export const importStartSchema = z.object({
   updateExisting: z.boolean().optional().default(false),
 });
 export type ImportStartInput = z.infer<typeof importStartSchema>;
+
+/** POST /api/imports: what the server detected in the CSV and its first rows, for the mapping step. */
+export interface ImportUpload {
+  importId: string;
+  totalRows: number;
+  delimiter: string;
+  encoding: string;
+  hasBom: boolean;
+  columns: string[];
+  preview: string[][];
+  suggestedMapping: Record<string, string>;
+  /** Custom-field columns written as dates (header → date); the others are text until the owner says otherwise. */
+  suggestedTypes: Record<string, FieldType>;
+}
 
 export interface ImportProgress {
   id: string;

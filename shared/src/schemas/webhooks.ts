@@ -94,6 +94,14 @@ export interface WebhookEndpointDto {
   updatedAt: string;
 }
 
+/** GET /api/webhooks/endpoints/:id/secret and its rotation: the signing secret (and the previous one while it signs). */
+export interface WebhookSecret {
+  secret: string;
+  /** The previous secret, while it still signs after a rotation. */
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
+}
+
 export interface WebhookAttemptDto {
   id: string;
   attemptedAt: string;

@@ -2,10 +2,12 @@ import { Link } from 'react-router';
 import { Logo } from '@/components/logo';
 import { buttonVariants } from '@/components/ui/button';
 import { useI18n } from '@/lib/i18n';
+import { usePageTitle } from '@/lib/use-page-title';
 
 /** The pt-BR 404 page, for unknown routes and missing resources on public pages. */
 export function NotFound() {
   const { t } = useI18n();
+  usePageTitle(t('notFound.title'));
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center bg-slate-50 px-4 text-center">
       <Link to="/" aria-label={t('nav.homeLabel')}>

@@ -1,20 +1,11 @@
-import { DEFAULT_MIN_PASSWORD_LENGTH, PRICE_PER_EMAIL_MILLIS } from '@carteiro/shared';
+import {
+  DEFAULT_MAX_PASSWORD_LENGTH,
+  DEFAULT_MIN_PASSWORD_LENGTH,
+  PRICE_PER_EMAIL_MILLIS,
+  type PublicConfig,
+} from '@carteiro/shared';
 import { useEffect, useState } from 'react';
 import { apiFetch } from './api-client';
-
-export interface PublicConfig {
-  contactEmail: string;
-  /** The privacy policy's controller (razão social, formatted CNPJ/CPF) and encarregado; empty when unset. */
-  operatorLegalName: string;
-  operatorTaxId: string;
-  dpoName: string;
-  dpoEmail: string;
-  googleSignIn: boolean;
-  minPasswordLength: number;
-  priceMillis: number;
-  /** Smallest Pix top-up, in millis. */
-  topupMinMillis: number;
-}
 
 /** Used until `/api/public-config` answers, and when it fails. */
 export const FALLBACK_PUBLIC_CONFIG: PublicConfig = {
@@ -25,7 +16,9 @@ export const FALLBACK_PUBLIC_CONFIG: PublicConfig = {
   dpoEmail: '',
   googleSignIn: false,
   minPasswordLength: DEFAULT_MIN_PASSWORD_LENGTH,
+  maxPasswordLength: DEFAULT_MAX_PASSWORD_LENGTH,
   priceMillis: PRICE_PER_EMAIL_MILLIS,
+  devMailbox: false,
   topupMinMillis: 10_000,
 };
 

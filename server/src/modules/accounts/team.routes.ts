@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { invitationAcceptSchema, invitationCreateSchema, memberUpdateSchema } from '@carteiro/shared';
+import {
+  invitationAcceptSchema,
+  invitationCreateSchema,
+  memberUpdateSchema,
+  type TeamInvitation,
+  type TeamMember,
+} from '@carteiro/shared';
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Clock, systemClock } from '../../clock';
@@ -37,7 +43,7 @@ export async function teamRoutes(
 ): Promise<void> {
   const db = () => app.authDatabase.db;
 
-  app.get('/api/account/members', async (request) => {
+  app.get('/api/account/members', async (request): Promise<{ members: TeamMember[] }> => {
     const actor = await requireActor(request);
     const rows = await db()
       .select({
@@ -96,7 +102,7 @@ export async function teamRoutes(
     return reply.status(204).send();
   });
 
-  app.get('/api/account/invitations', async (request) => {
+  app.get('/api/account/invitations', async (request): Promise<{ invitations: TeamInvitation[] }> => {
     const actor = await requireActor(request);
     requireRole(actor, ['owner', 'admin']);
     const rows = await db()

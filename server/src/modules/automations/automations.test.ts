@@ -15,6 +15,7 @@ import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harn
 import { creditAccount } from '../sending/testing/send-fixtures';
 import type { SmtpSink } from '../sending/testing/smtp-sink';
 import { createTemplate, updateTemplate } from '../templates/templates';
+import { sendTransactional } from '../transactional/send-transactional';
 import { tickAutomations } from './automations-runtime';
 import { localDay, monthDaysOn } from './enroll';
 import type { AutomationDeps } from './run-steps';
@@ -451,7 +452,11 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
       consentSource: 'cadastro na loja',
       updateExisting: false,
     });
-    await runImport(db, up.importId, { publicUrl: 'https://app.carteiro.test', secret: 'x'.repeat(40) });
+    await runImport(db, up.importId, {
+      publicUrl: 'https://app.carteiro.test',
+      secret: 'x'.repeat(40),
+      sendConfirmations: sendTransactional,
+    });
     const automation = await createAutomation(user, {
       name: 'Aniversário',
       trigger: { type: 'date_field', field: 'aniversario', hour: 9 },

@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { testClock } from '../../../test/support/test-clock';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { accountMembers } from '../accounts/accounts.db';
@@ -22,16 +23,22 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
   let operatorHeaders: Record<string, string>;
   const payments = new Map<string, { status: string; amount: number | string; currency: string; ref: string }>();
   const realFetch = globalThis.fetch;
+  const clock = testClock();
 
   beforeAll(async () => {
-    t = await createTestApp(kind, {
-      ADMIN_EMAILS: OPERATOR_EMAIL,
-      MERCADO_PAGO_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      MERCADO_PAGO_ACCESS_TOKEN: 'token-de-teste',
-      PIX_KEY: 'financeiro@carteiro.com.br',
-      PIX_MERCHANT_NAME: 'Carteiro Serviços Digitais',
-      PIX_MERCHANT_CITY: 'São Luís',
-    });
+    t = await createTestApp(
+      kind,
+      {
+        ADMIN_EMAILS: OPERATOR_EMAIL,
+        MERCADO_PAGO_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        MERCADO_PAGO_ACCESS_TOKEN: 'token-de-teste',
+        PIX_KEY: 'financeiro@carteiro.com.br',
+        PIX_MERCHANT_NAME: 'Carteiro Serviços Digitais',
+        PIX_MERCHANT_CITY: 'São Luís',
+      },
+      undefined,
+      { clock: clock.now },
+    );
     // The Mercado Pago API, faked: GET /v1/payments/:id answers the payment registered by the test.
     vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit) => {
       const url = String(input instanceof Request ? input.url : input);
@@ -124,6 +131,25 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
       headers: owner.headers,
     });
     expect(receipt.json()).toMatchObject({ receiptNumber: topup.txid, formattedAmount: 'R$\u00a025,00' });
+  });
+
+  it("counts a top-up's expiry (TOPUP_EXPIRY_MINUTES) from the app's clock", async () => {
+    const owner = await signUp(t);
+    clock.set(new Date('2026-11-26T10:00:00Z'));
+    try {
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/billing/topups',
+        headers: owner.headers,
+        payload: { amountMillis: 10_000 },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const expected = new Date(clock.now().getTime() + t.config.TOPUP_EXPIRY_MINUTES * 60_000).getTime();
+      // The clock runs on while the request is answered: within the test's own second of it.
+      expect(Math.abs(new Date(created.json().expiresAt).getTime() - expected)).toBeLessThan(1_000);
+    } finally {
+      clock.reset();
+    }
   });
 
   it('rejects webhooks with a wrong secret or stale timestamp, and sends mismatched or late payments to review', async () => {

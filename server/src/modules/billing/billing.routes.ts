@@ -26,6 +26,7 @@ import {
 import { desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { type Clock, systemClock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
@@ -99,9 +100,16 @@ async function toTopupDto(t: Topup, canSimulate: boolean): Promise<TopupDto> {
 /** "Meu saldo", extrato, Pix top-ups and the operator back office's billing actions. */
 export async function billingRoutes(
   app: FastifyInstance,
-  opts: { db: Db; config: Config; mailer: Mailer; payments: PaymentProviders },
+  opts: {
+    db: Db;
+    config: Config;
+    mailer: Mailer;
+    payments: PaymentProviders;
+    /** The clock a top-up's charge expiry is counted from (default: the system's). */
+    clock?: Clock;
+  },
 ): Promise<void> {
-  const { db, config, mailer, payments } = opts;
+  const { db, config, mailer, payments, clock = systemClock } = opts;
   // "Simular pagamento": development and tests only, never in production.
   const canSimulate = !config.isProduction;
   const pix = { key: config.PIX_KEY, merchantName: config.PIX_MERCHANT_NAME, merchantCity: config.PIX_MERCHANT_CITY };
@@ -153,7 +161,7 @@ export async function billingRoutes(
       { ...input, accountId: actor.accountId, userId: actor.userId, payerEmail: actor.email },
       pix,
       rules,
-      new Date(),
+      clock(),
       payments.active,
     );
     return reply.status(201).send(await toTopupDto(topup, canSimulate));

@@ -157,9 +157,10 @@ export class CampaignSender implements ClaimSource {
   ): Promise<void> {
     const { db, workerId, settings, logger } = this.worker;
     const byId = new Map(batch.messages.map((m) => [String(m.id), m]));
+    const now = this.worker.clock();
     for (const outcome of delivered) {
       const message = byId.get(outcome.id);
-      if (message) outcomes.push(deliveryOutcome(settings, message, outcome));
+      if (message) outcomes.push(deliveryOutcome(settings, message, outcome, now));
     }
     const anySent = delivered.some((o) => o.kind === 'sent');
     await recordBatchOutcomes(db, workerId, campaignId, batch, outcomes, {

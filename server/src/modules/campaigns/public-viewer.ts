@@ -6,8 +6,8 @@ import { findAccount } from '../accounts/accounts.service';
 import { findContact } from '../contacts/find-contacts';
 import { buildScope, type RenderContact } from '../templates/render-message';
 import { renderUntrusted } from '../templates/untrusted-render';
-import { findUnsubscribeTarget } from '../unsubscribe/unsubscribe';
 import { type CampaignRow, campaigns } from './campaigns.db';
+import { findUnsubscribeTarget } from './message-recipient';
 
 /** What the public viewer answers: the campaign's subject and HTML, for one recipient or anyone. */
 export interface PublicCampaignView {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import {
+  type ContactBulkResult,
   contactBulkSchema,
   contactCreateSchema,
   contactQuerySchema,
@@ -68,7 +69,7 @@ export async function contactsRoutes(
     return reply.send(Readable.from(exportContactsCsv(db, actor.accountId, filter, { delimiter: d })));
   });
 
-  app.post('/api/contacts/bulk', async (request) => {
+  app.post('/api/contacts/bulk', async (request): Promise<ContactBulkResult> => {
     const actor = await requireActor(request);
     const input = parseInput(contactBulkSchema, request.body);
     const ids = [...new Set(input.ids)];

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FieldType, ImportProgress, ImportStartInput } from '@carteiro/shared';
+import type { ImportProgress, ImportStartInput, ImportUpload } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
@@ -13,18 +13,6 @@ import { type CsvInspection, inspectCsv } from './inspect-csv';
 
 export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
 
-export interface UploadResult {
-  importId: string;
-  totalRows: number;
-  delimiter: string;
-  encoding: string;
-  hasBom: boolean;
-  columns: string[];
-  preview: string[][];
-  suggestedMapping: Record<string, string>;
-  suggestedTypes: Record<string, FieldType>;
-}
-
 /**
  * Stores an uploaded CSV in the database (import-file-store.ts: streamed in chunks, never held whole in memory)
  * while inspecting it, and records an import in status `uploaded`. An empty file, one without an e-mail column or
@@ -36,7 +24,7 @@ export async function uploadImport(
   accountId: string,
   body: Readable,
   fileName: string | null,
-): Promise<UploadResult> {
+): Promise<ImportUpload> {
   await deleteStaleUploads(db, accountId);
   const [row] = await db
     .insert(contactImports)

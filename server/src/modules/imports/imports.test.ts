@@ -8,11 +8,16 @@ import { eraseContact } from '../contacts/erase-contact';
 import { findContacts } from '../contacts/find-contacts';
 import { createList } from '../lists/create-list';
 import { findLists } from '../lists/find-lists';
+import { sendTransactional } from '../transactional/send-transactional';
 import { deleteImportFilesMentioning } from './import-file-store';
 import { findImport, findRejectedFile, startImport, uploadImport } from './import-files';
 import { runImport } from './run-import';
 
-const TEST_LINKS = { publicUrl: 'https://app.carteiro.test', secret: 'test-secret-test-secret-test-secret-0123' };
+const TEST_LINKS = {
+  publicUrl: 'https://app.carteiro.test',
+  secret: 'test-secret-test-secret-test-secret-0123',
+  sendConfirmations: sendTransactional,
+};
 
 async function readAll(chunks: AsyncIterable<Buffer>): Promise<string> {
   const parts: Buffer[] = [];

@@ -16,7 +16,6 @@ import {
   recordConsentRequests,
   renderConfirmation,
 } from '../subscriptions/consent-requests';
-import { commitTransactional, prepareTransactional } from '../transactional/send-transactional';
 import { lists } from './lists.db';
 
 /**
@@ -179,16 +178,17 @@ export async function addContactsToLists(
       trackOpens: false,
       trackClicks: false,
     }));
-    const prepared = await prepareTransactional(t, accountId, inputs, { publicUrl: links.publicUrl });
-    const sent = await commitTransactional(t, accountId, prepared).catch((error: unknown) => {
-      if (!(error instanceof AppError) || error.code !== 'insufficient_balance') throw error;
-      const missing = (error.details as { missingMillis: number }).missingMillis;
-      const what =
-        inputs.length === 1
-          ? 'para enviar o e-mail de confirmação da lista com confirmação dupla'
-          : `para enviar os ${inputs.length} e-mails de confirmação das listas com confirmação dupla`;
-      throw new AppError('insufficient_balance', insufficientBalanceMessage(missing, what), error.details);
-    });
+    const sent = await links
+      .sendConfirmations(t, accountId, inputs, { publicUrl: links.publicUrl })
+      .catch((error: unknown) => {
+        if (!(error instanceof AppError) || error.code !== 'insufficient_balance') throw error;
+        const missing = (error.details as { missingMillis: number }).missingMillis;
+        const what =
+          inputs.length === 1
+            ? 'para enviar o e-mail de confirmação da lista com confirmação dupla'
+            : `para enviar os ${inputs.length} e-mails de confirmação das listas com confirmação dupla`;
+        throw new AppError('insufficient_balance', insufficientBalanceMessage(missing, what), error.details);
+      });
     result.confirmationsSent = sent.messages.filter((m) => m.status !== 'suppressed').length;
     return result;
   });

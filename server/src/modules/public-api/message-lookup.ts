@@ -15,7 +15,8 @@ const ISO = (column: SQL) => sql`to_char(${column} at time zone 'utc', 'YYYY-MM-
 
 /** The lookup status of the row `m` (see MESSAGE_LOOKUP_STATUSES), in SQL so the list can filter by it. */
 const STATUS_SQL = sql`case
-  when m.skip_reason = 'sandbox' then case when t.send_at > now() then 'scheduled' else 'delivered' end
+  when m.skip_reason = 'sandbox' then case when t.cancelled_at is not null then 'cancelled'
+                                          when t.send_at > now() then 'scheduled' else 'delivered' end
   when m.status = 'skipped' then case m.skip_reason when 'suppressed' then 'suppressed'
                                                     when 'message_cancelled' then 'cancelled' else 'failed' end
   when m.status = 'queued' then case when m.attempts > 0 then 'deferred'
@@ -42,6 +43,7 @@ interface Row {
   created_at: string;
   sent_at: string | null;
   send_at: string | null;
+  cancelled_at: string | null;
   next_attempt_at: string | null;
   response: string | null;
   skip_reason: string | null;
@@ -56,6 +58,7 @@ function select(where: SQL, limit: number): SQL {
                       where f.message_id = coalesce(t.copy_of, t.message_id)) as attachments,
                     ${ISO(sql`m.created_at`)} as created_at, ${ISO(sql`m.sent_at`)} as sent_at,
                     ${ISO(sql`t.send_at`)} as send_at,
+                    ${ISO(sql`t.cancelled_at`)} as cancelled_at,
                     case when m.status = 'queued' and m.attempts > 0 then ${ISO(sql`m.next_attempt_at`)} end
                       as next_attempt_at
                from messages m
@@ -111,10 +114,10 @@ export async function findMessage(db: Db, accountId: string, mode: ApiKeyMode, i
   if (message.status === 'scheduled') {
     // Nothing else has happened yet.
   } else if (message.status === 'cancelled') {
-    events.push({ type: 'cancelled', at: null, detail: row.response });
+    events.push({ type: 'cancelled', at: row.cancelled_at, detail: row.response });
   } else if (message.sandbox) {
-    // Nothing went out: "delivered" is what a live key would read, at the moment the request was accepted.
-    events.push({ type: 'delivered', at: message.createdAt, detail: row.response });
+    // Nothing went out: "delivered" is what a live key would read, when it would have gone (accepted, or sendAt).
+    events.push({ type: 'delivered', at: message.sendAt ?? message.createdAt, detail: row.response });
   } else if (message.status === 'suppressed') {
     // Suppressed at the request (never charged): at acceptance. Charged, it was skipped later, when the engine
     // claimed it (a scheduled or deferred message whose address was suppressed meanwhile): the engine does not

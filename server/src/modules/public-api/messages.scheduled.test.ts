@@ -6,17 +6,12 @@ import type { SendingEngine } from '../../worker/sending-engine';
 import { ledgerEntries } from '../billing/billing.db';
 import { messages } from '../sending/messages.db';
 import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
-import { API_SENDER, messageApi } from './testing/message-api';
+import { messageApi, messageTo } from './testing/message-api';
 
 const HOUR = 3_600_000;
 
-const message = (to: string, extra: Record<string, unknown> = {}) => ({
-  to: { email: to },
-  from: { email: API_SENDER, name: 'Loja' },
-  subject: 'Lembrete do seu pedido',
-  text: 'Seu pedido chega amanhã.',
-  ...extra,
-});
+const message = (to: string, extra: Record<string, unknown> = {}) =>
+  messageTo(to, { subject: 'Lembrete do seu pedido', text: 'Seu pedido chega amanhã.', ...extra });
 
 /**
  * Scheduled transactional sends (`sendAt`, ADR 0033): accepted and charged at once, delivered by the engine no
@@ -118,11 +113,18 @@ describe.each(DATABASE_KINDS)('scheduled messages (sendAt) on %s', (kind) => {
     const [first, second] = sent.json().messages;
 
     // By the copy's id: the whole message goes (to and cc), the other message of the batch stays.
+    const asked = Date.now();
     const cancelled = await call(secret, 'POST', `/api/v1/messages/${first.copies[0].id}/cancel`);
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled', costMillis: 0, sendAt });
     expect(cancelled.json().events.map((e: { type: string }) => e.type)).toEqual(['queued', 'scheduled', 'cancelled']);
-    expect((await call(secret, 'GET', `/api/v1/messages/${first.id}`)).json().status).toBe('cancelled');
+    // The cancellation is dated, on the message and on its copy alike.
+    const lookedUp = (await call(secret, 'GET', `/api/v1/messages/${first.id}`)).json();
+    expect(lookedUp.status).toBe('cancelled');
+    for (const detail of [cancelled.json(), lookedUp]) {
+      const at = detail.events.find((e: { type: string }) => e.type === 'cancelled').at as string;
+      expect(Math.abs(new Date(at).getTime() - asked)).toBeLessThan(60_000);
+    }
     expect((await call(secret, 'GET', `/api/v1/messages/${second.id}`)).json().status).toBe('scheduled');
     expect(await balanceOf(user.accountId)).toBe(995);
     const refunds = await h.db

@@ -1,11 +1,11 @@
-import { formatTaxId, PRICE_PER_EMAIL_MILLIS } from '@carteiro/shared';
+import { formatTaxId, PRICE_PER_EMAIL_MILLIS, type PublicConfig } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 
 /** What the browser may know of the configuration (an explicit list: nothing secret). */
 export async function publicConfigRoutes(app: FastifyInstance, options: { config: Config }): Promise<void> {
   const { config } = options;
-  const body = {
+  const body: PublicConfig = {
     contactEmail: config.CONTACT_EMAIL,
     /** The privacy policy's controller and encarregado (empty when the operator has not set them). */
     operatorLegalName: config.OPERATOR_LEGAL_NAME,

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
-import { findCustomFieldNames } from '../templates/custom-field-names';
+import { findCustomFieldNames } from '../contacts/custom-field-names';
 import {
   countSegment,
   createSegment,

@@ -36,11 +36,15 @@ export function skippedOutcome(id: number, reason: SkipReason): Outcome {
   };
 }
 
-/** What a delivery outcome means for a message (standards.md "Bounces": retry 4xx with back-off, never 5xx). */
+/**
+ * What a delivery outcome means for a message (standards.md "Bounces": retry 4xx with back-off, never 5xx); `now`
+ * places the next attempt, and fails it when that falls past the retry window.
+ */
 export function deliveryOutcome(
   settings: Pick<SenderSettings, 'retryBaseSeconds' | 'retryMaxSeconds' | 'retryWindowSeconds'>,
   message: { id: number; attempts: number; created_ms: number },
   outcome: DeliveryOutcome,
+  now: Date = new Date(),
 ): Outcome {
   const reply = { code: outcome.code, enhancedCode: outcome.enhancedCode, response: outcome.response };
   if (outcome.kind === 'sent') return { id: message.id, status: 'sent', nextAttemptAt: null, policy: false, ...reply };
@@ -50,7 +54,7 @@ export function deliveryOutcome(
   const { retryBaseSeconds, retryMaxSeconds, retryWindowSeconds } = settings;
   // `attempts` counts the attempts before this one: the first retry waits retryBaseSeconds.
   const delay = Math.min(retryBaseSeconds * 2 ** message.attempts, retryMaxSeconds) * 1000;
-  const next = new Date(Date.now() + delay);
+  const next = new Date(now.getTime() + delay);
   const giveUpAt = message.created_ms + retryWindowSeconds * 1000;
   if (next.getTime() > giveUpAt)
     return { id: message.id, status: 'failed', nextAttemptAt: null, policy: false, ...reply };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TransactionalMessageInput } from '@carteiro/shared';
 import type { Db } from '../../db/database';
 import { buildScope, compileCampaign, renderMessage } from '../templates/render-message';
 import { signToken } from './signed-token';
@@ -11,6 +12,16 @@ export const SUBSCRIBE_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 export interface ConsentLinks {
   publicUrl: string;
   secret: string;
+  /**
+   * Sends the confirmation e-mails as transactional messages of the account, charged like any (transactional's
+   * `sendTransactional`, passed in by the composition root: transactional sits above lists and subscriptions).
+   */
+  sendConfirmations(
+    db: Db,
+    accountId: string,
+    inputs: TransactionalMessageInput[],
+    options: { publicUrl: string },
+  ): Promise<{ messages: Array<{ status: string }> }>;
 }
 
 /**

@@ -1,5 +1,6 @@
+import type { UnsubscribeTarget } from '../campaigns/message-recipient';
 import { escapeHtml } from '../dev-mailbox/dev-mailbox.page';
-import type { PreferenceList, UnsubscribeTarget } from './unsubscribe';
+import type { PreferenceList } from './unsubscribe';
 
 /**
  * The page shell. A recipient opens it on a phone as often as not: below 600 px the card takes the whole width,

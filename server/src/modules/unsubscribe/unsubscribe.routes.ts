@@ -1,14 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
-import {
-  findPreferenceLists,
-  findUnsubscribeTarget,
-  resubscribe,
-  savePreferences,
-  type UnsubscribeTarget,
-  unsubscribeByMessage,
-} from './unsubscribe';
+import { findUnsubscribeTarget, type UnsubscribeTarget } from '../campaigns/message-recipient';
+import { findPreferenceLists, resubscribe, savePreferences, unsubscribeByMessage } from './unsubscribe';
 import { renderNotFoundPage, renderOneClickDone, renderUnsubscribePage } from './unsubscribe.page';
 
 const BODY_LIMIT = 64 * 1024;

@@ -3,6 +3,7 @@ import type {
   WebhookEndpointDto,
   WebhookEndpointUpdate,
   WebhookEventType,
+  WebhookSecret,
 } from '@carteiro/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
@@ -134,14 +135,7 @@ export function activeSecrets(box: SecretBox, row: EndpointRow, now = new Date()
   return secrets;
 }
 
-export interface SecretView {
-  secret: string;
-  /** The previous secret, while it still signs after a rotation. */
-  previousSecret: string | null;
-  previousSecretExpiresAt: string | null;
-}
-
-export async function revealSecret(db: Db, box: SecretBox, accountId: string, id: string): Promise<SecretView> {
+export async function revealSecret(db: Db, box: SecretBox, accountId: string, id: string): Promise<WebhookSecret> {
   const row = await findEndpoint(db, accountId, id);
   const [secret, previous] = activeSecrets(box, row);
   return {
@@ -158,7 +152,7 @@ export async function rotateSecret(
   accountId: string,
   id: string,
   now = new Date(),
-): Promise<SecretView> {
+): Promise<WebhookSecret> {
   const row = await findEndpoint(db, accountId, id);
   const expires = new Date(now.getTime() + ROTATION_OVERLAP_MS);
   await db

@@ -4,17 +4,14 @@ import type {
   WebhookEndpointCreate,
   WebhookEndpointDto,
   WebhookEndpointUpdate,
+  WebhookSecret,
 } from '@carteiro/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 
 export const WEBHOOKS_KEY = ['webhooks'] as const;
 
-export interface WebhookSecret {
-  secret: string;
-  previousSecret: string | null;
-  previousSecretExpiresAt: string | null;
-}
+export type { WebhookSecret };
 
 const base = '/api/webhooks/endpoints';
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;

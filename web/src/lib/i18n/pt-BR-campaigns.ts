@@ -1,4 +1,10 @@
-import { CAMPAIGN_STATUS_LABELS, SKIP_REASON_LABELS } from '@carteiro/shared';
+import {
+  CAMPAIGN_STATUS_LABELS,
+  IDENTITY_FIELD_LABELS,
+  SEND_CHECK_LABELS,
+  SEND_CHECK_TEXTS,
+  SKIP_REASON_LABELS,
+} from '@carteiro/shared';
 
 /**
  * pt-BR texts of the campaigns feature (features/campaigns), spread at the top of `ptBRApp`: they load with the
@@ -347,4 +353,33 @@ export const ptBRCampaigns = {
   'campaigns.skipReason.campaign_cancelled': SKIP_REASON_LABELS.campaign_cancelled,
   'campaigns.skipReason.sandbox': SKIP_REASON_LABELS.sandbox,
   'campaigns.skipReason.message_cancelled': SKIP_REASON_LABELS.message_cancelled,
+  // The send checklist (ADR 0017): its pt-BR texts are the server's refusal texts, kept in shared/.
+  'campaigns.checklist.label.subject': SEND_CHECK_LABELS.subject,
+  'campaigns.checklist.label.audience': SEND_CHECK_LABELS.audience,
+  'campaigns.checklist.label.content': SEND_CHECK_LABELS.content,
+  'campaigns.checklist.label.unsubscribe': SEND_CHECK_LABELS.unsubscribe,
+  'campaigns.checklist.label.identity': SEND_CHECK_LABELS.identity,
+  'campaigns.checklist.label.sender': SEND_CHECK_LABELS.sender,
+  'campaigns.checklist.label.balance': SEND_CHECK_LABELS.balance,
+  'campaigns.checklist.subject.problem': SEND_CHECK_TEXTS.subject.problem,
+  'campaigns.checklist.subject.fix': SEND_CHECK_TEXTS.subject.fix,
+  'campaigns.checklist.audience_unchosen.problem': SEND_CHECK_TEXTS.audience_unchosen.problem,
+  'campaigns.checklist.audience_unchosen.fix': SEND_CHECK_TEXTS.audience_unchosen.fix,
+  'campaigns.checklist.audience_empty.problem': SEND_CHECK_TEXTS.audience_empty.problem,
+  'campaigns.checklist.audience_empty.fix': SEND_CHECK_TEXTS.audience_empty.fix,
+  'campaigns.checklist.content.problem': SEND_CHECK_TEXTS.content.problem,
+  'campaigns.checklist.content.fix': SEND_CHECK_TEXTS.content.fix,
+  'campaigns.checklist.unsubscribe.problem': SEND_CHECK_TEXTS.unsubscribe.problem,
+  'campaigns.checklist.unsubscribe.fix': SEND_CHECK_TEXTS.unsubscribe.fix,
+  'campaigns.checklist.identity.problem': SEND_CHECK_TEXTS.identity.problem,
+  'campaigns.checklist.identity.fix': SEND_CHECK_TEXTS.identity.fix,
+  'campaigns.checklist.sender_missing.problem': SEND_CHECK_TEXTS.sender_missing.problem,
+  'campaigns.checklist.sender_missing.fix': SEND_CHECK_TEXTS.sender_missing.fix,
+  'campaigns.checklist.sender_unverified.problem': SEND_CHECK_TEXTS.sender_unverified.problem,
+  'campaigns.checklist.sender_unverified.fix': SEND_CHECK_TEXTS.sender_unverified.fix,
+  'campaigns.checklist.balance.problem': SEND_CHECK_TEXTS.balance.problem,
+  'campaigns.checklist.balance.fix': SEND_CHECK_TEXTS.balance.fix,
+  'campaigns.checklist.identityField.legalName': IDENTITY_FIELD_LABELS.legalName,
+  'campaigns.checklist.identityField.taxId': IDENTITY_FIELD_LABELS.taxId,
+  'campaigns.checklist.identityField.address': IDENTITY_FIELD_LABELS.address,
 } as const;

@@ -1,22 +1,10 @@
-import type { FieldType, ImportProgress, ImportStartInput } from '@carteiro/shared';
+import type { ImportProgress, ImportStartInput, ImportUpload } from '@carteiro/shared';
 import { apiFetch } from '@/lib/api-client';
 import { uploadWithRetry } from '@/lib/upload';
 
 /** CSV imports of contacts (the import dialog on the contacts and list pages): upload, start, progress. */
 
-/** The server's answer to an upload: what it detected and the first rows, for the mapping step. */
-export interface ImportUpload {
-  importId: string;
-  totalRows: number;
-  delimiter: string;
-  encoding: string;
-  hasBom: boolean;
-  columns: string[];
-  preview: string[][];
-  suggestedMapping: Record<string, string>;
-  /** Custom-field columns written as dates (header → date); the others are text until the owner says otherwise. */
-  suggestedTypes?: Record<string, FieldType>;
-}
+export type { ImportUpload };
 
 /** Sends the raw CSV (retried on 5xx/408/429 with back-off, spec §9). */
 export function uploadImport(file: File, signal?: AbortSignal): Promise<ImportUpload> {

@@ -31,16 +31,30 @@ export function useSendChecklist(campaign: Campaign, summary: CampaignSummary | 
   });
 }
 
+/** An item's texts in the interface's language (the item carries the pt-BR ones the server answers with). */
+function useCheckTexts() {
+  const { t } = useI18n();
+  return (item: SendCheckItem) => ({
+    label: t(`campaigns.checklist.label.${item.key}`),
+    problem: t(`campaigns.checklist.${item.case}.problem`, {
+      from: item.from ?? '',
+      missing: (item.identityMissing ?? []).map((field) => t(`campaigns.checklist.identityField.${field}`)).join(', '),
+    }),
+    fix: t(`campaigns.checklist.${item.case}.fix`),
+  });
+}
+
 /** The missing items, each with what is missing and a link to fix it. */
 export function MissingChecks({ items }: { items: SendCheckItem[] }) {
+  const texts = useCheckTexts();
   return (
     <ul className="space-y-3" data-testid="send-missing">
       {items.map((item) => (
         <li key={item.key} className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950">
-          <p className="font-semibold">{item.label}</p>
-          <p className="mt-0.5">{item.problem}</p>
+          <p className="font-semibold">{texts(item).label}</p>
+          <p className="mt-0.5">{texts(item).problem}</p>
           <Link to={item.fix.href} className="mt-1 inline-block font-semibold text-brand-700 underline">
-            {item.fix.text}
+            {texts(item).fix}
           </Link>
         </li>
       ))}
@@ -51,6 +65,7 @@ export function MissingChecks({ items }: { items: SendCheckItem[] }) {
 /** "Antes de enviar": every check with ✓ or what is missing, on the campaign page. */
 export function SendChecklistCard({ items }: { items: SendCheckItem[] }) {
   const { t } = useI18n();
+  const texts = useCheckTexts();
   const missing = items.filter((item) => !item.ok);
   return (
     <Card className="mb-6" data-testid="send-checklist">
@@ -69,7 +84,7 @@ export function SendChecklistCard({ items }: { items: SendCheckItem[] }) {
             .map((item) => (
               <li key={item.key} className="text-emerald-800">
                 <span aria-hidden="true">✓ </span>
-                {item.label}
+                {texts(item).label}
               </li>
             ))}
         </ul>

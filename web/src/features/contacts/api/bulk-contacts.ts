@@ -1,10 +1,10 @@
-import type { ContactBulkInput } from '@carteiro/shared';
+import type { ContactBulkInput, ContactBulkResult } from '@carteiro/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '@/lib/api-client';
 import { CONTACTS_KEY } from '@/lib/queries/contacts';
 
 export function bulkContacts(input: ContactBulkInput) {
-  return apiFetch<{ action: ContactBulkInput['action']; affected: number }>('/api/contacts/bulk', { body: input });
+  return apiFetch<ContactBulkResult>('/api/contacts/bulk', { body: input });
 }
 
 export function useBulkContacts() {

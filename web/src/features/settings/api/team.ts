@@ -1,28 +1,11 @@
-import type { AccountRole } from '@carteiro/shared';
+import type { AccountRole, TeamInvitation, TeamMember } from '@carteiro/shared';
 import { apiFetch } from '@/lib/api-client';
-
-export interface Member {
-  userId: string;
-  role: AccountRole;
-  joinedAt: string;
-  name: string | null;
-  email: string | null;
-}
-
-export interface Invitation {
-  id: string;
-  email: string;
-  role: AccountRole;
-  invitedBy: string;
-  expiresAt: string;
-  createdAt: string;
-}
 
 export const MEMBERS_QUERY_KEY = ['team', 'members'] as const;
 export const INVITATIONS_QUERY_KEY = ['team', 'invitations'] as const;
 
-export async function listMembers(signal?: AbortSignal): Promise<Member[]> {
-  return (await apiFetch<{ members: Member[] }>('/api/account/members', { signal })).members;
+export async function listMembers(signal?: AbortSignal): Promise<TeamMember[]> {
+  return (await apiFetch<{ members: TeamMember[] }>('/api/account/members', { signal })).members;
 }
 
 export function changeMemberRole(userId: string, role: AccountRole): Promise<unknown> {
@@ -33,8 +16,8 @@ export function removeMember(userId: string): Promise<unknown> {
   return apiFetch(`/api/account/members/${encodeURIComponent(userId)}`, { method: 'DELETE' });
 }
 
-export async function listInvitations(signal?: AbortSignal): Promise<Invitation[]> {
-  return (await apiFetch<{ invitations: Invitation[] }>('/api/account/invitations', { signal })).invitations;
+export async function listInvitations(signal?: AbortSignal): Promise<TeamInvitation[]> {
+  return (await apiFetch<{ invitations: TeamInvitation[] }>('/api/account/invitations', { signal })).invitations;
 }
 
 export function inviteMember(input: { email: string; role: AccountRole }): Promise<unknown> {

@@ -62,7 +62,7 @@ describe('TemplateViewerPage (/campaign/:id/template-viewer)', () => {
     );
     await screen.findByText('Página não encontrada', undefined, SLOW);
     expect(screen.getByText('404')).toBeTruthy();
-    await waitFor(() => expect(document.title).toBe('Visualização do e-mail — Carteiro'));
+    await waitFor(() => expect(document.title).toBe('Página não encontrada — Carteiro'));
     expect(document.querySelector('iframe')).toBeNull();
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "transactional_messages" ADD COLUMN "cancelled_at" timestamp with time zone;
