@@ -54,10 +54,6 @@ const ALLOWED: Record<string, { reads: number; why: string }> = {
   'modules/privacy-requests/privacy-requests.ts': { reads: 2, why: RECORD },
   'modules/public-api/idempotency.ts': { reads: 2, why: ELAPSED },
   'modules/public-api/messages.routes.ts': { reads: 1, why: RECORD },
-  'modules/public-api/rate-limit.ts': {
-    reads: 1,
-    why: 'the per-key window, a default `nowMs` in the hot key look-up: to become `now: Date`',
-  },
   'modules/segments/segments.ts': {
     reads: 3,
     why: `${RECORD}; and the "now" a saved condition tree is test-compiled against (validation only): to take now`,

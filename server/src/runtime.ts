@@ -21,6 +21,7 @@ import { sweepExpiredMessageFiles } from './modules/message-files/message-files'
 import { domainRecheckJob } from './modules/sender-identities/domain-rechecks';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
 import { setTrackingSecret } from './modules/tracking/tracking-token';
+import { sandboxScheduledJob } from './modules/transactional/sandbox-webhooks';
 import { createSecretBox } from './modules/webhooks/signing';
 import { startWebhookWorker } from './modules/webhooks/webhooks-runtime';
 import { createDnsResolver } from './net/dns';
@@ -162,6 +163,8 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
         everyMs: 3_600_000,
         run: (now) => sweepExpiredMessageFiles(database.db, now),
       });
+      // A test key's scheduled messages get their (test) webhook at sendAt, as a live one would (ADR 0033).
+      periodic.add(sandboxScheduledJob(database.db));
     }
 
     if (role !== 'api') {

@@ -1,13 +1,16 @@
+import { WEBHOOK_EVENT_SCHEMAS } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/database';
 import { type LowBalanceCursor, sweepLowBalanceCrossings } from '../../src/modules/billing/notify-low-balance';
 import { DEFAULT_REPORT_SETTINGS, recordDeliveryReport } from '../../src/modules/bounces/record-report';
 import { findUnsubscribeTarget } from '../../src/modules/campaigns/message-recipient';
-import { API_SENDER, messageApi } from '../../src/modules/public-api/testing/message-api';
+import { messageApi, messageTo } from '../../src/modules/public-api/testing/message-api';
 import { drainMessages } from '../../src/modules/sending/testing/dkim-check';
 import { useEngineHarness } from '../../src/modules/sending/testing/engine-harness';
+import { announceDueSandboxMessages } from '../../src/modules/transactional/sandbox-webhooks';
 import { unsubscribeByMessage } from '../../src/modules/unsubscribe/unsubscribe';
+import { webhookEndpoints } from '../../src/modules/webhooks/webhooks.db';
 import type { SignedInUser } from '../support/sign-in';
 import { DATABASE_KINDS } from '../support/test-database';
 
@@ -15,13 +18,8 @@ const HOUR_MS = 3_600_000;
 /** R$ 1,00: an account starts R$ 0,01 above it, so a scheduled batch of 15 millis crosses it. */
 const THRESHOLD = 1_000;
 
-const message = (to: string, extra: Record<string, unknown> = {}) => ({
-  to: { email: to },
-  from: { email: API_SENDER, name: 'Loja' },
-  subject: 'Seu boleto vence amanhã',
-  html: '<p>Seu boleto vence amanhã.</p>',
-  ...extra,
-});
+const message = (to: string, extra: Record<string, unknown> = {}) =>
+  messageTo(to, { subject: 'Seu boleto vence amanhã', html: '<p>Seu boleto vence amanhã.</p>', ...extra });
 const marketing = (to: string) =>
   message(to, {
     category: 'marketing',
@@ -151,15 +149,36 @@ describe.each(DATABASE_KINDS)('scheduled sends meet the rest of the product on %
     expect(await lookup(secret, unsubscribeTx)).toMatchObject({ status: 'delivered', costMillis: 5 });
   }, 60_000);
 
-  it('a test key’s scheduled send: answered and looked up like a live one, delivered at sendAt in the lookup, never sent nor charged', async () => {
+  it('a test key’s scheduled send: answered and looked up like a live one; at sendAt delivered in the lookup and announced by its test webhook; never sent nor charged', async () => {
     const { user } = await api.keyWithCredit(1_000);
     const secret = await api.keyOf(user, { mode: 'test' });
+    await h.db.insert(webhookEndpoints).values({
+      accountId: user.accountId,
+      url: 'https://hooks.example/carteiro',
+      eventTypes: ['message.delivered'],
+      secretCiphertext: 'sealed',
+    });
+    const events = async () =>
+      (
+        await queryRows<{ payload: { data: Record<string, unknown> } | string }>(
+          h.db,
+          sql`select payload from webhook_events where account_id = ${user.accountId} and type = 'message.delivered'`,
+        )
+      ).map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload));
     const sendAt = new Date(Date.now() + HOUR_MS).toISOString();
-    const sent = await api.call(secret, 'POST', '/api/v1/messages', message('teste@destino.com.br', { sendAt }));
+    const sent = await api.call(
+      secret,
+      'POST',
+      '/api/v1/messages',
+      message('teste@destino.com.br', { sendAt, tags: ['boleto'], metadata: { pedido: '42' } }),
+    );
     expect(sent.statusCode, sent.body).toBe(201);
     expect(sent.json()).toMatchObject({ costMillis: 0, messages: [{ status: 'scheduled' }] });
     const id = sent.json().messages[0].id as string;
     expect(await lookup(secret, id)).toMatchObject({ status: 'scheduled', sandbox: true, sendAt });
+    // Not before its time: a live one is announced when the engine delivers it, at sendAt.
+    expect(await announceDueSandboxMessages(h.db)).toBe(0);
+    expect(await events()).toEqual([]);
     // The hour passes (its time, moved back: a test message has no engine batch to wait on).
     const past = new Date(Date.now() - 1000).toISOString();
     await queryRows(
@@ -173,8 +192,42 @@ describe.each(DATABASE_KINDS)('scheduled sends meet the rest of the product on %
       ['scheduled', later.createdAt],
       ['delivered', past],
     ]);
-    await drainMessages(h.db, h.newSender(), [Number(id)]);
-    expect(h.sink.messages.filter((m) => m.to === 'teste@destino.com.br')).toEqual([]);
+    // Its time came: one message.delivered, marked test, dated sendAt, with its tags and metadata — once.
+    expect(await announceDueSandboxMessages(h.db)).toBeGreaterThanOrEqual(1);
+    expect(await announceDueSandboxMessages(h.db)).toBe(0);
+    const announced = await events();
+    expect(announced).toHaveLength(1);
+    expect(announced[0]?.data).toMatchObject({
+      messageId: id,
+      email: 'teste@destino.com.br',
+      test: true,
+      sentAt: past,
+      tags: ['boleto'],
+      metadata: { pedido: '42' },
+    });
+    WEBHOOK_EVENT_SCHEMAS['message.delivered'].parse(announced[0]);
+    // Cancelled before its time, like a live one: dated in the lookup, never announced; too late once announced.
+    const other = await api.call(secret, 'POST', '/api/v1/messages', message('desiste@destino.com.br', { sendAt }));
+    const otherId = other.json().messages[0].id as string;
+    const cancelled = await api.call(secret, 'POST', `/api/v1/messages/${otherId}/cancel`);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', sandbox: true, costMillis: 0 });
+    const cancelledAt = (cancelled.json().events as Timeline).find((e) => e.type === 'cancelled')?.at as string;
+    expect(Math.abs(new Date(cancelledAt).getTime() - Date.now())).toBeLessThan(60_000);
+    expect((await api.call(secret, 'POST', `/api/v1/messages/${otherId}/cancel`)).statusCode).toBe(409);
+    expect((await api.call(secret, 'POST', `/api/v1/messages/${id}/cancel`)).json().error.code).toBe(
+      'message_not_scheduled',
+    );
+    await queryRows(
+      h.db,
+      sql`update transactional_messages set send_at = ${past}::timestamptz where message_id = ${Number(otherId)}`,
+    );
+    expect(await announceDueSandboxMessages(h.db)).toBe(0);
+    expect(await events()).toHaveLength(1);
+    expect((await lookup(secret, otherId)).status).toBe('cancelled');
+
+    await drainMessages(h.db, h.newSender(), [Number(id), Number(otherId)]);
+    expect(h.sink.messages.filter((m) => m.to.endsWith('@destino.com.br') && /teste|desiste/.test(m.to))).toEqual([]);
     expect(await api.balanceOf(user.accountId)).toBe(1_000);
   });
 

@@ -156,8 +156,11 @@ export type AccountCreateInput = z.infer<typeof accountCreateSchema>;
 export type AccountUpdateInput = z.infer<typeof accountUpdateSchema>;
 export type InvitationCreateInput = z.infer<typeof invitationCreateSchema>;
 
-/** The account as the API returns it. */
-export interface AccountView {
+/**
+ * The account as the API returns it. A type alias, not an interface: the web's session schema keeps unknown
+ * fields (a loose object), and only an alias is assignable to that index signature.
+ */
+export type AccountView = {
   id: string;
   uuid: string;
   ownerUserId: string;
@@ -173,7 +176,7 @@ export interface AccountView {
   status: 'active' | 'suspended';
   createdAt: string;
   updatedAt: string;
-}
+};
 
 /** GET /api/session */
 export interface SessionView {

@@ -1,3 +1,4 @@
+import type { SessionView } from '@carteiro/shared';
 import { z } from 'zod';
 import { apiFetch } from '@/lib/api-client';
 
@@ -24,6 +25,10 @@ const sessionSchema = z.object({
   isOperator: z.boolean().optional().default(false),
 });
 
+/**
+ * The server answers a SessionView (shared); this schema checks it at runtime and fills defaults. `satisfies` in
+ * parseSession keeps the two in step: a field the server stops sending that the schema requires is a compile error.
+ */
 export type Session = z.infer<typeof sessionSchema>;
 export type AccountRole = z.infer<typeof roleSchema>;
 
@@ -40,9 +45,9 @@ let newAccountUuid: string | null = null;
 export async function getSession(signal?: AbortSignal): Promise<Session> {
   newAccountUuid ??= crypto.randomUUID();
   const url = `/api/session?newAccountUuid=${encodeURIComponent(newAccountUuid)}`;
-  return sessionSchema.parse(await apiFetch(url, { signal }));
+  return parseSession(await apiFetch<SessionView>(url, { signal }));
 }
 
-export function parseSession(body: unknown): Session {
-  return sessionSchema.parse(body);
+export function parseSession(body: SessionView): Session {
+  return sessionSchema.parse(body satisfies z.input<typeof sessionSchema>);
 }

@@ -19,8 +19,8 @@ import { NOT_FOUND_TEXT } from '../../http/not-found';
 import { resolveMessageFiles } from '../message-files/message-files';
 import { cancelScheduledMessage } from '../transactional/cancel-scheduled';
 import { sendTransactionalGrouped } from '../transactional/group-commit';
+import { emitSandboxDelivered } from '../transactional/sandbox-webhooks';
 import { sendTransactional, transactionalStreamId } from '../transactional/send-transactional';
-import { emitWebhookEvent } from '../webhooks/emit-event';
 import { findMessage, findMessageContent, findMessagePage } from './message-lookup';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
@@ -66,9 +66,9 @@ const extrasDescription =
 
 /**
  * A test key's accepted messages tell the account's webhooks what a live send would: one `message.delivered` each
- * (copies included), marked `test: true` — nothing was delivered (ADR 0035).
+ * (copies included) at once; a scheduled one at its sendAt, by the sandbox job (transactional/sandbox-webhooks.ts).
  */
-async function emitSandboxDelivered(
+async function emitSandboxAccepted(
   db: Db,
   accountId: string,
   inputs: TransactionalMessageInput[],
@@ -80,15 +80,14 @@ async function emitSandboxDelivered(
     const input = inputs[index];
     const rows = [message, ...(message.copies ?? [])].filter((m) => m.status === 'queued');
     for (const row of rows) {
-      await emitWebhookEvent(db, accountId, 'message.delivered', {
+      await emitSandboxDelivered(db, {
+        accountId,
         messageId: row.id,
         campaignId,
-        contactId: null,
         email: row.to,
         tags: input?.tags ?? [],
         metadata: input?.metadata ?? {},
         sentAt,
-        test: true,
       });
     }
   }
@@ -130,7 +129,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
       const result = body.sendAt
         ? await sendTransactional(db, key.accountId, [input], { ...options, sendAt: new Date(body.sendAt) })
         : await sendTransactionalGrouped(db, key.accountId, input, options);
-      return key.mode === 'test' ? emitSandboxDelivered(db, key.accountId, [input], result) : result;
+      return key.mode === 'test' ? emitSandboxAccepted(db, key.accountId, [input], result) : result;
     },
   }),
   defineOperation({
@@ -160,7 +159,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
         sandbox: key.mode === 'test',
         sendAt: body.sendAt ? new Date(body.sendAt) : undefined,
       });
-      return key.mode === 'test' ? emitSandboxDelivered(db, key.accountId, inputs, result) : result;
+      return key.mode === 'test' ? emitSandboxAccepted(db, key.accountId, inputs, result) : result;
     },
   }),
   defineOperation({

@@ -21,7 +21,7 @@ describe.each(DATABASE_KINDS)('key look-up and rate limit in one statement on %s
     const user = await signUp(t, { verified: true });
     const secret = await createApiKeyFor(t, user, 'send_only');
     const db = t.database.db;
-    const now = Date.UTC(2026, 10, 24, 12, 0, 30);
+    const now = new Date(Date.UTC(2026, 10, 24, 12, 0, 30));
 
     const first = await authenticateAndHitRateLimit(db, secret, 2, 60, now);
     expect(first?.key).toMatchObject({ accountId: user.accountId, scope: 'send_only' });
@@ -30,22 +30,28 @@ describe.each(DATABASE_KINDS)('key look-up and rate limit in one statement on %s
     const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
     expect(row?.lastUsedAt).not.toBeNull();
 
-    expect((await authenticateAndHitRateLimit(db, secret, 2, 60, now + 1000))?.limit).toMatchObject({
-      remaining: 0,
-      allowed: true,
-    });
-    expect((await authenticateAndHitRateLimit(db, secret, 2, 60, now + 2000))?.limit).toMatchObject({
-      remaining: 0,
-      allowed: false,
-    });
+    expect((await authenticateAndHitRateLimit(db, secret, 2, 60, new Date(now.getTime() + 1000)))?.limit).toMatchObject(
+      {
+        remaining: 0,
+        allowed: true,
+      },
+    );
+    expect((await authenticateAndHitRateLimit(db, secret, 2, 60, new Date(now.getTime() + 2000)))?.limit).toMatchObject(
+      {
+        remaining: 0,
+        allowed: false,
+      },
+    );
     // The next window starts again.
-    expect((await authenticateAndHitRateLimit(db, secret, 2, 60, now + 60_000))?.limit).toMatchObject({
+    expect(
+      (await authenticateAndHitRateLimit(db, secret, 2, 60, new Date(now.getTime() + 60_000)))?.limit,
+    ).toMatchObject({
       remaining: 1,
       allowed: true,
     });
 
     await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId));
-    expect(await authenticateAndHitRateLimit(db, secret, 2, 60, now + 61_000)).toBeNull();
+    expect(await authenticateAndHitRateLimit(db, secret, 2, 60, new Date(now.getTime() + 61_000))).toBeNull();
     const windows = await db.select().from(apiRateLimits).where(eq(apiRateLimits.accountId, user.accountId));
     expect(windows.map((w) => w.count).sort()).toEqual([1, 3]);
 
@@ -59,14 +65,18 @@ describe.each(DATABASE_KINDS)('key look-up and rate limit in one statement on %s
     const second = await createApiKeyFor(t, user, 'full');
     const other = await createApiKeyFor(t, await signUp(t, { verified: true }), 'full');
     const db = t.database.db;
-    const now = Date.UTC(2026, 10, 24, 13, 0, 10);
+    const now = new Date(Date.UTC(2026, 10, 24, 13, 0, 10));
 
     expect((await authenticateAndHitRateLimit(db, first, 3, 60, now))?.limit.remaining).toBe(2);
-    expect((await authenticateAndHitRateLimit(db, second, 3, 60, now + 1))?.limit.remaining).toBe(1);
-    expect((await authenticateAndHitRateLimit(db, first, 3, 60, now + 2))?.limit.remaining).toBe(0);
-    expect((await authenticateAndHitRateLimit(db, second, 3, 60, now + 3))?.limit.allowed).toBe(false);
+    expect((await authenticateAndHitRateLimit(db, second, 3, 60, new Date(now.getTime() + 1)))?.limit.remaining).toBe(
+      1,
+    );
+    expect((await authenticateAndHitRateLimit(db, first, 3, 60, new Date(now.getTime() + 2)))?.limit.remaining).toBe(0);
+    expect((await authenticateAndHitRateLimit(db, second, 3, 60, new Date(now.getTime() + 3)))?.limit.allowed).toBe(
+      false,
+    );
     // Another account has its own window.
-    expect((await authenticateAndHitRateLimit(db, other, 3, 60, now + 4))?.limit).toMatchObject({
+    expect((await authenticateAndHitRateLimit(db, other, 3, 60, new Date(now.getTime() + 4)))?.limit).toMatchObject({
       remaining: 2,
       allowed: true,
     });

@@ -52,9 +52,10 @@ export async function authenticateAndHitRateLimit(
   secret: string,
   limit: number,
   windowSeconds: number,
-  nowMs: number = Date.now(),
+  now: Date = new Date(),
 ): Promise<{ key: ApiKeyContext; limit: RateLimitState } | null> {
   if (!isWellFormedApiKey(secret)) return null;
+  const nowMs = now.getTime();
   const { startMs, endMs } = windowOf(nowMs, windowSeconds);
   const [row] = await queryRowsNamed<{ id: string; account_id: string; scope: ApiKeyContext['scope']; count: number }>(
     db,

@@ -27,49 +27,61 @@ export type TransactionalCategory = (typeof TRANSACTIONAL_CATEGORIES)[number];
  * reads it when it claims the batch, then adds tracking, builds the MIME, signs and delivers (ADR 0018).
  * `cost_millis` is what the message was charged: refunded when its delivery fails.
  */
-export const transactionalMessages = pgTable('transactional_messages', {
-  messageId: bigint('message_id', { mode: 'number' })
-    .primaryKey()
-    .references(() => messages.id, { onDelete: 'cascade' }),
-  accountId: uuid('account_id')
-    .notNull()
-    .references(() => accounts.id, { onDelete: 'cascade' }),
-  fromEmail: text('from_email').notNull(),
-  fromName: text('from_name'),
-  replyTo: text('reply_to'),
-  toName: text('to_name'),
-  category: text('category', { enum: TRANSACTIONAL_CATEGORIES }).notNull(),
-  trackOpens: boolean('track_opens').notNull(),
-  trackClicks: boolean('track_clicks').notNull(),
-  subject: text('subject').notNull(),
-  html: text('html').notNull(),
-  text: text('text').notNull(),
-  templateId: uuid('template_id'),
-  tags: text('tags').array(),
-  costMillis: integer('cost_millis').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  /** Who this row is for: the `to` address, or a cc/bcc copy of the message `copyOf` (its own messages row). */
-  recipientKind: text('recipient_kind', { enum: ['to', 'cc', 'bcc'] })
-    .notNull()
-    .default('to'),
-  copyOf: bigint('copy_of', { mode: 'number' }).references(() => messages.id, { onDelete: 'cascade' }),
-  /** For copies: the `to` mailbox shown in the To header ({ email, name }); null for the `to` row itself. */
-  headerTo: jsonb('header_to').$type<{ email: string; name: string | null }>(),
-  /** The Cc header's mailboxes (every copy shows them). */
-  cc: jsonb('cc').$type<{ email: string; name: string | null }[]>(),
-  /** The caller's allow-listed headers, in order: [name, value][]. */
-  headers: jsonb('headers').$type<[string, string][]>(),
-  metadata: jsonb('metadata').$type<Record<string, string>>(),
-  /**
-   * `sendAt` of a scheduled send: its engine batch is due then (the lanes claim it no earlier), the lookup shows it
-   * `scheduled` until then, and it can be cancelled (refunded) while its batch waits. Null: sent at once.
-   */
-  sendAt: timestamp('send_at', { withTimezone: true }),
-  /** When a scheduled send was cancelled (`POST /messages/{id}/cancel`), for the lookup's timeline; null otherwise. */
-  cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
-  /** Files stored under the `to` row (copies read them from `copyOf`). */
-  attachmentCount: integer('attachment_count').notNull().default(0),
-});
+export const transactionalMessages = pgTable(
+  'transactional_messages',
+  {
+    messageId: bigint('message_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    fromEmail: text('from_email').notNull(),
+    fromName: text('from_name'),
+    replyTo: text('reply_to'),
+    toName: text('to_name'),
+    category: text('category', { enum: TRANSACTIONAL_CATEGORIES }).notNull(),
+    trackOpens: boolean('track_opens').notNull(),
+    trackClicks: boolean('track_clicks').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    templateId: uuid('template_id'),
+    tags: text('tags').array(),
+    costMillis: integer('cost_millis').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Who this row is for: the `to` address, or a cc/bcc copy of the message `copyOf` (its own messages row). */
+    recipientKind: text('recipient_kind', { enum: ['to', 'cc', 'bcc'] })
+      .notNull()
+      .default('to'),
+    copyOf: bigint('copy_of', { mode: 'number' }).references(() => messages.id, { onDelete: 'cascade' }),
+    /** For copies: the `to` mailbox shown in the To header ({ email, name }); null for the `to` row itself. */
+    headerTo: jsonb('header_to').$type<{ email: string; name: string | null }>(),
+    /** The Cc header's mailboxes (every copy shows them). */
+    cc: jsonb('cc').$type<{ email: string; name: string | null }[]>(),
+    /** The caller's allow-listed headers, in order: [name, value][]. */
+    headers: jsonb('headers').$type<[string, string][]>(),
+    metadata: jsonb('metadata').$type<Record<string, string>>(),
+    /**
+     * `sendAt` of a scheduled send: its engine batch is due then (the lanes claim it no earlier), the lookup shows it
+     * `scheduled` until then, and it can be cancelled (refunded) while its batch waits. Null: sent at once.
+     */
+    sendAt: timestamp('send_at', { withTimezone: true }),
+    /** When a scheduled send was cancelled (`POST /messages/{id}/cancel`), for the lookup's timeline; null otherwise. */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /**
+     * A test key's scheduled message (no engine batch, ADR 0035): when its `message.delivered` (test) webhook event
+     * was written, at sendAt, by the sandbox job; null until then, and for every other message.
+     */
+    sandboxNotifiedAt: timestamp('sandbox_notified_at', { withTimezone: true }),
+    /** Files stored under the `to` row (copies read them from `copyOf`). */
+    attachmentCount: integer('attachment_count').notNull().default(0),
+  },
+  (t) => [
+    // Scheduled sends by their time: the sandbox job reads the last day's due ones from here.
+    index('transactional_messages_send_at_idx').on(t.sendAt).where(sql`${t.sendAt} is not null`),
+  ],
+);
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 

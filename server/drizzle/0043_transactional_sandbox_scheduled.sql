@@ -1,0 +1,2 @@
+ALTER TABLE "transactional_messages" ADD COLUMN "sandbox_notified_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "transactional_messages_send_at_idx" ON "transactional_messages" USING btree ("send_at") WHERE "transactional_messages"."send_at" is not null;
