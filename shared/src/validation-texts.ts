@@ -184,6 +184,22 @@ export const VALIDATION_TEXTS = {
   enabledRequired: 'Informe se o endpoint está ativo.',
   nothingToChange: 'Nada para alterar.',
   statusUnknown: 'Situação desconhecida.',
+  emailEmpty: 'E-mail vazio.',
+  emailHasSpace: 'E-mail inválido: tem espaço no meio do endereço.',
+  emailNoAt: 'E-mail inválido: falta o @.',
+  emailManyAt: 'E-mail inválido: tem mais de um @.',
+  emailTooLong: 'E-mail inválido: longo demais (máximo de 254 caracteres).',
+  emailNoLocal: 'E-mail inválido: falta o nome antes do @.',
+  emailNoDomain: 'E-mail inválido: falta o domínio depois do @ (ex.: gmail.com).',
+  emailLocalAccent: 'E-mail inválido: acento ou caractere especial antes do @ (a maioria dos provedores não aceita).',
+  emailLocalTooLong: 'E-mail inválido: parte antes do @ longa demais (máximo de 64 caracteres).',
+  emailLocalDots: 'E-mail inválido: ponto no início, no fim ou repetido antes do @.',
+  emailLocalChar: 'E-mail inválido: caractere não permitido antes do @ ("{char}").',
+  emailDomainChar: 'E-mail inválido: domínio com caractere não permitido.',
+  emailNoTld: 'E-mail inválido: domínio sem terminação (falta ".com", ".com.br"…).',
+  emailDomainDots: 'E-mail inválido: domínio com ponto repetido ou no início.',
+  emailBadTld: 'E-mail inválido: terminação do domínio inválida (".{tld}").',
+  emailDomainLabel: 'E-mail inválido: domínio com caractere não permitido (use só letras, números, ponto e hífen).',
   zodRequired: 'Preencha este campo.',
   zodInvalid: 'Valor inválido.',
   zodTooSmall: 'Valor pequeno demais (mínimo {minimum}).',
@@ -221,6 +237,9 @@ for (const key of Object.keys(VALIDATION_TEXTS) as ValidationKey[]) {
     patterns.push({ key, names, pattern: new RegExp(`^${source}$`, 's') });
   }
 }
+
+// The most specific template first: 'E-mail inválido: {value}' must not shadow the e-mail problems' texts.
+patterns.sort((a, b) => b.pattern.source.length - a.pattern.source.length);
 
 /** The key and data of a text `validationText` wrote; null for any other text. */
 export function validationIssueKey(message: string): { key: ValidationKey; data: Record<string, string> } | null {

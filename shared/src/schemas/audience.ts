@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeEmailProblem, normaliseEmail } from '../email';
+import { emailProblem, normaliseEmail } from '../email';
 import { FIELD_TYPE_VALUES, type FieldType } from '../field-values';
 import { validationText } from '../validation-texts';
 import { nameSearchField, pageQueryFields } from './page';
@@ -13,8 +13,8 @@ export const LEGAL_BASIS_VALUES = ['consent', 'legitimate_interest'] as const;
 const emailField = z.string({ error: validationText('emailRequired') }).transform((value, ctx) => {
   const email = normaliseEmail(value);
   if (!email) {
-    const problem = describeEmailProblem(value);
-    ctx.addIssue({ code: 'custom', message: problem ? `${problem}.` : validationText('emailInvalid') });
+    const problem = emailProblem(value) ?? { key: 'emailInvalid' as const };
+    ctx.addIssue({ code: 'custom', message: validationText(problem.key, problem.data) });
     return z.NEVER;
   }
   return email;
