@@ -5,7 +5,7 @@ import { queryRows } from '../../src/db/database';
 import { type LowBalanceCursor, sweepLowBalanceCrossings } from '../../src/modules/billing/notify-low-balance';
 import { DEFAULT_REPORT_SETTINGS, recordDeliveryReport } from '../../src/modules/bounces/record-report';
 import { findUnsubscribeTarget } from '../../src/modules/campaigns/message-recipient';
-import { API_SENDER, messageApi } from '../../src/modules/public-api/testing/message-api';
+import { messageApi, messageTo } from '../../src/modules/public-api/testing/message-api';
 import { drainMessages } from '../../src/modules/sending/testing/dkim-check';
 import { useEngineHarness } from '../../src/modules/sending/testing/engine-harness';
 import { announceDueSandboxMessages } from '../../src/modules/transactional/sandbox-webhooks';
@@ -18,13 +18,8 @@ const HOUR_MS = 3_600_000;
 /** R$ 1,00: an account starts R$ 0,01 above it, so a scheduled batch of 15 millis crosses it. */
 const THRESHOLD = 1_000;
 
-const message = (to: string, extra: Record<string, unknown> = {}) => ({
-  to: { email: to },
-  from: { email: API_SENDER, name: 'Loja' },
-  subject: 'Seu boleto vence amanhã',
-  html: '<p>Seu boleto vence amanhã.</p>',
-  ...extra,
-});
+const message = (to: string, extra: Record<string, unknown> = {}) =>
+  messageTo(to, { subject: 'Seu boleto vence amanhã', html: '<p>Seu boleto vence amanhã.</p>', ...extra });
 const marketing = (to: string) =>
   message(to, {
     category: 'marketing',
@@ -211,8 +206,28 @@ describe.each(DATABASE_KINDS)('scheduled sends meet the rest of the product on %
       metadata: { pedido: '42' },
     });
     WEBHOOK_EVENT_SCHEMAS['message.delivered'].parse(announced[0]);
-    await drainMessages(h.db, h.newSender(), [Number(id)]);
-    expect(h.sink.messages.filter((m) => m.to === 'teste@destino.com.br')).toEqual([]);
+    // Cancelled before its time, like a live one: dated in the lookup, never announced; too late once announced.
+    const other = await api.call(secret, 'POST', '/api/v1/messages', message('desiste@destino.com.br', { sendAt }));
+    const otherId = other.json().messages[0].id as string;
+    const cancelled = await api.call(secret, 'POST', `/api/v1/messages/${otherId}/cancel`);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', sandbox: true, costMillis: 0 });
+    const cancelledAt = (cancelled.json().events as Timeline).find((e) => e.type === 'cancelled')?.at as string;
+    expect(Math.abs(new Date(cancelledAt).getTime() - Date.now())).toBeLessThan(60_000);
+    expect((await api.call(secret, 'POST', `/api/v1/messages/${otherId}/cancel`)).statusCode).toBe(409);
+    expect((await api.call(secret, 'POST', `/api/v1/messages/${id}/cancel`)).json().error.code).toBe(
+      'message_not_scheduled',
+    );
+    await queryRows(
+      h.db,
+      sql`update transactional_messages set send_at = ${past}::timestamptz where message_id = ${Number(otherId)}`,
+    );
+    expect(await announceDueSandboxMessages(h.db)).toBe(0);
+    expect(await events()).toHaveLength(1);
+    expect((await lookup(secret, otherId)).status).toBe('cancelled');
+
+    await drainMessages(h.db, h.newSender(), [Number(id), Number(otherId)]);
+    expect(h.sink.messages.filter((m) => m.to.endsWith('@destino.com.br') && /teste|desiste/.test(m.to))).toEqual([]);
     expect(await api.balanceOf(user.accountId)).toBe(1_000);
   });
 

@@ -11,19 +11,14 @@ import { messageFiles } from '../message-files/message-files.db';
 import { messages } from '../sending/messages.db';
 import { dkimResults, drainMessages, lojaSigner } from '../sending/testing/dkim-check';
 import { useEngineHarness } from '../sending/testing/engine-harness';
-import { API_SENDER, messageApi } from './testing/message-api';
+import { messageApi, messageTo } from './testing/message-api';
 
 const QUOTA_MB = 10;
 const QUOTA_BYTES = QUOTA_MB * 1024 * 1024;
 const catalogue = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(40_000), Buffer.from('\n%%EOF\n')]);
 
-const message = (to: string, extra: Record<string, unknown> = {}) => ({
-  to: { email: to },
-  from: { email: API_SENDER, name: 'Loja' },
-  subject: 'Seu catálogo',
-  html: '<p>Segue o catálogo.</p>',
-  ...extra,
-});
+const message = (to: string, extra: Record<string, unknown> = {}) =>
+  messageTo(to, { subject: 'Seu catálogo', html: '<p>Segue o catálogo.</p>', ...extra });
 
 /**
  * Files uploaded once (`POST /api/v1/files`) and attached by `fileId` (ADR 0033): account-scoped, deduplicated by

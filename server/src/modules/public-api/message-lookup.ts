@@ -15,7 +15,8 @@ const ISO = (column: SQL) => sql`to_char(${column} at time zone 'utc', 'YYYY-MM-
 
 /** The lookup status of the row `m` (see MESSAGE_LOOKUP_STATUSES), in SQL so the list can filter by it. */
 const STATUS_SQL = sql`case
-  when m.skip_reason = 'sandbox' then case when t.send_at > now() then 'scheduled' else 'delivered' end
+  when m.skip_reason = 'sandbox' then case when t.cancelled_at is not null then 'cancelled'
+                                          when t.send_at > now() then 'scheduled' else 'delivered' end
   when m.status = 'skipped' then case m.skip_reason when 'suppressed' then 'suppressed'
                                                     when 'message_cancelled' then 'cancelled' else 'failed' end
   when m.status = 'queued' then case when m.attempts > 0 then 'deferred'

@@ -6,17 +6,12 @@ import type { SendingEngine } from '../../worker/sending-engine';
 import { ledgerEntries } from '../billing/billing.db';
 import { messages } from '../sending/messages.db';
 import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
-import { API_SENDER, messageApi } from './testing/message-api';
+import { messageApi, messageTo } from './testing/message-api';
 
 const HOUR = 3_600_000;
 
-const message = (to: string, extra: Record<string, unknown> = {}) => ({
-  to: { email: to },
-  from: { email: API_SENDER, name: 'Loja' },
-  subject: 'Lembrete do seu pedido',
-  text: 'Seu pedido chega amanhã.',
-  ...extra,
-});
+const message = (to: string, extra: Record<string, unknown> = {}) =>
+  messageTo(to, { subject: 'Lembrete do seu pedido', text: 'Seu pedido chega amanhã.', ...extra });
 
 /**
  * Scheduled transactional sends (`sendAt`, ADR 0033): accepted and charged at once, delivered by the engine no

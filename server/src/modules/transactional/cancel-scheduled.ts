@@ -37,13 +37,20 @@ export async function cancelScheduledMessage(db: Db, accountId: string, id: stri
         stamped as (
           update transactional_messages tc set cancelled_at = now()
            where tc.message_id in (select id from cancelled)
-          returning 1)
-        select string_agg(c.id::text, ',') as ids,
+          returning 1),
+        -- A test key's scheduled message has no batch (ADR 0035): cancelled by its date alone, until its time.
+        sandbox as (
+          update transactional_messages ts set cancelled_at = now()
+            from messages sm
+           where sm.id = ts.message_id and ts.message_id in (${ids}) and sm.skip_reason = 'sandbox'
+             and ts.send_at > now() and ts.cancelled_at is null and ts.sandbox_notified_at is null
+          returning ts.message_id as id)
+        select concat_ws(',', (select string_agg(id::text, ',') from sandbox), string_agg(c.id::text, ',')) as ids,
                coalesce(sum(tm.cost_millis), 0) as refund,
                count(*) filter (where tm.cost_millis > 0) as charged
           from cancelled c join transactional_messages tm on tm.message_id = c.id`,
     );
-    const count = row?.ids ? row.ids.split(',').length : 0;
+    const count = row?.ids ? row.ids.split(',').filter(Boolean).length : 0;
     if (count === 0) {
       throw new AppError(
         'message_not_scheduled',

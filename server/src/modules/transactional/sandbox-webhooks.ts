@@ -64,7 +64,7 @@ export async function announceDueSandboxMessages(db: Db, now = new Date()): Prom
            where tm.send_at is not null
              and tm.send_at <= ${now.toISOString()}::timestamptz
              and tm.send_at > ${now.toISOString()}::timestamptz - ${SANDBOX_DUE_WINDOW}::interval
-             and tm.sandbox_notified_at is null
+             and tm.sandbox_notified_at is null and tm.cancelled_at is null
              and m.skip_reason = 'sandbox'
            order by tm.send_at
            limit ${SANDBOX_BATCH}

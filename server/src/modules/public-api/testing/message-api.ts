@@ -13,6 +13,11 @@ export const API_SENDER = 'pedidos@loja.com.br';
 
 const json = { 'content-type': 'application/json' };
 
+/** A `POST /api/v1/messages` body to `to` from API_SENDER; `content` gives its subject and body (and any field). */
+export function messageTo(to: string, content: Record<string, unknown>): Record<string, unknown> {
+  return { to: { email: to }, from: { email: API_SENDER, name: 'Loja' }, ...content };
+}
+
 export interface KeyOptions {
   /** `test` makes a `ct_test_…` key (through the dashboard, as a user does); default `live`. */
   mode?: 'live' | 'test';
