@@ -51,7 +51,10 @@ export function inlineMessages(fileName: string, code: string): Array<{ line: nu
     }
   };
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
     if (!value || typeof value !== 'object' || typeof (value as Node).type !== 'string') return;
     const node = value as Node;
     if (node.type === 'Property' && !node.computed) {
