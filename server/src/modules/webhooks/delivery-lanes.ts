@@ -134,8 +134,11 @@ export class WebhookDeliveryLanes {
       this.launch(delivery);
     }
     this.totalSaturated = claimed.length >= free;
+    // An endpoint that got all the room it had in this claim may have more due. Judged by the room at claim time,
+    // not by what is in flight now: attempts that ended during the claim left slots that nothing would refill
+    // before the idle poll (a fast endpoint was served in bursts, one per WEBHOOKS_DISPATCH_MS).
     for (const [endpointId, n] of perEndpoint) {
-      if ((this.inFlight.get(endpointId) ?? 0) >= endpointConcurrency && n > 0) this.saturated.add(endpointId);
+      if (n >= endpointConcurrency - (busy.get(endpointId) ?? 0)) this.saturated.add(endpointId);
     }
     return claimed.length;
   }

@@ -534,6 +534,31 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       await settled(owner, ep.id, 6);
     });
 
+    it('a fast endpoint is served continuously, not in one burst per idle poll', async () => {
+      // Answers within a few ms, staggered so that attempts end while a claim is running; the idle poll is a
+      // minute away, so every claim after the first comes from freed slots.
+      receiver.on('/fast', (n, _req, res) => setTimeout(() => res.writeHead(204).end(), (n % 4) * 3));
+      const ep = await createEndpoint(owner, '/fast', ['message.bounced']);
+      await worker.stop();
+      const lanes = await startWorker({ endpointConcurrency: 4, idlePollMs: 60_000 });
+      try {
+        for (let i = 0; i < 30; i++) {
+          await emitWebhookEvent(
+            t.database.db,
+            owner.accountId,
+            'message.bounced',
+            sampleData['message.bounced'] as never,
+          );
+        }
+        await lanes.dispatchOnce();
+        await until(async () => receiver.on_path('/fast').length === 30, 'all thirty events at the receiver');
+      } finally {
+        await lanes.stop();
+        worker = await startWorker();
+      }
+      await settled(owner, ep.id, 30);
+    });
+
     it('under a slow endpoint, first attempts leave in event order; a retry comes after its back-off, behind later events', async () => {
       let c3Failed = false;
       receiver.on('/ordered', (_n, _req, res, body) => {
