@@ -36,6 +36,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../server/src/config';
 import { type Database, openDatabase } from '../server/src/db/database';
+import { startPeriodicJobs } from '../server/src/jobs/periodic-jobs';
 import { accounts } from '../server/src/modules/accounts/accounts.db';
 import { campaigns } from '../server/src/modules/campaigns/campaigns.db';
 import { startCampaignSend } from '../server/src/modules/campaigns/start-campaign-send';
@@ -136,6 +137,7 @@ Você recebeu este e-mail porque se cadastrou em nossa loja. <a href="{{ link_de
 
 type ChildMessage =
   | { type: 'ready' }
+  | { type: 'engine-stopped' }
   | { type: 'stats'; cpuMicros: number; peakRss: number }
   | { type: 'ready-sink'; port: number };
 
@@ -218,6 +220,9 @@ async function senderChild(): Promise<void> {
         box: createSecretBox(BENCH_SECRET),
       })
     : null;
+  // The dispatcher (engine batches → events and deliveries) is a periodic job: registered as runtime.ts does.
+  const periodic = startPeriodicJobs(pino({ level: 'warn' }));
+  for (const job of webhooks?.jobs ?? []) if (job.name === 'webhooks.dispatch') periodic.add(job);
   let peakRss = process.memoryUsage().rss;
   setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -232,7 +237,13 @@ async function senderChild(): Promise<void> {
       const cpu = process.cpuUsage(cpu0);
       process.send?.({ type: 'stats', cpuMicros: cpu.user + cpu.system, peakRss } satisfies ChildMessage);
     }
+    // The campaign is sent: the engine stops polling, so the CPU measured until the last event is the webhooks'.
+    if (msg.type === 'engine-stop') {
+      await sender.stop();
+      process.send?.({ type: 'engine-stopped' } satisfies ChildMessage);
+    }
     if (msg.type === 'exit') {
+      await periodic.stop();
       await webhooks?.stop();
       await sender.stop();
       await signingPool?.close();
@@ -464,6 +475,7 @@ async function main(): Promise<void> {
     if (!account) throw new Error('no account');
     await creditAccount(database.db, account.id, 5 * N * SCENARIOS.length * WEBHOOK_VARIANTS.length + 1000);
     const hooks = WEBHOOK_VARIANTS.includes('on') ? await startWebhookBench(database) : null;
+    const pgCpu = await pgBackendCpu(url.toString());
     // Only a verified sender may send. The address is confirmed; mode `domain` also verifies its domain.
     await trustSenderAddress(database.db, account.id, 'loja@loja.exemplo.com.br');
     if (MODES.includes('domain')) {
@@ -514,7 +526,7 @@ async function main(): Promise<void> {
     console.log(`setup: ${N} contacts in ${Math.round(performance.now() - t0)} ms`);
 
     const rows: string[] = [];
-    const rates: Array<{ scenario: Scenario; hook: string; rate: number; rss: number; cpu: number }> = [];
+    const rates: BenchRun[] = [];
     const pem = (algorithm: DkimAlgorithm) =>
       (algorithm === 'rsa-sha256'
         ? generateKeyPairSync('rsa', { modulusLength: 2048 })
@@ -562,6 +574,7 @@ async function main(): Promise<void> {
         children.push(...senders);
         await Promise.all(senders.map((c) => once(c, 'ready')));
         const sink0 = await sinkStats(sink);
+        const pg0 = await pgCpu.total();
         const start = performance.now();
         const started = await startCampaignSend(database.db, account.id, campaign.id, null);
         const snapshotMs = performance.now() - start;
@@ -583,6 +596,7 @@ async function main(): Promise<void> {
           }),
         );
         const sink1 = await sinkStats(sink);
+        const pgAtSent = (await pgCpu.total()) - pg0;
         const [sent] = await database.db
           .select({ n: campaigns.sentCount })
           .from(campaigns)
@@ -592,17 +606,43 @@ async function main(): Promise<void> {
         const rss = Math.max(...stats.map((s) => s.peakRss)) / 1048576;
         const rate = started.recipients / seconds;
         const hookStats = hooks ? await hooks.stats() : '';
-        const drained =
-          hooks && hook === 'on' && WEBHOOK_DRAIN ? `; ${await hooks.drained(campaign.id, Number(sent?.n), rate)}` : '';
-        rates.push({ scenario, hook, rate, rss, cpu });
-        const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} ${scenario.processes} process(es) × ${scenario.threads} signing threads, webhook ${hook.padEnd(3)} ${hookStats} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}${drained}`;
+        let drained = '';
+        // CPU from "send" to the last event at the receiver: engine + dispatcher + lanes (senders) and PostgreSQL.
+        let cpuDrained: { sender: number; pg: number } | undefined;
+        if (hooks && hook === 'on' && WEBHOOK_DRAIN) {
+          await Promise.all(
+            senders.map(async (c) => {
+              const reply = once(c, 'engine-stopped');
+              c.send({ type: 'engine-stop' });
+              return reply;
+            }),
+          );
+          drained = `; ${await hooks.drained(campaign.id, Number(sent?.n), rate)}`;
+          const after = await Promise.all(
+            senders.map(async (c) => {
+              const reply = once(c, 'stats');
+              c.send({ type: 'stats' });
+              return reply;
+            }),
+          );
+          cpuDrained = {
+            sender: after.reduce((a, s) => a + s.cpuMicros, 0) / started.recipients,
+            pg: ((await pgCpu.total()) - pg0) / started.recipients,
+          };
+          drained += `; CPU until the last event: senders ${Math.round(cpuDrained.sender)} µs/msg, PostgreSQL ${Math.round(cpuDrained.pg)} µs/msg`;
+        }
+        const pgCpuPerMsg = pgAtSent / started.recipients;
+        rates.push({ scenario, hook, rate, rss, cpu, pgCpu: pgCpuPerMsg, cpuDrained });
+        const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} ${scenario.processes} process(es) × ${scenario.threads} signing threads, webhook ${hook.padEnd(3)} ${hookStats} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, PostgreSQL CPU ${Math.round(pgCpuPerMsg)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB, sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}${drained}`;
         console.log(line);
         rows.push(line);
         for (const c of senders) c.send({ type: 'exit' });
         await Promise.all(senders.map((c) => new Promise((r) => c.once('exit', r))));
       }
     await hooks?.stop();
+    await pgCpu.stop();
     printRatios(rates);
+    printWebhookCpu(rates);
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     sink.send({ type: 'exit' });
@@ -616,13 +656,45 @@ async function main(): Promise<void> {
   }
 }
 
+interface BenchRun {
+  scenario: Scenario;
+  hook: string;
+  rate: number;
+  rss: number;
+  /** Sender CPU µs per message until the campaign is sent; PostgreSQL backends' likewise. */
+  cpu: number;
+  pgCpu: number;
+  /** With the webhook worker draining: CPU µs per message until the last event reached the receiver. */
+  cpuDrained?: { sender: number; pg: number };
+}
+
+/**
+ * BENCH_WEBHOOK=off,on with BENCH_WEBHOOK_DRAIN: the webhook path's CPU per event (expansion, claim, attempt,
+ * record; senders and PostgreSQL) = CPU until the last event of the `on` run − CPU of the same mode's `off` run
+ * (the engine alone), against the engine's CPU per message — webhooks keep pace on the same cores only if an
+ * event costs less than a message.
+ */
+function printWebhookCpu(rates: BenchRun[]): void {
+  for (const on of rates) {
+    if (on.hook !== 'on' || !on.cpuDrained) continue;
+    const off = rates.find((r) => r.hook === 'off' && r.scenario === on.scenario);
+    if (!off) continue;
+    const sender = on.cpuDrained.sender - off.cpu;
+    const pgSide = on.cpuDrained.pg - off.pgCpu;
+    const engine = off.cpu + off.pgCpu;
+    console.log(
+      `webhook CPU per event (DKIM ${on.scenario.mode}): senders ${Math.round(sender)} µs + PostgreSQL ${Math.round(pgSide)} µs = ${Math.round(sender + pgSide)} µs; engine per message ${Math.round(off.cpu)} + ${Math.round(off.pgCpu)} = ${Math.round(engine)} µs; event/message ${((sender + pgSide) / engine).toFixed(2)}`,
+    );
+  }
+}
+
 /**
  * The issue's ratios, from runs of the same bench (same sink, same database, same minute): one process signing
  * RSA-2048 on every core against as many processes as cores (≥ 0.9), RSA-2048 against DKIM off (≥ 0.45), and the
  * cost of adding Ed25519 to RSA-2048 (< 15 %). Printed when the runs they need are in the scenarios; a scenario
  * listed several times counts with the mean of its runs.
  */
-function printRatios(rates: Array<{ scenario: Scenario; hook: string; rate: number; rss: number; cpu: number }>): void {
+function printRatios(rates: BenchRun[]): void {
   // The mean of every run of a scenario: list scenarios twice in mirrored order (A B B A) so that load drifting
   // during the run weighs the same on both sides of each ratio.
   const find = (mode: Mode, one: boolean) => {
@@ -658,6 +730,56 @@ function printRatios(rates: Array<{ scenario: Scenario; hook: string; rate: numb
       `Ed25519 + RSA-2048 costs ${rsaOne && dual ? `${Math.round((1 - dual / rsaOne) * 100)} %` : 'n/a'} over RSA-2048 alone (< 15 %); ` +
       `peak RSS per sender ${Math.round(Math.max(...rates.map((r) => r.rss)))} MB`,
   );
+}
+
+/**
+ * CPU (µs) of this bench database's PostgreSQL backends, read from /proc/<pid>/stat (the server runs on this
+ * machine): every 100 ms the backends connected to the database are listed and each one's utime + stime kept, so
+ * `total()` is the CPU they used so far — a backend that exits between two samples loses its last ≤ 100 ms. Other
+ * databases' backends (the shared box) are not counted.
+ */
+async function pgBackendCpu(url: string) {
+  const seen = new Map<number, number>();
+  const microsPerTick = 1_000_000 / Number(process.env.BENCH_CLK_TCK ?? 100);
+  // Its own connection, left out of the sum: the sampling is not the product's work.
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const sample = async () => {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    for (const { pid } of rows) {
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch (error) {
+        // Gone since the listing: its CPU up to the previous sample is kept.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw error;
+      }
+      // Fields 14 and 15 (utime, stime), counted after the command name's closing parenthesis.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      seen.set(pid, (Number(fields[11]) + Number(fields[12])) * microsPerTick);
+    }
+  };
+  let running = sample();
+  const timer = setInterval(() => {
+    running = running.then(sample);
+  }, 100);
+  return {
+    async total(): Promise<number> {
+      running = running.then(sample);
+      await running;
+      let sum = 0;
+      for (const v of seen.values()) sum += v;
+      return sum;
+    },
+    async stop() {
+      clearInterval(timer);
+      await running;
+      await client.end();
+    },
+  };
 }
 
 /**

@@ -15,7 +15,8 @@
  */
 process.env.BENCH_RECIPIENTS ??= '100000';
 process.env.BENCH_SCENARIOS ??= 'off:1:auto,rsa-sha256:1:auto';
-process.env.BENCH_WEBHOOK = 'on';
+// Each mode without webhooks first (the engine alone: the reference CPU per message), then with them.
+process.env.BENCH_WEBHOOK ??= 'off,on';
 process.env.BENCH_WEBHOOK_DRAIN = '1';
 await import('./send');
 

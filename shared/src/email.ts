@@ -8,6 +8,8 @@
  * WHATWG URL parser, which exists in browsers and Node alike.
  */
 
+import { type ValidationData, type ValidationKey, validationText } from './validation-texts';
+
 const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 const DOMAIN_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
@@ -59,37 +61,41 @@ export function isValidEmail(text: string): boolean {
 }
 
 /**
- * Why a text is not a valid address, in pt-BR, for the person who typed or imported it (rejected-rows report,
- * forms); null when `normaliseEmail` accepts it. The checks follow the same rules as `normaliseEmail`, most
- * telling first, and fall back to "E-mail inválido" for anything they do not name.
+ * Why a text is not a valid address, as a validation text's key (shared/src/validation-texts.ts), for the person who
+ * typed or imported it (rejected-rows report, forms); null when `normaliseEmail` accepts it. The checks follow the
+ * same rules as `normaliseEmail`, most telling first, and fall back to "E-mail inválido" for anything they do not name.
  */
-export function describeEmailProblem(text: string): string | null {
+export function emailProblem(text: string): { key: ValidationKey; data?: ValidationData } | null {
   if (normaliseEmail(text) !== null) return null;
   let value = typeof text === 'string' ? text.trim() : '';
   if (value.startsWith('<') && value.endsWith('>')) value = value.slice(1, -1).trim();
-  if (value === '') return 'E-mail vazio';
-  if (/\s/.test(value)) return 'E-mail inválido: tem espaço no meio do endereço';
+  if (value === '') return { key: 'emailEmpty' };
+  if (/\s/.test(value)) return { key: 'emailHasSpace' };
   const ats = value.split('@').length - 1;
-  if (ats === 0) return 'E-mail inválido: falta o @';
-  if (ats > 1) return 'E-mail inválido: tem mais de um @';
-  if (value.length > 254) return 'E-mail inválido: longo demais (máximo de 254 caracteres)';
+  if (ats === 0) return { key: 'emailNoAt' };
+  if (ats > 1) return { key: 'emailManyAt' };
+  if (value.length > 254) return { key: 'emailTooLong' };
   const [local = '', domainText = ''] = value.split('@');
-  if (local === '') return 'E-mail inválido: falta o nome antes do @';
-  if (domainText === '') return 'E-mail inválido: falta o domínio depois do @ (ex.: gmail.com)';
-  if (NON_ASCII.test(local))
-    return 'E-mail inválido: acento ou caractere especial antes do @ (a maioria dos provedores não aceita)';
-  if (local.length > 64) return 'E-mail inválido: parte antes do @ longa demais (máximo de 64 caracteres)';
-  if (/^\.|\.$|\.\./.test(local)) return 'E-mail inválido: ponto no início, no fim ou repetido antes do @';
+  if (local === '') return { key: 'emailNoLocal' };
+  if (domainText === '') return { key: 'emailNoDomain' };
+  if (NON_ASCII.test(local)) return { key: 'emailLocalAccent' };
+  if (local.length > 64) return { key: 'emailLocalTooLong' };
+  if (/^\.|\.$|\.\./.test(local)) return { key: 'emailLocalDots' };
   const badLocal = [...local.toLowerCase()].find((ch) => !/[a-z0-9!#$%&'*+/=?^_`{|}~.-]/.test(ch));
-  if (badLocal) return `E-mail inválido: caractere não permitido antes do @ ("${badLocal}")`;
+  if (badLocal) return { key: 'emailLocalChar', data: { char: badLocal } };
   const domain = domainToAscii(domainText.toLowerCase().replace(/\.$/, ''));
-  if (!domain) return 'E-mail inválido: domínio com caractere não permitido';
+  if (!domain) return { key: 'emailDomainChar' };
   const labels = domain.split('.');
-  if (labels.length < 2) return 'E-mail inválido: domínio sem terminação (falta ".com", ".com.br"…)';
-  if (labels.some((label) => label === '')) return 'E-mail inválido: domínio com ponto repetido ou no início';
+  if (labels.length < 2) return { key: 'emailNoTld' };
+  if (labels.some((label) => label === '')) return { key: 'emailDomainDots' };
   const tld = labels[labels.length - 1] as string;
-  if (!TLD.test(tld)) return `E-mail inválido: terminação do domínio inválida (".${tld}")`;
-  if (labels.some((label) => !DOMAIN_LABEL.test(label)))
-    return 'E-mail inválido: domínio com caractere não permitido (use só letras, números, ponto e hífen)';
-  return 'E-mail inválido';
+  if (!TLD.test(tld)) return { key: 'emailBadTld', data: { tld } };
+  if (labels.some((label) => !DOMAIN_LABEL.test(label))) return { key: 'emailDomainLabel' };
+  return { key: 'emailInvalid' };
+}
+
+/** `emailProblem`'s text in pt-BR without its final period, as the rejected-rows report writes it. */
+export function describeEmailProblem(text: string): string | null {
+  const problem = emailProblem(text);
+  return problem ? validationText(problem.key, problem.data).replace(/\.$/, '') : null;
 }

@@ -38,3 +38,4 @@ export * from './send-checklist';
 export * from './skip-reasons';
 export * from './suppression-scope';
 export * from './time-zones';
+export * from './validation-texts';

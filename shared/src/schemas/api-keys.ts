@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { validationText } from '../validation-texts';
 
 /**
  * API keys of the public REST API v1 (`/api/v1`, `Authorization: Bearer <key>`). A key is shown once in full
@@ -37,13 +38,13 @@ export const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
 export const apiKeyCreateSchema = z.object({
   name: z
-    .string({ error: 'Informe um nome para a chave.' })
+    .string({ error: validationText('keyNameRequired') })
     .trim()
-    .min(1, 'Informe um nome para a chave.')
-    .max(100, 'Nome longo demais (máximo 100 caracteres).'),
-  scope: z.enum(API_KEY_SCOPES, { error: 'Escolha o escopo: acesso total ou somente envio.' }).default('full'),
+    .min(1, validationText('keyNameRequired'))
+    .max(100, validationText('nameTooLong100')),
+  scope: z.enum(API_KEY_SCOPES, { error: validationText('keyScopeRequired') }).default('full'),
   /** `test`: a sandbox key (`ct_test_…`); always send-only. */
-  mode: z.enum(API_KEY_MODES, { error: 'Escolha o tipo: chave de produção ou chave de teste.' }).default('live'),
+  mode: z.enum(API_KEY_MODES, { error: validationText('keyModeRequired') }).default('live'),
 });
 export type ApiKeyCreateInput = z.infer<typeof apiKeyCreateSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { describeEmailProblem, normaliseEmail } from '../email';
+import { emailProblem, normaliseEmail } from '../email';
 import { FIELD_TYPE_VALUES, type FieldType } from '../field-values';
+import { validationText } from '../validation-texts';
 import { nameSearchField, pageQueryFields } from './page';
 
 /** Contacts, lists and CSV import: request bodies shared by the server (validation) and the web (forms). */
@@ -9,25 +10,26 @@ export const CONTACT_STATUS_VALUES = ['subscribed', 'unsubscribed', 'bounced', '
 export const LEGAL_BASIS_VALUES = ['consent', 'legitimate_interest'] as const;
 
 /** An address, refused with the reason the import's report gives ("E-mail inválido: falta o @."). */
-const emailField = z.string({ error: 'Informe o e-mail.' }).transform((value, ctx) => {
+const emailField = z.string({ error: validationText('emailRequired') }).transform((value, ctx) => {
   const email = normaliseEmail(value);
   if (!email) {
-    ctx.addIssue({ code: 'custom', message: `${describeEmailProblem(value) ?? 'E-mail inválido'}.` });
+    const problem = emailProblem(value) ?? { key: 'emailInvalid' as const };
+    ctx.addIssue({ code: 'custom', message: validationText(problem.key, problem.data) });
     return z.NEVER;
   }
   return email;
 });
 
 const customFields = z
-  .record(z.string().min(1).max(100), z.string().max(2000), { error: 'Campos personalizados inválidos.' })
-  .refine((value) => Object.keys(value).length <= 100, 'No máximo 100 campos personalizados.');
+  .record(z.string().min(1).max(100), z.string().max(2000), { error: validationText('customFieldsInvalid') })
+  .refine((value) => Object.keys(value).length <= 100, validationText('customFieldsMax'));
 
 /** The one text of a missing legal basis (the dashboard's form, the public API's 400, the import). */
-export const LEGAL_BASIS_REQUIRED = 'Informe a base legal (consentimento ou legítimo interesse).';
+export const LEGAL_BASIS_REQUIRED = validationText('legalBasisRequired');
 
 export const contactCreateSchema = z.strictObject({
   email: emailField,
-  name: z.string().trim().max(200, 'Nome longo demais.').optional().nullable(),
+  name: z.string().trim().max(200, validationText('nameTooLong')).optional().nullable(),
   fields: customFields.optional(),
   status: z.enum(CONTACT_STATUS_VALUES).optional(),
   listIds: z.array(z.uuid()).max(100).optional(),
@@ -47,7 +49,7 @@ export const apiContactCreateSchema = contactCreateSchema.extend({
 
 export const contactUpdateSchema = z.strictObject({
   email: emailField.optional(),
-  name: z.string().trim().max(200, 'Nome longo demais.').optional().nullable(),
+  name: z.string().trim().max(200, validationText('nameTooLong')).optional().nullable(),
   fields: customFields.optional(),
   status: z.enum(CONTACT_STATUS_VALUES).optional(),
   legalBasis: z.enum(LEGAL_BASIS_VALUES).optional().nullable(),
@@ -65,7 +67,7 @@ export type ContactQuery = z.infer<typeof contactQuerySchema>;
 
 export const contactBulkSchema = z.object({
   action: z.enum(['add_to_list', 'remove_from_list', 'unsubscribe', 'delete']),
-  ids: z.array(z.uuid()).min(1, 'Selecione ao menos um contato.').max(10_000),
+  ids: z.array(z.uuid()).min(1, validationText('contactsRequired')).max(10_000),
   listId: z.uuid().optional(),
 });
 export type ContactBulkInput = z.infer<typeof contactBulkSchema>;
@@ -74,8 +76,8 @@ export type ContactBulkInput = z.infer<typeof contactBulkSchema>;
 export const suppressionAddSchema = z.strictObject({
   emails: z
     .array(z.string().max(320))
-    .min(1, 'Informe ao menos um e-mail.')
-    .max(10_000, 'No máximo 10.000 endereços de cada vez.'),
+    .min(1, validationText('emailsRequired'))
+    .max(10_000, validationText('emailsMax')),
 });
 export type SuppressionAddInput = z.infer<typeof suppressionAddSchema>;
 
@@ -87,7 +89,11 @@ export const SUPPRESSION_REASON_VALUES = ['erased', 'unsubscribed', 'bounced', '
 export type SuppressionReason = (typeof SUPPRESSION_REASON_VALUES)[number];
 
 export const listCreateSchema = z.strictObject({
-  name: z.string({ error: 'Informe o nome da lista.' }).trim().min(1, 'Informe o nome da lista.').max(200),
+  name: z
+    .string({ error: validationText('listNameRequired') })
+    .trim()
+    .min(1, validationText('listNameRequired'))
+    .max(200),
   description: z.string().trim().max(2000).optional().nullable(),
   optIn: z.enum(['single', 'double']).optional(),
 });
@@ -105,13 +111,16 @@ export type ListUpdateInput = z.infer<typeof listUpdateSchema>;
  * mapped to a custom field (CSV header → texto, número, data; absent: texto).
  */
 export const importStartSchema = z.object({
-  mapping: z.record(z.string(), z.string().regex(/^(email|name|ignore|field:.{1,100})$/, 'Mapeamento inválido.')),
+  mapping: z.record(
+    z.string(),
+    z.string().regex(/^(email|name|ignore|field:.{1,100})$/, validationText('mappingInvalid')),
+  ),
   fieldTypes: z
-    .record(z.string(), z.enum(FIELD_TYPE_VALUES, { error: 'Tipo de coluna inválido (texto, número ou data).' }))
+    .record(z.string(), z.enum(FIELD_TYPE_VALUES, { error: validationText('columnTypeInvalid') }))
     .optional(),
   listId: z.uuid().optional().nullable(),
   legalBasis: z.enum(LEGAL_BASIS_VALUES, { error: LEGAL_BASIS_REQUIRED }),
-  consentSource: z.string().trim().min(1, 'Informe a origem do consentimento.').max(500),
+  consentSource: z.string().trim().min(1, validationText('consentSourceRequired')).max(500),
   updateExisting: z.boolean().optional().default(false),
 });
 export type ImportStartInput = z.infer<typeof importStartSchema>;

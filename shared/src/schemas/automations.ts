@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_TIME_ZONE } from '../constants';
 import { normaliseEmail } from '../email';
+import { validationText } from '../validation-texts';
 
 /**
  * Automations (Automações): a trigger — a contact joined a list (after the double opt-in when the list has it),
@@ -28,9 +29,9 @@ export const AUTOMATION_MAX_STEPS = 20;
 export const AUTOMATION_EVENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
 
 const eventName = z
-  .string({ error: 'Informe o nome do evento.' })
+  .string({ error: validationText('eventNameRequired') })
   .trim()
-  .regex(AUTOMATION_EVENT_NAME, 'Nome de evento inválido: use letras, números, _, ., : ou - (até 100 caracteres).');
+  .regex(AUTOMATION_EVENT_NAME, validationText('eventNameInvalid'));
 
 /** The key of an event's `data` that tells one event from another (`pedido`): a plain name, usable in Liquid. */
 export const AUTOMATION_EVENT_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,49}$/;
@@ -40,13 +41,21 @@ export const AUTOMATION_EVENT_KEY_VALUE_MAX = 200;
 export const automationTriggerSchema = z.discriminatedUnion(
   'type',
   [
-    z.object({ type: z.literal('list_joined'), listId: z.uuid('Escolha a lista.') }),
+    z.object({ type: z.literal('list_joined'), listId: z.uuid(validationText('listRequired')) }),
     z.object({
       type: z.literal('date_field'),
       /** A custom field of the contacts holding a date (AAAA-MM-DD, DD/MM/AAAA or DD/MM). */
-      field: z.string({ error: 'Escolha o campo de data.' }).trim().min(1, 'Escolha o campo de data.').max(100),
+      field: z
+        .string({ error: validationText('dateFieldRequired') })
+        .trim()
+        .min(1, validationText('dateFieldRequired'))
+        .max(100),
       /** The hour (0–23, horário de Brasília) the message goes out on the day. */
-      hour: z.coerce.number().int('Hora inválida.').min(0, 'Hora inválida.').max(23, 'Hora inválida.'),
+      hour: z.coerce
+        .number()
+        .int(validationText('hourInvalid'))
+        .min(0, validationText('hourInvalid'))
+        .max(23, validationText('hourInvalid')),
     }),
     z.object({
       type: z.literal('api_event'),
@@ -60,29 +69,26 @@ export const automationTriggerSchema = z.discriminatedUnion(
         .trim()
         .optional()
         .transform((value) => value || undefined)
-        .refine(
-          (value) => value === undefined || AUTOMATION_EVENT_KEY.test(value),
-          'Chave do evento inválida: use letras, números e _ (até 50 caracteres), como pedido ou numero_pedido.',
-        ),
+        .refine((value) => value === undefined || AUTOMATION_EVENT_KEY.test(value), validationText('eventKeyInvalid')),
     }),
   ],
-  { error: 'Escolha o gatilho.' },
+  { error: validationText('triggerRequired') },
 );
 export type AutomationTrigger = z.infer<typeof automationTriggerSchema>;
 
 export const automationStepSchema = z.object({
   waitAmount: z.coerce
     .number()
-    .int('Informe um número inteiro.')
-    .min(0, 'A espera não pode ser negativa.')
-    .max(365, 'No máximo 365.'),
-  waitUnit: z.enum(AUTOMATION_WAIT_UNITS, { error: 'Escolha horas ou dias.' }),
-  templateId: z.uuid('Escolha o modelo.'),
+    .int(validationText('integerRequired'))
+    .min(0, validationText('waitNegative'))
+    .max(365, validationText('max365')),
+  waitUnit: z.enum(AUTOMATION_WAIT_UNITS, { error: validationText('waitUnitRequired') }),
+  templateId: z.uuid(validationText('templateRequired')),
   /** Optional subject; the template's subject otherwise. */
   subject: z
     .string()
     .trim()
-    .max(500, 'Assunto longo demais.')
+    .max(500, validationText('subjectTooLong'))
     .optional()
     .transform((value) => (value ? value : undefined)),
 });
@@ -100,22 +106,26 @@ const emailOf = (missing: string, invalid: string) =>
       }
       return normalised;
     });
-const fromEmail = emailOf('Informe o e-mail do remetente.', 'E-mail do remetente inválido.');
+const fromEmail = emailOf(validationText('senderEmailRequired'), validationText('senderEmailInvalid'));
 
 export const automationSaveSchema = z.object({
-  name: z.string({ error: 'Informe o nome.' }).trim().min(1, 'Informe o nome.').max(200, 'Nome longo demais.'),
+  name: z
+    .string({ error: validationText('nameRequired') })
+    .trim()
+    .min(1, validationText('nameRequired'))
+    .max(200, validationText('nameTooLong')),
   trigger: automationTriggerSchema,
   fromEmail,
   fromName: z
     .string()
     .trim()
-    .max(200, 'Nome longo demais.')
+    .max(200, validationText('nameTooLong'))
     .optional()
     .transform((value) => (value ? value : undefined)),
   steps: z
     .array(automationStepSchema)
-    .min(1, 'Adicione ao menos um passo.')
-    .max(AUTOMATION_MAX_STEPS, `No máximo ${AUTOMATION_MAX_STEPS} passos.`),
+    .min(1, validationText('stepsRequired'))
+    .max(AUTOMATION_MAX_STEPS, validationText('stepsMax', { max: AUTOMATION_MAX_STEPS })),
 });
 export type AutomationSaveInput = z.infer<typeof automationSaveSchema>;
 
@@ -165,7 +175,7 @@ export interface AutomationReport {
 
 /** `POST /api/v1/events`: the contact (by e-mail) did something; automations with this event name start for it. */
 export const automationEventSchema = z.strictObject({
-  email: emailOf('Informe o e-mail do contato.', 'E-mail inválido.'),
+  email: emailOf(validationText('contactEmailRequired'), validationText('emailInvalid')),
   name: eventName,
   /** The event's data: `{{ dados.<chave> }}` in the steps' templates (`{{ evento.<chave> }}`, the older name). */
   data: z.record(z.string(), z.unknown()).optional(),

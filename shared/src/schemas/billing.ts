@@ -1,16 +1,17 @@
 import { z } from 'zod';
+import { validationText } from '../validation-texts';
 
 /** A real calendar day as AAAA-MM-DD ("2024-02-30" is refused here, not by the database as a 500). */
 const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a data no formato AAAA-MM-DD.')
+  .regex(/^\d{4}-\d{2}-\d{2}$/, validationText('dateFormat'))
   // Year 0000 does not exist in PostgreSQL's calendar (it answered a 500); nothing in Carteiro is older than 1900.
-  .refine((v) => v >= '1900', 'Use um ano a partir de 1900.')
+  .refine((v) => v >= '1900', validationText('yearFrom1900'))
   .refine((v) => {
     const d = new Date(`${v}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-  }, 'Data inexistente.');
-const millis = z.number().int('Use um valor inteiro em milésimos de real.');
+  }, validationText('dateNonexistent'));
+const millis = z.number().int(validationText('millisInteger'));
 
 /**
  * The largest single top-up (R$ 100.000,00): a Pix charge is a promise to credit whatever arrives, so an absurd
@@ -21,15 +22,13 @@ export const MAX_TOPUP_MILLIS = 100_000_000;
 
 /** POST /api/billing/topups */
 export const createTopupSchema = z.object({
-  amountMillis: millis
-    .positive('O valor deve ser positivo.')
-    .max(MAX_TOPUP_MILLIS, 'O valor máximo de uma recarga é R$ 100.000,00.'),
+  amountMillis: millis.positive(validationText('amountPositive')).max(MAX_TOPUP_MILLIS, validationText('topupMax')),
 });
 export type CreateTopupInput = z.infer<typeof createTopupSchema>;
 
 const periodFields = { from: isoDate.optional(), to: isoDate.optional() };
 const periodInOrder = (p: { from?: string; to?: string }) => !p.from || !p.to || p.from <= p.to;
-const periodOrderIssue = { message: 'A data inicial deve ser anterior ou igual à final.', path: ['to'] };
+const periodOrderIssue = { message: validationText('periodOrder'), path: ['to'] };
 
 /** GET /api/billing/statement.csv (dates inclusive, America/Sao_Paulo). */
 export const statementPeriodSchema = z.object(periodFields).refine(periodInOrder, periodOrderIssue);
@@ -54,9 +53,9 @@ export const MAX_BALANCE_MILLIS = 1_000_000_000_000;
 /** POST /api/admin/accounts/:id/adjustments — signed amount, mandatory reason. */
 export const adminAdjustmentSchema = z.object({
   amountMillis: millis
-    .refine((v) => v !== 0, 'O valor não pode ser zero.')
-    .refine((v) => Math.abs(v) <= MAX_ADJUSTMENT_MILLIS, 'Um ajuste pode ser de no máximo R$ 1.000.000,00.'),
-  reason: z.string().trim().min(3, 'Informe o motivo do ajuste.').max(500),
+    .refine((v) => v !== 0, validationText('amountNonzero'))
+    .refine((v) => Math.abs(v) <= MAX_ADJUSTMENT_MILLIS, validationText('adjustmentMax')),
+  reason: z.string().trim().min(3, validationText('adjustmentReasonRequired')).max(500),
 });
 
 /** PUT /api/admin/accounts/:id/price */
@@ -66,7 +65,9 @@ export const adminPriceSchema = z.object({
 });
 
 /** POST /api/admin/accounts/:id/suspend and /reactivate */
-export const adminStatusSchema = z.object({ reason: z.string().trim().min(3, 'Informe o motivo.').max(500) });
+export const adminStatusSchema = z.object({
+  reason: z.string().trim().min(3, validationText('reasonRequired')).max(500),
+});
 
 /** POST /api/admin/topups/:id/confirm */
 export const adminConfirmTopupSchema = z.object({ reason: z.string().trim().max(500).optional() });
@@ -74,15 +75,11 @@ export const adminConfirmTopupSchema = z.object({ reason: z.string().trim().max(
 /** POST /api/admin/topups/:id/refunds — whole or part of a paid top-up, through its provider. */
 export const adminRefundTopupSchema = z.object({
   amountMillis: millis
-    .positive('O valor deve ser positivo.')
-    .refine((v) => v % 10 === 0, 'O valor da devolução deve ser em centavos inteiros.'),
-  reason: z
-    .string()
-    .trim()
-    .min(3, 'Informe o motivo da devolução.')
-    .max(140, 'O motivo pode ter no máximo 140 caracteres.'),
+    .positive(validationText('amountPositive'))
+    .refine((v) => v % 10 === 0, validationText('refundWholeCents')),
+  reason: z.string().trim().min(3, validationText('refundReasonRequired')).max(140, validationText('reasonMax140')),
   /** A uuid the client makes once per refund dialog: a repeated click returns the first refund. */
-  requestKey: z.uuid('Chave do pedido inválida.'),
+  requestKey: z.uuid(validationText('orderKeyInvalid')),
 });
 export type AdminRefundTopupInput = z.infer<typeof adminRefundTopupSchema>;
 

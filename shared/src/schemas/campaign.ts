@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../campaign-status';
 import { normaliseEmail } from '../email';
+import { validationText } from '../validation-texts';
 import { nameSearchField, pageQueryFields } from './page';
 import { previewSchema, TEMPLATE_HTML_MAX_CHARS, type TestSendInput, testSendSchema } from './template';
 
@@ -13,7 +14,7 @@ const optionalEmail = z
     if (value === '') return null;
     const email = normaliseEmail(value);
     if (!email) {
-      ctx.addIssue({ code: 'custom', message: 'E-mail inválido.' });
+      ctx.addIssue({ code: 'custom', message: validationText('emailInvalid') });
       return z.NEVER;
     }
     return email;
@@ -21,8 +22,8 @@ const optionalEmail = z
   .nullable()
   .optional();
 
-const listIds = z.array(z.uuid('Lista inválida.')).max(100, 'No máximo 100 listas.');
-const segmentIds = z.array(z.uuid('Segmento inválido.')).max(20, 'No máximo 20 segmentos.');
+const listIds = z.array(z.uuid(validationText('listInvalid'))).max(100, validationText('listsMax'));
+const segmentIds = z.array(z.uuid(validationText('segmentInvalid'))).max(20, validationText('segmentsMax'));
 
 /** A/B test: what decides the winner. Opens never count machine opens (Apple MPP, scanners). */
 export const AB_CRITERIA = ['opens', 'clicks'] as const;
@@ -34,17 +35,21 @@ export const AB_VARIANT_LETTERS = ['A', 'B', 'C', 'D'] as const;
 
 /** One more variant of the campaign: its own subject; sender name and content are the campaign's unless given. */
 export const abVariantSchema = z.strictObject({
-  subject: z.string().trim().min(1, 'Informe o assunto de cada variante.').max(500, 'Assunto longo demais.'),
+  subject: z
+    .string()
+    .trim()
+    .min(1, validationText('variantSubjectRequired'))
+    .max(500, validationText('subjectTooLong')),
   fromName: z
     .string()
     .trim()
-    .max(200, 'Nome do remetente longo demais.')
+    .max(200, validationText('senderNameTooLong'))
     .nullable()
     .optional()
     .transform((v) => v || null),
   template: z
     .string()
-    .max(TEMPLATE_HTML_MAX_CHARS, 'HTML grande demais (máximo 1 MB).')
+    .max(TEMPLATE_HTML_MAX_CHARS, validationText('htmlTooLarge'))
     .nullable()
     .optional()
     .transform((v) => (v?.trim() ? v : null)),
@@ -57,37 +62,34 @@ export type AbVariantInput = z.infer<typeof abVariantSchema>;
  * goes to the rest.
  */
 export const abTestSchema = z.strictObject({
-  variants: z
-    .array(abVariantSchema)
-    .min(1, 'Um teste A/B precisa de pelo menos 2 variantes.')
-    .max(3, 'No máximo 4 variantes (A a D).'),
+  variants: z.array(abVariantSchema).min(1, validationText('variantsMin')).max(3, validationText('variantsMax')),
   testPercent: z
-    .number({ error: 'Informe a parte do público que recebe o teste.' })
-    .int('Use um número inteiro de por cento.')
-    .min(AB_TEST_PERCENT.min, `O teste vai para pelo menos ${AB_TEST_PERCENT.min}% do público.`)
-    .max(AB_TEST_PERCENT.max, `O teste vai para no máximo ${AB_TEST_PERCENT.max}% do público.`),
-  criterion: z.enum(AB_CRITERIA, { error: 'Escolha como o vencedor é decidido: aberturas ou cliques.' }),
+    .number({ error: validationText('abPercentRequired') })
+    .int(validationText('abPercentInteger'))
+    .min(AB_TEST_PERCENT.min, validationText('abPercentMin', { min: AB_TEST_PERCENT.min }))
+    .max(AB_TEST_PERCENT.max, validationText('abPercentMax', { max: AB_TEST_PERCENT.max })),
+  criterion: z.enum(AB_CRITERIA, { error: validationText('abCriterionRequired') }),
   waitHours: z
-    .number({ error: 'Informe quanto tempo esperar antes de escolher o vencedor.' })
-    .int('Use um número inteiro de horas.')
-    .min(AB_WAIT_HOURS.min, `Espere pelo menos ${AB_WAIT_HOURS.min} hora.`)
-    .max(AB_WAIT_HOURS.max, `Espere no máximo ${AB_WAIT_HOURS.max} horas.`),
+    .number({ error: validationText('abWaitRequired') })
+    .int(validationText('abWaitInteger'))
+    .min(AB_WAIT_HOURS.min, validationText('abWaitMin', { min: AB_WAIT_HOURS.min }))
+    .max(AB_WAIT_HOURS.max, validationText('abWaitMax', { max: AB_WAIT_HOURS.max })),
 });
 export type AbTestConfig = z.output<typeof abTestSchema>;
 export type AbTestInput = z.input<typeof abTestSchema>;
 
 const campaignFields = {
-  name: z.string().trim().min(1, 'Informe o nome da campanha.').max(200, 'Nome longo demais.'),
-  subject: z.string().max(500, 'Assunto longo demais.'),
-  preheader: z.string().max(500, 'Pré-cabeçalho longo demais.'),
-  fromName: z.string().trim().max(200, 'Nome do remetente longo demais.').nullable(),
+  name: z.string().trim().min(1, validationText('campaignNameRequired')).max(200, validationText('nameTooLong')),
+  subject: z.string().max(500, validationText('subjectTooLong')),
+  preheader: z.string().max(500, validationText('preheaderTooLong')),
+  fromName: z.string().trim().max(200, validationText('senderNameTooLong')).nullable(),
   fromEmail: optionalEmail,
   replyTo: optionalEmail,
   includeListIds: listIds,
   excludeListIds: listIds,
   /** Segments targeted next to the lists (a contact in several is mailed once). */
   includeSegmentIds: segmentIds,
-  template: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'HTML grande demais (máximo 1 MB).'),
+  template: z.string().max(TEMPLATE_HTML_MAX_CHARS, validationText('htmlTooLarge')),
   templateProject: z.record(z.string(), z.unknown()).nullable(),
   trackOpens: z.boolean(),
   trackClicks: z.boolean(),
@@ -100,7 +102,7 @@ export const campaignCreateSchema = z.strictObject({
    * Generated on the client at creation (spec §3, §7: the dashboard always sends one); the public API may omit it
    * and the server generates it.
    */
-  uuid: z.uuid('Identificador (uuid) inválido.').optional(),
+  uuid: z.uuid(validationText('uuidInvalid')).optional(),
   ...campaignFields,
   subject: campaignFields.subject.optional(),
   preheader: campaignFields.preheader.optional(),
@@ -114,12 +116,12 @@ export const campaignCreateSchema = z.strictObject({
   trackClicks: z.boolean().optional(),
   abTest: campaignFields.abTest.optional(),
   /** Copy the HTML (and builder project) of this library template into the campaign. */
-  templateId: z.uuid('Modelo inválido.').optional(),
+  templateId: z.uuid(validationText('templateInvalid')).optional(),
 });
 export type CampaignCreateInput = z.infer<typeof campaignCreateSchema>;
 
 export const campaignUpdateSchema = z
-  .strictObject({ ...campaignFields, templateId: z.uuid('Modelo inválido.') })
+  .strictObject({ ...campaignFields, templateId: z.uuid(validationText('templateInvalid')) })
   .partial();
 export type CampaignUpdateInput = z.infer<typeof campaignUpdateSchema>;
 
@@ -129,8 +131,11 @@ export type CampaignUpdateInput = z.infer<typeof campaignUpdateSchema>;
  */
 export const campaignScheduleSchema = z.strictObject({
   scheduledAt: z
-    .string({ error: 'Informe a data e a hora do envio.' })
-    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/, 'Data e hora inválidas.'),
+    .string({ error: validationText('sendAtRequired') })
+    .regex(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/,
+      validationText('dateTimeInvalid'),
+    ),
 });
 export type CampaignScheduleInput = z.infer<typeof campaignScheduleSchema>;
 
@@ -145,7 +150,10 @@ export const campaignQuerySchema = z.strictObject({
       if (unknown.length > 0) {
         ctx.addIssue({
           code: 'custom',
-          message: `Situação desconhecida: ${unknown.map((s) => `\`${s}\``).join(', ')}. Use: ${CAMPAIGN_STATUSES.map((s) => `\`${s}\``).join(', ')}.`,
+          message: validationText('statusesUnknown', {
+            unknown: unknown.map((s) => `\`${s}\``).join(', '),
+            allowed: CAMPAIGN_STATUSES.map((s) => `\`${s}\``).join(', '),
+          }),
         });
         return z.NEVER;
       }
@@ -160,10 +168,10 @@ export type CampaignQuery = z.infer<typeof campaignQuerySchema>;
 /** Test sends and previews work the same for a campaign and a library template (schemas in template.ts). */
 /** An A/B test's variant to preview or test-send: 0 = A (the campaign), 1 = B… (default A). */
 const variantIndex = z
-  .number({ error: 'Variante inválida.' })
-  .int('Variante inválida.')
-  .min(0, 'Variante inválida.')
-  .max(AB_VARIANT_LETTERS.length - 1, 'Variante inválida.')
+  .number({ error: validationText('variantInvalid') })
+  .int(validationText('variantInvalid'))
+  .min(0, validationText('variantInvalid'))
+  .max(AB_VARIANT_LETTERS.length - 1, validationText('variantInvalid'))
   .optional();
 
 export const campaignTestSendSchema = testSendSchema.extend({ variant: variantIndex });

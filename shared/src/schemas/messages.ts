@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normaliseEmail } from '../email';
+import { validationText } from '../validation-texts';
 import { SUPPRESSION_REASON_VALUES } from './audience';
 import { pageQueryFields } from './page';
 import { TEMPLATE_HTML_MAX_CHARS } from './template';
@@ -13,12 +14,12 @@ import { TEMPLATE_HTML_MAX_CHARS } from './template';
 export const TRANSACTIONAL_BATCH_MAX = 500;
 
 const email = z
-  .string({ error: 'Informe o e-mail.' })
+  .string({ error: validationText('emailRequired') })
   .trim()
   .transform((value, ctx) => {
     const normalised = normaliseEmail(value);
     if (!normalised) {
-      ctx.addIssue({ code: 'custom', message: 'E-mail inválido.' });
+      ctx.addIssue({ code: 'custom', message: validationText('emailInvalid') });
       return z.NEVER;
     }
     return normalised;
@@ -26,7 +27,7 @@ const email = z
 
 const mailbox = z.strictObject({
   email,
-  name: z.string().trim().max(200, 'Nome longo demais.').optional(),
+  name: z.string().trim().max(200, validationText('nameTooLong')).optional(),
 });
 
 /** Cc and Bcc addresses per message (each): every address gets its own copy, charged as one e-mail. */
@@ -44,14 +45,14 @@ export const SEND_AT_MAX_DAYS = 30;
 export const sendAtSchema = z.iso
   .datetime({
     offset: true,
-    error: 'sendAt: use data e hora ISO 8601 com fuso (ex.: 2026-12-01T09:00:00-03:00).',
+    error: validationText('sendAtFormat'),
   })
   .superRefine((value, ctx) => {
     const at = Date.parse(value);
     const now = Date.now();
-    if (at <= now) ctx.addIssue({ code: 'custom', message: 'sendAt deve ser no futuro.' });
+    if (at <= now) ctx.addIssue({ code: 'custom', message: validationText('sendAtPast') });
     else if (at > now + SEND_AT_MAX_DAYS * 86_400_000)
-      ctx.addIssue({ code: 'custom', message: `sendAt pode ser no máximo ${SEND_AT_MAX_DAYS} dias à frente.` });
+      ctx.addIssue({ code: 'custom', message: validationText('sendAtTooFar', { days: SEND_AT_MAX_DAYS }) });
   })
   .describe(
     `Programa o envio: a mensagem é aceita agora (validada, renderizada e cobrada), com situação \`scheduled\`, e sai a partir deste instante (ISO 8601 com fuso; no futuro, até ${SEND_AT_MAX_DAYS} dias). Cancele com \`POST /messages/{id}/cancel\` enquanto estiver programada: o valor volta ao saldo.`,
@@ -153,43 +154,34 @@ export function base64DecodedBytes(b64: string): number {
 const CONTROLS = /[\u0000-\u001f\u007f]/;
 
 const attachmentFilename = z
-  .string({ error: 'Informe o nome do arquivo (filename).' })
+  .string({ error: validationText('filenameRequired') })
   .trim()
-  .min(1, 'Informe o nome do arquivo (filename).')
-  .max(150, 'Nome de arquivo longo demais (máximo 150 caracteres).')
-  .refine(
-    (name) => !CONTROLS.test(name) && !/[\\/]/.test(name),
-    'O nome do arquivo não pode ter barras nem caracteres de controle.',
-  )
+  .min(1, validationText('filenameRequired'))
+  .max(150, validationText('filenameTooLong'))
+  .refine((name) => !CONTROLS.test(name) && !/[\\/]/.test(name), validationText('filenameChars'))
   .refine(
     (name) => !(BLOCKED_ATTACHMENT_EXTENSIONS as readonly string[]).includes(extensionOf(name)),
-    'Tipo de arquivo não permitido (executáveis e scripts são recusados pelos provedores de e-mail).',
+    validationText('fileTypeForbidden'),
   );
 
 /** The file's bytes in base64 (standard alphabet; line breaks are ignored). */
 const attachmentContent = z
-  .string({ error: 'Informe o conteúdo do arquivo em base64 (content).' })
+  .string({ error: validationText('contentRequired') })
   .transform((value) => value.replace(/\s+/g, ''))
-  .refine((value) => value.length > 0, 'O arquivo está vazio.')
-  .refine(
-    (value) => value.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(value),
-    'Conteúdo inválido: envie o arquivo em base64.',
-  );
+  .refine((value) => value.length > 0, validationText('fileEmpty'))
+  .refine((value) => value.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(value), validationText('contentInvalid'));
 
 const attachmentContentType = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(
-    /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/,
-    'Tipo de conteúdo inválido (ex.: application/pdf).',
-  );
+  .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/, validationText('contentTypeInvalid'));
 
 /** Makes the file an inline image: the HTML shows it with `<img src="cid:<contentId>">`. */
 const attachmentContentId = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9._@-]{1,100}$/, 'contentId inválido: use letras, números, ponto, hífen, _ e @ (até 100).');
+  .regex(/^[A-Za-z0-9._@-]{1,100}$/, validationText('contentIdInvalid'));
 
 /** The type a file is sent with when the caller gives none: by its extension, else application/octet-stream. */
 export const attachmentTypeOf = (filename: string, given?: string) =>
@@ -230,7 +222,7 @@ export const messageFileUploadSchema = z
   }))
   .refine((value) => value.size <= MESSAGE_ATTACHMENTS_MAX_BYTES, {
     path: ['content'],
-    message: 'Arquivo grande demais: o máximo é 10 MB.',
+    message: validationText('fileTooLarge'),
   });
 export type MessageFileUploadInput = z.infer<typeof messageFileUploadSchema>;
 
@@ -269,7 +261,7 @@ export const messageAttachmentRequestSchema = z
     filename: attachmentFilename.optional(),
     content: attachmentContent.optional(),
     fileId: z
-      .uuid('fileId inválido: use o id devolvido por POST /api/v1/files.')
+      .uuid(validationText('fileIdInvalid'))
       .optional()
       .describe(
         `Um arquivo enviado antes por \`POST /api/v1/files\` (válido por ${MESSAGE_FILE_RETENTION_DAYS} dias).`,
@@ -282,11 +274,10 @@ export const messageAttachmentRequestSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['content'],
-        message:
-          'Informe o conteúdo do arquivo em base64 (content) ou o id de um arquivo enviado (fileId), não os dois.',
+        message: validationText('contentOrFileId'),
       });
     } else if (value.content !== undefined && value.filename === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['filename'], message: 'Informe o nome do arquivo (filename).' });
+      ctx.addIssue({ code: 'custom', path: ['filename'], message: validationText('filenameRequired') });
     }
   })
   .transform((value): MessageAttachmentInput | MessageFileReference => {
@@ -320,11 +311,11 @@ export function isAllowedMessageHeader(name: string): boolean {
 }
 
 const headersSchema = z
-  .record(z.string(), z.string({ error: 'O valor do cabeçalho deve ser um texto.' }))
+  .record(z.string(), z.string({ error: validationText('headerValueText') }))
   .superRefine((headers, ctx) => {
     const names = Object.keys(headers);
     if (names.length > MESSAGE_HEADERS_MAX) {
-      ctx.addIssue({ code: 'custom', message: `No máximo ${MESSAGE_HEADERS_MAX} cabeçalhos.` });
+      ctx.addIssue({ code: 'custom', message: validationText('headersMax', { max: MESSAGE_HEADERS_MAX }) });
     }
     const seen = new Set<string>();
     for (const name of names) {
@@ -333,21 +324,21 @@ const headersSchema = z
         ctx.addIssue({
           code: 'custom',
           path: [name],
-          message: `Cabeçalho não permitido: ${name}. Só cabeçalhos X-… (exceto X-Carteiro-…), In-Reply-To e References.`,
+          message: validationText('headerNotAllowed', { name }),
         });
       } else if (seen.has(name.toLowerCase())) {
-        ctx.addIssue({ code: 'custom', path: [name], message: `Cabeçalho repetido: ${name}.` });
+        ctx.addIssue({ code: 'custom', path: [name], message: validationText('headerRepeated', { name }) });
       } else if (CONTROLS.test(value)) {
         ctx.addIssue({
           code: 'custom',
           path: [name],
-          message: 'O valor do cabeçalho não pode ter quebras de linha nem caracteres de controle.',
+          message: validationText('headerValueChars'),
         });
       } else if (value.trim().length === 0 || value.length > MESSAGE_HEADER_VALUE_MAX) {
         ctx.addIssue({
           code: 'custom',
           path: [name],
-          message: `O valor do cabeçalho deve ter de 1 a ${MESSAGE_HEADER_VALUE_MAX} caracteres.`,
+          message: validationText('headerValueLength', { max: MESSAGE_HEADER_VALUE_MAX }),
         });
       }
       seen.add(name.toLowerCase());
@@ -358,15 +349,15 @@ const metadataSchema = z
   .record(
     z
       .string()
-      .regex(/^[A-Za-z0-9_.-]+$/, 'Chave de metadata inválida: use letras, números, ponto, hífen e _.')
-      .max(MESSAGE_METADATA_KEY_MAX, `Chave de metadata longa demais (máximo ${MESSAGE_METADATA_KEY_MAX}).`),
+      .regex(/^[A-Za-z0-9_.-]+$/, validationText('metadataKeyInvalid'))
+      .max(MESSAGE_METADATA_KEY_MAX, validationText('metadataKeyTooLong', { max: MESSAGE_METADATA_KEY_MAX })),
     z
-      .string({ error: 'Os valores de metadata são textos.' })
-      .max(MESSAGE_METADATA_VALUE_MAX, `Valor de metadata longo demais (máximo ${MESSAGE_METADATA_VALUE_MAX}).`),
+      .string({ error: validationText('metadataValueText') })
+      .max(MESSAGE_METADATA_VALUE_MAX, validationText('metadataValueTooLong', { max: MESSAGE_METADATA_VALUE_MAX })),
   )
   .refine(
     (value) => Object.keys(value).length <= MESSAGE_METADATA_MAX,
-    `No máximo ${MESSAGE_METADATA_MAX} pares em metadata.`,
+    validationText('metadataMax', { max: MESSAGE_METADATA_MAX }),
   );
 
 /**
@@ -381,10 +372,15 @@ const messageSchemaWith = <A extends z.ZodType<MessageAttachmentRequest>>(attach
       from: mailbox,
       replyTo: email.optional(),
       /** A library template of the account; its subject is used unless `subject` is given. */
-      templateId: z.uuid('Modelo inválido.').optional(),
-      subject: z.string().trim().min(1, 'Informe o assunto.').max(500, 'Assunto longo demais.').optional(),
-      html: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'HTML grande demais (máximo 1 MB).').optional(),
-      text: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'Texto grande demais (máximo 1 MB).').optional(),
+      templateId: z.uuid(validationText('templateInvalid')).optional(),
+      subject: z
+        .string()
+        .trim()
+        .min(1, validationText('subjectRequired'))
+        .max(500, validationText('subjectTooLong'))
+        .optional(),
+      html: z.string().max(TEMPLATE_HTML_MAX_CHARS, validationText('htmlTooLarge')).optional(),
+      text: z.string().max(TEMPLATE_HTML_MAX_CHARS, validationText('textTooLarge')).optional(),
       /** Per-message values: `{{ dados.<chave> }}` (a stored template's declared variables, ADR 0035) and `contato`. */
       data: z
         .record(z.string(), z.unknown())
@@ -402,20 +398,26 @@ const messageSchemaWith = <A extends z.ZodType<MessageAttachmentRequest>>(attach
       trackOpens: z.boolean().default(true),
       trackClicks: z.boolean().default(true),
       tags: z
-        .array(z.string().trim().min(1).max(50, 'Etiqueta longa demais.'))
-        .max(10, 'No máximo 10 etiquetas.')
+        .array(z.string().trim().min(1).max(50, validationText('tagTooLong')))
+        .max(10, validationText('tagsMax'))
         .optional(),
       /** Shown in the Cc header; each gets its own copy (own id, own suppression check, charged as one e-mail). */
-      cc: z.array(mailbox).max(MESSAGE_COPIES_MAX, `No máximo ${MESSAGE_COPIES_MAX} endereços em cc.`).optional(),
+      cc: z
+        .array(mailbox)
+        .max(MESSAGE_COPIES_MAX, validationText('ccMax', { max: MESSAGE_COPIES_MAX }))
+        .optional(),
       /** Not shown to anyone; each gets its own copy like cc. */
-      bcc: z.array(mailbox).max(MESSAGE_COPIES_MAX, `No máximo ${MESSAGE_COPIES_MAX} endereços em bcc.`).optional(),
+      bcc: z
+        .array(mailbox)
+        .max(MESSAGE_COPIES_MAX, validationText('bccMax', { max: MESSAGE_COPIES_MAX }))
+        .optional(),
       headers: headersSchema.optional(),
       /** Your own key/value pairs, echoed in the lookup and in every webhook of the message. */
       metadata: metadataSchema.optional(),
       sendAt: sendAtSchema.optional(),
       attachments: z
         .array(attachment)
-        .max(MESSAGE_ATTACHMENTS_MAX, `No máximo ${MESSAGE_ATTACHMENTS_MAX} anexos por mensagem.`)
+        .max(MESSAGE_ATTACHMENTS_MAX, validationText('attachmentsMax', { max: MESSAGE_ATTACHMENTS_MAX }))
         .optional(),
     })
     .superRefine((value, ctx) => checkMessage(value, ctx));
@@ -428,7 +430,7 @@ function checkMessage(value: MessageShape, ctx: z.RefinementCtx): void {
       ctx.addIssue({
         code: 'custom',
         path: [...(paths[i] ?? []), 'email'],
-        message: `Endereço repetido entre to, cc e bcc: ${address}.`,
+        message: validationText('addressRepeated', { address }),
       });
     }
   }
@@ -439,18 +441,18 @@ function checkMessage(value: MessageShape, ctx: z.RefinementCtx): void {
     ctx.addIssue({
       code: 'custom',
       path: ['attachments'],
-      message: 'Os anexos somam mais de 10 MB; o máximo é 10 MB por mensagem.',
+      message: validationText('attachmentsTooLarge'),
     });
   }
   const ids = files.map((a) => a.contentId).filter((id) => id !== undefined);
   for (const [i, id] of ids.entries()) {
     if (ids.indexOf(id) !== i)
-      ctx.addIssue({ code: 'custom', path: ['attachments'], message: `contentId repetido: ${id}.` });
+      ctx.addIssue({ code: 'custom', path: ['attachments'], message: validationText('contentIdRepeated', { id }) });
   }
   if (value.templateId) return;
-  if (!value.subject) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'Informe o assunto ou um modelo.' });
+  if (!value.subject) ctx.addIssue({ code: 'custom', path: ['subject'], message: validationText('subjectOrTemplate') });
   if (!value.html && !value.text)
-    ctx.addIssue({ code: 'custom', path: ['html'], message: 'Informe o HTML, o texto ou um modelo.' });
+    ctx.addIssue({ code: 'custom', path: ['html'], message: validationText('bodyOrTemplate') });
 }
 
 /** What checkMessage reads of a message, whichever form its files take. */
@@ -493,8 +495,8 @@ export const transactionalBatchSchema = z
   .strictObject({
     messages: z
       .array(transactionalMessageRequestSchema)
-      .min(1, 'Envie ao menos uma mensagem.')
-      .max(TRANSACTIONAL_BATCH_MAX, `No máximo ${TRANSACTIONAL_BATCH_MAX} mensagens por chamada.`),
+      .min(1, validationText('messagesRequired'))
+      .max(TRANSACTIONAL_BATCH_MAX, validationText('messagesMax', { max: TRANSACTIONAL_BATCH_MAX })),
     /** One time for the whole batch: its messages are stored and charged together, and go together. */
     sendAt: sendAtSchema.optional(),
   })
@@ -504,7 +506,7 @@ export const transactionalBatchSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['messages', i, 'sendAt'],
-          message: 'Num lote, informe sendAt uma vez, ao lado de messages (vale para todas).',
+          message: validationText('batchSendAt'),
         });
       }
     }
@@ -595,14 +597,14 @@ const isoDate = (label: string) =>
     .string()
     .trim()
     .refine((value) => !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}/.test(value), {
-      message: `${label}: use uma data ISO 8601 (ex.: 2026-11-25 ou 2026-11-25T10:00:00-03:00).`,
+      message: validationText('isoDate', { label }),
     });
 
 /** `GET /api/v1/messages`: newest first, cursor paginated; filters combine (AND). */
 export const messageListQuerySchema = z.strictObject({
   cursor: z
     .string()
-    .regex(/^\d{1,19}$/, 'Cursor inválido: use o nextCursor da página anterior.')
+    .regex(/^\d{1,19}$/, validationText('cursorInvalid'))
     .optional(),
   limit: pageQueryFields.limit,
   recipient: email.optional(),
@@ -612,15 +614,15 @@ export const messageListQuerySchema = z.strictObject({
     .pipe(
       z.array(
         z.enum(MESSAGE_LOOKUP_STATUSES, {
-          error: `Situação inválida: use ${MESSAGE_LOOKUP_STATUSES.map((v) => `\`${v}\``).join(', ')}.`,
+          error: validationText('statusInvalidUse', {
+            allowed: MESSAGE_LOOKUP_STATUSES.map((v) => `\`${v}\``).join(', '),
+          }),
         }),
       ),
     )
     .optional(),
-  tag: z.string().trim().min(1, 'Informe a etiqueta.').max(50, 'Etiqueta longa demais.').optional(),
-  stream: z
-    .enum(['transactional', 'marketing'], { error: 'Fluxo inválido: use transactional ou marketing.' })
-    .optional(),
+  tag: z.string().trim().min(1, validationText('tagRequired')).max(50, validationText('tagTooLong')).optional(),
+  stream: z.enum(['transactional', 'marketing'], { error: validationText('streamInvalid') }).optional(),
   /** From this instant on (inclusive); a date alone is midnight UTC. */
   since: isoDate('since').optional(),
   /** Before this instant (exclusive). */

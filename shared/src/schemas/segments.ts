@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { validationText } from '../validation-texts';
 import { CONTACT_STATUS_VALUES } from './audience';
 
 /**
@@ -84,66 +85,75 @@ const fieldCondition = z
       [
         z.enum(SEGMENT_BUILTIN_FIELDS),
         z.object({
-          custom: z.string().trim().min(1, 'Informe o campo personalizado.').max(100, 'Nome de campo longo demais.'),
+          custom: z
+            .string()
+            .trim()
+            .min(1, validationText('customFieldRequired'))
+            .max(100, validationText('fieldNameTooLong')),
         }),
       ],
-      { error: 'Campo inválido.' },
+      { error: validationText('fieldInvalid') },
     ),
-    operator: z.enum(SEGMENT_FIELD_OPERATORS, { error: 'Operador inválido.' }),
-    value: z.string().max(500, 'Valor longo demais.').optional(),
+    operator: z.enum(SEGMENT_FIELD_OPERATORS, { error: validationText('operatorInvalid') }),
+    value: z.string().max(500, validationText('valueTooLong')).optional(),
   })
   .superRefine((c, ctx) => {
     const value = c.value ?? '';
     if (SEGMENT_VALUELESS_OPERATORS.includes(c.operator)) return;
     if ((SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(c.operator) && !NUMBER_VALUE.test(value.trim())) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: 'Informe um número (ex.: 10 ou 10,5).' });
+      ctx.addIssue({ code: 'custom', path: ['value'], message: validationText('numberRequired') });
     } else if ((SEGMENT_DATE_OPERATORS as readonly string[]).includes(c.operator) && !isCalendarDate(value)) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: 'Informe uma data válida (AAAA-MM-DD).' });
+      ctx.addIssue({ code: 'custom', path: ['value'], message: validationText('dateRequired') });
     } else if (value === '' && (SEGMENT_TEXT_OPERATORS as readonly string[]).includes(c.operator)) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: 'Informe o valor.' });
+      ctx.addIssue({ code: 'custom', path: ['value'], message: validationText('valueRequired') });
     }
   });
 
 const listCondition = z.object({
   type: z.literal('list'),
-  operator: z.enum(['in', 'not_in'], { error: 'Operador inválido.' }),
-  listId: z.uuid('Lista inválida.'),
+  operator: z.enum(['in', 'not_in'], { error: validationText('operatorInvalid') }),
+  listId: z.uuid(validationText('listInvalid')),
 });
 
 const statusCondition = z.object({
   type: z.literal('status'),
-  operator: z.enum(['is', 'is_not'], { error: 'Operador inválido.' }),
-  value: z.enum(CONTACT_STATUS_VALUES, { error: 'Situação inválida.' }),
+  operator: z.enum(['is', 'is_not'], { error: validationText('operatorInvalid') }),
+  value: z.enum(CONTACT_STATUS_VALUES, { error: validationText('statusInvalid') }),
 });
 
 /** When the contact was added (contacts.created_at), as a date in the account's time zone or "last N days". */
 const subscribedCondition = z
   .object({
     type: z.literal('subscribed_at'),
-    operator: z.enum(['before', 'after', 'in_last_days'], { error: 'Operador inválido.' }),
+    operator: z.enum(['before', 'after', 'in_last_days'], { error: validationText('operatorInvalid') }),
     value: z.string().max(20),
   })
   .superRefine((c, ctx) => {
     if (c.operator === 'in_last_days') {
       if (!/^\d{1,4}$/.test(c.value) || Number(c.value) < 1) {
-        ctx.addIssue({ code: 'custom', path: ['value'], message: 'Informe um número de dias (1 a 9999).' });
+        ctx.addIssue({ code: 'custom', path: ['value'], message: validationText('daysRequired') });
       }
     } else if (!isCalendarDate(c.value)) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: 'Informe uma data válida (AAAA-MM-DD).' });
+      ctx.addIssue({ code: 'custom', path: ['value'], message: validationText('dateRequired') });
     }
   });
 
 const engagementCondition = z.object({
   type: z.literal('engagement'),
-  operator: z.enum(SEGMENT_ENGAGEMENT_OPERATORS, { error: 'Operador inválido.' }),
+  operator: z.enum(SEGMENT_ENGAGEMENT_OPERATORS, { error: validationText('operatorInvalid') }),
   /** The account's N most recent sent campaigns (ignored by never_opened). */
-  campaigns: z.number().int().min(1, 'Informe de 1 a 50 campanhas.').max(50, 'Informe de 1 a 50 campanhas.').optional(),
+  campaigns: z
+    .number()
+    .int()
+    .min(1, validationText('campaignCountRange'))
+    .max(50, validationText('campaignCountRange'))
+    .optional(),
 });
 
 export const segmentConditionSchema = z.discriminatedUnion(
   'type',
   [fieldCondition, listCondition, statusCondition, subscribedCondition, engagementCondition],
-  { error: 'Condição inválida.' },
+  { error: validationText('conditionInvalid') },
 );
 export type SegmentCondition = z.infer<typeof segmentConditionSchema>;
 
@@ -158,18 +168,18 @@ export const SEGMENT_MAX_CONDITIONS = 30;
 
 const groupSchema = z.object({
   type: z.literal('group'),
-  match: z.enum(['all', 'any'], { error: 'Combine com "todas" (E) ou "qualquer" (OU).' }),
+  match: z.enum(['all', 'any'], { error: validationText('matchRequired') }),
   get conditions(): z.ZodType<Array<SegmentCondition | SegmentGroup>> {
     return z
       .array(
         z.discriminatedUnion(
           'type',
           [fieldCondition, listCondition, statusCondition, subscribedCondition, engagementCondition, groupSchema],
-          { error: 'Condição inválida.' },
+          { error: validationText('conditionInvalid') },
         ),
       )
-      .min(1, 'Adicione ao menos uma condição.')
-      .max(SEGMENT_MAX_CONDITIONS, `No máximo ${SEGMENT_MAX_CONDITIONS} condições por grupo.`);
+      .min(1, validationText('conditionsRequired'))
+      .max(SEGMENT_MAX_CONDITIONS, validationText('conditionsPerGroupMax', { max: SEGMENT_MAX_CONDITIONS }));
   },
 });
 
@@ -189,12 +199,16 @@ function measure(group: SegmentGroup, depth = 1): { depth: number; count: number
 /** The root of a segment: a group, at most 3 levels deep and 30 conditions in all. */
 export const segmentTreeSchema = groupSchema.superRefine((tree, ctx) => {
   const { depth, count } = measure(tree);
-  if (depth > SEGMENT_MAX_DEPTH) ctx.addIssue({ code: 'custom', message: 'No máximo 3 níveis de grupos.' });
-  if (count > SEGMENT_MAX_CONDITIONS) ctx.addIssue({ code: 'custom', message: 'No máximo 30 condições.' });
+  if (depth > SEGMENT_MAX_DEPTH) ctx.addIssue({ code: 'custom', message: validationText('groupDepthMax') });
+  if (count > SEGMENT_MAX_CONDITIONS) ctx.addIssue({ code: 'custom', message: validationText('conditionsMax') });
 });
 
 export const segmentCreateSchema = z.object({
-  name: z.string({ error: 'Informe o nome do segmento.' }).trim().min(1, 'Informe o nome do segmento.').max(200),
+  name: z
+    .string({ error: validationText('segmentNameRequired') })
+    .trim()
+    .min(1, validationText('segmentNameRequired'))
+    .max(200),
   conditions: segmentTreeSchema,
 });
 export type SegmentCreateInput = z.infer<typeof segmentCreateSchema>;
@@ -223,7 +237,17 @@ export interface SegmentPreviewContact {
 
 /** "Reenviar para quem não abriu": the follow-up draft's name and subject. */
 export const resendNonOpenersSchema = z.object({
-  name: z.string().trim().min(1, 'Informe o nome da campanha.').max(200, 'Nome longo demais.').optional(),
-  subject: z.string().trim().min(1, 'Informe o assunto.').max(500, 'Assunto longo demais.').optional(),
+  name: z
+    .string()
+    .trim()
+    .min(1, validationText('campaignNameRequired'))
+    .max(200, validationText('nameTooLong'))
+    .optional(),
+  subject: z
+    .string()
+    .trim()
+    .min(1, validationText('subjectRequired'))
+    .max(500, validationText('subjectTooLong'))
+    .optional(),
 });
 export type ResendNonOpenersInput = z.infer<typeof resendNonOpenersSchema>;

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { normaliseEmail } from '../email';
+import { validationText } from '../validation-texts';
 
 /** Sender identities: verified From addresses and sender domains with DKIM. */
 
 export const senderAddressCreateSchema = z.object({
   email: z
-    .string({ error: 'Informe o e-mail do remetente.' })
+    .string({ error: validationText('senderEmailRequired') })
     .trim()
     .transform((value, ctx) => {
       const email = normaliseEmail(value);
       if (!email) {
-        ctx.addIssue({ code: 'custom', message: 'E-mail inválido.' });
+        ctx.addIssue({ code: 'custom', message: validationText('emailInvalid') });
         return z.NEVER;
       }
       return email;
@@ -22,7 +23,7 @@ const DOMAIN_RE = /^(?=.{4,253}$)(?:(?!-)[a-z0-9-]{1,63}(?<!-)\.)+(?:[a-z]{2,63}
 
 export const senderDomainCreateSchema = z.object({
   domain: z
-    .string({ error: 'Informe o domínio.' })
+    .string({ error: validationText('domainRequired') })
     .trim()
     .toLowerCase()
     .transform((v) =>
@@ -31,14 +32,14 @@ export const senderDomainCreateSchema = z.object({
         .replace(/\/.*$/, '')
         .replace(/\.$/, ''),
     )
-    .refine((v) => DOMAIN_RE.test(v), 'Domínio inválido. Use só o domínio, por exemplo: loja.com.br')
+    .refine((v) => DOMAIN_RE.test(v), validationText('domainInvalid'))
     // A pasted site address ("https://www.loja.com.br/") loses its scheme and path above; "www." is the site's
     // host, not where mail comes from, so it is refused with the domain to use instead of kept silently.
     .superRefine((v, ctx) => {
       if (v.startsWith('www.') && DOMAIN_RE.test(v.slice(4))) {
         ctx.addIssue({
           code: 'custom',
-          message: `Use o domínio sem "www.": ${v.slice(4)} (os e-mails sairão de endereços como contato@${v.slice(4)}).`,
+          message: validationText('domainWww', { domain: v.slice(4) }),
         });
       }
     }),
@@ -47,12 +48,12 @@ export type SenderDomainCreateInput = z.infer<typeof senderDomainCreateSchema>;
 
 export const senderAddressConfirmSchema = z.object({
   token: z
-    .string({ error: 'Link de confirmação inválido.' })
-    .regex(/^[A-Za-z0-9_-]{20,100}$/, 'Link de confirmação inválido.'),
+    .string({ error: validationText('confirmationLinkInvalid') })
+    .regex(/^[A-Za-z0-9_-]{20,100}$/, validationText('confirmationLinkInvalid')),
 });
 
 export const senderDomainSuspendSchema = z.object({
-  reason: z.string().trim().min(3, 'Informe o motivo.').max(500, 'Motivo longo demais.'),
+  reason: z.string().trim().min(3, validationText('reasonRequired')).max(500, validationText('reasonTooLong')),
 });
 
 export type DnsRecordStatus = 'found' | 'missing' | 'wrong';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normaliseEmail } from '../email';
+import { validationText } from '../validation-texts';
 import { nameSearchField, pageQueryFields } from './page';
 
 /** Templates of the library: request bodies shared by the server (validation) and the web (forms). */
@@ -19,32 +20,29 @@ export const TEMPLATE_VARIABLE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
 export const templateVariablesSchema = z
   .array(
     z
-      .string({ error: 'Cada variável é um nome, como pedido.' })
-      .regex(
-        TEMPLATE_VARIABLE_NAME,
-        'Nome de variável inválido: comece com uma letra e use letras, números e _ (até 50 caracteres), como pedido ou itens.',
-      ),
+      .string({ error: validationText('variableNotText') })
+      .regex(TEMPLATE_VARIABLE_NAME, validationText('variableNameInvalid')),
   )
-  .max(TEMPLATE_VARIABLES_MAX, `No máximo ${TEMPLATE_VARIABLES_MAX} variáveis por modelo.`)
+  .max(TEMPLATE_VARIABLES_MAX, validationText('variablesMax', { max: TEMPLATE_VARIABLES_MAX }))
   .superRefine((names, ctx) => {
     for (const [i, name] of names.entries()) {
       if (names.indexOf(name) !== i)
-        ctx.addIssue({ code: 'custom', path: [i], message: `Variável repetida: ${name}.` });
+        ctx.addIssue({ code: 'custom', path: [i], message: validationText('variableRepeated', { name }) });
     }
   });
 
 export const templateCreateSchema = z.strictObject({
   name: z
-    .string({ error: 'Informe o nome do modelo.' })
+    .string({ error: validationText('templateNameRequired') })
     .trim()
-    .min(1, 'Informe o nome do modelo.')
-    .max(200, 'Nome longo demais.'),
-  subject: z.string().max(500, 'Assunto longo demais.').optional().nullable(),
+    .min(1, validationText('templateNameRequired'))
+    .max(200, validationText('nameTooLong')),
+  subject: z.string().max(500, validationText('subjectTooLong')).optional().nullable(),
   html: z
-    .string({ error: 'Informe o HTML do modelo.' })
-    .max(TEMPLATE_HTML_MAX_CHARS, 'HTML grande demais (máximo 1 MB).'),
+    .string({ error: validationText('templateHtmlRequired') })
+    .max(TEMPLATE_HTML_MAX_CHARS, validationText('htmlTooLarge')),
   builderProject: builderProject.optional(),
-  text: z.string().max(TEMPLATE_HTML_MAX_CHARS, 'Texto grande demais.').optional().nullable(),
+  text: z.string().max(TEMPLATE_HTML_MAX_CHARS, validationText('textTooLargeShort')).optional().nullable(),
   /** The per-message variables (`{{ dados.pedido }}`) the template takes; each required in a send's `data`. */
   variables: templateVariablesSchema.optional(),
 });
@@ -66,20 +64,20 @@ export const testSendSchema = z.object({
       z.string().transform((value, ctx) => {
         const email = normaliseEmail(value);
         if (!email) {
-          ctx.addIssue({ code: 'custom', message: `E-mail inválido: ${value}` });
+          ctx.addIssue({ code: 'custom', message: validationText('emailInvalidValue', { value }) });
           return z.NEVER;
         }
         return email;
       }),
     )
-    .min(1, 'Informe pelo menos um e-mail.')
-    .max(TEST_SEND_MAX_RECIPIENTS, `No máximo ${TEST_SEND_MAX_RECIPIENTS} e-mails por teste.`),
-  contactId: z.uuid('Contato inválido.').optional(),
+    .min(1, validationText('emailsAtLeastOne'))
+    .max(TEST_SEND_MAX_RECIPIENTS, validationText('testEmailsMax', { max: TEST_SEND_MAX_RECIPIENTS })),
+  contactId: z.uuid(validationText('contactInvalid')).optional(),
 });
 export type TestSendInput = z.infer<typeof testSendSchema>;
 
 /** A preview of a campaign or a library template: for one contact of the account, or sample data. */
-export const previewSchema = z.strictObject({ contactId: z.uuid('Contato inválido.').optional() });
+export const previewSchema = z.strictObject({ contactId: z.uuid(validationText('contactInvalid')).optional() });
 
 /**
  * A preview of a library template: as previewSchema, plus the per-message `data` to render its `{{ dados.x }}`

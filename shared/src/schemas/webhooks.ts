@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SKIP_REASONS } from '../skip-reasons';
+import { validationText } from '../validation-texts';
 
 /** Every event type an outbound webhook endpoint can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -38,10 +39,10 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
 };
 
 const webhookUrl = z
-  .string({ error: 'Informe a URL.' })
+  .string({ error: validationText('urlRequired') })
   .trim()
-  .min(1, 'Informe a URL.')
-  .max(2000, 'A URL pode ter no máximo 2000 caracteres.')
+  .min(1, validationText('urlRequired'))
+  .max(2000, validationText('urlTooLong'))
   .refine((v) => {
     try {
       const u = new URL(v);
@@ -49,16 +50,16 @@ const webhookUrl = z
     } catch {
       return false;
     }
-  }, 'Informe uma URL http:// ou https:// válida.');
+  }, validationText('urlInvalid'));
 
 const eventTypes = z
-  .array(z.enum(WEBHOOK_EVENT_TYPES, { error: 'Tipo de evento desconhecido.' }))
-  .min(1, 'Escolha pelo menos um tipo de evento.')
+  .array(z.enum(WEBHOOK_EVENT_TYPES, { error: validationText('eventTypeUnknown') }))
+  .min(1, validationText('eventTypesRequired'))
   .transform((list) => [...new Set(list)]);
 
 export const webhookEndpointCreateSchema = z.object({
   url: webhookUrl,
-  description: z.string().trim().max(200, 'A descrição pode ter no máximo 200 caracteres.').default(''),
+  description: z.string().trim().max(200, validationText('descriptionTooLong')).default(''),
   eventTypes,
 });
 export type WebhookEndpointCreate = z.infer<typeof webhookEndpointCreateSchema>;
@@ -66,19 +67,19 @@ export type WebhookEndpointCreate = z.infer<typeof webhookEndpointCreateSchema>;
 export const webhookEndpointUpdateSchema = z
   .object({
     url: webhookUrl.optional(),
-    description: z.string().trim().max(200, 'A descrição pode ter no máximo 200 caracteres.').optional(),
+    description: z.string().trim().max(200, validationText('descriptionTooLong')).optional(),
     eventTypes: eventTypes.optional(),
-    enabled: z.boolean({ error: 'Informe se o endpoint está ativo.' }).optional(),
+    enabled: z.boolean({ error: validationText('enabledRequired') }).optional(),
   })
-  .refine((v) => Object.keys(v).length > 0, 'Nada para alterar.');
+  .refine((v) => Object.keys(v).length > 0, validationText('nothingToChange'));
 export type WebhookEndpointUpdate = z.infer<typeof webhookEndpointUpdateSchema>;
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 export const webhookDeliveryFilterSchema = z.object({
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { error: 'Situação desconhecida.' }).optional(),
-  eventType: z.enum(WEBHOOK_EVENT_TYPES, { error: 'Tipo de evento desconhecido.' }).optional(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { error: validationText('statusUnknown') }).optional(),
+  eventType: z.enum(WEBHOOK_EVENT_TYPES, { error: validationText('eventTypeUnknown') }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 

@@ -1,5 +1,6 @@
-import { DEFAULT_MIN_PASSWORD_LENGTH } from '@carteiro/shared';
+import { DEFAULT_MIN_PASSWORD_LENGTH, validationIssueKey } from '@carteiro/shared';
 import { z } from 'zod';
+import { getLocale, isMessageKey, type Locale, type MessageKey, type MessageParams, translate } from '@/lib/i18n';
 
 /**
  * Form fields several pages validate the same way (the /auth pages, Configurações → Segurança). Their errors carry
@@ -15,12 +16,59 @@ export function passwordField(min = DEFAULT_MIN_PASSWORD_LENGTH) {
   return z.string().min(min, { message: 'auth.validation.passwordMin' });
 }
 
-/** zod issues → the first message key per field. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
+type Issue = z.core.$ZodIssue;
+
+/**
+ * The one text of a zod issue on screen, in the current locale:
+ * - a web catalogue key as the message (the fields above): its text;
+ * - a shared schema's message (shared/src/validation-texts.ts): the same key's text, `validation.*`;
+ * - a message zod wrote itself (a wrong type, a bound without our message): a text per issue code;
+ * - any other message of ours (pt-BR, e.g. an e-mail problem from shared/src/email.ts): as is in pt-BR, the
+ *   generic "invalid value" elsewhere.
+ */
+export function issueText(issue: Issue, locale: Locale = getLocale()): string {
+  const bounds = issueBounds(issue);
+  if (isMessageKey(locale, issue.message)) return translate(locale, issue.message, bounds);
+  const shared = validationIssueKey(issue.message);
+  if (shared) return translate(locale, `validation.${shared.key}`, shared.data);
+  if (issue.code === 'custom') return locale === 'pt-BR' ? issue.message : translate(locale, 'validation.zodInvalid');
+  return translate(locale, zodCodeKey(issue), bounds);
+}
+
+/** The text of a failed parse's first issue (the forms that show one error line). */
+export function firstIssueText(error: z.ZodError, locale: Locale = getLocale()): string | null {
+  const issue = error.issues[0];
+  return issue ? issueText(issue, locale) : null;
+}
+
+/** zod issues → the first text per field. */
+export function fieldErrors(error: z.ZodError, locale: Locale = getLocale()): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? '');
-    errors[field] ??= issue.message;
+    errors[field] ??= issueText(issue, locale);
   }
   return errors;
+}
+
+function issueBounds(issue: Issue): MessageParams {
+  if (issue.code === 'too_small') return { min: String(issue.minimum), minimum: String(issue.minimum) };
+  if (issue.code === 'too_big') return { max: String(issue.maximum), maximum: String(issue.maximum) };
+  return {};
+}
+
+function zodCodeKey(issue: Issue): MessageKey {
+  switch (issue.code) {
+    case 'invalid_type':
+      // zod's own text ends in "received undefined" when the field is missing altogether.
+      return /received undefined$/.test(issue.message) ? 'validation.zodRequired' : 'validation.zodInvalid';
+    case 'too_small':
+      if (issue.origin === 'string') return 'validation.zodTooShort';
+      return issue.origin === 'array' || issue.origin === 'set' ? 'validation.zodTooFew' : 'validation.zodTooSmall';
+    case 'too_big':
+      if (issue.origin === 'string') return 'validation.zodTooLong';
+      return issue.origin === 'array' || issue.origin === 'set' ? 'validation.zodTooMany' : 'validation.zodTooBig';
+    default:
+      return 'validation.zodInvalid';
+  }
 }

@@ -24,6 +24,10 @@ describe('one mechanism per job in the web', () => {
     expect(filesMatching(/document\.title\s*=/)).toEqual(['lib/use-page-title.ts']);
   });
 
+  it("a zod issue's text is read only by lib/form-fields.ts (issueText: the current locale)", () => {
+    expect(filesMatching(/issues\[\d+\]\??\.message|\b(issue|other|i)\.message\b/)).toEqual(['lib/form-fields.ts']);
+  });
+
   it('the clipboard is written only by useCopyToClipboard', () => {
     expect(filesMatching(/clipboard\??\.writeText/)).toEqual(['lib/use-copy.ts']);
   });

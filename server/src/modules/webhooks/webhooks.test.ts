@@ -127,13 +127,14 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
     const logger = pino({ level: 'silent' });
 
     async function startWorker(
-      options: { endpointConcurrency?: number; strict?: boolean; timeoutMs?: number } = {},
+      options: { endpointConcurrency?: number; strict?: boolean; timeoutMs?: number; idlePollMs?: number } = {},
     ): Promise<WebhookWorker> {
       return startWebhookWorker({
         config: {
           ...t.config,
           ...(options.strict ? { WEBHOOKS_ALLOW_PRIVATE_URLS: false } : {}),
           ...(options.timeoutMs ? { WEBHOOKS_TIMEOUT_MS: options.timeoutMs } : {}),
+          ...(options.idlePollMs ? { WEBHOOKS_DISPATCH_MS: options.idlePollMs } : {}),
         },
         db: t.database.db,
         mailer: t.mailer,
@@ -502,6 +503,62 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       expect(receiver.on_path('/dead')).toHaveLength(10);
     });
 
+    it('a freed slot of a saturated endpoint is filled at once, not when half its capacity is back', async () => {
+      // Every answer is held until released; the idle poll is a minute away, so only a freed slot can wake a claim.
+      const held: http.ServerResponse[] = [];
+      receiver.on('/held', (_n, _req, res) => held.push(res));
+      const ep = await createEndpoint(owner, '/held', ['message.complained']);
+      await worker.stop();
+      const lanes = await startWorker({ endpointConcurrency: 4, idlePollMs: 60_000 });
+      try {
+        for (let i = 0; i < 6; i++) {
+          await emitWebhookEvent(
+            t.database.db,
+            owner.accountId,
+            'message.complained',
+            sampleData['message.complained'] as never,
+          );
+        }
+        await lanes.dispatchOnce();
+        await until(async () => held.length === 4, 'the endpoint to fill its four slots');
+        // One answer back: the fifth event goes out while the other three are still in flight.
+        held.shift()?.writeHead(200).end();
+        await until(async () => held.length === 4, 'the freed slot to be claimed again');
+        expect(receiver.on_path('/held')).toHaveLength(5);
+      } finally {
+        receiver.on('/held', (_n, _req, res) => res.writeHead(200).end());
+        for (const res of held.splice(0)) res.writeHead(200).end();
+        await lanes.stop();
+        worker = await startWorker();
+      }
+      await settled(owner, ep.id, 6);
+    });
+
+    it('a fast endpoint is served continuously, not in one burst per idle poll', async () => {
+      // Answers within a few ms, staggered so that attempts end while a claim is running; the idle poll is a
+      // minute away, so every claim after the first comes from freed slots.
+      receiver.on('/fast', (n, _req, res) => setTimeout(() => res.writeHead(204).end(), (n % 4) * 3));
+      const ep = await createEndpoint(owner, '/fast', ['message.bounced']);
+      await worker.stop();
+      const lanes = await startWorker({ endpointConcurrency: 4, idlePollMs: 60_000 });
+      try {
+        for (let i = 0; i < 30; i++) {
+          await emitWebhookEvent(
+            t.database.db,
+            owner.accountId,
+            'message.bounced',
+            sampleData['message.bounced'] as never,
+          );
+        }
+        await lanes.dispatchOnce();
+        await until(async () => receiver.on_path('/fast').length === 30, 'all thirty events at the receiver');
+      } finally {
+        await lanes.stop();
+        worker = await startWorker();
+      }
+      await settled(owner, ep.id, 30);
+    });
+
     it('under a slow endpoint, first attempts leave in event order; a retry comes after its back-off, behind later events', async () => {
       let c3Failed = false;
       receiver.on('/ordered', (_n, _req, res, body) => {
@@ -521,6 +578,9 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
             name: `c${i}`,
             recipients: i,
           } as never);
+          // Event order is created_at order, and PGlite's clock_timestamp() ticks in milliseconds: two events in
+          // the same millisecond are simultaneous, their relative order undefined.
+          await new Promise((r) => setTimeout(r, 2));
         }
         await lanes.dispatchOnce();
         await until(async () => {

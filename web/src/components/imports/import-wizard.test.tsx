@@ -185,6 +185,24 @@ describe('ImportWizard', () => {
     expect(screen.queryByText('Lista "Clientes da feira" criada e escolhida.')).toBeNull();
   });
 
+  it('in English, the LGPD basis and source errors from the shared schema are English', async () => {
+    restore = configureApiClient({
+      fetch: vi.fn(async (url: RequestInfo | URL) =>
+        String(url) === '/api/imports' ? Response.json(upload, { status: 201 }) : Response.json({ items: [] }),
+      ),
+    });
+    await setLocale('en');
+    renderWizard();
+    const input = document.querySelector<HTMLInputElement>('#import-file');
+    if (!input) throw new Error('sem campo de arquivo');
+    fireEvent.change(input, { target: { files: [new File(['Nome;Cidade\n'], 'clientes.csv', { type: 'text/csv' })] } });
+    fireEvent.change(await screen.findByLabelText('Column Nome'), { target: { value: 'email' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start import' }));
+    expect(await screen.findByText('Enter the legal basis (consent or legitimate interest).')).toBeTruthy();
+    expect(screen.getByText('Enter where the consent came from.')).toBeTruthy();
+    expect(screen.queryByText('Informe a origem do consentimento.')).toBeNull();
+  });
+
   it('speaks English when the locale is en', async () => {
     restore = configureApiClient({ fetch: vi.fn(async () => Response.json(upload, { status: 201 })) });
     await setLocale('en');

@@ -8,6 +8,7 @@ import { errorText } from '@/lib/error-text';
 import { type MailingList, useCreateList, useLists } from '@/lib/queries/lists';
 import '@/lib/i18n/app-messages';
 import { ImportProgressPanel } from '@/components/imports/import-progress';
+import { firstIssueText, issueText } from '@/lib/form-fields';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { type ImportUpload, startImport, uploadImport } from '@/lib/queries/imports';
 import { trackImport, useImportTracker } from '@/stores/import-tracker';
@@ -151,11 +152,11 @@ function MappingStep({
           for (const issue of parsed.error.issues) {
             const field = issue.path[0];
             if ((field === 'legalBasis' || field === 'consentSource') && !byField[field])
-              byField[field] = issue.message;
+              byField[field] = issueText(issue);
           }
           setFieldErrors(byField);
           const other = parsed.error.issues.find((i) => i.path[0] !== 'legalBasis' && i.path[0] !== 'consentSource');
-          setError(other ? other.message : Object.keys(byField).length ? null : t('imports.mapping.checkFields'));
+          setError(other ? issueText(other) : Object.keys(byField).length ? null : t('imports.mapping.checkFields'));
           const first = byField.legalBasis ? 'import-basis' : byField.consentSource ? 'import-source' : null;
           if (first) document.getElementById(first)?.focus();
           return;
@@ -387,7 +388,7 @@ function NewListInline({ onCreated, onCancel }: { onCreated: (list: MailingList)
   async function submit() {
     const parsed = listCreateSchema.safeParse({ name, optIn: double ? 'double' : 'single' });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? t('imports.mapping.checkFields'));
+      setError(firstIssueText(parsed.error) ?? t('imports.mapping.checkFields'));
       document.getElementById('import-new-list')?.focus();
       return;
     }

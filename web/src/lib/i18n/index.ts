@@ -54,6 +54,11 @@ export function interpolate(template: string, params?: MessageParams): string {
   return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
 }
 
+/** Whether `key` is a key of the loaded catalogue (a zod issue's message may be one, e.g. `auth.validation.email`). */
+export function isMessageKey(locale: Locale, key: string): key is MessageKey {
+  return Object.hasOwn(catalogue(locale).messages, key);
+}
+
 export function translate(locale: Locale, key: MessageKey, params?: MessageParams): string {
   return interpolate(catalogue(locale).messages[key], params);
 }

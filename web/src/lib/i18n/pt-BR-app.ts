@@ -1,4 +1,5 @@
 import { ptBRCampaigns } from './pt-BR-campaigns';
+import { ptBRValidation } from './pt-BR-validation';
 
 /**
  * pt-BR texts of the signed-in app (dashboard, settings, balance, admin, auth extras): kept out of the landing's entry
@@ -1286,4 +1287,6 @@ export const ptBRApp = {
   'templates.builder.deviceDesktop': 'Computador',
   'templates.builder.deviceTablet': 'Tablet',
   'templates.builder.deviceMobile': 'Celular',
+  // The shared schemas' validation texts (validation.*), taken from @carteiro/shared.
+  ...ptBRValidation,
 } as const;

@@ -10,6 +10,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
+import { firstIssueText } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { confirmAction, toast } from '@/stores/app-store';
@@ -198,7 +199,7 @@ function CreateKeyDialog({
             mode: test ? 'test' : 'live',
           });
           if (!parsed.success) {
-            setError(parsed.error.issues[0]?.message ?? t('apiKeys.checkFields'));
+            setError(firstIssueText(parsed.error) ?? t('apiKeys.checkFields'));
             return;
           }
           setError(null);

@@ -40,7 +40,7 @@ export function ForgotPasswordPage() {
           autoComplete="email"
           value={email}
           onChange={setEmail}
-          error={errors.email ? t(errors.email as never) : null}
+          error={errors.email ?? null}
         />
         <Button type="submit" size="lg" className="w-full" disabled={pending}>
           {pending ? <Spinner className="text-white" /> : null}

@@ -74,7 +74,7 @@ export function LoginPage() {
           autoComplete="email"
           value={email}
           onChange={setEmail}
-          error={errors.email ? t(errors.email as never) : null}
+          error={errors.email ?? null}
         />
         <div>
           <TextField
@@ -84,7 +84,7 @@ export function LoginPage() {
             autoComplete="current-password"
             value={password}
             onChange={setPassword}
-            error={errors.password ? t(errors.password as never) : null}
+            error={errors.password ?? null}
           />
           <div className="mt-2 text-right">
             <Link to="/auth/forgot-password" className="text-sm font-medium text-brand-700 hover:text-brand-900">

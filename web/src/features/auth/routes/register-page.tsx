@@ -37,7 +37,7 @@ export function RegisterPage() {
     });
   }
 
-  const fieldError = (field: string) => (errors[field] ? t(errors[field] as never, { min: minPasswordLength }) : null);
+  const fieldError = (field: string) => errors[field] ?? null;
 
   return (
     <AuthLayout title={t('auth.register.title')} subtitle={t('auth.register.subtitle')}>

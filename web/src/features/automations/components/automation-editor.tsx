@@ -7,6 +7,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
+import { firstIssueText } from '@/lib/form-fields';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useAutomationControl, useDeleteAutomation, useSaveAutomation } from '../api/automations';
@@ -85,7 +86,7 @@ export function AutomationEditor({ view, title, initial }: { view?: AutomationVi
             event.preventDefault();
             const parsed = automationSaveSchema.safeParse(inputOf(draft));
             if (!parsed.success) {
-              setError(parsed.error.issues[0]?.message ?? null);
+              setError(firstIssueText(parsed.error) ?? null);
               return;
             }
             setError(null);

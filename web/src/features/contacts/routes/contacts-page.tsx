@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
+import { firstIssueText } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { LEGAL_BASIS_LABELS } from '@/lib/queries/contacts';
 import { useLists } from '@/lib/queries/lists';
@@ -79,7 +80,7 @@ export function NewContactForm({ onDone }: { onDone: () => void }) {
           fields: Object.fromEntries(fields.filter((f) => f.k.trim()).map((f) => [f.k.trim(), f.v])),
         });
         if (!parsed.success) {
-          setError(parsed.error.issues[0]?.message ?? t('contacts.form.checkFields'));
+          setError(firstIssueText(parsed.error) ?? t('contacts.form.checkFields'));
           return;
         }
         try {

@@ -23,6 +23,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
+import { firstIssueText } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import type { MailingList } from '@/lib/queries/lists';
 import { useCreateList, useLists } from '@/lib/queries/lists';
@@ -131,7 +132,7 @@ function ListForm({
         event.preventDefault();
         const parsed = listCreateSchema.safeParse(values);
         if (!parsed.success) {
-          setError(parsed.error.issues[0]?.message ?? t('lists.fields.checkFields'));
+          setError(firstIssueText(parsed.error) ?? t('lists.fields.checkFields'));
           return;
         }
         setError(null);

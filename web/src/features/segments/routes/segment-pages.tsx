@@ -9,6 +9,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
+import { firstIssueText } from '@/lib/form-fields';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import {
   useCustomFields,
@@ -143,7 +144,7 @@ function SegmentEditor({
             event.preventDefault();
             const parsed = segmentCreateSchema.safeParse({ name, conditions: tree });
             if (!parsed.success) {
-              setError(parsed.error.issues[0]?.message ?? null);
+              setError(firstIssueText(parsed.error) ?? null);
               return;
             }
             setError(null);

@@ -12,6 +12,7 @@ import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { isApiError } from '@/lib/api-client';
+import { issueText } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { toastError, toastSuccess } from '@/lib/notify';
 import { queryClient } from '@/lib/query-client';
@@ -55,7 +56,7 @@ export function AccountForm() {
     const parsed = accountUpdateSchema.safeParse(values);
     if (!parsed.success) {
       const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
+      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issueText(issue);
       return setErrors(next);
     }
     setErrors({});

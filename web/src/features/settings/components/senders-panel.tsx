@@ -13,6 +13,7 @@ import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { errorText } from '@/lib/error-text';
+import { firstIssueText } from '@/lib/form-fields';
 import { formatDateTime } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { toastError, toastSuccess } from '@/lib/notify';
@@ -181,7 +182,7 @@ function AddAddressForm() {
         const parsed = senderAddressCreateSchema.safeParse({ email });
         return parsed.success
           ? { ok: true, value: parsed.data.email }
-          : { ok: false, message: parsed.error.issues[0]?.message ?? t('senders.addresses.invalid') };
+          : { ok: false, message: firstIssueText(parsed.error) ?? t('senders.addresses.invalid') };
       }}
       add={addSenderAddress}
       done={(email, answer) =>
@@ -204,7 +205,7 @@ function AddDomainForm() {
         const parsed = senderDomainCreateSchema.safeParse({ domain });
         return parsed.success
           ? { ok: true, value: parsed.data.domain }
-          : { ok: false, message: parsed.error.issues[0]?.message ?? t('senders.domains.invalid') };
+          : { ok: false, message: firstIssueText(parsed.error) ?? t('senders.domains.invalid') };
       }}
       add={addSenderDomain}
       done={() => [t('senders.domains.addedToast'), t('senders.domains.addedToastBody')]}

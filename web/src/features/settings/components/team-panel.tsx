@@ -9,6 +9,7 @@ import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { errorText } from '@/lib/error-text';
+import { firstIssueText } from '@/lib/form-fields';
 import { formatDate } from '@/lib/format';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { toastError, toastSuccess } from '@/lib/notify';
@@ -70,7 +71,7 @@ function InviteForm({ ownerActor }: { ownerActor: boolean }) {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const parsed = invitationCreateSchema.safeParse({ email, role });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? t('auth.validation.email'));
+    if (!parsed.success) return setError(firstIssueText(parsed.error) ?? t('auth.validation.email'));
     setError(null);
     setPending(true);
     try {

@@ -1,4 +1,5 @@
 import { templateVariablesSchema } from '@carteiro/shared';
+import { firstIssueText } from '@/lib/form-fields';
 import { getLocale, type MessageKey, type MessageParams, translate } from '@/lib/i18n';
 
 /**
@@ -33,7 +34,7 @@ export function parseTemplateVariables(text: string): { variables: string[] } | 
     .filter(Boolean);
   const parsed = templateVariablesSchema.safeParse(names);
   if (parsed.success) return { variables: parsed.data };
-  return { error: parsed.error.issues[0]?.message ?? translate(getLocale(), 'templates.variables.invalid') };
+  return { error: firstIssueText(parsed.error) ?? translate(getLocale(), 'templates.variables.invalid') };
 }
 
 export function customFieldTags(fieldNames: readonly string[]): MergeTag[] {

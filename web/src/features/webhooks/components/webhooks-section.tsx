@@ -14,6 +14,7 @@ import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
+import { firstIssueText } from '@/lib/form-fields';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { confirmAction, toast } from '@/stores/app-store';
 import {
@@ -81,7 +82,7 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpointDto; onD
           event.preventDefault();
           const parsed = webhookEndpointCreateSchema.safeParse({ url, description, eventTypes: types });
           if (!parsed.success) {
-            setError(parsed.error.issues[0]?.message ?? t('webhooks.pickEvent'));
+            setError(firstIssueText(parsed.error) ?? t('webhooks.pickEvent'));
             return;
           }
           setError(null);

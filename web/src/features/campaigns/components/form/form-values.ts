@@ -1,5 +1,6 @@
 import { type CampaignCreateInput, campaignCreateSchema } from '@carteiro/shared';
 import { BLANK_TEMPLATE_HTML } from '@/lib/blank-template';
+import { firstIssueText } from '@/lib/form-fields';
 import type { Campaign } from '../../api/types';
 import { type AbFormState, abTestInput, initialAbState } from '../ab-test-fields';
 
@@ -68,6 +69,6 @@ export function campaignInput(values: FormValues, uuid: string, fallback: string
     abTest: abTestInput(values.ab),
     ...template,
   });
-  if (!parsed.success) return parsed.error.issues[0]?.message ?? fallback;
+  if (!parsed.success) return firstIssueText(parsed.error) ?? fallback;
   return parsed.data;
 }
