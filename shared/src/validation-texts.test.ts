@@ -89,7 +89,8 @@ describe('validation texts', () => {
 
   it('the detector finds inline messages in every message position', () => {
     const code = [
-      "z.string({ error: 'Informe o nome.' }).min(1, 'Curto.').max(9, `No máximo ${n}.`);",
+      // A `$` + `{` split, so the sample is a template literal in the parsed code only.
+      "z.string({ error: 'Informe o nome.' }).min(1, 'Curto.').max(9, `No máximo $" + '{n}.`);',
       "z.uuid('Modelo inválido.');",
       "ctx.addIssue({ code: 'custom', message: ok ? 'Sim.' : 'Não.' });",
       "z.string().refine((v) => v.length > 0, 'Vazio.');",
