@@ -177,8 +177,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamRoutes, { mayCauseMail, clock: deps.clock });
   await app.register(publicConfigRoutes, { config });
   const payments = deps.payments ?? createPaymentProviders(config);
-  await app.register(billingRoutes, { db: database.db, config, mailer: deps.mailer, payments, clock: deps.clock });
-  await app.register(backOfficeRoutes, { db: database.db });
+  await app.register(billingRoutes, { db: database.db, config, payments, clock: deps.clock });
+  await app.register(backOfficeRoutes, { db: database.db, config, mailer: deps.mailer, payments });
   await app.register(paymentWebhookRoutes, {
     db: database.db,
     mercadoPago: payments.mercadoPago,

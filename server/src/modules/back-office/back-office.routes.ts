@@ -1,13 +1,18 @@
 import { type AccountStatusChange, adminStatusSchema, type CampaignAlert } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { parseInput } from '../../http/validate';
+import type { Mailer } from '../../mail/mailer';
 import { requireOperator } from '../auth/request-actor';
+import type { PaymentProviders } from '../billing/payments/providers';
+import { operatorAccessRoutes } from './access.routes';
 import { setAccountStatus } from './account-suspension';
+import { idParams } from './admin-params';
 import { acknowledgeCampaignAlert, listCampaignAlertsForOperator } from './campaign-alerts';
+import { operatorMoneyRoutes } from './money.routes';
 
-const idParams = z.object({ id: z.uuid('Identificador inválido.') });
 const alertIdParams = z.object({ id: z.coerce.number().int().positive('Identificador inválido.') });
 const alertsQuery = z.object({ all: z.enum(['0', '1']).optional() });
 const alertReviewBody = z.object({
@@ -15,12 +20,18 @@ const alertReviewBody = z.object({
 });
 
 /**
- * The operator's actions that reach across accounts and campaigns: suspending an account (its sending campaigns
- * pause) and reviewing the campaigns the bounce protections paused. Above billing, campaigns and bounces, which it
- * calls; the money actions stay in billing's routes.
+ * The operator's back office, every /api/admin route but the sender domains' (sender-identities'): suspending an account
+ * (its sending campaigns pause) and reviewing the campaigns the bounce protections paused here; the money actions
+ * (money.routes.ts) and who may do what (access.routes.ts) beside. Above billing, campaigns and bounces, which it
+ * calls: billing stays the one writer of balances, top-ups, roles, blocks and the audit log.
  */
-export async function backOfficeRoutes(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+export async function backOfficeRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; config: Config; mailer: Mailer; payments: PaymentProviders },
+): Promise<void> {
   const { db } = opts;
+  await operatorMoneyRoutes(app, opts);
+  await operatorAccessRoutes(app, opts);
 
   for (const [path, status] of [
     ['suspend', 'suspended'],

@@ -493,7 +493,7 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
     expect(publicConfig.priceMillis).toBe(5);
   });
 
-  it('keeps billing actions from members and the back office from non-operators', async () => {
+  it('keeps the statement and top-ups from members (the balance stays visible to them)', async () => {
     const owner = await signUp(t);
     const member = await signUp(t);
     await t.database.db
@@ -516,48 +516,5 @@ describe.each(DATABASE_KINDS)('billing API on %s', (kind) => {
       });
       expect(res.statusCode, url).toBe(403);
     }
-    for (const [method, url] of [
-      ['GET', '/api/admin/accounts'],
-      ['GET', '/api/admin/topups'],
-      ['GET', '/api/admin/audit-log'],
-      ['POST', `/api/admin/accounts/${owner.accountId}/adjustments`],
-      ['PUT', `/api/admin/accounts/${owner.accountId}/price`],
-      ['POST', `/api/admin/accounts/${owner.accountId}/suspend`],
-    ] as const) {
-      const res = await t.app.inject({
-        method,
-        url,
-        headers: owner.headers,
-        payload: method === 'GET' ? undefined : {},
-      });
-      expect(res.statusCode, url).toBe(403);
-    }
-    expect((await t.app.inject({ method: 'GET', url: '/api/admin/accounts' })).statusCode).toBe(401);
-  });
-
-  it('lets the operator suspend (no reservation possible) and audits every action', async () => {
-    const owner = await signUp(t);
-    const headers = operatorHeaders;
-    const suspend = await t.app.inject({
-      method: 'POST',
-      url: `/api/admin/accounts/${owner.accountId}/suspend`,
-      headers,
-      payload: { reason: 'Denúncias de spam' },
-    });
-    expect(suspend.statusCode).toBe(200);
-    await expect(
-      reserveForCampaign(t.database.db, { accountId: owner.accountId, campaignId: randomUUID(), recipients: 0 }),
-    ).rejects.toMatchObject({ code: 'account_suspended' });
-    const list = (await t.app.inject({ method: 'GET', url: '/api/admin/accounts', headers })).json();
-    expect(list.accounts.find((a: { id: string }) => a.id === owner.accountId)).toMatchObject({
-      status: 'suspended',
-      ownerEmail: owner.email,
-      priceMillis: 5,
-    });
-    const log = await queryRows<{ action: string }>(
-      t.database.db,
-      sql`select action from admin_audit_log where account_id = ${owner.accountId}`,
-    );
-    expect(log.map((r) => r.action)).toEqual(['account.suspend']);
   });
 });

@@ -1,9 +1,26 @@
-import { formatBRL } from '@carteiro/shared';
+import { formatBRL, type LedgerEntryDto } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { adjustAccountBalance, type Tx } from '../accounts/account-balance';
 import { type LedgerEntryKind, ledgerEntries } from './billing.db';
 
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
+
+/** A ledger entry as the API shows it (extrato, an operator's adjustment, the public API's statement). */
+export function toLedgerEntryDto(e: LedgerEntry): LedgerEntryDto {
+  return {
+    id: e.id,
+    seq: e.seq,
+    kind: e.kind,
+    amountMillis: e.amountMillis,
+    balanceAfterMillis: e.balanceAfterMillis,
+    description: e.description,
+    campaignId: e.campaignId,
+    topupId: e.topupId,
+    emailCount: e.emailCount,
+    priceMillis: e.priceMillis,
+    createdAt: e.createdAt.toISOString(),
+  };
+}
 
 export interface NewLedgerEntry {
   accountId: string;

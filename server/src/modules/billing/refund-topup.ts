@@ -9,6 +9,7 @@ import { topupRefunds, topups } from './billing.db';
 import { appendLedgerEntry, insufficientBalanceMessage } from './ledger';
 import type { PaymentProvider, RefundResult } from './payments/payment-provider';
 import { ProviderError } from './payments/payment-provider';
+import type { PaymentProviders } from './payments/providers';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
 
 export type TopupRefund = typeof topupRefunds.$inferSelect;
@@ -61,12 +62,12 @@ export async function settleRefundResult(db: Db, refundId: string, result: Refun
  * The operator refunds a paid top-up, whole or in part, through the provider that received it. The debit is
  * written first, with the refund row and the audit entry, in one transaction under the top-up lock: never more
  * than what is left of the top-up nor more than the account's balance (409 insufficient_balance); a repeated
- * request (same requestKey) answers the first refund. Then the provider is asked; a refusal gives the amount
- * back, no answer leaves it processing for the reconciliation to ask again with the same id.
+ * request (same requestKey) answers the first refund. Then the provider that charged the top-up is asked; a
+ * refusal gives the amount back, no answer leaves it processing for the reconciliation to ask again with the same id.
  */
 export async function refundTopup(
   db: Db,
-  provider: PaymentProvider | null,
+  providers: Pick<PaymentProviders, 'pixApi' | 'mercadoPago'>,
   input: { topupId: string; amountMillis: number; reason: string; requestKey: string; operator: OperatorRef },
 ): Promise<{ refund: TopupRefund; created: boolean }> {
   const first = await db.transaction(async (tx) => {
@@ -85,6 +86,12 @@ export async function refundTopup(
         'Esta recarga não foi paga por um provedor integrado: devolva o Pix pelo banco e registre um débito manual.',
       );
     }
+    const provider: PaymentProvider | null =
+      topup.chargeProvider === 'pix-api'
+        ? providers.pixApi
+        : topup.chargeProvider === 'mercadopago'
+          ? providers.mercadoPago
+          : null;
     if (!provider || provider.name !== topup.chargeProvider) {
       throw new AppError('service_unavailable', ERROR_TEXT.billing.providerNotConfigured);
     }
@@ -138,10 +145,10 @@ export async function refundTopup(
       reason: input.reason,
       details: { amountMillis: input.amountMillis, refundId: refund.id, txid: topup.txid },
     });
-    return { refund, created: true, topup };
+    return { refund, created: true, topup, provider };
   });
-  if (!first.created || !('topup' in first) || !provider) return { refund: first.refund, created: first.created };
-  const { topup } = first as { topup: typeof topups.$inferSelect };
+  const { topup, provider } = first;
+  if (!topup || !provider) return { refund: first.refund, created: first.created };
   try {
     const result = await provider.refund({
       chargeId: topup.providerChargeId ?? topup.txid,

@@ -1,7 +1,7 @@
 import { formatBRL, statementQuerySchema, suppressionAddSchema, suppressionEmailSchema } from '@carteiro/shared';
 import { notFound } from '../../http/not-found';
 import { findBillingAccount } from '../accounts/account-balance';
-import { toLedgerEntryDto } from '../billing/billing.routes';
+import { toLedgerEntryDto } from '../billing/ledger';
 import { listStatement } from '../billing/list-statement';
 import {
   addManualSuppressions,

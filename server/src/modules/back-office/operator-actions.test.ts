@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ERROR_MESSAGES_PT_BR } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,8 @@ import { randomClientIp, type SignedInUser, signUp } from '../../../test/support
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
-import { SUSPENSION_PAUSE_REASON } from '../back-office/account-suspension';
+import { ACCOUNT_SUSPENDED_SEND_MESSAGE } from '../billing/account-status';
+import { reserveForCampaign } from '../billing/reserve-campaign-cost';
 import { checkCampaignProtection } from '../bounces/record-report';
 import { startDueCampaigns } from '../campaigns/start-campaign-send';
 import {
@@ -15,7 +17,7 @@ import {
   createReadyCampaign,
   creditAccount,
 } from '../sending/testing/send-fixtures';
-import { ACCOUNT_SUSPENDED_SEND_MESSAGE } from './account-status';
+import { SUSPENSION_PAUSE_REASON } from './account-suspension';
 
 const OPERATOR_EMAIL = 'operadora@carteiro.local';
 
@@ -358,6 +360,143 @@ describe.each(DATABASE_KINDS)('operator back office on %s', (kind) => {
       { action: 'user.disable', reason: 'Envio de spam com contas novas' },
       { action: 'user.enable', reason: 'Contato com o cliente, conta regularizada' },
     ]);
+  });
+
+  it('lets the operator suspend (no reservation possible) and audits every action', async () => {
+    const owner = await signUp(t);
+    const headers = operator.headers;
+    const suspend = await post(`/api/admin/accounts/${owner.accountId}/suspend`, headers, {
+      reason: 'Denúncias de spam',
+    });
+    expect(suspend.statusCode).toBe(200);
+    await expect(
+      reserveForCampaign(db, { accountId: owner.accountId, campaignId: randomUUID(), recipients: 0 }),
+    ).rejects.toMatchObject({ code: 'account_suspended' });
+    const list = (await t.app.inject({ method: 'GET', url: '/api/admin/accounts', headers })).json();
+    expect(list.accounts.find((a: { id: string }) => a.id === owner.accountId)).toMatchObject({
+      status: 'suspended',
+      ownerEmail: owner.email,
+      priceMillis: 5,
+    });
+    const log = await queryRows<{ action: string }>(
+      db,
+      sql`select action from admin_audit_log where account_id = ${owner.accountId}`,
+    );
+    expect(log.map((r) => r.action)).toEqual(['account.suspend']);
+  });
+
+  it('money actions answer as before: a credit and a debit (ledger entries), a price, the top-ups by status, the audit log', async () => {
+    const owner = await signUp(t, { verified: true });
+    const headers = operator.headers;
+    const adjust = (amountMillis: number, reason: string) =>
+      post(`/api/admin/accounts/${owner.accountId}/adjustments`, headers, { amountMillis, reason });
+
+    const credit = await adjust(50_000, 'Cortesia de boas-vindas');
+    expect(credit.statusCode, credit.body).toBe(201);
+    expect(credit.json()).toEqual({
+      id: expect.any(String),
+      seq: expect.any(Number),
+      kind: 'adjustment',
+      amountMillis: 50_000,
+      balanceAfterMillis: 50_000,
+      description: 'Crédito manual: Cortesia de boas-vindas',
+      campaignId: null,
+      topupId: null,
+      emailCount: null,
+      priceMillis: null,
+      createdAt: expect.any(String),
+    });
+    const debit = await adjust(-60_000, 'Estorno');
+    expect(debit.statusCode).toBe(402);
+    expect(debit.json().error.code).toBe('insufficient_balance');
+    expect((await adjust(-20_000, 'Estorno de cortesia')).json()).toMatchObject({ balanceAfterMillis: 30_000 });
+    expect((await adjust(1_000, 'x')).statusCode).toBe(400); // a reason of 3 characters at least
+    expect(
+      (await post('/api/admin/accounts/nao-e-uuid/adjustments', headers, { amountMillis: 1, reason: 'abc' }))
+        .statusCode,
+    ).toBe(400);
+    const missing = await post(`/api/admin/accounts/${randomUUID()}/adjustments`, headers, {
+      amountMillis: 1_000,
+      reason: 'Conta que não existe',
+    });
+    expect(missing.statusCode).toBe(404);
+
+    const price = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/accounts/${owner.accountId}/price`,
+      headers,
+      payload: { priceMillis: 3, reason: 'Contrato anual' },
+    });
+    expect(price.json()).toEqual({ ok: true });
+    const accounts = (await t.app.inject({ method: 'GET', url: '/api/admin/accounts', headers })).json();
+    expect(accounts.accounts.find((a: { id: string }) => a.id === owner.accountId)).toEqual({
+      id: owner.accountId,
+      name: expect.any(String),
+      ownerUserId: owner.userId,
+      ownerEmail: owner.email,
+      balanceMillis: 30_000,
+      priceMillis: 3,
+      status: 'active',
+      emailsSent: 0,
+      createdAt: expect.any(String),
+    });
+
+    // A static (hand-confirmed) top-up: open until the operator confirms it, then paid; no provider to refund it.
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/topups',
+      headers: owner.headers,
+      payload: { amountMillis: 20_000 },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const topupId: string = created.json().id;
+    const topupsWith = async (status: string) =>
+      (await t.app.inject({ method: 'GET', url: `/api/admin/topups?status=${status}`, headers })).json().topups as {
+        id: string;
+      }[];
+    expect((await topupsWith('open')).find((x) => x.id === topupId)).toEqual({
+      id: topupId,
+      accountId: owner.accountId,
+      txid: created.json().txid,
+      amountMillis: 20_000,
+      status: 'pending',
+      reviewReason: null,
+      providerPaymentId: null,
+      providerReport: null,
+      chargeProvider: null,
+      refundedMillis: 0,
+      paidAt: null,
+      expiresAt: created.json().expiresAt,
+      createdAt: created.json().createdAt,
+    });
+    expect((await topupsWith('paid')).map((x) => x.id)).not.toContain(topupId);
+    const confirmed = await post(`/api/admin/topups/${topupId}/confirm`, headers, { reason: 'Pix visto no extrato' });
+    expect(confirmed.json()).toEqual({ id: topupId, status: 'paid', paidAt: expect.any(String) });
+    expect((await topupsWith('paid')).map((x) => x.id)).toContain(topupId);
+    expect((await topupsWith('open')).map((x) => x.id)).not.toContain(topupId);
+    const refund = await post(`/api/admin/topups/${topupId}/refunds`, headers, {
+      amountMillis: 1_000,
+      reason: 'Cliente pediu',
+      requestKey: randomUUID(),
+    });
+    expect(refund.statusCode).toBe(409);
+    expect(refund.json().error.message).toContain('devolva o Pix pelo banco');
+
+    const audit = (await t.app.inject({ method: 'GET', url: '/api/admin/audit-log', headers })).json();
+    const mine = audit.entries.filter((e: { accountId: string }) => e.accountId === owner.accountId);
+    expect(mine.map((e: { action: string }) => e.action)).toEqual([
+      'topup.confirm',
+      'account.price',
+      'balance.debit',
+      'balance.credit',
+    ]);
+    expect(mine[1]).toMatchObject({
+      operatorUserId: operator.userId,
+      operatorEmail: OPERATOR_EMAIL,
+      reason: 'Contrato anual',
+      details: { from: 5, to: 3 },
+      createdAt: expect.any(String),
+    });
   });
 
   it('answers 401 without a session and 403 to non-operators on every /api/admin route', async () => {
