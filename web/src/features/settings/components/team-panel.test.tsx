@@ -55,7 +55,7 @@ describe('TeamPanel (Configurações → Equipe)', () => {
   });
 
   it('in English, refuses an invalid invitation address in English and sends nothing', async () => {
-    const fetch = vi.fn(async (input: RequestInfo | URL) => {
+    const fetch = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) => {
       const path = String(input);
       if (path === '/api/account/members') return Response.json({ members: [] });
       if (path === '/api/account/invitations') return Response.json({ invitations: [] });
@@ -68,6 +68,6 @@ describe('TeamPanel (Configurações → Equipe)', () => {
     fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'maria-sem-arroba' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send invitation' }));
     expect(await screen.findByText('Invalid e-mail.')).toBeTruthy();
-    expect(fetch.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'POST')).toBe(false);
+    expect(fetch.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
   });
 });
