@@ -35,7 +35,23 @@ export function freePort(): Promise<number> {
 export async function startApp(extraEnv: Record<string, string> = {}): Promise<RunningApp> {
   const external = process.env.E2E_BASE_URL;
   if (external) return { baseURL: external.replace(/\/$/, ''), stop: async () => {} };
+  // A free port is only free when it is probed: until the child listens, another process on the machine may take
+  // it (a listener on port 0, an outgoing connection's ephemeral port). Then the child exits with EADDRINUSE and
+  // the app starts again on another port; any other failure is reported at once.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startAppOnce(extraEnv);
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !(error instanceof PortTakenError)) throw error;
+    }
+  }
+}
 
+const PORT_ATTEMPTS = 3;
+
+class PortTakenError extends Error {}
+
+async function startAppOnce(extraEnv: Record<string, string>): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'carteiro-e2e-'));
   const baseURL = `http://127.0.0.1:${port}`;
@@ -73,7 +89,10 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
     await waitForHealth(baseURL, child);
   } catch (error) {
     await stop();
-    throw new Error(`${(error as Error).message}\n--- saída do servidor ---\n${output}`);
+    const message = `${(error as Error).message}\n--- saída do servidor ---\n${output}`;
+    throw output.includes(`EADDRINUSE: address already in use 127.0.0.1:${port}`)
+      ? new PortTakenError(message)
+      : new Error(message);
   }
   return { baseURL, stop };
 }

@@ -55,6 +55,35 @@ function emptyBatch(fieldCount: number): PendingBatch {
   return { emails: [], names: [], fields: Array.from({ length: fieldCount }, () => []), raws: [] };
 }
 
+type ImportJob = typeof contactImports.$inferSelect;
+
+/** An import's running totals, written as its progress and its final counts. */
+interface ImportCounters {
+  processed: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  invalid: number;
+  duplicate: number;
+  suppressed: number;
+  rejected: number;
+}
+
+/** Where the file's columns go: the e-mail, the name and the custom fields, as the import's mapping says. */
+interface ColumnMap {
+  emailIndex: number;
+  nameIndex: number;
+  /** Custom fields: the key and the columns mapped to it (several columns on one key: the last non-empty wins). */
+  fieldColumns: Array<{ key: string; indexes: number[] }>;
+  /** The typed (date, number) custom-field columns by index, with their header for the report's reason. */
+  typedColumns: Map<number, { type: FieldType; header: string }>;
+}
+
+/** One data row read against the map: its contact's values, or why it is refused (counted as invalid). */
+type RowReading =
+  | { email: string; name: string | null; values: Array<string | null> }
+  | { email: null; rejectReason: string };
+
 /**
  * Runs one import (the pg-boss job body): streams the upload from the database (any worker reads it) through the
  * decoder and csv-parse (memory bounded: one batch at a time), validates and normalises e-mails, skips duplicates
@@ -75,32 +104,16 @@ export async function runImport(
 ): Promise<void> {
   const batchSize = tuning.batchSize ?? IMPORT_BATCH_SIZE;
   const concurrency = tuning.concurrency ?? IMPORT_CONCURRENCY;
-  const [job] = await db.select().from(contactImports).where(eq(contactImports.id, importId));
-  if (!job || job.status === 'done' || job.status === 'uploaded') return;
+  const job = await startImportRun(db, importId);
+  if (!job) return;
   const options = job.options as unknown as ImportStartInput;
   const accountId = job.accountId;
   const info = job.fileInfo;
   // Batches a previous run of this import (a worker that died) already wrote.
   const writtenBefore = await recordedBatches(db, importId);
-  await db
-    .update(contactImports)
-    .set({
-      status: 'running',
-      startedAt: new Date(),
-      updatedAt: new Date(),
-      processedRows: 0,
-      inserted: 0,
-      updated: 0,
-      unchanged: 0,
-      skippedInvalid: 0,
-      skippedDuplicate: 0,
-      skippedSuppressed: 0,
-      rejectedCount: 0,
-      error: null,
-    })
-    .where(eq(contactImports.id, importId));
+  await markRunning(db, importId);
 
-  const counters = {
+  const counters: ImportCounters = {
     processed: 0,
     inserted: 0,
     updated: 0,
@@ -121,15 +134,8 @@ export async function runImport(
 
   const contactsBefore = await estimatedRows(db, 'contacts');
   const seen = new SeenEmails();
-  let emailIndex = -1;
-  let nameIndex = -1;
-  let fieldCount = 0;
-  /** Custom fields: the key and the columns mapped to it (several columns on one key: the last non-empty wins). */
-  const fieldColumns: Array<{ key: string; indexes: number[] }> = [];
-  /** The typed (date, number) custom-field columns by index, with their header for the report's reason. */
-  const typedColumns = new Map<number, { type: FieldType; header: string }>();
+  let map: ColumnMap | null = null;
   let batch = emptyBatch(0);
-  let header = true;
   const consentAt = new Date().toISOString();
   // Batches are written while the next one is parsed (at most `concurrency` in flight: memory stays bounded).
   const inFlight = new Set<Promise<void>>();
@@ -138,25 +144,11 @@ export async function runImport(
 
   const writeProgress = async () => {
     lastProgressAt = Date.now();
-    await db
-      .update(contactImports)
-      .set({
-        processedRows: written,
-        inserted: counters.inserted,
-        updated: counters.updated,
-        unchanged: counters.unchanged,
-        skippedInvalid: counters.invalid,
-        skippedDuplicate: counters.duplicate,
-        skippedSuppressed: counters.suppressed,
-        rejectedCount: counters.rejected,
-        updatedAt: new Date(),
-      })
-      .where(eq(contactImports.id, importId));
+    await writeImportProgress(db, importId, written, counters);
   };
 
-  const writeOne = async (rows: PendingBatch, batchNo: number, processedAtFlush: number) => {
+  const writeOne = async (rows: PendingBatch, keys: string[], batchNo: number, processedAtFlush: number) => {
     if (rows.emails.length > 0) {
-      const keys = fieldColumns.map((f) => f.key);
       const outcome =
         writtenBefore.get(batchNo) ??
         (await writeBatch(db, links, accountId, rows, keys, options, consentAt, (tx, result) =>
@@ -182,9 +174,10 @@ export async function runImport(
   let batchCount = 0;
   const flush = async () => {
     const rows = batch;
-    batch = emptyBatch(fieldColumns.length);
+    const keys = map?.fieldColumns.map((f) => f.key) ?? [];
+    batch = emptyBatch(keys.length);
     while (inFlight.size >= concurrency) await Promise.race(inFlight);
-    const pending = writeOne(rows, batchCount++, counters.processed);
+    const pending = writeOne(rows, keys, batchCount++, counters.processed);
     inFlight.add(pending);
     pending.then(
       () => inFlight.delete(pending),
@@ -193,116 +186,205 @@ export async function runImport(
   };
 
   const onRecord = (record: string[]) => {
-    if (header) {
-      header = false;
-      const columns = record.map((h) => h.trim());
-      columns.forEach((column, i) => {
-        const target = options.mapping[column] ?? options.mapping[info.columns[i] ?? ''];
-        if (target === 'email' && emailIndex < 0) emailIndex = i;
-        else if (target === 'name' && nameIndex < 0) nameIndex = i;
-        else if (target?.startsWith('field:') && fieldCount < 100) {
-          fieldCount++;
-          const key = target.slice(6);
-          const known = fieldColumns.find((f) => f.key === key);
-          if (known) known.indexes.unshift(i);
-          else fieldColumns.push({ key, indexes: [i] });
-          const type = options.fieldTypes?.[column] ?? options.fieldTypes?.[info.columns[i] ?? ''];
-          if (type && type !== 'text') typedColumns.set(i, { type, header: column });
-        }
-      });
-      if (emailIndex < 0) throw new Error('Nenhuma coluna do arquivo foi mapeada para o e-mail.');
-      batch = emptyBatch(fieldColumns.length);
+    if (!map) {
+      map = mapColumns(record, options, info.columns);
+      batch = emptyBatch(map.fieldColumns.length);
       return;
     }
     counters.processed++;
-    const rawEmail = (record[emailIndex] ?? '').trim();
-    const email = rawEmail ? normaliseEmail(rawEmail) : null;
-    if (!email) {
+    const row = readRow(record, map);
+    if (row.email === null) {
       counters.invalid++;
-      writeReject(record, rawEmail ? (describeEmailProblem(rawEmail) ?? REJECT_REASONS.invalid) : REJECT_REASONS.empty);
+      writeReject(record, row.rejectReason);
       return;
     }
-    // Field values before the duplicate check: a row refused for a bad date does not hide a later good one.
-    const values: Array<string | null> = [];
-    for (const field of fieldColumns) {
-      let value: string | null = null;
-      for (const i of field.indexes) {
-        const cell = record[i]?.trim();
-        if (!cell) continue;
-        const typed = typedColumns.get(i);
-        if (typed) {
-          const checked = typedFieldValue(typed.type, cell, typed.header);
-          if (checked.problem !== undefined) {
-            counters.invalid++;
-            writeReject(record, checked.problem);
-            return;
-          }
-          value = checked.value;
-        } else value = cell.slice(0, 2000);
-        break;
-      }
-      values.push(value);
-    }
-    if (!seen.add(email)) {
+    if (!seen.add(row.email)) {
       counters.duplicate++;
       writeReject(record, REJECT_REASONS.duplicate);
       return;
     }
-    values.forEach((value, f) => {
+    row.values.forEach((value, f) => {
       (batch.fields[f] as Array<string | null>).push(value);
     });
-    batch.emails.push(email);
-    batch.names.push(nameIndex >= 0 ? record[nameIndex]?.trim().slice(0, 200) || null : null);
+    batch.emails.push(row.email);
+    batch.names.push(row.name);
     batch.raws.push(record);
   };
 
   try {
-    const csv = new CsvRecords(d);
-    const decoder = new TextDecoder(info.encoding); // drops a UTF-8 BOM
-    const records: string[][] = [];
-    const take = async () => {
+    for await (const records of uploadRecords(db, importId, info)) {
       for (const record of records) {
         onRecord(record);
         if (batch.emails.length >= batchSize) await flush();
       }
-      records.length = 0;
       await rejected.flush();
-    };
-    for await (const chunk of readUpload(db, importId, info.sizeBytes)) {
-      csv.push(decoder.decode(chunk, { stream: true }), records);
-      await take();
     }
-    csv.push(decoder.decode(), records);
-    csv.end(records);
-    await take();
     await flush();
     await Promise.all(inFlight);
     await refreshStatistics(db, counters.inserted, contactsBefore, Boolean(options.listId), logger);
     await writeProgress();
     await rejected.flush(true);
-    await db.transaction(async (tx) => {
-      await tx
-        .update(contactImports)
-        .set({ status: 'done', totalRows: counters.processed, finishedAt: new Date(), updatedAt: new Date() })
-        .where(eq(contactImports.id, importId));
-      await endImport(tx, importId);
-    });
+    await finishImport(db, importId, counters.processed);
   } catch (error) {
     await Promise.allSettled(inFlight);
     logger?.warn({ err: error, importId }, 'contact import failed');
-    const message =
-      error instanceof Error && /^[A-ZÀ-Ú]/.test(error.message) && !error.message.includes('Error')
-        ? error.message
-        : 'Não foi possível ler o arquivo. Confira se é um CSV válido e tente de novo.';
-    await db.transaction(async (tx) => {
-      await tx
-        .update(contactImports)
-        .set({ status: 'failed', error: message, finishedAt: new Date(), updatedAt: new Date() })
-        .where(eq(contactImports.id, importId));
-      await endImport(tx, importId);
-      await deleteImportFiles(tx, importId, 'rejected');
-    });
+    await failImport(db, importId, error);
   }
+}
+
+/** The import's row, or null when there is nothing to run (gone, done, or not started by its owner yet). */
+async function startImportRun(db: Db, importId: string): Promise<ImportJob | null> {
+  const [job] = await db.select().from(contactImports).where(eq(contactImports.id, importId));
+  if (!job || job.status === 'done' || job.status === 'uploaded') return null;
+  return job;
+}
+
+/** Marks the import running with its counters at zero (a run again after a dead worker counts from the start). */
+async function markRunning(db: Db, importId: string): Promise<void> {
+  await db
+    .update(contactImports)
+    .set({
+      status: 'running',
+      startedAt: new Date(),
+      updatedAt: new Date(),
+      processedRows: 0,
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      skippedInvalid: 0,
+      skippedDuplicate: 0,
+      skippedSuppressed: 0,
+      rejectedCount: 0,
+      error: null,
+    })
+    .where(eq(contactImports.id, importId));
+}
+
+/**
+ * The stored upload as CSV records, one array per chunk read (decoded with the file's encoding, a UTF-8 BOM
+ * dropped), then the records left at the end of the file. The array is reused: read it before the next one.
+ */
+async function* uploadRecords(db: Db, importId: string, info: ImportJob['fileInfo']): AsyncGenerator<string[][]> {
+  const csv = new CsvRecords(info.delimiter);
+  const decoder = new TextDecoder(info.encoding); // drops a UTF-8 BOM
+  const records: string[][] = [];
+  for await (const chunk of readUpload(db, importId, info.sizeBytes)) {
+    csv.push(decoder.decode(chunk, { stream: true }), records);
+    yield records;
+    records.length = 0;
+  }
+  csv.push(decoder.decode(), records);
+  csv.end(records);
+  yield records;
+  records.length = 0;
+}
+
+/**
+ * Reads the header row against the import's mapping (by the header as read, else by the column's name at
+ * inspection): the first e-mail and name columns, up to 100 custom-field columns. No e-mail column fails the import.
+ */
+function mapColumns(record: string[], options: ImportStartInput, inspected: string[]): ColumnMap {
+  const map: ColumnMap = { emailIndex: -1, nameIndex: -1, fieldColumns: [], typedColumns: new Map() };
+  let fieldCount = 0;
+  const columns = record.map((h) => h.trim());
+  columns.forEach((column, i) => {
+    const target = options.mapping[column] ?? options.mapping[inspected[i] ?? ''];
+    if (target === 'email' && map.emailIndex < 0) map.emailIndex = i;
+    else if (target === 'name' && map.nameIndex < 0) map.nameIndex = i;
+    else if (target?.startsWith('field:') && fieldCount < 100) {
+      fieldCount++;
+      const key = target.slice(6);
+      const known = map.fieldColumns.find((f) => f.key === key);
+      if (known) known.indexes.unshift(i);
+      else map.fieldColumns.push({ key, indexes: [i] });
+      const type = options.fieldTypes?.[column] ?? options.fieldTypes?.[inspected[i] ?? ''];
+      if (type && type !== 'text') map.typedColumns.set(i, { type, header: column });
+    }
+  });
+  if (map.emailIndex < 0) throw new Error('Nenhuma coluna do arquivo foi mapeada para o e-mail.');
+  return map;
+}
+
+/**
+ * One data row: its normalised e-mail, name (200 characters at most) and custom-field values (typed ones checked,
+ * text cut at 2000), or the pt-BR reason it is refused: an empty or invalid e-mail, a bad typed value. Field
+ * values are read before the caller's duplicate check, so a row refused for a bad date does not hide a later good one.
+ */
+function readRow(record: string[], map: ColumnMap): RowReading {
+  const rawEmail = (record[map.emailIndex] ?? '').trim();
+  const email = rawEmail ? normaliseEmail(rawEmail) : null;
+  if (!email) {
+    return {
+      email: null,
+      rejectReason: rawEmail ? (describeEmailProblem(rawEmail) ?? REJECT_REASONS.invalid) : REJECT_REASONS.empty,
+    };
+  }
+  const values: Array<string | null> = [];
+  for (const field of map.fieldColumns) {
+    let value: string | null = null;
+    for (const i of field.indexes) {
+      const cell = record[i]?.trim();
+      if (!cell) continue;
+      const typed = map.typedColumns.get(i);
+      if (typed) {
+        const checked = typedFieldValue(typed.type, cell, typed.header);
+        if (checked.problem !== undefined) return { email: null, rejectReason: checked.problem };
+        value = checked.value;
+      } else value = cell.slice(0, 2000);
+      break;
+    }
+    values.push(value);
+  }
+  const name = map.nameIndex >= 0 ? record[map.nameIndex]?.trim().slice(0, 200) || null : null;
+  return { email, name, values };
+}
+
+/** The progress the import's page shows: rows done (of the batches written) and the counters so far. */
+async function writeImportProgress(db: Db, importId: string, written: number, counters: ImportCounters) {
+  await db
+    .update(contactImports)
+    .set({
+      processedRows: written,
+      inserted: counters.inserted,
+      updated: counters.updated,
+      unchanged: counters.unchanged,
+      skippedInvalid: counters.invalid,
+      skippedDuplicate: counters.duplicate,
+      skippedSuppressed: counters.suppressed,
+      rejectedCount: counters.rejected,
+      updatedAt: new Date(),
+    })
+    .where(eq(contactImports.id, importId));
+}
+
+/** The import is done: its total, and the upload and batch records gone, in one transaction. */
+async function finishImport(db: Db, importId: string, totalRows: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(contactImports)
+      .set({ status: 'done', totalRows, finishedAt: new Date(), updatedAt: new Date() })
+      .where(eq(contactImports.id, importId));
+    await endImport(tx, importId);
+  });
+}
+
+/**
+ * The import failed: its pt-BR reason (a message of ours, else the generic "could not read the file"), and the
+ * upload, batch records and partial rejected-rows report gone, in one transaction.
+ */
+async function failImport(db: Db, importId: string, error: unknown): Promise<void> {
+  const message =
+    error instanceof Error && /^[A-ZÀ-Ú]/.test(error.message) && !error.message.includes('Error')
+      ? error.message
+      : 'Não foi possível ler o arquivo. Confira se é um CSV válido e tente de novo.';
+  await db.transaction(async (tx) => {
+    await tx
+      .update(contactImports)
+      .set({ status: 'failed', error: message, finishedAt: new Date(), updatedAt: new Date() })
+      .where(eq(contactImports.id, importId));
+    await endImport(tx, importId);
+    await deleteImportFiles(tx, importId, 'rejected');
+  });
 }
 
 /** What one batch did: contacts created, updated (updateExisting), left as they were, and suppressed addresses. */

@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
+import { setLocale } from '@/lib/i18n';
 import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
 import { queryClient } from '@/lib/query-client';
@@ -16,8 +17,10 @@ const session = {
 };
 
 let restore: () => void = () => {};
-afterEach(() => {
+afterEach(async () => {
+  cleanup();
   restore();
+  await setLocale('pt-BR');
   queryClient.clear();
 });
 
@@ -49,5 +52,22 @@ describe('TeamPanel (Configurações → Equipe)', () => {
     expect(since.textContent).toMatch(/24\/11\/2026/);
     // No ancestor truncates (text-overflow: ellipsis) the line that holds the date.
     expect(since.closest('.truncate')).toBeNull();
+  });
+
+  it('in English, refuses an invalid invitation address in English and sends nothing', async () => {
+    const fetch = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) => {
+      const path = String(input);
+      if (path === '/api/account/members') return Response.json({ members: [] });
+      if (path === '/api/account/invitations') return Response.json({ invitations: [] });
+      return Response.json({});
+    });
+    restore = configureApiClient({ fetch });
+    await setLocale('en');
+    queryClient.setQueryData(SESSION_QUERY_KEY, session);
+    renderWithProviders(<TeamPanel />, { client: queryClient });
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'maria-sem-arroba' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText('Invalid e-mail.')).toBeTruthy();
+    expect(fetch.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
   });
 });
