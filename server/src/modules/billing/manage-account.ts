@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { notFound } from '../../http/not-found';
 import { lockBillingAccount, setBillingTerms } from '../accounts/account-balance';

@@ -5,7 +5,6 @@ import {
   boolean,
   index,
   integer,
-  jsonb,
   pgTable,
   smallint,
   text,

@@ -327,6 +327,7 @@ describe('hard-coded text in the web', () => {
       'const c = <div className="flex gap-2" data-testid="lista" />;',
       "throw new Error('useX must be used inside a provider');",
       "toast({ title: 'Salvo', variant: 'success' });",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text handed to the detector, not a template
       'const when = `verificado em ${date}`;',
       "const tones = { success: 'bg-emerald-100 text-emerald-800', label: 'senders.domainStatus.verified' };",
       "const d = <span>{required ? 'opcional' : t('x.y')}</span>;",

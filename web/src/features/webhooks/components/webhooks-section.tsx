@@ -33,7 +33,7 @@ import { attemptsLabel, eventLabel } from '../labels';
 
 /** Outbound webhooks on the API page: endpoints, their secret, a test event and the delivery log. */
 export function WebhooksSection() {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const endpoints = useWebhookEndpoints();
   const [adding, setAdding] = useState(false);
   return (
@@ -65,7 +65,7 @@ export function WebhooksSection() {
 }
 
 function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpointDto; onDone: () => void }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const create = useCreateWebhookEndpoint();
   const update = useUpdateWebhookEndpoint();
   const [url, setUrl] = useState(endpoint?.url ?? '');
@@ -143,7 +143,7 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpointDto; onD
 }
 
 function EndpointCard({ endpoint }: { endpoint: WebhookEndpointDto }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const update = useUpdateWebhookEndpoint();
   const remove = useDeleteWebhookEndpoint();
   const rotate = useRotateWebhookSecret();
