@@ -96,14 +96,22 @@ describe('the transactional statements, built once per process', () => {
     expect(prebuilt.params(other)).toEqual(new PgDialect().sqlToQuery(transactionalCommitSql(other, scheduled)).params);
   });
 
+  /** Columns that stay null at acceptance because a later step of the message's life writes them. */
+  const WRITTEN_LATER: Record<string, string> = {
+    cancelled_at: 'POST /messages/{id}/cancel',
+    sandbox_notified_at: "the sandbox's scheduled-send notifier",
+  };
+
   it('writes every column of transactional_messages and transactional_attachments that has no default', () => {
+    // A new column must be written by the commit or listed above with the step that writes it: the prebuilt text
+    // would otherwise drop it silently.
     for (const [table, columns] of [
       ['transactional_messages', getTableColumns(transactionalMessages)],
       ['transactional_attachments', getTableColumns(transactionalAttachments)],
     ] as const) {
       const written = insertedColumns(transactionalCommitStatement.now.text, table);
       const missing = Object.values(columns)
-        .filter((column) => !column.hasDefault && !written.includes(column.name))
+        .filter((column) => !column.hasDefault && !written.includes(column.name) && !(column.name in WRITTEN_LATER))
         .map((column) => column.name);
       expect(missing, `${table}: columns the commit leaves out`).toEqual([]);
       expect(insertedColumns(transactionalCommitStatement.scheduled.text, table)).toEqual(written);
