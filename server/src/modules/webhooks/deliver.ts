@@ -56,6 +56,17 @@ export interface ClaimedDelivery {
   runAttempts: number;
   payload: unknown;
   endpoint: typeof webhookEndpoints.$inferSelect;
+  /** Where it sat in its endpoint's due order when claimed: the next claim for the endpoint may start there. */
+  dueKey: DueKey;
+}
+
+/**
+ * A position in an endpoint's due order (next_attempt_at, created_at), as PostgreSQL's own text so no precision is
+ * lost on the way through JavaScript.
+ */
+export interface DueKey {
+  at: string;
+  created: string;
 }
 
 /**
@@ -64,7 +75,7 @@ export interface ClaimedDelivery {
  * random order so none starves the others. Each claimed delivery gets `claimToken` and is pushed one lease
  * ahead: a worker that dies mid-attempt leaves it due again when the lease ends (a live worker whose attempt
  * outlasts the lease does not take it a second time: `held`). Returns each delivery with its event's payload and
- * its endpoint.
+ * its endpoint, in due order.
  */
 export async function claimDueDeliveries(
   db: Db,
@@ -76,10 +87,20 @@ export async function claimDueDeliveries(
     busy: Map<string, number>;
     /** Deliveries this worker still holds (attempting, or their outcome not recorded yet): never claimed twice. */
     held?: ReadonlySet<string>;
+    /**
+     * Per endpoint, the due key of the last delivery this worker claimed for it while more were waiting: the scan
+     * starts there instead of at the oldest entry. The index keeps an entry for every version a claim or an outcome
+     * left behind until VACUUM, all older than the backlog still due; without a start, every claim walked all of
+     * them (a backlog of 100,000 deliveries turned each claim into a scan of the whole past run).
+     */
+    after?: ReadonlyMap<string, DueKey>;
   },
 ): Promise<ClaimedDelivery[]> {
   const busyIds = [...options.busy.keys()];
   const busyCounts = busyIds.map((id) => String(options.busy.get(id) ?? 0));
+  const afterIds = [...(options.after?.keys() ?? [])];
+  const afterAt = afterIds.map((id) => options.after?.get(id)?.at ?? '-infinity');
+  const afterCreated = afterIds.map((id) => options.after?.get(id)?.created ?? '-infinity');
   const rows = await queryRows<{
     id: string;
     endpoint_id: string;
@@ -87,18 +108,30 @@ export async function claimDueDeliveries(
     event_type: string;
     run_attempts: number;
     payload: unknown;
+    due_at: string;
+    due_created: string;
   }>(
     db,
+    // Both ends of the scan are index conditions on webhook_deliveries_due_idx: the start (the endpoint's `after`
+    // key, or the beginning) and the end (now, computed once: a volatile clock_timestamp() in the WHERE would be a
+    // filter, and the scan would walk on through every entry leased into the future).
     sql`with busy as (
           select * from unnest(${pgTextArray(busyIds)}::uuid[], ${pgTextArray(busyCounts)}::int[]) as b(endpoint_id, n)),
+        after as (
+          select * from unnest(${pgTextArray(afterIds)}::uuid[], ${pgTextArray(afterAt)}::timestamptz[],
+                               ${pgTextArray(afterCreated)}::timestamptz[]) as a(endpoint_id, at, created)),
         picked as (
-          select d.id
-            from (select e.id, greatest(${options.perEndpoint}::int - coalesce(busy.n, 0), 0) as room
+          select d.id, d.next_attempt_at as due_at, d.created_at as due_created
+            from (select e.id, greatest(${options.perEndpoint}::int - coalesce(busy.n, 0), 0) as room,
+                         coalesce(after.at, '-infinity') as after_at, coalesce(after.created, '-infinity') as after_created
                     from webhook_endpoints e left join busy on busy.endpoint_id = e.id
+                         left join after on after.endpoint_id = e.id
                    order by random()) e
             cross join lateral (
-              select d.id from webhook_deliveries d
-               where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= clock_timestamp()
+              select d.id, d.next_attempt_at, d.created_at from webhook_deliveries d
+               where d.endpoint_id = e.id and d.status = 'pending'
+                 and (d.next_attempt_at, d.created_at) >= (e.after_at, e.after_created)
+                 and d.next_attempt_at <= (select clock_timestamp())
                  and d.id <> all(${pgTextArray([...(options.held ?? [])])}::uuid[])
                order by d.next_attempt_at, d.created_at
                limit e.room
@@ -110,9 +143,10 @@ export async function claimDueDeliveries(
                  next_attempt_at = clock_timestamp() + make_interval(secs => ${options.leaseSeconds}::int)
             from picked where d.id = picked.id
           returning d.id, d.endpoint_id, d.event_id, d.event_type, d.run_attempts, d.created_at)
-        select c.id, c.endpoint_id, c.event_id, c.event_type, c.run_attempts, ev.payload
-          from claimed c join webhook_events ev on ev.id = c.event_id
-         order by c.created_at`,
+        select c.id, c.endpoint_id, c.event_id, c.event_type, c.run_attempts, ev.payload,
+               p.due_at::text as due_at, p.due_created::text as due_created
+          from claimed c join picked p on p.id = c.id join webhook_events ev on ev.id = c.event_id
+         order by p.due_at, p.due_created`,
   );
   if (rows.length === 0) return [];
   const endpointIds = [...new Set(rows.map((r) => r.endpoint_id))];
@@ -135,6 +169,7 @@ export async function claimDueDeliveries(
       runAttempts: Number(r.run_attempts),
       payload: r.payload,
       endpoint,
+      dueKey: { at: r.due_at, created: r.due_created },
     });
   }
   return claimed;

@@ -7,6 +7,7 @@ import {
   attemptDelivery,
   type ClaimedDelivery,
   claimDueDeliveries,
+  type DueKey,
   type EndpointEffectDeps,
   newClaimToken,
   recordAttempts,
@@ -42,6 +43,8 @@ export class WebhookDeliveryLanes {
   /** Endpoints whose last claim hit their cap (more may be due): a freed slot there is worth a new claim. */
   private readonly saturated = new Set<string>();
   private totalSaturated = false;
+  /** Endpoints with more due than their last claim took: where in their due order the next claim starts. */
+  private readonly after = new Map<string, DueKey>();
   /** Endpoints that answered 410 and are being disabled: nothing more is claimed for them meanwhile. */
   private readonly gone = new Set<string>();
   private running = false;
@@ -127,10 +130,13 @@ export class WebhookDeliveryLanes {
       total: free,
       busy,
       held: this.held,
+      after: this.after,
     });
     const perEndpoint = new Map<string, number>();
+    const lastKey = new Map<string, DueKey>();
     for (const delivery of claimed) {
       perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
+      lastKey.set(delivery.endpointId, delivery.dueKey); // claims come in due order: the last one wins
       this.launch(delivery);
     }
     this.totalSaturated = claimed.length >= free;
@@ -138,7 +144,16 @@ export class WebhookDeliveryLanes {
     // not by what is in flight now: attempts that ended during the claim left slots that nothing would refill
     // before the idle poll (a fast endpoint was served in bursts, one per WEBHOOKS_DISPATCH_MS).
     for (const [endpointId, n] of perEndpoint) {
-      if (n >= endpointConcurrency - (busy.get(endpointId) ?? 0)) this.saturated.add(endpointId);
+      if (n >= endpointConcurrency - (busy.get(endpointId) ?? 0)) {
+        this.saturated.add(endpointId);
+        this.after.set(endpointId, lastKey.get(endpointId) as DueKey);
+      }
+    }
+    // An endpoint that got less than its room has nothing more due past its start: the next claim starts at the
+    // beginning again, and finds whatever became due behind the start (a late outbox event).
+    for (const endpointId of [...this.after.keys()]) {
+      const room = endpointConcurrency - (busy.get(endpointId) ?? 0);
+      if (room > 0 && (perEndpoint.get(endpointId) ?? 0) < room) this.after.delete(endpointId);
     }
     return claimed.length;
   }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
-import { claimDueDeliveries, newClaimToken } from './deliver';
+import { claimDueDeliveries, type DueKey, newClaimToken } from './deliver';
 import { emitWebhookEvent } from './emit-event';
 import { createSecretBox } from './signing';
 import { webhookDeliveries, webhookEndpoints } from './webhooks.db';
@@ -466,6 +466,53 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       const [done] = await settled(owner, ep.id, 1);
       expect([done?.status, done?.attempts]).toEqual(['succeeded', 1]);
       expect(receiver.on_path('/orphan')).toHaveLength(1);
+    });
+
+    it("a claim starts where the endpoint's last one stopped; from the beginning it finds what became due behind", async () => {
+      const ep = await createEndpoint(owner, '/keyed', ['campaign.finished']);
+      await worker.stop();
+      const db = t.database.db;
+      try {
+        for (let i = 0; i < 3; i++) {
+          await emitWebhookEvent(db, owner.accountId, 'campaign.finished', sampleData['campaign.finished'] as never);
+          await new Promise((r) => setTimeout(r, 2)); // distinct event times (PGlite's clock ticks in ms)
+        }
+        await worker.dispatchOnce();
+        // Every other endpoint is full: these claims take only this endpoint's deliveries.
+        const endpoints = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints);
+        const busy = new Map(endpoints.filter((e) => e.id !== ep.id).map((e) => [e.id, 1]));
+        const claim = (after?: Map<string, DueKey>) =>
+          claimDueDeliveries(db, {
+            claimToken: newClaimToken(),
+            leaseSeconds: 3_600,
+            perEndpoint: 1,
+            total: 1,
+            busy,
+            after,
+          });
+        const [first] = await claim();
+        const [second] = await claim(new Map([[ep.id, first!.dueKey]]));
+        expect(second?.id).toBeDefined();
+        expect(second?.id).not.toBe(first?.id);
+        expect(new Date(second!.dueKey.at).getTime()).toBeGreaterThanOrEqual(new Date(first!.dueKey.at).getTime());
+        // The third becomes due behind both (as a late outbox event would): a claim from the last start misses it,
+        // a claim from the beginning takes it.
+        await db.execute(
+          sql`update webhook_deliveries set next_attempt_at = ${first!.dueKey.at}::timestamptz - interval '1 minute'
+               where endpoint_id = ${ep.id} and claim_token is null`,
+        );
+        expect(await claim(new Map([[ep.id, second!.dueKey]]))).toEqual([]);
+        const [late] = await claim();
+        expect(late?.id).toBeDefined();
+        expect([first?.id, second?.id]).not.toContain(late?.id);
+      } finally {
+        // The three leases end; the worker delivers them.
+        await db.execute(sql`update webhook_deliveries set next_attempt_at = now() where endpoint_id = ${ep.id}`);
+        worker = await startWorker();
+      }
+      const done = await settled(owner, ep.id, 3);
+      expect(done.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+      expect(receiver.on_path('/keyed')).toHaveLength(3);
     });
 
     it('a dead endpoint holds only its own slots: another account is served in full meanwhile', async () => {
