@@ -106,7 +106,22 @@ describe.skipIf(!CHROMIUM_PATH)('keyboard only, and the send checklist, in Chrom
     await tabTo(page, (f) => f.text === 'Editar texto');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
+    // The frame having the focus is not enough: keys typed before the text editor is on and the caret is at the end
+    // of the text are lost or land elsewhere.
+    await page.locator('[data-testid="visual-builder"][data-text-caret-ready]').waitFor();
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            (
+              document.querySelector<HTMLIFrameElement>('.gjs-frame')?.contentDocument
+                ?.activeElement as HTMLElement | null
+            )?.isContentEditable,
+        ),
+      )
+      .toBe(true);
     await page.keyboard.type(' Obrigado,');
+    await canvas.getByText('Obrigado,', { exact: false }).waitFor();
     // Shift+Tab back to "Inserir campo…"; the arrow key chooses its first field, "Nome do contato".
     await tabTo(page, (f) => f.label === 'Inserir campo', 'Shift+Tab');
     await page.keyboard.press('ArrowDown');

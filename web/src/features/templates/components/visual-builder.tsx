@@ -209,6 +209,8 @@ export default function VisualBuilder({
   const [, setRevision] = useState(0);
   const [announcement, setAnnouncement] = useState('');
   const [ready, setReady] = useState(false);
+  /** "Editar texto" has opened a text and put the caret at its end: what is typed now goes on from there. */
+  const [textCaretReady, setTextCaretReady] = useState(false);
   const panelId = useId();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the builder is created once per mount.
@@ -288,6 +290,7 @@ export default function VisualBuilder({
     });
     instance.on('component:deselected', () => setSelected(instance.getSelected() ?? null));
     instance.on('component:update component:add component:remove', () => setRevision((r) => r + 1));
+    instance.on('rte:disable', () => setTextCaretReady(false));
     instance.on('rte:enable', () => {
       const doc = instance.Canvas.getDocument();
       if (!doc) return;
@@ -423,10 +426,9 @@ export default function VisualBuilder({
     const instance = editor.current;
     const text = firstText(instance?.getSelected());
     if (!instance || !text) return;
-    instance.select(text);
-    text.trigger('focus');
-    // Put the caret at the end of the text, in the canvas, so typing goes on from there.
-    setTimeout(() => {
+    // Put the caret at the end of the text, in the canvas, so typing goes on from there — once the rich-text
+    // editor is on: GrapesJS turns it on after the focus, and sets its own caret when it does.
+    const placeCaret = () => {
       const element = text.getEl();
       if (!element) return;
       const doc = element.ownerDocument;
@@ -436,7 +438,16 @@ export default function VisualBuilder({
       doc.getSelection()?.removeAllRanges();
       doc.getSelection()?.addRange(range);
       element.focus();
-    }, 0);
+      setTextCaretReady(true);
+    };
+    setTextCaretReady(false);
+    instance.select(text);
+    if (instance.getEditing() === text) {
+      setTimeout(placeCaret, 0);
+      return;
+    }
+    instance.once('rte:enable', () => setTimeout(placeCaret, 0));
+    text.trigger('focus');
   }
 
   function run(action: 'parent' | 'up' | 'down' | 'duplicate' | 'delete') {
@@ -536,6 +547,7 @@ export default function VisualBuilder({
       className="carteiro-builder flex h-full flex-col"
       data-testid="visual-builder"
       data-ready={ready || undefined}
+      data-text-caret-ready={textCaretReady || undefined}
       aria-busy={!ready}
     >
       {tools}
