@@ -1,4 +1,4 @@
-import type { CampaignStatus } from '@carteiro/shared';
+import type { CampaignAlert } from '@carteiro/shared';
 import type { Db } from '../../db/database';
 import { notFound } from '../../http/not-found';
 import { type OperatorRef, recordAdminAction } from '../billing/record-admin-action';
@@ -10,27 +10,11 @@ import {
 
 export type { CampaignAlertKind };
 
-export interface OperatorCampaignAlert {
-  id: number;
-  kind: CampaignAlertKind;
-  reason: string;
+/** The shared `CampaignAlert` answer as the server holds it, with its times as dates. */
+export type OperatorCampaignAlert = Omit<CampaignAlert, 'createdAt' | 'acknowledgedAt'> & {
   createdAt: Date;
   acknowledgedAt: Date | null;
-  accountId: string;
-  accountName: string;
-  accountStatus: 'active' | 'suspended';
-  ownerEmail: string | null;
-  campaignId: string;
-  campaignName: string;
-  campaignStatus: CampaignStatus;
-  /** The campaign's counters now: messages accepted by the relay, hard bounces, spam complaints. */
-  sent: number;
-  bounced: number;
-  complained: number;
-  /** bounced / sent and complained / sent (0 when nothing was sent yet). */
-  bounceRate: number;
-  complaintRate: number;
-}
+};
 
 /**
  * Campaigns flagged for the operator (product §5: paused by bounce/complaint protection, policy rejections),

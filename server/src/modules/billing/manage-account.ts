@@ -1,3 +1,4 @@
+import type { AdminAccount } from '@carteiro/shared';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { notFound } from '../../http/not-found';
@@ -6,17 +7,8 @@ import { accountDirectory } from '../accounts/account-directory';
 import { adminAuditLog } from './billing.db';
 import { type OperatorRef, recordAdminAction } from './record-admin-action';
 
-export interface AdminAccountRow {
-  id: string;
-  name: string;
-  ownerUserId: string;
-  ownerEmail: string | null;
-  balanceMillis: number;
-  priceMillis: number;
-  status: 'active' | 'suspended';
-  emailsSent: number;
-  createdAt: Date;
-}
+/** The shared `AdminAccount` answer as the server holds it, with its creation time as a date. */
+export type AdminAccountRow = Omit<AdminAccount, 'createdAt'> & { createdAt: Date };
 
 /** Every account with balance, price, status and e-mails charged so far (operator back office), newest first. */
 export async function listAccountsForOperator(db: Db, limit = 500): Promise<AdminAccountRow[]> {
