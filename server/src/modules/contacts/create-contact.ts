@@ -1,7 +1,7 @@
 import { type ContactCreateInput, type ContactView, LEGAL_BASIS_REQUIRED } from '@carteiro/shared';
 import { asDb, type Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
-import { addContactsToLists } from '../lists/add-contacts-to-list';
+import { addContactsToLists } from '../subscriptions/add-contacts-to-lists';
 import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { toContactView } from './contact-view';
 import { contacts } from './contacts.db';

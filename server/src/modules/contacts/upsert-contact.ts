@@ -1,7 +1,7 @@
 import type { ContactCreateInput, ContactView } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { addContactsToLists } from '../lists/add-contacts-to-list';
+import { addContactsToLists } from '../subscriptions/add-contacts-to-lists';
 import { contacts } from './contacts.db';
 import { type ContactWriteContext, createContact } from './create-contact';
 import { isUniqueViolation, updateContact } from './update-contact';
