@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
 import { segmentTreeSchema } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
@@ -7,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
-import { readFileSync } from 'node:fs';
 import { type Db, queryRows } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import { eraseContact } from '../contacts/erase-contact';
@@ -251,9 +251,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       if (newer(e.campaign_id, facts[kind])) facts[kind] = e.campaign_id;
       newest.set(e.contact_id, facts);
     }
-    return [...newest.entries()]
-      .map(([contact, f]) => `${contact} ${f.open ?? '-'} ${f.click ?? '-'}`)
-      .sort();
+    return [...newest.entries()].map(([contact, f]) => `${contact} ${f.open ?? '-'} ${f.click ?? '-'}`).sort();
   };
   const storedEngagement = async () =>
     (
@@ -267,7 +265,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       .map((r) => r.row)
       .sort();
 
-  it('segment_engagement holds each contact\'s newest opened and clicked sent campaign, as the events say', async () => {
+  it("segment_engagement holds each contact's newest opened and clicked sent campaign, as the events say", async () => {
     const expected = await expectedEngagement();
     expect(expected.length).toBeGreaterThan(50);
     expect(expected.some((r) => r.endsWith(' -'))).toBe(true);
