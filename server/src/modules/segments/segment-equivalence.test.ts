@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
+import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { compileSegment, compileSegmentPredicate } from './compile-segment';
 import { countSegment, previewSegment, segmentContextFor } from './segments';
 import { compilePreviousSegment } from './testing/previous-segment-compiler';
@@ -306,7 +307,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         const parsed = segmentTreeSchema.safeParse(tree);
         if (!parsed.success) return;
         const now = new Date(nowIso);
-        const ctx = await segmentContextFor(db, accountId, [tree], now);
+        const ctx = await segmentContextFor(db, accountId, [tree], recentSentCampaignIds, now);
         const previous = await ids(
           sql`select c.id::text as id from contacts c
                where c.account_id = ${accountId} and ${compilePreviousSegment(tree, ctx)}`,
@@ -322,8 +323,8 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         );
         expect(joined).toEqual(previous);
         expect(predicate).toEqual(previous);
-        expect(await countSegment(db, accountId, tree, now)).toBe(previous.length);
-        const preview = await previewSegment(db, accountId, tree, now);
+        expect(await countSegment(db, accountId, tree, recentSentCampaignIds, now)).toBe(previous.length);
+        const preview = await previewSegment(db, accountId, tree, recentSentCampaignIds, now);
         expect(preview.length).toBe(Math.min(20, previous.length));
         for (const contact of preview) expect(previous).toContain(contact.id);
         if (previous.length > 0 && previous.length < 240) nonTrivial++;
@@ -346,12 +347,12 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     });
     const compare = async () => {
       for (const n of [1, 2, 3]) {
-        const ctx = await segmentContextFor(db, accountId, [tree(n)], new Date());
+        const ctx = await segmentContextFor(db, accountId, [tree(n)], recentSentCampaignIds, new Date());
         const previous = await ids(
           sql`select c.id::text as id from contacts c
                where c.account_id = ${accountId} and ${compilePreviousSegment(tree(n), ctx)}`,
         );
-        expect(await countSegment(db, accountId, tree(n))).toBe(previous.length);
+        expect(await countSegment(db, accountId, tree(n), recentSentCampaignIds)).toBe(previous.length);
       }
     };
     await compare();
