@@ -9,6 +9,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { REPORT_CLASS } from './report-classes';
 
 export interface AbVariantStats extends AbVariantCounts {
   /** Test-share recipients of the variant. */
@@ -20,7 +21,7 @@ const n = (v: unknown) => Number(v ?? 0);
 /**
  * Per variant of an A/B test, over the test share only (message ids up to `testLastMessageId`, so the winner's
  * later sends to the rest do not tilt the comparison): recipients, delivered (marked sent), unique human opens
- * and unique clicks — the campaign report's own rule: `count(distinct message_id)` of events `not machine`.
+ * and unique clicks — the campaign report's own rule: messages with a human open / click (their firsts).
  */
 export async function abVariantStats(
   db: Db,
@@ -35,14 +36,17 @@ export async function abVariantStats(
          where campaign_id = ${campaignId} and id <= ${testLastMessageId} and variant is not null
          group by variant`,
   );
+  // The messages' first human open and click (the rollup's firsts, reports.db.ts): one index range of the test
+  // share's message ids per class, instead of every open and click event of the campaign.
   const events = await queryRows<{ variant: number; opens: number; clicks: number }>(
     db,
     sql`select m.variant,
-               count(distinct e.message_id) filter (where e.kind = 'open' and not e.machine)::int as opens,
-               count(distinct e.message_id) filter (where e.kind = 'click' and not e.machine)::int as clicks
-          from message_events e join messages m on m.id = e.message_id
-         where e.campaign_id = ${campaignId} and e.kind in ('open', 'click')
-           and m.campaign_id = ${campaignId} and m.id <= ${testLastMessageId} and m.variant is not null
+               count(*) filter (where f.class = ${REPORT_CLASS.humanOpen})::int as opens,
+               count(*) filter (where f.class = ${REPORT_CLASS.humanClick})::int as clicks
+          from message_event_firsts f join messages m on m.id = f.message_id
+         where f.campaign_id = ${campaignId} and f.class in (${REPORT_CLASS.humanOpen}, ${REPORT_CLASS.humanClick})
+           and f.message_id <= ${testLastMessageId}
+           and m.campaign_id = ${campaignId} and m.variant is not null
          group by m.variant`,
   );
   return Array.from({ length: variantCount }, (_, index) => {
