@@ -78,7 +78,7 @@ async function seed(db: Database['db']) {
   const links = await queryRows<{ id: number }>(
     db,
     sql`insert into campaign_links (campaign_id, url)
-        select ${campaignId}, 'https://loja.exemplo.com.br/produtos/' || g from generate_series(1, ${LINKS}) g
+        select ${campaignId}, 'https://loja.exemplo.com.br/produtos/' || g from generate_series(1, ${LINKS}::int) g
         returning id`,
   );
   const linkIds = links.map((l) => Number(l.id));
@@ -87,7 +87,7 @@ async function seed(db: Database['db']) {
         select ${campaignId}, ${accountId}, gen_random_uuid(), 'pessoa' || g || '@exemplo.com.br', 'sent',
                md5(g::text) || lpad(g::text, 8, '0'), now() - interval '80 hours', 1,
                case when g <= ${Math.floor(MESSAGES / 5)} then g % 2 end
-          from generate_series(1, ${MESSAGES}) g`,
+          from generate_series(1, ${MESSAGES}::int) g`,
   );
   const [range] = await queryRows<{ first: number; test_last: number }>(
     db,
@@ -106,7 +106,7 @@ async function seed(db: Database['db']) {
                  case when k.kind = 'click' then (${`{${linkIds.join(',')}}`}::int[])[1 + floor(x.r2 * ${LINKS})::int] end,
                  case when k.kind = 'bounce' then (array['hard', 'soft', 'policy'])[1 + floor(x.r2 * 3)::int] end,
                  now() - interval '75 hours' + (g::float8 / ${EVENTS}) * interval '72 hours'
-            from generate_series(${from}, ${to}) g
+            from generate_series(${from}::int, ${to}::int) g
            cross join lateral (select random() as m, random() as r, random() as r2, g as keep) x
            cross join lateral (select case when x.r < 0.6 then 'open' when x.r < 0.95 then 'click'
                                            when x.r < 0.97 then 'bounce' when x.r < 0.98 then 'complaint'
