@@ -95,6 +95,9 @@ async function seed(db: Database['db']) {
           from messages where campaign_id = ${campaignId}`,
   );
   const firstId = Number(range?.first);
+  await db.execute(
+    sql`update campaign_sends set ab_test_last_message_id = ${Number(range?.test_last)} where campaign_id = ${campaignId}`,
+  );
   const t0 = performance.now();
   for (let from = 1; from <= EVENTS; from += CHUNK) {
     const to = Math.min(from + CHUNK - 1, EVENTS);

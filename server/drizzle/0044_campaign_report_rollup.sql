@@ -32,7 +32,8 @@ $$;
 -- Every statement that inserts events (the tracking recorder's batches, bounces, complaints, unsubscribes) folds
 -- them into the reports module's rollup in one more statement: the messages' firsts of each class it carries
 -- (inserted ON CONFLICT DO NOTHING: a repeated open finds its message's row and adds nothing), then per campaign,
--- UTC hour and class the events and the new firsts, added to the counters in one upsert. Both inserts go in key
+-- UTC hour and class the events and the new firsts (and an A/B test share's firsts by variant), added to the
+-- counters in one upsert. Both inserts go in key
 -- order, so two batches touching the same rows wait for each other instead of deadlocking.
 CREATE FUNCTION "campaign_report_rollup_record"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -49,13 +50,25 @@ BEGIN
     SELECT campaign_id, class, message_id FROM candidates ORDER BY campaign_id, class, message_id
     ON CONFLICT DO NOTHING
     RETURNING campaign_id, class, message_id
+  ), new_firsts AS (
+    SELECT c.campaign_id, c.hour, c.class, c.message_id
+      FROM firsts f JOIN candidates c USING (campaign_id, class, message_id)
   ), deltas AS (
     SELECT campaign_id, hour, class, count(*) AS events, 0 AS uniques FROM classified
      GROUP BY campaign_id, hour, class
     UNION ALL
-    SELECT c.campaign_id, c.hour, c.class, 0, count(*)
-      FROM firsts f JOIN candidates c USING (campaign_id, class, message_id)
-     GROUP BY c.campaign_id, c.hour, c.class
+    SELECT campaign_id, hour, class, 0, count(*) FROM new_firsts GROUP BY campaign_id, hour, class
+    UNION ALL
+    -- An A/B test's share (message ids up to the campaign's ab_test_last_message_id): its new first human opens
+    -- and clicks by variant, `variant:<n>:open|click` — one probe of campaign_sends per first, and of messages
+    -- for the test share's only (LATERAL … LIMIT 1: probes whatever the batch size, never a hash of messages).
+    SELECT f.campaign_id, f.hour, 'variant:' || m.variant || ':' || f.class, 0, count(*)
+      FROM new_firsts f
+     CROSS JOIN LATERAL (SELECT ab_test_last_message_id AS test_last FROM campaign_sends
+                          WHERE campaign_id = f.campaign_id LIMIT 1) s
+     CROSS JOIN LATERAL (SELECT variant FROM messages WHERE id = f.message_id AND variant IS NOT NULL LIMIT 1) m
+     WHERE f.class IN ('open', 'click') AND f.message_id <= s.test_last
+     GROUP BY f.campaign_id, f.hour, 'variant:' || m.variant || ':' || f.class
   )
   INSERT INTO campaign_report_counts AS t (campaign_id, hour, class, events, uniques)
   SELECT campaign_id, hour, class, sum(events), sum(uniques) FROM deltas
@@ -87,5 +100,12 @@ SELECT campaign_id, hour, class, sum(events), sum(uniques) FROM (
   SELECT campaign_id, hour, class, count(*) AS events, 0 AS uniques FROM classified GROUP BY campaign_id, hour, class
   UNION ALL
   SELECT campaign_id, hour, class, 0, count(*) FROM candidates GROUP BY campaign_id, hour, class
+  UNION ALL
+  SELECT c.campaign_id, c.hour, 'variant:' || m.variant || ':' || c.class, 0, count(*)
+    FROM candidates c
+    JOIN campaign_sends s ON s.campaign_id = c.campaign_id AND c.message_id <= s.ab_test_last_message_id
+    JOIN messages m ON m.id = c.message_id AND m.variant IS NOT NULL
+   WHERE c.class IN ('open', 'click')
+   GROUP BY c.campaign_id, c.hour, 'variant:' || m.variant || ':' || c.class
 ) deltas
 GROUP BY campaign_id, hour, class;

@@ -9,7 +9,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
-import { REPORT_CLASS } from './report-classes';
+import { REPORT_CLASS, VARIANT_CLASS_PREFIX, variantClass } from './report-classes';
 
 export interface AbVariantStats extends AbVariantCounts {
   /** Test-share recipients of the variant. */
@@ -19,9 +19,10 @@ export interface AbVariantStats extends AbVariantCounts {
 const n = (v: unknown) => Number(v ?? 0);
 
 /**
- * Per variant of an A/B test, over the test share only (message ids up to `testLastMessageId`, so the winner's
- * later sends to the rest do not tilt the comparison): recipients, delivered (marked sent), unique human opens
- * and unique clicks — the campaign report's own rule: messages with a human open / click (their firsts).
+ * Per variant of an A/B test, over the test share only (message ids up to the campaign's
+ * `ab_test_last_message_id`, so the winner's later sends to the rest do not tilt the comparison): recipients,
+ * delivered (marked sent), unique human opens and unique clicks — the campaign report's own rule (messages with a
+ * human open / click), from the rollup's per-variant firsts (`variant:<n>:open|click`): hours × variants rows.
  */
 export async function abVariantStats(
   db: Db,
@@ -36,28 +37,21 @@ export async function abVariantStats(
          where campaign_id = ${campaignId} and id <= ${testLastMessageId} and variant is not null
          group by variant`,
   );
-  // The messages' first human open and click (the rollup's firsts, reports.db.ts): one index range of the test
-  // share's message ids per class, instead of every open and click event of the campaign.
-  const events = await queryRows<{ variant: number; opens: number; clicks: number }>(
+  const firsts = await queryRows<{ class: string; uniques: number | string }>(
     db,
-    sql`select m.variant,
-               count(*) filter (where f.class = ${REPORT_CLASS.humanOpen})::int as opens,
-               count(*) filter (where f.class = ${REPORT_CLASS.humanClick})::int as clicks
-          from message_event_firsts f join messages m on m.id = f.message_id
-         where f.campaign_id = ${campaignId} and f.class in (${REPORT_CLASS.humanOpen}, ${REPORT_CLASS.humanClick})
-           and f.message_id <= ${testLastMessageId}
-           and m.campaign_id = ${campaignId} and m.variant is not null
-         group by m.variant`,
+    sql`select class, sum(uniques) as uniques from campaign_report_counts
+         where campaign_id = ${campaignId} and starts_with(class, ${VARIANT_CLASS_PREFIX})
+         group by class`,
   );
+  const unique = (index: number, cls: string) => n(firsts.find((r) => r.class === variantClass(index, cls))?.uniques);
   return Array.from({ length: variantCount }, (_, index) => {
     const s = sent.find((r) => n(r.variant) === index);
-    const e = events.find((r) => n(r.variant) === index);
     return {
       index,
       recipients: n(s?.recipients),
       delivered: n(s?.delivered),
-      uniqueOpens: n(e?.opens),
-      uniqueClicks: n(e?.clicks),
+      uniqueOpens: unique(index, REPORT_CLASS.humanOpen),
+      uniqueClicks: unique(index, REPORT_CLASS.humanClick),
     };
   });
 }

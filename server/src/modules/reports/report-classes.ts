@@ -20,6 +20,17 @@ export const REPORT_CLASS = {
 /** Prefix of the per-link classes (`link:<campaign_links.id>`: human clicks on that link). */
 export const LINK_CLASS_PREFIX = 'link:';
 
+/**
+ * Prefix of an A/B test share's classes, `variant:<n>:open` and `variant:<n>:click`: the new first human opens and
+ * clicks of the test share's messages (ids up to `campaign_sends.ab_test_last_message_id`) by variant — uniques
+ * only (their events stay 0).
+ */
+export const VARIANT_CLASS_PREFIX = 'variant:';
+
+export function variantClass(variant: number, humanClass: string): string {
+  return `${VARIANT_CLASS_PREFIX}${variant}:${humanClass}`;
+}
+
 /** Prefix every bounce class shares (`bounce:<kind>`, `bounce:unknown` for a bounce without a kind). */
 export const BOUNCE_CLASS_PREFIX = 'bounce:';
 

@@ -84,7 +84,11 @@ async function seedCampaigns(db: Db, perCampaign = 60): Promise<Seeded> {
       messages: messages.map((m) => ({ id: Number(m.id), token: m.token, contactId: m.contact_id })),
     });
   }
+  // The first campaign's test share: its first 40 messages, in three variants (the snapshot writes both at once).
   const abTestLast = (campaigns[0] as SeededCampaign).messages[39]?.id as number;
+  await db.execute(
+    sql`update campaign_sends set ab_test_last_message_id = ${abTestLast} where campaign_id = ${campaigns[0]?.id}`,
+  );
   return { accountId, campaigns, abTestLast };
 }
 

@@ -11,7 +11,8 @@ import { campaigns } from '../campaigns/campaigns.db';
  *
  * A class is what the report counts (`report-classes.ts`; the SQL function `campaign_report_classes` maps an
  * event to its classes): `open` and `click` (human), `open:machine` and `click:machine`, `link:<link id>` (a
- * human click on that link), `unsubscribe`, `bounce:hard|soft|policy|unknown`, `complaint`.
+ * human click on that link), `unsubscribe`, `bounce:hard|soft|policy|unknown`, `complaint`; and from the firsts of
+ * an A/B test share, `variant:<n>:open|click` (report-classes.ts).
  *
  * message_events is append-only; the only way events leave is with their campaign or account (foreign-key
  * cascades), which take these rows with them. Erasing a contact deletes the contact, not the events of the
