@@ -189,6 +189,20 @@ export async function addContactsToLists(
   });
 }
 
+/**
+ * `addContactsToLists` for the account's own writes, with these confirmation links: what contacts' writes (the
+ * dashboard's routes, the public API's contacts) receive as their `JoinLists`.
+ */
+export function joinListsWith(links: ConsentLinks) {
+  return (
+    db: Db,
+    accountId: string,
+    listIds: string[],
+    contactIds: string[],
+    cause: Extract<ListJoinCause, { kind: 'sender' }>,
+  ): Promise<AddToListsResult> => addContactsToLists(db, links, accountId, listIds, contactIds, cause);
+}
+
 /** One list: `addContactsToLists`. */
 export function addContactsToList(
   db: Db,
