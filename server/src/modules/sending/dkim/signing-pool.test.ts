@@ -94,6 +94,42 @@ describe('the DKIM signing pool', () => {
     },
   );
 
+  it('hands back views of the chunk a thread signed in place: the batch is not copied again', async () => {
+    const pooled = await pool.signAll([rsa.signer], batch.slice(0, 7));
+    // One chunk (chunkSize 7): every signed message lies in the one buffer the thread handed back, in order.
+    const shared = pooled[0]?.buffer;
+    expect(pooled.every((m) => m.buffer === shared)).toBe(true);
+    expect(batch.slice(0, 7).some((m) => m.buffer === shared)).toBe(false);
+    for (let i = 1; i < pooled.length; i++) {
+      expect((pooled[i] as Buffer).byteOffset).toBeGreaterThan((pooled[i - 1] as Buffer).byteOffset);
+    }
+    expect(pooled.map((m, i) => m.equals(rsa.signer.sign(batch[i] as Buffer)))).not.toContain(false);
+  });
+
+  it('prepends on this thread the signature lines longer than the room left for them', async () => {
+    // 400 bytes per signer: the Ed25519 lines (~380) fit in front of one, Ed25519 + RSA-2048 (~1,020) in 800 do not.
+    const tight = createDkimSigningPool({ threads: 1, chunkSize: 7, signatureRoom: 400 });
+    try {
+      for (const signers of [[ed.signer], [ed.signer, rsa.signer]]) {
+        const pooled = await tight.signAll(signers, batch);
+        for (let i = 0; i < batch.length; i++) {
+          const single = signers.reduce((out, s) => s.sign(out), batch[i] as Buffer);
+          expect(pooled[i]?.equals(single), `message ${i}`).toBe(true);
+        }
+        for (const raw of pooled) expect(await dkimProblems(raw, records, signers.length)).toEqual([]);
+      }
+      // What overflowed is a copy of its own; what fitted is a view of the chunk handed back.
+      const [fitted, overflowed] = await Promise.all([
+        tight.signAll([ed.signer], batch.slice(0, 2)),
+        tight.signAll([ed.signer, rsa.signer], batch.slice(0, 2)),
+      ]);
+      expect(fitted?.[0]?.buffer).toBe(fitted?.[1]?.buffer);
+      expect(overflowed?.[0]?.buffer).not.toBe(overflowed?.[1]?.buffer);
+    } finally {
+      await tight.close();
+    }
+  });
+
   it('keeps the order of concurrent batches and of a signer first seen later', async () => {
     const other = signer('rsa-sha256', 'outra');
     const [a, b, c] = await Promise.all([
