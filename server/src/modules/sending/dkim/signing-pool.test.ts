@@ -110,21 +110,20 @@ describe('the DKIM signing pool', () => {
     // 400 bytes per signer: the Ed25519 lines (~380) fit in front of one, Ed25519 + RSA-2048 (~1,020) in 800 do not.
     const tight = createDkimSigningPool({ threads: 1, chunkSize: 7, signatureRoom: 400 });
     try {
+      // A few built messages and the hand-written ones (shorter header lists).
+      const some = [...batch.slice(0, 12), ...batch.slice(-2)];
       for (const signers of [[ed.signer], [ed.signer, rsa.signer]]) {
-        const pooled = await tight.signAll(signers, batch);
-        for (let i = 0; i < batch.length; i++) {
-          const single = signers.reduce((out, s) => s.sign(out), batch[i] as Buffer);
+        const pooled = await tight.signAll(signers, some);
+        for (let i = 0; i < some.length; i++) {
+          const single = signers.reduce((out, s) => s.sign(out), some[i] as Buffer);
           expect(pooled[i]?.equals(single), `message ${i}`).toBe(true);
         }
         for (const raw of pooled) expect(await dkimProblems(raw, records, signers.length)).toEqual([]);
       }
-      // What overflowed is a copy of its own; what fitted is a view of the chunk handed back.
-      const [fitted, overflowed] = await Promise.all([
-        tight.signAll([ed.signer], batch.slice(0, 2)),
-        tight.signAll([ed.signer, rsa.signer], batch.slice(0, 2)),
-      ]);
-      expect(fitted?.[0]?.buffer).toBe(fitted?.[1]?.buffer);
-      expect(overflowed?.[0]?.buffer).not.toBe(overflowed?.[1]?.buffer);
+      // What fitted is a view of the chunk handed back, the room of the messages around it included.
+      const fitted = await tight.signAll([ed.signer], batch.slice(0, 2));
+      expect(fitted[0]?.buffer).toBe(fitted[1]?.buffer);
+      expect(fitted[0]?.buffer.byteLength).toBe(2 * 400 + (batch[0]?.length ?? 0) + (batch[1]?.length ?? 0));
     } finally {
       await tight.close();
     }
