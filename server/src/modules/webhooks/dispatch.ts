@@ -87,7 +87,13 @@ export async function dispatchEvents(db: Db, limit = 500): Promise<number> {
 export async function redeliver(db: Db, accountId: string, deliveryId: string): Promise<boolean> {
   const rows = await db
     .update(webhookDeliveries)
-    .set({ status: 'pending', runAttempts: 0, nextAttemptAt: sql`clock_timestamp()`, claimToken: null })
+    .set({
+      status: 'pending',
+      runAttempts: 0,
+      nextAttemptAt: sql`clock_timestamp()`,
+      claimToken: null,
+      leasedUntil: null,
+    })
     .where(
       and(
         eq(webhookDeliveries.id, deliveryId),

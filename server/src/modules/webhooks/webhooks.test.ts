@@ -458,7 +458,7 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         expect(claimed.filter((d) => d.endpointId === ep.id)).toHaveLength(1);
         // Its lease ends: moved on the row (a lease is the database's time), not waited for.
         await t.database.db.execute(
-          sql`update webhook_deliveries set next_attempt_at = now() where endpoint_id = ${ep.id}`,
+          sql`update webhook_deliveries set leased_until = now() where endpoint_id = ${ep.id}`,
         );
       } finally {
         worker = await startWorker();
@@ -507,7 +507,7 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         expect([first?.id, second?.id]).not.toContain(late?.id);
       } finally {
         // The three leases end; the worker delivers them.
-        await db.execute(sql`update webhook_deliveries set next_attempt_at = now() where endpoint_id = ${ep.id}`);
+        await db.execute(sql`update webhook_deliveries set leased_until = now() where endpoint_id = ${ep.id}`);
         worker = await startWorker();
       }
       const done = await settled(owner, ep.id, 3);
