@@ -79,9 +79,9 @@ export interface DueKey {
 /**
  * Claims due pending deliveries (FOR UPDATE SKIP LOCKED: any number of workers), per endpoint at most
  * `perEndpoint` minus what this worker already has in flight for it (`busy`), `total` at most, endpoints in a
- * random order so none starves the others. Each claimed delivery gets `claimToken` and a lease (`leased_until`,
- * its place in the due order unchanged): a worker that dies mid-attempt leaves it due again when the lease ends (a
- * live worker whose attempt outlasts the lease does not take it a second time: `held`). Returns each delivery with its event's payload and
+ * random order so none starves the others. Each claimed delivery gets `claimToken` and is pushed one lease
+ * ahead: a worker that dies mid-attempt leaves it due again when the lease ends (a live worker whose attempt
+ * outlasts the lease does not take it a second time: `held`). Returns each delivery with its event's payload and
  * its endpoint, in due order.
  */
 export async function claimDueDeliveries(
@@ -127,8 +127,7 @@ export async function claimDueDeliveries(
     'webhooks_claim_due_v2',
     // Both ends of the scan are index conditions on webhook_deliveries_due_idx: the start (the endpoint's `after`
     // key, or the beginning) and the end (now, computed once: a volatile clock_timestamp() in the WHERE would be a
-    // filter). The lease is a filter: it is in no index, so stamping it is a HOT update that leaves no index entry
-    // behind; the scan steps over the leased entries, at most what the workers have in flight for the endpoint.
+    // filter, and the scan would walk on through every entry leased into the future).
     sql`with busy as (
           select * from unnest(${pgTextArray(busyIds)}::uuid[], ${pgTextArray(busyCounts)}::int[]) as b(endpoint_id, n)),
         after as (
@@ -146,7 +145,6 @@ export async function claimDueDeliveries(
                where d.endpoint_id = e.id and d.status = 'pending'
                  and (d.next_attempt_at, d.created_at) >= (e.after_at, e.after_created)
                  and d.next_attempt_at <= (select clock_timestamp())
-                 and (d.leased_until is null or d.leased_until <= (select clock_timestamp()))
                  and d.id <> all(${pgTextArray([...(options.held ?? [])])}::uuid[])
                order by d.next_attempt_at, d.created_at
                limit e.room
@@ -155,7 +153,7 @@ export async function claimDueDeliveries(
         claimed as (
           update webhook_deliveries d
              set claim_token = ${options.claimToken}::uuid,
-                 leased_until = clock_timestamp() + make_interval(secs => ${options.leaseSeconds}::int)
+                 next_attempt_at = clock_timestamp() + make_interval(secs => ${options.leaseSeconds}::int)
             from picked where d.id = picked.id
           returning d.id, d.endpoint_id, d.event_id, d.event_type, d.run_attempts, d.created_at)
         select c.id, c.endpoint_id, c.event_id, c.event_type, c.run_attempts, ev.payload::text as body,
@@ -197,14 +195,15 @@ export async function claimDueDeliveries(
 }
 
 /**
- * Gives back claimed deliveries that were never attempted (a stopping worker's queue): their lease is cleared, so
- * any worker may claim them at once. Only while still held by the same claim.
+ * Gives back claimed deliveries that were never attempted (a stopping worker's queue): each is due again at once,
+ * at its place in the due order (the lease undone). Only while still held by the same claim.
  */
 export async function releaseClaims(db: Db, deliveries: ClaimedDelivery[]): Promise<void> {
   await db.execute(
-    sql`update webhook_deliveries d set leased_until = null, claim_token = null
+    sql`update webhook_deliveries d set next_attempt_at = r.due_at, claim_token = null
           from unnest(${pgTextArray(deliveries.map((d) => d.id))}::uuid[],
-                      ${pgTextArray(deliveries.map((d) => d.claimToken))}::uuid[]) as r(id, token)
+                      ${pgTextArray(deliveries.map((d) => d.claimToken))}::uuid[],
+                      ${pgTextArray(deliveries.map((d) => d.dueKey.at))}::timestamptz[]) as r(id, token, due_at)
          where d.id = r.id and d.claim_token = r.token and d.status = 'pending'`,
   );
 }
@@ -351,7 +350,7 @@ export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promis
           update webhook_deliveries d
              set status = o.status, attempts = d.attempts + 1, run_attempts = d.run_attempts + 1,
                  last_status_code = o.code, last_attempt_at = o.at,
-                 next_attempt_at = coalesce(o.retry_at, d.next_attempt_at), claim_token = null, leased_until = null,
+                 next_attempt_at = coalesce(o.retry_at, d.next_attempt_at), claim_token = null,
                  first_attempt = case when d.attempts = 0 and o.status = 'succeeded'
                                       then jsonb_build_object('attemptedAt', o.at, 'statusCode', o.code,
                                                               'durationMs', o.duration, 'responseBody', o.body)
@@ -437,7 +436,7 @@ async function disableEndpoint(deps: EndpointEffectDeps, endpointId: string, rea
   await queryRows(
     deps.db,
     sql`with cancelled as (
-          update webhook_deliveries set status = 'failed', claim_token = null, leased_until = null
+          update webhook_deliveries set status = 'failed', claim_token = null
            where endpoint_id = ${endpointId} and status = 'pending' and event_type <> 'webhook.test'
           returning id)
         insert into webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error, response_body)

@@ -92,7 +92,6 @@ export async function redeliver(db: Db, accountId: string, deliveryId: string): 
       runAttempts: 0,
       nextAttemptAt: sql`clock_timestamp()`,
       claimToken: null,
-      leasedUntil: null,
     })
     .where(
       and(

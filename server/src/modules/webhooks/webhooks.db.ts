@@ -81,9 +81,8 @@ export const WEBHOOK_DELIVERY_STATUS = ['pending', 'succeeded', 'failed'] as con
 /**
  * One event to one endpoint: the unit of retry, and the delivery queue itself (ADR 0026). A pending delivery is
  * due at `next_attempt_at`; a worker claims due ones with FOR UPDATE SKIP LOCKED, stamping `claim_token` and
- * `leased_until` (WEBHOOKS_LEASE_SECONDS ahead): if the worker dies mid-attempt the delivery is due again when the
- * lease ends. The lease is in no index, so a claim is a HOT update (the table keeps room on its pages: fillfactor)
- * that writes no index entry. The outcome settles it (succeeded / failed) or schedules the next retry.
+ * moving `next_attempt_at` one lease ahead (WEBHOOKS_LEASE_SECONDS): if the worker dies mid-attempt the delivery
+ * is due again when the lease ends. The outcome settles it (succeeded / failed) or schedules the next retry.
  * `attempts` counts every attempt (the log); `run_attempts` those since the last "reenviar" (the retry budget).
  * `first_attempt`: a first attempt that succeeded is kept here instead of as a `webhook_attempts` row (the
  * common case of the hot path: one row fewer per event); the delivery log shows it as an attempt.
@@ -105,7 +104,6 @@ export const webhookDeliveries = pgTable(
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
     claimToken: uuid('claim_token'),
-    leasedUntil: timestamp('leased_until', { withTimezone: true }),
     firstAttempt: jsonb('first_attempt').$type<InlineAttempt>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
   },
