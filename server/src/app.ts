@@ -45,6 +45,7 @@ import {
   mailPolicyLimitsFrom,
 } from './modules/mail-policy/assert-may-cause-mail';
 import { registerMetrics } from './modules/metrics/metrics';
+import { exportContactData } from './modules/privacy-requests/export-contact-data';
 import { privacyRequestsRoutes } from './modules/privacy-requests/privacy-requests.routes';
 import { apiKeysRoutes } from './modules/public-api/api-keys.routes';
 import { PUBLIC_API_GROUPS } from './modules/public-api/groups';
@@ -190,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: database.db,
     links: consentLinks,
     eraseMentions: deleteImportFilesMentioning,
+    exportContactData,
   });
   await app.register(listsRoutes, { db: database.db });
   await app.register(segmentsRoutes, { db: database.db });

@@ -16,6 +16,7 @@ import { campaigns } from '../campaigns/campaigns.db';
 import { lists } from '../lists/lists.db';
 import { type CompiledSegment, compileSegment, compileSegmentPredicate, type SegmentContext } from './compile-segment';
 import { foldDeliveries } from './segment-deliveries';
+import { foldEngagement } from './segment-engagement';
 import { type SegmentRow, segments } from './segments.db';
 
 /** work_mem of one segment read with contact sets: a hash of ~1M contact ids (≈ 50 MB) fits in one batch. */
@@ -51,8 +52,8 @@ function collect(
 /**
  * The context trees are compiled in: of the custom field keys and lists they name, those the account has (one
  * indexed query for the lists, one `fields ? key` probe per key — not a scan of every contact's keys), the
- * account's time zone, its last sent campaigns (those a "não abriu nenhuma" looks at folded into
- * segment_deliveries first, once each), the clock.
+ * account's time zone, its last sent campaigns (folded into segment_engagement first, and those a "não abriu
+ * nenhuma" looks at into segment_deliveries, once each), the clock.
  */
 export async function segmentContextFor(
   db: Db,
@@ -89,6 +90,12 @@ export async function segmentContextFor(
           .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.status, 'sent')))
           .orderBy(sql`${campaigns.startedAt} desc nulls last`, desc(campaigns.id))
           .limit(lastN.max);
+  // Opened/clicked over the last N: the events of those campaigns must be in segment_engagement.
+  await foldEngagement(
+    db,
+    accountId,
+    recent.map((r) => r.id),
+  );
   // "Não abriu nenhuma": the deliveries of the campaigns it looks at must be in segment_deliveries.
   if (lastN.delivered > 0) {
     await foldDeliveries(
