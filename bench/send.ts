@@ -22,7 +22,9 @@
  * engine then writes one coalesced outbox row per delivered batch, in its outcome statement); BENCH_WEBHOOK_DRAIN=1
  * also runs the webhook worker (dispatcher + delivery lanes, ADR 0026) in every sender process, POSTing every event
  * to a receiver on 127.0.0.1 — the whole webhook machinery competing with the engine for the same CPUs — and prints
- * how long after the last message delivered the last event arrived, and the events' rate against the engine's.
+ * how long after the last message delivered the last event arrived, and the events' rate against the engine's;
+ * with BENCH_WEBHOOK=off,on it also prints the webhook path's CPU and database work (statements, rows, buffers from
+ * pg_stat_database) per event, each the webhook run minus the engine-alone run.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';

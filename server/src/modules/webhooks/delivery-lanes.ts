@@ -197,7 +197,10 @@ export class WebhookDeliveryLanes {
 
   /** Starts an endpoint's queued deliveries, in due order, while it and the process have free slots. */
   private startQueued(endpointId: string): void {
-    if (this.gone.has(endpointId)) return this.dropQueued(endpointId);
+    if (this.gone.has(endpointId)) {
+      this.dropQueued(endpointId);
+      return;
+    }
     const queue = this.queued.get(endpointId);
     if (!queue) return;
     while (

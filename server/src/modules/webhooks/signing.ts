@@ -30,9 +30,7 @@ function hmacKey(secret: string): KeyObject {
   let key = hmacKeys.get(secret);
   if (!key) {
     if (hmacKeys.size >= HMAC_KEYS_KEPT) hmacKeys.clear();
-    key = createSecretKey(
-      Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64'),
-    );
+    key = createSecretKey(Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64'));
     hmacKeys.set(secret, key);
   }
   return key;

@@ -627,7 +627,10 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         headers: owner.headers,
       });
       expect(again.statusCode).toBe(202);
-      await until(async () => ((await deliveries(owner, ep.id))[0]?.attempts === 2 ? true : null), 'the second attempt');
+      await until(
+        async () => ((await deliveries(owner, ep.id))[0]?.attempts === 2 ? true : null),
+        'the second attempt',
+      );
       const [twice] = await settled(owner, ep.id, 1);
       // Newest first: the redelivery (a row of its own), then the first attempt (kept on the delivery).
       expect(twice?.attemptLog.map((a) => a.responseBody)).toEqual(['de novo', 'recebido']);
@@ -650,7 +653,12 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       let stopping: Promise<void> | null = null;
       try {
         for (let i = 0; i < 6; i++) {
-          await emitWebhookEvent(t.database.db, owner.accountId, 'campaign.paused', sampleData['campaign.paused'] as never);
+          await emitWebhookEvent(
+            t.database.db,
+            owner.accountId,
+            'campaign.paused',
+            sampleData['campaign.paused'] as never,
+          );
         }
         await lanes.dispatchOnce();
         await until(async () => held.length === 2, 'the endpoint to fill its two slots');
