@@ -100,7 +100,7 @@ describe('the analysis finds each kind of crossing', () => {
       'export const a = (db) => db.insert(ownerItems).values({});',
       'export const b = (db) => db.execute(sql`update owner_notes set x = 1`);',
       // A statement's text after a nested template is still its own.
-      'export const c = (db, f) => db.execute(sql`select * from owner_items ${f ? sql`where true` : sql``} join owner_notes n on true`);',
+      `export const c = (db, f) => db.execute(sql\`select * from owner_items \${f ? sql\`where true\` : sql\`\`} join owner_notes n on true\`);`,
     ].join('\n'),
   );
   write(

@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
+import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { eraseContact } from '../contacts/erase-contact';
 import { compileSegment, compileSegmentPredicate } from './compile-segment';
 import { countSegment, previewSegment, segmentContextFor } from './segments';
@@ -381,7 +382,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         const parsed = segmentTreeSchema.safeParse(tree);
         if (!parsed.success) return;
         const now = new Date(nowIso);
-        const ctx = await segmentContextFor(db, accountId, [tree], now);
+        const ctx = await segmentContextFor(db, accountId, [tree], recentSentCampaignIds, now);
         const previous = await ids(
           sql`select c.id::text as id from contacts c
                where c.account_id = ${accountId} and ${compilePreviousSegment(tree, ctx)}`,
@@ -397,8 +398,8 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         );
         expect(joined).toEqual(previous);
         expect(predicate).toEqual(previous);
-        expect(await countSegment(db, accountId, tree, now)).toBe(previous.length);
-        const preview = await previewSegment(db, accountId, tree, now);
+        expect(await countSegment(db, accountId, tree, recentSentCampaignIds, now)).toBe(previous.length);
+        const preview = await previewSegment(db, accountId, tree, recentSentCampaignIds, now);
         expect(preview.length).toBe(Math.min(20, previous.length));
         for (const contact of preview) expect(previous).toContain(contact.id);
         if (previous.length > 0 && previous.length < 240) nonTrivial++;
@@ -423,12 +424,14 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       for (const operator of ['opened_none', 'opened_any', 'clicked_any'] as const) {
         for (const n of [1, 2, 3]) {
           const tree = engagement(operator, n);
-          const ctx = await segmentContextFor(db, accountId, [tree], new Date());
+          const ctx = await segmentContextFor(db, accountId, [tree], recentSentCampaignIds, new Date());
           const previous = await ids(
             sql`select c.id::text as id from contacts c
                  where c.account_id = ${accountId} and ${compilePreviousSegment(tree, ctx)}`,
           );
-          expect(await countSegment(db, accountId, tree), `${operator} ${n}`).toBe(previous.length);
+          expect(await countSegment(db, accountId, tree, recentSentCampaignIds), `${operator} ${n}`).toBe(
+            previous.length,
+          );
           const predicate = await ids(
             sql`select c.id::text as id from contacts c
                  where c.account_id = ${accountId} and ${compileSegmentPredicate(tree, ctx)}`,
