@@ -180,7 +180,7 @@ export function suppressionProbeHashes(normalisedEmails: string[]): string {
  * row), for a hot path that folds the probe into a statement of its own: `hashes` is an SQL value of
  * `suppressionProbeHashes` (a parameter, so the statement keeps one text); `suppressionsByAddress` reads it.
  */
-export function suppressionRowsOverSql(accountId: string, hashes: SQL): SQL {
+export function suppressionRowsOverSql(accountId: string | SQL, hashes: SQL): SQL {
   return sql`(select coalesce(array_agg(${suppressions.emailHash} || ':' || ${suppressions.reason}), '{}'::text[])
                 from ${suppressions}
                where ${suppressions.accountId} = ${accountId}

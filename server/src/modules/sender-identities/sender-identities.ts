@@ -83,7 +83,7 @@ export function senderAllowedKey(fromEmail: string): { email: string; domain: st
  * an `unnest`, so its statement keeps one text — and its suppressions in one round trip). Same rule, same tables:
  * a confirmed address of the account, or any address at a verified, not suspended domain of it.
  */
-export function senderAllowedOverSql(accountId: string, email: SQL, domain: SQL): SQL {
+export function senderAllowedOverSql(accountId: string | SQL, email: SQL, domain: SQL): SQL {
   return sql`(exists (select 1 from ${senderAddresses}
                        where ${senderAddresses.accountId} = ${accountId} and ${senderAddresses.email} = ${email}
                          and ${senderAddresses.confirmedAt} is not null)
