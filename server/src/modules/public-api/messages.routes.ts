@@ -23,7 +23,6 @@ import { emitSandboxDelivered } from '../transactional/sandbox-webhooks';
 import {
   sendTransactional,
   TRANSACTIONAL_READ_SLOTS,
-  type TransactionalReadValues,
   transactionalReadOf,
   transactionalReadSql,
   transactionalReadValues,
@@ -142,9 +141,7 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     handler: async ({ key, body, keyRead }) => {
       const [input] = await resolveMessageFiles(db, key.accountId, [body]);
       if (!input) throw new Error('resolveMessageFiles lost the message');
-      const read = keyRead
-        ? transactionalReadOf(keyRead.values as TransactionalReadValues, keyRead.columns)
-        : undefined;
+      const read = keyRead ? transactionalReadOf([body], keyRead) : undefined;
       const options = { publicUrl, sandbox: key.mode === 'test', read };
       // A scheduled send is committed alone: a group commit makes batches due at once.
       const result = body.sendAt

@@ -17,10 +17,10 @@ export interface OperationContext<P, Q, B> {
   request: FastifyRequest;
   reply: FastifyReply;
   /**
-   * The operation's read that rode on the key statement (`keyRider`): the values it was made with and the columns
-   * of its row; null when the request was authenticated on its own (then the operation reads for itself).
+   * The columns of the operation's read that rode on the key statement (`keyRider`); null when the request was
+   * authenticated on its own (then the operation reads for itself).
    */
-  keyRead: { values: KeyRider['values']; columns: Record<string, unknown> } | null;
+  keyRead: Record<string, unknown> | null;
 }
 
 /**

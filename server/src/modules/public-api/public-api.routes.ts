@@ -19,7 +19,7 @@ import {
   requestFingerprint,
 } from './idempotency';
 import { buildOpenApiDocument, type OpenApiExtras } from './openapi';
-import { type Operation, type OperationContext, toFastifyPath } from './operation';
+import { type Operation, toFastifyPath } from './operation';
 import type { KeyRider } from './rate-limit';
 
 /** What every operation file of the public API receives. */
@@ -293,7 +293,7 @@ function registerOperation(app: FastifyInstance, operation: Operation, authentic
     ...(operation.bodyLimit ? { bodyLimit: operation.bodyLimit } : {}),
     config: { csrf: false, publicApi: { operation } },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      let keyRead: OperationContext<unknown, unknown, unknown>['keyRead'] = null;
+      let keyRead: Record<string, unknown> | null = null;
       let input: ReturnType<typeof parse>;
       if (rider && keyPending.delete(request)) {
         // The key was not looked up yet (foldsKeyRead): it answers first, as for every request — a request that
@@ -304,8 +304,7 @@ function registerOperation(app: FastifyInstance, operation: Operation, authentic
           await authenticate(request, reply, operation);
           throw error;
         }
-        const carried = rider(input.body);
-        keyRead = { values: carried.values, columns: await authenticate(request, reply, operation, carried) };
+        keyRead = await authenticate(request, reply, operation, rider(input.body));
       } else {
         input = parse(request);
       }

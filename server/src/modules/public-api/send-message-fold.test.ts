@@ -193,6 +193,29 @@ describe.each(DATABASE_KINDS)('a single send with its read in the key statement 
       answer(suppressed.alone, strip(suppressed.alone)),
     );
 
+    // A copy to a suppressed address: the copy is judged by the carried read too.
+    const copied = await bothWays(
+      live.secret,
+      message('ana@destino.com.br', { cc: [{ email: 'fora@destino.com.br' }] }),
+    );
+    expect(copied.folded.json()).toMatchObject({
+      costMillis: 5,
+      messages: [{ status: 'queued', copies: [{ kind: 'cc', status: 'suppressed', costMillis: 0 }] }],
+    });
+    const stripCopies = (res: LightMyRequestResponse) =>
+      JSON.stringify({
+        ...res.json(),
+        balanceMillis: 0,
+        messages: res
+          .json()
+          .messages.map((m: { copies: object[] }) => ({
+            ...m,
+            id: '',
+            copies: m.copies.map((c) => ({ ...c, id: '' })),
+          })),
+      });
+    expect(answer(copied.folded, stripCopies(copied.folded))).toEqual(answer(copied.alone, stripCopies(copied.alone)));
+
     const sandbox = await account({ mode: 'test' });
     const test = await bothWays(sandbox.secret, message('ana@destino.com.br'));
     expect(test.folded.statusCode, test.folded.body).toBe(201);
@@ -215,7 +238,7 @@ describe.each(DATABASE_KINDS)('a single send with its read in the key statement 
       values,
     });
     expect(found?.key.accountId).toBe(live.user.accountId);
-    const read = transactionalReadOf(values, found?.read ?? {});
+    const read = transactionalReadOf(inputs, found?.read ?? {});
     expect(read.row).toMatchObject({ status: 'active', price_millis: 5, allowed: [true] });
     expect(read.row?.suppressions).toHaveLength(1);
     // A revoked key reads nothing.
@@ -234,14 +257,11 @@ describe.each(DATABASE_KINDS)('a single send with its read in the key statement 
     const row = { ...(read.row as TransactionalReadRow), status: 'suspended' };
     const publicUrl = 'https://carteiro.test';
     await expect(
-      prepareTransactional(t.database.db, live.user.accountId, inputs, { publicUrl, read: { values, row } }),
+      prepareTransactional(t.database.db, live.user.accountId, inputs, { publicUrl, read: { ...read, row } }),
     ).rejects.toMatchObject({ code: 'account_suspended' });
     // …unless it was made for other messages: then the send reads for itself.
-    const other = transactionalReadValues([message('outra@destino.com.br')]);
-    const prepared = await prepareTransactional(t.database.db, live.user.accountId, inputs, {
-      publicUrl,
-      read: { values: other, row },
-    });
+    const other = transactionalReadOf([message('outra@destino.com.br')], { ...row });
+    const prepared = await prepareTransactional(t.database.db, live.user.accountId, inputs, { publicUrl, read: other });
     expect(prepared.messages[0]?.suppressedBy).toBe('bounced');
   }, 120_000);
 });

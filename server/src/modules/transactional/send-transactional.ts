@@ -216,11 +216,11 @@ export interface TransactionalReadRow {
 
 /**
  * The transactional read made by the caller, in a statement of its own (the public API's key statement carries it
- * for a single send: one round trip fewer per call): the values it was made for and its row (undefined: no such
- * account). prepareTransactional uses it only when its own values for the messages are these.
+ * for a single send: one round trip fewer per call): the messages' addresses it was made for (`readKeyOf`) and its
+ * row (undefined: no such account). prepareTransactional uses it only when its own messages have those addresses.
  */
 export interface TransactionalRead {
-  values: TransactionalReadValues;
+  key: string;
   row: TransactionalReadRow | undefined;
 }
 
@@ -229,7 +229,7 @@ export interface TransactionalRead {
  * identity, status and price, whether each distinct From is a verified sender (the sender module's rule over an
  * array of them, in order) and which recipients are suppressed (the contacts module's probe). One text whatever
  * the number of senders and recipients. `accountId` is a value, or an SQL expression of the statement that carries
- * this select (the key's account in the public API's key statement, transactionalReadRider).
+ * this select (the key's account in the public API's key statement).
  */
 export function transactionalReadSql(accountId: string | SQL, v: TransactionalReadValues): SQL {
   return sql`select ${accounts.name} as name, ${accounts.legalName} as legal_name, ${accounts.address} as address,
@@ -254,8 +254,10 @@ export const transactionalPrepareStatement = prebuildStatement(
   transactionalPrepareSql,
 );
 
-/** What the messages ask of the read: the distinct From addresses, every envelope address in order, the values. */
-function readPlanOf(inputs: Pick<TransactionalMessageInput, 'from' | 'to' | 'cc' | 'bcc'>[]) {
+type ReadMessage = Pick<TransactionalMessageInput, 'from' | 'to' | 'cc' | 'bcc'>;
+
+/** What the messages ask of the read: the distinct From addresses and every envelope address, in order. */
+function readPlanOf(inputs: ReadMessage[]) {
   const senders = [...new Set(inputs.map((m) => m.from.email))];
   // Every envelope address: each message's `to`, then its cc and bcc copies (one row each).
   const envelopes = inputs.flatMap((input, index) =>
@@ -268,36 +270,37 @@ function readPlanOf(inputs: Pick<TransactionalMessageInput, 'from' | 'to' | 'cc'
       : { index, kind: 'to' as const, mailbox: input.to },
   );
   const recipients = envelopes.map((e) => e.mailbox.email);
+  return { senders, envelopes, recipients };
+}
+
+/** The read's values for these senders and recipients (the sender keys and the recipients' probe hashes). */
+function readValuesOf(senders: string[], recipients: string[]): TransactionalReadValues {
   const keys = senders.map(senderAllowedKey);
-  const values: TransactionalReadValues = {
+  return {
     senderEmails: pgTextArray(keys.map((k) => k.email)),
     senderDomains: pgTextArray(keys.map((k) => k.domain)),
     hashes: suppressionProbeHashes(recipients),
   };
-  return { senders, envelopes, recipients, values };
 }
 
+/** What identifies a read: the senders and recipients it was made for (cheaper to compare than its values). */
+const readKeyOf = (senders: string[], recipients: string[]) => `${senders.join('\n')}\u0000${recipients.join('\n')}`;
+
 /** The transactional read's values for these messages (what a statement that carries the read passes). */
-export function transactionalReadValues(
-  inputs: Pick<TransactionalMessageInput, 'from' | 'to' | 'cc' | 'bcc'>[],
-): TransactionalReadValues {
-  return readPlanOf(inputs).values;
+export function transactionalReadValues(inputs: ReadMessage[]): TransactionalReadValues {
+  const { senders, recipients } = readPlanOf(inputs);
+  return readValuesOf(senders, recipients);
 }
 
 /**
- * The read a carrying statement answered, from the columns of its row (transactionalReadSql's, joined to its own:
- * all null when the account does not exist).
+ * The read a carrying statement made for these messages, from the columns of its row (transactionalReadSql's, joined
+ * to its own: all null when the account does not exist).
  */
-export function transactionalReadOf(
-  values: TransactionalReadValues,
-  columns: Record<string, unknown>,
-): TransactionalRead {
+export function transactionalReadOf(inputs: ReadMessage[], columns: Record<string, unknown>): TransactionalRead {
+  const { senders, recipients } = readPlanOf(inputs);
   const row = columns as unknown as TransactionalReadRow;
-  return { values, row: row.status == null ? undefined : row };
+  return { key: readKeyOf(senders, recipients), row: row.status == null ? undefined : row };
 }
-
-const sameReadValues = (a: TransactionalReadValues, b: TransactionalReadValues) =>
-  a.hashes === b.hashes && a.senderEmails === b.senderEmails && a.senderDomains === b.senderDomains;
 
 /**
  * Everything of a transactional send that needs no lock: the account's status and identity, the sender check,
@@ -314,16 +317,16 @@ export async function prepareTransactional(
   // recipients are suppressed (the contacts module's probe, suppressionRowsOverSql). Their answers are then judged
   // in the usual order (account, sender, templates, rendering), so a caller sees the same errors as before. A read
   // the caller already made for these very values (options.read, carried by the API key's statement) is used as is.
-  const { senders, envelopes, recipients, values } = readPlanOf(inputs);
+  const { senders, envelopes, recipients } = readPlanOf(inputs);
   const small = inputs.length <= NAMED_STATEMENT_MAX_MESSAGES && senders.length <= 4;
   const row =
-    options.read && sameReadValues(options.read.values, values)
+    options.read && options.read.key === readKeyOf(senders, recipients)
       ? options.read.row
       : (
           await queryPrebuilt<TransactionalReadRow, typeof PREPARE_SLOTS>(
             db,
             transactionalPrepareStatement,
-            { accountId, ...values },
+            { accountId, ...readValuesOf(senders, recipients) },
             // Named for the usual shapes only: a generic plan made for a handful of rows reads a large batch badly.
             { named: small },
           )
