@@ -27,6 +27,7 @@ import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Db, openDatabase, queryRows } from '../server/src/db/database';
+import { recentSentCampaignIds } from '../server/src/modules/campaigns/campaign-directory';
 import { foldDeliveries } from '../server/src/modules/segments/segment-deliveries';
 import { countSegment, previewSegment } from '../server/src/modules/segments/segments';
 
@@ -363,12 +364,12 @@ export async function measure(db: Db, accountId: string, title: string): Promise
       let matched = 0;
       for (let i = 0; i < WARMUP + RUNS; i++) {
         const start = performance.now();
-        matched = await countSegment(db, accountId, tree);
+        matched = await countSegment(db, accountId, tree, recentSentCampaignIds);
         if (i >= WARMUP) times.push(performance.now() - start);
       }
       times.sort((x, y) => x - y);
       const pStart = performance.now();
-      const preview = await previewSegment(db, accountId, tree);
+      const preview = await previewSegment(db, accountId, tree, recentSentCampaignIds);
       const previewMs = performance.now() - pStart;
       console.info(
         `count "${label}": ${fmt(matched)} contacts — p50 ${ms(percentile(times, 50))} ms, p95 ${ms(percentile(times, 95))} ms, ` +

@@ -66,11 +66,63 @@ function featureOf(root, file) {
   return rel.split(path.sep)[0];
 }
 
-/** SQL text inside sql`…` templates and queryRows strings: enough to find insert/update/delete targets. */
+/**
+ * The static text of every sql`…` template (its parts between `${…}` joined by a space), the nested ones each on
+ * their own: enough to find what a statement inserts into, updates, deletes from, and reads. A template is read
+ * with its nesting (`${cond ? sql`…` : sql``}` inside another), so a statement's text after a nested template is
+ * still its own.
+ */
 function sqlStatements(text) {
   const out = [];
-  for (const match of text.matchAll(/sql`([\s\S]*?)`/g)) out.push(match[1]);
+  for (const start of text.matchAll(/\bsql`/g)) {
+    const parts = [];
+    let i = start.index + start[0].length;
+    let part = '';
+    // Inside the template: collect text until its closing backtick; a `${` is skipped over, with the code in it
+    // (its strings, braces and own templates) read only to find where it ends.
+    while (i < text.length && text[i] !== '`') {
+      if (text[i] === '\\') {
+        part += text.slice(i, i + 2);
+        i += 2;
+      } else if (text.startsWith('${', i)) {
+        parts.push(part);
+        part = '';
+        i = skipExpression(text, i + 2);
+      } else part += text[i++];
+    }
+    parts.push(part);
+    out.push(parts.join(' '));
+  }
   return out;
+}
+
+/** The index after the `}` that closes a template's `${` whose code starts at `i`. */
+function skipExpression(text, i) {
+  let depth = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === "'" || ch === '"') {
+      i += 1;
+      while (i < text.length && text[i] !== ch) i += text[i] === '\\' ? 2 : 1;
+      i += 1;
+    } else if (ch === '`') {
+      i += 1;
+      while (i < text.length && text[i] !== '`') {
+        if (text[i] === '\\') i += 2;
+        else if (text.startsWith('${', i)) i = skipExpression(text, i + 2);
+        else i += 1;
+      }
+      i += 1;
+    } else if (ch === '{') {
+      depth += 1;
+      i += 1;
+    } else if (ch === '}') {
+      if (depth === 0) return i + 1;
+      depth -= 1;
+      i += 1;
+    } else i += 1;
+  }
+  return i;
 }
 
 /** The composition roots: what starts a process and wires the modules. A module never imports them. */
@@ -253,6 +305,7 @@ export function analyse(root = ROOT) {
  * - `schemaImports`: a module imports another module's `*.db.ts` — except a `*.db.ts` importing another for a
  *   foreign-key reference, which Drizzle needs;
  * - `foreignWrites`: a module inserts, updates or deletes rows of a table another module owns;
+ * - `foreignReads`: a module's raw SQL (`sql\`…\``) reads a table another module owns (`from`/`join` it);
  * - `crossFeature`: a web feature imports a file of another feature;
  * - `moduleCycles`: a runtime import from one server module to another that lies on a cycle of the module graph,
  *   as `from-module → to-module`.
@@ -268,6 +321,7 @@ export function boundaryViolations(report) {
         .map((r) => `${server(r.file)} → ${server(r.imports)}`),
     ),
     foreignWrites: entries(report.foreignWrites.map((r) => `${server(r.file)} → ${r.table}`)),
+    foreignReads: entries(report.foreignReads.map((r) => `${server(r.file)} → ${r.table}`)),
     crossFeature: entries(report.crossFeature.map((r) => `${web(r.file)} → ${web(r.imports)}`)),
     moduleCycles: entries(report.moduleCycleEdges.map((r) => `${r.module} → ${r.target}`)),
   };

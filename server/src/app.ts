@@ -29,6 +29,7 @@ import {
   sesWebhookRoutes,
 } from './modules/bounces/ses-webhook.routes';
 import { type CertificateFetcher, httpsCertificateFetcher, SnsVerifier } from './modules/bounces/sns';
+import { campaignUsingSegment, recentSentCampaignIds } from './modules/campaigns/campaign-directory';
 import { writeEngagementCounters } from './modules/campaigns/campaign-records';
 import { campaignSendRoutes } from './modules/campaigns/campaign-send.routes';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
@@ -45,6 +46,7 @@ import {
   mailPolicyLimitsFrom,
 } from './modules/mail-policy/assert-may-cause-mail';
 import { registerMetrics } from './modules/metrics/metrics';
+import { exportContactData } from './modules/privacy-requests/export-contact-data';
 import { privacyRequestsRoutes } from './modules/privacy-requests/privacy-requests.routes';
 import { apiKeysRoutes } from './modules/public-api/api-keys.routes';
 import { PUBLIC_API_GROUPS } from './modules/public-api/groups';
@@ -190,9 +192,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: database.db,
     links: consentLinks,
     eraseMentions: deleteImportFilesMentioning,
+    exportContactData,
   });
   await app.register(listsRoutes, { db: database.db });
-  await app.register(segmentsRoutes, { db: database.db });
+  // Segments sit below campaigns: what they read of campaigns (the last sent ones, a segment in use) is passed in.
+  await app.register(segmentsRoutes, {
+    db: database.db,
+    recentSentCampaigns: recentSentCampaignIds,
+    campaignUsingSegment,
+  });
   await app.register(importsRoutes, {
     db: database.db,
     links: consentLinks,

@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { DEFAULT_MAX_PASSWORD_LENGTH, DEFAULT_MIN_PASSWORD_LENGTH, DEFAULT_PORT, taxIdSchema } from '@carteiro/shared';
 import { z } from 'zod';
+import { ERROR_TEXT } from './http/error-texts';
 
 /**
  * Every setting Carteiro reads, parsed once from the environment. Nothing else reads process.env.
@@ -49,13 +50,13 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'deve começar com postgres:// / must start with postgres://')
+    .regex(/^postgres(ql)?:\/\//, ERROR_TEXT.config.postgresUrl)
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  AUTH_SECRET: z.string().min(32, 'precisa de pelo menos 32 caracteres / needs at least 32 characters').optional(),
+  AUTH_SECRET: z.string().min(32, ERROR_TEXT.config.authSecretLength).optional(),
   SMTP_URL: z
     .string()
-    .regex(/^smtps?:\/\//, 'deve começar com smtp:// ou smtps:// / must start with smtp:// or smtps://')
+    .regex(/^smtps?:\/\//, ERROR_TEXT.config.smtpUrl)
     .optional(),
   MAIL_CATCHER: booleanFlag.default('auto'),
   MAIL_CATCHER_PORT: port.default(10125),
@@ -68,10 +69,7 @@ const envSchema = z.object({
     .string()
     .trim()
     .default('')
-    .refine(
-      (value) => value === '' || taxIdSchema.safeParse(value).success,
-      'CNPJ ou CPF inválido / invalid CNPJ or CPF',
-    ),
+    .refine((value) => value === '' || taxIdSchema.safeParse(value).success, ERROR_TEXT.config.taxIdInvalid),
   /** The encarregado (DPO, LGPD art. 41) named in the privacy policy, and the address that reaches them. */
   DPO_NAME: z.string().trim().max(200).default(''),
   DPO_EMAIL: z.union([z.literal(''), z.email()]).default(''),
@@ -104,7 +102,7 @@ const envSchema = z.object({
         if (!isProxyAddress(entry)) {
           ctx.addIssue({
             code: 'custom',
-            message: `"${entry}" não é um endereço, CIDR ou número de saltos / is not an address, CIDR or hop count`,
+            message: `"${entry}" ${ERROR_TEXT.config.notProxyAddress}`,
           });
           return z.NEVER;
         }
@@ -160,7 +158,7 @@ const envSchema = z.object({
   /** Secret path segment of the webhook address registered at the PSP: PUBLIC_URL/api/webhooks/pix-api/<token>. */
   PIX_API_WEBHOOK_TOKEN: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{24,128}$/, '24 a 128 letras, números, - ou _ / 24 to 128 letters, digits, - or _')
+    .regex(/^[A-Za-z0-9_-]{24,128}$/, ERROR_TEXT.config.webhookTokenChars)
     .optional(),
   LOW_BALANCE_THRESHOLD_MILLIS: z.coerce.number().int().min(0).default(5_000),
   // Sending engine. Relays: comma-separated smtp(s):// URLs; empty = SMTP_URL, else the mail catcher.
@@ -277,7 +275,7 @@ const envSchema = z.object({
   // Operations: Prometheus /metrics. auto = loopback clients only (not proxied); true = everyone; false = off.
   METRICS_ENABLED: booleanFlag.default('auto'),
   /** When set, /metrics also answers any client presenting `Authorization: Bearer <token>`. */
-  METRICS_TOKEN: z.string().min(16, 'precisa de pelo menos 16 caracteres / needs at least 16 characters').optional(),
+  METRICS_TOKEN: z.string().min(16, ERROR_TEXT.config.metricsTokenLength).optional(),
   /** Threads rendering sender templates on demand (previews, test sends, the public viewer); 0 = as many as cores, up to 2. */
   TEMPLATE_RENDER_WORKERS: z.coerce.number().int().min(0).max(32).default(0),
   /** A render on demand running longer than this is killed (its thread replaced) and answered with a pt-BR 400. */

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { parseSync } from 'vite';
 import { describe, expect, it } from 'vitest';
 import { accountUpdateSchema } from './schemas/account';
@@ -28,6 +28,17 @@ const CHECKS = new Set([
   'email',
   'url',
   'nonempty',
+  // Schema constructors whose last argument may be the message (`z.enum(values, '…')`, `z.string('…')`).
+  'enum',
+  'string',
+  'number',
+  'boolean',
+  'array',
+  'object',
+  'record',
+  'date',
+  'datetime',
+  'nonoptional',
 ]);
 
 /** String and template literals in a message position: `{ error | message: … }` or a zod check's argument. */
@@ -75,6 +86,35 @@ export function inlineMessages(fileName: string, code: string): Array<{ line: nu
   return found.sort((a, b) => a.start - b.start);
 }
 
+const SERVER_SRC = join(import.meta.dirname, '../../server/src');
+
+/** The server's files that declare zod schemas (routes, public API operations, params, settings), relative to server/src. */
+function serverZodFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (
+        /\.ts$/.test(entry.name) &&
+        !/\.test\.ts$/.test(entry.name) &&
+        /from 'zod'/.test(readFileSync(path, 'utf8'))
+      )
+        files.push(relative(SERVER_SRC, path).split(sep).join('/'));
+    }
+  };
+  walk(SERVER_SRC);
+  return files.sort();
+}
+
+// Inline texts in the server's zod schemas still waiting for the catalogue, as "file: text", with the reason.
+const SERVER_INLINE_EXCEPTIONS: Readonly<Record<string, string>> = {
+  'modules/campaigns/campaigns.routes.ts: Data inicial inválida.':
+    "campaigns/ is being split by the module-cycle work; the report period's texts move after it lands",
+  'modules/campaigns/campaigns.routes.ts: Data final inválida.':
+    "campaigns/ is being split by the module-cycle work; the report period's texts move after it lands",
+};
+
 describe('validation texts', () => {
   it('no shared schema writes a message inline: every one comes from VALIDATION_TEXTS', () => {
     const dir = join(import.meta.dirname, 'schemas');
@@ -87,6 +127,21 @@ describe('validation texts', () => {
     expect(offenders).toEqual([]);
   });
 
+  it("no server zod schema writes a message inline: validation texts come from VALIDATION_TEXTS, the settings' from ERROR_TEXT", () => {
+    const offenders = serverZodFiles().flatMap((file) =>
+      inlineMessages(file, readFileSync(join(SERVER_SRC, file), 'utf8')).map(
+        ({ line, text }) => `${file}:${line} ${text}`,
+      ),
+    );
+    const listed = (entry: string) => entry.replace(/:\d+ /, ': ') in SERVER_INLINE_EXCEPTIONS;
+    expect(offenders.filter((entry) => !listed(entry))).toEqual([]);
+    const present = new Set(offenders.map((entry) => entry.replace(/:\d+ /, ': ')));
+    expect(
+      Object.keys(SERVER_INLINE_EXCEPTIONS).filter((entry) => !present.has(entry)),
+      'listed inline texts the server no longer has (remove the line)',
+    ).toEqual([]);
+  });
+
   it('the detector finds inline messages in every message position', () => {
     const code = [
       // A `$` + `{` split, so the sample is a template literal in the parsed code only.
@@ -95,6 +150,8 @@ describe('validation texts', () => {
       "ctx.addIssue({ code: 'custom', message: ok ? 'Sim.' : 'Não.' });",
       "z.string().refine((v) => v.length > 0, 'Vazio.');",
       "z.string({ error: validationText('nameRequired') }).describe('Um texto de documentação.');",
+      "z.object({ type: z.enum(['asc', 'desc'], 'Use asc ou desc.'), kind: z.literal('texto') });",
+      'z.string(`Informe $' + "{what}.`).startsWith('https');",
     ].join('\n');
     expect(inlineMessages('x.ts', code).map((f) => f.text)).toEqual([
       'Informe o nome.',
@@ -103,6 +160,8 @@ describe('validation texts', () => {
       'Modelo inválido.',
       'Sim.',
       'Vazio.',
+      'Use asc ou desc.',
+      'Informe ….',
     ]);
   });
 

@@ -50,6 +50,16 @@ export const ERROR_TEXT = {
     ownerMustBeSignedInUser: 'O dono da conta precisa ser o usuário conectado.',
     moveToOtherAccount: 'Não é possível mover a campanha para outra conta.',
   },
+  /** The server's settings (`config.ts`), read by the operator at start-up: both languages, as the operator may read either. */
+  config: {
+    postgresUrl: 'deve começar com postgres:// / must start with postgres://',
+    authSecretLength: 'precisa de pelo menos 32 caracteres / needs at least 32 characters',
+    smtpUrl: 'deve começar com smtp:// ou smtps:// / must start with smtp:// or smtps://',
+    taxIdInvalid: 'CNPJ ou CPF inválido / invalid CNPJ or CPF',
+    notProxyAddress: 'não é um endereço, CIDR ou número de saltos / is not an address, CIDR or hop count',
+    webhookTokenChars: '24 a 128 letras, números, - ou _ / 24 to 128 letters, digits, - or _',
+    metricsTokenLength: 'precisa de pelo menos 16 caracteres / needs at least 16 characters',
+  },
   contacts: {
     chooseList: 'Escolha a lista.',
     noEmails: 'Informe ao menos um e-mail.',

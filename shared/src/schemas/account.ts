@@ -163,33 +163,35 @@ export type AccountCreateInput = z.infer<typeof accountCreateSchema>;
 export type AccountUpdateInput = z.infer<typeof accountUpdateSchema>;
 export type InvitationCreateInput = z.infer<typeof invitationCreateSchema>;
 
-/**
- * The account as the API returns it. A type alias, not an interface: the web's session schema keeps unknown
- * fields (a loose object), and only an alias is assignable to that index signature.
- */
-export type AccountView = {
-  id: string;
-  uuid: string;
-  ownerUserId: string;
-  name: string;
-  legalName: string | null;
-  taxId: string | null;
-  address: string | null;
-  timeZone: string;
-  defaultFromName: string | null;
-  defaultFromEmail: string | null;
-  priceMillis: number;
-  balanceMillis: number;
-  status: 'active' | 'suspended';
-  createdAt: string;
-  updatedAt: string;
-};
+/** The account as the API returns it (dates as ISO strings). */
+export const accountViewSchema = z.object({
+  id: z.string(),
+  uuid: z.string(),
+  ownerUserId: z.string(),
+  name: z.string(),
+  legalName: z.string().nullable(),
+  taxId: z.string().nullable(),
+  address: z.string().nullable(),
+  timeZone: z.string(),
+  defaultFromName: z.string().nullable(),
+  defaultFromEmail: z.string().nullable(),
+  priceMillis: z.number(),
+  balanceMillis: z.number(),
+  status: z.enum(['active', 'suspended']),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AccountView = z.infer<typeof accountViewSchema>;
 
-/** GET /api/session */
-export interface SessionView {
-  user: { id: string; name: string; email: string; emailVerified: boolean };
-  account: AccountView;
-  accounts: Array<{ id: string; name: string; role: AccountRole }>;
-  role: AccountRole;
-  isOperator: boolean;
-}
+/**
+ * GET /api/session (and the account switch's answer): one definition for the server, which returns this type, and
+ * the web, which checks the answer against this schema at runtime (lib/session.ts).
+ */
+export const sessionViewSchema = z.object({
+  user: z.object({ id: z.string(), name: z.string(), email: z.string(), emailVerified: z.boolean() }),
+  account: accountViewSchema,
+  accounts: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(ACCOUNT_ROLE_VALUES) })),
+  role: z.enum(ACCOUNT_ROLE_VALUES),
+  isOperator: z.boolean(),
+});
+export type SessionView = z.infer<typeof sessionViewSchema>;

@@ -1,36 +1,8 @@
-import type { SessionView } from '@carteiro/shared';
-import { z } from 'zod';
+import { type SessionView, sessionViewSchema } from '@carteiro/shared';
 import { apiFetch } from '@/lib/api-client';
 
-const roleSchema = z.enum(['owner', 'admin', 'member']);
-
-const sessionSchema = z.object({
-  user: z.object({ id: z.string(), name: z.string(), email: z.string(), emailVerified: z.boolean() }),
-  account: z
-    .looseObject({
-      id: z.string(),
-      uuid: z.string(),
-      name: z.string(),
-      balanceMillis: z.number().optional(),
-      priceMillis: z.number().optional(),
-      status: z.string().optional(),
-      // The footer identity (the editor shows it in the locked footer block).
-      legalName: z.string().nullable().optional(),
-      taxId: z.string().nullable().optional(),
-      address: z.string().nullable().optional(),
-    })
-    .nullable(),
-  accounts: z.array(z.looseObject({ id: z.string(), name: z.string(), role: roleSchema.optional() })).default([]),
-  role: roleSchema.nullable().optional(),
-  isOperator: z.boolean().optional().default(false),
-});
-
-/**
- * The server answers a SessionView (shared); this schema checks it at runtime and fills defaults. `satisfies` in
- * parseSession keeps the two in step: a field the server stops sending that the schema requires is a compile error.
- */
-export type Session = z.infer<typeof sessionSchema>;
-export type AccountRole = z.infer<typeof roleSchema>;
+/** The session as the server answers it: checked at runtime against the one shared schema of that answer. */
+export type Session = SessionView;
 
 export const SESSION_QUERY_KEY = ['session'] as const;
 
@@ -45,9 +17,10 @@ let newAccountUuid: string | null = null;
 export async function getSession(signal?: AbortSignal): Promise<Session> {
   newAccountUuid ??= crypto.randomUUID();
   const url = `/api/session?newAccountUuid=${encodeURIComponent(newAccountUuid)}`;
-  return parseSession(await apiFetch<SessionView>(url, { signal }));
+  return parseSession(await apiFetch<unknown>(url, { signal }));
 }
 
-export function parseSession(body: SessionView): Session {
-  return sessionSchema.parse(body satisfies z.input<typeof sessionSchema>);
+/** Checks an answer of /api/session (or the account switch) against the shared schema the server's type comes from. */
+export function parseSession(body: unknown): Session {
+  return sessionViewSchema.parse(body);
 }

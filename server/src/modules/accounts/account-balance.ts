@@ -41,6 +41,15 @@ export function adjustAccountBalanceSql(accountId: string, deltaMillis: number, 
 }
 
 /**
+ * Whether the account's balance is now below `thresholdMillis`, as a condition to fold into the caller's statement
+ * (the low-balance sweep's candidates): one primary-key probe per row it tests.
+ */
+export function balanceBelowSql(accountId: SQL, thresholdMillis: SQL | number): SQL {
+  return sql`exists (select 1 from ${accounts}
+                      where ${accounts.id} = ${accountId} and ${accounts.balanceMillis} < ${thresholdMillis})`;
+}
+
+/**
  * Locks the account row (SELECT … FOR UPDATE) for the rest of the transaction; null when it does not exist.
  * A named prepared statement (ADR 0019): it runs in every charge, including each group commit of single sends.
  */
@@ -79,6 +88,19 @@ export async function findBillingAccount(db: Tx, accountId: string): Promise<Bil
     .from(accounts)
     .where(eq(accounts.id, accountId));
   return row ? { ...row, balanceMillis: Number(row.balanceMillis) } : null;
+}
+
+/**
+ * The account's status under a share lock held for the rest of the caller's transaction (an operator's suspension,
+ * which locks the row FOR UPDATE, waits for it); null when the account does not exist.
+ */
+export async function shareLockAccountStatus(tx: Tx, accountId: string): Promise<BillingAccount['status'] | null> {
+  const [row] = await tx
+    .select({ status: accounts.status })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .for('share');
+  return row?.status ?? null;
 }
 
 /**

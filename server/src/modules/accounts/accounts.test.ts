@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sessionViewSchema } from '@carteiro/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookiesFrom, randomClientIp, type SignedInUser, signIn, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
@@ -58,6 +59,8 @@ describe.each(DATABASE_KINDS)('accounts and teams on %s', (kind) => {
     const session = (await req({ headers }, 'GET', '/api/session')).json();
     expect(session.account.id).toBe(created.json().account.id);
     expect(session.accounts).toHaveLength(1);
+    // The web parses this answer with the shared schema the server's type comes from: nothing added, nothing lost.
+    expect(sessionViewSchema.parse(session)).toEqual(session);
 
     const other = await signUp(t);
     const stolen = await req(other, 'POST', '/api/accounts', { uuid, name: 'x' });

@@ -1,4 +1,10 @@
-import { type AdminMember, type AuditEntry, adminStatusSchema, type OperatorEntry } from '@carteiro/shared';
+import {
+  type AdminMember,
+  type AuditEntry,
+  adminStatusSchema,
+  type OperatorEntry,
+  validationText,
+} from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config';
@@ -11,8 +17,8 @@ import { disableUser, enableUser, listAccountMembersForOperator } from '../billi
 import { idParams, userIdParams } from './admin-params';
 
 const grantOperatorBody = z.object({
-  email: z.email('Informe um e-mail válido.'),
-  reason: z.string().trim().min(3, 'Informe o motivo.').max(500),
+  email: z.email(validationText('emailValidRequired')),
+  reason: z.string().trim().min(3, validationText('reasonRequired')).max(500),
 });
 
 /**

@@ -1,4 +1,4 @@
-import { type AccountStatusChange, adminStatusSchema, type CampaignAlert } from '@carteiro/shared';
+import { type AccountStatusChange, adminStatusSchema, type CampaignAlert, validationText } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config';
@@ -13,10 +13,10 @@ import { idParams } from './admin-params';
 import { acknowledgeCampaignAlert, listCampaignAlertsForOperator } from './campaign-alerts';
 import { operatorMoneyRoutes } from './money.routes';
 
-const alertIdParams = z.object({ id: z.coerce.number().int().positive('Identificador inválido.') });
+const alertIdParams = z.object({ id: z.coerce.number().int().positive(validationText('idInvalid')) });
 const alertsQuery = z.object({ all: z.enum(['0', '1']).optional() });
 const alertReviewBody = z.object({
-  note: z.string().trim().max(500, 'A observação pode ter no máximo 500 caracteres.').optional(),
+  note: z.string().trim().max(500, validationText('noteMax500')).optional(),
 });
 
 /**

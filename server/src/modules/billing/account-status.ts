@@ -1,8 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
-import type { Tx } from '../accounts/account-balance';
+import { shareLockAccountStatus, type Tx } from '../accounts/account-balance';
 
 /** The pt-BR refusal when a suspended account tries to send or resume a campaign. */
 export const ACCOUNT_SUSPENDED_SEND_MESSAGE =
@@ -15,10 +13,7 @@ export const ACCOUNT_SUSPENDED_SEND_MESSAGE =
  * slips back to sending on a suspended account.
  */
 export async function assertAccountCanSend(tx: Tx, accountId: string): Promise<void> {
-  const [row] = await queryRows<{ status: string }>(
-    asDb(tx),
-    sql`select status from accounts where id = ${accountId} for share`,
-  );
-  if (!row) throw notFound('account');
-  if (row.status !== 'active') throw new AppError('account_suspended', ACCOUNT_SUSPENDED_SEND_MESSAGE);
+  const status = await shareLockAccountStatus(tx, accountId);
+  if (!status) throw notFound('account');
+  if (status !== 'active') throw new AppError('account_suspended', ACCOUNT_SUSPENDED_SEND_MESSAGE);
 }

@@ -10,6 +10,7 @@ import {
   type TopupDto,
   type TopupReceipt,
   type TopupSummary,
+  validationText,
 } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -31,7 +32,7 @@ import { listAccountTopups } from './list-topups';
 import type { PaymentProviders } from './payments/providers';
 import { statementToCsv } from './statement-csv';
 
-const idParams = z.object({ id: z.uuid('Identificador inválido.') });
+const idParams = z.object({ id: z.uuid(validationText('idInvalid')) });
 const CSV_MAX_ROWS = 100_000;
 
 /** An extrato line of the dashboard: the entry's fields and, on a campaign's line, the campaign's name. */

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import type { PeriodicJob } from '../../jobs/periodic-jobs';
 import type { Mailer } from '../../mail/mailer';
+import { balanceBelowSql } from '../accounts/account-balance';
 import { findAccountOwner } from '../accounts/account-directory';
 import { emitWebhookEvent } from '../webhooks/emit-event';
 import { ledgerEntries, lowBalanceAlerts } from './billing.db';
@@ -131,7 +132,7 @@ export async function sweepLowBalanceCrossings(
            and not exists (select 1 from ledger_entries n
                             where n.account_id = e.account_id and n.seq > e.seq and ${crossing('n')})
            and not exists (select 1 from low_balance_alerts a where a.ledger_entry_id = e.id)
-           and exists (select 1 from accounts ac where ac.id = e.account_id and ac.balance_millis < ${threshold})
+           and ${balanceBelowSql(sql`e.account_id`, threshold)}
          order by e.seq
          limit ${SWEEP_BATCH}`,
   );

@@ -3,8 +3,9 @@ import { simpleParser } from 'mailparser';
 import type { Logger } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import type { Db } from '../../db/database';
+import { findMessageByToken } from '../sending/find-message';
 import { classifyInbound } from './dsn';
-import { findMessageByToken, type ReportOutcome, type ReportSettings, recordDeliveryReport } from './record-report';
+import { type ReportOutcome, type ReportSettings, recordDeliveryReport } from './record-report';
 
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 const VERP = /^b\+([A-Za-z0-9_-]{16,128})@/i;

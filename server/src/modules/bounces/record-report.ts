@@ -7,6 +7,7 @@ import { countCampaignOutcome, setCampaignPausedReason } from '../campaigns/camp
 import { markContactUndeliverable } from '../contacts/contact-status';
 import { suppressEmail } from '../contacts/suppression';
 import { unsubscribeMemberships } from '../lists/memberships';
+import { findMessageByToken, type MessageFacts } from '../sending/find-message';
 import { type BounceKind, recordMessageEventOnce } from '../tracking/message-events';
 import { emitCampaignEvent, emitMessageEvent } from '../webhooks/emit-event';
 import { campaignAlerts } from './bounces.db';
@@ -48,23 +49,6 @@ export type DeliveryReport =
 export type ReportOutcome =
   | { recorded: false; reason: 'unknown_message' | 'duplicate' }
   | { recorded: true; messageId: number; campaignId: string; suppressed: boolean; paused: boolean };
-
-interface MessageFacts {
-  id: number;
-  campaign_id: string;
-  account_id: string;
-  contact_id: string | null;
-  email: string;
-}
-
-export async function findMessageByToken(db: Db, token: string): Promise<MessageFacts | null> {
-  if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return null;
-  const [row] = await queryRows<MessageFacts>(
-    db,
-    sql`select id, campaign_id, account_id, contact_id, email from messages where token = ${token}`,
-  );
-  return row ? { ...row, id: Number(row.id) } : null;
-}
 
 /** Marks the contact bounced/complained and suppresses the address for every stream (complaints: off every list too). */
 async function suppressContact(db: Db, message: MessageFacts, reason: 'bounced' | 'complained'): Promise<void> {

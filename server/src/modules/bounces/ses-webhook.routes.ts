@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/database';
+import { findMessageByToken } from '../sending/find-message';
 import { verpToken } from './bounce-receiver';
 import { classifyStatus, referencedTokens } from './dsn';
-import { findMessageByToken, type ReportSettings, recordDeliveryReport } from './record-report';
+import { type ReportSettings, recordDeliveryReport } from './record-report';
 import { isSnsMessage, isSnsUrl, type SnsVerifier, topicRegion } from './sns';
 
 /** Fetches the SubscribeURL to confirm an SNS subscription (injected; tests never touch the network). */

@@ -4,8 +4,8 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { audienceLists } from '../contacts/count-recipients';
 import { ineligibilityReasonSql } from '../contacts/recipient-eligibility';
-import { campaignAudience } from '../segments/campaign-audience';
 import { carveBatchSql, claimDueBatchSql } from '../sending/message-queue';
+import { campaignAudience } from './campaign-audience';
 import { campaigns } from './campaigns.db';
 
 /** A batch this worker holds (message_batches row, status sending) and its messages due now. */

@@ -6,8 +6,8 @@ import type { Mailer } from '../../mail/mailer';
 import { findAccount } from '../accounts/accounts.service';
 import { countRecipients } from '../contacts/count-recipients';
 import { assertMayCauseMail, type MailCauser, type MailPolicyLimits } from '../mail-policy/assert-may-cause-mail';
-import { campaignAudience } from '../segments/campaign-audience';
 import { type PreviewResult, previewLinks, renderPreview, sendTestMessages } from '../templates/preview-message';
+import { campaignAudience } from './campaign-audience';
 import { findCampaignRow } from './campaigns';
 import type { CampaignRow } from './campaigns.db';
 

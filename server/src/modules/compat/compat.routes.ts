@@ -1,3 +1,4 @@
+import { validationText } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
@@ -5,7 +6,10 @@ import { parseInput } from '../../http/validate';
 import { requireActor, requireSessionUser } from '../auth/request-actor';
 import { type CompatCaller, compatCount, compatCreate, compatGet, compatSingle, compatUpdate } from './compat';
 
-const collection = z.string({ error: 'Informe a coleção.' }).min(1, 'Informe a coleção.').max(50);
+const collection = z
+  .string({ error: validationText('collectionRequired') })
+  .min(1, validationText('collectionRequired'))
+  .max(50);
 const where = z
   .array(
     z.object({
@@ -14,12 +18,17 @@ const where = z
       value: z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]),
     }),
   )
-  .max(10, 'No máximo 10 filtros.');
+  .max(10, validationText('filtersMax'));
 const order = z
-  .array(z.object({ field: z.string().max(100), type: z.enum(['asc', 'desc'], 'Use "asc" ou "desc".').optional() }))
-  .max(3, 'No máximo 3 ordenações.');
-const data = z.record(z.string(), z.unknown(), { error: 'Informe os dados (data).' });
-const id = z.string({ error: 'Informe o id.' }).max(100);
+  .array(
+    z.object({
+      field: z.string().max(100),
+      type: z.enum(['asc', 'desc'], validationText('sortOrderInvalid')).optional(),
+    }),
+  )
+  .max(3, validationText('ordersMax'));
+const data = z.record(z.string(), z.unknown(), { error: validationText('documentDataRequired') });
+const id = z.string({ error: validationText('idRequired') }).max(100);
 
 /**
  * The compatibility API of spec §7 (the old client's document calls), translated onto the domain modules:

@@ -1,3 +1,4 @@
+import { validationText } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
@@ -14,7 +15,7 @@ export async function sendCampaignCompatRoutes(app: FastifyInstance, opts: { db:
   app.post('/send-campaign', async (request) => {
     const actor = await requireActor(request);
     const { id } = parseInput(
-      z.object({ id: z.string({ error: 'Informe o id da campanha.' }).max(100) }),
+      z.object({ id: z.string({ error: validationText('campaignIdRequired') }).max(100) }),
       request.body,
     );
     if (!z.uuid().safeParse(id).success) throw notFound('campaign');

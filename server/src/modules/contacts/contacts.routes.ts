@@ -22,7 +22,6 @@ import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { createContact } from './create-contact';
 import { deleteContacts } from './delete-contacts';
 import { type EraseMentions, eraseContact } from './erase-contact';
-import { exportContactData } from './export-contact-data';
 import { exportContactsCsv } from './export-contacts';
 import { findContact, findContacts } from './find-contacts';
 import { addManualSuppressions, lookupSuppression, removeManualSuppression, suppressionSummary } from './suppression';
@@ -33,12 +32,20 @@ const exportQuery = contactQuerySchema.omit({ cursor: true, limit: true }).exten
   delimiter: z.enum([',', ';', 'semicolon', 'comma']).optional(),
 });
 
+export interface ContactsRoutesOptions {
+  db: Db;
+  links: ConsentLinks;
+  eraseMentions: EraseMentions;
+  /**
+   * The LGPD export of one contact of the account (privacy-requests' `exportContactData`, which reads the lists
+   * and the consent evidence through their modules): passed in by the composition root, contacts sitting below them.
+   */
+  exportContactData: (db: Db, accountId: string, contactId: string) => Promise<unknown>;
+}
+
 /** Contacts REST API: every query scoped by the actor's account (another account's id answers 404). */
-export async function contactsRoutes(
-  app: FastifyInstance,
-  opts: { db: Db; links: ConsentLinks; eraseMentions: EraseMentions },
-): Promise<void> {
-  const { db, links, eraseMentions } = opts;
+export async function contactsRoutes(app: FastifyInstance, opts: ContactsRoutesOptions): Promise<void> {
+  const { db, links, eraseMentions, exportContactData } = opts;
 
   app.get('/api/contacts', async (request) => {
     const actor = await requireActor(request);

@@ -59,3 +59,20 @@ export async function findContactMemberships(
     .from(listMemberships)
     .where(eq(listMemberships.contactId, contactId));
 }
+
+/** The lists a contact is on, with each list's name and the contact's status and time on it (the LGPD export). */
+export async function findContactListsNamed(
+  db: DbOrTx,
+  contactId: string,
+): Promise<Array<{ listId: string; listName: string; status: string; since: Date }>> {
+  return db
+    .select({
+      listId: lists.id,
+      listName: lists.name,
+      status: listMemberships.status,
+      since: listMemberships.createdAt,
+    })
+    .from(listMemberships)
+    .innerJoin(lists, eq(lists.id, listMemberships.listId))
+    .where(eq(listMemberships.contactId, contactId));
+}

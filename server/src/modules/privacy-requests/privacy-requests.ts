@@ -4,11 +4,11 @@ import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
 import { hashEmail } from '../contacts/email-hash';
 import { eraseContact } from '../contacts/erase-contact';
-import { exportContactData } from '../contacts/export-contact-data';
 import { findContactsHoldingEmail } from '../contacts/find-contacts';
 import { deleteImportFilesMentioning } from '../imports/import-file-store';
 import { escapeHtml } from '../subscriptions/public-page';
 import { signToken, verifyToken } from '../subscriptions/signed-token';
+import { exportContactData } from './export-contact-data';
 import { privacyRequests } from './privacy-requests.db';
 
 export const PRIVACY_TOKEN_PURPOSE = 'privacy-request';

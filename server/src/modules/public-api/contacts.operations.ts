@@ -1,4 +1,10 @@
-import { apiContactCreateSchema, contactCreateSchema, contactQuerySchema, contactUpdateSchema } from '@carteiro/shared';
+import {
+  apiContactCreateSchema,
+  contactCreateSchema,
+  contactQuerySchema,
+  contactUpdateSchema,
+  validationText,
+} from '@carteiro/shared';
 import { z } from 'zod';
 import { NOT_FOUND_TEXT, notFound } from '../../http/not-found';
 import { createContact } from '../contacts/create-contact';
@@ -14,7 +20,10 @@ import { contactDetailSchema, contactPageSchema, contactSchema, LIST_JOIN_ERRORS
 const idParams = z.object({ id: z.uuid() });
 const listParams = z.object({ id: z.uuid(), listId: z.uuid() });
 const listIdsBody = z.strictObject({
-  listIds: z.array(z.uuid('Lista inválida.')).min(1, 'Informe ao menos uma lista.').max(100, 'No máximo 100 listas.'),
+  listIds: z
+    .array(z.uuid(validationText('listInvalid')))
+    .min(1, validationText('listsAtLeastOne'))
+    .max(100, validationText('listsMax')),
 });
 const TAGS = ['Contatos'];
 

@@ -1,4 +1,10 @@
-import { contactQuerySchema, listCreateSchema, listQuerySchema, listUpdateSchema } from '@carteiro/shared';
+import {
+  contactQuerySchema,
+  listCreateSchema,
+  listQuerySchema,
+  listUpdateSchema,
+  validationText,
+} from '@carteiro/shared';
 import { z } from 'zod';
 import { NOT_FOUND_TEXT } from '../../http/not-found';
 import { findContacts } from '../contacts/find-contacts';
@@ -15,9 +21,9 @@ const idParams = z.object({ id: z.uuid() });
 const memberParams = z.object({ id: z.uuid(), contactId: z.uuid() });
 const membersBody = z.strictObject({
   contactIds: z
-    .array(z.uuid('Contato inválido.'))
-    .min(1, 'Informe ao menos um contato.')
-    .max(10_000, 'No máximo 10.000 contatos de cada vez.'),
+    .array(z.uuid(validationText('contactInvalid')))
+    .min(1, validationText('contactsAtLeastOne'))
+    .max(10_000, validationText('contactsMax')),
 });
 const membersQuery = contactQuerySchema.omit({ listId: true });
 const TAGS = ['Listas'];

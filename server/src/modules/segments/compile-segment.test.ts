@@ -40,9 +40,25 @@ describe('compiled segment: operand order inside E and OU', () => {
       expect(i, needle).toBeGreaterThanOrEqual(0);
       return i;
     };
-    expect(at('c.status')).toBeLessThan(at('s1.contact_id is not null'));
-    expect(at('s1.contact_id is not null')).toBeLessThan(at('translate('));
+    expect(at('c.status')).toBeLessThan(at('g.last_opened_campaign_id'));
+    expect(at('g.last_opened_campaign_id')).toBeLessThan(at('translate('));
     expect(at('translate(')).toBeLessThan(at('~'));
+  });
+
+  it('reads every opened/clicked condition of the tree from one join of segment_engagement', () => {
+    const several: SegmentGroup = {
+      type: 'group',
+      match: 'any',
+      conditions: [
+        tree,
+        { type: 'engagement', operator: 'clicked_any', campaigns: 1 },
+        { type: 'engagement', operator: 'opened_none', campaigns: 1 },
+      ],
+    };
+    const compiled = compileSegment(several, ctx);
+    expect(text(compiled.joins).match(/segment_engagement/g)).toHaveLength(1);
+    expect(text(compiled.where)).toContain('g.last_clicked_campaign_id');
+    expect(compiled.hasSets).toBe(true);
   });
 
   it('in the predicate form an EXISTS inside an OU goes after the field conditions', () => {

@@ -20,9 +20,8 @@ export interface SegmentContext {
   now: Date;
   /**
    * The account's most recent sent campaigns, newest first (up to the largest N the tree asks for), read
-   * beforehand so the engagement conditions name them as one array parameter: the planner then reads
-   * message_events_engagement_idx for exactly those campaigns (an index-only scan), instead of a subquery it
-   * cannot see through.
+   * beforehand (and folded into segment_engagement) so the engagement conditions name them as one array
+   * parameter.
    */
   recentCampaignIds: readonly string[];
 }
@@ -30,13 +29,13 @@ export interface SegmentContext {
 /**
  * A compiled segment for a query over `contacts c`: `joins` (LEFT JOINs, possibly empty) go right after
  * `from contacts c`, `where` is a boolean over `c` and those joins. A set of contacts the tree names (a list's
- * subscribed members, the human openers or clickers of the last N campaigns, the recipients of the last N
- * campaigns, everyone who ever opened) is tested in one of two ways. Directly under the top-level E it is an
- * EXISTS / NOT EXISTS, which the planner turns into a hash semi- or anti-join. Inside an OU (or below one) it is
- * one LEFT JOIN of the set's distinct contacts, however often the tree names it: the planner hashes it once and
- * each test is a column check that costs the same inside any nesting — where a correlated sub-query would be
- * one probe per contact (the 2.6 s of "aniversário OU (… E nunca abriu)" at 1M contacts, docs/benchmarks.md
- * "Segments").
+ * subscribed members, the recipients of the last N campaigns, everyone who ever opened) is tested in one of two
+ * ways. Directly under the top-level E it is an EXISTS / NOT EXISTS, which the planner turns into a hash semi- or
+ * anti-join. Inside an OU (or below one) it is one LEFT JOIN of the set, however often the tree names it: the
+ * planner hashes it once and each test is a column check that costs the same inside any nesting — where a
+ * correlated sub-query would be one probe per contact (the 2.6 s of "aniversário OU (… E nunca abriu)" at 1M
+ * contacts, docs/benchmarks.md "Segments"). The opened/clicked conditions over the last N campaigns, wherever they
+ * are, read one LEFT JOIN of the contact's segment_engagement row (its newest opened and clicked sent campaigns).
  */
 export interface CompiledSegment {
   joins: SQL;
@@ -68,23 +67,16 @@ export function compileSegmentPredicate(tree: SegmentGroup, ctx: SegmentContext)
   return compileGroup(tree, ctx, new ContactSets('exists'), false);
 }
 
-/** A set of contacts: a query selecting `contact_id` (never null), which may repeat a contact unless `unique`. */
+/** A set of contacts: a query selecting `contact_id`, each contact once (never null). */
 interface ContactSet {
   key: string;
   query: () => SQL;
-  unique?: boolean;
-  /**
-   * The same set without repeats, for a join inside an OU, when `query` repeats contacts: the account's
-   * contacts semi-joined with it. A `select distinct` over the set is a HashAggregate that every parallel
-   * worker builds again for itself (three times the work on two cores); a semi-join of two parallel scans
-   * builds one shared hash.
-   */
-  uniqueQuery?: () => SQL;
 }
 
 /** The contact sets one compiled tree names; those tested inside an OU become one join each (by key). */
 class ContactSets {
-  private readonly joined = new Map<string, { alias: string; set: ContactSet; query: SQL }>();
+  private readonly joined = new Map<string, { alias: string; query: SQL }>();
+  private engagementJoin: SQL | null = null;
   named = false;
   constructor(readonly mode: 'join' | 'exists') {}
 
@@ -96,20 +88,36 @@ class ContactSets {
     }
     let entry = this.joined.get(set.key);
     if (!entry) {
-      const unique = set.uniqueQuery?.();
-      entry = unique
-        ? { alias: `s${this.joined.size + 1}`, set: { ...set, unique: true }, query: unique }
-        : { alias: `s${this.joined.size + 1}`, set, query: set.query() };
+      entry = { alias: `s${this.joined.size + 1}`, query: set.query() };
       this.joined.set(set.key, entry);
     }
     return sql`${sql.raw(entry.alias)}.contact_id is not null`;
   }
 
+  /**
+   * Whether the contact's newest opened (clicked) sent campaign — segment_engagement, kept on write — is one of
+   * `campaigns` (the last N): it opened (clicked) one of them exactly then. With joins, every engagement
+   * condition of the tree reads the same row, joined once; as a predicate, a probe of its primary key.
+   * `positive`: the test is not negated, and a conjunct of the top-level E — a plain comparison (null is false
+   * there), which lets the planner make the join an inner one; anywhere else it is null-safe.
+   */
+  engaged(ctx: SegmentContext, kind: 'open' | 'click', campaigns: SQL, positive: boolean): SQL {
+    this.named = true;
+    const column = sql.raw(kind === 'open' ? 'last_opened_campaign_id' : 'last_clicked_campaign_id');
+    if (this.mode === 'exists') {
+      return sql`exists (select 1 from segment_engagement g where g.account_id = ${ctx.accountId}
+                          and g.contact_id = c.id and g.${column} = any(${campaigns}))`;
+    }
+    this.engagementJoin ??= sql`left join segment_engagement g
+                                  on g.account_id = ${ctx.accountId} and g.contact_id = c.id`;
+    return positive ? sql`g.${column} = any(${campaigns})` : sql`(g.${column} = any(${campaigns})) is true`;
+  }
+
   joins(): SQL {
-    const parts = [...this.joined.values()].map(({ alias, set, query }) => {
-      const distinct = set.unique ? query : sql`select distinct d.contact_id from (${query}) d`;
-      return sql`left join (${distinct}) ${sql.raw(alias)} on ${sql.raw(alias)}.contact_id = c.id`;
-    });
+    const parts = [...this.joined.values()].map(
+      ({ alias, query }) => sql`left join (${query}) ${sql.raw(alias)} on ${sql.raw(alias)}.contact_id = c.id`,
+    );
+    if (this.engagementJoin) parts.push(this.engagementJoin);
     return sql.join(parts, sql` `);
   }
 }
@@ -209,22 +217,6 @@ function lastCampaigns(ctx: SegmentContext, n: number): SQL {
   return sql`${`{${ctx.recentCampaignIds.slice(0, n).join(',')}}`}::uuid[]`;
 }
 
-/** Contacts with a human (non-machine) event of this kind in the last N campaigns. */
-function humanEventSet(ctx: SegmentContext, kind: 'open' | 'click', lastN: number): ContactSet {
-  // The campaign ids are the account's own (read scoped by account), so no account_id filter: it is not in
-  // the index and would turn the index-only scan into heap fetches.
-  const events = () => sql`select e.contact_id from message_events e
-                             where e.campaign_id = any(${lastCampaigns(ctx, lastN)}) and e.kind = ${kind}
-                               and not e.machine and e.contact_id is not null`;
-  return {
-    key: `${kind}:${lastN}`,
-    query: events,
-    uniqueQuery: () => sql`select k.id as contact_id from contacts k
-                            where k.account_id = ${ctx.accountId}
-                              and k.id in (${events()})`,
-  };
-}
-
 /**
  * Contacts one of the last N sent campaigns was delivered to (a `sent` message): their last delivered campaign
  * (segment_deliveries, folded in by the context) started no earlier than the N-th most recent sent campaign.
@@ -233,7 +225,6 @@ function deliveredSet(ctx: SegmentContext, lastN: number): ContactSet {
   const nth = ctx.recentCampaignIds[Math.min(lastN, ctx.recentCampaignIds.length) - 1];
   return {
     key: `sent:${lastN}`,
-    unique: true,
     query: () =>
       nth
         ? sql`select d.contact_id from segment_deliveries d
@@ -298,7 +289,6 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: Contac
       const member = sets.has(
         {
           key: `list:${c.listId}`,
-          unique: true,
           query: () => sql`select lm.contact_id from list_memberships lm
                             where lm.list_id = ${c.listId}::uuid and lm.status = 'subscribed'`,
         },
@@ -322,21 +312,21 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: Contac
       const n = c.campaigns ?? 5;
       switch (c.operator) {
         case 'opened_any':
-          return sets.has(humanEventSet(ctx, 'open', n), topLevel);
+          return sets.engaged(ctx, 'open', lastCampaigns(ctx, n), topLevel);
         case 'clicked_any':
-          return sets.has(humanEventSet(ctx, 'click', n), topLevel);
-        case 'opened_none':
+          return sets.engaged(ctx, 'click', lastCampaigns(ctx, n), topLevel);
+        case 'opened_none': {
           // Received at least one of the last N campaigns and opened none of them: someone never mailed is not
           // a non-opener.
-          return sql`(${sets.has(deliveredSet(ctx, n), topLevel)}
-                      and not ${sets.has(humanEventSet(ctx, 'open', n), topLevel)})`;
+          const opened = sets.engaged(ctx, 'open', lastCampaigns(ctx, n), false);
+          return sql`(${sets.has(deliveredSet(ctx, n), topLevel)} and not ${opened})`;
+        }
         case 'never_opened':
           // contact_first_opens holds one row per contact with a human open (kept by a trigger on
           // message_events): a set the size of the account's openers, not of its events.
           return sql`not ${sets.has(
             {
               key: 'opened-ever',
-              unique: true,
               query: () => sql`select o.contact_id from contact_first_opens o where o.account_id = ${ctx.accountId}`,
             },
             topLevel,

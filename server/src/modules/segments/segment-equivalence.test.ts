@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
 import { segmentTreeSchema } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
@@ -9,6 +10,8 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
+import { recentSentCampaignIds } from '../campaigns/campaign-directory';
+import { eraseContact } from '../contacts/erase-contact';
 import { compileSegment, compileSegmentPredicate } from './compile-segment';
 import { countSegment, previewSegment, segmentContextFor } from './segments';
 import { compilePreviousSegment } from './testing/previous-segment-compiler';
@@ -216,6 +219,79 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
   const ids = async (query: ReturnType<typeof sql>) =>
     (await queryRows<{ id: string }>(db, query)).map((r) => r.id).sort();
 
+  /**
+   * segment_engagement as a plain evaluation of the events says it should be: per contact, the newest sent
+   * campaign (start, then id) with a human open, and with a human click — computed here in TypeScript.
+   */
+  const expectedEngagement = async () => {
+    const campaigns = new Map(
+      (
+        await queryRows<{ id: string; started_at: string | null; status: string }>(
+          db,
+          sql`select id::text, started_at::text, status from campaigns where created_by = ${user.accountId}`,
+        )
+      ).map((k) => [k.id, k]),
+    );
+    const events = await queryRows<{ contact_id: string | null; campaign_id: string; kind: string; machine: boolean }>(
+      db,
+      sql`select contact_id::text, campaign_id::text, kind, machine from message_events
+           where account_id = ${user.accountId}`,
+    );
+    const startOf = (id: string) => {
+      const at = campaigns.get(id)?.started_at;
+      return at === null || at === undefined ? Number.NEGATIVE_INFINITY : new Date(at).getTime();
+    };
+    const newer = (a: string, b: string | undefined) =>
+      b === undefined || startOf(a) > startOf(b) || (startOf(a) === startOf(b) && a > b);
+    const newest = new Map<string, { open?: string; click?: string }>();
+    for (const e of events) {
+      if (e.machine || e.contact_id === null || (e.kind !== 'open' && e.kind !== 'click')) continue;
+      if (campaigns.get(e.campaign_id)?.status !== 'sent') continue;
+      const facts = newest.get(e.contact_id) ?? {};
+      const kind = e.kind as 'open' | 'click';
+      if (newer(e.campaign_id, facts[kind])) facts[kind] = e.campaign_id;
+      newest.set(e.contact_id, facts);
+    }
+    return [...newest.entries()].map(([contact, f]) => `${contact} ${f.open ?? '-'} ${f.click ?? '-'}`).sort();
+  };
+  const storedEngagement = async () =>
+    (
+      await queryRows<{ row: string }>(
+        db,
+        sql`select contact_id::text || ' ' || coalesce(last_opened_campaign_id::text, '-') || ' '
+                   || coalesce(last_clicked_campaign_id::text, '-') as row
+              from segment_engagement where account_id = ${user.accountId}`,
+      )
+    )
+      .map((r) => r.row)
+      .sort();
+
+  it("segment_engagement holds each contact's newest opened and clicked sent campaign, as the events say", async () => {
+    const expected = await expectedEngagement();
+    expect(expected.length).toBeGreaterThan(50);
+    expect(expected.some((r) => r.endsWith(' -'))).toBe(true);
+    expect(await storedEngagement()).toEqual(expected);
+  });
+
+  it("the migration's backfill builds the same segment_engagement from the events", async () => {
+    const before = await storedEngagement();
+    const statements = readFileSync(new URL('../../../drizzle/0044_segment_engagement.sql', import.meta.url), 'utf8')
+      .split('--> statement-breakpoint')
+      .map((s) =>
+        s
+          .split('\n')
+          .filter((line) => !line.startsWith('--'))
+          .join('\n')
+          .trim(),
+      )
+      .filter((s) => s.startsWith('INSERT INTO segment_engagement'));
+    expect(statements).toHaveLength(2);
+    await db.execute(sql`delete from segment_engagement_folds`);
+    await db.execute(sql`delete from segment_engagement`);
+    for (const statement of statements) await db.execute(sql.raw(statement));
+    expect(await storedEngagement()).toEqual(before);
+  });
+
   it('contact_first_opens holds exactly the contacts with a human open', async () => {
     const expected = await ids(
       sql`select distinct contact_id::text as id from message_events
@@ -306,7 +382,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         const parsed = segmentTreeSchema.safeParse(tree);
         if (!parsed.success) return;
         const now = new Date(nowIso);
-        const ctx = await segmentContextFor(db, accountId, [tree], now);
+        const ctx = await segmentContextFor(db, accountId, [tree], recentSentCampaignIds, now);
         const previous = await ids(
           sql`select c.id::text as id from contacts c
                where c.account_id = ${accountId} and ${compilePreviousSegment(tree, ctx)}`,
@@ -322,8 +398,8 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         );
         expect(joined).toEqual(previous);
         expect(predicate).toEqual(previous);
-        expect(await countSegment(db, accountId, tree, now)).toBe(previous.length);
-        const preview = await previewSegment(db, accountId, tree, now);
+        expect(await countSegment(db, accountId, tree, recentSentCampaignIds, now)).toBe(previous.length);
+        const preview = await previewSegment(db, accountId, tree, recentSentCampaignIds, now);
         expect(preview.length).toBe(Math.min(20, previous.length));
         for (const contact of preview) expect(previous).toContain(contact.id);
         if (previous.length > 0 && previous.length < 240) nonTrivial++;
@@ -334,49 +410,117 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     expect(nonTrivial).toBeGreaterThan(CASES / 3);
   }, 600_000);
 
-  it('a campaign sent after earlier counts is folded in by the next count that needs it, and only once', async () => {
+  it('a campaign sent after earlier counts is folded in by the next count that needs it, and only once; events after it is sent and erased contacts too', async () => {
     const accountId = user.accountId;
-    const tree = (campaigns: number): SegmentGroup => ({
+    const engagement = (operator: 'opened_any' | 'clicked_any' | 'opened_none', campaigns: number): SegmentGroup => ({
       type: 'group',
       match: 'any',
       conditions: [
-        { type: 'engagement', operator: 'opened_none', campaigns },
+        { type: 'engagement', operator, campaigns },
         { type: 'status', operator: 'is', value: 'bounced' },
       ],
     });
     const compare = async () => {
-      for (const n of [1, 2, 3]) {
-        const ctx = await segmentContextFor(db, accountId, [tree(n)], new Date());
-        const previous = await ids(
-          sql`select c.id::text as id from contacts c
-               where c.account_id = ${accountId} and ${compilePreviousSegment(tree(n), ctx)}`,
-        );
-        expect(await countSegment(db, accountId, tree(n))).toBe(previous.length);
+      for (const operator of ['opened_none', 'opened_any', 'clicked_any'] as const) {
+        for (const n of [1, 2, 3]) {
+          const tree = engagement(operator, n);
+          const ctx = await segmentContextFor(db, accountId, [tree], recentSentCampaignIds, new Date());
+          const previous = await ids(
+            sql`select c.id::text as id from contacts c
+                 where c.account_id = ${accountId} and ${compilePreviousSegment(tree, ctx)}`,
+          );
+          expect(await countSegment(db, accountId, tree, recentSentCampaignIds), `${operator} ${n}`).toBe(
+            previous.length,
+          );
+          const predicate = await ids(
+            sql`select c.id::text as id from contacts c
+                 where c.account_id = ${accountId} and ${compileSegmentPredicate(tree, ctx)}`,
+          );
+          expect(predicate, `${operator} ${n}`).toEqual(previous);
+        }
       }
     };
+    /** One insert of events (a recorder's batch): per contact, a kind and whether it was a machine's. */
+    const insertEvents = async (campaignId: string, events: Array<[{ id: string }, 'open' | 'click', boolean]>) => {
+      await db.execute(
+        sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine)
+            select m.id, m.campaign_id, m.account_id, m.contact_id, u.k, u.x
+              from unnest(${pgTextArray(events.map(([c]) => c.id))}::uuid[], ${pgTextArray(events.map(([, k]) => k))}::text[],
+                          ${pgTextArray(events.map(([, , x]) => String(x)))}::boolean[]) as u(p, k, x)
+              join messages m on m.campaign_id = ${campaignId} and m.contact_id = u.p`,
+      );
+    };
     await compare();
-    // The draft becomes the newest sent campaign, delivered to the first 30 contacts (5 of them failed).
+    // The draft starts sending to the first 30 contacts (5 of them failed); opens and clicks arrive while it
+    // sends — the trigger leaves them to the fold, since the campaign is not sent yet.
     const [draft] = await queryRows<{ id: string }>(
       db,
-      sql`update campaigns set status = 'sent', started_at = '2026-06-01T00:00:00Z'
+      sql`update campaigns set status = 'sending', started_at = '2026-06-01T00:00:00Z'
            where created_by = ${accountId} and status = 'draft' returning id`,
     );
+    const campaignId = (draft as { id: string }).id;
     const first = await queryRows<{ id: string; email: string }>(
       db,
-      sql`select id, email from contacts where account_id = ${accountId} order by email limit 30`,
+      sql`select id, email from contacts where account_id = ${accountId} order by email limit 40`,
     );
-    for (const [i, contact] of first.entries()) {
+    for (const [i, contact] of first.slice(0, 30).entries()) {
       await db.execute(
         sql`insert into messages (campaign_id, account_id, contact_id, email, status, token)
-            values (${draft?.id}, ${accountId}, ${contact.id}, ${contact.email}, ${i < 5 ? 'failed' : 'sent'},
+            values (${campaignId}, ${accountId}, ${contact.id}, ${contact.email}, ${i < 5 ? 'failed' : 'sent'},
                     ${randomUUID().replaceAll('-', '')})`,
       );
     }
+    const c = first as Array<{ id: string }>;
+    await insertEvents(campaignId, [
+      [c[5], 'open', false],
+      [c[6], 'open', true],
+      [c[7], 'click', false],
+      [c[8], 'click', true],
+      [c[8], 'open', true],
+      [c[9], 'open', false],
+      [c[9], 'click', false],
+    ] as Array<[{ id: string }, 'open' | 'click', boolean]>);
+    // Still sending: no fact names it yet.
+    expect(await storedEngagement()).toEqual(await expectedEngagement());
+    expect((await storedEngagement()).filter((row) => row.includes(campaignId))).toEqual([]);
+    await db.execute(sql`update campaigns set status = 'sent' where id = ${campaignId}`);
     await compare();
+    expect(await storedEngagement()).toEqual(await expectedEngagement());
+    expect((await storedEngagement()).filter((row) => row.includes(campaignId)).length).toBeGreaterThan(2);
+    // Events arriving after it is sent, in batches mixing human and machine ones, some for contacts already
+    // folded: the trigger writes them.
+    await insertEvents(campaignId, [
+      [c[10], 'open', false],
+      [c[11], 'open', true],
+      [c[12], 'click', false],
+      [c[5], 'click', false],
+      [c[6], 'open', true],
+    ] as Array<[{ id: string }, 'open' | 'click', boolean]>);
+    const [older] = await queryRows<{ id: string }>(
+      db,
+      sql`select campaign_id as id from messages where account_id = ${accountId} and campaign_id <> ${campaignId}
+           and status = 'sent' group by campaign_id order by count(*) desc limit 1`,
+    );
+    const olderRecipients = await queryRows<{ id: string }>(
+      db,
+      sql`select contact_id as id from messages where campaign_id = ${older?.id} and status = 'sent' limit 6`,
+    );
+    await insertEvents(
+      (older as { id: string }).id,
+      olderRecipients.map((r, i) => [r, i % 2 === 0 ? 'open' : 'click', i === 5]),
+    );
+    await compare();
+    expect(await storedEngagement()).toEqual(await expectedEngagement());
     const folded = await queryRows<{ n: number }>(
       db,
-      sql`select count(*)::int as n from segment_folded_campaigns where campaign_id = ${draft?.id}`,
+      sql`select (select count(*) from segment_engagement_folds where campaign_id = ${campaignId})::int
+                 + (select count(*) from segment_folded_campaigns where campaign_id = ${campaignId})::int as n`,
     );
-    expect(folded[0]?.n).toBe(1);
+    expect(folded[0]?.n).toBe(2);
+    // Erased contacts (their events stay, without a contact to count): the counts still agree.
+    for (const contact of [c[5], c[9], c[10], c[12]] as Array<{ id: string }>) {
+      await eraseContact(db, accountId, contact.id, async () => {});
+    }
+    await compare();
   });
 });

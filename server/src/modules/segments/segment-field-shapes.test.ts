@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
+import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { compileSegment, monthIn } from './compile-segment';
 import { segmentContextFor } from './segments';
 
@@ -138,7 +139,10 @@ describe.each(DATABASE_KINDS)('number and date conditions against their definiti
 
   async function selected(condition: SegmentCondition, now: Date): Promise<string[]> {
     const tree: SegmentGroup = { type: 'group', match: 'all', conditions: [condition] };
-    const compiled = compileSegment(tree, await segmentContextFor(db, user.accountId, [tree], now));
+    const compiled = compileSegment(
+      tree,
+      await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, now),
+    );
     const rows = await queryRows<{ id: string }>(
       db,
       sql`select c.id::text as id from contacts c ${compiled.joins}

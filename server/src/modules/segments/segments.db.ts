@@ -51,3 +51,36 @@ export const segmentFoldedCampaigns = pgTable('segment_folded_campaigns', {
     .references(() => campaigns.id, { onDelete: 'cascade' }),
   foldedAt: timestamp('folded_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Segments' read model of engagement: per contact, the most recent *sent* campaign (by start, then id — the order
+ * of "as últimas N campanhas") it opened, and the one it clicked, as a person (machine opens and clicks left out).
+ * "Abriu/clicou em alguma das últimas N" ⇔ that campaign is one of the last N; "não abriu nenhuma" is its negation
+ * — a column check on one row per engaged contact, instead of a hash of every human event of N campaigns built
+ * per count. Written by a campaign's fold (the first count after it is `sent` reads its events once,
+ * segment-engagement.ts) and, for events arriving after that, by the statement-level trigger on message_events
+ * (migration 0044). Like message_events, it refers to contacts by id only: an erased contact's row is never read
+ * (segments start from contacts).
+ */
+export const segmentEngagement = pgTable(
+  'segment_engagement',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    contactId: uuid('contact_id').notNull(),
+    lastOpenedCampaignId: uuid('last_opened_campaign_id'),
+    lastOpenedCampaignAt: timestamp('last_opened_campaign_at', { withTimezone: true }),
+    lastClickedCampaignId: uuid('last_clicked_campaign_id'),
+    lastClickedCampaignAt: timestamp('last_clicked_campaign_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.contactId] })],
+);
+
+/** The sent campaigns whose events are folded into segment_engagement (once each). */
+export const segmentEngagementFolds = pgTable('segment_engagement_folds', {
+  campaignId: uuid('campaign_id')
+    .primaryKey()
+    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  foldedAt: timestamp('folded_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -6,21 +6,29 @@ import type {
   SegmentView,
 } from '@carteiro/shared';
 import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { accounts } from '../accounts/accounts.db';
-import { campaigns } from '../campaigns/campaigns.db';
 import { lists } from '../lists/lists.db';
 import { type CompiledSegment, compileSegment, compileSegmentPredicate, type SegmentContext } from './compile-segment';
 import { foldDeliveries } from './segment-deliveries';
+import { foldEngagement } from './segment-engagement';
 import { type SegmentRow, segments } from './segments.db';
 
 /** work_mem of one segment read with contact sets: a hash of ~1M contact ids (≈ 50 MB) fits in one batch. */
 const SEGMENT_WORK_MEM = '64MB';
 export const PREVIEW_LIMIT = 20;
+
+// What segments read of campaigns is handed in, never imported: campaigns sits above segments (a campaign's
+// audience compiles segments). campaigns passes its own functions when it compiles an audience, `buildApp` passes
+// them to the routes (ADR 0016).
+/** The ids of the account's `limit` most recent sent campaigns, newest start first ("últimas N campanhas"). */
+export type RecentSentCampaigns = (db: Db, accountId: string, limit: number) => Promise<string[]>;
+/** The name of a draft or scheduled campaign of the account that targets the segment, or null. */
+export type CampaignUsingSegment = (db: Db, accountId: string, segmentId: string) => Promise<string | null>;
 
 function toView(row: SegmentRow): SegmentView {
   return {
@@ -51,13 +59,14 @@ function collect(
 /**
  * The context trees are compiled in: of the custom field keys and lists they name, those the account has (one
  * indexed query for the lists, one `fields ? key` probe per key — not a scan of every contact's keys), the
- * account's time zone, its last sent campaigns (those a "não abriu nenhuma" looks at folded into
- * segment_deliveries first, once each), the clock.
+ * account's time zone, its last sent campaigns (folded into segment_engagement first, and those a "não abriu
+ * nenhuma" looks at into segment_deliveries, once each), the clock.
  */
 export async function segmentContextFor(
   db: Db,
   accountId: string,
   trees: SegmentGroup[],
+  recentSentCampaigns: RecentSentCampaigns,
   now: Date,
 ): Promise<SegmentContext> {
   const keys = new Set<string>();
@@ -80,25 +89,15 @@ export async function segmentContextFor(
           .from(lists)
           .where(and(eq(lists.accountId, accountId), inArray(lists.id, [...wantedLists])));
   const [account] = await db.select({ timeZone: accounts.timeZone }).from(accounts).where(eq(accounts.id, accountId));
-  const recent =
-    lastN.max === 0
-      ? []
-      : await db
-          .select({ id: campaigns.id })
-          .from(campaigns)
-          .where(and(eq(campaigns.createdBy, accountId), eq(campaigns.status, 'sent')))
-          .orderBy(sql`${campaigns.startedAt} desc nulls last`, desc(campaigns.id))
-          .limit(lastN.max);
+  const recent = lastN.max === 0 ? [] : await recentSentCampaigns(db, accountId, lastN.max);
+  // Opened/clicked over the last N: the events of those campaigns must be in segment_engagement.
+  await foldEngagement(db, accountId, recent);
   // "Não abriu nenhuma": the deliveries of the campaigns it looks at must be in segment_deliveries.
   if (lastN.delivered > 0) {
-    await foldDeliveries(
-      db,
-      accountId,
-      recent.slice(0, lastN.delivered).map((r) => r.id),
-    );
+    await foldDeliveries(db, accountId, recent.slice(0, lastN.delivered));
   }
   return {
-    recentCampaignIds: recent.map((r) => r.id),
+    recentCampaignIds: recent,
     accountId,
     customFieldKeys: known,
     listIds: new Set(ownLists.map((l) => l.id)),
@@ -108,8 +107,14 @@ export async function segmentContextFor(
 }
 
 /** The compiled query shape of a tree, checked against the account (unknown field or list → 400). */
-async function compileFor(db: Db, accountId: string, tree: SegmentGroup, now: Date): Promise<CompiledSegment> {
-  return compileSegment(tree, await segmentContextFor(db, accountId, [tree], now));
+async function compileFor(
+  db: Db,
+  accountId: string,
+  tree: SegmentGroup,
+  recentSentCampaigns: RecentSentCampaigns,
+  now: Date,
+): Promise<CompiledSegment> {
+  return compileSegment(tree, await segmentContextFor(db, accountId, [tree], recentSentCampaigns, now));
 }
 
 export async function findSegments(db: Db, accountId: string): Promise<SegmentView[]> {
@@ -130,8 +135,13 @@ export async function findSegment(db: Db, accountId: string, id: string): Promis
   return toView(await findSegmentRow(db, accountId, id));
 }
 
-export async function createSegment(db: Db, accountId: string, input: SegmentCreateInput): Promise<SegmentView> {
-  await compileFor(db, accountId, input.conditions, new Date());
+export async function createSegment(
+  db: Db,
+  accountId: string,
+  input: SegmentCreateInput,
+  recentSentCampaigns: RecentSentCampaigns,
+): Promise<SegmentView> {
+  await compileFor(db, accountId, input.conditions, recentSentCampaigns, new Date());
   const [row] = await db
     .insert(segments)
     .values({ accountId, name: input.name, conditions: input.conditions })
@@ -145,9 +155,10 @@ export async function updateSegment(
   accountId: string,
   id: string,
   input: SegmentUpdateInput,
+  recentSentCampaigns: RecentSentCampaigns,
 ): Promise<SegmentView> {
   await findSegmentRow(db, accountId, id);
-  if (input.conditions) await compileFor(db, accountId, input.conditions, new Date());
+  if (input.conditions) await compileFor(db, accountId, input.conditions, recentSentCampaigns, new Date());
   const [row] = await db
     .update(segments)
     .set({ ...input, updatedAt: new Date() })
@@ -158,21 +169,16 @@ export async function updateSegment(
 }
 
 /** Deletes a segment; 409 while a draft or scheduled campaign still targets it. */
-export async function deleteSegment(db: Db, accountId: string, id: string): Promise<void> {
+export async function deleteSegment(
+  db: Db,
+  accountId: string,
+  id: string,
+  campaignUsingSegment: CampaignUsingSegment,
+): Promise<void> {
   await findSegmentRow(db, accountId, id);
-  const [used] = await db
-    .select({ name: campaigns.name })
-    .from(campaigns)
-    .where(
-      and(
-        eq(campaigns.createdBy, accountId),
-        inArray(campaigns.status, ['draft', 'scheduled']),
-        sql`${id}::uuid = any(${campaigns.includeSegmentIds})`,
-      ),
-    )
-    .limit(1);
-  if (used) {
-    throw new AppError('conflict', `A campanha "${used.name}" usa este segmento. Tire-o da campanha antes de excluir.`);
+  const usedBy = await campaignUsingSegment(db, accountId, id);
+  if (usedBy !== null) {
+    throw new AppError('conflict', `A campanha "${usedBy}" usa este segmento. Tire-o da campanha antes de excluir.`);
   }
   await db.delete(segments).where(and(eq(segments.accountId, accountId), eq(segments.id, id)));
 }
@@ -198,8 +204,14 @@ async function readSegment<T>(db: Db, segment: CompiledSegment, query: SQL): Pro
 }
 
 /** How many of the account's contacts match the tree (any status: the editor's live count). */
-export async function countSegment(db: Db, accountId: string, tree: SegmentGroup, now = new Date()): Promise<number> {
-  const segment = await compileFor(db, accountId, tree, now);
+export async function countSegment(
+  db: Db,
+  accountId: string,
+  tree: SegmentGroup,
+  recentSentCampaigns: RecentSentCampaigns,
+  now = new Date(),
+): Promise<number> {
+  const segment = await compileFor(db, accountId, tree, recentSentCampaigns, now);
   const [row] = await readSegment<{ n: number | string }>(
     db,
     segment,
@@ -214,9 +226,10 @@ export async function previewSegment(
   db: Db,
   accountId: string,
   tree: SegmentGroup,
+  recentSentCampaigns: RecentSentCampaigns,
   now = new Date(),
 ): Promise<SegmentPreviewContact[]> {
-  const segment = await compileFor(db, accountId, tree, now);
+  const segment = await compileFor(db, accountId, tree, recentSentCampaigns, now);
   return readSegment<SegmentPreviewContact>(
     db,
     segment,
@@ -242,7 +255,13 @@ export async function assertOwnSegments(db: Db, accountId: string, ids: string[]
  * there with lists and follow-ups). A segment deleted meanwhile is simply absent (deletion is refused while a
  * draft or scheduled campaign uses it).
  */
-export async function segmentConditions(db: Db, accountId: string, ids: string[], now = new Date()): Promise<SQL[]> {
+export async function segmentConditions(
+  db: Db,
+  accountId: string,
+  ids: string[],
+  recentSentCampaigns: RecentSentCampaigns,
+  now = new Date(),
+): Promise<SQL[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select()
@@ -252,6 +271,7 @@ export async function segmentConditions(db: Db, accountId: string, ids: string[]
     db,
     accountId,
     rows.map((r) => r.conditions),
+    recentSentCampaigns,
     now,
   );
   return rows.map((r) => compileSegmentPredicate(r.conditions, ctx));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionalMessageInput } from '@carteiro/shared';
-import type { Db } from '../../db/database';
+import { eq } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/database';
 import { buildScope, compileCampaign, renderMessage } from '../templates/render-message';
 import { signToken } from './signed-token';
 import { subscriptionConsents } from './subscriptions.db';
@@ -117,4 +118,21 @@ export async function recordConsentRequests(db: Db, requests: ConsentRequest[]):
   }
   for (let i = 0; i < rows.length; i += 1000) await db.insert(subscriptionConsents).values(rows.slice(i, i + 1000));
   return ids;
+}
+
+/** A contact's consent evidence: every request recorded for it (time, IP, form, exact text, confirmation). */
+export async function findConsentEvidence(db: DbOrTx, contactId: string) {
+  return db
+    .select({
+      listId: subscriptionConsents.listId,
+      formId: subscriptionConsents.formId,
+      consentText: subscriptionConsents.consentText,
+      ip: subscriptionConsents.ip,
+      userAgent: subscriptionConsents.userAgent,
+      optIn: subscriptionConsents.optIn,
+      createdAt: subscriptionConsents.createdAt,
+      confirmedAt: subscriptionConsents.confirmedAt,
+    })
+    .from(subscriptionConsents)
+    .where(eq(subscriptionConsents.contactId, contactId));
 }

@@ -1,12 +1,12 @@
 import { normaliseEmail } from '@carteiro/shared';
-import { sql } from 'drizzle-orm';
-import { asDb, type Db, queryRows } from '../../db/database';
+import { asDb, type Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
 import { countCampaignOutcome } from '../campaigns/campaign-records';
 import type { UnsubscribeTarget } from '../campaigns/message-recipient';
 import { syncContactStatusWithLists } from '../contacts/contact-status';
 import { liftUnsubscribedSuppression, suppressEmail, suppressUnsubscribedContacts } from '../contacts/suppression';
+import { findContactMemberships, findListSummaries } from '../lists/list-directory';
 import { resubscribeMembership, unsubscribeMemberships } from '../lists/memberships';
 import { recordMessageEventOnce } from '../tracking/message-events';
 import { emitMessageEvent } from '../webhooks/emit-event';
@@ -66,20 +66,18 @@ export async function unsubscribeByMessage(
 /** The account's lists the contact belongs to (any status): what the preference centre offers. */
 export async function findPreferenceLists(db: Db, target: UnsubscribeTarget): Promise<PreferenceList[]> {
   if (!target.contactId) return [];
-  const rows = await queryRows<{ id: string; name: string; description: string | null; status: string }>(
-    db,
-    sql`select l.id, l.name, l.description, lm.status
-          from list_memberships lm join lists l on l.id = lm.list_id
-         where lm.contact_id = ${target.contactId} and l.account_id = ${target.accountId}
-         order by l.name`,
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    subscribed: r.status === 'subscribed',
-    inCampaign: target.campaignListIds.includes(r.id),
-  }));
+  const memberships = await findContactMemberships(db, target.contactId);
+  const status = new Map(memberships.map((m) => [m.listId, m.status]));
+  const lists = await findListSummaries(db, [...status.keys()], target.accountId);
+  return lists
+    .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'))
+    .map((r) => ({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      subscribed: status.get(r.id) === 'subscribed',
+      inCampaign: target.campaignListIds.includes(r.id),
+    }));
 }
 
 /**

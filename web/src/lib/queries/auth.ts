@@ -1,4 +1,3 @@
-import type { SessionView } from '@carteiro/shared';
 import { apiFetch } from '@/lib/api-client';
 import { parseSession, type Session } from '@/lib/session';
 
@@ -31,7 +30,7 @@ export function sendVerificationEmail(input: { email: string; callbackURL: strin
 
 /** Makes `accountId` the current account (a cookie) and answers the new session. */
 export async function switchAccount(accountId: string): Promise<Session> {
-  return parseSession(await apiFetch<SessionView>('/api/session/account', { method: 'POST', body: { accountId } }));
+  return parseSession(await apiFetch<unknown>('/api/session/account', { method: 'POST', body: { accountId } }));
 }
 
 /**

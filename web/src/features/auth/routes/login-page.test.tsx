@@ -128,9 +128,26 @@ describe('dashboard guard', () => {
     let signedIn = false;
     const session = {
       user: { id: 'u1', name: 'Ana', email: 'ana@example.com', emailVerified: true },
-      account: { id: 'a1', uuid: 'a1', name: 'Loja da Ana' },
-      accounts: [],
+      account: {
+        id: 'a1',
+        uuid: 'a1',
+        ownerUserId: 'u1',
+        name: 'Loja da Ana',
+        legalName: null,
+        taxId: null,
+        address: null,
+        timeZone: 'America/Sao_Paulo',
+        defaultFromName: null,
+        defaultFromEmail: null,
+        priceMillis: 5,
+        balanceMillis: 0,
+        status: 'active',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      },
+      accounts: [{ id: 'a1', name: 'Loja da Ana', role: 'owner' }],
       role: 'owner',
+      isOperator: false,
     };
     mockApi((path, init) => {
       if (path.startsWith('/api/session')) return signedIn ? Response.json(session) : apiError(401, 'unauthenticated');

@@ -142,8 +142,18 @@ describe('CampaignViewPage (/dashboard/campaigns/:id/view)', () => {
             taxId: null,
             address: null,
             defaultFromEmail: null,
+            ownerUserId: 'u1',
+            timeZone: 'America/Sao_Paulo',
+            defaultFromName: null,
+            priceMillis: 5,
+            balanceMillis: 0,
+            status: 'active',
+            createdAt: '2026-01-01T00:00:00.000Z',
+            updatedAt: '2026-01-01T00:00:00.000Z',
           },
+          accounts: [{ id: 'acc', name: 'Padaria', role: 'owner' }],
           role: 'owner',
+          isOperator: false,
         });
       if (url === `/api/campaigns/${ID}/summary`)
         return Response.json({

@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { campaigns } from '../campaigns/campaigns.db';
 import type { Audience } from '../contacts/count-recipients';
-import { segmentConditions } from './segments';
+import { segmentConditions } from '../segments/segments';
+import { recentSentCampaignIds } from './campaign-directory';
+import { campaigns } from './campaigns.db';
 
 /** The audience parts of a campaign row: lists, segments, and the campaign a follow-up resends to. */
 export interface CampaignAudienceSource {
@@ -15,7 +16,8 @@ export interface CampaignAudienceSource {
 /**
  * A campaign's audience with its segments compiled (for the cost preview, the send snapshot and the engine's
  * claim). All three read the same function, so the count shown before "Enviar" is the number snapshotted, and the
- * claim asks the eligibility rule about the same lists.
+ * claim asks the eligibility rule about the same lists. Segments sit below campaigns: what they read of campaigns
+ * (the last sent ones) is handed to them here.
  */
 export async function campaignAudience(
   db: Db,
@@ -26,7 +28,7 @@ export async function campaignAudience(
   return {
     includeListIds: campaign.includeListIds,
     excludeListIds: campaign.excludeListIds,
-    segmentConditions: await segmentConditions(db, accountId, campaign.includeSegmentIds, now),
+    segmentConditions: await segmentConditions(db, accountId, campaign.includeSegmentIds, recentSentCampaignIds, now),
     nonOpenersOfCampaignId: campaign.resendOfCampaignId,
     followUpListIds: campaign.resendOfCampaignId ? await originalLists(db, accountId, campaign.resendOfCampaignId) : [],
   };
