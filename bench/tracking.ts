@@ -20,7 +20,8 @@
  *    while running (after the batch flush interval, PostgreSQL only) and after a SIGTERM (graceful shutdown
  *    must flush the last batch) — and that campaigns.opened_count/clicked_count match the distinct messages.
  *
- * Other knobs: BENCH_TARGETS=pixel,click, BENCH_LOG_LEVEL (server LOG_LEVEL, default info), BENCH_PROFILE=<dir>
+ * Other knobs: BENCH_REPORT_ROLLUP=off (the campaign report's rollup trigger on message_events disabled: what a
+ * batch cost before it), BENCH_TARGETS=pixel,click, BENCH_LOG_LEVEL (server LOG_LEVEL, default info), BENCH_PROFILE=<dir>
  * (the server runs with --cpu-prof into that directory), BENCH_SERVER_BUNDLE=<path/main.js> (another build, e.g.
  * an older commit's, for an A/B run under the same conditions).
  */
@@ -47,6 +48,7 @@ const KIND: 'postgres' | 'pglite' = process.env.BENCH_DB === 'pglite' ? 'pglite'
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TARGETS = (process.env.BENCH_TARGETS ?? 'pixel,click').split(',') as Array<'pixel' | 'click'>;
 const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
+const ROLLUP = process.env.BENCH_REPORT_ROLLUP !== 'off';
 const FLUSH_MS = 200; // TRACKING_FLUSH_MS default, which the server runs with
 const USER_AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
@@ -283,11 +285,15 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     let database = await open();
     await database.migrate();
+    // The campaign report's rollup trigger off: the recorder's batches as they were before it (a before/after
+    // of the trigger's cost on the same tree and database).
+    if (!ROLLUP)
+      await database.db.execute(sql`alter table message_events disable trigger message_events_report_rollup`);
     const tokens = await seed(database);
     await database.close();
     console.info(
       `server ${path.relative(ROOT, bundle)}; seeded ${fmt(N)} sent messages, ${LINKS} links (${KIND}) in ${fmt(performance.now() - t0)} ms; ` +
-        `${os.cpus().length} CPUs, Node ${process.version}`,
+        `${os.cpus().length} CPUs, Node ${process.version}; report rollup trigger ${ROLLUP ? 'on' : 'off'}`,
     );
 
     const port = await freePort();

@@ -18,6 +18,7 @@ export * from '../modules/message-files/message-files.db';
 export * from '../modules/privacy-requests/privacy-requests.db';
 export * from '../modules/public-api/api-keys.db';
 export * from '../modules/rate-limits/rate-limits.db';
+export * from '../modules/reports/reports.db';
 export * from '../modules/segments/segments.db';
 export * from '../modules/sender-identities/sender-identities.db';
 export * from '../modules/sending/messages.db';

@@ -7,6 +7,7 @@ import { countCampaignOutcome, setCampaignPausedReason } from '../campaigns/camp
 import { markContactUndeliverable } from '../contacts/contact-status';
 import { suppressEmail } from '../contacts/suppression';
 import { unsubscribeMemberships } from '../lists/memberships';
+import { campaignUniqueMessagesSql, REPORT_CLASS } from '../reports/report-classes';
 import { findMessageByToken, type MessageFacts } from '../sending/find-message';
 import { type BounceKind, recordMessageEventOnce } from '../tracking/message-events';
 import { emitCampaignEvent, emitMessageEvent } from '../webhooks/emit-event';
@@ -154,13 +155,11 @@ export async function checkCampaignProtection(db: Db, campaignId: string, settin
   }>(
     db,
     // Deliveries and refusals from the campaign's counters (kept by the engine with the rows; a count over a
-    // million message rows for every bounce received would not do), bounces and complaints from the events.
+    // million message rows for every bounce received would not do), messages bounced and complained about from the
+    // campaign report's rollup (the same unique counts the report shows, without reading every bounce event).
     sql`select c.status, c.created_by as account_id, c.sent_count as delivered,
-               (select count(distinct e.message_id)::int from message_events e
-                 where e.campaign_id = c.id and e.kind = 'bounce' and e.bounce_kind = 'hard')
-               + c.rejected_count as hard,
-               (select count(distinct e.message_id)::int from message_events e
-                 where e.campaign_id = c.id and e.kind = 'complaint') as complaints
+               ${campaignUniqueMessagesSql(sql`c.id`, REPORT_CLASS.hardBounce)} + c.rejected_count as hard,
+               ${campaignUniqueMessagesSql(sql`c.id`, REPORT_CLASS.complaint)} as complaints
           from campaigns c where c.id = ${campaignId}`,
   );
   if (stats?.status !== 'sending') return false;

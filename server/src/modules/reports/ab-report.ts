@@ -9,6 +9,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { REPORT_CLASS, VARIANT_CLASS_PREFIX, variantClass } from './report-classes';
 
 export interface AbVariantStats extends AbVariantCounts {
   /** Test-share recipients of the variant. */
@@ -18,9 +19,10 @@ export interface AbVariantStats extends AbVariantCounts {
 const n = (v: unknown) => Number(v ?? 0);
 
 /**
- * Per variant of an A/B test, over the test share only (message ids up to `testLastMessageId`, so the winner's
- * later sends to the rest do not tilt the comparison): recipients, delivered (marked sent), unique human opens
- * and unique clicks — the campaign report's own rule: `count(distinct message_id)` of events `not machine`.
+ * Per variant of an A/B test, over the test share only (message ids up to the campaign's
+ * `ab_test_last_message_id`, so the winner's later sends to the rest do not tilt the comparison): recipients,
+ * delivered (marked sent), unique human opens and unique clicks — the campaign report's own rule (messages with a
+ * human open / click), from the rollup's per-variant firsts (`variant:<n>:open|click`): hours × variants rows.
  */
 export async function abVariantStats(
   db: Db,
@@ -35,25 +37,21 @@ export async function abVariantStats(
          where campaign_id = ${campaignId} and id <= ${testLastMessageId} and variant is not null
          group by variant`,
   );
-  const events = await queryRows<{ variant: number; opens: number; clicks: number }>(
+  const firsts = await queryRows<{ class: string; uniques: number | string }>(
     db,
-    sql`select m.variant,
-               count(distinct e.message_id) filter (where e.kind = 'open' and not e.machine)::int as opens,
-               count(distinct e.message_id) filter (where e.kind = 'click' and not e.machine)::int as clicks
-          from message_events e join messages m on m.id = e.message_id
-         where e.campaign_id = ${campaignId} and e.kind in ('open', 'click')
-           and m.campaign_id = ${campaignId} and m.id <= ${testLastMessageId} and m.variant is not null
-         group by m.variant`,
+    sql`select class, sum(uniques) as uniques from campaign_report_counts
+         where campaign_id = ${campaignId} and starts_with(class, ${VARIANT_CLASS_PREFIX})
+         group by class`,
   );
+  const unique = (index: number, cls: string) => n(firsts.find((r) => r.class === variantClass(index, cls))?.uniques);
   return Array.from({ length: variantCount }, (_, index) => {
     const s = sent.find((r) => n(r.variant) === index);
-    const e = events.find((r) => n(r.variant) === index);
     return {
       index,
       recipients: n(s?.recipients),
       delivered: n(s?.delivered),
-      uniqueOpens: n(e?.opens),
-      uniqueClicks: n(e?.clicks),
+      uniqueOpens: unique(index, REPORT_CLASS.humanOpen),
+      uniqueClicks: unique(index, REPORT_CLASS.humanClick),
     };
   });
 }

@@ -14,6 +14,7 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { notFound } from '../../http/not-found';
 import { abTestReport } from './ab-report';
+import { BOUNCE_CLASS_PREFIX, LINK_CLASS_PREFIX, REPORT_CLASS } from './report-classes';
 
 export type { CampaignReport };
 
@@ -39,6 +40,92 @@ function skipCounts(value: CampaignReport['skippedByReason'] | string | undefine
   return counts;
 }
 
+/** What a campaign report counts of its message events (the rest comes from the campaign's counters). */
+export interface CampaignEventCounts {
+  /** Messages with at least one human open; machine opens and every open as events. */
+  humanOpens: number;
+  machineOpens: number;
+  totalOpens: number;
+  /** Messages with at least one human click; machine clicks and every click as events. */
+  uniqueClicks: number;
+  machineClicks: number;
+  totalClicks: number;
+  /** Messages unsubscribed, bounced (asynchronous reports, by kind) and complained about. */
+  unsubscribes: number;
+  bounces: { hard: number; soft: number; policy: number };
+  complaints: number;
+  /** Every tracked link of the campaign: human clicks and messages that clicked it, most clicked first. */
+  links: CampaignReport['links'];
+  /** Per UTC hour with any event: human opens and clicks, unsubscribes, bounces, complaints (events). */
+  series: CampaignReport['series'];
+}
+
+/**
+ * A campaign's event counts from its rollup (reports.db.ts): the classes' totals over the hours, and the series
+ * by hour — reads of the campaign's hours × classes rows, however many events the campaign has.
+ */
+export async function campaignEventCounts(db: Db, campaignId: string): Promise<CampaignEventCounts> {
+  const classes = await queryRows<{ class: string; events: string | number; uniques: string | number }>(
+    db,
+    sql`select class, sum(events) as events, sum(uniques) as uniques
+          from campaign_report_counts where campaign_id = ${campaignId}
+         group by class`,
+  );
+  const linkRows = await queryRows<{ id: number; url: string }>(
+    db,
+    sql`select id, url from campaign_links where campaign_id = ${campaignId}`,
+  );
+  const series = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select to_char(hour at time zone 'UTC', 'YYYY-MM-DD"T"HH24":00:00Z"') as hour,
+               coalesce(sum(events) filter (where class = ${REPORT_CLASS.humanOpen}), 0) as opens,
+               coalesce(sum(events) filter (where class = ${REPORT_CLASS.humanClick}), 0) as clicks,
+               coalesce(sum(events) filter (where class = ${REPORT_CLASS.unsubscribe}), 0) as unsubscribes,
+               coalesce(sum(events) filter (where starts_with(class, ${BOUNCE_CLASS_PREFIX})), 0) as bounces,
+               coalesce(sum(events) filter (where class = ${REPORT_CLASS.complaint}), 0) as complaints
+          from campaign_report_counts where campaign_id = ${campaignId}
+         group by hour order by hour`,
+  );
+  const byClass = new Map(classes.map((c) => [c.class, { events: n(c.events), uniques: n(c.uniques) }]));
+  const events = (cls: string) => byClass.get(cls)?.events ?? 0;
+  const uniques = (cls: string) => byClass.get(cls)?.uniques ?? 0;
+  const links = linkRows
+    .map((l) => {
+      const id = Number(l.id);
+      return {
+        id,
+        url: l.url,
+        clicks: events(`${LINK_CLASS_PREFIX}${id}`),
+        uniqueClicks: uniques(`${LINK_CLASS_PREFIX}${id}`),
+      };
+    })
+    .sort((a, b) => b.clicks - a.clicks || a.id - b.id);
+  return {
+    humanOpens: uniques(REPORT_CLASS.humanOpen),
+    machineOpens: events(REPORT_CLASS.machineOpen),
+    totalOpens: events(REPORT_CLASS.humanOpen) + events(REPORT_CLASS.machineOpen),
+    uniqueClicks: uniques(REPORT_CLASS.humanClick),
+    machineClicks: events(REPORT_CLASS.machineClick),
+    totalClicks: events(REPORT_CLASS.humanClick) + events(REPORT_CLASS.machineClick),
+    unsubscribes: uniques(REPORT_CLASS.unsubscribe),
+    bounces: {
+      hard: uniques(REPORT_CLASS.hardBounce),
+      soft: uniques(REPORT_CLASS.softBounce),
+      policy: uniques(REPORT_CLASS.policyBounce),
+    },
+    complaints: uniques(REPORT_CLASS.complaint),
+    links,
+    series: series.map((s) => ({
+      hour: String(s.hour),
+      opens: n(s.opens),
+      clicks: n(s.clicks),
+      unsubscribes: n(s.unsubscribes),
+      bounces: n(s.bounces),
+      complaints: n(s.complaints),
+    })),
+  };
+}
+
 /**
  * A campaign's results: messages by status, unique human opens (machine opens apart), unique clicks and per
  * link, unsubscribes, bounces by kind (asynchronous DSN/provider bounces plus synchronous 5xx refusals),
@@ -60,42 +147,7 @@ export async function campaignReport(db: Db, accountId: string, campaignId: stri
           from campaigns c left join campaign_sends cs on cs.campaign_id = c.id
          where c.id = ${campaignId}`,
   );
-  const [e] = await queryRows<Record<string, number>>(
-    db,
-    sql`select count(distinct message_id) filter (where kind = 'open' and not machine)::int as human_opens,
-               count(*) filter (where kind = 'open' and machine)::int as machine_opens,
-               count(*) filter (where kind = 'open')::int as total_opens,
-               count(distinct message_id) filter (where kind = 'click' and not machine)::int as unique_clicks,
-               count(*) filter (where kind = 'click' and machine)::int as machine_clicks,
-               count(*) filter (where kind = 'click')::int as total_clicks,
-               count(distinct message_id) filter (where kind = 'unsubscribe')::int as unsubscribes,
-               count(distinct message_id) filter (where kind = 'bounce' and bounce_kind = 'hard')::int as hard,
-               count(distinct message_id) filter (where kind = 'bounce' and bounce_kind = 'soft')::int as soft,
-               count(distinct message_id) filter (where kind = 'bounce' and bounce_kind = 'policy')::int as policy,
-               count(distinct message_id) filter (where kind = 'complaint')::int as complaints
-          from message_events where campaign_id = ${campaignId}`,
-  );
-  const links = await queryRows<{ id: number; url: string; clicks: number; unique_clicks: number }>(
-    db,
-    sql`select l.id, l.url,
-               count(e.id) filter (where not e.machine)::int as clicks,
-               count(distinct e.message_id) filter (where not e.machine)::int as unique_clicks
-          from campaign_links l
-          left join message_events e on e.campaign_id = l.campaign_id and e.kind = 'click' and e.link_id = l.id
-         where l.campaign_id = ${campaignId}
-         group by l.id, l.url order by clicks desc, l.id`,
-  );
-  const series = await queryRows<Record<string, unknown>>(
-    db,
-    sql`select to_char(date_trunc('hour', created_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24":00:00Z"') as hour,
-               count(*) filter (where kind = 'open' and not machine)::int as opens,
-               count(*) filter (where kind = 'click' and not machine)::int as clicks,
-               count(*) filter (where kind = 'unsubscribe')::int as unsubscribes,
-               count(*) filter (where kind = 'bounce')::int as bounces,
-               count(*) filter (where kind = 'complaint')::int as complaints
-          from message_events where campaign_id = ${campaignId}
-         group by 1 order by 1`,
-  );
+  const e = await campaignEventCounts(db, campaignId);
   const [paused] = await queryRows<{ paused_reason: string | null }>(
     db,
     sql`select paused_reason from campaign_sends where campaign_id = ${campaignId}`,
@@ -123,32 +175,29 @@ export async function campaignReport(db: Db, accountId: string, campaignId: stri
     skippedByReason: skipCounts(m?.skipped_by_reason),
     pending: n(m?.pending),
     opens: {
-      uniqueHuman: n(e?.human_opens),
-      machine: n(e?.machine_opens),
-      total: n(e?.total_opens),
-      rate: rate(n(e?.human_opens), delivered),
+      uniqueHuman: e.humanOpens,
+      machine: e.machineOpens,
+      total: e.totalOpens,
+      rate: rate(e.humanOpens, delivered),
     },
     clicks: {
-      unique: n(e?.unique_clicks),
-      machine: n(e?.machine_clicks),
-      total: n(e?.total_clicks),
-      rate: rate(n(e?.unique_clicks), delivered),
-      clickToOpenRate: rate(n(e?.unique_clicks), n(e?.human_opens)),
+      unique: e.uniqueClicks,
+      machine: e.machineClicks,
+      total: e.totalClicks,
+      rate: rate(e.uniqueClicks, delivered),
+      clickToOpenRate: rate(e.uniqueClicks, e.humanOpens),
     },
-    links: links.map((l) => ({ id: Number(l.id), url: l.url, clicks: n(l.clicks), uniqueClicks: n(l.unique_clicks) })),
-    unsubscribes: n(e?.unsubscribes),
-    bounces: { hard: n(e?.hard) + n(m?.sync_hard), soft: n(e?.soft), policy: n(e?.policy) + n(m?.sync_policy) },
-    complaints: n(e?.complaints),
+    links: e.links,
+    unsubscribes: e.unsubscribes,
+    bounces: {
+      hard: e.bounces.hard + n(m?.sync_hard),
+      soft: e.bounces.soft,
+      policy: e.bounces.policy + n(m?.sync_policy),
+    },
+    complaints: e.complaints,
     pausedReason: paused?.paused_reason ?? null,
     abTest,
-    series: series.map((s) => ({
-      hour: String(s.hour),
-      opens: n(s.opens),
-      clicks: n(s.clicks),
-      unsubscribes: n(s.unsubscribes),
-      bounces: n(s.bounces),
-      complaints: n(s.complaints),
-    })),
+    series: e.series,
   };
 }
 

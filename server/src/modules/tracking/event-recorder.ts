@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { campaignUniqueMessagesSql, REPORT_CLASS } from '../reports/report-classes';
 import { engagementOutboxCte } from '../webhooks/emit-event';
 
 export interface PendingEvent {
@@ -215,8 +216,8 @@ export class EventRecorder {
 
   private scheduleCounters(): void {
     if (this.counterTimer || this.dirtyCampaigns.size === 0 || this.closed) return;
-    // The recount reads every event of the campaign: on a very large one it runs less often, so that it never
-    // takes more than ~5% of the time (20 × its last duration between two runs).
+    // Should a recount ever be slow, it runs less often, so that it never takes more than ~5% of the time (20 × its
+    // last duration between two runs).
     const delay = Math.max(this.options.counterMs ?? 5_000, 20 * this.lastRefreshMs);
     this.counterTimer = setTimeout(() => {
       this.counterTimer = null;
@@ -225,7 +226,7 @@ export class EventRecorder {
     this.counterTimer.unref();
   }
 
-  /** campaigns.opened_count / clicked_count = distinct messages with a human open / click. */
+  /** campaigns.opened_count / clicked_count = messages with a human open / click (the report's unique counts). */
   async refreshCounters(): Promise<void> {
     const ids = [...this.dirtyCampaigns];
     this.dirtyCampaigns.clear();
@@ -246,10 +247,10 @@ async function refreshCampaignEngagementCounters(
   campaignId: string,
   writeEngagementCounters: EventRecorderOptions['writeEngagementCounters'],
 ): Promise<void> {
+  // The report rollup's unique counts (reports/report-classes.ts): a few rows per hour of the campaign, so the
+  // recount stays cheap however many events the campaign has.
   await writeEngagementCounters(db, campaignId, {
-    opened: sql`select count(distinct message_id) from message_events
-                 where campaign_id = ${campaignId} and kind = 'open' and not machine`,
-    clicked: sql`select count(distinct message_id) from message_events
-                  where campaign_id = ${campaignId} and kind = 'click' and not machine`,
+    opened: campaignUniqueMessagesSql(sql`${campaignId}::uuid`, REPORT_CLASS.humanOpen),
+    clicked: campaignUniqueMessagesSql(sql`${campaignId}::uuid`, REPORT_CLASS.humanClick),
   });
 }

@@ -38,7 +38,9 @@ export type BounceKind = (typeof BOUNCE_KINDS)[number];
 /**
  * What happened to a sent message after delivery. Append-only; written in batches by the public endpoints
  * (opens, clicks) and one at a time by unsubscribes, the bounce receiver and provider webhooks.
- * `machine` marks pre-fetches (Apple MPP, scanners, HEAD) kept out of human rates.
+ * `machine` marks pre-fetches (Apple MPP, scanners, HEAD) kept out of human rates. Every inserting statement is folded
+ * into the campaign report's rollup by the reports module's trigger (reports/reports.db.ts); rows leave only with
+ * their campaign or account, which takes the rollup with them.
  */
 export const messageEvents = pgTable(
   'message_events',
