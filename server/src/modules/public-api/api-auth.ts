@@ -48,7 +48,7 @@ export async function authenticateAndLimitRequest(
   rider?: KeyRider,
 ): Promise<{ key: ApiKeyContext; limit: RateLimitState; read: Record<string, unknown> }> {
   const secret = bearerSecret(request);
-  const found = secret ? await authenticateAndHitRateLimit(db, secret, limit, windowSeconds, new Date(), rider) : null;
+  const found = secret ? await authenticateAndHitRateLimit(db, secret, limit, windowSeconds, undefined, rider) : null;
   if (!found) throw new AppError('invalid_api_key');
   return found;
 }
