@@ -94,6 +94,41 @@ describe('the DKIM signing pool', () => {
     },
   );
 
+  it('hands back views of the chunk a thread signed in place: the batch is not copied again', async () => {
+    const pooled = await pool.signAll([rsa.signer], batch.slice(0, 7));
+    // One chunk (chunkSize 7): every signed message lies in the one buffer the thread handed back, in order.
+    const shared = pooled[0]?.buffer;
+    expect(pooled.every((m) => m.buffer === shared)).toBe(true);
+    expect(batch.slice(0, 7).some((m) => m.buffer === shared)).toBe(false);
+    for (let i = 1; i < pooled.length; i++) {
+      expect((pooled[i] as Buffer).byteOffset).toBeGreaterThan((pooled[i - 1] as Buffer).byteOffset);
+    }
+    expect(pooled.map((m, i) => m.equals(rsa.signer.sign(batch[i] as Buffer)))).not.toContain(false);
+  });
+
+  it('prepends on this thread the signature lines longer than the room left for them', async () => {
+    // 400 bytes per signer: the Ed25519 lines (~380) fit in front of one, Ed25519 + RSA-2048 (~1,020) in 800 do not.
+    const tight = createDkimSigningPool({ threads: 1, chunkSize: 7, signatureRoom: 400 });
+    try {
+      // A few built messages and the hand-written ones (shorter header lists).
+      const some = [...batch.slice(0, 12), ...batch.slice(-2)];
+      for (const signers of [[ed.signer], [ed.signer, rsa.signer]]) {
+        const pooled = await tight.signAll(signers, some);
+        for (let i = 0; i < some.length; i++) {
+          const single = signers.reduce((out, s) => s.sign(out), some[i] as Buffer);
+          expect(pooled[i]?.equals(single), `message ${i}`).toBe(true);
+        }
+        for (const raw of pooled) expect(await dkimProblems(raw, records, signers.length)).toEqual([]);
+      }
+      // What fitted is a view of the chunk handed back, the room of the messages around it included.
+      const fitted = await tight.signAll([ed.signer], batch.slice(0, 2));
+      expect(fitted[0]?.buffer).toBe(fitted[1]?.buffer);
+      expect(fitted[0]?.buffer.byteLength).toBe(2 * 400 + (batch[0]?.length ?? 0) + (batch[1]?.length ?? 0));
+    } finally {
+      await tight.close();
+    }
+  });
+
   it('keeps the order of concurrent batches and of a signer first seen later', async () => {
     const other = signer('rsa-sha256', 'outra');
     const [a, b, c] = await Promise.all([

@@ -8,6 +8,12 @@
  * The seam stays `DkimSigner`: the pool takes the signers the engine already chose for a campaign (platform or
  * sender domain keys, sender-identities/sender-signing.ts) and learns how to rebuild each one on a thread from
  * its spec (`dkimSignerSpec`). A signer that was not made by createDkimSigner signs on the calling thread.
+ *
+ * Memory: a batch in flight is the sender's largest allocation (lanes × batch size × ~14 KB). Each chunk's
+ * messages are copied once into the buffer handed to a thread, with room in front of each for its signature
+ * lines; the thread writes them there and hands the buffer back, and the signed messages are views of it. So the
+ * built messages and the signed ones are the only two copies, and the built ones are garbage once signed —
+ * prepending the lines on this thread would make a third copy of every batch.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -31,6 +37,8 @@ export interface SigningPoolOptions {
   threads?: number;
   /** Messages per chunk handed to a thread (small enough to balance, large enough to amortise a message hop). */
   chunkSize?: number;
+  /** Bytes left in front of each message, per signer, for its signature lines; default SIGNATURE_ROOM. */
+  signatureRoom?: number;
 }
 
 const ENTRY = workerEntry(import.meta.url, 'dkim-sign-worker', new URL('./dkim-sign-worker.ts', import.meta.url));
@@ -42,15 +50,41 @@ interface Thread {
   busy: number;
 }
 
+/**
+ * Room left in front of each message for the signature lines of each signer: with the default header list and a
+ * short domain, an RSA-2048 DKIM-Signature is ~640 bytes, an Ed25519 one ~380, an RSA-4096 one ~1,000. Longer
+ * lines (a larger key, long names) are prepended on the calling thread instead, a copy of that message.
+ */
+const SIGNATURE_ROOM = 1024;
+
 interface Pending {
-  resolve: (prefixes: string[]) => void;
+  resolve: (signed: Buffer[]) => void;
   reject: (error: Error) => void;
   thread: Thread;
+  /** The chunk's message lengths and headroom, to find each signed message in the bytes handed back. */
+  lengths: number[];
+  headroom: number;
+}
+
+/**
+ * The signed messages of a chunk the thread handed back: views of its bytes (each from its signature lines to the
+ * end of the message), or a copy when a message's lines did not fit in its headroom.
+ */
+function signedViews(reply: SignedChunk, lengths: readonly number[], headroom: number): Buffer[] {
+  const bytes = Buffer.from(reply.bytes as ArrayBuffer);
+  let end = 0;
+  return lengths.map((length, i) => {
+    end += headroom + length;
+    const start = reply.starts[i] as number;
+    const lines = reply.overflow[i];
+    return lines === undefined ? bytes.subarray(start, end) : prependHeaders(lines, bytes.subarray(start, end));
+  });
 }
 
 export function createDkimSigningPool(options: SigningPoolOptions = {}): DkimSigningPool {
   const size = Math.max(1, options.threads ?? availableParallelism());
   const chunkSize = Math.max(1, options.chunkSize ?? 16);
+  const signatureRoom = Math.max(0, options.signatureRoom ?? SIGNATURE_ROOM);
   const ids = new WeakMap<DkimSigner, number>();
   let nextSignerId = 1;
   let nextChunkId = 1;
@@ -67,8 +101,8 @@ export function createDkimSigningPool(options: SigningPoolOptions = {}): DkimSig
       pending.delete(reply.id);
       thread.busy--;
       if (thread.busy === 0) worker.unref();
-      if (reply.error) waiting.reject(new Error(reply.error));
-      else waiting.resolve(reply.prefixes);
+      if (reply.error || !reply.bytes) waiting.reject(new Error(reply.error ?? 'DKIM signing thread: no bytes'));
+      else waiting.resolve(signedViews(reply, waiting.lengths, waiting.headroom));
     });
     // A thread that dies fails its chunks (the engine treats the batch as not built and retries it) and is
     // replaced for the next ones.
@@ -99,9 +133,9 @@ export function createDkimSigningPool(options: SigningPoolOptions = {}): DkimSig
   };
 
   const send = (thread: Thread, chunk: Omit<SignChunk, 'id' | 'specs'>, specs: SignChunk['specs']) =>
-    new Promise<string[]>((resolve, reject) => {
+    new Promise<Buffer[]>((resolve, reject) => {
       const id = nextChunkId++;
-      pending.set(id, { resolve, reject, thread });
+      pending.set(id, { resolve, reject, thread, lengths: chunk.lengths, headroom: chunk.headroom });
       if (thread.busy === 0) thread.worker.ref();
       thread.busy++;
       for (const { id: signerId } of specs) thread.known.add(signerId);
@@ -118,26 +152,26 @@ export function createDkimSigningPool(options: SigningPoolOptions = {}): DkimSig
       if (described.some((d) => !d.described)) return messages.map((raw) => signChain(signers, raw));
       const signerIds = described.map((d) => idOf(d.signer));
       const nowMs = (described[0]?.described?.now ?? Date.now)();
-      const chunks: Array<Promise<string[]>> = [];
+      const headroom = signatureRoom * signers.length;
+      const chunks: Array<Promise<Buffer[]>> = [];
       for (let start = 0, turn = 0; start < messages.length; start += chunkSize, turn++) {
         // Round-robin over the threads, least busy first within a batch.
         const thread = threads.reduce((best, t) => (t.busy < best.busy ? t : best), threads[turn % size] as Thread);
         const specs = signerIds.flatMap((id, i) =>
           thread.known.has(id) ? [] : [{ id, spec: described[i]?.described?.spec as DkimSignerSpec }],
         );
-        // One contiguous buffer per chunk, transferred (not copied) to the thread.
+        // One contiguous buffer per chunk, room in front of each message, transferred (not copied) to the thread.
         const slice = messages.slice(start, start + chunkSize);
         const lengths = slice.map((m) => m.length);
-        const bytes = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
+        const bytes = new Uint8Array(lengths.reduce((a, b) => a + headroom + b, 0));
         let offset = 0;
         for (const m of slice) {
-          bytes.set(m, offset);
-          offset += m.length;
+          bytes.set(m, offset + headroom);
+          offset += headroom + m.length;
         }
-        chunks.push(send(thread, { signerIds, nowMs, bytes: bytes.buffer, lengths }, specs));
+        chunks.push(send(thread, { signerIds, nowMs, bytes: bytes.buffer, lengths, headroom }, specs));
       }
-      const prefixes = (await Promise.all(chunks)).flat();
-      return messages.map((raw, i) => prependHeaders(prefixes[i] as string, raw));
+      return (await Promise.all(chunks)).flat();
     },
     async close() {
       closed = true;
