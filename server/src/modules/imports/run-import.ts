@@ -12,7 +12,7 @@ import { pgTextArray } from '../../db/pg-text-array';
 import type { Tx } from '../accounts/account-balance';
 import { csvCell } from '../contacts/export-contacts';
 import { suppressedForStreamSql } from '../contacts/suppression';
-import { addContactsToList } from '../lists/add-contacts-to-list';
+import { addContactsToList } from '../subscriptions/add-contacts-to-lists';
 import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { CsvRecords } from './csv-records';
 import { deleteImportFiles, RejectedRowsWriter, readUpload } from './import-file-store';
