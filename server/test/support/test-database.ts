@@ -3,6 +3,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type Database, MIGRATIONS_DIR, openDatabase } from '../../src/db/database';
 
@@ -51,6 +55,38 @@ export async function createTestDatabase(
       await cleanup.end();
     },
   };
+}
+
+/**
+ * A database with the schema as it was before one migration (named by the end of its tag, e.g.
+ * `_campaign_report_rollup`): a migration's own test puts rows in it, then runs `database.migrate()` and checks what
+ * the migration made of them.
+ */
+export async function createDatabaseBeforeMigration(
+  kind: DatabaseKind,
+  tagEnd: string,
+): Promise<Database & { url: string | null }> {
+  const before = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-migrations-'));
+  try {
+    fs.cpSync(MIGRATIONS_DIR, before, { recursive: true });
+    const journalPath = path.join(before, 'meta', '_journal.json');
+    const journal = JSON.parse(fs.readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
+    const at = journal.entries.findIndex((e) => e.tag.endsWith(tagEnd));
+    if (at <= 0) throw new Error(`no migration tagged …${tagEnd} after the first`);
+    journal.entries = journal.entries.slice(0, at);
+    fs.writeFileSync(journalPath, JSON.stringify(journal));
+    const database = await createTestDatabase(kind, { migrated: false });
+    if (database.pglite) {
+      await migratePglite(drizzlePglite({ client: database.pglite }), { migrationsFolder: before });
+    } else {
+      await migratePg(drizzlePg({ client: database.pool as NonNullable<typeof database.pool> }), {
+        migrationsFolder: before,
+      });
+    }
+    return database;
+  } finally {
+    fs.rmSync(before, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {
   MESSAGE_STREAMS,
   type MessageStream,
@@ -8,13 +5,9 @@ import {
   transactionalMessageSchema,
 } from '@carteiro/shared';
 import { eq, sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { describe, expect, it } from 'vitest';
 import { signUp } from '../../../test/support/sign-in';
-import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
+import { createDatabaseBeforeMigration, DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { startCampaignSend } from '../campaigns/start-campaign-send';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
@@ -244,25 +237,8 @@ describe.each(DATABASE_KINDS)('suppressions by stream on %s', (kind) => {
 describe.each(DATABASE_KINDS)('migrating the one-reason suppressions on %s', (kind) => {
   it('restores the bounces and complaints an earlier unsubscribe hid, from contact statuses and message events', async () => {
     // The schema as it was before this change (migrations up to the previous one), with data in it, then migrated.
-    const source = path.resolve(import.meta.dirname, '../../../drizzle');
-    const before = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-migrations-'));
-    fs.cpSync(source, before, { recursive: true });
-    const journalPath = path.join(before, 'meta', '_journal.json');
-    const journal = JSON.parse(fs.readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-    const at = journal.entries.findIndex((e) => e.tag.endsWith('_suppression_scopes'));
-    expect(at).toBeGreaterThan(0);
-    journal.entries = journal.entries.slice(0, at);
-    fs.writeFileSync(journalPath, JSON.stringify(journal));
-
-    const database = await createTestDatabase(kind, { migrated: false });
+    const database = await createDatabaseBeforeMigration(kind, '_suppression_scopes');
     try {
-      if (database.pglite) {
-        await migratePglite(drizzlePglite({ client: database.pglite }), { migrationsFolder: before });
-      } else {
-        await migratePg(drizzlePg({ client: database.pool as NonNullable<typeof database.pool> }), {
-          migrationsFolder: before,
-        });
-      }
       const db = database.db;
       const [account] = await queryRows<{ id: string }>(
         db,
@@ -309,7 +285,6 @@ describe.each(DATABASE_KINDS)('migrating the one-reason suppressions on %s', (ki
       expect(await reasonsOf('apagado-devolvido@x.com.br')).toEqual(['bounced', 'unsubscribed']);
     } finally {
       await database.close();
-      fs.rmSync(before, { recursive: true, force: true });
     }
   }, 120_000); // two full migrations of a fresh database: slow on a loaded box
 });

@@ -1,14 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
+import { createDatabaseBeforeMigration, createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Database, type Db, queryRows } from '../../db/database';
 import { writeEngagementCounters } from '../campaigns/campaign-records';
 import { eraseContact } from '../contacts/erase-contact';
@@ -271,25 +264,8 @@ describe.each(DATABASE_KINDS)('campaign report rollup on %s', (kind) => {
 describe.each(DATABASE_KINDS)('the rollup migration on %s', (kind) => {
   it('folds the events recorded before it exactly as the trigger folds new ones', async () => {
     // The schema as it was before the rollup (migrations up to the previous one), with events in it, then migrated.
-    const source = path.resolve(import.meta.dirname, '../../../drizzle');
-    const before = fs.mkdtempSync(path.join(os.tmpdir(), 'carteiro-migrations-'));
-    fs.cpSync(source, before, { recursive: true });
-    const journalPath = path.join(before, 'meta', '_journal.json');
-    const journal = JSON.parse(fs.readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-    const at = journal.entries.findIndex((e) => e.tag.endsWith('_campaign_report_rollup'));
-    expect(at).toBeGreaterThan(0);
-    journal.entries = journal.entries.slice(0, at);
-    fs.writeFileSync(journalPath, JSON.stringify(journal));
-
-    const database = await createTestDatabase(kind, { migrated: false });
+    const database = await createDatabaseBeforeMigration(kind, '_campaign_report_rollup');
     try {
-      if (database.pglite) {
-        await migratePglite(drizzlePglite({ client: database.pglite }), { migrationsFolder: before });
-      } else {
-        await migratePg(drizzlePg({ client: database.pool as NonNullable<typeof database.pool> }), {
-          migrationsFolder: before,
-        });
-      }
       const seeded = await seedCampaigns(database.db);
       await generateEvents(database.db, seeded, 7);
       await database.migrate();
@@ -304,7 +280,6 @@ describe.each(DATABASE_KINDS)('the rollup migration on %s', (kind) => {
       await expectRollupEqualsEvents(database.db, seeded);
     } finally {
       await database.close();
-      fs.rmSync(before, { recursive: true, force: true });
     }
   }, 120_000); // two full migrations of a fresh database: slow on a loaded box
 });
