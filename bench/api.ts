@@ -138,7 +138,13 @@ async function apiChild(): Promise<void> {
   });
   const app = await buildApp({ config, database, mailer, logger, webDistDir: null });
   await app.listen({ host: '127.0.0.1', port: 0 });
+  // Statements the API sent (one pool checkout each: its hot paths run no explicit transaction), for per-call counts.
+  let statements = 0;
+  database.pool?.on('acquire', () => {
+    statements++;
+  });
   process.on('message', async (msg: { type: string }) => {
+    if (msg.type === 'statements') process.send?.({ type: 'statements', statements });
     if (msg.type === 'exit') {
       await app.close();
       await database.close();
@@ -152,6 +158,19 @@ async function apiChild(): Promise<void> {
 // ---------------------------------------------------------------------------------------------- parent
 function ready(child: ChildProcess): Promise<{ port?: number }> {
   return new Promise((resolve) => child.once('message', (msg: { port?: number }) => resolve(msg)));
+}
+
+/** How many statements the API process has sent to PostgreSQL so far. */
+function apiStatements(api: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (msg: { type?: string; statements?: number }) => {
+      if (msg.type !== 'statements') return;
+      api.off('message', onMessage);
+      resolve(msg.statements ?? 0);
+    };
+    api.on('message', onMessage);
+    api.send({ type: 'statements' });
+  });
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(HTTP_CONCURRENCY, BATCH_CONCURRENCY) });
@@ -405,6 +424,7 @@ async function main(): Promise<void> {
     };
 
     // 0. The floor of an authenticated call on this box now: GET /api/v1/contacts (Bearer, rate limit, 1 query).
+    const floorStatements = await apiStatements(apiProcess);
     const floorCpu = await cpu();
     const floor = await load(SINGLE, HTTP_CONCURRENCY, () =>
       call(apiPort as number, 'GET', '/api/v1/contacts?limit=1', key.secret),
@@ -415,6 +435,8 @@ async function main(): Promise<void> {
     );
 
     console.log(`        ${cpuPerCall(floorCpu, floorCpuAfter, SINGLE)}`);
+    const perCall = (from: number, to: number) => ((to - from) / SINGLE).toFixed(2);
+    console.log(`        API statements per call: ${perCall(floorStatements, await apiStatements(apiProcess))}`);
 
     // 2. Single form.
     const sendEntries = async () => {
@@ -425,6 +447,7 @@ async function main(): Promise<void> {
       return Number(row?.n ?? 0);
     };
     const entriesBefore = await sendEntries();
+    const singleStatements = await apiStatements(apiProcess);
     const singleCpu = await cpu();
     // Monotonic µs (the clock of --cpu-prof's samples): lets a profile be cut to the single form's phase.
     if (process.env.BENCH_PROFILE) console.log(`single phase starts at ${process.hrtime.bigint() / 1000n} µs`);
@@ -432,6 +455,7 @@ async function main(): Promise<void> {
       post(apiPort as number, '/api/v1/messages', key.secret, messageBody(i)),
     );
     const singleCpuAccepted = await cpu();
+    const singleStatementsAfter = await apiStatements(apiProcess);
     if (process.env.BENCH_PROFILE) console.log(`single phase ends at ${process.hrtime.bigint() / 1000n} µs`);
     await waitUntil(queuedLeft);
     const singleCpuDelivered = await cpu();
@@ -446,6 +470,7 @@ async function main(): Promise<void> {
       `        group commits: ${groups} (${(SINGLE / Math.max(1, groups)).toFixed(1)} requests per commit on average)`,
     );
     console.log(`        accepting: ${cpuPerCall(singleCpu, singleCpuAccepted, SINGLE)}`);
+    console.log(`        API statements per call: ${perCall(singleStatements, singleStatementsAfter)}`);
     console.log(`        until delivered: ${cpuPerCall(singleCpu, singleCpuDelivered, SINGLE)}`);
 
     // 3. Batch form.

@@ -28,7 +28,9 @@
  * engine then writes one coalesced outbox row per delivered batch, in its outcome statement); BENCH_WEBHOOK_DRAIN=1
  * also runs the webhook worker (dispatcher + delivery lanes, ADR 0026) in every sender process, POSTing every event
  * to a receiver on 127.0.0.1 — the whole webhook machinery competing with the engine for the same CPUs — and prints
- * how long after the last message delivered the last event arrived, and the events' rate against the engine's.
+ * how long after the last message delivered the last event arrived, and the events' rate against the engine's;
+ * with BENCH_WEBHOOK=off,on it also prints the webhook path's CPU and database work (statements, rows, buffers from
+ * pg_stat_database) per event, each the webhook run minus the engine-alone run.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -522,6 +524,7 @@ async function main(): Promise<void> {
     await creditAccount(database.db, account.id, 5 * N * SCENARIOS.length * WEBHOOK_VARIANTS.length + 1000);
     const hooks = WEBHOOK_VARIANTS.includes('on') ? await startWebhookBench(database) : null;
     const pgCpu = await pgBackendCpu(url.toString());
+    const pgWork = await pgActivity(url.toString());
     // Only a verified sender may send. The address is confirmed; mode `domain` also verifies its domain.
     await trustSenderAddress(database.db, account.id, 'loja@loja.exemplo.com.br');
     if (MODES.includes('domain')) {
@@ -624,6 +627,7 @@ async function main(): Promise<void> {
         await Promise.all(senders.map((c) => once(c, 'ready')));
         const sink0 = await sinkStats(sink);
         const pg0 = await pgCpu.total();
+        const work0 = await pgWork.read();
         const start = performance.now();
         const started = await startCampaignSend(database.db, account.id, campaign.id, null);
         const snapshotMs = performance.now() - start;
@@ -699,15 +703,20 @@ async function main(): Promise<void> {
           drained += `; CPU until the last event: senders ${Math.round(cpuDrained.sender)} µs/msg, PostgreSQL ${Math.round(cpuDrained.pg)} µs/msg`;
         }
         const pgCpuPerMsg = pgAtSent / started.recipients;
-        rates.push({ scenario, hook, rate, rss, cpu, pgCpu: pgCpuPerMsg, cpuDrained });
+        const run: BenchRun = { scenario, hook, rate, rss, cpu, pgCpu: pgCpuPerMsg, cpuDrained };
+        rates.push(run);
         const line = `[load ${os.loadavg()[0]?.toFixed(1)}] DKIM ${mode.padEnd(14)} ${scenario.processes} process(es) × ${scenario.threads} signing threads${scenario.signatureRoom === undefined ? '' : ` (signature room ${scenario.signatureRoom})`}, webhook ${hook.padEnd(3)} ${hookStats} ${Math.round(rate)} msg/s (${started.recipients} in ${seconds.toFixed(1)} s, snapshot+reservation ${Math.round(snapshotMs)} ms), sender CPU ${Math.round(cpu)} µs/msg, PostgreSQL CPU ${Math.round(pgCpuPerMsg)} µs/msg, sink CPU ${Math.round(sinkCpu)} µs/msg, peak RSS per sender ${Math.round(rss)} MB (${describeMemory(peakOf)}), sent ${sent?.n}, sink accepted ${sink1.accepted - sink0.accepted}, ratio to raw ${(rate / raw).toFixed(2)}${drained}`;
         console.log(line);
         rows.push(line);
         for (const c of senders) c.send({ type: 'exit' });
         await Promise.all(senders.map((c) => new Promise((r) => c.once('exit', r))));
+        // Read once the senders' backends have exited: a backend reports its counters at exit at the latest.
+        await new Promise((r) => setTimeout(r, 500));
+        run.work = pgWork.per(work0, await pgWork.read(), started.recipients);
       }
     await hooks?.stop();
     await pgCpu.stop();
+    await pgWork.stop();
     printRatios(rates);
     printSignatureRoom(rates);
     printWebhookCpu(rates);
@@ -734,6 +743,8 @@ interface BenchRun {
   pgCpu: number;
   /** With the webhook worker draining: CPU µs per message until the last event reached the receiver. */
   cpuDrained?: { sender: number; pg: number };
+  /** This database's statements (transactions) and rows per message, from the run's start to its senders' exit. */
+  work?: PgWork;
 }
 
 /**
@@ -753,6 +764,12 @@ function printWebhookCpu(rates: BenchRun[]): void {
     console.log(
       `webhook CPU per event (DKIM ${on.scenario.mode}): senders ${Math.round(sender)} µs + PostgreSQL ${Math.round(pgSide)} µs = ${Math.round(sender + pgSide)} µs; engine per message ${Math.round(off.cpu)} + ${Math.round(off.pgCpu)} = ${Math.round(engine)} µs; event/message ${((sender + pgSide) / engine).toFixed(2)}`,
     );
+    if (on.work && off.work) {
+      const d = (k: keyof PgWork) => ((on.work?.[k] ?? 0) - (off.work?.[k] ?? 0)).toFixed(3);
+      console.log(
+        `webhook database work per event (DKIM ${on.scenario.mode}): statements ${d('statements')}, rows inserted ${d('inserted')}, updated ${d('updated')}, deleted ${d('deleted')}, buffers ${d('buffers')}; engine per message: statements ${off.work.statements.toFixed(3)}, rows inserted ${off.work.inserted.toFixed(3)}, updated ${off.work.updated.toFixed(3)}, buffers ${off.work.buffers.toFixed(1)}`,
+      );
+    }
   }
 }
 
@@ -875,6 +892,49 @@ async function pgBackendCpu(url: string) {
     async stop() {
       clearInterval(timer);
       await running;
+      await client.end();
+    },
+  };
+}
+
+type PgWork = Record<'statements' | 'inserted' | 'updated' | 'deleted' | 'buffers', number>;
+
+/**
+ * This bench database's work from pg_stat_database: transactions (each of the product's statements runs in its
+ * own), rows inserted / updated / deleted, buffers hit or read. Other databases on the shared box are not counted;
+ * the sampling connection's own few transactions are.
+ */
+async function pgActivity(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    async read(): Promise<PgWork> {
+      await client.query('select pg_stat_clear_snapshot()');
+      const { rows } = await client.query<Record<keyof PgWork, string>>(
+        `select xact_commit + xact_rollback as statements, tup_inserted as inserted, tup_updated as updated,
+                tup_deleted as deleted, blks_hit + blks_read as buffers
+           from pg_stat_database where datname = current_database()`,
+      );
+      const r = rows[0] as Record<keyof PgWork, string>;
+      return {
+        statements: Number(r.statements),
+        inserted: Number(r.inserted),
+        updated: Number(r.updated),
+        deleted: Number(r.deleted),
+        buffers: Number(r.buffers),
+      };
+    },
+    per(a: PgWork, b: PgWork, n: number): PgWork {
+      const k = (key: keyof PgWork) => (b[key] - a[key]) / n;
+      return {
+        statements: k('statements'),
+        inserted: k('inserted'),
+        updated: k('updated'),
+        deleted: k('deleted'),
+        buffers: k('buffers'),
+      };
+    },
+    async stop() {
       await client.end();
     },
   };

@@ -21,7 +21,8 @@
  *    must flush the last batch) — and that campaigns.opened_count/clicked_count match the distinct messages.
  *
  * Other knobs: BENCH_REPORT_ROLLUP=off (the campaign report's rollup trigger on message_events disabled: what a
- * batch cost before it), BENCH_TARGETS=pixel,click, BENCH_LOG_LEVEL (server LOG_LEVEL, default info), BENCH_PROFILE=<dir>
+ * batch cost before it; the campaign counters' check then fails, as they are read from the rollup),
+ * BENCH_TARGETS=pixel,click, BENCH_LOG_LEVEL (server LOG_LEVEL, default info), BENCH_PROFILE=<dir>
  * (the server runs with --cpu-prof into that directory), BENCH_SERVER_BUNDLE=<path/main.js> (another build, e.g.
  * an older commit's, for an A/B run under the same conditions).
  */
@@ -316,6 +317,8 @@ async function main(): Promise<void> {
         MAIL_CATCHER: 'off',
         SMTP_URL: 'smtp://127.0.0.1:9',
         BOUNCE_SMTP_PORT: '0',
+        // Production refuses the development placeholder Pix key (config.ts); the bench takes no top-ups.
+        PIX_KEY: 'financeiro@loja.exemplo.com.br',
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       },
     });

@@ -56,6 +56,7 @@ import { reportsRoutes } from './modules/reports/reports.routes';
 import { segmentsRoutes } from './modules/segments/segments.routes';
 import { senderIdentitiesRoutes } from './modules/sender-identities/sender-identities.routes';
 import { senderIdentitySettings } from './modules/sender-identities/sender-settings';
+import { joinListsWith } from './modules/subscriptions/add-contacts-to-lists';
 import type { ConsentLinks } from './modules/subscriptions/consent-requests';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes';
 import { templatesRoutes } from './modules/templates/templates.routes';
@@ -187,10 +188,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pixApi: payments.pixApi,
   });
   const consentLinks = consentLinksFrom(config);
-  // An erasure also deletes the stored import files that mention the address (imports sits above contacts).
+  // Contacts sit below imports, subscriptions and privacy-requests: an erasure also deletes the stored import files
+  // that mention the address, a contact joins lists through the consent rule, and the LGPD export reads lists and
+  // consent evidence — each handed in here.
   await app.register(contactsRoutes, {
     db: database.db,
-    links: consentLinks,
+    joinLists: joinListsWith(consentLinks),
     eraseMentions: deleteImportFilesMentioning,
     exportContactData,
   });

@@ -107,14 +107,6 @@ function serverZodFiles(): string[] {
   return files.sort();
 }
 
-// Inline texts in the server's zod schemas still waiting for the catalogue, as "file: text", with the reason.
-const SERVER_INLINE_EXCEPTIONS: Readonly<Record<string, string>> = {
-  'modules/campaigns/campaigns.routes.ts: Data inicial inválida.':
-    "campaigns/ is being split by the module-cycle work; the report period's texts move after it lands",
-  'modules/campaigns/campaigns.routes.ts: Data final inválida.':
-    "campaigns/ is being split by the module-cycle work; the report period's texts move after it lands",
-};
-
 describe('validation texts', () => {
   it('no shared schema writes a message inline: every one comes from VALIDATION_TEXTS', () => {
     const dir = join(import.meta.dirname, 'schemas');
@@ -133,13 +125,7 @@ describe('validation texts', () => {
         ({ line, text }) => `${file}:${line} ${text}`,
       ),
     );
-    const listed = (entry: string) => entry.replace(/:\d+ /, ': ') in SERVER_INLINE_EXCEPTIONS;
-    expect(offenders.filter((entry) => !listed(entry))).toEqual([]);
-    const present = new Set(offenders.map((entry) => entry.replace(/:\d+ /, ': ')));
-    expect(
-      Object.keys(SERVER_INLINE_EXCEPTIONS).filter((entry) => !present.has(entry)),
-      'listed inline texts the server no longer has (remove the line)',
-    ).toEqual([]);
+    expect(offenders).toEqual([]);
   });
 
   it('the detector finds inline messages in every message position', () => {

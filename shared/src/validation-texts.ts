@@ -213,6 +213,8 @@ export const VALIDATION_TEXTS = {
   documentDataRequired: 'Informe os dados (data).',
   idRequired: 'Informe o id.',
   campaignIdRequired: 'Informe o id da campanha.',
+  periodStartInvalid: 'Data inicial inválida.',
+  periodEndInvalid: 'Data final inválida.',
   zodRequired: 'Preencha este campo.',
   zodInvalid: 'Valor inválido.',
   zodTooSmall: 'Valor pequeno demais (mínimo {minimum}).',

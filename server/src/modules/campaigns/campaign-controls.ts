@@ -6,8 +6,7 @@ import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
 import type { Mailer } from '../../mail/mailer';
-import { accounts } from '../accounts/accounts.db';
-import { authUsers } from '../auth/auth.db';
+import { accountDirectory } from '../accounts/account-directory';
 import { assertAccountCanSend } from '../billing/account-status';
 import { settleCampaign } from '../billing/settle-campaign';
 import { closeQueuedWorkCtes, makeQueuedWorkDue } from '../sending/message-queue';
@@ -235,12 +234,12 @@ export async function notifyCampaignSent(
   if (!mailer) return;
   try {
     const [row] = await db
-      .select({ name: campaigns.name, email: authUsers.email, failed: campaigns.failedCount })
+      .select({ name: campaigns.name, email: accountDirectory.ownerEmail, failed: campaigns.failedCount })
       .from(campaigns)
-      .innerJoin(accounts, eq(accounts.id, campaigns.createdBy))
-      .innerJoin(authUsers, eq(authUsers.id, accounts.ownerUserId))
+      .innerJoin(accountDirectory, eq(accountDirectory.id, campaigns.createdBy))
       .where(eq(campaigns.id, campaignId));
-    if (!row) return;
+    // No owner left to tell (the owner's user is gone).
+    if (!row?.email) return;
     const url = `${publicUrl}/dashboard/campaigns/${campaignId}/view`;
     const subject = `Campanha enviada: ${row.name}`;
     const text = [

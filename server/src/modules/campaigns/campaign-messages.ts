@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { accounts } from '../accounts/accounts.db';
+import { findAccount } from '../accounts/accounts.service';
 import type { SigningResolver } from '../sender-identities/sender-signing';
 import { type Outcome, skippedOutcome } from '../sending/batch-outcomes';
 import { BodyProgram } from '../sending/body-program';
@@ -267,23 +267,21 @@ export class CampaignMessages {
    * content when it has its own, replace the campaign's. Tracking, List-Id and Feedback-ID stay the campaign's.
    */
   private async prepareContext(campaignId: string, variant = 0): Promise<CampaignContext> {
-    const [row] = await this.db
-      .select({ campaign: campaigns, account: accounts })
-      .from(campaigns)
-      .innerJoin(accounts, eq(accounts.id, campaigns.createdBy))
-      .where(eq(campaigns.id, campaignId));
-    if (!row) throw new Error(`campaign ${campaignId} not found`);
-    const { account } = row;
-    const override = variant > 0 ? row.campaign.abTest?.variants[variant - 1] : undefined;
+    const [stored] = await this.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+    if (!stored) throw new Error(`campaign ${campaignId} not found`);
+    // Read through accounts' own function: once per campaign and variant (the context is cached).
+    const account = await findAccount(this.db, stored.createdBy);
+    if (!account) throw new Error(`campaign ${campaignId} has no account`);
+    const override = variant > 0 ? stored.abTest?.variants[variant - 1] : undefined;
     if (variant > 0 && !override) throw new Error(`campaign ${campaignId} has no A/B variant ${variant}`);
     const campaign = override
       ? {
-          ...row.campaign,
+          ...stored,
           subject: override.subject,
-          fromName: override.fromName ?? row.campaign.fromName,
-          template: override.template ?? row.campaign.template,
+          fromName: override.fromName ?? stored.fromName,
+          template: override.template ?? stored.template,
         }
-      : row.campaign;
+      : stored;
     const fromEmail = (campaign.fromEmail ?? account.defaultFromEmail) as string;
     const signing = this.deps.signingFor ? await this.deps.signingFor(account.id, fromEmail) : null;
     const linkBase = linkBaseUrl(this.settings.publicUrl, signing?.trackingHost);

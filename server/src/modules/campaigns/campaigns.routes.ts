@@ -5,6 +5,7 @@ import {
   campaignTestSendSchema,
   campaignUpdateSchema,
   resendNonOpenersSchema,
+  validationText,
 } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -34,8 +35,8 @@ import { PUBLIC_VIEWER_PER_MINUTE, renderPublicCampaign } from './public-viewer'
 import { resendToNonOpeners } from './resend-non-openers';
 
 const calendarQuery = z.object({
-  from: z.iso.datetime({ offset: true, error: 'Data inicial inválida.' }),
-  to: z.iso.datetime({ offset: true, error: 'Data final inválida.' }),
+  from: z.iso.datetime({ offset: true, error: validationText('periodStartInvalid') }),
+  to: z.iso.datetime({ offset: true, error: validationText('periodEndInvalid') }),
 });
 
 /** The "ver no navegador" link's message token; anything malformed is ignored (generic rendering). */

@@ -5,7 +5,7 @@ import { asDb, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
-import { accounts } from '../accounts/accounts.db';
+import { findAccount } from '../accounts/accounts.service';
 import { reserveForCampaign } from '../billing/reserve-campaign-cost';
 import { audienceQuery } from '../contacts/count-recipients';
 import { isSenderAllowed } from '../sender-identities/sender-identities';
@@ -37,7 +37,7 @@ export async function assertCanSend(db: Db, campaign: CampaignRow, user: { email
   if (!user.emailVerified) {
     throw new AppError('forbidden', ERROR_TEXT.campaigns.confirmEmailToSend);
   }
-  const [account] = await db.select().from(accounts).where(eq(accounts.id, campaign.createdBy));
+  const account = await findAccount(db, campaign.createdBy);
   if (!account) throw notFound('account');
   if (account.status !== 'active') throw new AppError('account_suspended', undefined);
   await assertReadyToSend(db, campaign);

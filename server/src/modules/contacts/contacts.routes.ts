@@ -17,9 +17,8 @@ import { idParam } from '../../http/id-param';
 import { notFound } from '../../http/not-found';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
-import { addContactsToList, removeContactsFromList } from '../lists/add-contacts-to-list';
-import type { ConsentLinks } from '../subscriptions/consent-requests';
-import { createContact } from './create-contact';
+import { removeContactsFromList } from '../lists/memberships';
+import { createContact, type JoinLists } from './create-contact';
 import { deleteContacts } from './delete-contacts';
 import { type EraseMentions, eraseContact } from './erase-contact';
 import { exportContactsCsv } from './export-contacts';
@@ -34,7 +33,8 @@ const exportQuery = contactQuerySchema.omit({ cursor: true, limit: true }).exten
 
 export interface ContactsRoutesOptions {
   db: Db;
-  links: ConsentLinks;
+  /** Creating a contact onto lists and the bulk "adicionar à lista": the consent rule (see `JoinLists`). */
+  joinLists: JoinLists;
   eraseMentions: EraseMentions;
   /**
    * The LGPD export of one contact of the account (privacy-requests' `exportContactData`, which reads the lists
@@ -45,7 +45,7 @@ export interface ContactsRoutesOptions {
 
 /** Contacts REST API: every query scoped by the actor's account (another account's id answers 404). */
 export async function contactsRoutes(app: FastifyInstance, opts: ContactsRoutesOptions): Promise<void> {
-  const { db, links, eraseMentions, exportContactData } = opts;
+  const { db, joinLists, eraseMentions, exportContactData } = opts;
 
   app.get('/api/contacts', async (request) => {
     const actor = await requireActor(request);
@@ -55,7 +55,7 @@ export async function contactsRoutes(app: FastifyInstance, opts: ContactsRoutesO
   app.post('/api/contacts', async (request, reply) => {
     const actor = await requireActor(request);
     const contact = await createContact(db, actor.accountId, parseInput(contactCreateSchema, request.body), {
-      links,
+      joinLists,
       via: 'painel',
       actor,
       ip: request.ip,
@@ -85,7 +85,7 @@ export async function contactsRoutes(app: FastifyInstance, opts: ContactsRoutesO
     }
     let affected = 0;
     if (input.action === 'add_to_list') {
-      const joined = await addContactsToList(db, links, actor.accountId, input.listId as string, ids, {
+      const joined = await joinLists(db, actor.accountId, [input.listId as string], ids, {
         kind: 'sender',
         via: 'painel',
         actor,

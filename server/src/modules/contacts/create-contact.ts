@@ -1,15 +1,27 @@
 import { type ContactCreateInput, type ContactView, LEGAL_BASIS_REQUIRED } from '@carteiro/shared';
 import { asDb, type Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
-import { addContactsToLists } from '../lists/add-contacts-to-list';
-import type { ConsentLinks } from '../subscriptions/consent-requests';
+import type { AddToListsResult, ListJoinCause } from '../subscriptions/add-contacts-to-lists';
 import { toContactView } from './contact-view';
 import { contacts } from './contacts.db';
 import { findSuppressed } from './suppression';
 
-/** Who creates the contact, and what its lists' confirmation e-mails need (see `addContactsToLists`). */
+/**
+ * Puts contacts of the account on lists under the one consent rule — subscriptions' `addContactsToLists` with the
+ * account as the cause and the confirmation links bound (`joinListsWith`) —, handed in by the composition root:
+ * subscriptions sits above contacts.
+ */
+export type JoinLists = (
+  db: Db,
+  accountId: string,
+  listIds: string[],
+  contactIds: string[],
+  cause: Extract<ListJoinCause, { kind: 'sender' }>,
+) => Promise<AddToListsResult>;
+
+/** Who creates the contact, and how it joins its lists (see `addContactsToLists`). */
 export interface ContactWriteContext {
-  links: ConsentLinks;
+  joinLists: JoinLists;
   via: 'api' | 'painel';
   /** The signed-in person (dashboard); none for an API key. */
   actor?: { emailVerified: boolean };
@@ -65,7 +77,7 @@ export async function createContact(
       .returning();
     if (!row) throw new AppError('contact_exists');
     if (listIds.length > 0) {
-      await addContactsToLists(asDb(tx), context.links, accountId, listIds, [row.id], {
+      await context.joinLists(asDb(tx), accountId, listIds, [row.id], {
         kind: 'sender',
         via: context.via,
         ...(context.actor ? { actor: context.actor } : {}),

@@ -178,9 +178,10 @@ export function suppressionProbeHashes(normalisedEmails: string[]): string {
 /**
  * The account's suppressions of some addresses as one SQL expression (a text[] of `<hashEmail>:<reason>`, one per
  * row), for a hot path that folds the probe into a statement of its own: `hashes` is an SQL value of
- * `suppressionProbeHashes` (a parameter, so the statement keeps one text); `suppressionsByAddress` reads it.
+ * `suppressionProbeHashes` (a parameter, so the statement keeps one text); `suppressionsByAddress` reads it. The
+ * account is a value, or an SQL expression of the carrying statement (the API key's account).
  */
-export function suppressionRowsOverSql(accountId: string, hashes: SQL): SQL {
+export function suppressionRowsOverSql(accountId: string | SQL, hashes: SQL): SQL {
   return sql`(select coalesce(array_agg(${suppressions.emailHash} || ':' || ${suppressions.reason}), '{}'::text[])
                 from ${suppressions}
                where ${suppressions.accountId} = ${accountId}

@@ -1,7 +1,6 @@
 import type { ContactCreateInput, ContactView } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { addContactsToLists } from '../lists/add-contacts-to-list';
 import { contacts } from './contacts.db';
 import { type ContactWriteContext, createContact } from './create-contact';
 import { isUniqueViolation, updateContact } from './update-contact';
@@ -39,7 +38,7 @@ export async function upsertContactByEmail(
       ...(input.consentSource !== undefined ? { consentSource: input.consentSource } : {}),
     });
     if (input.listIds?.length) {
-      await addContactsToLists(db, context.links, accountId, input.listIds, [existing.id], {
+      await context.joinLists(db, accountId, input.listIds, [existing.id], {
         kind: 'sender',
         via: context.via,
         ...(context.actor ? { actor: context.actor } : {}),

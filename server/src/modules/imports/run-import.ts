@@ -5,14 +5,14 @@ import {
   normaliseEmail,
   typedFieldValue,
 } from '@carteiro/shared';
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import type { Tx } from '../accounts/account-balance';
 import { csvCell } from '../contacts/export-contacts';
-import { suppressedForStreamSql } from '../contacts/suppression';
-import { addContactsToList } from '../lists/add-contacts-to-list';
+import { upsertContactBatch } from '../contacts/upsert-contact-batch';
+import { addContactsToList } from '../subscriptions/add-contacts-to-lists';
 import type { ConsentLinks } from '../subscriptions/consent-requests';
 import { CsvRecords } from './csv-records';
 import { deleteImportFiles, RejectedRowsWriter, readUpload } from './import-file-store';
@@ -488,12 +488,8 @@ export function uuidV7Batch(count: number): string[] {
 }
 
 /**
- * One set-based statement per batch (never one row per round-trip): the batch arrives as one text[] per column
- * and is expanded with unnest (the same SQL on PGlite and PostgreSQL); the database hashes the addresses and
- * leaves suppressed ones out, upserts the contacts and adds them to the target list, and answers the counts
- * and the suppressed addresses. The contacts that already existed (not returned by the upsert when they are
- * kept unchanged) are looked up by the unique index only for the addresses the upsert did not return, so a
- * batch of new contacts costs no lookup at all.
+ * A batch is one statement of contacts' (upsertContactBatch), then the target list through the consent rule
+ * (addContactsToList), in one transaction with the batch's progress.
  */
 async function writeBatch(
   db: Db,
@@ -509,51 +505,14 @@ async function writeBatch(
 ): Promise<BatchOutcome> {
   const count = rows.emails.length;
   const ids = idsLiteral ?? pgTextArray(uuidV7Batch(count));
-  const emails = pgTextArray(rows.emails);
-  const names = pgTextArray(rows.names);
-  // Custom fields travel as one text[] per key (no JSON to write here and parse there) and become the jsonb
-  // object in the database; empty cells are nulls, left out of the object.
-  const fieldArrays = rows.fields.map((values) => sql`, ${pgTextArray(values)}::text[]`);
-  const fieldNames = fieldKeys.map((_k, i) => sql.raw(`, f${i}`));
-  const fieldsJson =
-    fieldKeys.length === 0
-      ? sql`'{}'::jsonb`
-      : sql`jsonb_strip_nulls(jsonb_build_object(${sql.join(
-          fieldKeys.map((key, i) => sql`${key}::text, i.${sql.raw(`f${i}`)}`),
-          sql`, `,
-        )}))`;
-  // Keeping existing contacts (the default), the new ones are a plain insert of the addresses the unique index
-  // does not hold yet: ON CONFLICT would make every row a speculative insertion (a second heap write and WAL
-  // record to confirm it), ~20% of the database's CPU per row. A contact created meanwhile by someone else
-  // (a form, the API, another import) makes the statement fail on the unique index; the batch is then written
-  // again with ON CONFLICT (`conflictSafe`).
+  const batch = {
+    ids,
+    emails: pgTextArray(rows.emails),
+    names: pgTextArray(rows.names),
+    fieldKeys,
+    fieldValues: rows.fields.map((values) => pgTextArray(values)),
+  };
   const plain = !options.updateExisting && !conflictSafe;
-  const insertContacts = options.updateExisting
-    ? sql`on conflict (account_id, email) do update set name = coalesce(excluded.name, contacts.name),
-          fields = contacts.fields || excluded.fields, updated_at = now()
-          returning id, email, (xmax = 0) as inserted`
-    : plain
-      ? sql`returning id, email, true as inserted`
-      : sql`on conflict (account_id, email) do nothing returning id, email, true as inserted`;
-  // The probes of the unique index are LATERAL … LIMIT 1 subqueries, which can only run as one index probe per
-  // input row. Written as a join or NOT EXISTS, the plan depended on the statistics: on a growing table whose
-  // statistics predate the import (autovacuum off or not yet run), the planner hashed the whole account for
-  // every batch (a bitmap scan of every contact, spilling to disk), making a 1M-row import quadratic.
-  const existing = (email: SQL) =>
-    sql`lateral (select c.id from contacts c where c.account_id = ${accountId} and c.email = ${email} limit 1)`;
-  const newOnlyJoin = plain ? sql`left join ${existing(sql`i.email`)} e on true` : sql``;
-  const onlyNew = plain ? sql`and e.id is null` : sql``;
-  // The batch's contacts that join the target list: those the statement wrote, and the existing ones it left as
-  // they were (looked up by the unique index for the addresses the insert did not return). They join through the
-  // lists module's one rule (addContactsToList), in this batch's transaction: opt-in, eligibility, confirmations.
-  const members = options.listId
-    ? sql`, (select string_agg(m.id::text, ',') from (
-          select up.id from up
-          union all
-          select c.id from input i cross join ${existing(sql`i.email`)} c
-           where not exists (select 1 from up where up.email = i.email)
-             and not exists (select 1 from sup where sup.email = i.email)) m) as members`
-    : sql``;
   // The batch's commit does not wait for its WAL to reach the disk (synchronous_commit off, for this transaction
   // only): a crash can lose the last batches of a running import, which is then re-run from the start (the
   // upserts are idempotent), and the import is only marked done by an ordinary commit, whose flush covers every
@@ -561,34 +520,14 @@ async function writeBatch(
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`set local synchronous_commit = off`);
-      const [result] = await queryRows<{
-        inserted: number;
-        touched: number;
-        suppressed: string | null;
-        members?: string | null;
-      }>(
-        asDb(tx),
-        sql`with input as (
-          select *
-          from unnest(${ids}::uuid[], ${emails}::text[], ${names}::text[]${sql.join(fieldArrays)})
-            as t(id, email, name${sql.join(fieldNames)})
-        ),
-        sup as (
-          select i.email from input i
-          where ${suppressedForStreamSql(sql`${accountId}::uuid`, sql`i.email`, 'marketing')}
-        ),
-        up as (
-          insert into contacts (id, account_id, email, name, fields, status, legal_basis, consent_source, consent_at)
-          select i.id, ${accountId}::uuid, i.email, i.name, ${fieldsJson}, 'subscribed',
-                 ${options.legalBasis}, ${options.consentSource}, ${consentAt}::timestamptz
-          from input i ${newOnlyJoin}
-          where not exists (select 1 from sup where sup.email = i.email) ${onlyNew}
-          ${insertContacts}
-        )
-        select (select count(*) from up where inserted)::int as inserted,
-               (select count(*) from up)::int as touched,
-               (select string_agg(email, chr(10)) from sup) as suppressed${members}`,
-      );
+      const result = await upsertContactBatch(asDb(tx), accountId, batch, {
+        legalBasis: options.legalBasis,
+        consentSource: options.consentSource,
+        consentAt,
+        updateExisting: options.updateExisting,
+        conflictSafe,
+        withMembers: Boolean(options.listId),
+      });
       const memberIds = result?.members ? result.members.split(',') : [];
       if (options.listId && memberIds.length > 0) {
         await addContactsToList(asDb(tx), links, accountId, options.listId, memberIds, {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import type { ApiKeyContext } from './api-keys';
-import { authenticateAndHitRateLimit, type RateLimitState } from './rate-limit';
+import { authenticateAndHitRateLimit, type KeyRider, type RateLimitState } from './rate-limit';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,19 +28,27 @@ export function refuseKeyInUrl(request: FastifyRequest): void {
   }
 }
 
+/** The secret of the request's `Authorization: Bearer <key>` header, as sent; null without one. */
+export function bearerSecret(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? BEARER_RE.exec(header) : null;
+  return match?.[1] ?? null;
+}
+
 /**
  * `Authorization: Bearer <key>` looked up AND counted against the key's rate limit in one statement
  * (rate-limit.ts): the hot path of every `/api/v1` request. 401 `invalid_api_key` when there is no active key.
+ * With a `rider`, the operation's read runs in the same statement and comes back as `read`.
  */
 export async function authenticateAndLimitRequest(
   db: Db,
   request: FastifyRequest,
   limit: number,
   windowSeconds: number,
-): Promise<{ key: ApiKeyContext; limit: RateLimitState }> {
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? BEARER_RE.exec(header) : null;
-  const found = match?.[1] ? await authenticateAndHitRateLimit(db, match[1], limit, windowSeconds) : null;
+  rider?: KeyRider,
+): Promise<{ key: ApiKeyContext; limit: RateLimitState; read: Record<string, unknown> }> {
+  const secret = bearerSecret(request);
+  const found = secret ? await authenticateAndHitRateLimit(db, secret, limit, windowSeconds, undefined, rider) : null;
   if (!found) throw new AppError('invalid_api_key');
   return found;
 }

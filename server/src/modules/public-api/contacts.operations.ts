@@ -12,7 +12,8 @@ import { deleteContacts } from '../contacts/delete-contacts';
 import { findContact, findContacts } from '../contacts/find-contacts';
 import { updateContact } from '../contacts/update-contact';
 import { upsertContactByEmail } from '../contacts/upsert-contact';
-import { addContactsToLists, removeContactsFromList } from '../lists/add-contacts-to-list';
+import { removeContactsFromList } from '../lists/memberships';
+import { addContactsToLists, joinListsWith } from '../subscriptions/add-contacts-to-lists';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
 import { contactDetailSchema, contactPageSchema, contactSchema, LIST_JOIN_ERRORS, listJoinSchema } from './responses';
@@ -64,7 +65,7 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
       },
     },
     handler: ({ key, body, request }) =>
-      createContact(db, key.accountId, body, { links: consentLinks, via: 'api', ip: request.ip }),
+      createContact(db, key.accountId, body, { joinLists: joinListsWith(consentLinks), via: 'api', ip: request.ip }),
   }),
   defineOperation({
     method: 'PUT',
@@ -82,7 +83,7 @@ export const contactsOperations: OperationGroup = ({ db, consentLinks }) => [
     errors: ['address_suppressed', 'consent_required', 'not_found', ...LIST_JOIN_ERRORS],
     handler: async ({ key, body, request, reply }) => {
       const { contact, created } = await upsertContactByEmail(db, key.accountId, body, {
-        links: consentLinks,
+        joinLists: joinListsWith(consentLinks),
         via: 'api',
         ip: request.ip,
       });

@@ -8,11 +8,12 @@ import {
 import { z } from 'zod';
 import { NOT_FOUND_TEXT } from '../../http/not-found';
 import { findContacts } from '../contacts/find-contacts';
-import { addContactsToList, removeContactsFromList } from '../lists/add-contacts-to-list';
 import { createList } from '../lists/create-list';
 import { deleteList } from '../lists/delete-list';
 import { findList, findListPage } from '../lists/find-lists';
+import { removeContactsFromList } from '../lists/memberships';
 import { updateList } from '../lists/update-list';
+import { addContactsToList } from '../subscriptions/add-contacts-to-lists';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
 import { contactPageSchema, LIST_JOIN_ERRORS, listCollectionSchema, listJoinSchema, listSchema } from './responses';

@@ -20,10 +20,18 @@ import { resolveMessageFiles } from '../message-files/message-files';
 import { cancelScheduledMessage } from '../transactional/cancel-scheduled';
 import { sendTransactionalGrouped } from '../transactional/group-commit';
 import { emitSandboxDelivered } from '../transactional/sandbox-webhooks';
-import { sendTransactional, transactionalStreamId } from '../transactional/send-transactional';
+import {
+  sendTransactional,
+  TRANSACTIONAL_READ_SLOTS,
+  transactionalReadOf,
+  transactionalReadSql,
+  transactionalReadValues,
+  transactionalStreamId,
+} from '../transactional/send-transactional';
 import { findMessage, findMessageContent, findMessagePage } from './message-lookup';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
+import { keyRiderStatement } from './rate-limit';
 
 const errors = ['insufficient_balance', 'account_suspended', 'sender_not_verified', 'not_found'] as const;
 
@@ -63,6 +71,13 @@ const extrasDescription =
   `\`sendAt\` (ISO 8601 com fuso, no futuro, até ${SEND_AT_MAX_DAYS} dias; no lote, uma vez ao lado de \`messages\`): aceita e cobra agora, ` +
   'responde `scheduled` e entrega a partir dessa hora; `POST /messages/{id}/cancel` cancela e estorna enquanto espera. ' +
   'Campos desconhecidos: 400 `unknown_fields`.';
+
+/** The key statement with a single send's read (transactional's) over the key's account: built once per process. */
+export const sendMessageKeyRider = keyRiderStatement(
+  'public_api_key_and_transactional_read',
+  TRANSACTIONAL_READ_SLOTS,
+  transactionalReadSql,
+);
 
 /**
  * A test key's accepted messages tell the account's webhooks what a live send would: one `message.delivered` each
@@ -120,11 +135,14 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     },
     errors: [...errors],
     example: { body: example },
+    // The send's read (account, senders, suppressions) rides on the key statement: one round trip fewer per call.
+    keyRider: (body) => ({ rider: sendMessageKeyRider, values: transactionalReadValues([body]) }),
     // Concurrent single sends of one account share one commit (group-commit.ts), each with its own answer.
-    handler: async ({ key, body }) => {
+    handler: async ({ key, body, keyRead }) => {
       const [input] = await resolveMessageFiles(db, key.accountId, [body]);
       if (!input) throw new Error('resolveMessageFiles lost the message');
-      const options = { publicUrl, sandbox: key.mode === 'test' };
+      const read = keyRead ? transactionalReadOf([body], keyRead) : undefined;
+      const options = { publicUrl, sandbox: key.mode === 'test', read };
       // A scheduled send is committed alone: a group commit makes batches due at once.
       const result = body.sendAt
         ? await sendTransactional(db, key.accountId, [input], { ...options, sendAt: new Date(body.sendAt) })

@@ -2,6 +2,7 @@ import type { PublicApiErrorCode } from '@carteiro/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ApiKeyContext } from './api-keys';
+import type { KeyRider } from './rate-limit';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -15,6 +16,11 @@ export interface OperationContext<P, Q, B> {
   body: B;
   request: FastifyRequest;
   reply: FastifyReply;
+  /**
+   * The columns of the operation's read that rode on the key statement (`keyRider`); null when the request was
+   * authenticated on its own (then the operation reads for itself).
+   */
+  keyRead: Record<string, unknown> | null;
 }
 
 /**
@@ -50,6 +56,12 @@ export interface OperationSpec<
    * e.g. `['insufficient_balance', 'sender_not_verified']`. Each goes into the document under its one status.
    */
   errors?: PublicApiErrorCode[];
+  /**
+   * The operation's first read, folded into the key statement (rate-limit.ts `keyRiderStatement`): one round trip
+   * for the key, its rate limit and this read. Given the parsed body; the row reaches the handler as `keyRead`. The
+   * plugin folds only requests where that changes no answer (public-api.routes.ts `foldsKeyRead`).
+   */
+  keyRider?(body: Infer<B>): KeyRider;
   /** A valid request, used by the documentation, the contract test and the fuzz pass. */
   example?: { body?: unknown; query?: Record<string, string> };
   handler(ctx: OperationContext<Infer<P>, Infer<Q>, Infer<B>>): Promise<unknown>;

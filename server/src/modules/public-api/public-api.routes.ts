@@ -9,7 +9,8 @@ import { ERROR_TEXT } from '../../http/error-texts';
 import { parseInput, unknownFieldsMessage } from '../../http/validate';
 import type { Mailer } from '../../mail/mailer';
 import type { ConsentLinks } from '../subscriptions/consent-requests';
-import { authenticateAndLimitRequest, refuseKeyInUrl, requireApiKey } from './api-auth';
+import { authenticateAndLimitRequest, bearerSecret, refuseKeyInUrl, requireApiKey } from './api-auth';
+import { isWellFormedApiKey } from './api-keys';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -19,6 +20,7 @@ import {
 } from './idempotency';
 import { buildOpenApiDocument, type OpenApiExtras } from './openapi';
 import { type Operation, toFastifyPath } from './operation';
+import type { KeyRider } from './rate-limit';
 
 /** What every operation file of the public API receives. */
 export interface PublicApiDeps {
@@ -45,10 +47,46 @@ declare module 'fastify' {
 
 const idempotencyClaims = new WeakMap<FastifyRequest, string>();
 
+/** Requests whose key is looked up by their handler, with their operation's read (foldsKeyRead). */
+const keyPending = new WeakSet<FastifyRequest>();
+
+/** The plugin's authentication of a request (its onRequest step), with an operation's read riding on it or not. */
+type Authenticate = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: Operation | undefined,
+  rider?: KeyRider,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * Bodies up to this size may be parsed before their key is looked up (foldsKeyRead): a caller without a valid key
+ * makes us parse no more than that — about what the key look-up it causes anyway costs.
+ */
+export const FOLDED_KEY_READ_MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Whether the request's key is looked up in one statement with its operation's first read (`keyRider`), after its
+ * body is parsed, instead of in onRequest: one round trip fewer (a single transactional send). Every answer stays
+ * the one it was — a request that does not parse is authenticated before it is refused, so a bad key is still a 401
+ * first — and only where that costs nothing: a well-formed key (anything else is refused at once), a small body
+ * (FOLDED_KEY_READ_MAX_BODY_BYTES, declared by Content-Length), and no Idempotency-Key (its claim comes before the
+ * operation's read: a claim may wait for another request's answer, and a read made before that would be stale).
+ */
+function foldsKeyRead(request: FastifyRequest, operation: Operation | undefined): boolean {
+  if (!operation?.keyRider) return false;
+  if (request.headers['idempotency-key'] !== undefined) return false;
+  const secret = bearerSecret(request);
+  if (!secret || !isWellFormedApiKey(secret)) return false;
+  const length = request.headers['content-length'];
+  return length !== undefined && /^\d{1,9}$/.test(length) && Number(length) <= FOLDED_KEY_READ_MAX_BODY_BYTES;
+}
+
 /**
  * The public REST API v1 as one Fastify plugin (register it with `prefix: '/api/v1'`):
  * 1. onRequest: refuse keys in the URL; `Authorization: Bearer <key>` (401 `invalid_api_key`) and the per-key rate
  *    limit in the database, in one statement (`RateLimit-*` headers, pt-BR 429); the key's scope against the operation's (403).
+ *    An operation with a `keyRider` (a single send) has its first read in that same statement: for the requests
+ *    foldsKeyRead admits, the handler authenticates once the body is parsed, with the same answers.
  * 2. preHandler: `Idempotency-Key` on POST — claim the key in the database, or replay the first answer.
  * 3. the operation's handler, its params/query/body parsed by its zod schemas (pt-BR 400).
  * 4. onSend: store the answer of the request that holds an idempotency claim — a success or a 400 — or release
@@ -79,16 +117,24 @@ export async function publicApiRoutes(
     });
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    refuseKeyInUrl(request);
-    const publicApi = request.routeOptions.config?.publicApi;
-    if (!publicApi || publicApi.public) return;
+  /**
+   * The request's key, counted in its rate limit, and its scope against the operation's (401, 429, 403), with the
+   * `RateLimit-*` headers on every answer that follows. With a `rider`, the operation's read runs in the same
+   * statement: its columns are returned.
+   */
+  const authenticate = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: Operation | undefined,
+    rider?: KeyRider,
+  ): Promise<Record<string, unknown>> => {
     // One round trip: the key (revocation holds at once), its last use, and this request counted in its window.
-    const { key, limit } = await authenticateAndLimitRequest(
+    const { key, limit, read } = await authenticateAndLimitRequest(
       db,
       request,
       config.API_RATE_LIMIT,
       config.API_RATE_LIMIT_WINDOW_SECONDS,
+      rider,
     ).catch((error: unknown) => {
       // RFC 6750 §3: a 401 names the scheme; `invalid_token` only when a credential was presented.
       if (error instanceof AppError && error.code === 'invalid_api_key') {
@@ -111,16 +157,29 @@ export async function publicApiRoutes(
         `Limite de ${limit.limit} requisições por ${config.API_RATE_LIMIT_WINDOW_SECONDS} segundos desta conta atingido (todas as chaves somadas). Tente de novo em ${limit.resetSeconds} s.`,
       );
     }
-    if (key.scope !== 'full' && !publicApi.operation?.sendOnly) throw new AppError('api_key_scope');
+    if (key.scope !== 'full' && !operation?.sendOnly) throw new AppError('api_key_scope');
     // A test key sends and reads its own messages (and uploads the files they attach), nothing else: events
     // would start automations that really send.
-    const path = publicApi.operation?.path ?? '';
+    const path = operation?.path ?? '';
     if (key.mode === 'test' && !path.startsWith('/messages') && !path.startsWith('/files')) {
       throw new AppError(
         'api_key_scope',
         'Chaves de teste (ct_test_…) só enviam e consultam mensagens (/messages) e os arquivos delas (/files). Use uma chave de produção.',
       );
     }
+    return read;
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    refuseKeyInUrl(request);
+    const publicApi = request.routeOptions.config?.publicApi;
+    if (!publicApi || publicApi.public) return;
+    // Its operation's read rides on the key statement: the handler authenticates, once the body is parsed.
+    if (foldsKeyRead(request, publicApi.operation)) {
+      keyPending.add(request);
+      return;
+    }
+    await authenticate(request, reply, publicApi.operation);
   });
 
   app.addHook('preHandler', async (request, reply) => {
@@ -163,7 +222,7 @@ export async function publicApiRoutes(
   });
 
   const operations = opts.groups.flatMap((group) => group(deps));
-  for (const operation of operations) registerOperation(app, operation);
+  for (const operation of operations) registerOperation(app, operation, authenticate);
   const allowed = allowedMethodsByPath(operations);
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = (request.url.split('?', 1)[0] ?? '').slice(PUBLIC_API_PREFIX.length);
@@ -213,27 +272,57 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, part: 'query' 
   throw new AppError('validation_failed', ERROR_TEXT.publicApi.noBodyExpected);
 }
 
-/** Registers one operation as a Fastify route of the plugin. */
-export function registerOperation(app: FastifyInstance, operation: Operation): void {
+/** Registers one operation as a Fastify route of the plugin; `authenticate` is the plugin's (onRequest's). */
+function registerOperation(app: FastifyInstance, operation: Operation, authenticate: Authenticate): void {
+  /** Its params, query and body parsed by its schemas (404 for params that do not parse, 400 for the others). */
+  const parse = (request: FastifyRequest) => {
+    let params: unknown;
+    if (operation.params) {
+      const parsed = operation.params.safeParse(request.params);
+      if (!parsed.success) throw new AppError('not_found', operation.notFoundMessage);
+      params = parsed.data;
+    }
+    const query = parsePart(operation.query, request.query, 'query');
+    const body = parsePart(operation.body, request.body, 'body');
+    return { params, query, body };
+  };
+  const rider = operation.keyRider;
   app.route({
     method: operation.method,
     url: toFastifyPath(operation.path),
     ...(operation.bodyLimit ? { bodyLimit: operation.bodyLimit } : {}),
     config: { csrf: false, publicApi: { operation } },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const key = requireApiKey(request);
-      let params: unknown;
-      if (operation.params) {
-        const parsed = operation.params.safeParse(request.params);
-        if (!parsed.success) throw new AppError('not_found', operation.notFoundMessage);
-        params = parsed.data;
+      let keyRead: Record<string, unknown> | null = null;
+      let input: ReturnType<typeof parse>;
+      if (rider && keyPending.delete(request)) {
+        // The key was not looked up yet (foldsKeyRead): it answers first, as for every request — a request that
+        // does not parse is authenticated alone, then refused; one that parses carries the operation's read.
+        try {
+          input = parse(request);
+        } catch (error) {
+          await authenticate(request, reply, operation);
+          throw error;
+        }
+        keyRead = await authenticate(request, reply, operation, rider(input.body));
+      } else {
+        input = parse(request);
       }
-      const query = parsePart(operation.query, request.query, 'query');
-      const body = parsePart(operation.body, request.body, 'body');
-      const result = await operation.handler({ key, params, query, body, request, reply });
+      const key = requireApiKey(request);
+      const result = await operation.handler({ key, ...input, request, reply, keyRead });
       if (reply.sent) return reply;
       if (operation.success.status === 204) return reply.status(204).send();
       return reply.status(operation.success.status).send(result);
     },
+    // What Fastify refuses before the handler (a body that is not JSON, too large, of another type): the key of a
+    // request whose look-up waits for the handler answers first, as for every request.
+    ...(rider
+      ? {
+          errorHandler: async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+            if (keyPending.delete(request)) await authenticate(request, reply, operation);
+            throw error;
+          },
+        }
+      : {}),
   });
 }

@@ -21,7 +21,8 @@ describe.each(DATABASE_KINDS)('key look-up and rate limit in one statement on %s
     const user = await signUp(t, { verified: true });
     const secret = await createApiKeyFor(t, user, 'send_only');
     const db = t.database.db;
-    const now = new Date(Date.UTC(2026, 10, 24, 12, 0, 30));
+    // 30 s into a minute of today: a window older than a day may be pruned by any call (pruneNowAndThen).
+    const now = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
 
     const first = await authenticateAndHitRateLimit(db, secret, 2, 60, now);
     expect(first?.key).toMatchObject({ accountId: user.accountId, scope: 'send_only' });
@@ -65,7 +66,7 @@ describe.each(DATABASE_KINDS)('key look-up and rate limit in one statement on %s
     const second = await createApiKeyFor(t, user, 'full');
     const other = await createApiKeyFor(t, await signUp(t, { verified: true }), 'full');
     const db = t.database.db;
-    const now = new Date(Date.UTC(2026, 10, 24, 13, 0, 10));
+    const now = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000 + 10_000);
 
     expect((await authenticateAndHitRateLimit(db, first, 3, 60, now))?.limit.remaining).toBe(2);
     expect((await authenticateAndHitRateLimit(db, second, 3, 60, new Date(now.getTime() + 1)))?.limit.remaining).toBe(

@@ -11,8 +11,8 @@ import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
-import { accounts } from '../accounts/accounts.db';
-import { lists } from '../lists/lists.db';
+import { findAccount } from '../accounts/accounts.service';
+import { findListSummaries } from '../lists/list-directory';
 import { type CompiledSegment, compileSegment, compileSegmentPredicate, type SegmentContext } from './compile-segment';
 import { foldDeliveries } from './segment-deliveries';
 import { foldEngagement } from './segment-engagement';
@@ -81,14 +81,8 @@ export async function segmentContextFor(
     );
     if (row?.found) known.add(key);
   }
-  const ownLists =
-    wantedLists.size === 0
-      ? []
-      : await db
-          .select({ id: lists.id })
-          .from(lists)
-          .where(and(eq(lists.accountId, accountId), inArray(lists.id, [...wantedLists])));
-  const [account] = await db.select({ timeZone: accounts.timeZone }).from(accounts).where(eq(accounts.id, accountId));
+  const ownLists = await findListSummaries(db, [...wantedLists], accountId);
+  const account = await findAccount(db, accountId);
   const recent = lastN.max === 0 ? [] : await recentSentCampaigns(db, accountId, lastN.max);
   // Opened/clicked over the last N: the events of those campaigns must be in segment_engagement.
   await foldEngagement(db, accountId, recent);

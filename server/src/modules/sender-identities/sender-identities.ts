@@ -81,9 +81,10 @@ export function senderAllowedKey(fromEmail: string): { email: string; domain: st
  * `isSenderAllowed` as a boolean SQL expression over SQL values of `senderAllowedKey`, for a hot path that folds
  * this check into a statement of its own (the transactional send reads the account, its senders — the columns of
  * an `unnest`, so its statement keeps one text — and its suppressions in one round trip). Same rule, same tables:
- * a confirmed address of the account, or any address at a verified, not suspended domain of it.
+ * a confirmed address of the account, or any address at a verified, not suspended domain of it. The account is a
+ * value, or an SQL expression of the carrying statement (the API key's account, public-api's key statement).
  */
-export function senderAllowedOverSql(accountId: string, email: SQL, domain: SQL): SQL {
+export function senderAllowedOverSql(accountId: string | SQL, email: SQL, domain: SQL): SQL {
   return sql`(exists (select 1 from ${senderAddresses}
                        where ${senderAddresses.accountId} = ${accountId} and ${senderAddresses.email} = ${email}
                          and ${senderAddresses.confirmedAt} is not null)

@@ -56,6 +56,8 @@ export interface SendTransactionalOptions {
    * lanes claim it no earlier); cancellable, and refunded, until then (cancel-scheduled.ts).
    */
   sendAt?: Date | undefined;
+  /** The transactional read already made by the caller's own statement (TransactionalRead); absent: read here. */
+  read?: TransactionalRead | undefined;
 }
 
 interface Prepared {
@@ -195,24 +197,55 @@ export interface PreparedTransactional {
   sendAt: Date | null;
 }
 
-const PREPARE_SLOTS = { accountId: 'text', senderEmails: 'text', senderDomains: 'text', hashes: 'text' } as const;
+/** The transactional read's own values (its account is the caller's: a parameter, or the API key's row). */
+export const TRANSACTIONAL_READ_SLOTS = { senderEmails: 'text', senderDomains: 'text', hashes: 'text' } as const;
+export type TransactionalReadValues = SlotValues<typeof TRANSACTIONAL_READ_SLOTS>;
+const PREPARE_SLOTS = { accountId: 'text', ...TRANSACTIONAL_READ_SLOTS } as const;
+
+/** The transactional read's row (transactionalReadSql). */
+export interface TransactionalReadRow {
+  name: string;
+  legal_name: string | null;
+  address: string | null;
+  tax_id: string | null;
+  status: string;
+  price_millis: number;
+  allowed: boolean[];
+  suppressions: string[];
+}
 
 /**
- * The reads of a transactional send that need no lock as ONE statement (one round trip, ADR 0019): the account's
+ * The transactional read made by the caller, in a statement of its own (the public API's key statement carries it
+ * for a single send: one round trip fewer per call): the messages' addresses it was made for (`readKeyOf`) and its
+ * row (undefined: no such account). prepareTransactional uses it only when its own messages have those addresses.
+ */
+export interface TransactionalRead {
+  key: string;
+  row: TransactionalReadRow | undefined;
+}
+
+/**
+ * The reads of a transactional send that need no lock as ONE select (one round trip, ADR 0019): the account's
  * identity, status and price, whether each distinct From is a verified sender (the sender module's rule over an
  * array of them, in order) and which recipients are suppressed (the contacts module's probe). One text whatever
- * the number of senders and recipients: built once per process (transactionalPrepareStatement).
+ * the number of senders and recipients. `accountId` is a value, or an SQL expression of the statement that carries
+ * this select (the key's account in the public API's key statement).
  */
-export function transactionalPrepareSql(v: SlotValues<typeof PREPARE_SLOTS>): SQL {
+export function transactionalReadSql(accountId: string | SQL, v: TransactionalReadValues): SQL {
   return sql`select ${accounts.name} as name, ${accounts.legalName} as legal_name, ${accounts.address} as address,
                ${accounts.taxId} as tax_id, ${accounts.status} as status,
                ${accounts.priceMillis} as price_millis,
-               array(select ${senderAllowedOverSql(v.accountId, sql`s.email`, sql`s.domain`)}
+               array(select ${senderAllowedOverSql(accountId, sql`s.email`, sql`s.domain`)}
                        from unnest(${v.senderEmails}::text[], ${v.senderDomains}::text[]) with ordinality
                             as s(email, domain, ord)
                       order by s.ord) as allowed,
-               ${suppressionRowsOverSql(v.accountId, sql`${v.hashes}`)} as suppressions
-          from ${accounts} where ${accounts.id} = ${v.accountId}`;
+               ${suppressionRowsOverSql(accountId, sql`${v.hashes}`)} as suppressions
+          from ${accounts} where ${accounts.id} = ${accountId}`;
+}
+
+/** transactionalReadSql for an account given as a value: the statement prepareTransactional runs itself. */
+export function transactionalPrepareSql(v: SlotValues<typeof PREPARE_SLOTS>): SQL {
+  return transactionalReadSql(v.accountId, v);
 }
 
 export const transactionalPrepareStatement = prebuildStatement(
@@ -220,6 +253,54 @@ export const transactionalPrepareStatement = prebuildStatement(
   PREPARE_SLOTS,
   transactionalPrepareSql,
 );
+
+type ReadMessage = Pick<TransactionalMessageInput, 'from' | 'to' | 'cc' | 'bcc'>;
+
+/** What the messages ask of the read: the distinct From addresses and every envelope address, in order. */
+function readPlanOf(inputs: ReadMessage[]) {
+  const senders = [...new Set(inputs.map((m) => m.from.email))];
+  // Every envelope address: each message's `to`, then its cc and bcc copies (one row each).
+  const envelopes = inputs.flatMap((input, index) =>
+    input.cc?.length || input.bcc?.length
+      ? [
+          { index, kind: 'to' as const, mailbox: input.to },
+          ...(input.cc ?? []).map((mailbox) => ({ index, kind: 'cc' as const, mailbox })),
+          ...(input.bcc ?? []).map((mailbox) => ({ index, kind: 'bcc' as const, mailbox })),
+        ]
+      : { index, kind: 'to' as const, mailbox: input.to },
+  );
+  const recipients = envelopes.map((e) => e.mailbox.email);
+  return { senders, envelopes, recipients };
+}
+
+/** The read's values for these senders and recipients (the sender keys and the recipients' probe hashes). */
+function readValuesOf(senders: string[], recipients: string[]): TransactionalReadValues {
+  const keys = senders.map(senderAllowedKey);
+  return {
+    senderEmails: pgTextArray(keys.map((k) => k.email)),
+    senderDomains: pgTextArray(keys.map((k) => k.domain)),
+    hashes: suppressionProbeHashes(recipients),
+  };
+}
+
+/** What identifies a read: the senders and recipients it was made for (cheaper to compare than its values). */
+const readKeyOf = (senders: string[], recipients: string[]) => `${senders.join('\n')}\u0000${recipients.join('\n')}`;
+
+/** The transactional read's values for these messages (what a statement that carries the read passes). */
+export function transactionalReadValues(inputs: ReadMessage[]): TransactionalReadValues {
+  const { senders, recipients } = readPlanOf(inputs);
+  return readValuesOf(senders, recipients);
+}
+
+/**
+ * The read a carrying statement made for these messages, from the columns of its row (transactionalReadSql's, joined
+ * to its own: all null when the account does not exist).
+ */
+export function transactionalReadOf(inputs: ReadMessage[], columns: Record<string, unknown>): TransactionalRead {
+  const { senders, recipients } = readPlanOf(inputs);
+  const row = columns as unknown as TransactionalReadRow;
+  return { key: readKeyOf(senders, recipients), row: row.status == null ? undefined : row };
+}
 
 /**
  * Everything of a transactional send that needs no lock: the account's status and identity, the sender check,
@@ -234,45 +315,22 @@ export async function prepareTransactional(
   // The reads that need no lock are ONE statement (one round trip, ADR 0019): the account's identity and status,
   // whether each distinct From is a verified sender (the sender module's rule, senderAllowedOverSql) and which
   // recipients are suppressed (the contacts module's probe, suppressionRowsOverSql). Their answers are then judged
-  // in the usual order (account, sender, templates, rendering), so a caller sees the same errors as before.
-  const senders = [...new Set(inputs.map((m) => m.from.email))];
-  // Every envelope address: each message's `to`, then its cc and bcc copies (one row each).
-  const envelopes = inputs.flatMap((input, index) =>
-    input.cc?.length || input.bcc?.length
-      ? [
-          { index, kind: 'to' as const, mailbox: input.to },
-          ...(input.cc ?? []).map((mailbox) => ({ index, kind: 'cc' as const, mailbox })),
-          ...(input.bcc ?? []).map((mailbox) => ({ index, kind: 'bcc' as const, mailbox })),
-        ]
-      : { index, kind: 'to' as const, mailbox: input.to },
-  );
-  const recipients = envelopes.map((e) => e.mailbox.email);
+  // in the usual order (account, sender, templates, rendering), so a caller sees the same errors as before. A read
+  // the caller already made for these very values (options.read, carried by the API key's statement) is used as is.
+  const { senders, envelopes, recipients } = readPlanOf(inputs);
   const small = inputs.length <= NAMED_STATEMENT_MAX_MESSAGES && senders.length <= 4;
-  const keys = senders.map(senderAllowedKey);
-  const [row] = await queryPrebuilt<
-    {
-      name: string;
-      legal_name: string | null;
-      address: string | null;
-      tax_id: string | null;
-      status: string;
-      price_millis: number;
-      allowed: boolean[];
-      suppressions: string[];
-    },
-    typeof PREPARE_SLOTS
-  >(
-    db,
-    transactionalPrepareStatement,
-    {
-      accountId,
-      senderEmails: pgTextArray(keys.map((k) => k.email)),
-      senderDomains: pgTextArray(keys.map((k) => k.domain)),
-      hashes: suppressionProbeHashes(recipients),
-    },
-    // Named for the usual shapes only: a generic plan made for a handful of rows reads a large batch badly.
-    { named: small },
-  );
+  const row =
+    options.read && options.read.key === readKeyOf(senders, recipients)
+      ? options.read.row
+      : (
+          await queryPrebuilt<TransactionalReadRow, typeof PREPARE_SLOTS>(
+            db,
+            transactionalPrepareStatement,
+            { accountId, ...readValuesOf(senders, recipients) },
+            // Named for the usual shapes only: a generic plan made for a handful of rows reads a large batch badly.
+            { named: small },
+          )
+        )[0];
   const account = row
     ? { name: row.name, legalName: row.legal_name, address: row.address, taxId: row.tax_id, status: row.status }
     : undefined;

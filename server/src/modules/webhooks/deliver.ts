@@ -4,7 +4,7 @@ import https from 'node:https';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { queryRows, queryRowsNamed } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import type { Mailer } from '../../mail/mailer';
 import { findAccountOwner } from '../accounts/account-directory';
@@ -54,11 +54,18 @@ export interface ClaimedDelivery {
   eventType: string;
   /** Attempts of this run so far (0 on the first attempt). */
   runAttempts: number;
-  payload: unknown;
-  endpoint: typeof webhookEndpoints.$inferSelect;
+  /** The event's payload as the JSON text that is signed and sent (PostgreSQL's jsonb text: no parse, no stringify). */
+  body: string;
+  endpoint: ClaimedEndpoint;
   /** Where it sat in its endpoint's due order when claimed: the next claim for the endpoint may start there. */
   dueKey: DueKey;
 }
+
+/** What an attempt needs of its endpoint, read by the claim statement itself. */
+export type ClaimedEndpoint = Pick<
+  typeof webhookEndpoints.$inferSelect,
+  'enabled' | 'url' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt'
+>;
 
 /**
  * A position in an endpoint's due order (next_attempt_at, created_at), as PostgreSQL's own text so no precision is
@@ -101,17 +108,23 @@ export async function claimDueDeliveries(
   const afterIds = [...(options.after?.keys() ?? [])];
   const afterAt = afterIds.map((id) => options.after?.get(id)?.at ?? '-infinity');
   const afterCreated = afterIds.map((id) => options.after?.get(id)?.created ?? '-infinity');
-  const rows = await queryRows<{
+  const rows = await queryRowsNamed<{
     id: string;
     endpoint_id: string;
     event_id: string;
     event_type: string;
     run_attempts: number;
-    payload: unknown;
+    body: string;
     due_at: string;
     due_created: string;
+    enabled: boolean;
+    url: string;
+    secret_ciphertext: string;
+    previous_secret_ciphertext: string | null;
+    previous_secret_expires_at: Date | string | null;
   }>(
     db,
+    'webhooks_claim_due_v2',
     // Both ends of the scan are index conditions on webhook_deliveries_due_idx: the start (the endpoint's `after`
     // key, or the beginning) and the end (now, computed once: a volatile clock_timestamp() in the WHERE would be a
     // filter, and the scan would walk on through every entry leased into the future).
@@ -143,23 +156,29 @@ export async function claimDueDeliveries(
                  next_attempt_at = clock_timestamp() + make_interval(secs => ${options.leaseSeconds}::int)
             from picked where d.id = picked.id
           returning d.id, d.endpoint_id, d.event_id, d.event_type, d.run_attempts, d.created_at)
-        select c.id, c.endpoint_id, c.event_id, c.event_type, c.run_attempts, ev.payload,
-               p.due_at::text as due_at, p.due_created::text as due_created
+        select c.id, c.endpoint_id, c.event_id, c.event_type, c.run_attempts, ev.payload::text as body,
+               p.due_at::text as due_at, p.due_created::text as due_created,
+               e.enabled, e.url, e.secret_ciphertext, e.previous_secret_ciphertext,
+               e.previous_secret_expires_at
           from claimed c join picked p on p.id = c.id join webhook_events ev on ev.id = c.event_id
+               join webhook_endpoints e on e.id = c.endpoint_id
          order by p.due_at, p.due_created`,
   );
-  if (rows.length === 0) return [];
-  const endpointIds = [...new Set(rows.map((r) => r.endpoint_id))];
-  const endpoints = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(sql`${webhookEndpoints.id} = any(${pgTextArray(endpointIds)}::uuid[])`);
-  const byId = new Map(endpoints.map((e) => [e.id, e]));
+  // The endpoint comes with its deliveries (one statement per claim); one object per endpoint and claim.
+  const endpoints = new Map<string, ClaimedEndpoint>();
   const claimed: ClaimedDelivery[] = [];
   for (const r of rows) {
-    const endpoint = byId.get(r.endpoint_id);
-    // An endpoint deleted since the claim took its deliveries with it (cascade): nothing to attempt.
-    if (!endpoint) continue;
+    let endpoint = endpoints.get(r.endpoint_id);
+    if (!endpoint) {
+      endpoint = {
+        enabled: r.enabled,
+        url: r.url,
+        secretCiphertext: r.secret_ciphertext,
+        previousSecretCiphertext: r.previous_secret_ciphertext,
+        previousSecretExpiresAt: r.previous_secret_expires_at ? new Date(r.previous_secret_expires_at) : null,
+      };
+      endpoints.set(r.endpoint_id, endpoint);
+    }
     claimed.push({
       id: r.id,
       claimToken: options.claimToken,
@@ -167,12 +186,26 @@ export async function claimDueDeliveries(
       eventId: r.event_id,
       eventType: r.event_type,
       runAttempts: Number(r.run_attempts),
-      payload: r.payload,
+      body: r.body,
       endpoint,
       dueKey: { at: r.due_at, created: r.due_created },
     });
   }
   return claimed;
+}
+
+/**
+ * Gives back claimed deliveries that were never attempted (a stopping worker's queue): each is due again at once,
+ * at its place in the due order (the lease undone). Only while still held by the same claim.
+ */
+export async function releaseClaims(db: Db, deliveries: ClaimedDelivery[]): Promise<void> {
+  await db.execute(
+    sql`update webhook_deliveries d set next_attempt_at = r.due_at, claim_token = null
+          from unnest(${pgTextArray(deliveries.map((d) => d.id))}::uuid[],
+                      ${pgTextArray(deliveries.map((d) => d.claimToken))}::uuid[],
+                      ${pgTextArray(deliveries.map((d) => d.dueKey.at))}::timestamptz[]) as r(id, token, due_at)
+         where d.id = r.id and d.claim_token = r.token and d.status = 'pending'`,
+  );
 }
 
 /** How one attempt ended, as the outcome statement records it. */
@@ -267,7 +300,7 @@ export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelive
     if (!(error instanceof UnsafeWebhookUrl)) throw error;
     return failed(`URL recusada: ${error.message}`, 'failure');
   }
-  const body = JSON.stringify(delivery.payload);
+  const body = delivery.body;
   const timestamp = Math.floor(attemptedAt.getTime() / 1000);
   const headers = webhookHeaders(
     activeSecrets(deps.box, delivery.endpoint, attemptedAt),
@@ -290,16 +323,18 @@ export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelive
 /**
  * Records a batch of attempt outcomes in ONE statement: each delivery settled or rescheduled — only while it is
  * pending and still held by the same claim, so a late attempt of a claim whose lease ran out never overrides the
- * claim that followed (a late success still settles it: the receiver did get the event) —, one
- * `webhook_attempts` row per attempt (the delivery log), and the failure streak of every endpoint that answered
- * a success in the batch cleared. Deliveries deleted meanwhile (their endpoint was) are skipped.
+ * claim that followed (a late success still settles it: the receiver did get the event) —, the attempt in the
+ * delivery log — on the delivery row itself (`first_attempt`) when it is the delivery's first and it succeeded,
+ * else one `webhook_attempts` row —, and the failure streak of every endpoint that answered a success in the
+ * batch cleared. Deliveries deleted meanwhile (their endpoint was) are skipped.
  */
 export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   const col = (pick: (o: AttemptOutcome) => string | null) => pgTextArray(outcomes.map(pick));
   const succeededEndpoints = [...new Set(outcomes.filter((o) => o.effect === 'success').map((o) => o.endpointId))];
-  await queryRows(
+  await queryRowsNamed(
     db,
+    'webhooks_record_attempts_v2',
     sql`with o as (
           select u.id::uuid as id, u.token::uuid as token, u.status, u.code::int as code, u.at::timestamptz as at,
                  u.retry_at::timestamptz as retry_at, u.duration::int as duration, u.error, u.body
@@ -315,14 +350,19 @@ export async function recordAttempts(db: Db, outcomes: AttemptOutcome[]): Promis
           update webhook_deliveries d
              set status = o.status, attempts = d.attempts + 1, run_attempts = d.run_attempts + 1,
                  last_status_code = o.code, last_attempt_at = o.at,
-                 next_attempt_at = coalesce(o.retry_at, d.next_attempt_at), claim_token = null
+                 next_attempt_at = coalesce(o.retry_at, d.next_attempt_at), claim_token = null,
+                 first_attempt = case when d.attempts = 0 and o.status = 'succeeded'
+                                      then jsonb_build_object('attemptedAt', o.at, 'statusCode', o.code,
+                                                              'durationMs', o.duration, 'responseBody', o.body)
+                                      else d.first_attempt end
             from o
            where d.id = o.id and d.status = 'pending' and (d.claim_token = o.token or o.status = 'succeeded')
-          returning d.id),
+          returning d.id, d.first_attempt is not null and d.attempts = 1 as inline),
         logged as (
           insert into webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error, response_body)
           select o.id, o.at, o.code, o.duration, o.error, o.body
             from o where exists (select 1 from webhook_deliveries x where x.id = o.id)
+                     and not exists (select 1 from settled s where s.id = o.id and s.inline)
           returning 1),
         healed as (
           update webhook_endpoints set failing_since = null

@@ -11,6 +11,7 @@ import {
   type EndpointEffectDeps,
   newClaimToken,
   recordAttempts,
+  releaseClaims,
 } from './deliver';
 
 export interface DeliveryLanesOptions {
@@ -32,27 +33,35 @@ export interface DeliveryLanesOptions {
 
 /**
  * The delivery side of webhooks in one worker process: a loop claims due deliveries (deliver.ts
- * claimDueDeliveries) up to the free capacity — in all and per endpoint — and starts one attempt per delivery
- * without waiting for it; outcomes are recorded in batches (one statement each), then their endpoint effects
- * applied. Capacity is per endpoint: a slow or dead endpoint occupies at most `endpointConcurrency` attempts
- * while every other endpoint keeps being served, and nothing here runs on the sending engine's path.
+ * claimDueDeliveries) and starts one attempt per delivery without waiting for it, up to the capacity — in all and
+ * per endpoint; outcomes are recorded in batches (one statement each), then their endpoint effects applied.
+ * Capacity is per endpoint: a slow or dead endpoint occupies at most `endpointConcurrency` attempts while every
+ * other endpoint keeps being served, and nothing here runs on the sending engine's path.
+ *
+ * Claims reach one capacity ahead: an endpoint's claim takes up to twice its attempts in flight, and what cannot
+ * start yet waits in the endpoint's queue, in due order, and starts as a slot frees. The next claim for the
+ * endpoint comes when its queue is down to half a capacity — one claim statement per ~1.5 capacities of events
+ * instead of one per handful of freed slots (a claim costs more database work than the attempts it starts).
  */
 export class WebhookDeliveryLanes {
   private readonly inFlight = new Map<string, number>();
   private total = 0;
-  /** Endpoints whose last claim hit their cap (more may be due): a freed slot there is worth a new claim. */
+  /** Claimed, not started yet (the endpoint is at its cap, or the process is), per endpoint in due order. */
+  private readonly queued = new Map<string, ClaimedDelivery[]>();
+  private queuedTotal = 0;
+  /** Endpoints whose last claim got all the room it had (more may be due): their queue running low is worth a claim. */
   private readonly saturated = new Set<string>();
   private totalSaturated = false;
   /** Endpoints with more due than their last claim took: where in their due order the next claim starts. */
   private readonly after = new Map<string, DueKey>();
-  /** Endpoints that answered 410 and are being disabled: nothing more is claimed for them meanwhile. */
+  /** Endpoints that answered 410 and are being disabled: nothing more is claimed or started for them meanwhile. */
   private readonly gone = new Set<string>();
   private running = false;
   private loopDone: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private wakeRequested = false;
   private readonly attempts = new Set<Promise<void>>();
-  /** Deliveries claimed by this process and not recorded yet. */
+  /** Deliveries claimed by this process and not recorded yet (queued, attempting, or outcome waiting). */
   private readonly held = new Set<string>();
   private pending: AttemptOutcome[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
@@ -77,20 +86,40 @@ export class WebhookDeliveryLanes {
     this.wakeUp?.();
   }
 
-  /** Stops claiming, lets the attempts in flight finish (each bounded by WEBHOOKS_TIMEOUT_MS), records them. */
+  /**
+   * Stops claiming, gives back what was claimed but not started (its lease cleared: due again at once for any
+   * worker), lets the attempts in flight finish (each bounded by WEBHOOKS_TIMEOUT_MS), records them.
+   */
   async stop(): Promise<void> {
     this.running = false;
     this.wake();
     await this.loopDone;
+    const unstarted = [...this.queued.values()].flat();
+    this.queued.clear();
+    this.queuedTotal = 0;
+    if (unstarted.length > 0) {
+      try {
+        await releaseClaims(this.options.db, unstarted);
+      } catch (error) {
+        // Their leases end on their own: due again then.
+        this.options.logger.warn({ err: error }, 'webhook claims not released');
+      }
+      for (const d of unstarted) this.held.delete(d.id);
+    }
     await Promise.allSettled([...this.attempts]);
     await this.flush();
     this.options.attempt.connections.close();
   }
 
+  /** How many more deliveries a claim may take now: one capacity ahead of the attempts in flight. */
+  private room(): number {
+    return 2 * this.options.concurrency - this.total - this.queuedTotal;
+  }
+
   private async loop(): Promise<void> {
     while (this.running) {
       let claimed = 0;
-      const free = this.options.concurrency - this.total;
+      const free = this.room();
       if (free > 0) {
         try {
           claimed = await this.claim(free);
@@ -99,9 +128,9 @@ export class WebhookDeliveryLanes {
         }
       }
       if (!this.running) break;
-      // Then wait: for freed slots when saturated (in all, or an endpoint at its cap: release() wakes the loop),
-      // else for the dispatcher's wake-up or the next poll (retries coming due). A wake-up that came during the
-      // claim (new deliveries its snapshot may not have seen) means claiming again at once.
+      // Then wait: for a queue running low on a saturated endpoint (or in all: release() wakes the loop), else for
+      // the dispatcher's wake-up or the next poll (retries coming due). A wake-up that came during the claim (new
+      // deliveries its snapshot may not have seen) means claiming again at once.
       if (this.wakeRequested) {
         this.wakeRequested = false;
         if (claimed > 0 || free > 0) continue;
@@ -121,12 +150,15 @@ export class WebhookDeliveryLanes {
 
   private async claim(free: number): Promise<number> {
     const { endpointConcurrency, leaseSeconds } = this.options;
+    const reach = 2 * endpointConcurrency;
+    // What an endpoint already has claimed in this process: in flight and queued.
     const busy = new Map(this.inFlight);
-    for (const endpointId of this.gone) busy.set(endpointId, endpointConcurrency);
+    for (const [endpointId, queue] of this.queued) busy.set(endpointId, (busy.get(endpointId) ?? 0) + queue.length);
+    for (const endpointId of this.gone) busy.set(endpointId, reach);
     const claimed = await claimDueDeliveries(this.options.db, {
       claimToken: newClaimToken(),
       leaseSeconds,
-      perEndpoint: endpointConcurrency,
+      perEndpoint: reach,
       total: free,
       busy,
       held: this.held,
@@ -137,31 +169,54 @@ export class WebhookDeliveryLanes {
     for (const delivery of claimed) {
       perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
       lastKey.set(delivery.endpointId, delivery.dueKey); // claims come in due order: the last one wins
-      this.launch(delivery);
+      this.held.add(delivery.id);
+      const queue = this.queued.get(delivery.endpointId);
+      if (queue) queue.push(delivery);
+      else this.queued.set(delivery.endpointId, [delivery]);
+      this.queuedTotal++;
     }
     this.totalSaturated = claimed.length >= free;
     // An endpoint that got all the room it had in this claim may have more due. Judged by the room at claim time,
-    // not by what is in flight now: attempts that ended during the claim left slots that nothing would refill
-    // before the idle poll (a fast endpoint was served in bursts, one per WEBHOOKS_DISPATCH_MS).
+    // not by what is claimed now: attempts that ended during the claim left room that nothing would refill before
+    // the idle poll (a fast endpoint was served in bursts, one per WEBHOOKS_DISPATCH_MS).
     for (const [endpointId, n] of perEndpoint) {
-      if (n >= endpointConcurrency - (busy.get(endpointId) ?? 0)) {
+      if (n >= reach - (busy.get(endpointId) ?? 0)) {
         this.saturated.add(endpointId);
         this.after.set(endpointId, lastKey.get(endpointId) as DueKey);
       }
     }
     // An endpoint that got less than its room has nothing more due past its start: the next claim starts at the
-    // beginning again, and finds whatever became due behind the start (a late outbox event).
+    // beginning again, and finds whatever became due behind the start (a late outbox event, an ended lease).
     for (const endpointId of [...this.after.keys()]) {
-      const room = endpointConcurrency - (busy.get(endpointId) ?? 0);
+      const room = reach - (busy.get(endpointId) ?? 0);
       if (room > 0 && (perEndpoint.get(endpointId) ?? 0) < room) this.after.delete(endpointId);
     }
+    for (const endpointId of perEndpoint.keys()) this.startQueued(endpointId);
     return claimed.length;
+  }
+
+  /** Starts an endpoint's queued deliveries, in due order, while it and the process have free slots. */
+  private startQueued(endpointId: string): void {
+    if (this.gone.has(endpointId)) {
+      this.dropQueued(endpointId);
+      return;
+    }
+    const queue = this.queued.get(endpointId);
+    if (!queue) return;
+    while (
+      queue.length > 0 &&
+      (this.inFlight.get(endpointId) ?? 0) < this.options.endpointConcurrency &&
+      this.total < this.options.concurrency
+    ) {
+      this.queuedTotal--;
+      this.launch(queue.shift() as ClaimedDelivery);
+    }
+    if (queue.length === 0) this.queued.delete(endpointId);
   }
 
   private launch(delivery: ClaimedDelivery): void {
     this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
     this.total++;
-    this.held.add(delivery.id);
     const attempt = attemptDelivery(this.options.attempt, delivery)
       .then((outcome) => this.record(outcome))
       .catch((error: unknown) => {
@@ -177,25 +232,42 @@ export class WebhookDeliveryLanes {
   }
 
   /**
-   * A slot freed: on a saturated endpoint (or with all capacity taken) deliveries may be waiting, so claim again
-   * at once. Claims run one at a time, so slots freed while one runs are filled together by the next: claims
-   * follow the attempts' pace without one statement per freed slot. (Waiting for half the capacity to come back
-   * left a quarter of it idle on average: throughput is in flight ÷ attempt latency.)
+   * A slot freed: the endpoint's next queued delivery starts at once (or another endpoint's, if the process was
+   * at its cap). When a saturated endpoint's queue is down to half a capacity (or the process's queues are, after a
+   * claim that got all the room it had) more may be due: claim again. Claims run one at a time, so room freed while
+   * one runs is filled together by the next.
    */
   private release(endpointId: string): void {
     const left = (this.inFlight.get(endpointId) ?? 1) - 1;
     if (left === 0) this.inFlight.delete(endpointId);
     else this.inFlight.set(endpointId, left);
     this.total--;
-    if (this.saturated.delete(endpointId)) this.wake();
-    else if (this.totalSaturated) {
+    if (this.running) {
+      this.startQueued(endpointId);
+      if (this.total < this.options.concurrency) for (const other of [...this.queued.keys()]) this.startQueued(other);
+    }
+    const queuedHere = this.queued.get(endpointId)?.length ?? 0;
+    if (queuedHere <= this.options.endpointConcurrency / 2 && this.saturated.delete(endpointId)) this.wake();
+    else if (this.totalSaturated && this.queuedTotal <= this.options.concurrency / 2) {
       this.totalSaturated = false;
       this.wake();
     }
   }
 
+  /** An endpoint answered 410: what is queued for it is not started (disabling it fails its pending deliveries). */
+  private dropQueued(endpointId: string): void {
+    const queue = this.queued.get(endpointId);
+    if (!queue) return;
+    this.queued.delete(endpointId);
+    this.queuedTotal -= queue.length;
+    for (const d of queue) this.held.delete(d.id);
+  }
+
   private record(outcome: AttemptOutcome): void {
-    if (outcome.effect === 'gone') this.gone.add(outcome.endpointId);
+    if (outcome.effect === 'gone') {
+      this.gone.add(outcome.endpointId);
+      this.dropQueued(outcome.endpointId);
+    }
     this.pending.push(outcome);
     if (this.pending.length >= this.recordBatch) void this.flush();
     else if (!this.flushTimer) {

@@ -43,15 +43,30 @@ export async function listDeliveries(
     lastAttemptAt: delivery.lastAttemptAt?.toISOString() ?? null,
     lastStatusCode: delivery.lastStatusCode,
     payload,
-    attemptLog: attempts
-      .filter((a) => a.deliveryId === delivery.id)
-      .map((a) => ({
-        id: a.id,
-        attemptedAt: a.attemptedAt.toISOString(),
-        statusCode: a.statusCode,
-        durationMs: a.durationMs,
-        error: a.error,
-        responseBody: a.responseBody,
-      })),
+    attemptLog: [
+      ...attempts
+        .filter((a) => a.deliveryId === delivery.id)
+        .map((a) => ({
+          id: a.id,
+          attemptedAt: a.attemptedAt.toISOString(),
+          statusCode: a.statusCode,
+          durationMs: a.durationMs,
+          error: a.error,
+          responseBody: a.responseBody,
+        })),
+      // A first attempt that succeeded is kept on the delivery row (no webhook_attempts row): the same entry.
+      ...(delivery.firstAttempt
+        ? [
+            {
+              id: delivery.id,
+              attemptedAt: new Date(delivery.firstAttempt.attemptedAt).toISOString(),
+              statusCode: delivery.firstAttempt.statusCode,
+              durationMs: delivery.firstAttempt.durationMs,
+              error: null,
+              responseBody: delivery.firstAttempt.responseBody,
+            },
+          ]
+        : []),
+    ].sort((a, b) => b.attemptedAt.localeCompare(a.attemptedAt)),
   }));
 }

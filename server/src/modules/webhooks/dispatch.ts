@@ -1,7 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
-import { MESSAGE_LABELS_SQL } from './emit-event';
 import { webhookDeliveries } from './webhooks.db';
 
 // The outbox side of webhooks: engine batches and outbox events become deliveries (webhook_deliveries), which
@@ -40,13 +39,17 @@ export async function expandEventBatches(db: Db, limit = 20): Promise<number> {
                          a.id as account_id, a.uuid as account_uuid, b.type, b.created_at,
                          to_char(b.created_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
                          m.id as message_id, m.campaign_id, m.contact_id, m.email, m.sent_at,
-                         ${MESSAGE_LABELS_SQL} as labels
+                         jsonb_build_object('tags', coalesce(to_jsonb(t.tags), '[]'::jsonb),
+                                            'metadata', coalesce(t.metadata, '{}'::jsonb)) as labels
                     from b cross join lateral unnest(b.message_ids) as u(message_id)
                          -- One primary-key probe per message whatever the statistics say (a plain join let stale
                          -- ones choose a nested loop over a scan of every message).
                          cross join lateral (
                            select id, campaign_id, contact_id, email, sent_at from messages
                             where id = u.message_id and status = 'sent' limit 1) m
+                         -- A transactional message's tags and metadata (MESSAGE_LABELS_SQL's values), one probe.
+                         left join lateral (
+                           select tags, metadata from transactional_messages where message_id = m.id) t on true
                          join accounts a on a.id = b.account_id) x
           returning id, account_id, type, created_at),
         created as (
@@ -87,7 +90,12 @@ export async function dispatchEvents(db: Db, limit = 500): Promise<number> {
 export async function redeliver(db: Db, accountId: string, deliveryId: string): Promise<boolean> {
   const rows = await db
     .update(webhookDeliveries)
-    .set({ status: 'pending', runAttempts: 0, nextAttemptAt: sql`clock_timestamp()`, claimToken: null })
+    .set({
+      status: 'pending',
+      runAttempts: 0,
+      nextAttemptAt: sql`clock_timestamp()`,
+      claimToken: null,
+    })
     .where(
       and(
         eq(webhookDeliveries.id, deliveryId),

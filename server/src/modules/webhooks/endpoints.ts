@@ -127,7 +127,11 @@ export async function deleteEndpoint(db: Db, accountId: string, id: string): Pro
 }
 
 /** The secrets that sign right now: the current one, plus the previous one during the 24 h after a rotation. */
-export function activeSecrets(box: SecretBox, row: EndpointRow, now = new Date()): string[] {
+export function activeSecrets(
+  box: SecretBox,
+  row: Pick<EndpointRow, 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt'>,
+  now = new Date(),
+): string[] {
   const secrets = [box.open(row.secretCiphertext)];
   if (row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) {
     secrets.push(box.open(row.previousSecretCiphertext));

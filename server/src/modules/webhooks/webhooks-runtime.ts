@@ -8,7 +8,7 @@ import { EndpointConnections } from './deliver';
 import { WebhookDeliveryLanes } from './delivery-lanes';
 import { dispatchEvents, expandEventBatches } from './dispatch';
 import { sweepWebhookHistory } from './retention';
-import type { SecretBox } from './signing';
+import { rememberingSecretBox, type SecretBox } from './signing';
 import type { GuardOptions } from './ssrf-guard';
 
 export function guardOptionsFrom(config: Config, resolver: Pick<DnsResolver, 'addresses'>): GuardOptions {
@@ -45,7 +45,7 @@ export async function startWebhookWorker(deps: {
     db,
     logger,
     attempt: {
-      box: deps.box,
+      box: rememberingSecretBox(deps.box),
       connections: new EndpointConnections(guardOptionsFrom(config, deps.resolver), endpointConcurrency),
       timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
       retry: {

@@ -68,6 +68,14 @@ export const webhookEventBatches = pgTable(
   (t) => [index('webhook_event_batches_undispatched_idx').on(t.id).where(sql`${t.dispatchedAt} is null`)],
 );
 
+/** A successful first attempt kept on its delivery row (`first_attempt`), as the log shows it. */
+export interface InlineAttempt {
+  attemptedAt: string;
+  statusCode: number;
+  durationMs: number;
+  responseBody: string;
+}
+
 export const WEBHOOK_DELIVERY_STATUS = ['pending', 'succeeded', 'failed'] as const;
 
 /**
@@ -76,6 +84,8 @@ export const WEBHOOK_DELIVERY_STATUS = ['pending', 'succeeded', 'failed'] as con
  * moving `next_attempt_at` one lease ahead (WEBHOOKS_LEASE_SECONDS): if the worker dies mid-attempt the delivery
  * is due again when the lease ends. The outcome settles it (succeeded / failed) or schedules the next retry.
  * `attempts` counts every attempt (the log); `run_attempts` those since the last "reenviar" (the retry budget).
+ * `first_attempt`: a first attempt that succeeded is kept here instead of as a `webhook_attempts` row (the
+ * common case of the hot path: one row fewer per event); the delivery log shows it as an attempt.
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -94,6 +104,7 @@ export const webhookDeliveries = pgTable(
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
     claimToken: uuid('claim_token'),
+    firstAttempt: jsonb('first_attempt').$type<InlineAttempt>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
   },
   (t) => [

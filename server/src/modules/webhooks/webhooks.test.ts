@@ -11,7 +11,7 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { claimDueDeliveries, type DueKey, newClaimToken } from './deliver';
 import { emitWebhookEvent } from './emit-event';
 import { createSecretBox } from './signing';
-import { webhookDeliveries, webhookEndpoints } from './webhooks.db';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from './webhooks.db';
 import { startWebhookWorker, type WebhookWorker } from './webhooks-runtime';
 
 /** What the receiver does with the n-th request (0-based) it gets on a path. */
@@ -604,6 +604,82 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         worker = await startWorker();
       }
       await settled(owner, ep.id, 30);
+    });
+
+    it('a first attempt that succeeds is logged on its delivery row; a later attempt gets its own row', async () => {
+      receiver.on('/once', (_n, _req, res) => res.writeHead(200).end('recebido'));
+      const ep = await createEndpoint(owner, '/once', ['topup.credited']);
+      await emitWebhookEvent(t.database.db, owner.accountId, 'topup.credited', sampleData['topup.credited'] as never);
+      const [done] = await settled(owner, ep.id, 1);
+      expect([done?.status, done?.attempts]).toEqual(['succeeded', 1]);
+      expect(done?.attemptLog.map((a) => [a.statusCode, a.responseBody, a.error])).toEqual([[200, 'recebido', null]]);
+      const rows = () =>
+        t.database.db
+          .select()
+          .from(webhookAttempts)
+          .where(eq(webhookAttempts.deliveryId, done?.id as string));
+      expect(await rows()).toHaveLength(0);
+
+      receiver.on('/once', (_n, _req, res) => res.writeHead(200).end('de novo'));
+      const again = await t.app.inject({
+        method: 'POST',
+        url: `/api/webhooks/deliveries/${done?.id}/redeliver`,
+        headers: owner.headers,
+      });
+      expect(again.statusCode).toBe(202);
+      await until(
+        async () => ((await deliveries(owner, ep.id))[0]?.attempts === 2 ? true : null),
+        'the second attempt',
+      );
+      const [twice] = await settled(owner, ep.id, 1);
+      // Newest first: the redelivery (a row of its own), then the first attempt (kept on the delivery).
+      expect(twice?.attemptLog.map((a) => a.responseBody)).toEqual(['de novo', 'recebido']);
+      expect(await rows()).toHaveLength(1);
+    });
+
+    it('claims reach one capacity ahead: the rest waits its turn in due order; a stopping worker gives it back', async () => {
+      const held: http.ServerResponse[] = [];
+      receiver.on('/ahead', (_n, _req, res) => held.push(res));
+      const ep = await createEndpoint(owner, '/ahead', ['campaign.paused']);
+      await worker.stop();
+      const lanes = await startWorker({ endpointConcurrency: 2, idlePollMs: 60_000 });
+      const leased = async () => {
+        const rows = await t.database.db
+          .select({ claimToken: webhookDeliveries.claimToken })
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.endpointId, ep.id));
+        return rows.filter((r) => r.claimToken !== null).length;
+      };
+      let stopping: Promise<void> | null = null;
+      try {
+        for (let i = 0; i < 6; i++) {
+          await emitWebhookEvent(
+            t.database.db,
+            owner.accountId,
+            'campaign.paused',
+            sampleData['campaign.paused'] as never,
+          );
+        }
+        await lanes.dispatchOnce();
+        await until(async () => held.length === 2, 'the endpoint to fill its two slots');
+        // Two in flight, two more claimed and waiting; the endpoint never gets more than its two at once.
+        expect(await leased()).toBe(4);
+        expect(receiver.on_path('/ahead')).toHaveLength(2);
+        // Stopping: the two waiting are given back at once (no lease to wait out); the two in flight finish.
+        stopping = lanes.stop();
+        await until(async () => ((await leased()) === 2 ? true : null), 'the waiting claims to be given back');
+        for (const res of held.splice(0)) res.writeHead(200).end();
+        await stopping;
+        expect(receiver.on_path('/ahead')).toHaveLength(2);
+      } finally {
+        receiver.on('/ahead', (_n, _req, res) => res.writeHead(200).end());
+        for (const res of held.splice(0)) res.writeHead(200).end();
+        if (!stopping) await lanes.stop();
+        worker = await startWorker();
+      }
+      const done = await settled(owner, ep.id, 6);
+      expect(done.map((d) => d.status)).toEqual(Array(6).fill('succeeded'));
+      expect(receiver.on_path('/ahead')).toHaveLength(6);
     });
 
     it('under a slow endpoint, first attempts leave in event order; a retry comes after its back-off, behind later events', async () => {

@@ -1604,6 +1604,8 @@ export const en = {
   'validation.documentDataRequired': 'Enter the data (data).',
   'validation.idRequired': 'Enter the id.',
   'validation.campaignIdRequired': 'Enter the campaign id.',
+  'validation.periodStartInvalid': 'Invalid start date.',
+  'validation.periodEndInvalid': 'Invalid end date.',
   'validation.zodRequired': 'Fill in this field.',
   'validation.zodInvalid': 'Invalid value.',
   'validation.zodTooSmall': 'Value too small (at least {minimum}).',

@@ -1,5 +1,5 @@
 import { CONSENT_LIFTS, type TransactionalMessageInput } from '@carteiro/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
@@ -8,6 +8,8 @@ import { findAccount } from '../accounts/accounts.service';
 import { insufficientBalanceMessage } from '../billing/ledger';
 import { recordContactConsent } from '../contacts/contact-status';
 import { suppressedForStreamSql, suppressionReasonFor } from '../contacts/suppression';
+import { findListSummaries } from '../lists/list-directory';
+import { joinListsSql, putFormMembership } from '../lists/memberships';
 import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import {
   CONFIRMATION_SOURCE,
@@ -15,8 +17,7 @@ import {
   confirmationData,
   recordConsentRequests,
   renderConfirmation,
-} from '../subscriptions/consent-requests';
-import { lists } from './lists.db';
+} from './consent-requests';
 
 /**
  * Who asked to put contacts on lists — which decides what consent looks like:
@@ -63,10 +64,7 @@ const SENDER_SOURCE: Record<'api' | 'painel' | 'importação', string> = {
 async function requireLists(db: Db, accountId: string, listIds: string[]) {
   const unique = [...new Set(listIds)];
   if (unique.length === 0) return [];
-  const found = await db
-    .select({ id: lists.id, name: lists.name, optIn: lists.optIn })
-    .from(lists)
-    .where(and(eq(lists.accountId, accountId), inArray(lists.id, unique)));
+  const found = await findListSummaries(db, unique, accountId);
   if (found.length !== unique.length) throw notFound('list');
   return unique.map((id) => found.find((list) => list.id === id) as (typeof found)[number]);
 }
@@ -114,13 +112,10 @@ export async function addContactsToLists(
               from unnest(${uuidArray(ids)}) as given(id)
               cross join lateral (select c.id, c.account_id, c.email, c.status from contacts c
                                    where c.id = given.id and c.account_id = ${accountId} limit 1) c),
-          joined as (
-            insert into list_memberships (list_id, contact_id, status)
-            select l.id, candidate.id, case when l.opt_in = 'double' then 'pending' else 'subscribed' end
-              from candidate join lists l on l.id = any(${uuidArray(targets.map((l) => l.id))})
-             where candidate.ok
-            on conflict do nothing
-            returning list_id, contact_id, status)
+          joined as (${joinListsSql(
+            targets.map((l) => l.id),
+            sql`select id from candidate where ok`,
+          )})
           select (select count(*) from candidate)::int as of_account,
                  (select count(*) from candidate where ok)::int as eligible,
                  (select count(*) from joined where status = 'subscribed')::int as subscribed,
@@ -194,6 +189,20 @@ export async function addContactsToLists(
   });
 }
 
+/**
+ * `addContactsToLists` for the account's own writes, with these confirmation links: what contacts' writes (the
+ * dashboard's routes, the public API's contacts) receive as their `JoinLists`.
+ */
+export function joinListsWith(links: ConsentLinks) {
+  return (
+    db: Db,
+    accountId: string,
+    listIds: string[],
+    contactIds: string[],
+    cause: Extract<ListJoinCause, { kind: 'sender' }>,
+  ): Promise<AddToListsResult> => addContactsToLists(db, links, accountId, listIds, contactIds, cause);
+}
+
 /** One list: `addContactsToLists`. */
 export function addContactsToList(
   db: Db,
@@ -265,15 +274,8 @@ async function joinByForm(
     );
     if (!contact) return null;
     const needsConfirmation = list.optIn === 'double' || contact.suppressed;
-    const [membership] = await queryRows<{ status: string }>(
-      t,
-      sql`insert into list_memberships (list_id, contact_id, status)
-          values (${list.id}, ${contactId}, ${needsConfirmation ? 'pending' : 'subscribed'})
-          on conflict (list_id, contact_id) do update
-            set status = case when list_memberships.status = 'subscribed' then 'subscribed' else excluded.status end
-          returning status`,
-    );
-    if (membership?.status === 'subscribed') result.subscribed++;
+    const membership = await putFormMembership(t, list.id, contactId, needsConfirmation ? 'pending' : 'subscribed');
+    if (membership === 'subscribed') result.subscribed++;
     else result.pending++;
     // A second submission shortly after the first (a double click, an impatient person) gets no second e-mail.
     const [recent] = needsConfirmation
@@ -323,31 +325,4 @@ async function joinByForm(
   await cause.mailer.send({ to: mail.email, subject: rendered.subject, html: rendered.html, text: rendered.text });
   result.confirmationsSent = 1;
   return result;
-}
-
-/** The person confirmed (double opt-in link): their memberships of these lists become subscribed. */
-export async function confirmMemberships(db: Db, contactId: string, listIds: string[]): Promise<void> {
-  await db.execute(
-    sql`update list_memberships set status = 'subscribed'
-         where contact_id = ${contactId} and list_id = any(${uuidArray(listIds)}) and status <> 'subscribed'`,
-  );
-}
-
-/** Removes contacts from a list of the account (the contacts stay). */
-export async function removeContactsFromList(
-  db: Db,
-  accountId: string,
-  listId: string,
-  ids: string[],
-): Promise<number> {
-  await requireLists(db, accountId, [listId]);
-  if (ids.length === 0) return 0;
-  const rows = await queryRows<{ contact_id: string }>(
-    db,
-    sql`delete from list_memberships m using contacts c
-         where m.list_id = ${listId} and m.contact_id = any(${uuidArray([...new Set(ids)])})
-           and c.id = m.contact_id and c.account_id = ${accountId}
-        returning m.contact_id`,
-  );
-  return rows.length;
 }
