@@ -16,7 +16,8 @@
  * measured in the same run. The sender processes run as production runs the worker: bundled with esbuild like
  * server/build.mjs (the signing threads as their own compiled entry) and started with plain node;
  * BENCH_SENDER=source runs them from source under tsx instead (tsx's loader then weighs on the main thread and
- * again on every signing thread: ~170 MB more at two threads).
+ * again on every signing thread: ~170 MB more at two threads). BENCH_PROGRESS_SECONDS=30 prints every 30 s the
+ * messages sent so far and the senders' peak RSS so far (a long run stopped early still tells how memory went).
  * First it prints the single-thread CPU cost of each stage of building a message (BENCH_STAGES_ONLY=1: only that).
  * Mode `domain`: no platform key; the From's verified sender domain signs with its own RSA-2048 key,
  * chosen per message's From domain by the engine (sender-identities/sender-signing.ts, decrypted once and cached
@@ -136,6 +137,7 @@ const WEBHOOK_VARIANTS = (process.env.BENCH_WEBHOOK ?? 'off').split(',') as Arra
 const WEBHOOK_DRAIN = Boolean(process.env.BENCH_WEBHOOK_DRAIN);
 /** BENCH_SENDER=source: the sender processes run this file under tsx, as before (their RSS then includes tsx's). */
 const SENDER_FROM_SOURCE = process.env.BENCH_SENDER === 'source';
+const PROGRESS_MS = Number(process.env.BENCH_PROGRESS_SECONDS ?? 0) * 1000;
 
 const LINKS = Array.from(
   { length: 10 },
@@ -630,12 +632,29 @@ async function main(): Promise<void> {
         const started = await startCampaignSend(database.db, account.id, campaign.id, null);
         const snapshotMs = performance.now() - start;
         for (const c of senders) c.send({ type: 'go' });
+        let progressAt = performance.now();
         for (;;) {
           const [row] = await database.db
-            .select({ status: campaigns.status })
+            .select({ status: campaigns.status, sent: campaigns.sentCount })
             .from(campaigns)
             .where(eq(campaigns.id, campaign.id));
           if (row?.status === 'sent') break;
+          // BENCH_PROGRESS_SECONDS: a line every so often on a long run — messages sent and the senders' peak RSS
+          // so far, so a run stopped early still tells how its memory went.
+          if (PROGRESS_MS > 0 && performance.now() - progressAt >= PROGRESS_MS) {
+            progressAt = performance.now();
+            const so = await Promise.all(
+              senders.map(async (c) => {
+                const reply = once(c, 'stats');
+                c.send({ type: 'stats' });
+                return reply;
+              }),
+            );
+            const peak = Math.max(...so.map((x) => x.memory.peak.rss)) / MB;
+            console.log(
+              `[${new Date().toISOString().slice(11, 19)} load ${os.loadavg()[0]?.toFixed(1)}] ${row?.sent}/${started.recipients} sent, peak RSS per sender so far ${Math.round(peak)} MB`,
+            );
+          }
           await new Promise((r) => setTimeout(r, 25));
         }
         const seconds = (performance.now() - start) / 1000;
