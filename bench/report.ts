@@ -27,6 +27,7 @@ import { abVariantStats } from '../server/src/modules/reports/ab-report';
 import { campaignEventCounts } from '../server/src/modules/reports/reports';
 import { rawAbVariantCounts, rawCampaignEventCounts } from '../server/src/modules/reports/testing/raw-campaign-report';
 import { EventRecorder } from '../server/src/modules/tracking/event-recorder';
+import { seedSentCampaign } from './seed-sent-campaign';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 500_000);
@@ -61,27 +62,11 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
 }
 
 async function seed(db: Database['db']) {
-  const [account] = await queryRows<{ id: string }>(
-    db,
-    sql`insert into accounts (uuid, owner_user_id, name) values (gen_random_uuid(), 'bench', 'Loja Bench') returning id`,
-  );
-  const accountId = (account as { id: string }).id;
-  const [campaign] = await queryRows<{ id: string }>(
-    db,
-    sql`insert into campaigns (uuid, created_by, name, subject, status, recipients_count, sent_count)
-        values (gen_random_uuid(), ${accountId}, 'Grande', 'Ofertas', 'sent', ${MESSAGES}, ${MESSAGES}) returning id`,
-  );
-  const campaignId = (campaign as { id: string }).id;
-  await db.execute(
-    sql`insert into campaign_sends (campaign_id, account_id, recipients) values (${campaignId}, ${accountId}, ${MESSAGES})`,
-  );
-  const links = await queryRows<{ id: number }>(
-    db,
-    sql`insert into campaign_links (campaign_id, url)
-        select ${campaignId}, 'https://loja.exemplo.com.br/produtos/' || g from generate_series(1, ${LINKS}::int) g
-        returning id`,
-  );
-  const linkIds = links.map((l) => Number(l.id));
+  const { accountId, campaignId, linkIds } = await seedSentCampaign(db, {
+    name: 'Grande',
+    recipients: MESSAGES,
+    links: LINKS,
+  });
   await db.execute(
     sql`insert into messages (campaign_id, account_id, contact_id, email, status, token, sent_at, attempts, variant)
         select ${campaignId}, ${accountId}, gen_random_uuid(), 'pessoa' || g || '@exemplo.com.br', 'sent',

@@ -38,6 +38,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, openDatabase, queryRows } from '../server/src/db/database';
 import { setTrackingSecret, signTrackingToken } from '../server/src/modules/tracking/tracking-token';
+import { seedSentCampaign } from './seed-sent-campaign';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const N = Number(process.env.BENCH_MESSAGES ?? 10_000);
@@ -218,26 +219,12 @@ async function eventCounts(db: Database['db']) {
 // ----------------------------------------------------------------------------------------------------- main
 async function seed(database: Database): Promise<{ pixel: string[]; click: string[] }> {
   const db = database.db;
-  const [account] = await queryRows<{ id: string }>(
-    db,
-    sql`insert into accounts (uuid, owner_user_id, name) values (gen_random_uuid(), 'bench', 'Loja Bench') returning id`,
-  );
-  const accountId = (account as { id: string }).id;
-  const [campaign] = await queryRows<{ id: string }>(
-    db,
-    sql`insert into campaigns (uuid, created_by, name, subject, status, recipients_count, sent_count)
-        values (gen_random_uuid(), ${accountId}, 'Bench tracking', 'Ofertas', 'sent', ${N}, ${N}) returning id`,
-  );
-  const campaignId = (campaign as { id: string }).id;
-  await db.execute(
-    sql`insert into campaign_sends (campaign_id, account_id, recipients) values (${campaignId}, ${accountId}, ${N})`,
-  );
-  const links = await queryRows<{ id: number }>(
-    db,
-    sql`insert into campaign_links (campaign_id, url)
-        select ${campaignId}, 'https://loja.exemplo.com.br/produtos/' || g || '?utm_source=carteiro&utm_campaign=bench'
-          from generate_series(1, ${LINKS}) g returning id`,
-  );
+  const { accountId, campaignId, linkIds } = await seedSentCampaign(db, {
+    name: 'Bench tracking',
+    recipients: N,
+    links: LINKS,
+    linkSuffix: '?utm_source=carteiro&utm_campaign=bench',
+  });
   const messages = await queryRows<{ token: string }>(
     db,
     sql`insert into messages (campaign_id, account_id, contact_id, email, status, token, sent_at, attempts)
@@ -247,7 +234,6 @@ async function seed(database: Database): Promise<{ pixel: string[]; click: strin
   );
   await db.execute(sql`analyze`);
   setTrackingSecret(AUTH_SECRET);
-  const linkIds = links.map((l) => Number(l.id));
   return {
     pixel: messages.map((m) => `/o/${signTrackingToken(m.token, 0)}.gif`),
     click: messages.map((m, i) => `/c/${signTrackingToken(m.token, linkIds[(i * 7) % linkIds.length] as number)}`),
