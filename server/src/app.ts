@@ -228,6 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer,
     publicUrl: config.PUBLIC_URL,
     mailPolicy,
+    clock: deps.clock,
   });
   await app.register(automationsRoutes, { db: database.db });
   await app.register(compatRoutes, { db: database.db });

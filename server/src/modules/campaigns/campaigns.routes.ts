@@ -9,6 +9,7 @@ import {
 } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { type Clock, systemClock } from '../../clock';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
@@ -50,9 +51,16 @@ const viewerQuery = z.object({
 /** Campaigns REST API, scoped by the actor's account (created_by), and the public template viewer's data. */
 export async function campaignsRoutes(
   app: FastifyInstance,
-  opts: { db: Db; mailer: Mailer; publicUrl: string; mailPolicy: MailPolicyLimits },
+  opts: {
+    db: Db;
+    mailer: Mailer;
+    publicUrl: string;
+    mailPolicy: MailPolicyLimits;
+    /** The clock of the public viewer's rate window (default: the system's). */
+    clock?: Clock;
+  },
 ): Promise<void> {
-  const { db, mailer, publicUrl, mailPolicy } = opts;
+  const { db, mailer, publicUrl, mailPolicy, clock = systemClock } = opts;
 
   // The dashboard's notice of campaign senders to confirm before the next send: campaigns' data, under /api/senders.
   app.get('/api/senders/unverified', async (request) => {
@@ -130,7 +138,7 @@ export async function campaignsRoutes(
   });
   app.get('/api/public/campaigns/:id/html', async (request, reply) => {
     const { t } = parseInput(viewerQuery, request.query ?? {});
-    const quota = await takeRateLimitQuota(db, `viewer:${request.ip}`, 1, PUBLIC_VIEWER_PER_MINUTE, 60);
+    const quota = await takeRateLimitQuota(db, `viewer:${request.ip}`, 1, PUBLIC_VIEWER_PER_MINUTE, 60, clock());
     if (!quota.allowed) {
       throw new AppError('too_many_requests', ERROR_TEXT.campaigns.viewerRateLimited, {
         retryAfterSeconds: quota.retryAfterSeconds,
