@@ -125,17 +125,43 @@ describe('renderMessage: plain parts (bare {{ name.name }} outputs) printed with
     { ...scope({ email: 'b@x.com', name: hostile }), pedido: hostile, valor: 0, dados: { pedido: -0, ok: true } },
     // Values liquidjs prints its own way: the part goes through liquidjs, with the same answer.
     { pedido: ['a', 'b', ['c']], valor: { a: 1 }, dados: { pedido: null, ok: false }, contato: 'texto' },
-    { pedido: 12345678901234567890, valor: 1e21, dados: Object.assign(Object.create(null), { pedido: 'sem protótipo' }) },
-    { contato: new Date(0), conta: [1, 2], dados: { pedido: () => 'função' }, link_descadastro: { toLiquid: () => 'x' } },
+    {
+      pedido: 2 ** 70,
+      valor: 1e21,
+      dados: Object.assign(Object.create(null), { pedido: 'sem protótipo' }),
+    },
+    {
+      contato: new Date(0),
+      conta: [1, 2],
+      dados: { pedido: () => 'função' },
+      link_descadastro: { toLiquid: () => 'x' },
+    },
     {},
   ];
   const sources = [
-    { subject: 'Pedido {{ pedido }} recebido', html: '<p>Olá, {{ contato.nome }}! R$ {{ valor }} {{ dados.pedido }}</p>' },
-    { subject: '{{pedido}}{{ valor }}', html: '{{ pedido }}{{ pedido }}', text: 'T {{ dados.ok }} {{\n contato.cidade\t}}' },
+    {
+      subject: 'Pedido {{ pedido }} recebido',
+      html: '<p>Olá, {{ contato.nome }}! R$ {{ valor }} {{ dados.pedido }}</p>',
+    },
+    {
+      subject: '{{pedido}}{{ valor }}',
+      html: '{{ pedido }}{{ pedido }}',
+      text: 'T {{ dados.ok }} {{\n contato.cidade\t}}',
+    },
     // Names liquidjs reads by the prototype or computes; literals; names not in the scope.
-    { subject: '{{ constructor }} {{ toString }} {{ __proto__ }} {{ contato.constructor }}', html: '{{ hasOwnProperty }}.' },
-    { subject: '{{ pedido.size }} {{ dados.first }}', html: '{{ empty }}{{ nil }}{{ true }}|{{ contato.nome.length }}' },
-    { subject: 'x', html: '<a href="{{ link_descadastro }}">{{ conta.cnpj }} {{ nada.de.nada }}</a>', preheader: 'Oi {{ contato.nome }}' },
+    {
+      subject: '{{ constructor }} {{ toString }} {{ __proto__ }} {{ contato.constructor }}',
+      html: '{{ hasOwnProperty }}.',
+    },
+    {
+      subject: '{{ pedido.size }} {{ dados.first }}',
+      html: '{{ empty }}{{ nil }}{{ true }}|{{ contato.nome.length }}',
+    },
+    {
+      subject: 'x',
+      html: '<a href="{{ link_descadastro }}">{{ conta.cnpj }} {{ nada.de.nada }}</a>',
+      preheader: 'Oi {{ contato.nome }}',
+    },
     // Not plain: filters, tags, whitespace control, odd delimiters: liquidjs only.
     { subject: '{{ pedido | upcase }}', html: '{%- if pedido -%}{{ pedido }}{% endif %} {{- valor }}' },
     { subject: '{{ pedido }}}', html: '{ {{ pedido }} } }} {{ a-b }} {{ dados["pedido"] }}' },
@@ -162,7 +188,14 @@ describe('renderMessage: plain parts (bare {{ name.name }} outputs) printed with
       paths: [['pedido'], ['contato', 'nome']],
     });
     expect(plainPartOf('sem tags')).toEqual({ literals: ['sem tags'], paths: [] });
-    for (const source of ['{{ a | upcase }}', '{% if a %}x{% endif %}', '{{- a }}', '{{ a.size }}', '{{ nil }}', '{{ a[0] }}']) {
+    for (const source of [
+      '{{ a | upcase }}',
+      '{% if a %}x{% endif %}',
+      '{{- a }}',
+      '{{ a.size }}',
+      '{{ nil }}',
+      '{{ a[0] }}',
+    ]) {
       expect(plainPartOf(source), source).toBeNull();
     }
   });

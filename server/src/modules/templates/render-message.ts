@@ -105,7 +105,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
  * or undefined when a value is anything else (an array, an object, a function…) or the escaped values pass the
  * memory limit: liquidjs then renders the part, with whatever it prints or throws.
  */
-export function renderPlainPart(part: PlainPart, scope: object, escape: boolean): string | undefined {
+export function renderPlainPart(part: PlainPart, scope: object, escapeHtml: boolean): string | undefined {
   let out = part.literals[0] as string;
   let used = 0;
   for (let i = 0; i < part.paths.length; i++) {
@@ -121,7 +121,7 @@ export function renderPlainPart(part: PlainPart, scope: object, escape: boolean)
     else if (value === undefined || value === null) printed = '';
     else if (typeof value === 'number' || typeof value === 'boolean') printed = String(value);
     else return undefined;
-    if (escape) {
+    if (escapeHtml) {
       used += printed.length;
       if (used > LIQUID_MEMORY_LIMIT) return undefined;
       printed = printed.replace(ESCAPED, (c) => ESCAPES[c] as string);
