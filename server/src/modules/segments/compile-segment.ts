@@ -29,13 +29,14 @@ export interface SegmentContext {
 /**
  * A compiled segment for a query over `contacts c`: `joins` (LEFT JOINs, possibly empty) go right after
  * `from contacts c`, `where` is a boolean over `c` and those joins. A set of contacts the tree names (a list's
- * subscribed members, the recipients of the last N campaigns, everyone who ever opened) is tested in one of two
+ * subscribed members, everyone who ever opened) is tested in one of two
  * ways. Directly under the top-level E it is an EXISTS / NOT EXISTS, which the planner turns into a hash semi- or
  * anti-join. Inside an OU (or below one) it is one LEFT JOIN of the set, however often the tree names it: the
  * planner hashes it once and each test is a column check that costs the same inside any nesting — where a
  * correlated sub-query would be one probe per contact (the 2.6 s of "aniversário OU (… E nunca abriu)" at 1M
- * contacts, docs/benchmarks.md "Segments"). The opened/clicked conditions over the last N campaigns, wherever they
- * are, read one LEFT JOIN of the contact's segment_engagement row (its newest opened and clicked sent campaigns).
+ * contacts, docs/benchmarks.md "Segments"). The opened/clicked/não abriu conditions over the last N campaigns,
+ * wherever they are, read one LEFT JOIN of the contact's segment_engagement row (its newest opened, clicked and
+ * delivered sent campaigns).
  */
 export interface CompiledSegment {
   joins: SQL;
@@ -102,15 +103,39 @@ class ContactSets {
    * there), which lets the planner make the join an inner one; anywhere else it is null-safe.
    */
   engaged(ctx: SegmentContext, kind: 'open' | 'click', campaigns: SQL, positive: boolean): SQL {
-    this.named = true;
     const column = sql.raw(kind === 'open' ? 'last_opened_campaign_id' : 'last_clicked_campaign_id');
+    return this.engagementRow(
+      ctx,
+      positive ? sql`g.${column} = any(${campaigns})` : sql`(g.${column} = any(${campaigns})) is true`,
+    );
+  }
+
+  /**
+   * "Não abriu nenhuma das últimas N": the contact's newest delivered sent campaign is one of `campaigns` (so one
+   * of them was delivered to it) and its newest opened one is not (so it opened none of them) — two column checks
+   * on the same segment_engagement row the other engagement conditions read. `topLevel`: a conjunct of the
+   * top-level E — the delivered check is then a plain comparison, which lets the planner make the join an inner
+   * one; anywhere else it is null-safe.
+   */
+  notOpened(ctx: SegmentContext, campaigns: SQL, topLevel: boolean): SQL {
+    const delivered = sql`g.last_delivered_campaign_id = any(${campaigns})`;
+    return this.engagementRow(
+      ctx,
+      sql`(${topLevel ? delivered : sql`(${delivered}) is true`}
+           and (g.last_opened_campaign_id = any(${campaigns})) is not true)`,
+    );
+  }
+
+  /** A test on the contact's segment_engagement row `g`: its column check with joins, a probe as a predicate. */
+  private engagementRow(ctx: SegmentContext, test: SQL): SQL {
+    this.named = true;
     if (this.mode === 'exists') {
       return sql`exists (select 1 from segment_engagement g where g.account_id = ${ctx.accountId}
-                          and g.contact_id = c.id and g.${column} = any(${campaigns}))`;
+                          and g.contact_id = c.id and ${test})`;
     }
     this.engagementJoin ??= sql`left join segment_engagement g
                                   on g.account_id = ${ctx.accountId} and g.contact_id = c.id`;
-    return positive ? sql`g.${column} = any(${campaigns})` : sql`(g.${column} = any(${campaigns})) is true`;
+    return test;
   }
 
   joins(): SQL {
@@ -218,23 +243,6 @@ function lastCampaigns(ctx: SegmentContext, n: number): SQL {
 }
 
 /**
- * Contacts one of the last N sent campaigns was delivered to (a `sent` message): their last delivered campaign
- * (segment_deliveries, folded in by the context) started no earlier than the N-th most recent sent campaign.
- */
-function deliveredSet(ctx: SegmentContext, lastN: number): ContactSet {
-  const nth = ctx.recentCampaignIds[Math.min(lastN, ctx.recentCampaignIds.length) - 1];
-  return {
-    key: `sent:${lastN}`,
-    query: () =>
-      nth
-        ? sql`select d.contact_id from segment_deliveries d
-               where d.account_id = ${ctx.accountId}
-                 and d.last_delivered_campaign_at >= (select started_at from campaigns where id = ${nth}::uuid)`
-        : sql`select null::uuid as contact_id where false`,
-  };
-}
-
-/**
  * The UTC instant at which `day` (AAAA-MM-DD) starts in the account's time zone, evaluated once per query (an
  * init plan), so "inscrito antes/depois de" compares contacts.created_at directly instead of converting every
  * contact's timestamp to a local date.
@@ -315,12 +323,10 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: Contac
           return sets.engaged(ctx, 'open', lastCampaigns(ctx, n), topLevel);
         case 'clicked_any':
           return sets.engaged(ctx, 'click', lastCampaigns(ctx, n), topLevel);
-        case 'opened_none': {
+        case 'opened_none':
           // Received at least one of the last N campaigns and opened none of them: someone never mailed is not
           // a non-opener.
-          const opened = sets.engaged(ctx, 'open', lastCampaigns(ctx, n), false);
-          return sql`(${sets.has(deliveredSet(ctx, n), topLevel)} and not ${opened})`;
-        }
+          return sets.notOpened(ctx, lastCampaigns(ctx, n), topLevel);
         case 'never_opened':
           // contact_first_opens holds one row per contact with a human open (kept by a trigger on
           // message_events): a set the size of the account's openers, not of its events.

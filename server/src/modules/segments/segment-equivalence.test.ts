@@ -13,6 +13,7 @@ import { pgTextArray } from '../../db/pg-text-array';
 import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { eraseContact } from '../contacts/erase-contact';
 import { compileSegment, compileSegmentPredicate } from './compile-segment';
+import { foldEngagement } from './segment-engagement';
 import { countSegment, previewSegment, segmentContextFor } from './segments';
 import { compilePreviousSegment } from './testing/previous-segment-compiler';
 
@@ -220,8 +221,9 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     (await queryRows<{ id: string }>(db, query)).map((r) => r.id).sort();
 
   /**
-   * segment_engagement as a plain evaluation of the events says it should be: per contact, the newest sent
-   * campaign (start, then id) with a human open, and with a human click — computed here in TypeScript.
+   * segment_engagement as a plain evaluation of the events and messages says it should be: per contact, the
+   * newest sent campaign (start, then id) with a human open, with a human click, and with a `sent` message to it —
+   * computed here in TypeScript.
    */
   const expectedEngagement = async () => {
     const campaigns = new Map(
@@ -235,7 +237,10 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     const events = await queryRows<{ contact_id: string | null; campaign_id: string; kind: string; machine: boolean }>(
       db,
       sql`select contact_id::text, campaign_id::text, kind, machine from message_events
-           where account_id = ${user.accountId}`,
+           where account_id = ${user.accountId}
+          union all
+          select contact_id::text, campaign_id::text, 'delivered', false from messages
+           where account_id = ${user.accountId} and status = 'sent'`,
     );
     const startOf = (id: string) => {
       const at = campaigns.get(id)?.started_at;
@@ -243,49 +248,61 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     };
     const newer = (a: string, b: string | undefined) =>
       b === undefined || startOf(a) > startOf(b) || (startOf(a) === startOf(b) && a > b);
-    const newest = new Map<string, { open?: string; click?: string }>();
+    const newest = new Map<string, { open?: string; click?: string; delivered?: string }>();
     for (const e of events) {
-      if (e.machine || e.contact_id === null || (e.kind !== 'open' && e.kind !== 'click')) continue;
+      if (e.machine || e.contact_id === null || !['open', 'click', 'delivered'].includes(e.kind)) continue;
       if (campaigns.get(e.campaign_id)?.status !== 'sent') continue;
       const facts = newest.get(e.contact_id) ?? {};
-      const kind = e.kind as 'open' | 'click';
+      const kind = e.kind as 'open' | 'click' | 'delivered';
       if (newer(e.campaign_id, facts[kind])) facts[kind] = e.campaign_id;
       newest.set(e.contact_id, facts);
     }
-    return [...newest.entries()].map(([contact, f]) => `${contact} ${f.open ?? '-'} ${f.click ?? '-'}`).sort();
+    return [...newest.entries()]
+      .map(([contact, f]) => `${contact} ${f.open ?? '-'} ${f.click ?? '-'} ${f.delivered ?? '-'}`)
+      .sort();
   };
   const storedEngagement = async () =>
     (
       await queryRows<{ row: string }>(
         db,
         sql`select contact_id::text || ' ' || coalesce(last_opened_campaign_id::text, '-') || ' '
-                   || coalesce(last_clicked_campaign_id::text, '-') as row
+                   || coalesce(last_clicked_campaign_id::text, '-') || ' '
+                   || coalesce(last_delivered_campaign_id::text, '-') as row
               from segment_engagement where account_id = ${user.accountId}`,
       )
     )
       .map((r) => r.row)
       .sort();
 
-  it("segment_engagement holds each contact's newest opened and clicked sent campaign, as the events say", async () => {
+  it("segment_engagement holds each contact's newest opened, clicked and delivered sent campaign, as the events and messages say, once the sent campaigns are folded", async () => {
+    // The trigger wrote the opens and clicks as the events came; the deliveries come with the first fold.
+    const recent = await recentSentCampaignIds(db, user.accountId, 10);
+    expect(await foldEngagement(db, user.accountId, recent)).toBe(6);
     const expected = await expectedEngagement();
     expect(expected.length).toBeGreaterThan(50);
-    expect(expected.some((r) => r.endsWith(' -'))).toBe(true);
+    const columns = expected.map((r) => r.split(' '));
+    expect(columns.some(([, open, click]) => open !== '-' && click === '-')).toBe(true);
+    // Mailed contacts who never opened nor clicked have a row too, and openers whose last delivery is newer.
+    expect(columns.some(([, open, click, delivered]) => open === '-' && click === '-' && delivered !== '-')).toBe(true);
+    expect(columns.some(([, open, , delivered]) => open !== '-' && delivered !== open)).toBe(true);
     expect(await storedEngagement()).toEqual(expected);
   });
 
-  it("the migration's backfill builds the same segment_engagement from the events", async () => {
+  it("the migrations' backfills build the same segment_engagement from the events and messages", async () => {
     const before = await storedEngagement();
-    const statements = readFileSync(new URL('../../../drizzle/0044_segment_engagement.sql', import.meta.url), 'utf8')
-      .split('--> statement-breakpoint')
-      .map((s) =>
-        s
-          .split('\n')
-          .filter((line) => !line.startsWith('--'))
-          .join('\n')
-          .trim(),
-      )
-      .filter((s) => s.startsWith('INSERT INTO segment_engagement'));
-    expect(statements).toHaveLength(2);
+    const inserts = (file: string) =>
+      readFileSync(new URL(`../../../drizzle/${file}`, import.meta.url), 'utf8')
+        .split('--> statement-breakpoint')
+        .map((s) =>
+          s
+            .split('\n')
+            .filter((line) => !line.startsWith('--'))
+            .join('\n')
+            .trim(),
+        )
+        .filter((s) => s.startsWith('INSERT INTO segment_engagement'));
+    const statements = [...inserts('0044_segment_engagement.sql'), ...inserts('0047_segment_engagement_delivered.sql')];
+    expect(statements).toHaveLength(3);
     await db.execute(sql`delete from segment_engagement_folds`);
     await db.execute(sql`delete from segment_engagement`);
     for (const statement of statements) await db.execute(sql.raw(statement));
@@ -513,10 +530,9 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     expect(await storedEngagement()).toEqual(await expectedEngagement());
     const folded = await queryRows<{ n: number }>(
       db,
-      sql`select (select count(*) from segment_engagement_folds where campaign_id = ${campaignId})::int
-                 + (select count(*) from segment_folded_campaigns where campaign_id = ${campaignId})::int as n`,
+      sql`select count(*)::int as n from segment_engagement_folds where campaign_id = ${campaignId}`,
     );
-    expect(folded[0]?.n).toBe(2);
+    expect(folded[0]?.n).toBe(1);
     // Erased contacts (their events stay, without a contact to count): the counts still agree.
     for (const contact of [c[5], c[9], c[10], c[12]] as Array<{ id: string }>) {
       await eraseContact(db, accountId, contact.id, async () => {});
