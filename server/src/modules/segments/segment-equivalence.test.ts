@@ -309,7 +309,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     const statements = [
       ...inserts('0044_segment_engagement.sql'),
       ...inserts('0047_segment_engagement_delivered.sql'),
-      ...inserts('0048_segment_engagement_ever_opened.sql'),
+      ...inserts('0049_segment_engagement_ever_opened.sql'),
     ];
     expect(statements).toHaveLength(4);
     await db.execute(sql`delete from segment_engagement_folds`);

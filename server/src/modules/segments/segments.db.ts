@@ -52,7 +52,7 @@ export const segmentEngagement = pgTable(
     /**
      * Whether the contact ever opened any message as a person (any campaign, sent or not — tracking's
      * contact_first_opens, kept by the same trigger): "nunca abriu" in a tree that reads this row anyway is a
-     * column check instead of a second hash of every opener (migration 0048).
+     * column check instead of a second hash of every opener (migration 0049).
      */
     everOpened: boolean('ever_opened').notNull().default(false),
   },
