@@ -1,4 +1,5 @@
-ALTER TABLE "segment_engagement" ADD COLUMN "ever_opened" boolean DEFAULT false NOT NULL;-- A fact now says whether its events include a human open of any campaign (sent or not); the merge keeps it once
+ALTER TABLE "segment_engagement" ADD COLUMN "ever_opened" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+-- A fact now says whether its events include a human open of any campaign (sent or not); the merge keeps it once
 -- true. The opened/clicked/delivered columns are merged as before.
 CREATE OR REPLACE FUNCTION "segment_engagement_merge"(facts segment_engagement[]) RETURNS void LANGUAGE sql AS $$
   INSERT INTO segment_engagement AS g
