@@ -104,6 +104,113 @@ export function backfills(): [string, string][] {
   return out;
 }
 
+/**
+ * After the snapshot (also a phase of its own, `events`, on a seeded database whose seed was stopped after the
+ * snapshot): the big campaign's messages marked delivered, the events, their indexes, the rollups' backfills.
+ */
+async function seedEvents(db: Db, name: string, accountId: string, bigId: string): Promise<void> {
+  const [range] = await queryRows<{ lo: number; hi: number; n: number }>(
+    db,
+    sql`select min(id)::bigint as lo, max(id)::bigint as hi, count(*)::bigint as n from messages where campaign_id = ${bigId}`,
+  );
+  const firstId = Number(range?.lo);
+  const recipients = Number(range?.n);
+  await timed('  its messages marked delivered (the engine simulated in SQL, not a measurement)', async () => {
+    for (let lo = Number(range?.lo); lo <= Number(range?.hi); lo += CHUNK) {
+      await db.execute(
+        sql`update messages set status = 'sent', sent_at = now(), attempts = 1
+               where campaign_id = ${bigId} and id between ${lo} and ${lo + CHUNK - 1} and status = 'queued'`,
+      );
+    }
+    await db.execute(
+      sql`update campaigns set status = 'sent', finished_at = now(), started_at = now() where id = ${bigId}`,
+    );
+  });
+
+  // The events: UNLOGGED during the load (no WAL), every trigger off — the three statement triggers of the
+  // rollups (first opens 0034, segment engagement 0044, report rollup 0045) and the two foreign keys' row
+  // triggers — and the secondary indexes dropped; then the indexes rebuilt and the rollups built by the
+  // migrations' own backfill statements, each timed (what an operator pays adopting them on such an account).
+  await timed('message_events set UNLOGGED (empty)', () => db.execute(sql`alter table message_events set unlogged`));
+  await db.execute(sql`alter table message_events disable trigger all`);
+  const eventIndexes = await dropIndexes(db, 'message_events');
+  const olderIds = (
+    await queryRows<{ id: string }>(db, sql`select id from campaigns where name <> 'Grande' order by started_at`)
+  ).map((k) => k.id);
+  const olderArray = sql.raw(`array[${olderIds.map((id) => `'${id}'::uuid`).join(',')}]`);
+  const bigEvents = Number(process.env.BENCH_BIG_EVENTS ?? Math.round(EVENTS / 10));
+  await timed(`message events: ${fmt(bigEvents)} on "Grande" (indexes and triggers off)`, async () => {
+    for (let from = 1; from <= bigEvents; from += CHUNK) {
+      const to = Math.min(bigEvents, from + CHUNK - 1);
+      await db.execute(
+        sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine, created_at)
+              select m.id, m.campaign_id, m.account_id, m.contact_id,
+                     case when g % 10 < 7 then 'open' when g % 10 < 9 then 'click' else 'unsubscribe' end,
+                     g % 10 < 7 and g % 5 = 0, now() - ((g % 72) || ' hours')::interval
+                from generate_series(${from}::bigint, ${to}::bigint) g
+                join messages m on m.id = ${firstId}::bigint + (g * 2654435761) % ${recipients}::bigint
+                               and m.campaign_id = ${bigId}`,
+      );
+    }
+  });
+  // The older campaigns' messages are not generated (only their events): message ids 10^12 + campaign × 10^8 +
+  // contact, so a contact's repeated events on one campaign share a message, as they would.
+  await timed(`message events: ${fmt(EVENTS - bigEvents)} on the older campaigns (no join: computed ids)`, async () => {
+    for (let from = 1; from <= EVENTS - bigEvents; from += CHUNK) {
+      const to = Math.min(EVENTS - bigEvents, from + CHUNK - 1);
+      await db.execute(
+        sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine, created_at)
+              select 1000000000000 + k * 100000000 + n, (${olderArray})[k], ${accountId}::uuid, md5('c' || n)::uuid,
+                     case when g % 20 < 13 then 'open' when g % 20 < 19 then 'click' else 'unsubscribe' end,
+                     g % 20 < 13 and g % 5 = 0,
+                     now() - (g % 140) * interval '1 day'
+                from (select g, 1 + (g * 2654435761) % ${CONTACTS}::bigint as n,
+                             1 + ((g / 7) % ${olderIds.length}::bigint)::int as k
+                        from generate_series(${from}::bigint, ${to}::bigint) g) s`,
+      );
+      if ((to / CHUNK) % 10 === 0) console.info(`  … ${fmt(to)} [load ${load()}]`);
+    }
+  });
+  if (process.env.BENCH_EVENTS_LOGGED === '1') {
+    await timed('message_events set LOGGED (rewrites the heap into the WAL)', () =>
+      db.execute(sql`alter table message_events set logged`),
+    );
+  }
+  // One connection with an operator's settings for the rebuilds and backfills (the pool's stay at the defaults).
+  const operator = new pg.Client({ connectionString: urlOf(name) });
+  await operator.connect();
+  try {
+    await operator.query(`set maintenance_work_mem = '1GB'`);
+    await operator.query(`set work_mem = '256MB'`);
+    await timed('message events: secondary indexes rebuilt', async () => {
+      for (const definition of eventIndexes) {
+        await timed(`  ${definition.replace(/^CREATE INDEX (\S+) .*$/, '$1')}`, () => operator.query(definition));
+      }
+    });
+    await operator.query('alter table message_events enable trigger all');
+    await timed(`rollups built by the migrations' backfill statements`, async () => {
+      for (const [file, statement] of backfills()) {
+        await timed(`  ${file}: ${statement.replace(/\s+/g, ' ').slice(0, 60)}…`, () => operator.query(statement));
+      }
+    });
+    await timed('vacuum analyze', async () => {
+      for (const table of [
+        'message_events',
+        'messages',
+        'contact_first_opens',
+        'campaigns',
+        'segment_engagement',
+        'message_event_firsts',
+        'campaign_report_counts',
+      ]) {
+        await timed(`  ${table}`, () => operator.query(`vacuum analyze ${table}`));
+      }
+    });
+  } finally {
+    await operator.end();
+  }
+}
+
 async function seed(): Promise<void> {
   const name = `bench_10m_${randomBytes(4).toString('hex')}`;
   await admin(`create database ${name}`);
@@ -189,108 +296,7 @@ async function seed(): Promise<void> {
       startCampaignSend(db, accountId, big.id, null),
     );
     console.info(`  ${fmt(started.recipients)} recipients`);
-    const [range] = await queryRows<{ lo: number; hi: number }>(
-      db,
-      sql`select min(id)::bigint as lo, max(id)::bigint as hi from messages where campaign_id = ${big.id}`,
-    );
-    const firstId = Number(range?.lo);
-    await timed('  its messages marked delivered (the engine simulated in SQL, not a measurement)', async () => {
-      for (let lo = Number(range?.lo); lo <= Number(range?.hi); lo += CHUNK) {
-        await db.execute(
-          sql`update messages set status = 'sent', sent_at = now(), attempts = 1
-               where campaign_id = ${big.id} and id between ${lo} and ${lo + CHUNK - 1} and status = 'queued'`,
-        );
-      }
-      await db.execute(
-        sql`update campaigns set status = 'sent', finished_at = now(), started_at = now() where id = ${big.id}`,
-      );
-    });
-
-    // The events: UNLOGGED during the load (no WAL), every trigger off — the three statement triggers of the
-    // rollups (first opens 0034, segment engagement 0044, report rollup 0045) and the two foreign keys' row
-    // triggers — and the secondary indexes dropped; then the indexes rebuilt and the rollups built by the
-    // migrations' own backfill statements, each timed (what an operator pays adopting them on such an account).
-    await timed('message_events set UNLOGGED (empty)', () => db.execute(sql`alter table message_events set unlogged`));
-    await db.execute(sql`alter table message_events disable trigger all`);
-    const eventIndexes = await dropIndexes(db, 'message_events');
-    const olderIds = (
-      await queryRows<{ id: string }>(db, sql`select id from campaigns where name <> 'Grande' order by started_at`)
-    ).map((k) => k.id);
-    const olderArray = sql.raw(`array[${olderIds.map((id) => `'${id}'::uuid`).join(',')}]`);
-    const bigEvents = Number(process.env.BENCH_BIG_EVENTS ?? Math.round(EVENTS / 10));
-    await timed(`message events: ${fmt(bigEvents)} on "Grande" (indexes and triggers off)`, async () => {
-      for (let from = 1; from <= bigEvents; from += CHUNK) {
-        const to = Math.min(bigEvents, from + CHUNK - 1);
-        await db.execute(
-          sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine, created_at)
-              select m.id, m.campaign_id, m.account_id, m.contact_id,
-                     case when g % 10 < 7 then 'open' when g % 10 < 9 then 'click' else 'unsubscribe' end,
-                     g % 10 < 7 and g % 5 = 0, now() - ((g % 72) || ' hours')::interval
-                from generate_series(${from}::bigint, ${to}::bigint) g
-                join messages m on m.id = ${firstId}::bigint + (g * 2654435761) % ${started.recipients}::bigint
-                               and m.campaign_id = ${big.id}`,
-        );
-      }
-    });
-    // The older campaigns' messages are not generated (only their events): message ids 10^12 + campaign × 10^8 +
-    // contact, so a contact's repeated events on one campaign share a message, as they would.
-    await timed(
-      `message events: ${fmt(EVENTS - bigEvents)} on the older campaigns (no join: computed ids)`,
-      async () => {
-        for (let from = 1; from <= EVENTS - bigEvents; from += CHUNK) {
-          const to = Math.min(EVENTS - bigEvents, from + CHUNK - 1);
-          await db.execute(
-            sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine, created_at)
-              select 1000000000000 + k * 100000000 + n, (${olderArray})[k], ${accountId}::uuid, md5('c' || n)::uuid,
-                     case when g % 20 < 13 then 'open' when g % 20 < 19 then 'click' else 'unsubscribe' end,
-                     g % 20 < 13 and g % 5 = 0,
-                     now() - (g % 140) * interval '1 day'
-                from (select g, 1 + (g * 2654435761) % ${CONTACTS}::bigint as n,
-                             1 + ((g / 7) % ${olderIds.length}::bigint)::int as k
-                        from generate_series(${from}::bigint, ${to}::bigint) g) s`,
-          );
-          if ((to / CHUNK) % 10 === 0) console.info(`  … ${fmt(to)} [load ${load()}]`);
-        }
-      },
-    );
-    if (process.env.BENCH_EVENTS_LOGGED === '1') {
-      await timed('message_events set LOGGED (rewrites the heap into the WAL)', () =>
-        db.execute(sql`alter table message_events set logged`),
-      );
-    }
-    // One connection with an operator's settings for the rebuilds and backfills (the pool's stay at the defaults).
-    const operator = new pg.Client({ connectionString: urlOf(name) });
-    await operator.connect();
-    try {
-      await operator.query(`set maintenance_work_mem = '1GB'`);
-      await operator.query(`set work_mem = '256MB'`);
-      await timed('message events: secondary indexes rebuilt', async () => {
-        for (const definition of eventIndexes) {
-          await timed(`  ${definition.replace(/^CREATE INDEX (\S+) .*$/, '$1')}`, () => operator.query(definition));
-        }
-      });
-      await operator.query('alter table message_events enable trigger all');
-      await timed(`rollups built by the migrations' backfill statements`, async () => {
-        for (const [file, statement] of backfills()) {
-          await timed(`  ${file}: ${statement.replace(/\s+/g, ' ').slice(0, 60)}…`, () => operator.query(statement));
-        }
-      });
-      await timed('vacuum analyze', async () => {
-        for (const table of [
-          'message_events',
-          'messages',
-          'contact_first_opens',
-          'campaigns',
-          'segment_engagement',
-          'message_event_firsts',
-          'campaign_report_counts',
-        ]) {
-          await timed(`  ${table}`, () => operator.query(`vacuum analyze ${table}`));
-        }
-      });
-    } finally {
-      await operator.end();
-    }
+    await seedEvents(db, name, accountId, big.id);
     console.info(`seeded ${name}: account ${accountId}, campaign "Grande" ${big.id}`);
   } finally {
     await database.close();
@@ -347,6 +353,20 @@ async function main(): Promise<void> {
   if (!name) throw new Error('BENCH_REUSE_DB=<database> is needed');
   if (phase === 'drop') return admin(`drop database if exists ${name} with (force)`);
   if (phase === 'check') return check(urlOf(name));
+  if (phase === 'events') {
+    const database = await openDatabase({ kind: 'postgres', url: urlOf(name), poolSize: 2 });
+    try {
+      const [row] = await queryRows<{ account: string; big: string }>(
+        database.db,
+        sql`select a.id as account, c.id as big from accounts a join campaigns c on c.created_by = a.id
+             where a.owner_user_id = 'bench' and c.name = 'Grande'`,
+      );
+      if (!row) throw new Error('not seeded');
+      return await seedEvents(database.db, name, row.account, row.big);
+    } finally {
+      await database.close();
+    }
+  }
   const { measure } = await import('./ten-million-measure');
   await measure(urlOf(name));
 }
