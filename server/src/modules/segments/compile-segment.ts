@@ -53,7 +53,7 @@ export interface CompiledSegment {
  * casts are guarded by a check of the text's shape).
  */
 export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
-  const sets = new ContactSets('join');
+  const sets = new ContactSets('join', readsEngagementRow(tree));
   const where = compileGroup(tree, ctx, sets, true);
   return { joins: sets.joins(), where, hasSets: sets.named };
 }
@@ -79,7 +79,14 @@ class ContactSets {
   private readonly joined = new Map<string, { alias: string; query: SQL }>();
   private engagementJoin: SQL | null = null;
   named = false;
-  constructor(readonly mode: 'join' | 'exists') {}
+  /**
+   * `rowJoined`: the tree reads the contact's segment_engagement row anyway (an opened/clicked/não abriu
+   * condition), so "nunca abriu" is a column of that row rather than a second join of tracking's first opens.
+   */
+  constructor(
+    readonly mode: 'join' | 'exists',
+    private readonly rowJoined = false,
+  ) {}
 
   /** A boolean over `c`: is the contact in the set. `topLevel`: a conjunct of the top-level E. */
   has(set: ContactSet, topLevel: boolean): SQL {
@@ -126,6 +133,22 @@ class ContactSets {
     );
   }
 
+  /**
+   * "Nunca abriu": no human open, of any message. In a tree that joins segment_engagement anyway, its
+   * `ever_opened` (null-safe: no row, no open); otherwise not in contact_first_opens — one row per opener, smaller
+   * than segment_engagement (a row per mailed contact) when nothing else needs the latter.
+   */
+  neverOpened(ctx: SegmentContext, topLevel: boolean): SQL {
+    if (this.mode === 'join' && this.rowJoined) return this.engagementRow(ctx, sql`g.ever_opened is not true`);
+    return sql`not ${this.has(
+      {
+        key: 'opened-ever',
+        query: () => sql`select o.contact_id from contact_first_opens o where o.account_id = ${ctx.accountId}`,
+      },
+      topLevel,
+    )}`;
+  }
+
   /** A test on the contact's segment_engagement row `g`: its column check with joins, a probe as a predicate. */
   private engagementRow(ctx: SegmentContext, test: SQL): SQL {
     this.named = true;
@@ -145,6 +168,13 @@ class ContactSets {
     if (this.engagementJoin) parts.push(this.engagementJoin);
     return sql.join(parts, sql` `);
   }
+}
+
+/** Whether the tree has an engagement condition that reads the segment_engagement row (all but "nunca abriu"). */
+function readsEngagementRow(group: SegmentGroup): boolean {
+  return group.conditions.some((c) =>
+    c.type === 'group' ? readsEngagementRow(c) : c.type === 'engagement' && c.operator !== 'never_opened',
+  );
 }
 
 /** `topLevel`: the group is the top-level E (or an E directly inside it), whose conjuncts may be semi-joins. */
@@ -328,15 +358,9 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: Contac
           // a non-opener.
           return sets.notOpened(ctx, lastCampaigns(ctx, n), topLevel);
         case 'never_opened':
-          // contact_first_opens holds one row per contact with a human open (kept by a trigger on
-          // message_events): a set the size of the account's openers, not of its events.
-          return sql`not ${sets.has(
-            {
-              key: 'opened-ever',
-              query: () => sql`select o.contact_id from contact_first_opens o where o.account_id = ${ctx.accountId}`,
-            },
-            topLevel,
-          )}`;
+          // contact_first_opens (or segment_engagement.ever_opened) holds each contact with a human open, kept by
+          // triggers on message_events: a set the size of the account's openers, not of its events.
+          return sets.neverOpened(ctx, topLevel);
       }
     }
   }
