@@ -15,6 +15,8 @@ export default defineConfig({
           include: ['server/**/*.test.ts', 'shared/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           setupFiles: ['server/test/support/fail-on-console-error.ts'],
+          // Builds server/dist when stale, once per run: the real-process tests start the bundle (carteiro-process.ts).
+          globalSetup: ['server/test/support/server-build.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
