@@ -1,11 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import TestSequencer from './server/test/support/test-sequencer';
 
 export default defineConfig({
   test: {
     // One worker per core (vitest's default is one fewer): the integration tests mostly wait on PostgreSQL,
     // PGlite and loopback sockets, so two workers on this 2-core box take the suite from ≈ 580 s to ≈ 380 s.
     maxWorkers: availableParallelism(),
+    // Longest first, the real-process files ahead (test-sequencer.ts): the two workers end together.
+    sequence: { sequencer: TestSequencer },
     projects: [
       'web/vitest.config.ts',
       {
