@@ -21,6 +21,12 @@
  *
  * BENCH_REUSE_DB=<name> measures again on a database a previous run kept (BENCH_KEEP_DB=1), without seeding; the
  * migrations it lacks are applied first.
+ *
+ * Before/after in one run (the box is shared: separate runs are not comparable): BENCH_BASELINE=<checkout> — another
+ * tree of this repository, e.g. `git worktree add --detach ../base main` with node_modules linked — counts every
+ * row with that tree's countSegment too, alternately with this tree's (the order swapped each run), on
+ * BENCH_BASELINE_DB=<name>: a clone of the same database at that tree's schema (CREATE DATABASE … TEMPLATE …
+ * before this tree's migrations; never migrated here). Each row then prints both and the ratio this/baseline.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -30,7 +36,6 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Db, openDatabase, queryRows } from '../server/src/db/database';
 import { recentSentCampaignIds } from '../server/src/modules/campaigns/campaign-directory';
-import { foldDeliveries } from '../server/src/modules/segments/segment-deliveries';
 import { foldEngagement } from '../server/src/modules/segments/segment-engagement';
 import { countSegment, previewSegment } from '../server/src/modules/segments/segments';
 
@@ -68,7 +73,7 @@ const engagement = (operator: string, campaigns?: number) =>
   ({ type: 'engagement', operator, campaigns }) as SegmentCondition;
 
 /** The segments measured; `{list:Clientes}` etc. are replaced by the seeded lists' ids. */
-function segmentsToMeasure(lists: Record<string, string>): Array<{ label: string; tree: SegmentGroup }> {
+export function segmentsToMeasure(lists: Record<string, string>): Array<{ label: string; tree: SegmentGroup }> {
   const list = (name: string, operator: 'in' | 'not_in' = 'in') =>
     ({ type: 'list', operator, listId: lists[name] as string }) as SegmentCondition;
   // The deepest tree the editor allows (3 levels) with its most conditions (30), every condition type and
@@ -197,7 +202,12 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     if (reuse) {
       const [account] = await queryRows<{ id: string }>(db, sql`select id from accounts where owner_user_id = 'bench'`);
-      await measure(db, (account as { id: string }).id, `PostgreSQL ${dbName} (reused)`);
+      const baseline = await openBaseline(dbUrl);
+      try {
+        await measure(db, (account as { id: string }).id, `PostgreSQL ${dbName} (reused)`, baseline);
+      } finally {
+        await baseline?.close();
+      }
       return;
     }
     const [account] = await queryRows<{ id: string }>(
@@ -305,8 +315,30 @@ async function main(): Promise<void> {
   }
 }
 
+/** Another tree's count (BENCH_BASELINE) over its own clone of the database (BENCH_BASELINE_DB). */
+interface Baseline {
+  db: Db;
+  count: (db: Db, accountId: string, tree: SegmentGroup) => Promise<number>;
+  close: () => Promise<void>;
+}
+
+async function openBaseline(dbUrl: URL): Promise<Baseline | undefined> {
+  const dir = process.env.BENCH_BASELINE;
+  if (!dir) return undefined;
+  const url = new URL(dbUrl);
+  if (process.env.BENCH_BASELINE_DB) url.pathname = `/${process.env.BENCH_BASELINE_DB}`;
+  const segments = await import(pathToFileURL(`${dir}/server/src/modules/segments/segments.ts`).href);
+  const directory = await import(pathToFileURL(`${dir}/server/src/modules/campaigns/campaign-directory.ts`).href);
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
+  return {
+    db: database.db,
+    count: (db, accountId, tree) => segments.countSegment(db, accountId, tree, directory.recentSentCampaignIds),
+    close: () => database.close(),
+  };
+}
+
 /** Prints the floor and every segment's count times for the account (also used by bench/ten-million.ts). */
-export async function measure(db: Db, accountId: string, title: string): Promise<void> {
+export async function measure(db: Db, accountId: string, title: string, baseline?: Baseline): Promise<void> {
   {
     const [counts] = await queryRows<{ contacts: number; events: number; messages: number }>(
       db,
@@ -331,25 +363,14 @@ export async function measure(db: Db, accountId: string, title: string): Promise
         `${os.cpus().length} CPUs, load average ${load}, Node ${process.version}`,
     );
 
-    // "Não abriu nenhuma": the last campaigns' deliveries are folded into segment_deliveries once, by the first
-    // count that needs them — timed here, apart from the counts.
     const recent = await queryRows<{ id: string }>(
       db,
       sql`select id from campaigns where created_by = ${accountId} and status = 'sent'
            order by started_at desc nulls last, id desc limit 5`,
     );
-    const foldStart = performance.now();
-    const folded = await foldDeliveries(
-      db,
-      accountId,
-      recent.map((r) => r.id),
-    );
-    console.info(
-      `fold of the last ${recent.length} sent campaigns into segment_deliveries (once per campaign): ${fmt(folded)} contacts in ${fmt(performance.now() - foldStart)} ms`,
-    );
-
-    // Opened/clicked: campaigns not folded into segment_engagement yet (sent before the trigger saw their
-    // events — none when the events were inserted after the campaigns were sent, as here) are folded once too.
+    // Opened/clicked/não abriu: campaigns not folded into segment_engagement yet (their deliveries, and events
+    // from before the campaign was sent — none here) are folded once, by the first count that needs them — timed
+    // here, apart from the counts.
     const engagementStart = performance.now();
     const engagementFolded = await foldEngagement(
       db,
@@ -378,13 +399,38 @@ export async function measure(db: Db, accountId: string, title: string): Promise
     for (const { label, tree } of segmentsToMeasure(lists)) {
       if (ONLY && !label.includes(ONLY)) continue;
       const times: number[] = [];
+      const baseTimes: number[] = [];
       let matched = 0;
+      let baseMatched = 0;
       for (let i = 0; i < WARMUP + RUNS; i++) {
-        const start = performance.now();
-        matched = await countSegment(db, accountId, tree, recentSentCampaignIds);
-        if (i >= WARMUP) times.push(performance.now() - start);
+        const runThis = async () => {
+          const start = performance.now();
+          matched = await countSegment(db, accountId, tree, recentSentCampaignIds);
+          if (i >= WARMUP) times.push(performance.now() - start);
+        };
+        const runBase = async (b: Baseline) => {
+          const start = performance.now();
+          baseMatched = await b.count(b.db, accountId, tree);
+          if (i >= WARMUP) baseTimes.push(performance.now() - start);
+        };
+        if (!baseline) await runThis();
+        else if (i % 2 === 0) {
+          await runBase(baseline);
+          await runThis();
+        } else {
+          await runThis();
+          await runBase(baseline);
+        }
       }
       times.sort((x, y) => x - y);
+      baseTimes.sort((x, y) => x - y);
+      if (baseline) {
+        console.info(
+          `baseline "${label}": ${fmt(baseMatched)} contacts${baseMatched === matched ? '' : ` (MISMATCH: this tree ${fmt(matched)})`} — ` +
+            `p50 ${ms(percentile(baseTimes, 50))} ms, p95 ${ms(percentile(baseTimes, 95))} ms; this/baseline ` +
+            `p50 ${(percentile(times, 50) / percentile(baseTimes, 50)).toFixed(2)}, p95 ${(percentile(times, 95) / percentile(baseTimes, 95)).toFixed(2)}`,
+        );
+      }
       const pStart = performance.now();
       const preview = await previewSegment(db, accountId, tree, recentSentCampaignIds);
       const previewMs = performance.now() - pStart;

@@ -6,14 +6,19 @@
  *   npx tsx bench/ten-million.ts seed                     # prints the database name (kept)
  *   BENCH_REUSE_DB=<name> npx tsx bench/ten-million.ts measure
  *   BENCH_REUSE_DB=<name> npx tsx bench/ten-million.ts drop
+ *   BENCH_REUSE_DB=<name> npx tsx bench/ten-million.ts check     # a small seed only: backfills = triggers?
  *
  * seed: migrates a new database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test), generates
  * BENCH_CONTACTS (10M) contacts with custom fields on one list, BENCH_CAMPAIGNS (20) sent campaigns a week apart,
  * then **the snapshot of a campaign to the whole list through startCampaignSend (timed)**; its messages are then
  * marked delivered (the engine's outcome, simulated in SQL) and BENCH_EVENTS (100M) message events are written —
- * 10 % on that campaign's messages, the rest spread over the older campaigns and the contacts (≈ 65 % opens, a
- * fifth machine, 30 % clicks, 5 % unsubscribes). Secondary indexes of contacts and message_events are dropped
- * during the load and rebuilt from their own definitions, then VACUUM ANALYZE. Every step prints its time.
+ * BENCH_BIG_EVENTS (10 %) on that campaign's messages, the rest spread over the older campaigns and the contacts
+ * (≈ 65 % opens, a fifth machine, 30 % clicks, 5 % unsubscribes) with computed ids (contact ids are md5 of their
+ * number, so no event needs a join). Secondary indexes of contacts and message_events are dropped during the
+ * load and rebuilt from their own definitions; message_events is UNLOGGED during the load (and stays so unless
+ * BENCH_EVENTS_LOGGED=1: the measurements only read it) with every trigger off — the rollups (first opens,
+ * segment engagement, report rollup) are then built by their migrations' own backfill statements, each timed,
+ * and `check` shows on a small seed that they equal what the triggers build. Every step prints its time.
  *
  * measure: the big campaign's report and its recipients CSV export (streamed to /dev/null: time to the first
  * byte, total, rows/s, the process's peak RSS), segment counts (bench/segments.ts, the same segments), the
@@ -21,6 +26,7 @@
  * new contacts into this account through the real import path, and the database's size per table.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
@@ -78,6 +84,133 @@ async function dropIndexes(db: Db, table: string): Promise<string[]> {
   return indexes.map((i) => i.indexdef);
 }
 
+/**
+ * The backfill statements of the migrations that put a statement trigger on message_events (first opens, segment
+ * engagement, report rollup): their INSERT … / WITH … statements, as the migrations run them.
+ */
+export function backfills(): [string, string][] {
+  const out: [string, string][] = [];
+  for (const file of [
+    '0034_contact_first_opens.sql',
+    '0044_segment_engagement.sql',
+    '0045_campaign_report_rollup.sql',
+  ]) {
+    const text = fs.readFileSync(new URL(`../server/drizzle/${file}`, import.meta.url), 'utf8');
+    for (const part of text.split('--> statement-breakpoint')) {
+      const statement = part.replace(/^\s*(--[^\n]*\n\s*)*/, '').trim();
+      if (/^(INSERT|WITH)\b/.test(statement)) out.push([file, statement.replace(/;\s*$/, '')]);
+    }
+  }
+  return out;
+}
+
+/**
+ * After the snapshot (also a phase of its own, `events`, on a seeded database whose seed was stopped after the
+ * snapshot): the big campaign's messages marked delivered, the events, their indexes, the rollups' backfills.
+ */
+async function seedEvents(db: Db, name: string, accountId: string, bigId: string): Promise<void> {
+  const [range] = await queryRows<{ lo: number; hi: number; n: number }>(
+    db,
+    sql`select min(id)::bigint as lo, max(id)::bigint as hi, count(*)::bigint as n from messages where campaign_id = ${bigId}`,
+  );
+  const firstId = Number(range?.lo);
+  const recipients = Number(range?.n);
+  await timed('  its messages marked delivered (the engine simulated in SQL, not a measurement)', async () => {
+    for (let lo = Number(range?.lo); lo <= Number(range?.hi); lo += CHUNK) {
+      await db.execute(
+        sql`update messages set status = 'sent', sent_at = now(), attempts = 1
+               where campaign_id = ${bigId} and id between ${lo} and ${lo + CHUNK - 1} and status = 'queued'`,
+      );
+    }
+    await db.execute(
+      sql`update campaigns set status = 'sent', finished_at = now(), started_at = now() where id = ${bigId}`,
+    );
+  });
+
+  // The events: UNLOGGED during the load (no WAL), every trigger off — the three statement triggers of the
+  // rollups (first opens 0034, segment engagement 0044, report rollup 0045) and the two foreign keys' row
+  // triggers — and the secondary indexes dropped; then the indexes rebuilt and the rollups built by the
+  // migrations' own backfill statements, each timed (what an operator pays adopting them on such an account).
+  await timed('message_events set UNLOGGED (empty)', () => db.execute(sql`alter table message_events set unlogged`));
+  await db.execute(sql`alter table message_events disable trigger all`);
+  const eventIndexes = await dropIndexes(db, 'message_events');
+  const olderIds = (
+    await queryRows<{ id: string }>(db, sql`select id from campaigns where name <> 'Grande' order by started_at`)
+  ).map((k) => k.id);
+  const olderArray = sql.raw(`array[${olderIds.map((id) => `'${id}'::uuid`).join(',')}]`);
+  const bigEvents = Number(process.env.BENCH_BIG_EVENTS ?? Math.round(EVENTS / 10));
+  await timed(`message events: ${fmt(bigEvents)} on "Grande" (indexes and triggers off)`, async () => {
+    for (let from = 1; from <= bigEvents; from += CHUNK) {
+      const to = Math.min(bigEvents, from + CHUNK - 1);
+      await db.execute(
+        sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine, created_at)
+              select m.id, m.campaign_id, m.account_id, m.contact_id,
+                     case when g % 10 < 7 then 'open' when g % 10 < 9 then 'click' else 'unsubscribe' end,
+                     g % 10 < 7 and g % 5 = 0, now() - ((g % 72) || ' hours')::interval
+                from generate_series(${from}::bigint, ${to}::bigint) g
+                join messages m on m.id = ${firstId}::bigint + (g * 2654435761) % ${recipients}::bigint
+                               and m.campaign_id = ${bigId}`,
+      );
+    }
+  });
+  // The older campaigns' messages are not generated (only their events): message ids 10^12 + campaign × 10^8 +
+  // contact, so a contact's repeated events on one campaign share a message, as they would.
+  await timed(`message events: ${fmt(EVENTS - bigEvents)} on the older campaigns (no join: computed ids)`, async () => {
+    for (let from = 1; from <= EVENTS - bigEvents; from += CHUNK) {
+      const to = Math.min(EVENTS - bigEvents, from + CHUNK - 1);
+      await db.execute(
+        sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine, created_at)
+              select 1000000000000 + k * 100000000 + n, (${olderArray})[k], ${accountId}::uuid, md5('c' || n)::uuid,
+                     case when g % 20 < 13 then 'open' when g % 20 < 19 then 'click' else 'unsubscribe' end,
+                     g % 20 < 13 and g % 5 = 0,
+                     now() - (g % 140) * interval '1 day'
+                from (select g, 1 + (g * 2654435761) % ${CONTACTS}::bigint as n,
+                             1 + ((g / 7) % ${olderIds.length}::bigint)::int as k
+                        from generate_series(${from}::bigint, ${to}::bigint) g) s`,
+      );
+      if ((to / CHUNK) % 10 === 0) console.info(`  … ${fmt(to)} [load ${load()}]`);
+    }
+  });
+  if (process.env.BENCH_EVENTS_LOGGED === '1') {
+    await timed('message_events set LOGGED (rewrites the heap into the WAL)', () =>
+      db.execute(sql`alter table message_events set logged`),
+    );
+  }
+  // One connection with an operator's settings for the rebuilds and backfills (the pool's stay at the defaults).
+  const operator = new pg.Client({ connectionString: urlOf(name) });
+  await operator.connect();
+  try {
+    await operator.query(`set maintenance_work_mem = '1GB'`);
+    await operator.query(`set work_mem = '256MB'`);
+    await timed('message events: secondary indexes rebuilt', async () => {
+      for (const definition of eventIndexes) {
+        await timed(`  ${definition.replace(/^CREATE INDEX (\S+) .*$/, '$1')}`, () => operator.query(definition));
+      }
+    });
+    await operator.query('alter table message_events enable trigger all');
+    await timed(`rollups built by the migrations' backfill statements`, async () => {
+      for (const [file, statement] of backfills()) {
+        await timed(`  ${file}: ${statement.replace(/\s+/g, ' ').slice(0, 60)}…`, () => operator.query(statement));
+      }
+    });
+    await timed('vacuum analyze', async () => {
+      for (const table of [
+        'message_events',
+        'messages',
+        'contact_first_opens',
+        'campaigns',
+        'segment_engagement',
+        'message_event_firsts',
+        'campaign_report_counts',
+      ]) {
+        await timed(`  ${table}`, () => operator.query(`vacuum analyze ${table}`));
+      }
+    });
+  } finally {
+    await operator.end();
+  }
+}
+
 async function seed(): Promise<void> {
   const name = `bench_10m_${randomBytes(4).toString('hex')}`;
   await admin(`create database ${name}`);
@@ -107,8 +240,8 @@ async function seed(): Promise<void> {
       for (let from = 1; from <= CONTACTS; from += CHUNK) {
         const to = Math.min(CONTACTS, from + CHUNK - 1);
         await db.execute(
-          sql`insert into contacts (account_id, email, name, fields, status, created_at)
-              select ${accountId}::uuid, 'c' || g || '@exemplo' || (g % 97) || '.com.br', 'Pessoa ' || g,
+          sql`insert into contacts (id, account_id, email, name, fields, status, created_at)
+              select md5('c' || g)::uuid, ${accountId}::uuid, 'c' || g || '@exemplo' || (g % 97) || '.com.br', 'Pessoa ' || g,
                      jsonb_build_object(
                        'cidade', (array['São Paulo', 'Rio de Janeiro', 'Recife', 'Curitiba', 'Belo Horizonte'])[1 + g % 5],
                        'pontos', (g % 500)::text,
@@ -163,73 +296,53 @@ async function seed(): Promise<void> {
       startCampaignSend(db, accountId, big.id, null),
     );
     console.info(`  ${fmt(started.recipients)} recipients`);
-    const [range] = await queryRows<{ lo: number; hi: number }>(
-      db,
-      sql`select min(id)::bigint as lo, max(id)::bigint as hi from messages where campaign_id = ${big.id}`,
-    );
-    const firstId = Number(range?.lo);
-    await timed('  its messages marked delivered (the engine simulated in SQL, not a measurement)', async () => {
-      for (let lo = Number(range?.lo); lo <= Number(range?.hi); lo += CHUNK) {
-        await db.execute(
-          sql`update messages set status = 'sent', sent_at = now(), attempts = 1
-               where campaign_id = ${big.id} and id between ${lo} and ${lo + CHUNK - 1} and status = 'queued'`,
-        );
-      }
-      await db.execute(
-        sql`update campaigns set status = 'sent', finished_at = now(), started_at = now() where id = ${big.id}`,
-      );
-    });
-
-    const eventIndexes = await dropIndexes(db, 'message_events');
-    await db.execute(sql`create temp table bench_c as select id, row_number() over () as n from contacts`);
-    await db.execute(
-      sql`create temp table bench_k as select id, row_number() over (order by started_at) as n from campaigns
-           where name <> 'Grande'`,
-    );
-    await db.execute(sql`create index on bench_c (n)`);
-    await db.execute(sql`create index on bench_k (n)`);
-    const bigEvents = Math.round(EVENTS / 10);
-    await timed(`message events: ${fmt(bigEvents)} on "Grande" (indexes dropped)`, async () => {
-      for (let from = 1; from <= bigEvents; from += CHUNK) {
-        const to = Math.min(bigEvents, from + CHUNK - 1);
-        await db.execute(
-          sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine, created_at)
-              select m.id, m.campaign_id, m.account_id, m.contact_id,
-                     case when g % 10 < 7 then 'open' when g % 10 < 9 then 'click' else 'unsubscribe' end,
-                     g % 10 < 7 and g % 5 = 0, now() - ((g % 72) || ' hours')::interval
-                from generate_series(${from}::bigint, ${to}::bigint) g
-                join messages m on m.id = ${firstId}::bigint + (g * 2654435761) % ${started.recipients}::bigint
-                               and m.campaign_id = ${big.id}`,
-        );
-      }
-    });
-    await timed(`message events: ${fmt(EVENTS - bigEvents)} on the older campaigns`, async () => {
-      for (let from = 1; from <= EVENTS - bigEvents; from += CHUNK) {
-        const to = Math.min(EVENTS - bigEvents, from + CHUNK - 1);
-        await db.execute(
-          sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine, created_at)
-              select g, k.id, ${accountId}::uuid, c.id,
-                     case when g % 20 < 13 then 'open' when g % 20 < 19 then 'click' else 'unsubscribe' end,
-                     g % 20 < 13 and g % 5 = 0,
-                     now() - ((g % 140) || ' days')::interval
-                from generate_series(${from}::bigint, ${to}::bigint) g
-                join bench_c c on c.n = 1 + (g * 2654435761) % ${CONTACTS}::bigint
-                join bench_k k on k.n = 1 + (g / 7) % ${CAMPAIGNS}::bigint`,
-        );
-        if ((to / CHUNK) % 10 === 0) console.info(`  … ${fmt(to)} [load ${load()}]`);
-      }
-    });
-    await timed('message events: secondary indexes rebuilt', async () => {
-      for (const definition of eventIndexes) await db.execute(sql.raw(definition));
-    });
-    await timed('vacuum analyze', async () => {
-      for (const table of ['message_events', 'messages', 'contact_first_opens', 'campaigns']) {
-        await db.execute(sql.raw(`vacuum analyze ${table}`));
-      }
-    });
+    await seedEvents(db, name, accountId, big.id);
     console.info(`seeded ${name}: account ${accountId}, campaign "Grande" ${big.id}`);
   } finally {
     await database.close();
+  }
+}
+
+/**
+ * check (a small seed only: it re-inserts every event): the rollups the backfills built equal those the triggers
+ * build when the same events arrive as the product writes them — in time order, BENCH_CHECK_CHUNKS statements.
+ */
+async function check(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const rollups = ['contact_first_opens', 'segment_engagement', 'message_event_firsts', 'campaign_report_counts'];
+  try {
+    await client.query('begin');
+    for (const t of rollups) await client.query(`create temp table backfilled_${t} as select * from ${t}`);
+    await client.query('create temp table events as select * from message_events order by created_at, id');
+    await client.query(`truncate message_events, ${rollups.join(', ')}`);
+    const chunks = Number(process.env.BENCH_CHECK_CHUNKS ?? 10);
+    const { rows } = await client.query('select count(*)::bigint as n from events');
+    const n = Number(rows[0].n);
+    await client.query('create temp sequence ord');
+    await client.query(`alter table events add column ord bigint`);
+    await client.query(`update events set ord = nextval('ord')`);
+    for (let i = 0; i < chunks; i++) {
+      await client.query(
+        `insert into message_events select id, message_id, campaign_id, account_id, contact_id, kind, machine, link_id,
+                bounce_kind, detail, user_agent, ip, created_at
+           from events where ord > $1 and ord <= $2 order by ord`,
+        [Math.floor((n * i) / chunks), Math.floor((n * (i + 1)) / chunks)],
+      );
+    }
+    for (const t of rollups) {
+      const diff = await client.query(
+        `select (select count(*) from (select * from ${t} except all select * from backfilled_${t}) a)::int as extra,
+                (select count(*) from (select * from backfilled_${t} except all select * from ${t}) b)::int as missing,
+                (select count(*) from ${t})::int as rows`,
+      );
+      console.info(
+        `${t}: ${diff.rows[0].rows} rows by the triggers; differing from the backfill: +${diff.rows[0].extra} −${diff.rows[0].missing}`,
+      );
+    }
+    await client.query('rollback');
+  } finally {
+    await client.end();
   }
 }
 
@@ -239,6 +352,21 @@ async function main(): Promise<void> {
   const name = process.env.BENCH_REUSE_DB;
   if (!name) throw new Error('BENCH_REUSE_DB=<database> is needed');
   if (phase === 'drop') return admin(`drop database if exists ${name} with (force)`);
+  if (phase === 'check') return check(urlOf(name));
+  if (phase === 'events') {
+    const database = await openDatabase({ kind: 'postgres', url: urlOf(name), poolSize: 2 });
+    try {
+      const [row] = await queryRows<{ account: string; big: string }>(
+        database.db,
+        sql`select a.id as account, c.id as big from accounts a join campaigns c on c.created_by = a.id
+             where a.owner_user_id = 'bench' and c.name = 'Grande'`,
+      );
+      if (!row) throw new Error('not seeded');
+      return await seedEvents(database.db, name, row.account, row.big);
+    } finally {
+      await database.close();
+    }
+  }
   const { measure } = await import('./ten-million-measure');
   await measure(urlOf(name));
 }

@@ -13,7 +13,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import '@/lib/i18n/app-messages';
-import { emailField, fieldErrors, firstIssueText, issueText, passwordField } from '@/lib/form-fields';
+import { emailField, fieldErrors, firstIssueText, issueText, passwordField, submitParsed } from '@/lib/form-fields';
 import { loadLocale } from '@/lib/i18n';
 
 beforeAll(() => loadLocale('en'));
@@ -101,5 +101,50 @@ describe('issueText: a zod issue in the current locale', () => {
       email: 'Digite um e-mail válido.',
       password: 'A senha precisa ter pelo menos 12 caracteres.',
     });
+  });
+});
+
+describe('submitParsed: the one submit of a form with one error line', () => {
+  it('shows the first issue (or the fallback) and never saves an input the shared schema refuses', async () => {
+    const errors: Array<string | null> = [];
+    const saved: unknown[] = [];
+    const ok = await submitParsed(
+      listCreateSchema,
+      { name: '' },
+      (text) => errors.push(text),
+      async (value) => saved.push(value),
+      'confira',
+    );
+    expect(ok).toBe(false);
+    expect(saved).toEqual([]);
+    expect(errors).toEqual([first(listCreateSchema, { name: '' }, 'pt-BR')]);
+  });
+
+  it('clears the error, saves the parsed value and resolves true', async () => {
+    const errors: Array<string | null> = ['erro anterior'];
+    const saved: unknown[] = [];
+    const ok = await submitParsed(
+      listCreateSchema,
+      { name: '  Clientes  ' },
+      (text) => errors.push(text),
+      async (value) => saved.push(value),
+    );
+    expect(ok).toBe(true);
+    expect(errors).toEqual(['erro anterior', null]);
+    expect(saved).toEqual([listCreateSchema.parse({ name: '  Clientes  ' })]);
+  });
+
+  it("shows a failed save's text and resolves false", async () => {
+    const errors: Array<string | null> = [];
+    const ok = await submitParsed(
+      listCreateSchema,
+      { name: 'Clientes' },
+      (text) => errors.push(text),
+      async () => {
+        throw new Error('A lista já existe.');
+      },
+    );
+    expect(ok).toBe(false);
+    expect(errors).toEqual([null, 'A lista já existe.']);
   });
 });

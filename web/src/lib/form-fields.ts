@@ -1,5 +1,6 @@
 import { DEFAULT_MIN_PASSWORD_LENGTH, validationIssueKey } from '@carteiro/shared';
 import { z } from 'zod';
+import { errorText } from '@/lib/error-text';
 import { getLocale, isMessageKey, type Locale, type MessageKey, type MessageParams, translate } from '@/lib/i18n';
 
 /**
@@ -39,6 +40,33 @@ export function issueText(issue: Issue, locale: Locale = getLocale()): string {
 export function firstIssueText(error: z.ZodError, locale: Locale = getLocale()): string | null {
   const issue = error.issues[0];
   return issue ? issueText(issue, locale) : null;
+}
+
+/**
+ * The submit of a form that shows one error line: parse the input with its shared schema (the first issue, or the
+ * fallback, becomes the error), then save the parsed value (a failed save's text becomes the error). Resolves
+ * whether it saved, so the form can go on (toast, navigate, reset) only then.
+ */
+export async function submitParsed<T>(
+  schema: z.ZodType<T>,
+  input: unknown,
+  setError: (text: string | null) => void,
+  save: (value: T) => Promise<unknown>,
+  fallback: string | null = null,
+): Promise<boolean> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    setError(firstIssueText(parsed.error) ?? fallback);
+    return false;
+  }
+  setError(null);
+  try {
+    await save(parsed.data);
+    return true;
+  } catch (failure) {
+    setError(errorText(failure));
+    return false;
+  }
 }
 
 /** zod issues → the first text per field. */

@@ -49,28 +49,20 @@ export async function findListSummaries(
     .where(and(inArray(lists.id, [...listIds]), accountId ? eq(lists.accountId, accountId) : undefined));
 }
 
-/** The lists a contact is on, with its status on each (any status). */
+/**
+ * The lists a contact is on (any status), with each list's name and the contact's status and time on it: the
+ * contact's page, the preference centre and the LGPD export all read this one membership row set.
+ */
 export async function findContactMemberships(
   db: DbOrTx,
   contactId: string,
-): Promise<Array<{ listId: string; status: string; createdAt: Date }>> {
-  return db
-    .select({ listId: listMemberships.listId, status: listMemberships.status, createdAt: listMemberships.createdAt })
-    .from(listMemberships)
-    .where(eq(listMemberships.contactId, contactId));
-}
-
-/** The lists a contact is on, with each list's name and the contact's status and time on it (the LGPD export). */
-export async function findContactListsNamed(
-  db: DbOrTx,
-  contactId: string,
-): Promise<Array<{ listId: string; listName: string; status: string; since: Date }>> {
+): Promise<Array<{ listId: string; listName: string; status: string; createdAt: Date }>> {
   return db
     .select({
-      listId: lists.id,
+      listId: listMemberships.listId,
       listName: lists.name,
       status: listMemberships.status,
-      since: listMemberships.createdAt,
+      createdAt: listMemberships.createdAt,
     })
     .from(listMemberships)
     .innerJoin(lists, eq(lists.id, listMemberships.listId))

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { findContact } from '../contacts/find-contacts';
-import { findContactListsNamed } from '../lists/list-directory';
+import { findContactMemberships } from '../lists/list-directory';
 import { findConsentEvidence } from '../subscriptions/consent-requests';
 
 /**
@@ -11,14 +11,19 @@ import { findConsentEvidence } from '../subscriptions/consent-requests';
  */
 export async function exportContactData(db: Db, accountId: string, contactId: string) {
   const contact = await findContact(db, accountId, contactId);
-  const memberships = await findContactListsNamed(db, contactId);
+  const memberships = await findContactMemberships(db, contactId);
   const evidence = await findConsentEvidence(db, contactId);
   const { lists: _ids, ...data } = contact;
   return {
     exportedAt: new Date().toISOString(),
     controllerAccountId: accountId,
     contact: data,
-    lists: memberships.map((m) => ({ ...m, since: m.since.toISOString() })),
+    lists: memberships.map((m) => ({
+      listId: m.listId,
+      listName: m.listName,
+      status: m.status,
+      since: m.createdAt.toISOString(),
+    })),
     /** Subscribe-form submissions: the consent evidence (time, IP, form, exact text, confirmation). */
     consentEvidence: evidence.map((e) => ({
       ...e,

@@ -29,13 +29,14 @@ export interface SegmentContext {
 /**
  * A compiled segment for a query over `contacts c`: `joins` (LEFT JOINs, possibly empty) go right after
  * `from contacts c`, `where` is a boolean over `c` and those joins. A set of contacts the tree names (a list's
- * subscribed members, the recipients of the last N campaigns, everyone who ever opened) is tested in one of two
+ * subscribed members, everyone who ever opened) is tested in one of two
  * ways. Directly under the top-level E it is an EXISTS / NOT EXISTS, which the planner turns into a hash semi- or
  * anti-join. Inside an OU (or below one) it is one LEFT JOIN of the set, however often the tree names it: the
  * planner hashes it once and each test is a column check that costs the same inside any nesting — where a
  * correlated sub-query would be one probe per contact (the 2.6 s of "aniversário OU (… E nunca abriu)" at 1M
- * contacts, docs/benchmarks.md "Segments"). The opened/clicked conditions over the last N campaigns, wherever they
- * are, read one LEFT JOIN of the contact's segment_engagement row (its newest opened and clicked sent campaigns).
+ * contacts, docs/benchmarks.md "Segments"). The opened/clicked/não abriu conditions over the last N campaigns,
+ * wherever they are, read one LEFT JOIN of the contact's segment_engagement row (its newest opened, clicked and
+ * delivered sent campaigns).
  */
 export interface CompiledSegment {
   joins: SQL;
@@ -49,10 +50,12 @@ export interface CompiledSegment {
  * (contacts). Every value is a bound parameter; the only identifiers in the SQL are the fixed ones written here
  * (a custom field is `c.fields ->> $key`, its key a parameter). Text comparisons ignore case. Dates and numbers
  * in custom fields are text: a value that does not look like one simply does not match (no cast can fail — the
- * casts are guarded by a check of the text's shape).
+ * casts are guarded by a check of the text's shape); contacts keeps them typed in contact_field_values (ADR 0039),
+ * which a number/date condition on a custom field reads where that is cheaper than the parse (typedFieldSet).
  */
 export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
-  const sets = new ContactSets('join');
+  const sets = new ContactSets('join', readsEngagementRow(tree));
+  if (tree.match === 'any') markUnguarded(tree, sets.typedFields.unguarded);
   const where = compileGroup(tree, ctx, sets, true);
   return { joins: sets.joins(), where, hasSets: sets.named };
 }
@@ -67,6 +70,14 @@ export function compileSegmentPredicate(tree: SegmentGroup, ctx: SegmentContext)
   return compileGroup(tree, ctx, new ContactSets('exists'), false);
 }
 
+/** The conditions of an OU and of the OUs directly in it, recursively (not below an E). */
+function markUnguarded(group: SegmentGroup, into: WeakSet<SegmentCondition>): void {
+  for (const c of group.conditions) {
+    if (c.type !== 'group') into.add(c);
+    else if (c.match === 'any' || c.conditions.length === 1) markUnguarded(c, into);
+  }
+}
+
 /** A set of contacts: a query selecting `contact_id`, each contact once (never null). */
 interface ContactSet {
   key: string;
@@ -77,8 +88,17 @@ interface ContactSet {
 class ContactSets {
   private readonly joined = new Map<string, { alias: string; query: SQL }>();
   private engagementJoin: SQL | null = null;
+  /** Number/date conditions on custom fields inside an OU: one join per field (TypedFieldJoins). */
+  readonly typedFields = new TypedFieldJoins();
   named = false;
-  constructor(readonly mode: 'join' | 'exists') {}
+  /**
+   * `rowJoined`: the tree reads the contact's segment_engagement row anyway (an opened/clicked/não abriu
+   * condition), so "nunca abriu" is a column of that row rather than a second join of tracking's first opens.
+   */
+  constructor(
+    readonly mode: 'join' | 'exists',
+    private readonly rowJoined = false,
+  ) {}
 
   /** A boolean over `c`: is the contact in the set. `topLevel`: a conjunct of the top-level E. */
   has(set: ContactSet, topLevel: boolean): SQL {
@@ -102,15 +122,55 @@ class ContactSets {
    * there), which lets the planner make the join an inner one; anywhere else it is null-safe.
    */
   engaged(ctx: SegmentContext, kind: 'open' | 'click', campaigns: SQL, positive: boolean): SQL {
-    this.named = true;
     const column = sql.raw(kind === 'open' ? 'last_opened_campaign_id' : 'last_clicked_campaign_id');
+    return this.engagementRow(
+      ctx,
+      positive ? sql`g.${column} = any(${campaigns})` : sql`(g.${column} = any(${campaigns})) is true`,
+    );
+  }
+
+  /**
+   * "Não abriu nenhuma das últimas N": the contact's newest delivered sent campaign is one of `campaigns` (so one
+   * of them was delivered to it) and its newest opened one is not (so it opened none of them) — two column checks
+   * on the same segment_engagement row the other engagement conditions read. `topLevel`: a conjunct of the
+   * top-level E — the delivered check is then a plain comparison, which lets the planner make the join an inner
+   * one; anywhere else it is null-safe.
+   */
+  notOpened(ctx: SegmentContext, campaigns: SQL, topLevel: boolean): SQL {
+    const delivered = sql`g.last_delivered_campaign_id = any(${campaigns})`;
+    return this.engagementRow(
+      ctx,
+      sql`(${topLevel ? delivered : sql`(${delivered}) is true`}
+           and (g.last_opened_campaign_id = any(${campaigns})) is not true)`,
+    );
+  }
+
+  /**
+   * "Nunca abriu": no human open, of any message. In a tree that joins segment_engagement anyway, its
+   * `ever_opened` (null-safe: no row, no open); otherwise not in contact_first_opens — one row per opener, smaller
+   * than segment_engagement (a row per mailed contact) when nothing else needs the latter.
+   */
+  neverOpened(ctx: SegmentContext, topLevel: boolean): SQL {
+    if (this.mode === 'join' && this.rowJoined) return this.engagementRow(ctx, sql`g.ever_opened is not true`);
+    return sql`not ${this.has(
+      {
+        key: 'opened-ever',
+        query: () => sql`select o.contact_id from contact_first_opens o where o.account_id = ${ctx.accountId}`,
+      },
+      topLevel,
+    )}`;
+  }
+
+  /** A test on the contact's segment_engagement row `g`: its column check with joins, a probe as a predicate. */
+  private engagementRow(ctx: SegmentContext, test: SQL): SQL {
+    this.named = true;
     if (this.mode === 'exists') {
       return sql`exists (select 1 from segment_engagement g where g.account_id = ${ctx.accountId}
-                          and g.contact_id = c.id and g.${column} = any(${campaigns}))`;
+                          and g.contact_id = c.id and ${test})`;
     }
     this.engagementJoin ??= sql`left join segment_engagement g
                                   on g.account_id = ${ctx.accountId} and g.contact_id = c.id`;
-    return positive ? sql`g.${column} = any(${campaigns})` : sql`(g.${column} = any(${campaigns})) is true`;
+    return test;
   }
 
   joins(): SQL {
@@ -118,15 +178,23 @@ class ContactSets {
       ({ alias, query }) => sql`left join (${query}) ${sql.raw(alias)} on ${sql.raw(alias)}.contact_id = c.id`,
     );
     if (this.engagementJoin) parts.push(this.engagementJoin);
+    parts.push(...this.typedFields.joins());
     return sql.join(parts, sql` `);
   }
+}
+
+/** Whether the tree has an engagement condition that reads the segment_engagement row (all but "nunca abriu"). */
+function readsEngagementRow(group: SegmentGroup): boolean {
+  return group.conditions.some((c) =>
+    c.type === 'group' ? readsEngagementRow(c) : c.type === 'engagement' && c.operator !== 'never_opened',
+  );
 }
 
 /** `topLevel`: the group is the top-level E (or an E directly inside it), whose conjuncts may be semi-joins. */
 function compileGroup(group: SegmentGroup, ctx: SegmentContext, sets: ContactSets, topLevel: boolean): SQL {
   const conjunct = topLevel && (group.match === 'all' || group.conditions.length === 1);
   const parts = group.conditions.map((c) => ({
-    cost: costRank(c, sets.mode, conjunct),
+    cost: costRank(c, sets.mode, conjunct, sets.typedFields.unguarded),
     sql: c.type === 'group' ? compileGroup(c, ctx, sets, conjunct) : compileCondition(c, ctx, sets, conjunct),
   }));
   if (parts.length === 0) return sql`true`;
@@ -146,11 +214,16 @@ function compileGroup(group: SegmentGroup, ctx: SegmentContext, sets: ContactSet
  * function of a field, a number (shape check + cast), a date (regular expressions); a correlated EXISTS (the
  * predicate form inside an OU) probes an index per contact. A group costs its dearest condition.
  */
-function costRank(c: SegmentCondition | SegmentGroup, mode: 'join' | 'exists', topLevel: boolean): number {
+function costRank(
+  c: SegmentCondition | SegmentGroup,
+  mode: 'join' | 'exists',
+  topLevel: boolean,
+  unguarded: WeakSet<SegmentCondition>,
+): number {
   switch (c.type) {
     case 'group': {
       const conjunct = topLevel && (c.match === 'all' || c.conditions.length === 1);
-      return Math.max(0, ...c.conditions.map((x) => costRank(x, mode, conjunct)));
+      return Math.max(0, ...c.conditions.map((x) => costRank(x, mode, conjunct, unguarded)));
     }
     case 'status':
     case 'subscribed_at':
@@ -159,8 +232,11 @@ function costRank(c: SegmentCondition | SegmentGroup, mode: 'join' | 'exists', t
     case 'engagement':
       return mode === 'join' || topLevel ? 1 : 5;
     case 'field':
-      if ((SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(c.operator)) return 3;
-      if ((SEGMENT_DATE_OPERATORS as readonly string[]).includes(c.operator)) return 4;
+      if (typedFieldOperator(c.operator)) {
+        // A custom field's number or date read from contact_field_values (see compileCondition); parsed otherwise.
+        if (typeof c.field === 'object' && (topLevel || (mode === 'join' && unguarded.has(c)))) return 1;
+        return (SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(c.operator) ? 3 : 4;
+      }
       return 2;
   }
 }
@@ -207,6 +283,90 @@ function numeric(x: SQL): SQL {
                    then ${s}::numeric end)`;
 }
 
+function typedFieldOperator(operator: string): boolean {
+  return (
+    (SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(operator) ||
+    (SEGMENT_DATE_OPERATORS as readonly string[]).includes(operator)
+  );
+}
+
+const NUMBER_COMPARISON: Record<string, string> = {
+  number_eq: '=',
+  number_gt: '>',
+  number_gte: '>=',
+  number_lt: '<',
+  number_lte: '<=',
+};
+
+/**
+ * Whether the typed row `t` (contact_field_values, or a join of it) passes a number or date condition: its `num`
+ * or `day`, the field's text typed once per write by the triggers on contacts with the parse the conditions used
+ * to run per contact per count (contact_field_number / contact_field_day, migration 0050, ADR 0039).
+ */
+function typedTest(t: string, operator: string, v: string, ctx: SegmentContext): SQL {
+  const row = sql.raw(t);
+  const comparison = NUMBER_COMPARISON[operator];
+  if (comparison) return sql`${row}.num ${sql.raw(comparison)} ${v.replace(',', '.')}::numeric`;
+  // A date is never a number: `num is null` (nulls sort last in the index) leads the range to the field's dates.
+  switch (operator) {
+    case 'date_on':
+      return sql`(${row}.num is null and ${row}.day = ${v}::text)`;
+    case 'date_before':
+      return sql`(${row}.num is null and ${row}.day < ${v}::text)`;
+    case 'date_after':
+      return sql`(${row}.num is null and ${row}.day > ${v}::text)`;
+    default:
+      // "Aniversário este mês": the month of the date written in the field against this month where the account
+      // is; 29 February birthdays belong to February in every year, leap or not.
+      return sql`(${row}.num is null and substr(${row}.day, 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text)`;
+  }
+}
+
+/**
+ * The contacts whose custom field `key` passes a number or date condition: an index range of
+ * contact_field_values. A contact whose field is missing or not a number (date) has no row and does not match,
+ * as the parse's null did not. One row per contact and field: each contact once.
+ */
+function typedFieldSet(key: string, operator: string, v: string, ctx: SegmentContext): ContactSet {
+  return {
+    key: `typed:${key}:${operator}:${v}`,
+    query: () => sql`select t.contact_id from contact_field_values t
+                      where t.account_id = ${ctx.accountId} and t.field = ${key}::text
+                        and ${typedTest('t', operator, v, ctx)}`,
+  };
+}
+
+/**
+ * Number/date conditions on custom fields inside an OU: ONE left join per field, of the field's rows that pass
+ * any of the tree's conditions on it (a bitmap OR of index ranges), each condition a column check of the joined
+ * row — a join per condition put a hash probe per condition on every contact (the worst nesting 1.3–1.5× slower
+ * than parsing, docs/benchmarks.md "Segments: typed custom fields").
+ */
+class TypedFieldJoins {
+  /** The typed conditions below OU groups only (no E between them and the top-level OU), set by compileSegment. */
+  readonly unguarded = new WeakSet<SegmentCondition>();
+  private readonly fields = new Map<string, { alias: string; accountId: string; tests: SQL[] }>();
+
+  check(key: string, operator: string, v: string, ctx: SegmentContext): SQL {
+    let entry = this.fields.get(key);
+    if (!entry) {
+      entry = { alias: `f${this.fields.size + 1}`, accountId: ctx.accountId, tests: [] };
+      this.fields.set(key, entry);
+    }
+    entry.tests.push(typedTest('t', operator, v, ctx));
+    return typedTest(entry.alias, operator, v, ctx);
+  }
+
+  joins(): SQL[] {
+    return [...this.fields.entries()].map(([key, { alias, accountId, tests }]) => {
+      const f = sql.raw(alias);
+      return sql`left join (select t.contact_id, t.num, t.day from contact_field_values t
+                             where t.account_id = ${accountId} and t.field = ${key}::text
+                               and (${sql.join(tests, sql` or `)})) ${f} on ${f}.contact_id = c.id`;
+    });
+  }
+}
+
 /** The month (01–12) of `now` in the time zone. */
 export function monthIn(now: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone, month: '2-digit' }).format(now);
@@ -215,23 +375,6 @@ export function monthIn(now: Date, timeZone: string): string {
 /** The account's N most recent sent campaigns, as a uuid[] parameter. */
 function lastCampaigns(ctx: SegmentContext, n: number): SQL {
   return sql`${`{${ctx.recentCampaignIds.slice(0, n).join(',')}}`}::uuid[]`;
-}
-
-/**
- * Contacts one of the last N sent campaigns was delivered to (a `sent` message): their last delivered campaign
- * (segment_deliveries, folded in by the context) started no earlier than the N-th most recent sent campaign.
- */
-function deliveredSet(ctx: SegmentContext, lastN: number): ContactSet {
-  const nth = ctx.recentCampaignIds[Math.min(lastN, ctx.recentCampaignIds.length) - 1];
-  return {
-    key: `sent:${lastN}`,
-    query: () =>
-      nth
-        ? sql`select d.contact_id from segment_deliveries d
-               where d.account_id = ${ctx.accountId}
-                 and d.last_delivered_campaign_at >= (select started_at from campaigns where id = ${nth}::uuid)`
-        : sql`select null::uuid as contact_id where false`,
-  };
 }
 
 /**
@@ -248,6 +391,18 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: Contac
     case 'field': {
       const x = fieldExpression(c.field, ctx);
       const v = (c.value ?? '').trim();
+      if (typeof c.field === 'object' && typedFieldOperator(c.operator)) {
+        // A conjunct of the top-level E: a semi-join with the matching rows. Inside OUs only (no E above it, so
+        // every contact the OU's cheaper operands leave undecided evaluates it): a column check of the field's
+        // one joined row. Under an E inside an OU, where the E's cheaper conjuncts leave few contacts to it, and
+        // in the predicate form: the field parsed, as below (a join there costs every contact a hash probe: the
+        // worst nesting measured 1.05–1.3× slower with joins, docs/benchmarks.md).
+        if (topLevel) return sets.has(typedFieldSet(c.field.custom, c.operator, v, ctx), true);
+        if (sets.mode === 'join' && sets.typedFields.unguarded.has(c)) {
+          sets.named = true;
+          return sets.typedFields.check(c.field.custom, c.operator, v, ctx);
+        }
+      }
       switch (c.operator) {
         case 'equals':
           return sql`lower(${x}) = lower(${v}::text)`;
@@ -315,22 +470,14 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: Contac
           return sets.engaged(ctx, 'open', lastCampaigns(ctx, n), topLevel);
         case 'clicked_any':
           return sets.engaged(ctx, 'click', lastCampaigns(ctx, n), topLevel);
-        case 'opened_none': {
+        case 'opened_none':
           // Received at least one of the last N campaigns and opened none of them: someone never mailed is not
           // a non-opener.
-          const opened = sets.engaged(ctx, 'open', lastCampaigns(ctx, n), false);
-          return sql`(${sets.has(deliveredSet(ctx, n), topLevel)} and not ${opened})`;
-        }
+          return sets.notOpened(ctx, lastCampaigns(ctx, n), topLevel);
         case 'never_opened':
-          // contact_first_opens holds one row per contact with a human open (kept by a trigger on
-          // message_events): a set the size of the account's openers, not of its events.
-          return sql`not ${sets.has(
-            {
-              key: 'opened-ever',
-              query: () => sql`select o.contact_id from contact_first_opens o where o.account_id = ${ctx.accountId}`,
-            },
-            topLevel,
-          )}`;
+          // contact_first_opens (or segment_engagement.ever_opened) holds each contact with a human open, kept by
+          // triggers on message_events: a set the size of the account's openers, not of its events.
+          return sets.neverOpened(ctx, topLevel);
       }
     }
   }

@@ -10,8 +10,9 @@ const ENGAGEMENT_LOCK_CLASS = 2611;
 
 /**
  * Folds the account's sent campaigns among `campaignIds` that are not folded yet into segment_engagement: each
- * contact with a human open (click) of a campaign gets it as its newest opened (clicked) campaign, unless it
- * already has a newer one. Events inserted after a campaign is `sent` are folded by the trigger on
+ * contact with a human open (click) of a campaign gets it as its newest opened (clicked) campaign, and each
+ * contact it was delivered to (a `sent` message) as its newest delivered campaign, unless it already has a newer
+ * one. Events inserted after a campaign is `sent` are folded by the trigger on
  * message_events; this reads the ones from before, once per campaign (marked folded in the same transaction).
  * The account's exclusive advisory lock makes the fold wait for inserts in flight — whose trigger may have seen
  * the campaign before it was `sent` — to commit, so it reads them; inserts after it wait, then see it `sent`.
@@ -43,11 +44,27 @@ export async function foldEngagement(db: Db, accountId: string, campaignIds: rea
                             case when bool_or(e.kind = 'open') then k.id end,
                             case when bool_or(e.kind = 'open') then k.at end,
                             case when bool_or(e.kind = 'click') then k.id end,
-                            case when bool_or(e.kind = 'click') then k.at end)::segment_engagement as f
+                            case when bool_or(e.kind = 'click') then k.at end,
+                            null::uuid, null::timestamptz, bool_or(e.kind = 'open'))::segment_engagement as f
                       from (select id, coalesce(started_at, '-infinity') as at from campaigns where id = ${id}) k
                       join message_events e on e.campaign_id = k.id
                      where e.kind in ('open', 'click') and not e.machine and e.contact_id is not null
                      group by e.contact_id, k.id, k.at) facts`,
+      );
+      // Its deliveries (`sent` messages — final once the campaign is sent): the newest delivered campaign of each
+      // recipient, unless it already has a newer one (one message per contact and campaign: messages_campaign_contact_idx).
+      await tx.execute(
+        sql`insert into segment_engagement as g
+                   (account_id, contact_id, last_delivered_campaign_id, last_delivered_campaign_at)
+            select ${accountId}::uuid, m.contact_id, k.id, k.at
+              from (select id, coalesce(started_at, '-infinity') as at from campaigns where id = ${id}) k
+              join messages m on m.campaign_id = k.id
+             where m.status = 'sent' and m.contact_id is not null
+            on conflict (account_id, contact_id) do update
+               set last_delivered_campaign_id = excluded.last_delivered_campaign_id,
+                   last_delivered_campaign_at = excluded.last_delivered_campaign_at
+             where segment_engagement_newer(excluded.last_delivered_campaign_at, excluded.last_delivered_campaign_id,
+                                            g.last_delivered_campaign_at, g.last_delivered_campaign_id)`,
       );
       return 1;
     });

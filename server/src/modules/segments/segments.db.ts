@@ -1,5 +1,5 @@
 import type { SegmentGroup } from '@carteiro/shared';
-import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
 
@@ -26,40 +26,14 @@ export const segments = pgTable(
 export type SegmentRow = typeof segments.$inferSelect;
 
 /**
- * Segments' read model of deliveries: per contact, the start of the most recent *sent* campaign that was
- * delivered to it (a `sent` message). "Não abriu nenhuma das últimas N campanhas" needs "was delivered one of the
- * last N sent campaigns" — `last_delivered_campaign_at` ≥ the start of the N-th most recent — instead of reading
- * every message of N campaigns (N × the audience, from the wide messages heap). A campaign is folded in once, after
- * it is `sent` (its outcomes are final then), by the first count that needs it (segment-deliveries.ts).
- */
-export const segmentDeliveries = pgTable(
-  'segment_deliveries',
-  {
-    accountId: uuid('account_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    contactId: uuid('contact_id').notNull(),
-    lastDeliveredCampaignAt: timestamp('last_delivered_campaign_at', { withTimezone: true }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.accountId, t.contactId] })],
-);
-
-/** The sent campaigns already folded into segment_deliveries (once each). */
-export const segmentFoldedCampaigns = pgTable('segment_folded_campaigns', {
-  campaignId: uuid('campaign_id')
-    .primaryKey()
-    .references(() => campaigns.id, { onDelete: 'cascade' }),
-  foldedAt: timestamp('folded_at', { withTimezone: true }).notNull().defaultNow(),
-});
-
-/**
  * Segments' read model of engagement: per contact, the most recent *sent* campaign (by start, then id — the order
- * of "as últimas N campanhas") it opened, and the one it clicked, as a person (machine opens and clicks left out).
- * "Abriu/clicou em alguma das últimas N" ⇔ that campaign is one of the last N; "não abriu nenhuma" is its negation
- * — a column check on one row per engaged contact, instead of a hash of every human event of N campaigns built
- * per count. Written by a campaign's fold (the first count after it is `sent` reads its events once,
- * segment-engagement.ts) and, for events arriving after that, by the statement-level trigger on message_events
- * (migration 0044). Like message_events, it refers to contacts by id only: an erased contact's row is never read
+ * of "as últimas N campanhas") it opened, the one it clicked, as a person (machine opens and clicks left out), and
+ * the one delivered to it (a `sent` message). "Abriu/clicou em alguma das últimas N" ⇔ that campaign is one of the
+ * last N; "não abriu nenhuma" ⇔ the last delivered one is and the last opened one is not — column checks on one
+ * row per mailed contact, instead of a hash of every human event (or delivery) of N campaigns built per count.
+ * Written by a campaign's fold (the first count after it is `sent` reads its events and deliveries once — its
+ * outcomes are final then, segment-engagement.ts) and, for events arriving after that, by the statement-level
+ * trigger on message_events (migration 0044; the delivered fact, migration 0047). Like message_events, it refers to contacts by id only: an erased contact's row is never read
  * (segments start from contacts).
  */
 export const segmentEngagement = pgTable(
@@ -73,11 +47,19 @@ export const segmentEngagement = pgTable(
     lastOpenedCampaignAt: timestamp('last_opened_campaign_at', { withTimezone: true }),
     lastClickedCampaignId: uuid('last_clicked_campaign_id'),
     lastClickedCampaignAt: timestamp('last_clicked_campaign_at', { withTimezone: true }),
+    lastDeliveredCampaignId: uuid('last_delivered_campaign_id'),
+    lastDeliveredCampaignAt: timestamp('last_delivered_campaign_at', { withTimezone: true }),
+    /**
+     * Whether the contact ever opened any message as a person (any campaign, sent or not — tracking's
+     * contact_first_opens, kept by the same trigger): "nunca abriu" in a tree that reads this row anyway is a
+     * column check instead of a second hash of every opener (migration 0049).
+     */
+    everOpened: boolean('ever_opened').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.contactId] })],
 );
 
-/** The sent campaigns whose events are folded into segment_engagement (once each). */
+/** The sent campaigns whose events and deliveries are folded into segment_engagement (once each). */
 export const segmentEngagementFolds = pgTable('segment_engagement_folds', {
   campaignId: uuid('campaign_id')
     .primaryKey()

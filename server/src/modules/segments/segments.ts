@@ -14,7 +14,6 @@ import { notFound } from '../../http/not-found';
 import { findAccount } from '../accounts/accounts.service';
 import { findListSummaries } from '../lists/list-directory';
 import { type CompiledSegment, compileSegment, compileSegmentPredicate, type SegmentContext } from './compile-segment';
-import { foldDeliveries } from './segment-deliveries';
 import { foldEngagement } from './segment-engagement';
 import { type SegmentRow, segments } from './segments.db';
 
@@ -40,18 +39,11 @@ function toView(row: SegmentRow): SegmentView {
   };
 }
 
-function collect(
-  tree: SegmentGroup,
-  keys: Set<string>,
-  listIds: Set<string>,
-  lastN: { max: number; delivered: number },
-): void {
+function collect(tree: SegmentGroup, keys: Set<string>, listIds: Set<string>, lastN: { max: number }): void {
   for (const c of tree.conditions) {
     if (c.type === 'group') collect(c, keys, listIds, lastN);
-    else if (c.type === 'engagement') {
-      lastN.max = Math.max(lastN.max, c.campaigns ?? 5);
-      if (c.operator === 'opened_none') lastN.delivered = Math.max(lastN.delivered, c.campaigns ?? 5);
-    } else if (c.type === 'field' && typeof c.field === 'object') keys.add(c.field.custom);
+    else if (c.type === 'engagement') lastN.max = Math.max(lastN.max, c.campaigns ?? 5);
+    else if (c.type === 'field' && typeof c.field === 'object') keys.add(c.field.custom);
     else if (c.type === 'list') listIds.add(c.listId);
   }
 }
@@ -59,8 +51,8 @@ function collect(
 /**
  * The context trees are compiled in: of the custom field keys and lists they name, those the account has (one
  * indexed query for the lists, one `fields ? key` probe per key — not a scan of every contact's keys), the
- * account's time zone, its last sent campaigns (folded into segment_engagement first, and those a "não abriu
- * nenhuma" looks at into segment_deliveries, once each), the clock.
+ * account's time zone, its last sent campaigns (their events and deliveries folded into segment_engagement first,
+ * once each), the clock.
  */
 export async function segmentContextFor(
   db: Db,
@@ -71,7 +63,7 @@ export async function segmentContextFor(
 ): Promise<SegmentContext> {
   const keys = new Set<string>();
   const wantedLists = new Set<string>();
-  const lastN = { max: 0, delivered: 0 };
+  const lastN = { max: 0 };
   for (const tree of trees) collect(tree, keys, wantedLists, lastN);
   const known = new Set<string>();
   for (const key of keys) {
@@ -84,12 +76,9 @@ export async function segmentContextFor(
   const ownLists = await findListSummaries(db, [...wantedLists], accountId);
   const account = await findAccount(db, accountId);
   const recent = lastN.max === 0 ? [] : await recentSentCampaigns(db, accountId, lastN.max);
-  // Opened/clicked over the last N: the events of those campaigns must be in segment_engagement.
+  // Opened/clicked/não abriu over the last N: the events and deliveries of those campaigns must be in
+  // segment_engagement.
   await foldEngagement(db, accountId, recent);
-  // "Não abriu nenhuma": the deliveries of the campaigns it looks at must be in segment_deliveries.
-  if (lastN.delivered > 0) {
-    await foldDeliveries(db, accountId, recent.slice(0, lastN.delivered));
-  }
   return {
     recentCampaignIds: recent,
     accountId,

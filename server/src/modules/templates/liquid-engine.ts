@@ -28,6 +28,9 @@ const NO_FILES = {
   resolve: (_root: string, file: string) => file,
 };
 
+/** Characters one render (one part of one message) may allocate through filters and escaping (liquidjs). */
+export const LIQUID_MEMORY_LIMIT = 20_000_000;
+
 const LIMITS = {
   fs: NO_FILES,
   root: [],
@@ -38,7 +41,7 @@ const LIMITS = {
   ownPropertyOnly: true,
   parseLimit: 2_000_000,
   renderLimit: 1_000,
-  memoryLimit: 20_000_000,
+  memoryLimit: LIQUID_MEMORY_LIMIT,
   greedy: false,
   relativeReference: false,
 };

@@ -1,6 +1,13 @@
 import { identityFooterTable } from '@carteiro/shared';
 import { describe, expect, it } from 'vitest';
-import { buildScope, compileCampaign, htmlSourceToTextSource, renderMessage } from './render-message';
+import {
+  buildScope,
+  type CompiledCampaign,
+  compileCampaign,
+  htmlSourceToTextSource,
+  plainPartOf,
+  renderMessage,
+} from './render-message';
 import { STARTER_TEMPLATES } from './starter-templates';
 import { assertHasUnsubscribeLink, validateTemplate } from './validate-template';
 
@@ -106,6 +113,98 @@ describe('renderMessage', () => {
       expect(out.html).toContain(account.address);
       expect(out.html).toContain('max-width: 620px');
     }
+  });
+});
+
+describe('renderMessage: plain parts (bare {{ name.name }} outputs) printed without liquidjs', () => {
+  /** The same sources rendered by liquidjs alone: the oracle. */
+  const byLiquid = (compiled: CompiledCampaign): CompiledCampaign => ({ ...compiled, plain: undefined });
+  const hostile = `<b>&"'</b> {{ x }} {% if %}`;
+  const scopes: Record<string, unknown>[] = [
+    { ...scope({ email: 'ana@x.com', name: 'Ana', fields: { cidade: 'Recife' } }), pedido: '123', valor: 149.9 },
+    { ...scope({ email: 'b@x.com', name: hostile }), pedido: hostile, valor: 0, dados: { pedido: -0, ok: true } },
+    // Values liquidjs prints its own way: the part goes through liquidjs, with the same answer.
+    { pedido: ['a', 'b', ['c']], valor: { a: 1 }, dados: { pedido: null, ok: false }, contato: 'texto' },
+    {
+      pedido: 2 ** 70,
+      valor: 1e21,
+      dados: Object.assign(Object.create(null), { pedido: 'sem protótipo' }),
+    },
+    {
+      contato: new Date(0),
+      conta: [1, 2],
+      dados: { pedido: () => 'função' },
+      link_descadastro: { toLiquid: () => 'x' },
+    },
+    {},
+  ];
+  const sources = [
+    {
+      subject: 'Pedido {{ pedido }} recebido',
+      html: '<p>Olá, {{ contato.nome }}! R$ {{ valor }} {{ dados.pedido }}</p>',
+    },
+    {
+      subject: '{{pedido}}{{ valor }}',
+      html: '{{ pedido }}{{ pedido }}',
+      text: 'T {{ dados.ok }} {{\n contato.cidade\t}}',
+    },
+    // Names liquidjs reads by the prototype or computes; literals; names not in the scope.
+    {
+      subject: '{{ constructor }} {{ toString }} {{ __proto__ }} {{ contato.constructor }}',
+      html: '{{ hasOwnProperty }}.',
+    },
+    {
+      subject: '{{ pedido.size }} {{ dados.first }}',
+      html: '{{ empty }}{{ nil }}{{ true }}|{{ contato.nome.length }}',
+    },
+    {
+      subject: 'x',
+      html: '<a href="{{ link_descadastro }}">{{ conta.cnpj }} {{ nada.de.nada }}</a>',
+      preheader: 'Oi {{ contato.nome }}',
+    },
+    // Not plain: filters, tags, whitespace control, odd delimiters: liquidjs only.
+    { subject: '{{ pedido | upcase }}', html: '{%- if pedido -%}{{ pedido }}{% endif %} {{- valor }}' },
+    { subject: '{{ pedido }}}', html: '{ {{ pedido }} } }} {{ a-b }} {{ dados["pedido"] }}' },
+  ];
+  it('renders every part exactly as liquidjs does, whatever the values', () => {
+    for (const source of sources) {
+      const compiled = compileCampaign(source);
+      for (const values of scopes) {
+        const run = (c: CompiledCampaign) => {
+          try {
+            return renderMessage(c, values as never);
+          } catch (error) {
+            return `throws ${(error as Error).message}`;
+          }
+        };
+        expect(run(compiled), `${JSON.stringify(source)} / ${Object.keys(values)}`).toEqual(run(byLiquid(compiled)));
+      }
+    }
+  });
+
+  it('has a plain form only for literal text and bare name outputs', () => {
+    expect(plainPartOf('Pedido {{ pedido }} de {{contato.nome}}')).toEqual({
+      literals: ['Pedido ', ' de ', ''],
+      paths: [['pedido'], ['contato', 'nome']],
+    });
+    expect(plainPartOf('sem tags')).toEqual({ literals: ['sem tags'], paths: [] });
+    for (const source of [
+      '{{ a | upcase }}',
+      '{% if a %}x{% endif %}',
+      '{{- a }}',
+      '{{ a.size }}',
+      '{{ nil }}',
+      '{{ a[0] }}',
+    ]) {
+      expect(plainPartOf(source), source).toBeNull();
+    }
+  });
+
+  it('renders the memory limit as liquidjs does (the escaped values of one HTML part)', () => {
+    const compiled = compileCampaign({ subject: 'x', html: '{{ a }}{{ a }}' });
+    const values = { a: 'a'.repeat(10_000_001) } as never;
+    expect(() => renderMessage(compiled, values)).toThrow(/memory alloc limit exceeded/);
+    expect(() => renderMessage(byLiquid(compiled), values)).toThrow(/memory alloc limit exceeded/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { formatTaxId, formatTaxIdLabel } from '@carteiro/shared';
 import { convert } from 'html-to-text';
 import type { Template } from 'liquidjs';
-import { htmlLiquid, textLiquid } from './liquid-engine';
+import { htmlLiquid, LIQUID_MEMORY_LIMIT, textLiquid } from './liquid-engine';
 
 /** What a campaign (or a test send, or the viewer) gives the renderer: sources with Liquid merge tags. */
 export interface MessageSource {
@@ -43,6 +43,92 @@ export interface CompiledCampaign {
   readonly subject: Template[];
   readonly html: Template[];
   readonly text: Template[];
+  /** Each part's plain form (plainPartOf), when it has one: rendered without liquidjs, to the same string. */
+  readonly plain?: {
+    readonly subject: PlainPart | null;
+    readonly html: PlainPart | null;
+    readonly text: PlainPart | null;
+  };
+}
+
+/**
+ * A part whose source is only literal text and bare `{{ name.name… }}` outputs (no filter, tag, whitespace control
+ * or literal): most transactional subjects and bodies. `literals` has one more item than `paths`.
+ */
+export interface PlainPart {
+  readonly literals: readonly string[];
+  readonly paths: readonly (readonly string[])[];
+}
+
+const PLAIN_OUTPUT = /\{\{[ \t\r\n]*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)[ \t\r\n]*\}\}/g;
+/**
+ * Names that are not a plain property read in liquidjs: literals (`true`, `nil`, `empty`…) and the properties it
+ * computes (`size`, `first`, `last`). A source that uses them is rendered by liquidjs.
+ */
+const NOT_PLAIN_NAMES = new Set(['true', 'false', 'nil', 'null', 'empty', 'blank', 'size', 'first', 'last']);
+
+/**
+ * The plain form of a Liquid source, or null when it has anything else (a tag, a filter, `{{-`, an expression,
+ * a literal, a computed property): liquidjs renders those. The caller has parsed the same source with liquidjs
+ * already, so a source that reaches here is valid Liquid.
+ */
+export function plainPartOf(source: string): PlainPart | null {
+  const literals: string[] = [];
+  const paths: string[][] = [];
+  let at = 0;
+  for (const match of source.matchAll(PLAIN_OUTPUT)) {
+    const path = (match[1] as string).split('.');
+    if (path.some((name) => NOT_PLAIN_NAMES.has(name))) return null;
+    literals.push(source.slice(at, match.index));
+    paths.push(path);
+    at = match.index + match[0].length;
+  }
+  literals.push(source.slice(at));
+  // Any other delimiter left in the text is a tag or an output this form does not cover.
+  if (literals.some((literal) => literal.includes('{{') || literal.includes('{%'))) return null;
+  return { literals, paths };
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' };
+const ESCAPED = /&|<|>|"|'/g;
+
+/** Objects liquidjs reads as plain property bags (no Drop, no class instance, no array). */
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * A plain part rendered as liquidjs renders it with the engines' options (own properties only, a missing name
+ * renders empty, HTML output escaped with liquidjs's `escape`, strings/numbers/booleans printed as `String` does),
+ * or undefined when a value is anything else (an array, an object, a function…) or the escaped values pass the
+ * memory limit: liquidjs then renders the part, with whatever it prints or throws.
+ */
+export function renderPlainPart(part: PlainPart, scope: object, escapeHtml: boolean): string | undefined {
+  let out = part.literals[0] as string;
+  let used = 0;
+  for (let i = 0; i < part.paths.length; i++) {
+    const path = part.paths[i] as readonly string[];
+    let value: unknown = scope;
+    for (const name of path) {
+      if (value === undefined || value === null) break;
+      if (!isPlainObject(value)) return undefined;
+      value = Object.hasOwn(value, name) ? value[name] : undefined;
+    }
+    let printed: string;
+    if (typeof value === 'string') printed = value;
+    else if (value === undefined || value === null) printed = '';
+    else if (typeof value === 'number' || typeof value === 'boolean') printed = String(value);
+    else return undefined;
+    if (escapeHtml) {
+      used += printed.length;
+      if (used > LIQUID_MEMORY_LIMIT) return undefined;
+      printed = printed.replace(ESCAPED, (c) => ESCAPES[c] as string);
+    }
+    out += printed + (part.literals[i + 1] as string);
+  }
+  return out;
 }
 
 const LIQUID_TAG = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
@@ -94,10 +180,12 @@ function withPreheader(html: string, preheader: string): string {
  */
 export function compileCampaign(source: MessageSource): CompiledCampaign {
   const text = source.text?.trim() ? source.text : htmlSourceToTextSource(source.html);
+  const html = withPreheader(source.html, source.preheader ?? '');
   return {
     subject: textLiquid.parse(source.subject),
-    html: htmlLiquid.parse(withPreheader(source.html, source.preheader ?? '')),
+    html: htmlLiquid.parse(html),
     text: textLiquid.parse(text),
+    plain: { subject: plainPartOf(source.subject), html: plainPartOf(html), text: plainPartOf(text) },
   };
 }
 
@@ -128,12 +216,17 @@ export type MessageScope = ReturnType<typeof buildScope> & { dados?: Record<stri
  * The subject is collapsed to one line (a header cannot carry newlines).
  */
 export function renderMessage(compiled: CompiledCampaign, scope: MessageScope): RenderedMessage {
-  const subject = String(textLiquid.renderSync(compiled.subject, scope)).replace(/\s+/g, ' ').trim();
-  return {
-    subject,
-    html: String(htmlLiquid.renderSync(compiled.html, scope)),
-    text: String(textLiquid.renderSync(compiled.text, scope)).trim(),
-  };
+  // A part in its plain form is printed directly (renderPlainPart: the same string, without liquidjs's generators
+  // and context per part); anything it does not cover goes through liquidjs.
+  const plain = compiled.plain;
+  const subject =
+    (plain?.subject && renderPlainPart(plain.subject, scope, false)) ??
+    String(textLiquid.renderSync(compiled.subject, scope));
+  const html =
+    (plain?.html && renderPlainPart(plain.html, scope, true)) ?? String(htmlLiquid.renderSync(compiled.html, scope));
+  const text =
+    (plain?.text && renderPlainPart(plain.text, scope, false)) ?? String(textLiquid.renderSync(compiled.text, scope));
+  return { subject: subject.replace(/\s+/g, ' ').trim(), html, text: text.trim() };
 }
 
 /** Sample recipient for previews without a chosen contact. */

@@ -146,6 +146,34 @@ describe.each(DATABASE_KINDS)('the transactional statements on %s', (kind) => {
     expect(sent.messages.map((m) => m.status)).toEqual(['queued', 'queued']);
   });
 
+  it('stores a large content compressed with lz4 where the server has it (pglz elsewhere), read back the same', async () => {
+    const user = await signUp(h.t, { verified: true });
+    await creditAccount(h.db, user.accountId, 1_000);
+    await trustSenderAddress(h.db, user.accountId, 'pedidos@loja.com.br');
+    // Over the TOAST threshold (~2 KB): PostgreSQL compresses it when the row is stored.
+    const html = `<p>Olá, {{ contato.nome }}!</p>${'<p>Frete grátis para todo o Brasil, troca fácil em até 30 dias.</p>'.repeat(60)}`;
+    const input = transactionalMessageSchema.parse({
+      to: { email: 'ana@destino.com.br', name: 'Ana' },
+      from: { email: 'pedidos@loja.com.br' },
+      subject: 'Pedido',
+      html,
+    });
+    const sent = await sendTransactional(h.db, user.accountId, [input], { publicUrl: 'https://app.carteiro.test' });
+    const id = sent.messages[0]?.id as string;
+    const [lz4] = await queryRows<{ available: boolean }>(
+      h.db,
+      sql`select exists (select 1 from pg_settings where name = 'default_toast_compression' and 'lz4' = any (enumvals)) as available`,
+    );
+    const [stored] = await queryRows<{ html: string; html_method: string | null; text_method: string | null }>(
+      h.db,
+      sql`select html, pg_column_compression(html) as html_method, pg_column_compression(text) as text_method
+            from transactional_messages where message_id = ${id}`,
+    );
+    expect(stored?.html).toBe(html.replace('{{ contato.nome }}', 'Ana'));
+    const method = lz4?.available ? 'lz4' : 'pglz';
+    expect({ html: stored?.html_method, text: stored?.text_method }).toEqual({ html: method, text: method });
+  });
+
   it('round-trips through the commit: every stored column and the lookup', async () => {
     const user = await signUp(h.t, { verified: true });
     await creditAccount(h.db, user.accountId, 1_000);

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
-import { claimDueDeliveries, type DueKey, newClaimToken } from './deliver';
+import { claimDueDeliveries, type DueKey, newClaimToken, releaseClaims } from './deliver';
+import { EndpointReach } from './delivery-lanes';
 import { emitWebhookEvent } from './emit-event';
 import { createSecretBox } from './signing';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from './webhooks.db';
@@ -78,6 +79,45 @@ const DEV_ENV = {
   WEBHOOKS_TIMEOUT_MS: '3000',
   WEBHOOKS_LEASE_SECONDS: '1',
 };
+
+describe("a fast endpoint's reach (what it may hold in one process: in flight and queued)", () => {
+  const options = { endpointConcurrency: 16, concurrency: 256, leaseSeconds: 60 };
+
+  it('starts at two capacities, doubles each time its attempts ran dry waiting on a claim, up to the process capacity', () => {
+    const reach = new EndpointReach(options);
+    expect(reach.of('a')).toBe(32);
+    reach.ranDry('a');
+    expect([reach.of('a'), reach.of('b')]).toEqual([64, 32]);
+    for (let i = 0; i < 5; i++) reach.ranDry('a');
+    expect(reach.of('a')).toBe(256);
+    expect([...reach.grown]).toEqual([['a', 256]]);
+  });
+
+  it('a failure puts it back to two capacities and it does not grow until a success; a slow answer shrinks it', () => {
+    const reach = new EndpointReach(options);
+    for (let i = 0; i < 3; i++) reach.ranDry('a');
+    expect(reach.of('a')).toBe(256);
+    // Fast answers keep it.
+    expect(reach.answered('a', true, 3)).toBe(false);
+    expect(reach.of('a')).toBe(256);
+    // 1.5 s per answer: 16 slots × 15 s (a quarter lease) ÷ 1.5 s = 160 may wait.
+    expect(reach.answered('a', true, 1_500)).toBe(true);
+    expect(reach.of('a')).toBe(160);
+    // A failure: back to the base; while it fails, running dry does not grow it.
+    expect(reach.answered('a', false, 2)).toBe(true);
+    expect(reach.of('a')).toBe(32);
+    expect(reach.grown.size).toBe(0);
+    reach.ranDry('a');
+    expect(reach.of('a')).toBe(32);
+    expect(reach.answered('a', false, 2)).toBe(false);
+    reach.answered('a', true, 2);
+    reach.ranDry('a');
+    expect(reach.of('a')).toBe(64);
+    // Never below the base, however slow: a base-reach endpoint has nothing to give back.
+    expect(reach.answered('b', true, 10_000)).toBe(false);
+    expect(reach.of('b')).toBe(32);
+  });
+});
 
 describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
   describe('endpoints without the development setting', () => {
@@ -513,6 +553,35 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       const done = await settled(owner, ep.id, 3);
       expect(done.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
       expect(receiver.on_path('/keyed')).toHaveLength(3);
+    });
+
+    it("a claim takes up to an endpoint's own reach, less what the worker already holds for it", async () => {
+      const ep = await createEndpoint(owner, '/reach', ['campaign.finished']);
+      await worker.stop();
+      const db = t.database.db;
+      try {
+        for (let i = 0; i < 5; i++) {
+          await emitWebhookEvent(db, owner.accountId, 'campaign.finished', sampleData['campaign.finished'] as never);
+        }
+        await worker.dispatchOnce();
+        const endpoints = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints);
+        const busy = new Map(endpoints.filter((e) => e.id !== ep.id).map((e) => [e.id, 1]));
+        busy.set(ep.id, 1);
+        const options = { leaseSeconds: 3_600, perEndpoint: 1, total: 10, busy };
+        // At the base reach (1) holding one, nothing; with its own reach of 4, three.
+        expect(await claimDueDeliveries(db, { ...options, claimToken: newClaimToken() })).toEqual([]);
+        const claimed = await claimDueDeliveries(db, {
+          ...options,
+          claimToken: newClaimToken(),
+          reach: new Map([[ep.id, 4]]),
+        });
+        expect(claimed.map((d) => d.endpointId)).toEqual([ep.id, ep.id, ep.id]);
+        await releaseClaims(db, claimed);
+      } finally {
+        worker = await startWorker();
+      }
+      const done = await settled(owner, ep.id, 5);
+      expect(done.map((d) => d.status)).toEqual(Array(5).fill('succeeded'));
     });
 
     it('a dead endpoint holds only its own slots: another account is served in full meanwhile', async () => {

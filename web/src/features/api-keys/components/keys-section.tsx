@@ -10,7 +10,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
-import { firstIssueText } from '@/lib/form-fields';
+import { submitParsed } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { canManage, useSessionData } from '@/lib/use-session';
 import { confirmAction, toast } from '@/stores/app-store';
@@ -193,25 +193,20 @@ function CreateKeyDialog({
         className="mt-4 space-y-4"
         onSubmit={async (event) => {
           event.preventDefault();
-          const parsed = apiKeyCreateSchema.safeParse({
-            name,
-            scope: test ? 'send_only' : scope,
-            mode: test ? 'test' : 'live',
-          });
-          if (!parsed.success) {
-            setError(firstIssueText(parsed.error) ?? t('apiKeys.checkFields'));
-            return;
-          }
-          setError(null);
-          try {
-            const key = await create.mutateAsync(parsed.data);
-            setName('');
-            setScope('full');
-            setTest(false);
-            onCreated(key);
-          } catch (failure) {
-            setError(errorText(failure));
-          }
+          const input = { name, scope: test ? 'send_only' : scope, mode: test ? 'test' : 'live' };
+          await submitParsed(
+            apiKeyCreateSchema,
+            input,
+            setError,
+            async (values) => {
+              const key = await create.mutateAsync(values);
+              setName('');
+              setScope('full');
+              setTest(false);
+              onCreated(key);
+            },
+            t('apiKeys.checkFields'),
+          );
         }}
       >
         <div>

@@ -7,7 +7,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
-import { firstIssueText } from '@/lib/form-fields';
+import { submitParsed } from '@/lib/form-fields';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { confirmAction, toast } from '@/stores/app-store';
 import { useAutomationControl, useDeleteAutomation, useSaveAutomation } from '../api/automations';
@@ -84,19 +84,11 @@ export function AutomationEditor({ view, title, initial }: { view?: AutomationVi
           className="space-y-5"
           onSubmit={async (event) => {
             event.preventDefault();
-            const parsed = automationSaveSchema.safeParse(inputOf(draft));
-            if (!parsed.success) {
-              setError(firstIssueText(parsed.error) ?? null);
-              return;
-            }
-            setError(null);
-            try {
-              const saved = await save.mutateAsync(parsed.data);
+            await submitParsed(automationSaveSchema, inputOf(draft), setError, async (input) => {
+              const saved = await save.mutateAsync(input);
               toast({ title: t('automations.editor.saved'), variant: 'success' });
               if (!view) navigate(`/dashboard/automations/${saved.id}`);
-            } catch (e) {
-              setError(errorText(e));
-            }
+            });
           }}
         >
           <div>

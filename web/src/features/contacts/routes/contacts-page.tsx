@@ -7,8 +7,7 @@ import { Drawer, Select } from '@/components/kit';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
-import { errorText } from '@/lib/error-text';
-import { firstIssueText } from '@/lib/form-fields';
+import { submitParsed } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import { LEGAL_BASIS_LABELS } from '@/lib/queries/contacts';
 import { useLists } from '@/lib/queries/lists';
@@ -71,25 +70,25 @@ export function NewContactForm({ onDone }: { onDone: () => void }) {
       className="space-y-4"
       onSubmit={async (event) => {
         event.preventDefault();
-        const parsed = contactCreateSchema.safeParse({
+        const input = {
           email,
           name: name || null,
           listIds: listId ? [listId] : undefined,
           legalBasis,
           consentSource,
           fields: Object.fromEntries(fields.filter((f) => f.k.trim()).map((f) => [f.k.trim(), f.v])),
-        });
-        if (!parsed.success) {
-          setError(firstIssueText(parsed.error) ?? t('contacts.form.checkFields'));
-          return;
-        }
-        try {
-          await create.mutateAsync(parsed.data);
-          toast({ title: t('contacts.form.added'), variant: 'success' });
-          onDone();
-        } catch (failure) {
-          setError(errorText(failure));
-        }
+        };
+        await submitParsed(
+          contactCreateSchema,
+          input,
+          setError,
+          async (contact) => {
+            await create.mutateAsync(contact);
+            toast({ title: t('contacts.form.added'), variant: 'success' });
+            onDone();
+          },
+          t('contacts.form.checkFields'),
+        );
       }}
     >
       <div>

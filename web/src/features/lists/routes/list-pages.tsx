@@ -23,7 +23,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
-import { firstIssueText } from '@/lib/form-fields';
+import { submitParsed } from '@/lib/form-fields';
 import { useI18n } from '@/lib/i18n';
 import type { MailingList } from '@/lib/queries/lists';
 import { useCreateList, useLists } from '@/lib/queries/lists';
@@ -130,21 +130,14 @@ function ListForm({
       className="space-y-5"
       onSubmit={async (event) => {
         event.preventDefault();
-        const parsed = listCreateSchema.safeParse(values);
-        if (!parsed.success) {
-          setError(firstIssueText(parsed.error) ?? t('lists.fields.checkFields'));
-          return;
-        }
-        setError(null);
-        try {
-          await onSubmit({
-            name: parsed.data.name,
-            description: parsed.data.description || null,
-            optIn: parsed.data.optIn ?? 'single',
-          });
-        } catch (failure) {
-          setError(errorText(failure));
-        }
+        await submitParsed(
+          listCreateSchema,
+          values,
+          setError,
+          (input) =>
+            onSubmit({ name: input.name, description: input.description || null, optIn: input.optIn ?? 'single' }),
+          t('lists.fields.checkFields'),
+        );
       }}
     >
       <div>

@@ -9,7 +9,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
-import { firstIssueText } from '@/lib/form-fields';
+import { submitParsed } from '@/lib/form-fields';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import {
   useCustomFields,
@@ -142,19 +142,11 @@ function SegmentEditor({
           className="space-y-5"
           onSubmit={async (event) => {
             event.preventDefault();
-            const parsed = segmentCreateSchema.safeParse({ name, conditions: tree });
-            if (!parsed.success) {
-              setError(firstIssueText(parsed.error) ?? null);
-              return;
-            }
-            setError(null);
-            try {
-              const saved = await save.mutateAsync(parsed.data);
+            await submitParsed(segmentCreateSchema, { name, conditions: tree }, setError, async (input) => {
+              const saved = await save.mutateAsync(input);
               toast({ title: t('segments.editor.saved'), variant: 'success' });
               if (!id) navigate(`/dashboard/segments/${saved.id}`);
-            } catch (e) {
-              setError(errorText(e));
-            }
+            });
           }}
         >
           <div>
