@@ -29,6 +29,8 @@ export interface DeliveryLanesOptions {
   /** Outcomes are recorded in batches: at this many, or this long after the first one waiting. */
   recordBatch?: number;
   recordDelayMs?: number;
+  /** The endpoints' reach (tests start with a grown one); a fresh one otherwise. */
+  reach?: EndpointReach;
 }
 
 /**
@@ -76,7 +78,7 @@ export class WebhookDeliveryLanes {
   constructor(private readonly options: DeliveryLanesOptions) {
     this.recordBatch = options.recordBatch ?? 200;
     this.recordDelayMs = options.recordDelayMs ?? 20;
-    this.reach = new EndpointReach(options);
+    this.reach = options.reach ?? new EndpointReach(options);
   }
 
   start(): void {
@@ -159,11 +161,15 @@ export class WebhookDeliveryLanes {
     const busy = new Map(this.inFlight);
     for (const [endpointId, queue] of this.queued) busy.set(endpointId, (busy.get(endpointId) ?? 0) + queue.length);
     for (const endpointId of this.gone) busy.set(endpointId, this.reach.of(endpointId));
+    // The reach this claim asks with: judged against it afterwards (one that grew while the claim ran must not make
+    // a claim that got all it asked for look short — that endpoint would wait for the idle poll).
+    const asked = new Map(this.reach.grown);
+    const reachAsked = (endpointId: string) => asked.get(endpointId) ?? this.reach.base;
     const claimed = await claimDueDeliveries(this.options.db, {
       claimToken: newClaimToken(),
       leaseSeconds,
       perEndpoint: this.reach.base,
-      reach: this.reach.grown,
+      reach: asked,
       total: free,
       busy,
       held: this.held,
@@ -185,7 +191,7 @@ export class WebhookDeliveryLanes {
     // not by what is claimed now: attempts that ended during the claim left room that nothing would refill before
     // the idle poll (a fast endpoint was served in bursts, one per WEBHOOKS_DISPATCH_MS).
     for (const [endpointId, n] of perEndpoint) {
-      if (n >= this.reach.of(endpointId) - (busy.get(endpointId) ?? 0)) {
+      if (n >= reachAsked(endpointId) - (busy.get(endpointId) ?? 0)) {
         this.saturated.add(endpointId);
         this.after.set(endpointId, lastKey.get(endpointId) as DueKey);
       }
@@ -193,7 +199,7 @@ export class WebhookDeliveryLanes {
     // An endpoint that got less than its room has nothing more due past its start: the next claim starts at the
     // beginning again, and finds whatever became due behind the start (a late outbox event, an ended lease).
     for (const endpointId of [...this.after.keys()]) {
-      const room = this.reach.of(endpointId) - (busy.get(endpointId) ?? 0);
+      const room = reachAsked(endpointId) - (busy.get(endpointId) ?? 0);
       if (room > 0 && (perEndpoint.get(endpointId) ?? 0) < room) this.after.delete(endpointId);
     }
     this.wanting.clear();

@@ -167,7 +167,13 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
     const logger = pino({ level: 'silent' });
 
     async function startWorker(
-      options: { endpointConcurrency?: number; strict?: boolean; timeoutMs?: number; idlePollMs?: number } = {},
+      options: {
+        endpointConcurrency?: number;
+        strict?: boolean;
+        timeoutMs?: number;
+        idlePollMs?: number;
+        reach?: EndpointReach;
+      } = {},
     ): Promise<WebhookWorker> {
       return startWebhookWorker({
         config: {
@@ -182,6 +188,7 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         resolver: { addresses: async () => [] },
         box: createSecretBox(t.config.AUTH_SECRET as string),
         endpointConcurrency: options.endpointConcurrency,
+        reach: options.reach,
       });
     }
 
@@ -749,6 +756,60 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       const done = await settled(owner, ep.id, 6);
       expect(done.map((d) => d.status)).toEqual(Array(6).fill('succeeded'));
       expect(receiver.on_path('/ahead')).toHaveLength(6);
+    });
+
+    it('a grown reach claims past two capacities; a slow answer shrinks it and gives the excess back, each event sent once', async () => {
+      const held: http.ServerResponse[] = [];
+      receiver.on('/grown', (_n, _req, res) => held.push(res));
+      const ep = await createEndpoint(other, '/grown', ['balance.low']);
+      await worker.stop();
+      // Two slots; grown twice from its base of four to sixteen, as a fast endpoint's would.
+      const reach = new EndpointReach({ endpointConcurrency: 2, concurrency: 256, leaseSeconds: 1 });
+      reach.ranDry(ep.id);
+      reach.ranDry(ep.id);
+      expect(reach.of(ep.id)).toBe(16);
+      // Held answers never time out here (a timed-out attempt would be retried and sent again).
+      const lanes = await startWorker({ endpointConcurrency: 2, idlePollMs: 60_000, reach, timeoutMs: 60_000 });
+      const leased = async () => {
+        const rows = await t.database.db
+          .select({ claimToken: webhookDeliveries.claimToken })
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.endpointId, ep.id));
+        return rows.filter((r) => r.claimToken !== null).length;
+      };
+      try {
+        for (let i = 0; i < 12; i++) {
+          await emitWebhookEvent(t.database.db, other.accountId, 'balance.low', sampleData['balance.low'] as never);
+        }
+        await lanes.dispatchOnce();
+        await until(async () => held.length === 2, 'the endpoint to fill its two slots');
+        // All twelve claimed at once (two in flight, ten queued); at the base reach it would be four.
+        expect(await leased()).toBe(12);
+        expect(receiver.on_path('/grown')).toHaveLength(2);
+        // Answers held past 125 ms: at two slots and a 1 s lease, nothing more than the base may wait. What fits
+        // the base stays; the rest is given back (no claim token), not kept queued here.
+        await new Promise((r) => setTimeout(r, 150));
+        for (const res of held.splice(0)) res.writeHead(200).end();
+        await until(async () => reach.of(ep.id) === 4, 'the reach to shrink to the base');
+        await until(async () => held.length === 2, 'the next two in flight');
+        await until(async () => ((await leased()) <= 4 ? true : null), 'the excess to be given back');
+        receiver.on('/grown', (_n, _req, res) => res.writeHead(200).end());
+        for (const res of held.splice(0)) res.writeHead(200).end();
+        // What was given back is due again: the next claims take it (here each wake-up; the idle poll otherwise).
+        await until(async () => {
+          await lanes.dispatchOnce();
+          return receiver.on_path('/grown').length >= 12;
+        }, 'the twelve events');
+      } finally {
+        receiver.on('/grown', (_n, _req, res) => res.writeHead(200).end());
+        for (const res of held.splice(0)) res.writeHead(200).end();
+        await lanes.stop();
+        worker = await startWorker();
+      }
+      const done = await settled(other, ep.id, 12);
+      expect(done.map((d) => d.status)).toEqual(Array(12).fill('succeeded'));
+      const ids = receiver.on_path('/grown').map((r) => r.headers['webhook-id']);
+      expect(new Set(ids).size).toBe(12);
     });
 
     it('under a slow endpoint, first attempts leave in event order; a retry comes after its back-off, behind later events', async () => {
