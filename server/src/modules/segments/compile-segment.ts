@@ -50,10 +50,12 @@ export interface CompiledSegment {
  * (contacts). Every value is a bound parameter; the only identifiers in the SQL are the fixed ones written here
  * (a custom field is `c.fields ->> $key`, its key a parameter). Text comparisons ignore case. Dates and numbers
  * in custom fields are text: a value that does not look like one simply does not match (no cast can fail — the
- * casts are guarded by a check of the text's shape).
+ * casts are guarded by a check of the text's shape); contacts keeps them typed in contact_field_values (ADR 0039),
+ * which a number/date condition on a custom field reads where that is cheaper than the parse (typedFieldSet).
  */
 export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
   const sets = new ContactSets('join', readsEngagementRow(tree));
+  if (tree.match === 'any') markUnguarded(tree, sets.typedFields.unguarded);
   const where = compileGroup(tree, ctx, sets, true);
   return { joins: sets.joins(), where, hasSets: sets.named };
 }
@@ -68,6 +70,14 @@ export function compileSegmentPredicate(tree: SegmentGroup, ctx: SegmentContext)
   return compileGroup(tree, ctx, new ContactSets('exists'), false);
 }
 
+/** The conditions of an OU and of the OUs directly in it, recursively (not below an E). */
+function markUnguarded(group: SegmentGroup, into: WeakSet<SegmentCondition>): void {
+  for (const c of group.conditions) {
+    if (c.type !== 'group') into.add(c);
+    else if (c.match === 'any' || c.conditions.length === 1) markUnguarded(c, into);
+  }
+}
+
 /** A set of contacts: a query selecting `contact_id`, each contact once (never null). */
 interface ContactSet {
   key: string;
@@ -78,6 +88,8 @@ interface ContactSet {
 class ContactSets {
   private readonly joined = new Map<string, { alias: string; query: SQL }>();
   private engagementJoin: SQL | null = null;
+  /** Number/date conditions on custom fields inside an OU: one join per field (TypedFieldJoins). */
+  readonly typedFields = new TypedFieldJoins();
   named = false;
   /**
    * `rowJoined`: the tree reads the contact's segment_engagement row anyway (an opened/clicked/não abriu
@@ -166,6 +178,7 @@ class ContactSets {
       ({ alias, query }) => sql`left join (${query}) ${sql.raw(alias)} on ${sql.raw(alias)}.contact_id = c.id`,
     );
     if (this.engagementJoin) parts.push(this.engagementJoin);
+    parts.push(...this.typedFields.joins());
     return sql.join(parts, sql` `);
   }
 }
@@ -181,7 +194,7 @@ function readsEngagementRow(group: SegmentGroup): boolean {
 function compileGroup(group: SegmentGroup, ctx: SegmentContext, sets: ContactSets, topLevel: boolean): SQL {
   const conjunct = topLevel && (group.match === 'all' || group.conditions.length === 1);
   const parts = group.conditions.map((c) => ({
-    cost: costRank(c, sets.mode, conjunct),
+    cost: costRank(c, sets.mode, conjunct, sets.typedFields.unguarded),
     sql: c.type === 'group' ? compileGroup(c, ctx, sets, conjunct) : compileCondition(c, ctx, sets, conjunct),
   }));
   if (parts.length === 0) return sql`true`;
@@ -201,11 +214,16 @@ function compileGroup(group: SegmentGroup, ctx: SegmentContext, sets: ContactSet
  * function of a field, a number (shape check + cast), a date (regular expressions); a correlated EXISTS (the
  * predicate form inside an OU) probes an index per contact. A group costs its dearest condition.
  */
-function costRank(c: SegmentCondition | SegmentGroup, mode: 'join' | 'exists', topLevel: boolean): number {
+function costRank(
+  c: SegmentCondition | SegmentGroup,
+  mode: 'join' | 'exists',
+  topLevel: boolean,
+  unguarded: WeakSet<SegmentCondition>,
+): number {
   switch (c.type) {
     case 'group': {
       const conjunct = topLevel && (c.match === 'all' || c.conditions.length === 1);
-      return Math.max(0, ...c.conditions.map((x) => costRank(x, mode, conjunct)));
+      return Math.max(0, ...c.conditions.map((x) => costRank(x, mode, conjunct, unguarded)));
     }
     case 'status':
     case 'subscribed_at':
@@ -214,8 +232,11 @@ function costRank(c: SegmentCondition | SegmentGroup, mode: 'join' | 'exists', t
     case 'engagement':
       return mode === 'join' || topLevel ? 1 : 5;
     case 'field':
-      if ((SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(c.operator)) return 3;
-      if ((SEGMENT_DATE_OPERATORS as readonly string[]).includes(c.operator)) return 4;
+      if (typedFieldOperator(c.operator)) {
+        // A custom field's number or date read from contact_field_values (see compileCondition); parsed otherwise.
+        if (typeof c.field === 'object' && (topLevel || (mode === 'join' && unguarded.has(c)))) return 1;
+        return (SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(c.operator) ? 3 : 4;
+      }
       return 2;
   }
 }
@@ -262,6 +283,90 @@ function numeric(x: SQL): SQL {
                    then ${s}::numeric end)`;
 }
 
+function typedFieldOperator(operator: string): boolean {
+  return (
+    (SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(operator) ||
+    (SEGMENT_DATE_OPERATORS as readonly string[]).includes(operator)
+  );
+}
+
+const NUMBER_COMPARISON: Record<string, string> = {
+  number_eq: '=',
+  number_gt: '>',
+  number_gte: '>=',
+  number_lt: '<',
+  number_lte: '<=',
+};
+
+/**
+ * Whether the typed row `t` (contact_field_values, or a join of it) passes a number or date condition: its `num`
+ * or `day`, the field's text typed once per write by the triggers on contacts with the parse the conditions used
+ * to run per contact per count (contact_field_number / contact_field_day, migration 0050, ADR 0039).
+ */
+function typedTest(t: string, operator: string, v: string, ctx: SegmentContext): SQL {
+  const row = sql.raw(t);
+  const comparison = NUMBER_COMPARISON[operator];
+  if (comparison) return sql`${row}.num ${sql.raw(comparison)} ${v.replace(',', '.')}::numeric`;
+  // A date is never a number: `num is null` (nulls sort last in the index) leads the range to the field's dates.
+  switch (operator) {
+    case 'date_on':
+      return sql`(${row}.num is null and ${row}.day = ${v}::text)`;
+    case 'date_before':
+      return sql`(${row}.num is null and ${row}.day < ${v}::text)`;
+    case 'date_after':
+      return sql`(${row}.num is null and ${row}.day > ${v}::text)`;
+    default:
+      // "Aniversário este mês": the month of the date written in the field against this month where the account
+      // is; 29 February birthdays belong to February in every year, leap or not.
+      return sql`(${row}.num is null and substr(${row}.day, 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text)`;
+  }
+}
+
+/**
+ * The contacts whose custom field `key` passes a number or date condition: an index range of
+ * contact_field_values. A contact whose field is missing or not a number (date) has no row and does not match,
+ * as the parse's null did not. One row per contact and field: each contact once.
+ */
+function typedFieldSet(key: string, operator: string, v: string, ctx: SegmentContext): ContactSet {
+  return {
+    key: `typed:${key}:${operator}:${v}`,
+    query: () => sql`select t.contact_id from contact_field_values t
+                      where t.account_id = ${ctx.accountId} and t.field = ${key}::text
+                        and ${typedTest('t', operator, v, ctx)}`,
+  };
+}
+
+/**
+ * Number/date conditions on custom fields inside an OU: ONE left join per field, of the field's rows that pass
+ * any of the tree's conditions on it (a bitmap OR of index ranges), each condition a column check of the joined
+ * row — a join per condition put a hash probe per condition on every contact (the worst nesting 1.3–1.5× slower
+ * than parsing, docs/benchmarks.md "Segments: typed custom fields").
+ */
+class TypedFieldJoins {
+  /** The typed conditions below OU groups only (no E between them and the top-level OU), set by compileSegment. */
+  readonly unguarded = new WeakSet<SegmentCondition>();
+  private readonly fields = new Map<string, { alias: string; accountId: string; tests: SQL[] }>();
+
+  check(key: string, operator: string, v: string, ctx: SegmentContext): SQL {
+    let entry = this.fields.get(key);
+    if (!entry) {
+      entry = { alias: `f${this.fields.size + 1}`, accountId: ctx.accountId, tests: [] };
+      this.fields.set(key, entry);
+    }
+    entry.tests.push(typedTest('t', operator, v, ctx));
+    return typedTest(entry.alias, operator, v, ctx);
+  }
+
+  joins(): SQL[] {
+    return [...this.fields.entries()].map(([key, { alias, accountId, tests }]) => {
+      const f = sql.raw(alias);
+      return sql`left join (select t.contact_id, t.num, t.day from contact_field_values t
+                             where t.account_id = ${accountId} and t.field = ${key}::text
+                               and (${sql.join(tests, sql` or `)})) ${f} on ${f}.contact_id = c.id`;
+    });
+  }
+}
+
 /** The month (01–12) of `now` in the time zone. */
 export function monthIn(now: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone, month: '2-digit' }).format(now);
@@ -286,6 +391,18 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: Contac
     case 'field': {
       const x = fieldExpression(c.field, ctx);
       const v = (c.value ?? '').trim();
+      if (typeof c.field === 'object' && typedFieldOperator(c.operator)) {
+        // A conjunct of the top-level E: a semi-join with the matching rows. Inside OUs only (no E above it, so
+        // every contact the OU's cheaper operands leave undecided evaluates it): a column check of the field's
+        // one joined row. Under an E inside an OU, where the E's cheaper conjuncts leave few contacts to it, and
+        // in the predicate form: the field parsed, as below (a join there costs every contact a hash probe: the
+        // worst nesting measured 1.05–1.3× slower with joins, docs/benchmarks.md).
+        if (topLevel) return sets.has(typedFieldSet(c.field.custom, c.operator, v, ctx), true);
+        if (sets.mode === 'join' && sets.typedFields.unguarded.has(c)) {
+          sets.named = true;
+          return sets.typedFields.check(c.field.custom, c.operator, v, ctx);
+        }
+      }
       switch (c.operator) {
         case 'equals':
           return sql`lower(${x}) = lower(${v}::text)`;

@@ -318,6 +318,36 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     expect(await storedEngagement()).toEqual(before);
   });
 
+  it("the migration's backfill builds the same contact_field_values as the triggers kept", async () => {
+    const typed = async () =>
+      (
+        await queryRows<{ row: string }>(
+          db,
+          sql`select contact_id::text || ' ' || field || ' ' || coalesce(num::text, '-') || ' ' || coalesce(day, '-') as row
+                from contact_field_values where account_id = ${user.accountId}`,
+        )
+      )
+        .map((r) => r.row)
+        .sort();
+    const before = await typed();
+    // Numbers and dates of the generated fields, and some values of neither shape left out.
+    expect(before.filter((r) => r.includes(' pontos ')).length).toBeGreaterThan(100);
+    expect(before.filter((r) => r.includes(' nascimento ')).length).toBeGreaterThan(100);
+    const [statement] = readFileSync(new URL('../../../drizzle/0050_contact_field_values.sql', import.meta.url), 'utf8')
+      .split('--> statement-breakpoint')
+      .map((s) =>
+        s
+          .split('\n')
+          .filter((line) => !line.startsWith('--'))
+          .join('\n')
+          .trim(),
+      )
+      .filter((s) => s.startsWith('INSERT INTO contact_field_values'));
+    await db.execute(sql`delete from contact_field_values`);
+    await db.execute(sql.raw(statement as string));
+    expect(await typed()).toEqual(before);
+  });
+
   it('contact_first_opens holds exactly the contacts with a human open', async () => {
     const expected = await ids(
       sql`select distinct contact_id::text as id from message_events
