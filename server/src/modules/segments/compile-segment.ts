@@ -55,7 +55,6 @@ export interface CompiledSegment {
  */
 export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
   const sets = new ContactSets('join', readsEngagementRow(tree));
-  if (tree.match === 'any') markUnguarded(tree, sets.typedFields.unguarded);
   const where = compileGroup(tree, ctx, sets, true);
   return { joins: sets.joins(), where, hasSets: sets.named };
 }
@@ -70,14 +69,6 @@ export function compileSegmentPredicate(tree: SegmentGroup, ctx: SegmentContext)
   return compileGroup(tree, ctx, new ContactSets('exists'), false);
 }
 
-/** The conditions of an OU and of the OUs directly in it, recursively (not below an E). */
-function markUnguarded(group: SegmentGroup, into: WeakSet<SegmentCondition>): void {
-  for (const c of group.conditions) {
-    if (c.type !== 'group') into.add(c);
-    else if (c.match === 'any' || c.conditions.length === 1) markUnguarded(c, into);
-  }
-}
-
 /** A set of contacts: a query selecting `contact_id`, each contact once (never null). */
 interface ContactSet {
   key: string;
@@ -88,8 +79,6 @@ interface ContactSet {
 class ContactSets {
   private readonly joined = new Map<string, { alias: string; query: SQL }>();
   private engagementJoin: SQL | null = null;
-  /** Number/date conditions on custom fields inside an OU: one join per field (TypedFieldJoins). */
-  readonly typedFields = new TypedFieldJoins();
   named = false;
   /**
    * `rowJoined`: the tree reads the contact's segment_engagement row anyway (an opened/clicked/não abriu
@@ -178,7 +167,6 @@ class ContactSets {
       ({ alias, query }) => sql`left join (${query}) ${sql.raw(alias)} on ${sql.raw(alias)}.contact_id = c.id`,
     );
     if (this.engagementJoin) parts.push(this.engagementJoin);
-    parts.push(...this.typedFields.joins());
     return sql.join(parts, sql` `);
   }
 }
@@ -194,7 +182,7 @@ function readsEngagementRow(group: SegmentGroup): boolean {
 function compileGroup(group: SegmentGroup, ctx: SegmentContext, sets: ContactSets, topLevel: boolean): SQL {
   const conjunct = topLevel && (group.match === 'all' || group.conditions.length === 1);
   const parts = group.conditions.map((c) => ({
-    cost: costRank(c, sets.mode, conjunct, sets.typedFields.unguarded),
+    cost: costRank(c, sets.mode, conjunct),
     sql: c.type === 'group' ? compileGroup(c, ctx, sets, conjunct) : compileCondition(c, ctx, sets, conjunct),
   }));
   if (parts.length === 0) return sql`true`;
@@ -214,16 +202,11 @@ function compileGroup(group: SegmentGroup, ctx: SegmentContext, sets: ContactSet
  * function of a field, a number (shape check + cast), a date (regular expressions); a correlated EXISTS (the
  * predicate form inside an OU) probes an index per contact. A group costs its dearest condition.
  */
-function costRank(
-  c: SegmentCondition | SegmentGroup,
-  mode: 'join' | 'exists',
-  topLevel: boolean,
-  unguarded: WeakSet<SegmentCondition>,
-): number {
+function costRank(c: SegmentCondition | SegmentGroup, mode: 'join' | 'exists', topLevel: boolean): number {
   switch (c.type) {
     case 'group': {
       const conjunct = topLevel && (c.match === 'all' || c.conditions.length === 1);
-      return Math.max(0, ...c.conditions.map((x) => costRank(x, mode, conjunct, unguarded)));
+      return Math.max(0, ...c.conditions.map((x) => costRank(x, mode, conjunct)));
     }
     case 'status':
     case 'subscribed_at':
@@ -234,7 +217,7 @@ function costRank(
     case 'field':
       if (typedFieldOperator(c.operator)) {
         // A custom field's number or date read from contact_field_values (see compileCondition); parsed otherwise.
-        if (typeof c.field === 'object' && (topLevel || (mode === 'join' && unguarded.has(c)))) return 1;
+        if (typeof c.field === 'object' && topLevel) return 1;
         return (SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(c.operator) ? 3 : 4;
       }
       return 2;
@@ -336,37 +319,6 @@ function typedFieldSet(key: string, operator: string, v: string, ctx: SegmentCon
   };
 }
 
-/**
- * Number/date conditions on custom fields inside an OU: ONE left join per field, of the field's rows that pass
- * any of the tree's conditions on it (a bitmap OR of index ranges), each condition a column check of the joined
- * row — a join per condition put a hash probe per condition on every contact (the worst nesting 1.3–1.5× slower
- * than parsing, docs/benchmarks.md "Segments: typed custom fields").
- */
-class TypedFieldJoins {
-  /** The typed conditions below OU groups only (no E between them and the top-level OU), set by compileSegment. */
-  readonly unguarded = new WeakSet<SegmentCondition>();
-  private readonly fields = new Map<string, { alias: string; accountId: string; tests: SQL[] }>();
-
-  check(key: string, operator: string, v: string, ctx: SegmentContext): SQL {
-    let entry = this.fields.get(key);
-    if (!entry) {
-      entry = { alias: `f${this.fields.size + 1}`, accountId: ctx.accountId, tests: [] };
-      this.fields.set(key, entry);
-    }
-    entry.tests.push(typedTest('t', operator, v, ctx));
-    return typedTest(entry.alias, operator, v, ctx);
-  }
-
-  joins(): SQL[] {
-    return [...this.fields.entries()].map(([key, { alias, accountId, tests }]) => {
-      const f = sql.raw(alias);
-      return sql`left join (select t.contact_id, t.num, t.day from contact_field_values t
-                             where t.account_id = ${accountId} and t.field = ${key}::text
-                               and (${sql.join(tests, sql` or `)})) ${f} on ${f}.contact_id = c.id`;
-    });
-  }
-}
-
 /** The month (01–12) of `now` in the time zone. */
 export function monthIn(now: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone, month: '2-digit' }).format(now);
@@ -392,16 +344,11 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: Contac
       const x = fieldExpression(c.field, ctx);
       const v = (c.value ?? '').trim();
       if (typeof c.field === 'object' && typedFieldOperator(c.operator)) {
-        // A conjunct of the top-level E: a semi-join with the matching rows. Inside OUs only (no E above it, so
-        // every contact the OU's cheaper operands leave undecided evaluates it): a column check of the field's
-        // one joined row. Under an E inside an OU, where the E's cheaper conjuncts leave few contacts to it, and
-        // in the predicate form: the field parsed, as below (a join there costs every contact a hash probe: the
-        // worst nesting measured 1.05–1.3× slower with joins, docs/benchmarks.md).
+        // A conjunct of the top-level E: a semi-join with the index range. Inside an OU the field is parsed, as
+        // below: a join of the typed rows there sends every contact through a hash probe and takes the contacts
+        // scan's filter away (at 1M contacts "aniversário OU (…)" measured 1.08–1.42× slower with one join per
+        // field, the worst nesting 1.3–1.5× with one per condition; docs/benchmarks.md, ADR 0039).
         if (topLevel) return sets.has(typedFieldSet(c.field.custom, c.operator, v, ctx), true);
-        if (sets.mode === 'join' && sets.typedFields.unguarded.has(c)) {
-          sets.named = true;
-          return sets.typedFields.check(c.field.custom, c.operator, v, ctx);
-        }
       }
       switch (c.operator) {
         case 'equals':
