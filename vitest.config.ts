@@ -1,11 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import TestSequencer from './server/test/support/test-sequencer';
 
 export default defineConfig({
   test: {
     // One worker per core (vitest's default is one fewer): the integration tests mostly wait on PostgreSQL,
     // PGlite and loopback sockets, so two workers on this 2-core box take the suite from ≈ 580 s to ≈ 380 s.
     maxWorkers: availableParallelism(),
+    // Longest first, the real-process files ahead (test-sequencer.ts): the two workers end together.
+    sequence: { sequencer: TestSequencer },
     projects: [
       'web/vitest.config.ts',
       {
@@ -15,6 +18,8 @@ export default defineConfig({
           include: ['server/**/*.test.ts', 'shared/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           setupFiles: ['server/test/support/fail-on-console-error.ts'],
+          // Builds server/dist when stale, once per run: the real-process tests start the bundle (carteiro-process.ts).
+          globalSetup: ['server/test/support/server-build.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -16,8 +16,8 @@
  * 2. Counts segments through the real code path (countSegment: context checks + compiled SQL), BENCH_RUNS times
  *    each after BENCH_WARMUP runs, and prints p50 / p95 / max in ms: the three segments of the first benchmark,
  *    one row per condition type (text, number, date, list, status, subscription date, each engagement operator),
- *    and the worst tree the editor allows (3 levels, 30 conditions, OU at the top). BENCH_ONLY=<text> measures
- *    only the rows whose label contains it.
+ *    and the worst tree the editor allows (3 levels, 30 conditions, OU at the top). BENCH_ONLY=<text>[|<text>…] measures
+ *    only the rows whose label contains one of them.
  *
  * BENCH_REUSE_DB=<name> measures again on a database a previous run kept (BENCH_KEEP_DB=1), without seeding; the
  * migrations it lacks are applied first.
@@ -42,7 +42,7 @@ import { countSegment, previewSegment } from '../server/src/modules/segments/seg
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 20);
-/** Measure only the segments whose label contains this text. */
+/** Measure only the segments whose label contains one of these texts (separated by |). */
 const ONLY = process.env.BENCH_ONLY;
 const DELIVERED_CAMPAIGNS = Number(process.env.BENCH_DELIVERED_CAMPAIGNS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -397,7 +397,7 @@ export async function measure(db: Db, accountId: string, title: string, baseline
       `floor (one pass over the contacts reading a custom field): p50 ${ms(percentile(floor, 50))} ms, p95 ${ms(percentile(floor, 95))} ms`,
     );
     for (const { label, tree } of segmentsToMeasure(lists)) {
-      if (ONLY && !label.includes(ONLY)) continue;
+      if (ONLY && !ONLY.split('|').some((part) => label.includes(part))) continue;
       const times: number[] = [];
       const baseTimes: number[] = [];
       let matched = 0;

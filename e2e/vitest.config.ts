@@ -7,6 +7,8 @@ export default defineConfig({
     root: import.meta.dirname,
     environment: 'node',
     include: ['**/*.e2e.test.ts'],
+    // One migrated database per run, copied into each file's DATA_DIR (support/migrated-data-dir.ts).
+    globalSetup: ['support/migrated-data-dir.ts'],
     testTimeout: 60_000,
     hookTimeout: 240_000,
     pool: 'forks',

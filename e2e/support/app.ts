@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const START_TIMEOUT_MS = 180_000;
@@ -29,7 +30,8 @@ export function freePort(): Promise<number> {
 
 /**
  * The app under test. With E2E_BASE_URL set, that running instance; otherwise starts it as a user would
- * (`node scripts/start.mjs all` from the repo root) on a free port with a fresh DATA_DIR, waits for GET /healthz,
+ * (`node scripts/start.mjs all` from the repo root) on a free port with a fresh DATA_DIR (holding a copy of the run's
+ * migrated, empty database), waits for GET /healthz,
  * with `extraEnv` added to its environment, and `stop()` ends it (SIGTERM, then SIGKILL after 10 s) and deletes the data.
  */
 export async function startApp(extraEnv: Record<string, string> = {}): Promise<RunningApp> {
@@ -54,6 +56,9 @@ class PortTakenError extends Error {}
 async function startAppOnce(extraEnv: Record<string, string>): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'carteiro-e2e-'));
+  // The run's migrated database (migrated-data-dir.ts): the app starts on its own copy, with nothing to migrate.
+  const migrated = inject('e2eMigratedDataDir');
+  if (migrated) cpSync(join(migrated, 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
   const baseURL = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['scripts/start.mjs', 'all'], {
     cwd: REPO_ROOT,

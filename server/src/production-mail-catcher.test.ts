@@ -66,7 +66,7 @@ describe.each(DATABASE_KINDS)('the production app on %s has no dev mailbox', (ki
   });
 });
 
-// Real processes start through tsx and migrate a fresh database: slow on a loaded box (two starts took 117 s on a
+// Real processes start from the bundle and migrate a fresh database: slow on a loaded box (two starts took 117 s on a
 // shared 2-core box), hence the long timeouts.
 describe('a real production process', () => {
   let sink: SmtpSink;

@@ -1,6 +1,6 @@
 import { SUPPRESSION_REASON_VALUES } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
 
 export const CONTACT_STATUSES = ['subscribed', 'unsubscribed', 'bounced', 'complained'] as const;
@@ -67,4 +67,31 @@ export const suppressions = pgTable(
   },
   // (account, hash) first: every probe (claim, send, import, form) is by account and address, reading its reasons.
   (t) => [primaryKey({ columns: [t.accountId, t.emailHash, t.reason] })],
+);
+
+/**
+ * The custom fields of each contact that read as a number or a date, typed (ADR 0039): one row per contact and
+ * field whose text is a number (`num`, comma or dot decimals) or a date (`day`, AAAA-MM-DD, from AAAA-MM-DD[…] or
+ * DD/MM/AAAA) — the very parse the segment conditions applied to every contact on every count, done once per
+ * write. A segment's number or date condition reads the matching contacts from these indexes instead of parsing
+ * the field of each of the account's contacts. Written ONLY by statement-level triggers on contacts (migration
+ * 0050: insert, update of fields, delete), so every write path — import batches, the API, the web edit, erasure,
+ * account deletion — keeps it; nothing in TypeScript writes it.
+ */
+export const contactFieldValues = pgTable(
+  'contact_field_values',
+  {
+    contactId: uuid('contact_id').notNull(),
+    field: text('field').notNull(),
+    accountId: uuid('account_id').notNull(),
+    num: numeric('num'),
+    day: text('day'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.contactId, t.field] }),
+    // Every condition is a range of this one index (index-only): a number `num <op> v`; a date `num is null` (a
+    // date is never a number, and nulls sort last) then `day <op> v`; a month, the dates filtered. One index, not
+    // one per kind: each index entry is most of the row's write cost (ADR 0039).
+    index('contact_field_values_lookup_idx').on(t.accountId, t.field, t.num, t.day, t.contactId),
+  ],
 );

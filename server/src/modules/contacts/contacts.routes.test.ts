@@ -1,8 +1,11 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createApiKeyFor } from '../../../test/support/api-key';
 import { waitForImport } from '../../../test/support/imports';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { queryRows } from '../../db/database';
 import { csvCell } from './export-contacts';
 
 describe('csvCell', () => {
@@ -116,6 +119,130 @@ describe.each(DATABASE_KINDS)('contacts, lists and imports API on %s', (kind) =>
     expect(unsub.json().affected).toBe(1);
     const detail = (await t.app.inject({ url: `/api/contacts/${contact.id}`, headers: a.headers })).json();
     expect(detail).toMatchObject({ status: 'unsubscribed', lists: [{ listId: list.id, status: 'unsubscribed' }] });
+  });
+
+  it('keeps contact_field_values (typed number/date fields, ADR 0039) right after every write path', async () => {
+    const user = await signUp(t, { verified: true });
+    const db = t.database.db;
+    /** The account's typed rows, as "email field num day". */
+    const stored = async () =>
+      (
+        await queryRows<{ row: string }>(
+          db,
+          sql`select c.email || ' ' || v.field || ' ' || coalesce(v.num::text, '-') || ' ' || coalesce(v.day, '-') as row
+                from contact_field_values v join contacts c on c.id = v.contact_id
+               where v.account_id = ${user.accountId} order by 1`,
+        )
+      ).map((r) => r.row);
+    /** What a fresh typing of every contact's fields gives (the migration's backfill): the triggers must agree. */
+    const expectFresh = async () => {
+      const fresh = (
+        await queryRows<{ row: string }>(
+          db,
+          sql`select c.email || ' ' || e.key || ' ' || coalesce(contact_field_number(e.value)::text, '-') || ' '
+                     || coalesce(contact_field_day(e.value), '-') as row
+                from contacts c cross join lateral jsonb_each_text(c.fields) e
+               where c.account_id = ${user.accountId}
+                 and (contact_field_number(e.value) is not null or contact_field_day(e.value) is not null)
+               order by 1`,
+        )
+      ).map((r) => r.row);
+      const rows = await stored();
+      expect(rows).toEqual(fresh);
+      return rows;
+    };
+    // Web form: a number, a date in each spelling, text that is neither.
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: json(user),
+      payload: { email: 'ana@campos.com', fields: { pontos: ' 10,5 ', nascimento: '15/02/1985', cidade: 'Recife' } },
+    });
+    expect(created.statusCode).toBe(201);
+    const ana = created.json();
+    expect(await expectFresh()).toEqual(['ana@campos.com nascimento - 1985-02-15', 'ana@campos.com pontos 10.5 -']);
+    // Web edit: the number becomes text (its row goes), the date changes, a new number field appears.
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/contacts/${ana.id}`,
+      headers: json(user),
+      payload: { fields: { pontos: 'dez', nascimento: '1990-01-31T10:00:00Z', saldo: '-3', cidade: 'Recife' } },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(await expectFresh()).toEqual(['ana@campos.com nascimento - 1990-01-31', 'ana@campos.com saldo -3 -']);
+    // An edit that leaves the fields as they are (name only) keeps the rows.
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/contacts/${ana.id}`,
+      headers: json(user),
+      payload: { name: 'Ana' },
+    });
+    expect(await expectFresh()).toHaveLength(2);
+    // Public API upsert: merges into the existing contact, creates another.
+    const secret = await createApiKeyFor(t, user);
+    const merged = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/contacts',
+      headers: { ...bearer(secret), 'content-type': 'application/json' },
+      payload: { email: 'ana@campos.com', fields: { pontos: '42' }, legalBasis: 'consent' },
+    });
+    expect(merged.statusCode).toBe(200);
+    const bia = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/contacts',
+      headers: { ...bearer(secret), 'content-type': 'application/json' },
+      payload: { email: 'bia@campos.com', fields: { pontos: '7' }, legalBasis: 'consent' },
+    });
+    expect(bia.statusCode).toBe(201);
+    expect(await expectFresh()).toEqual([
+      'ana@campos.com nascimento - 1990-01-31',
+      'ana@campos.com pontos 42 -',
+      'ana@campos.com saldo -3 -',
+      'bia@campos.com pontos 7 -',
+    ]);
+    // CSV import: new contacts (the batch statement's plain insert), then updating existing ones.
+    const importCsv = async (csv: string, updateExisting: boolean) => {
+      const up = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/imports',
+          headers: { ...user.headers, 'content-type': 'text/csv' },
+          payload: csv,
+        })
+      ).json();
+      const mapping = { email: 'email', pontos: 'field:pontos', nascimento: 'field:nascimento' };
+      const start = await t.app.inject({
+        method: 'POST',
+        url: `/api/imports/${up.importId}/start`,
+        headers: json(user),
+        payload: { mapping, legalBasis: 'consent', consentSource: 'planilha', updateExisting },
+      });
+      expect(start.statusCode).toBe(202);
+      expect(await waitForImport(t, user, up.importId)).toMatchObject({ status: 'done' });
+    };
+    await importCsv('email;pontos;nascimento\ncaio@campos.com;1.000;03/11/1979\ndavi@campos.com;;2000-02-29\n', false);
+    await importCsv('email;pontos;nascimento\nbia@campos.com;8;\ncaio@campos.com;abc;1979-11-30\n', true);
+    expect(await expectFresh()).toEqual([
+      'ana@campos.com nascimento - 1990-01-31',
+      'ana@campos.com pontos 42 -',
+      'ana@campos.com saldo -3 -',
+      'bia@campos.com pontos 8 -',
+      'caio@campos.com nascimento - 1979-11-30',
+      'davi@campos.com nascimento - 2000-02-29',
+    ]);
+    // Erasure and bulk deletion take the rows with the contact.
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/contacts/${ana.id}/erase`, headers: user.headers })).statusCode,
+    ).toBe(200);
+    const caio = (await t.app.inject({ url: '/api/contacts?search=caio', headers: user.headers })).json().items[0];
+    const bulk = await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts/bulk',
+      headers: json(user),
+      payload: { action: 'delete', ids: [caio.id] },
+    });
+    expect(bulk.json().affected).toBe(1);
+    expect(await expectFresh()).toEqual(['bia@campos.com pontos 8 -', 'davi@campos.com nascimento - 2000-02-29']);
   });
 
   it('exports CSV with BOM, `;` and formula-injection escaping', async () => {

@@ -29,6 +29,7 @@ import {
   transactionalStreamId,
 } from '../transactional/send-transactional';
 import { findMessage, findMessageContent, findMessagePage } from './message-lookup';
+import { fastMessageRequest } from './message-request-fast';
 import { defineOperation } from './operation';
 import type { OperationGroup } from './public-api.routes';
 import { keyRiderStatement } from './rate-limit';
@@ -127,6 +128,8 @@ export const messagesOperations: OperationGroup = ({ db, publicUrl }) => [
     tags: ['Mensagens'],
     sendOnly: true,
     body: transactionalMessageRequestSchema,
+    // The usual body checked without zod, to the schema's very output; anything else is the schema's (ADR 0019).
+    bodyFastPath: fastMessageRequest,
     bodyLimit: MESSAGES_BODY_LIMIT_BYTES,
     success: {
       status: 201,

@@ -47,6 +47,11 @@ export interface OperationSpec<
   notFoundMessage?: string;
   query?: Q;
   body?: B;
+  /**
+   * A cheaper check of the usual bodies (http/validate.ts parseInput's `fastPath`): exactly the schema's output when
+   * it is sure the schema accepts the body, undefined otherwise (the schema then parses it, with its own errors).
+   */
+  bodyFastPath?(body: unknown): Infer<B> | undefined;
   /** The largest JSON body in bytes when it is not BODY_LIMIT_BYTES (messages with attachments); larger → 413. */
   bodyLimit?: number;
   /** The success answer: its status and, unless it is 204, the schema of its JSON body. */

@@ -261,8 +261,13 @@ function allowedMethodsByPath(operations: Operation[]): Array<{ pattern: RegExp;
   }));
 }
 
-function parsePart(schema: z.ZodType | undefined, value: unknown, part: 'query' | 'body'): unknown {
-  if (schema) return parseInput(schema, part === 'body' ? (value ?? {}) : value);
+function parsePart(
+  schema: z.ZodType | undefined,
+  value: unknown,
+  part: 'query' | 'body',
+  fastPath?: (input: unknown) => unknown,
+): unknown {
+  if (schema) return parseInput(schema, part === 'body' ? (value ?? {}) : value, fastPath);
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'object' && !Array.isArray(value)) {
     const names = Object.keys(value);
@@ -283,7 +288,7 @@ function registerOperation(app: FastifyInstance, operation: Operation, authentic
       params = parsed.data;
     }
     const query = parsePart(operation.query, request.query, 'query');
-    const body = parsePart(operation.body, request.body, 'body');
+    const body = parsePart(operation.body, request.body, 'body', operation.bodyFastPath);
     return { params, query, body };
   };
   const rider = operation.keyRider;

@@ -248,17 +248,22 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     };
     const newer = (a: string, b: string | undefined) =>
       b === undefined || startOf(a) > startOf(b) || (startOf(a) === startOf(b) && a > b);
-    const newest = new Map<string, { open?: string; click?: string; delivered?: string }>();
+    const newest = new Map<string, { open?: string; click?: string; delivered?: string; ever?: boolean }>();
     for (const e of events) {
       if (e.machine || e.contact_id === null || !['open', 'click', 'delivered'].includes(e.kind)) continue;
-      if (campaigns.get(e.campaign_id)?.status !== 'sent') continue;
       const facts = newest.get(e.contact_id) ?? {};
+      // Ever opened: a human open of any campaign, sent or not.
+      if (e.kind === 'open') {
+        facts.ever = true;
+        newest.set(e.contact_id, facts);
+      }
+      if (campaigns.get(e.campaign_id)?.status !== 'sent') continue;
       const kind = e.kind as 'open' | 'click' | 'delivered';
       if (newer(e.campaign_id, facts[kind])) facts[kind] = e.campaign_id;
       newest.set(e.contact_id, facts);
     }
     return [...newest.entries()]
-      .map(([contact, f]) => `${contact} ${f.open ?? '-'} ${f.click ?? '-'} ${f.delivered ?? '-'}`)
+      .map(([contact, f]) => `${contact} ${f.open ?? '-'} ${f.click ?? '-'} ${f.delivered ?? '-'} ${f.ever === true}`)
       .sort();
   };
   const storedEngagement = async () =>
@@ -267,14 +272,14 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         db,
         sql`select contact_id::text || ' ' || coalesce(last_opened_campaign_id::text, '-') || ' '
                    || coalesce(last_clicked_campaign_id::text, '-') || ' '
-                   || coalesce(last_delivered_campaign_id::text, '-') as row
+                   || coalesce(last_delivered_campaign_id::text, '-') || ' ' || ever_opened::text as row
               from segment_engagement where account_id = ${user.accountId}`,
       )
     )
       .map((r) => r.row)
       .sort();
 
-  it("segment_engagement holds each contact's newest opened, clicked and delivered sent campaign, as the events and messages say, once the sent campaigns are folded", async () => {
+  it("segment_engagement holds each contact's newest opened, clicked and delivered sent campaign and whether it ever opened, as the events and messages say, once the sent campaigns are folded", async () => {
     // The trigger wrote the opens and clicks as the events came; the deliveries come with the first fold.
     const recent = await recentSentCampaignIds(db, user.accountId, 10);
     expect(await foldEngagement(db, user.accountId, recent)).toBe(6);
@@ -301,12 +306,46 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
             .trim(),
         )
         .filter((s) => s.startsWith('INSERT INTO segment_engagement'));
-    const statements = [...inserts('0044_segment_engagement.sql'), ...inserts('0047_segment_engagement_delivered.sql')];
-    expect(statements).toHaveLength(3);
+    const statements = [
+      ...inserts('0044_segment_engagement.sql'),
+      ...inserts('0047_segment_engagement_delivered.sql'),
+      ...inserts('0049_segment_engagement_ever_opened.sql'),
+    ];
+    expect(statements).toHaveLength(4);
     await db.execute(sql`delete from segment_engagement_folds`);
     await db.execute(sql`delete from segment_engagement`);
     for (const statement of statements) await db.execute(sql.raw(statement));
     expect(await storedEngagement()).toEqual(before);
+  });
+
+  it("the migration's backfill builds the same contact_field_values as the triggers kept", async () => {
+    const typed = async () =>
+      (
+        await queryRows<{ row: string }>(
+          db,
+          sql`select contact_id::text || ' ' || field || ' ' || coalesce(num::text, '-') || ' ' || coalesce(day, '-') as row
+                from contact_field_values where account_id = ${user.accountId}`,
+        )
+      )
+        .map((r) => r.row)
+        .sort();
+    const before = await typed();
+    // Numbers and dates of the generated fields, and some values of neither shape left out.
+    expect(before.filter((r) => r.includes(' pontos ')).length).toBeGreaterThan(100);
+    expect(before.filter((r) => r.includes(' nascimento ')).length).toBeGreaterThan(100);
+    const [statement] = readFileSync(new URL('../../../drizzle/0050_contact_field_values.sql', import.meta.url), 'utf8')
+      .split('--> statement-breakpoint')
+      .map((s) =>
+        s
+          .split('\n')
+          .filter((line) => !line.startsWith('--'))
+          .join('\n')
+          .trim(),
+      )
+      .filter((s) => s.startsWith('INSERT INTO contact_field_values'));
+    await db.execute(sql`delete from contact_field_values`);
+    await db.execute(sql.raw(statement as string));
+    expect(await typed()).toEqual(before);
   });
 
   it('contact_first_opens holds exactly the contacts with a human open', async () => {
@@ -437,10 +476,19 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         { type: 'status', operator: 'is', value: 'bounced' },
       ],
     });
+    // "Nunca abriu" beside a condition that reads segment_engagement: its ever_opened column.
+    const neverOpenedOr = (n: number): SegmentGroup => ({
+      type: 'group',
+      match: 'any',
+      conditions: [
+        { type: 'engagement', operator: 'never_opened' },
+        { type: 'engagement', operator: 'clicked_any', campaigns: n },
+      ],
+    });
     const compare = async () => {
-      for (const operator of ['opened_none', 'opened_any', 'clicked_any'] as const) {
+      for (const operator of ['opened_none', 'opened_any', 'clicked_any', 'never_opened'] as const) {
         for (const n of [1, 2, 3]) {
-          const tree = engagement(operator, n);
+          const tree = operator === 'never_opened' ? neverOpenedOr(n) : engagement(operator, n);
           const ctx = await segmentContextFor(db, accountId, [tree], recentSentCampaignIds, new Date());
           const previous = await ids(
             sql`select c.id::text as id from contacts c
@@ -497,6 +545,22 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       [c[9], 'open', false],
       [c[9], 'click', false],
     ] as Array<[{ id: string }, 'open' | 'click', boolean]>);
+    // A recipient who never opened anything opens this campaign while it is still sending: "nunca abriu" no
+    // longer selects it, though no sent campaign says it opened.
+    const [firstOpener] = await queryRows<{ id: string }>(
+      db,
+      sql`select m.contact_id as id from messages m
+           where m.campaign_id = ${campaignId} and m.status = 'sent'
+             and not exists (select 1 from message_events e where e.contact_id = m.contact_id and e.kind = 'open'
+                              and not e.machine)
+           order by m.contact_id limit 1`,
+    );
+    expect(firstOpener).toBeDefined();
+    await insertEvents(campaignId, [[firstOpener as { id: string }, 'open', false]]);
+    await compare();
+    expect((await storedEngagement()).find((row) => row.startsWith((firstOpener as { id: string }).id))).toMatch(
+      /^\S+ - \S+ \S+ true$/,
+    );
     // Still sending: no fact names it yet.
     expect(await storedEngagement()).toEqual(await expectedEngagement());
     expect((await storedEngagement()).filter((row) => row.includes(campaignId))).toEqual([]);

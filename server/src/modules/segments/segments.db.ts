@@ -1,5 +1,5 @@
 import type { SegmentGroup } from '@carteiro/shared';
-import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
 
@@ -49,6 +49,12 @@ export const segmentEngagement = pgTable(
     lastClickedCampaignAt: timestamp('last_clicked_campaign_at', { withTimezone: true }),
     lastDeliveredCampaignId: uuid('last_delivered_campaign_id'),
     lastDeliveredCampaignAt: timestamp('last_delivered_campaign_at', { withTimezone: true }),
+    /**
+     * Whether the contact ever opened any message as a person (any campaign, sent or not — tracking's
+     * contact_first_opens, kept by the same trigger): "nunca abriu" in a tree that reads this row anyway is a
+     * column check instead of a second hash of every opener (migration 0049).
+     */
+    everOpened: boolean('ever_opened').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.contactId] })],
 );

@@ -64,7 +64,7 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('worker processes on Postg
       ...extraEnv,
     });
     workers.push(worker);
-    // A start on a loaded machine (tsx compiling, migrations checked) can take long: a bound, not a timing check.
+    // A start on a loaded machine (modules loaded, migrations checked) can take long: a bound, not a timing check.
     await worker.waitFor(/sending engine started/, WORKER_START_MS);
     return worker;
   }

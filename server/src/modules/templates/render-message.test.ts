@@ -44,6 +44,18 @@ describe('renderMessage', () => {
     expect(out.html).toMatch(/<body><div style="display:none[^>]*>Oi Ana/);
   });
 
+  it('formats each account’s document once per tax id, each scope with its own (a cache by id)', () => {
+    const conta = (taxId: string | null) => buildScope({ email: 'a@x.com' }, { ...account, taxId }, links).conta;
+    for (let round = 0; round < 2; round++) {
+      expect(conta('11222333000181')).toMatchObject({
+        cnpj: '11.222.333/0001-81',
+        documento: 'CNPJ 11.222.333/0001-81',
+      });
+      expect(conta('52998224725')).toMatchObject({ cnpj: '529.982.247-25', documento: 'CPF 529.982.247-25' });
+      expect(conta(null)).toMatchObject({ cnpj: '', documento: '' });
+    }
+  });
+
   it('prints the stored CNPJ digits formatted, and the identity footer with its kind of document', () => {
     const footer = compileCampaign({ subject: 'x', html: identityFooterTable() });
     const out = renderMessage(

@@ -189,6 +189,21 @@ export function compileCampaign(source: MessageSource): CompiledCampaign {
   };
 }
 
+/**
+ * The account's document as the scope prints it, per tax id (a pure function of it, called for every message of a
+ * send: formatted once per distinct id; bounded).
+ */
+function taxIdTexts(taxId: string | null | undefined): { cnpj: string; documento: string } {
+  const key = taxId ?? '';
+  const known = taxIdTextCache.get(key);
+  if (known) return known;
+  const texts = { cnpj: taxId ? formatTaxId(taxId) : '', documento: formatTaxIdLabel(taxId) };
+  if (taxIdTextCache.size >= 1_000) taxIdTextCache.clear();
+  taxIdTextCache.set(key, texts);
+  return texts;
+}
+const taxIdTextCache = new Map<string, { cnpj: string; documento: string }>();
+
 /** The Liquid scope of one message; the variable names are pt-BR (product §5 B). */
 export function buildScope(contact: RenderContact, account: RenderAccount, links: RenderLinks, campaignName = '') {
   const fields = contact.fields ?? {};
@@ -199,8 +214,7 @@ export function buildScope(contact: RenderContact, account: RenderAccount, links
       razao_social: account.legalName ?? account.name,
       endereco: account.address ?? '',
       // Formatted as people write it (11.222.333/0001-81); `documento` adds the kind ("CNPJ …" / "CPF …").
-      cnpj: account.taxId ? formatTaxId(account.taxId) : '',
-      documento: formatTaxIdLabel(account.taxId),
+      ...taxIdTexts(account.taxId),
     },
     campanha: { nome: campaignName },
     link_descadastro: links.unsubscribeUrl,

@@ -78,7 +78,7 @@ export interface DueKey {
 
 /**
  * Claims due pending deliveries (FOR UPDATE SKIP LOCKED: any number of workers), per endpoint at most
- * `perEndpoint` minus what this worker already has in flight for it (`busy`), `total` at most, endpoints in a
+ * `perEndpoint` (or the endpoint's own `reach`) minus what this worker already holds for it (`busy`), `total` at most, endpoints in a
  * random order so none starves the others. Each claimed delivery gets `claimToken` and is pushed one lease
  * ahead: a worker that dies mid-attempt leaves it due again when the lease ends (a live worker whose attempt
  * outlasts the lease does not take it a second time: `held`). Returns each delivery with its event's payload and
@@ -92,6 +92,8 @@ export async function claimDueDeliveries(
     perEndpoint: number;
     total: number;
     busy: Map<string, number>;
+    /** Endpoints whose reach differs from `perEndpoint` (the lanes' adaptive reach of a fast endpoint). */
+    reach?: ReadonlyMap<string, number>;
     /** Deliveries this worker still holds (attempting, or their outcome not recorded yet): never claimed twice. */
     held?: ReadonlySet<string>;
     /**
@@ -103,8 +105,9 @@ export async function claimDueDeliveries(
     after?: ReadonlyMap<string, DueKey>;
   },
 ): Promise<ClaimedDelivery[]> {
-  const busyIds = [...options.busy.keys()];
+  const busyIds = [...new Set([...options.busy.keys(), ...(options.reach?.keys() ?? [])])];
   const busyCounts = busyIds.map((id) => String(options.busy.get(id) ?? 0));
+  const busyReach = busyIds.map((id) => String(options.reach?.get(id) ?? options.perEndpoint));
   const afterIds = [...(options.after?.keys() ?? [])];
   const afterAt = afterIds.map((id) => options.after?.get(id)?.at ?? '-infinity');
   const afterCreated = afterIds.map((id) => options.after?.get(id)?.created ?? '-infinity');
@@ -124,18 +127,19 @@ export async function claimDueDeliveries(
     previous_secret_expires_at: Date | string | null;
   }>(
     db,
-    'webhooks_claim_due_v2',
+    'webhooks_claim_due_v3',
     // Both ends of the scan are index conditions on webhook_deliveries_due_idx: the start (the endpoint's `after`
     // key, or the beginning) and the end (now, computed once: a volatile clock_timestamp() in the WHERE would be a
     // filter, and the scan would walk on through every entry leased into the future).
     sql`with busy as (
-          select * from unnest(${pgTextArray(busyIds)}::uuid[], ${pgTextArray(busyCounts)}::int[]) as b(endpoint_id, n)),
+          select * from unnest(${pgTextArray(busyIds)}::uuid[], ${pgTextArray(busyCounts)}::int[],
+                               ${pgTextArray(busyReach)}::int[]) as b(endpoint_id, n, reach)),
         after as (
           select * from unnest(${pgTextArray(afterIds)}::uuid[], ${pgTextArray(afterAt)}::timestamptz[],
                                ${pgTextArray(afterCreated)}::timestamptz[]) as a(endpoint_id, at, created)),
         picked as (
           select d.id, d.next_attempt_at as due_at, d.created_at as due_created
-            from (select e.id, greatest(${options.perEndpoint}::int - coalesce(busy.n, 0), 0) as room,
+            from (select e.id, greatest(coalesce(busy.reach, ${options.perEndpoint}::int) - coalesce(busy.n, 0), 0) as room,
                          coalesce(after.at, '-infinity') as after_at, coalesce(after.created, '-infinity') as after_created
                     from webhook_endpoints e left join busy on busy.endpoint_id = e.id
                          left join after on after.endpoint_id = e.id
@@ -154,7 +158,9 @@ export async function claimDueDeliveries(
           update webhook_deliveries d
              set claim_token = ${options.claimToken}::uuid,
                  next_attempt_at = clock_timestamp() + make_interval(secs => ${options.leaseSeconds}::int)
-            from picked where d.id = picked.id
+           -- By primary key, whatever the generic plan guesses of picked's size (a join let it choose a hash join
+           -- over a scan of every delivery once a claim could take a few hundred: ~2,500 buffers per claim at 20,000).
+           where d.id = any(array(select id from picked))
           returning d.id, d.endpoint_id, d.event_id, d.event_type, d.run_attempts, d.created_at)
         select c.id, c.endpoint_id, c.event_id, c.event_type, c.run_attempts, ev.payload::text as body,
                p.due_at::text as due_at, p.due_created::text as due_created,

@@ -29,6 +29,8 @@ export interface DeliveryLanesOptions {
   /** Outcomes are recorded in batches: at this many, or this long after the first one waiting. */
   recordBatch?: number;
   recordDelayMs?: number;
+  /** The endpoints' reach (tests start with a grown one); a fresh one otherwise. */
+  reach?: EndpointReach;
 }
 
 /**
@@ -54,6 +56,10 @@ export class WebhookDeliveryLanes {
   private totalSaturated = false;
   /** Endpoints with more due than their last claim took: where in their due order the next claim starts. */
   private readonly after = new Map<string, DueKey>();
+  /** What each endpoint may hold in this process (in flight and queued): two capacities, more for a fast one. */
+  private readonly reach: EndpointReach;
+  /** Endpoints a claim was asked for because their queue ran low (their queue emptying before it came = grow). */
+  private readonly wanting = new Set<string>();
   /** Endpoints that answered 410 and are being disabled: nothing more is claimed or started for them meanwhile. */
   private readonly gone = new Set<string>();
   private running = false;
@@ -72,6 +78,7 @@ export class WebhookDeliveryLanes {
   constructor(private readonly options: DeliveryLanesOptions) {
     this.recordBatch = options.recordBatch ?? 200;
     this.recordDelayMs = options.recordDelayMs ?? 20;
+    this.reach = options.reach ?? new EndpointReach(options);
   }
 
   start(): void {
@@ -149,16 +156,20 @@ export class WebhookDeliveryLanes {
   }
 
   private async claim(free: number): Promise<number> {
-    const { endpointConcurrency, leaseSeconds } = this.options;
-    const reach = 2 * endpointConcurrency;
+    const { leaseSeconds } = this.options;
     // What an endpoint already has claimed in this process: in flight and queued.
     const busy = new Map(this.inFlight);
     for (const [endpointId, queue] of this.queued) busy.set(endpointId, (busy.get(endpointId) ?? 0) + queue.length);
-    for (const endpointId of this.gone) busy.set(endpointId, reach);
+    for (const endpointId of this.gone) busy.set(endpointId, this.reach.of(endpointId));
+    // The reach this claim asks with: judged against it afterwards (one that grew while the claim ran must not make
+    // a claim that got all it asked for look short — that endpoint would wait for the idle poll).
+    const asked = new Map(this.reach.grown);
+    const reachAsked = (endpointId: string) => asked.get(endpointId) ?? this.reach.base;
     const claimed = await claimDueDeliveries(this.options.db, {
       claimToken: newClaimToken(),
       leaseSeconds,
-      perEndpoint: reach,
+      perEndpoint: this.reach.base,
+      reach: asked,
       total: free,
       busy,
       held: this.held,
@@ -180,7 +191,7 @@ export class WebhookDeliveryLanes {
     // not by what is claimed now: attempts that ended during the claim left room that nothing would refill before
     // the idle poll (a fast endpoint was served in bursts, one per WEBHOOKS_DISPATCH_MS).
     for (const [endpointId, n] of perEndpoint) {
-      if (n >= reach - (busy.get(endpointId) ?? 0)) {
+      if (n >= reachAsked(endpointId) - (busy.get(endpointId) ?? 0)) {
         this.saturated.add(endpointId);
         this.after.set(endpointId, lastKey.get(endpointId) as DueKey);
       }
@@ -188,9 +199,10 @@ export class WebhookDeliveryLanes {
     // An endpoint that got less than its room has nothing more due past its start: the next claim starts at the
     // beginning again, and finds whatever became due behind the start (a late outbox event, an ended lease).
     for (const endpointId of [...this.after.keys()]) {
-      const room = reach - (busy.get(endpointId) ?? 0);
+      const room = reachAsked(endpointId) - (busy.get(endpointId) ?? 0);
       if (room > 0 && (perEndpoint.get(endpointId) ?? 0) < room) this.after.delete(endpointId);
     }
+    this.wanting.clear();
     for (const endpointId of perEndpoint.keys()) this.startQueued(endpointId);
     return claimed.length;
   }
@@ -247,8 +259,15 @@ export class WebhookDeliveryLanes {
       if (this.total < this.options.concurrency) for (const other of [...this.queued.keys()]) this.startQueued(other);
     }
     const queuedHere = this.queued.get(endpointId)?.length ?? 0;
-    if (queuedHere <= this.options.endpointConcurrency / 2 && this.saturated.delete(endpointId)) this.wake();
-    else if (this.totalSaturated && this.queuedTotal <= this.options.concurrency / 2) {
+    // Its attempts ran dry while the claim asked for it was on its way: the claim held them back — reach further
+    // (doubling, up to the process's capacity) while its attempts succeed.
+    if (queuedHere === 0 && this.wanting.delete(endpointId)) this.reach.ranDry(endpointId);
+    // The next claim when the queue is down to half of what it may hold beyond the slots (half a capacity at the base).
+    const claimAt = (this.reach.of(endpointId) - this.options.endpointConcurrency) / 2;
+    if (queuedHere <= claimAt && this.saturated.delete(endpointId)) {
+      this.wanting.add(endpointId);
+      this.wake();
+    } else if (this.totalSaturated && this.queuedTotal <= this.options.concurrency / 2) {
       this.totalSaturated = false;
       this.wake();
     }
@@ -263,7 +282,34 @@ export class WebhookDeliveryLanes {
     for (const d of queue) this.held.delete(d.id);
   }
 
+  /**
+   * An endpoint whose reach shrank (a slow answer, a failure) gives back what it has queued beyond it: due again at
+   * once, at their places in the due order — behind where its next claim would start, so that claim starts from
+   * the beginning.
+   */
+  private shrinkTo(endpointId: string): void {
+    const queue = this.queued.get(endpointId);
+    const keep = Math.max(0, this.reach.of(endpointId) - (this.inFlight.get(endpointId) ?? 0));
+    if (!queue || queue.length <= keep) return;
+    const excess = queue.splice(keep);
+    this.queuedTotal -= excess.length;
+    if (queue.length === 0) this.queued.delete(endpointId);
+    this.after.delete(endpointId);
+    this.saturated.delete(endpointId);
+    void releaseClaims(this.options.db, excess)
+      .catch((error: unknown) => {
+        // Their leases end on their own: due again then.
+        this.options.logger.warn({ err: error }, 'webhook claims not released');
+      })
+      .finally(() => {
+        for (const d of excess) this.held.delete(d.id);
+      });
+  }
+
   private record(outcome: AttemptOutcome): void {
+    if (this.reach.answered(outcome.endpointId, outcome.effect === 'success', outcome.result.durationMs)) {
+      this.shrinkTo(outcome.endpointId);
+    }
     if (outcome.effect === 'gone') {
       this.gone.add(outcome.endpointId);
       this.dropQueued(outcome.endpointId);
@@ -301,5 +347,63 @@ export class WebhookDeliveryLanes {
       }
     });
     return this.flushing;
+  }
+}
+
+/**
+ * How much each endpoint may hold in one process — attempts in flight plus claimed deliveries waiting to start
+ * (ADR 0026, amendment "a fast endpoint's reach"). Two capacities (2 × WEBHOOKS_ENDPOINT_CONCURRENCY) until the
+ * endpoint shows a claim is what holds it back: its attempts ran out of queued deliveries while the claim asked
+ * for it was on its way. Then it doubles, up to the process's capacity (WEBHOOKS_CONCURRENCY), so a claim
+ * statement serves hundreds of attempts instead of a few dozen. It follows the endpoint's answers: a failure puts
+ * it back to two capacities and keeps it there until a success; an answer slow enough that the queue would not
+ * start within a quarter of a lease at that pace (each waits about queue ÷ capacity × answer time) shrinks it to
+ * what would. A slow or dead endpoint therefore never holds more than two capacities, as before.
+ */
+export class EndpointReach {
+  private readonly grownReach = new Map<string, number>();
+  /** Endpoints whose latest attempt did not succeed: their reach does not grow. */
+  private readonly struggling = new Set<string>();
+
+  constructor(
+    private readonly options: Pick<DeliveryLanesOptions, 'concurrency' | 'endpointConcurrency' | 'leaseSeconds'>,
+  ) {}
+
+  get base(): number {
+    return 2 * this.options.endpointConcurrency;
+  }
+
+  get max(): number {
+    return Math.max(this.base, this.options.concurrency);
+  }
+
+  /** Endpoints whose reach is not the base, with theirs. */
+  get grown(): ReadonlyMap<string, number> {
+    return this.grownReach;
+  }
+
+  of(endpointId: string): number {
+    return this.grownReach.get(endpointId) ?? this.base;
+  }
+
+  /** Its attempts ran out of queued deliveries while a claim for it was on its way: reach further. */
+  ranDry(endpointId: string): void {
+    if (this.struggling.has(endpointId)) return;
+    this.grownReach.set(endpointId, Math.min(2 * this.of(endpointId), this.max));
+  }
+
+  /** An attempt's answer. True when the endpoint's reach shrank (what it holds beyond it is to be given back). */
+  answered(endpointId: string, success: boolean, durationMs: number): boolean {
+    if (success) this.struggling.delete(endpointId);
+    else this.struggling.add(endpointId);
+    const grown = this.grownReach.get(endpointId);
+    if (grown === undefined) return false;
+    const { endpointConcurrency, leaseSeconds } = this.options;
+    const paced = Math.floor((endpointConcurrency * leaseSeconds * 1000) / (4 * Math.max(1, durationMs)));
+    const allowed = success ? Math.min(grown, paced) : this.base;
+    if (allowed >= grown) return false;
+    if (allowed <= this.base) this.grownReach.delete(endpointId);
+    else this.grownReach.set(endpointId, allowed);
+    return true;
   }
 }

@@ -5,7 +5,7 @@ import type { PeriodicJob } from '../../jobs/periodic-jobs';
 import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import { EndpointConnections } from './deliver';
-import { WebhookDeliveryLanes } from './delivery-lanes';
+import { type EndpointReach, WebhookDeliveryLanes } from './delivery-lanes';
 import { dispatchEvents, expandEventBatches } from './dispatch';
 import { sweepWebhookHistory } from './retention';
 import { rememberingSecretBox, type SecretBox } from './signing';
@@ -38,6 +38,8 @@ export async function startWebhookWorker(deps: {
   box: SecretBox;
   /** Per-endpoint capacity override (tests). */
   endpointConcurrency?: number;
+  /** The endpoints' reach, already grown (tests). */
+  reach?: EndpointReach;
 }): Promise<WebhookWorker> {
   const { config, db, logger } = deps;
   const endpointConcurrency = deps.endpointConcurrency ?? config.WEBHOOKS_ENDPOINT_CONCURRENCY;
@@ -65,6 +67,7 @@ export async function startWebhookWorker(deps: {
     endpointConcurrency,
     leaseSeconds: config.WEBHOOKS_LEASE_SECONDS,
     idlePollMs: config.WEBHOOKS_DISPATCH_MS,
+    reach: deps.reach,
   });
   lanes.start();
 

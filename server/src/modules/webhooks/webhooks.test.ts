@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
-import { claimDueDeliveries, type DueKey, newClaimToken } from './deliver';
+import { claimDueDeliveries, type DueKey, newClaimToken, releaseClaims } from './deliver';
+import { EndpointReach } from './delivery-lanes';
 import { emitWebhookEvent } from './emit-event';
 import { createSecretBox } from './signing';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from './webhooks.db';
@@ -79,6 +80,45 @@ const DEV_ENV = {
   WEBHOOKS_LEASE_SECONDS: '1',
 };
 
+describe("a fast endpoint's reach (what it may hold in one process: in flight and queued)", () => {
+  const options = { endpointConcurrency: 16, concurrency: 256, leaseSeconds: 60 };
+
+  it('starts at two capacities, doubles each time its attempts ran dry waiting on a claim, up to the process capacity', () => {
+    const reach = new EndpointReach(options);
+    expect(reach.of('a')).toBe(32);
+    reach.ranDry('a');
+    expect([reach.of('a'), reach.of('b')]).toEqual([64, 32]);
+    for (let i = 0; i < 5; i++) reach.ranDry('a');
+    expect(reach.of('a')).toBe(256);
+    expect([...reach.grown]).toEqual([['a', 256]]);
+  });
+
+  it('a failure puts it back to two capacities and it does not grow until a success; a slow answer shrinks it', () => {
+    const reach = new EndpointReach(options);
+    for (let i = 0; i < 3; i++) reach.ranDry('a');
+    expect(reach.of('a')).toBe(256);
+    // Fast answers keep it.
+    expect(reach.answered('a', true, 3)).toBe(false);
+    expect(reach.of('a')).toBe(256);
+    // 1.5 s per answer: 16 slots × 15 s (a quarter lease) ÷ 1.5 s = 160 may wait.
+    expect(reach.answered('a', true, 1_500)).toBe(true);
+    expect(reach.of('a')).toBe(160);
+    // A failure: back to the base; while it fails, running dry does not grow it.
+    expect(reach.answered('a', false, 2)).toBe(true);
+    expect(reach.of('a')).toBe(32);
+    expect(reach.grown.size).toBe(0);
+    reach.ranDry('a');
+    expect(reach.of('a')).toBe(32);
+    expect(reach.answered('a', false, 2)).toBe(false);
+    reach.answered('a', true, 2);
+    reach.ranDry('a');
+    expect(reach.of('a')).toBe(64);
+    // Never below the base, however slow: a base-reach endpoint has nothing to give back.
+    expect(reach.answered('b', true, 10_000)).toBe(false);
+    expect(reach.of('b')).toBe(32);
+  });
+});
+
 describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
   describe('endpoints without the development setting', () => {
     let t: TestApp;
@@ -127,7 +167,13 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
     const logger = pino({ level: 'silent' });
 
     async function startWorker(
-      options: { endpointConcurrency?: number; strict?: boolean; timeoutMs?: number; idlePollMs?: number } = {},
+      options: {
+        endpointConcurrency?: number;
+        strict?: boolean;
+        timeoutMs?: number;
+        idlePollMs?: number;
+        reach?: EndpointReach;
+      } = {},
     ): Promise<WebhookWorker> {
       return startWebhookWorker({
         config: {
@@ -142,6 +188,7 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         resolver: { addresses: async () => [] },
         box: createSecretBox(t.config.AUTH_SECRET as string),
         endpointConcurrency: options.endpointConcurrency,
+        reach: options.reach,
       });
     }
 
@@ -515,6 +562,35 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       expect(receiver.on_path('/keyed')).toHaveLength(3);
     });
 
+    it("a claim takes up to an endpoint's own reach, less what the worker already holds for it", async () => {
+      const ep = await createEndpoint(owner, '/reach', ['campaign.finished']);
+      await worker.stop();
+      const db = t.database.db;
+      try {
+        for (let i = 0; i < 5; i++) {
+          await emitWebhookEvent(db, owner.accountId, 'campaign.finished', sampleData['campaign.finished'] as never);
+        }
+        await worker.dispatchOnce();
+        const endpoints = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints);
+        const busy = new Map(endpoints.filter((e) => e.id !== ep.id).map((e) => [e.id, 1]));
+        busy.set(ep.id, 1);
+        const options = { leaseSeconds: 3_600, perEndpoint: 1, total: 10, busy };
+        // At the base reach (1) holding one, nothing; with its own reach of 4, three.
+        expect(await claimDueDeliveries(db, { ...options, claimToken: newClaimToken() })).toEqual([]);
+        const claimed = await claimDueDeliveries(db, {
+          ...options,
+          claimToken: newClaimToken(),
+          reach: new Map([[ep.id, 4]]),
+        });
+        expect(claimed.map((d) => d.endpointId)).toEqual([ep.id, ep.id, ep.id]);
+        await releaseClaims(db, claimed);
+      } finally {
+        worker = await startWorker();
+      }
+      const done = await settled(owner, ep.id, 5);
+      expect(done.map((d) => d.status)).toEqual(Array(5).fill('succeeded'));
+    });
+
     it('a dead endpoint holds only its own slots: another account is served in full meanwhile', async () => {
       // The dead endpoint accepts the connection and never answers (the attempt's budget here: 60 s).
       const hung: http.ServerResponse[] = [];
@@ -680,6 +756,60 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       const done = await settled(owner, ep.id, 6);
       expect(done.map((d) => d.status)).toEqual(Array(6).fill('succeeded'));
       expect(receiver.on_path('/ahead')).toHaveLength(6);
+    });
+
+    it('a grown reach claims past two capacities; a slow answer shrinks it and gives the excess back, each event sent once', async () => {
+      const held: http.ServerResponse[] = [];
+      receiver.on('/grown', (_n, _req, res) => held.push(res));
+      const ep = await createEndpoint(other, '/grown', ['balance.low']);
+      await worker.stop();
+      // Two slots; grown twice from its base of four to sixteen, as a fast endpoint's would.
+      const reach = new EndpointReach({ endpointConcurrency: 2, concurrency: 256, leaseSeconds: 1 });
+      reach.ranDry(ep.id);
+      reach.ranDry(ep.id);
+      expect(reach.of(ep.id)).toBe(16);
+      // Held answers never time out here (a timed-out attempt would be retried and sent again).
+      const lanes = await startWorker({ endpointConcurrency: 2, idlePollMs: 60_000, reach, timeoutMs: 60_000 });
+      const leased = async () => {
+        const rows = await t.database.db
+          .select({ claimToken: webhookDeliveries.claimToken })
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.endpointId, ep.id));
+        return rows.filter((r) => r.claimToken !== null).length;
+      };
+      try {
+        for (let i = 0; i < 12; i++) {
+          await emitWebhookEvent(t.database.db, other.accountId, 'balance.low', sampleData['balance.low'] as never);
+        }
+        await lanes.dispatchOnce();
+        await until(async () => held.length === 2, 'the endpoint to fill its two slots');
+        // All twelve claimed at once (two in flight, ten queued); at the base reach it would be four.
+        expect(await leased()).toBe(12);
+        expect(receiver.on_path('/grown')).toHaveLength(2);
+        // Answers held past 125 ms: at two slots and a 1 s lease, nothing more than the base may wait. What fits
+        // the base stays; the rest is given back (no claim token), not kept queued here.
+        await new Promise((r) => setTimeout(r, 150));
+        for (const res of held.splice(0)) res.writeHead(200).end();
+        await until(async () => reach.of(ep.id) === 4, 'the reach to shrink to the base');
+        await until(async () => held.length === 2, 'the next two in flight');
+        await until(async () => ((await leased()) <= 4 ? true : null), 'the excess to be given back');
+        receiver.on('/grown', (_n, _req, res) => res.writeHead(200).end());
+        for (const res of held.splice(0)) res.writeHead(200).end();
+        // What was given back is due again: the next claims take it (here each wake-up; the idle poll otherwise).
+        await until(async () => {
+          await lanes.dispatchOnce();
+          return receiver.on_path('/grown').length >= 12;
+        }, 'the twelve events');
+      } finally {
+        receiver.on('/grown', (_n, _req, res) => res.writeHead(200).end());
+        for (const res of held.splice(0)) res.writeHead(200).end();
+        await lanes.stop();
+        worker = await startWorker();
+      }
+      const done = await settled(other, ep.id, 12);
+      expect(done.map((d) => d.status)).toEqual(Array(12).fill('succeeded'));
+      const ids = receiver.on_path('/grown').map((r) => r.headers['webhook-id']);
+      expect(new Set(ids).size).toBe(12);
     });
 
     it('under a slow endpoint, first attempts leave in event order; a retry comes after its back-off, behind later events', async () => {
