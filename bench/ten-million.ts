@@ -87,6 +87,9 @@ async function dropIndexes(db: Db, table: string): Promise<string[]> {
 /**
  * The backfill statements of the migrations that put a statement trigger on message_events (first opens, segment
  * engagement, report rollup): their INSERT … / WITH … statements, as the migrations run them.
+ * Written against migrations ≤ 0046: 0047 (segment_engagement's delivered fact, from messages) and 0049
+ * (ever_opened) add backfills of their own that belong in this list, and `check` must then also fold the delivered
+ * facts (they come from messages, not from re-inserted events) — not done yet.
  */
 export function backfills(): [string, string][] {
   const out: [string, string][] = [];
