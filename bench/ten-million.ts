@@ -87,6 +87,9 @@ async function dropIndexes(db: Db, table: string): Promise<string[]> {
 /**
  * The backfill statements of the migrations that put a statement trigger on message_events (first opens, segment
  * engagement, report rollup): their INSERT … / WITH … statements, as the migrations run them.
+ * Written against migrations ≤ 0046: 0047 (segment_engagement's delivered fact, from messages) and 0049
+ * (ever_opened) add backfills of their own that belong in this list, and `check` must then also fold the delivered
+ * facts (they come from messages, not from re-inserted events) — not done yet.
  */
 export function backfills(): [string, string][] {
   const out: [string, string][] = [];
@@ -259,12 +262,16 @@ async function seed(): Promise<void> {
       db,
       sql`insert into lists (account_id, name) values (${accountId}, 'Clientes') returning id`,
     );
-    await timed('list memberships: every contact on "Clientes"', async () => {
+    // The reference trigger off for this one statement: on 10M rows it aggregates and locks every contact (FOR KEY
+    // SHARE, a write to each contact's tuple) at the end of the statement; the rows are consistent by construction.
+    await timed('list memberships: every contact on "Clientes" (reference trigger off)', async () => {
+      await db.execute(sql`alter table list_memberships disable trigger list_memberships_refs_ins`);
       await db.execute(
         sql`insert into list_memberships (list_id, contact_id, status)
             select ${list?.id}::uuid, id, case when status = 'subscribed' then 'subscribed' else 'unsubscribed' end
               from contacts where account_id = ${accountId}`,
       );
+      await db.execute(sql`alter table list_memberships enable trigger list_memberships_refs_ins`);
     });
     await db.execute(sql`vacuum analyze contacts`);
     await db.execute(sql`vacuum analyze list_memberships`);
