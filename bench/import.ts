@@ -10,7 +10,8 @@
  * doing nothing but the import — not the CSV generator's garbage, and not tsx's loader (a second V8 isolate,
  * ~100 MB). The peak is the kernel's high-water mark (getrusage maxrss), not a sample.
  *
- * Env: BENCH_ROWS, BENCH_SKIP_PGLITE=1, BENCH_SKIP_POSTGRES=1, BENCH_BATCH / BENCH_CONCURRENCY (the import's
+ * Env: BENCH_ROWS, BENCH_TYPED_FIELDS=1 (two more columns, a number and a date: custom fields segments type),
+ * BENCH_SKIP_PGLITE=1, BENCH_SKIP_POSTGRES=1, BENCH_BATCH / BENCH_CONCURRENCY (the import's
  * batch size and batches in flight), BENCH_KEEP_DB=1 (keep the PostgreSQL database for EXPLAIN), BENCH_NODE_ARGS
  * (extra node flags for the child, e.g. `--cpu-prof`), BENCH_AUTO_EXPLAIN=<ms> (PostgreSQL: the plans of statements
  * slower than that, triggers' included, go to the server's log, through auto_explain).
@@ -34,6 +35,7 @@ import { sendTransactional } from '../server/src/modules/transactional/send-tran
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MB = 1024 * 1024;
+const TYPED_FIELDS = process.env.BENCH_TYPED_FIELDS === '1';
 
 const load = () =>
   os
@@ -43,10 +45,14 @@ const load = () =>
 
 async function generate(file: string) {
   const out = fs.createWriteStream(file);
-  out.write('email;nome;cidade\n');
+  out.write(TYPED_FIELDS ? 'email;nome;cidade;pontos;nascimento\n' : 'email;nome;cidade\n');
   const cities = ['São Paulo', 'Maceió', 'Conceição do Araguaia', 'Recife'];
   for (let i = 0; i < ROWS; i++) {
-    const line = `pessoa${i}@exemplo${i % 97}.com.br;Pessoa ${i};${cities[i % 4]}\n`;
+    // With BENCH_TYPED_FIELDS=1 each row also carries a number and a date custom field (what segments type).
+    const typed = TYPED_FIELDS
+      ? `;${i % 1000};${String((i % 28) + 1).padStart(2, '0')}/${String((i % 12) + 1).padStart(2, '0')}/${1950 + (i % 55)}`
+      : '';
+    const line = `pessoa${i}@exemplo${i % 97}.com.br;Pessoa ${i};${cities[i % 4]}${typed}\n`;
     if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve) => out.end(() => resolve()));
