@@ -14,7 +14,7 @@ import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { FieldError, Label } from '@/components/ui/label';
 import { errorText } from '@/lib/error-text';
-import { firstIssueText } from '@/lib/form-fields';
+import { submitParsed } from '@/lib/form-fields';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { confirmAction, toast } from '@/stores/app-store';
 import {
@@ -80,20 +80,18 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebhookEndpointDto; onD
         className="space-y-4"
         onSubmit={async (event) => {
           event.preventDefault();
-          const parsed = webhookEndpointCreateSchema.safeParse({ url, description, eventTypes: types });
-          if (!parsed.success) {
-            setError(firstIssueText(parsed.error) ?? t('webhooks.pickEvent'));
-            return;
-          }
-          setError(null);
-          try {
-            if (endpoint) await update.mutateAsync({ id: endpoint.id, input: parsed.data });
-            else await create.mutateAsync(parsed.data);
-            toast({ title: t('webhooks.saved'), variant: 'success' });
-            onDone();
-          } catch (err) {
-            setError(errorText(err));
-          }
+          await submitParsed(
+            webhookEndpointCreateSchema,
+            { url, description, eventTypes: types },
+            setError,
+            async (input) => {
+              if (endpoint) await update.mutateAsync({ id: endpoint.id, input });
+              else await create.mutateAsync(input);
+              toast({ title: t('webhooks.saved'), variant: 'success' });
+              onDone();
+            },
+            t('webhooks.pickEvent'),
+          );
         }}
       >
         <div className="space-y-1.5">
