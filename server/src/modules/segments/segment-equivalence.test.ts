@@ -97,6 +97,20 @@ const JOINED = [
 const DATES = ['2024-01-01', '2023-12-31', '2018-11-04', '2018-11-03', '2019-02-16', '1990-01-01', '2000-02-29'];
 const NOWS = ['2027-03-01T02:00:00Z', '2027-03-01T03:00:00Z', '2026-11-15T12:00:00Z', '2028-02-29T12:00:00Z'];
 
+/** A migration's backfill statements into `table` (its `INSERT INTO table` statements, comment lines dropped). */
+function migrationInserts(file: string, table: string): string[] {
+  return readFileSync(new URL(`../../../drizzle/${file}`, import.meta.url), 'utf8')
+    .split('--> statement-breakpoint')
+    .map((part) =>
+      part
+        .split('\n')
+        .filter((line) => !line.startsWith('--'))
+        .join('\n')
+        .trim(),
+    )
+    .filter((statement) => statement.startsWith(`INSERT INTO ${table}`));
+}
+
 describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s', (kind) => {
   let t: TestApp;
   let db: Db;
@@ -295,21 +309,10 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
 
   it("the migrations' backfills build the same segment_engagement from the events and messages", async () => {
     const before = await storedEngagement();
-    const inserts = (file: string) =>
-      readFileSync(new URL(`../../../drizzle/${file}`, import.meta.url), 'utf8')
-        .split('--> statement-breakpoint')
-        .map((s) =>
-          s
-            .split('\n')
-            .filter((line) => !line.startsWith('--'))
-            .join('\n')
-            .trim(),
-        )
-        .filter((s) => s.startsWith('INSERT INTO segment_engagement'));
     const statements = [
-      ...inserts('0044_segment_engagement.sql'),
-      ...inserts('0047_segment_engagement_delivered.sql'),
-      ...inserts('0049_segment_engagement_ever_opened.sql'),
+      ...migrationInserts('0044_segment_engagement.sql', 'segment_engagement'),
+      ...migrationInserts('0047_segment_engagement_delivered.sql', 'segment_engagement'),
+      ...migrationInserts('0049_segment_engagement_ever_opened.sql', 'segment_engagement'),
     ];
     expect(statements).toHaveLength(4);
     await db.execute(sql`delete from segment_engagement_folds`);
@@ -333,16 +336,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     // Numbers and dates of the generated fields, and some values of neither shape left out.
     expect(before.filter((r) => r.includes(' pontos ')).length).toBeGreaterThan(100);
     expect(before.filter((r) => r.includes(' nascimento ')).length).toBeGreaterThan(100);
-    const [statement] = readFileSync(new URL('../../../drizzle/0050_contact_field_values.sql', import.meta.url), 'utf8')
-      .split('--> statement-breakpoint')
-      .map((s) =>
-        s
-          .split('\n')
-          .filter((line) => !line.startsWith('--'))
-          .join('\n')
-          .trim(),
-      )
-      .filter((s) => s.startsWith('INSERT INTO contact_field_values'));
+    const [statement] = migrationInserts('0050_contact_field_values.sql', 'contact_field_values');
     await db.execute(sql`delete from contact_field_values`);
     await db.execute(sql.raw(statement as string));
     expect(await typed()).toEqual(before);
