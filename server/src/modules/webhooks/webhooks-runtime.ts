@@ -71,8 +71,9 @@ export async function startWebhookWorker(deps: {
   const dispatchOnce = async () => {
     let total = 0;
     for (;;) {
-      const batches = await expandEventBatches(db);
-      const events = await dispatchEvents(db);
+      // The new deliveries this process has room for are born claimed by its lanes (ADR 0026, session 9).
+      const batches = await expandEventBatches(db, 20, lanes.births);
+      const events = await dispatchEvents(db, 500, lanes.births);
       total += batches + events;
       if (batches + events > 0) lanes.wake();
       if (batches === 0 && events === 0) {
