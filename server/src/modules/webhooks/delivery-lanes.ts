@@ -66,11 +66,11 @@ export class WebhookDeliveryLanes {
   private totalSaturated = false;
   /** Endpoints with more due than their last claim took: where in their due order the next claim starts. */
   private readonly after = new Map<string, DueKey>();
-  /** Attempts ended per endpoint in the current and the previous second: the endpoint's pace. */
+  /** Attempts ended per endpoint in the current second; its pace: attempts per second in the last second it had work. */
   private paceNow = new Map<string, number>();
-  private pacePrev = new Map<string, number>();
+  private readonly pace = new Map<string, number>();
   private paceSince = Date.now();
-  /** When each held delivery was claimed (or born claimed): a queue older than half a lease is given back. */
+  /** When each queued delivery was claimed (or born claimed): a queue older than half a lease is given back. */
   private readonly claimedAt = new Map<string, number>();
   /** Endpoints that answered 410 and are being disabled: nothing more is claimed or started for them meanwhile. */
   private readonly gone = new Set<string>();
@@ -79,8 +79,8 @@ export class WebhookDeliveryLanes {
   private wakeUp: (() => void) | null = null;
   private wakeRequested = false;
   private readonly attempts = new Set<Promise<void>>();
-  /** Deliveries claimed by this process and not recorded yet (queued, attempting, or outcome waiting). */
-  private readonly held = new Set<string>();
+  /** Deliveries claimed by this process and not recorded yet (queued, attempting, or outcome waiting): since when. */
+  private readonly held = new Map<string, number>();
   private pending: AttemptOutcome[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -137,9 +137,18 @@ export class WebhookDeliveryLanes {
     return 2 * this.options.endpointConcurrency;
   }
 
+  /**
+   * Each second, an endpoint that had work (attempts ended, in flight or queued) gets its pace measured again; an
+   * idle one keeps its last pace (idle says nothing of how fast it answers: the engine had nothing to report). An
+   * endpoint whose attempts all hang ends none: its pace falls to 0.
+   */
   private rollPace(now = Date.now()): void {
-    if (now - this.paceSince < 1000) return;
-    this.pacePrev = now - this.paceSince < 2000 ? this.paceNow : new Map();
+    const elapsed = now - this.paceSince;
+    if (elapsed < 1000) return;
+    const busy = new Set([...this.paceNow.keys(), ...this.inFlight.keys(), ...this.queued.keys()]);
+    for (const endpointId of busy) {
+      this.pace.set(endpointId, Math.round(((this.paceNow.get(endpointId) ?? 0) * 1000) / elapsed));
+    }
     this.paceNow = new Map();
     this.paceSince = now;
   }
@@ -151,7 +160,7 @@ export class WebhookDeliveryLanes {
    */
   private reach(endpointId: string): number {
     this.rollPace();
-    const pace = Math.max(this.pacePrev.get(endpointId) ?? 0, this.paceNow.get(endpointId) ?? 0);
+    const pace = this.pace.get(endpointId) ?? 0;
     return Math.min(16 * this.options.concurrency, Math.max(this.baseReach(), 2 * pace));
   }
 
@@ -164,8 +173,7 @@ export class WebhookDeliveryLanes {
     return new Set([
       ...this.inFlight.keys(),
       ...this.queued.keys(),
-      ...this.pacePrev.keys(),
-      ...this.paceNow.keys(),
+      ...this.pace.keys(),
       ...this.after.keys(),
       ...this.gone.keys(),
     ]);
@@ -176,6 +184,28 @@ export class WebhookDeliveryLanes {
     let cap = 2 * this.options.concurrency;
     for (const endpointId of this.knownEndpoints()) cap += this.reach(endpointId) - this.baseReach();
     return cap - this.total - this.queuedTotal;
+  }
+
+  /**
+   * How many engine batches (of `batchSize` messages) the dispatcher should expand now. Once an endpoint's pace is
+   * known to be fast (its reach above the base), the outbox is expanded only as far as the fastest such endpoint
+   * has room to take at birth: the rest waits in the outbox (one coalesced row per batch) for the next round —
+   * rather than born due into the index, where the claims that catch up with it walk every dead entry the run left
+   * behind (while any transaction anywhere in the cluster holds back the horizon, none is ever skipped cheaply).
+   * A slow or new endpoint's room does not hold the outbox back: with no fast endpoint, everything is expanded
+   * (what does not fit is born due, as before).
+   */
+  batchesToExpand(batchSize: number, most: number): number {
+    if (!this.running) return most;
+    let fast = false;
+    let room = 0;
+    for (const endpointId of this.knownEndpoints()) {
+      if (this.gone.has(endpointId) || this.reach(endpointId) <= this.baseReach()) continue;
+      fast = true;
+      if (!this.after.has(endpointId)) room = Math.max(room, this.reach(endpointId) - this.heldBy(endpointId));
+    }
+    if (!fast) return most;
+    return Math.min(most, Math.floor(room / Math.max(1, batchSize)));
   }
 
   /** The dispatcher's side (dispatch.ts): what this process takes at birth, and how it receives it. */
@@ -215,7 +245,7 @@ export class WebhookDeliveryLanes {
     const now = Date.now();
     const touched = new Set<string>();
     for (const delivery of born) {
-      this.held.add(delivery.id);
+      this.held.set(delivery.id, now);
       this.claimedAt.set(delivery.id, now);
       this.enqueue(delivery);
       touched.add(delivery.endpointId);
@@ -249,7 +279,7 @@ export class WebhookDeliveryLanes {
       if (!head || (this.claimedAt.get(head.id) ?? Date.now()) > limit || queue.length <= this.baseReach()) continue;
       const back = queue.splice(this.baseReach());
       this.queuedTotal -= back.length;
-      this.pacePrev.delete(endpointId);
+      this.pace.delete(endpointId);
       this.paceNow.delete(endpointId);
       this.after.delete(endpointId); // given back behind the start: the next claim starts at the beginning
       try {
@@ -308,22 +338,24 @@ export class WebhookDeliveryLanes {
     }
     for (const endpointId of this.gone) busy.set(endpointId, base);
     const roomOf = (endpointId: string) => base - (busy.get(endpointId) ?? 0);
+    const now = Date.now();
     const claimed = await claimDueDeliveries(this.options.db, {
       claimToken: newClaimToken(),
       leaseSeconds,
       perEndpoint: base,
       total: free,
       busy,
-      held: this.held,
+      // Only a delivery held past half its lease can be due again in the table (an attempt outlasting it): the
+      // others need not be excluded, and a claim tests every row it takes against this list.
+      held: new Set([...this.held].filter(([, since]) => since < now - (leaseSeconds * 1000) / 2).map(([id]) => id)),
       after: this.after,
     });
     const perEndpoint = new Map<string, number>();
     const lastKey = new Map<string, DueKey>();
-    const now = Date.now();
     for (const delivery of claimed) {
       perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
       lastKey.set(delivery.endpointId, delivery.dueKey); // claims come in due order: the last one wins
-      this.held.add(delivery.id);
+      this.held.set(delivery.id, now);
       this.claimedAt.set(delivery.id, now);
       this.enqueue(delivery);
     }
