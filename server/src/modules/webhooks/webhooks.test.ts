@@ -797,6 +797,18 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         expect(late.map(messageIdOf).sort()).toEqual([...stuckIds].sort());
         const liveDone = await deliveries(owner, live.id, '?limit=200');
         expect(liveDone.filter((d) => d.status === 'succeeded' && d.attempts === 1)).toHaveLength(150);
+        // Room for the tests after this one (an account has a limited number of endpoints).
+        for (const [user, id] of [
+          [owner, live.id],
+          [other, stuck.id],
+        ] as const) {
+          const res = await t.app.inject({
+            method: 'DELETE',
+            url: `/api/webhooks/endpoints/${id}`,
+            headers: user.headers,
+          });
+          expect(res.statusCode).toBe(204);
+        }
       } finally {
         receiver.on('/born-hung', (_n, _req, res) => res.writeHead(200).end());
         for (const res of hung.splice(0)) res.writeHead(200).end();
@@ -828,6 +840,12 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         const firsts = order.filter((id, i) => order.indexOf(id) === i);
         expect(firsts).toEqual(ids);
         expect(order.lastIndexOf(ids[7] as string)).toBeGreaterThan(7);
+        const res = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/webhooks/endpoints/${ep.id}`,
+          headers: owner.headers,
+        });
+        expect(res.statusCode).toBe(204);
       } finally {
         await lanes.stop();
         worker = await startWorker();
