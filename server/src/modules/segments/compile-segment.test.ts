@@ -23,7 +23,11 @@ describe('compiled segment: operand order inside E and OU', () => {
         type: 'group',
         match: 'all',
         conditions: [
-          { type: 'field', field: { custom: 'nascimento' }, operator: 'date_before', value: '1980-01-01' },
+          // Number and date operators on the name are parsed per contact; on a custom field they read
+          // contact_field_values.
+          { type: 'field', field: 'name', operator: 'date_before', value: '1980-01-01' },
+          { type: 'field', field: 'name', operator: 'number_gt', value: '10' },
+          { type: 'field', field: 'name', operator: 'contains', value: 'ana' },
           { type: 'field', field: { custom: 'pontos' }, operator: 'number_gt', value: '10' },
           { type: 'engagement', operator: 'opened_any', campaigns: 1 },
           { type: 'status', operator: 'is', value: 'subscribed' },
@@ -33,16 +37,21 @@ describe('compiled segment: operand order inside E and OU', () => {
     ],
   };
 
-  it('puts column checks first, then set checks, text, numbers and dates last', () => {
-    const where = text(compileSegment(tree, ctx).where);
-    const at = (needle: string) => {
-      const i = where.indexOf(needle);
-      expect(i, needle).toBeGreaterThanOrEqual(0);
-      return i;
-    };
-    expect(at('c.status')).toBeLessThan(at('g.last_opened_campaign_id'));
-    expect(at('g.last_opened_campaign_id')).toBeLessThan(at('translate('));
-    expect(at('translate(')).toBeLessThan(at('~'));
+  const at = (where: string) => (needle: string) => {
+    const i = where.indexOf(needle);
+    expect(i, needle).toBeGreaterThanOrEqual(0);
+    return i;
+  };
+
+  it('puts column checks first, then set checks and typed custom fields, text, numbers and dates last', () => {
+    const where = at(text(compileSegment(tree, ctx).where));
+    // A typed custom field inside an OU is an EXISTS on contact_field_values (a hashed SubPlan), in the user's
+    // order among the joined sets' checks.
+    expect(where('c.status')).toBeLessThan(where('exists (select 1 from (select t.contact_id from contact_field_values'));
+    expect(where('contact_field_values')).toBeLessThan(where('g.last_opened_campaign_id'));
+    expect(where('g.last_opened_campaign_id')).toBeLessThan(where('strpos('));
+    expect(where('strpos(')).toBeLessThan(where('translate('));
+    expect(where('translate(')).toBeLessThan(where('~'));
   });
 
   it('reads every opened/clicked condition of the tree from one join of segment_engagement', () => {
@@ -61,9 +70,10 @@ describe('compiled segment: operand order inside E and OU', () => {
     expect(compiled.hasSets).toBe(true);
   });
 
-  it('in the predicate form an EXISTS inside an OU goes after the field conditions', () => {
-    const where = text(compileSegmentPredicate(tree, ctx));
-    expect(where.indexOf('~')).toBeGreaterThan(0);
-    expect(where.indexOf('exists')).toBeGreaterThan(where.indexOf('~'));
+  it("in the predicate form a typed field's EXISTS goes first, an engagement EXISTS inside an OU after the parsed fields", () => {
+    const where = at(text(compileSegmentPredicate(tree, ctx)));
+    expect(where('contact_field_values')).toBeLessThan(where('strpos('));
+    expect(where('~')).toBeGreaterThan(0);
+    expect(where('segment_engagement')).toBeGreaterThan(where('~'));
   });
 });

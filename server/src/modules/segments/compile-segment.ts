@@ -104,6 +104,17 @@ class ContactSets {
   }
 
   /**
+   * A boolean over `c` read as a correlated EXISTS in either rendering — a set small enough to hash (a typed
+   * field's index range) inside an OU: the planner makes it a hashed SubPlan in the contacts scan's filter, probed
+   * only by the contacts the OU's cheaper arms have not decided yet (a join would probe it for every contact), or an
+   * index probe per contact when the hash would not fit in work_mem.
+   */
+  probe(set: ContactSet): SQL {
+    this.named = true;
+    return sql`exists (select 1 from (${set.query()}) s where s.contact_id = c.id)`;
+  }
+
+  /**
    * Whether the contact's newest opened (clicked) sent campaign — segment_engagement, kept on write — is one of
    * `campaigns` (the last N): it opened (clicked) one of them exactly then. With joins, every engagement
    * condition of the tree reads the same row, joined once; as a predicate, a probe of its primary key.
@@ -216,8 +227,9 @@ function costRank(c: SegmentCondition | SegmentGroup, mode: 'join' | 'exists', t
       return mode === 'join' || topLevel ? 1 : 5;
     case 'field':
       if (typedFieldOperator(c.operator)) {
-        // A custom field's number or date read from contact_field_values (see compileCondition); parsed otherwise.
-        if (typeof c.field === 'object' && topLevel) return 1;
+        // A custom field's number or date read from contact_field_values (see compileCondition): a semi-join, or
+        // inside an OU a hash probe; e-mail and name are parsed.
+        if (typeof c.field === 'object') return 1;
         return (SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(c.operator) ? 3 : 4;
       }
       return 2;
@@ -355,11 +367,13 @@ function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: Contac
       const x = fieldExpression(c.field, ctx);
       const v = (c.value ?? '').trim();
       if (typeof c.field === 'object' && typedFieldOperator(c.operator)) {
-        // A conjunct of the top-level E: a semi-join with the index range. Inside an OU the field is parsed, as
-        // below: a join of the typed rows there sends every contact through a hash probe and takes the contacts
-        // scan's filter away (at 1M contacts "aniversário OU (…)" measured 1.08–1.42× slower with one join per
-        // field, the worst nesting 1.3–1.5× with one per condition; docs/benchmarks.md, ADR 0039).
-        if (topLevel) return sets.has(typedFieldSet(c.field.custom, c.operator, v, ctx), true);
+        // The contacts the index range names (ADR 0039): a conjunct of the top-level E is a semi-join with it;
+        // inside an OU, a correlated EXISTS the planner hashes once (a hashed SubPlan in the contacts scan's
+        // filter, probed only where the OU's cheaper arms leave the contact undecided). A LEFT JOIN there sent
+        // every contact through the probe and took the contacts scan's filter away (session 8: 1.08–1.5× slower
+        // than parsing the field); parsing cost ~1–2 µs per contact (docs/benchmarks.md, session 9).
+        const set = typedFieldSet(c.field.custom, c.operator, v, ctx);
+        return topLevel ? sets.has(set, true) : sets.probe(set);
       }
       switch (c.operator) {
         case 'equals':
