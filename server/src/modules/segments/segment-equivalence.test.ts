@@ -79,6 +79,15 @@ const BIRTHS = [
   '03/11/1979',
   '1979-11-30',
   '',
+  // Month ends, leap days and impossible months around the month key of contact_field_values (migration 0052).
+  '1990-12-31',
+  '01/01/2000',
+  '31/12/1980',
+  '1984-02-29',
+  '29/02/2001',
+  '2001-00-10',
+  '1999-99-99',
+  '  ',
 ];
 const NAMES = [null, 'Ana Souza', 'BRUNO lima', 'Çécilia', 'davi', '', 'Eva 100%_x'];
 const STATUSES = ['subscribed', 'subscribed', 'subscribed', 'unsubscribed', 'bounced', 'complained'] as const;
@@ -95,7 +104,18 @@ const JOINED = [
   '2025-06-15T12:00:00Z',
 ];
 const DATES = ['2024-01-01', '2023-12-31', '2018-11-04', '2018-11-03', '2019-02-16', '1990-01-01', '2000-02-29'];
-const NOWS = ['2027-03-01T02:00:00Z', '2027-03-01T03:00:00Z', '2026-11-15T12:00:00Z', '2028-02-29T12:00:00Z'];
+/**
+ * "This month" where the account is (São Paulo, UTC−3): the last second of February / December there is
+ * already March / January in UTC, and a leap day.
+ */
+const NOWS = [
+  '2027-03-01T02:00:00Z',
+  '2027-03-01T03:00:00Z',
+  '2026-11-15T12:00:00Z',
+  '2028-02-29T12:00:00Z',
+  '2027-01-01T02:59:59Z',
+  '2027-01-01T03:00:00Z',
+];
 
 /** A migration's backfill statements into `table` (its `INSERT INTO table` statements, comment lines dropped). */
 function migrationInserts(file: string, table: string): string[] {
@@ -386,7 +406,15 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         type: fc.constant('field' as const),
         field: fc.constant({ custom: 'nascimento' }),
         operator: fc.constantFrom('date_on', 'date_before', 'date_after', 'birthday_this_month'),
-        value: fc.constantFrom('1985-02-15', '1990-03-01', '1985-11-03', '2000-02-29', '1979-11-30'),
+        value: fc.constantFrom(
+          '1985-02-15',
+          '1990-03-01',
+          '1985-11-03',
+          '2000-02-29',
+          '1979-11-30',
+          '1990-12-31',
+          '1999-12-31',
+        ),
       }) as fc.Arbitrary<SegmentCondition>,
       fc.record({
         type: fc.constant('list' as const),
