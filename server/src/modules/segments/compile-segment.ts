@@ -222,9 +222,7 @@ function conjunctReadsEngagementRow(group: SegmentGroup, topLevel: boolean): boo
   const conjunct = topLevel && (group.match === 'all' || group.conditions.length === 1);
   if (!conjunct) return false;
   return group.conditions.some((c) =>
-    c.type === 'group'
-      ? conjunctReadsEngagementRow(c, true)
-      : c.type === 'engagement' && c.operator !== 'never_opened',
+    c.type === 'group' ? conjunctReadsEngagementRow(c, true) : c.type === 'engagement' && c.operator !== 'never_opened',
   );
 }
 

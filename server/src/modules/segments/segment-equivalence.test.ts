@@ -492,7 +492,12 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
   const engagementTrees = (): SegmentGroup[] => {
     const e = (operator: 'opened_any' | 'clicked_any' | 'opened_none' | 'never_opened', campaigns?: number) =>
       ({ type: 'engagement', operator, campaigns }) as SegmentCondition;
-    const city = { type: 'field', field: { custom: 'cidade' }, operator: 'equals', value: 'recife' } as SegmentCondition;
+    const city = {
+      type: 'field',
+      field: { custom: 'cidade' },
+      operator: 'equals',
+      value: 'recife',
+    } as SegmentCondition;
     const bounced = { type: 'status', operator: 'is', value: 'bounced' } as SegmentCondition;
     const any = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
       type: 'group',
