@@ -23,11 +23,7 @@ describe('compiled segment: operand order inside E and OU', () => {
         type: 'group',
         match: 'all',
         conditions: [
-          // Number and date operators on the name are parsed per contact; on a custom field they read
-          // contact_field_values.
-          { type: 'field', field: 'name', operator: 'date_before', value: '1980-01-01' },
-          { type: 'field', field: 'name', operator: 'number_gt', value: '10' },
-          { type: 'field', field: 'name', operator: 'contains', value: 'ana' },
+          { type: 'field', field: { custom: 'nascimento' }, operator: 'date_before', value: '1980-01-01' },
           { type: 'field', field: { custom: 'pontos' }, operator: 'number_gt', value: '10' },
           { type: 'engagement', operator: 'opened_any', campaigns: 1 },
           { type: 'status', operator: 'is', value: 'subscribed' },
@@ -37,24 +33,39 @@ describe('compiled segment: operand order inside E and OU', () => {
     ],
   };
 
-  const at = (where: string) => (needle: string) => {
-    const i = where.indexOf(needle);
-    expect(i, needle).toBeGreaterThanOrEqual(0);
-    return i;
-  };
-
-  it('puts column checks first, then set checks and typed custom fields, text, numbers and dates last', () => {
-    const where = at(text(compileSegment(tree, ctx).where));
-    // A typed custom field inside an OU is an EXISTS on contact_field_values (a hashed SubPlan), in the user's
-    // order among the joined sets' checks.
-    expect(where('c.status')).toBeLessThan(where('exists (select 1 from (select t.contact_id from contact_field_values'));
-    expect(where('contact_field_values')).toBeLessThan(where('g.last_opened_campaign_id'));
-    expect(where('g.last_opened_campaign_id')).toBeLessThan(where('strpos('));
-    expect(where('strpos(')).toBeLessThan(where('translate('));
-    expect(where('translate(')).toBeLessThan(where('~'));
+  it('puts column checks first, then set checks, text, numbers and dates last', () => {
+    const where = text(compileSegment(tree, ctx).where);
+    const at = (needle: string) => {
+      const i = where.indexOf(needle);
+      expect(i, needle).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    expect(at('c.status')).toBeLessThan(at('s1.contact_id'));
+    expect(at('s1.contact_id')).toBeLessThan(at('translate('));
+    expect(at('translate(')).toBeLessThan(at('~'));
   });
 
-  it('reads every opened/clicked condition of the tree from one join of segment_engagement', () => {
+  it('reads the engagement conditions of the one group that has any as one set: the rows where they differ from no row', () => {
+    const one: SegmentGroup = {
+      type: 'group',
+      match: 'any',
+      conditions: [
+        { type: 'status', operator: 'is', value: 'bounced' },
+        { type: 'engagement', operator: 'opened_none', campaigns: 1 },
+        { type: 'engagement', operator: 'never_opened' },
+      ],
+    };
+    const compiled = compileSegment(one, ctx);
+    const joins = text(compiled.joins);
+    expect(joins.match(/segment_engagement/g)).toHaveLength(1);
+    // "Nunca abriu" is true without a row: the set holds the rows where the OU is false, tested negated.
+    expect(joins).toContain('not (((g.last_delivered_campaign_id');
+    expect(joins).toContain('or not g.ever_opened)');
+    expect(text(compiled.where)).toContain('not s1.contact_id is not null');
+    expect(compiled.hasSets).toBe(true);
+  });
+
+  it('reads every opened/clicked condition of several groups from one join of the whole segment_engagement row', () => {
     const several: SegmentGroup = {
       type: 'group',
       match: 'any',
@@ -70,10 +81,45 @@ describe('compiled segment: operand order inside E and OU', () => {
     expect(compiled.hasSets).toBe(true);
   });
 
-  it("in the predicate form a typed field's EXISTS goes first, an engagement EXISTS inside an OU after the parsed fields", () => {
-    const where = at(text(compileSegmentPredicate(tree, ctx)));
-    expect(where('contact_field_values')).toBeLessThan(where('strpos('));
-    expect(where('~')).toBeGreaterThan(0);
-    expect(where('segment_engagement')).toBeGreaterThan(where('~'));
+  it('joins the whole segment_engagement row when an engagement condition is a conjunct of the top-level E', () => {
+    const conjunct: SegmentGroup = {
+      type: 'group',
+      match: 'all',
+      conditions: [{ type: 'engagement', operator: 'clicked_any', campaigns: 1 }, tree],
+    };
+    const compiled = compileSegment(conjunct, ctx);
+    expect(text(compiled.joins)).toMatch(/left join segment_engagement g\s+on/);
+    expect(text(compiled.where)).toContain('g.last_opened_campaign_id');
+  });
+
+  it('reads a typed custom field from contact_field_values where every contact reaches it, and parses it below an E of several conditions', () => {
+    const mixed: SegmentGroup = {
+      type: 'group',
+      match: 'any',
+      conditions: [
+        tree,
+        { type: 'field', field: { custom: 'nascimento' }, operator: 'birthday_this_month' },
+        {
+          type: 'group',
+          match: 'any',
+          conditions: [
+            { type: 'status', operator: 'is', value: 'bounced' },
+            { type: 'field', field: { custom: 'pontos' }, operator: 'number_lt', value: '0' },
+          ],
+        },
+      ],
+    };
+    for (const where of [text(compileSegment(mixed, ctx).where), text(compileSegmentPredicate(mixed, ctx))]) {
+      // The birthday and the nested OU's number: hash probes, ahead of the E whose conditions are parsed.
+      expect(where.match(/exists \(select 1 from \(select t\.contact_id from contact_field_values/g)).toHaveLength(2);
+      expect(where.indexOf('contact_field_values')).toBeLessThan(where.indexOf('translate('));
+      expect(where.indexOf('translate(')).toBeLessThan(where.indexOf('~'));
+    }
+  });
+
+  it('in the predicate form an EXISTS inside an OU goes after the field conditions', () => {
+    const where = text(compileSegmentPredicate(tree, ctx));
+    expect(where.indexOf('~')).toBeGreaterThan(0);
+    expect(where.indexOf('exists')).toBeGreaterThan(where.indexOf('~'));
   });
 });
