@@ -295,6 +295,7 @@ async function main(): Promise<void> {
     // Steady state: autovacuum's insert-triggered vacuum sets the visibility map of an append-only table, which
     // index-only scans need.
     await db.execute(sql`vacuum analyze contacts`);
+    await db.execute(sql`vacuum analyze contact_field_values`);
     await db.execute(sql`vacuum analyze message_events`);
     await db.execute(sql`vacuum analyze messages`);
     await db.execute(sql`vacuum analyze list_memberships`);

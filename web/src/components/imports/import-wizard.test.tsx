@@ -151,6 +151,12 @@ describe('ImportWizard', () => {
         calls.push(`${init?.method ?? 'GET'} ${String(url)}`);
         if (String(url) === '/api/imports') return Response.json(upload, { status: 201 });
         if (String(url) === '/api/lists' && init?.method === 'POST') {
+          if (String(JSON.parse(String(init.body)).name) === 'Geral') {
+            return Response.json(
+              { error: { code: 'conflict', message: 'Já existe uma lista com esse nome.' } },
+              { status: 409 },
+            );
+          }
           created = JSON.parse(String(init.body));
           const list = { id: 'l-nova', description: null, contactCount: 0, subscribedCount: 0, ...created };
           lists.push(list);
@@ -165,11 +171,21 @@ describe('ImportWizard', () => {
     fireEvent.change(input, { target: { files: [new File(['x'], 'clientes.csv', { type: 'text/csv' })] } });
     await screen.findByRole('option', { name: 'Geral' });
     fireEvent.click(screen.getByRole('button', { name: '+ Criar uma lista nova' }));
-    const name = screen.getByLabelText('Nome da nova lista');
+    const name = screen.getByLabelText('Nome da nova lista') as HTMLInputElement;
     expect(document.activeElement).toBe(name);
     // An empty name is refused under the field, and nothing is sent.
     fireEvent.keyDown(name, { key: 'Enter' });
     expect((await screen.findByText('Informe o nome da lista.')).id).toBe('import-new-list-error');
+    // A save the server refuses: its pt-BR message under the field, the name kept, the focus back on it.
+    fireEvent.change(name, { target: { value: 'Geral' } });
+    const createButton = screen.getByRole('button', { name: 'Criar lista' });
+    createButton.focus();
+    fireEvent.click(createButton);
+    expect((await screen.findByText('Já existe uma lista com esse nome.')).id).toBe('import-new-list-error');
+    expect(screen.queryByText('Informe o nome da lista.')).toBeNull();
+    expect(name.value).toBe('Geral');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(name);
     fireEvent.change(name, { target: { value: 'Clientes da feira' } });
     fireEvent.click(screen.getByLabelText(/Confirmação por e-mail/));
     fireEvent.keyDown(name, { key: 'Enter' });

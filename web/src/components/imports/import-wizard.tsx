@@ -8,7 +8,7 @@ import { errorText } from '@/lib/error-text';
 import { type MailingList, useCreateList, useLists } from '@/lib/queries/lists';
 import '@/lib/i18n/app-messages';
 import { ImportProgressPanel } from '@/components/imports/import-progress';
-import { firstIssueText, issueText } from '@/lib/form-fields';
+import { issueText, submitParsed } from '@/lib/form-fields';
 import { type MessageKey, useI18n } from '@/lib/i18n';
 import { type ImportUpload, startImport, uploadImport } from '@/lib/queries/imports';
 import { trackImport, useImportTracker } from '@/stores/import-tracker';
@@ -386,18 +386,15 @@ function NewListInline({ onCreated, onCancel }: { onCreated: (list: MailingList)
   const [error, setError] = useState<string | null>(null);
 
   async function submit() {
-    const parsed = listCreateSchema.safeParse({ name, optIn: double ? 'double' : 'single' });
-    if (!parsed.success) {
-      setError(firstIssueText(parsed.error) ?? t('imports.mapping.checkFields'));
-      document.getElementById('import-new-list')?.focus();
-      return;
-    }
-    setError(null);
-    try {
-      onCreated(await create.mutateAsync(parsed.data));
-    } catch (failure) {
-      setError(errorText(failure));
-    }
+    const saved = await submitParsed(
+      listCreateSchema,
+      { name, optIn: double ? 'double' : 'single' },
+      setError,
+      async (list) => onCreated(await create.mutateAsync(list)),
+      t('imports.mapping.checkFields'),
+    );
+    // Back to the name, whose error line now says why (a refusal or a failed save).
+    if (!saved) document.getElementById('import-new-list')?.focus();
   }
 
   return (
