@@ -69,7 +69,7 @@ export class WebhookDeliveryLanes {
   /** Attempts ended per endpoint in the current second; its pace: attempts per second in the last second it had work. */
   private paceNow = new Map<string, number>();
   private readonly pace = new Map<string, number>();
-  private paceSince = Date.now();
+  private paceSince = 0;
   /** When each queued delivery was claimed (or born claimed): a queue older than half a lease is given back. */
   private readonly claimedAt = new Map<string, number>();
   /** Endpoints that answered 410 and are being disabled: nothing more is claimed or started for them meanwhile. */
@@ -132,6 +132,14 @@ export class WebhookDeliveryLanes {
     this.options.attempt.connections.close();
   }
 
+  /**
+   * Elapsed time, the lanes' only clock read: an endpoint's pace per second, how long a queue has waited against
+   * its lease, whether a retry is due at once.
+   */
+  private now(): number {
+    return Date.now();
+  }
+
   /** Twice an endpoint's capacity: the reach of an endpoint whose pace is unknown, slow or failing. */
   private baseReach(): number {
     return 2 * this.options.endpointConcurrency;
@@ -142,7 +150,7 @@ export class WebhookDeliveryLanes {
    * idle one keeps its last pace (idle says nothing of how fast it answers: the engine had nothing to report). An
    * endpoint whose attempts all hang ends none: its pace falls to 0.
    */
-  private rollPace(now = Date.now()): void {
+  private rollPace(now = this.now()): void {
     const elapsed = now - this.paceSince;
     if (elapsed < 1000) return;
     const busy = new Set([...this.paceNow.keys(), ...this.inFlight.keys(), ...this.queued.keys()]);
@@ -242,7 +250,7 @@ export class WebhookDeliveryLanes {
       if (!this.after.has(endpointId)) this.after.set(endpointId, key);
       this.saturated.add(endpointId);
     }
-    const now = Date.now();
+    const now = this.now();
     const touched = new Set<string>();
     for (const delivery of born) {
       this.held.set(delivery.id, now);
@@ -273,10 +281,10 @@ export class WebhookDeliveryLanes {
    * worker could take them a second time when their leases end.
    */
   private async giveBackStale(): Promise<void> {
-    const limit = Date.now() - (this.options.leaseSeconds * 1000) / 2;
+    const limit = this.now() - (this.options.leaseSeconds * 1000) / 2;
     for (const [endpointId, queue] of this.queued) {
       const head = queue[0];
-      if (!head || (this.claimedAt.get(head.id) ?? Date.now()) > limit || queue.length <= this.baseReach()) continue;
+      if (!head || (this.claimedAt.get(head.id) ?? limit) > limit || queue.length <= this.baseReach()) continue;
       const back = queue.splice(this.baseReach());
       this.queuedTotal -= back.length;
       this.pace.delete(endpointId);
@@ -338,7 +346,7 @@ export class WebhookDeliveryLanes {
     }
     for (const endpointId of this.gone) busy.set(endpointId, base);
     const roomOf = (endpointId: string) => base - (busy.get(endpointId) ?? 0);
-    const now = Date.now();
+    const now = this.now();
     const claimed = await claimDueDeliveries(this.options.db, {
       claimToken: newClaimToken(),
       leaseSeconds,
@@ -482,7 +490,7 @@ export class WebhookDeliveryLanes {
         await applyEndpointEffects(this.options.effects, batch);
         for (const o of batch) if (o.effect === 'gone') this.gone.delete(o.endpointId);
         // A retry due at once (no back-off configured) is claimed now rather than at the next poll.
-        const now = Date.now();
+        const now = this.now();
         if (batch.some((o) => o.retryAt && o.retryAt.getTime() <= now)) this.wake();
       } catch (error) {
         // Unrecorded attempts are attempted again when their lease ends (at least once, never lost).
