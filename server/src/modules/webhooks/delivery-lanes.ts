@@ -148,14 +148,18 @@ export class WebhookDeliveryLanes {
   /**
    * Each second, an endpoint that had work (attempts ended, in flight or queued) gets its pace measured again; an
    * idle one keeps its last pace (idle says nothing of how fast it answers: the engine had nothing to report). An
-   * endpoint whose attempts all hang ends none: its pace falls to 0.
+   * endpoint whose attempts all hang while more are queued ends none: its pace falls to 0.
    */
   private rollPace(now = this.now()): void {
     const elapsed = now - this.paceSince;
     if (elapsed < 1000) return;
     const busy = new Set([...this.paceNow.keys(), ...this.inFlight.keys(), ...this.queued.keys()]);
     for (const endpointId of busy) {
-      this.pace.set(endpointId, Math.round(((this.paceNow.get(endpointId) ?? 0) * 1000) / elapsed));
+      const measured = Math.round(((this.paceNow.get(endpointId) ?? 0) * 1000) / elapsed);
+      // With deliveries still queued the endpoint was kept busy: the second measured what it takes. Without, its
+      // work may have run out mid-second: the measure is a floor, and does not lower the pace.
+      const full = (this.queued.get(endpointId)?.length ?? 0) > 0;
+      this.pace.set(endpointId, full ? measured : Math.max(measured, this.pace.get(endpointId) ?? 0));
     }
     this.paceNow = new Map();
     this.paceSince = now;
@@ -206,14 +210,19 @@ export class WebhookDeliveryLanes {
   batchesToExpand(batchSize: number, most: number): number {
     if (!this.running) return most;
     let fast = false;
-    let room = 0;
+    let batches = 0;
     for (const endpointId of this.knownEndpoints()) {
-      if (this.gone.has(endpointId) || this.reach(endpointId) <= this.baseReach()) continue;
+      const reach = this.reach(endpointId);
+      if (this.gone.has(endpointId) || reach <= this.baseReach()) continue;
       fast = true;
-      if (!this.after.has(endpointId)) room = Math.max(room, this.reach(endpointId) - this.heldBy(endpointId));
+      if (this.after.has(endpointId)) continue;
+      const room = reach - this.heldBy(endpointId);
+      // At least one batch once half the reach is free, whatever the batch size: an idle endpoint keeps the pace
+      // of its last busy second, which may be below one batch's worth — it must still be fed.
+      batches = Math.max(batches, Math.floor(room / Math.max(1, batchSize)), room >= reach / 2 ? 1 : 0);
     }
     if (!fast) return most;
-    return Math.min(most, Math.floor(room / Math.max(1, batchSize)));
+    return Math.min(most, batches);
   }
 
   /** The dispatcher's side (dispatch.ts): what this process takes at birth, and how it receives it. */
