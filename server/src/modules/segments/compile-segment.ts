@@ -408,37 +408,30 @@ const NUMBER_COMPARISON: Record<string, string> = {
 };
 
 /**
- * Every month a typed date can have: contact_field_day writes two digits there ('00'–'99': a date is kept as
- * written, "2001-13-45" included), so `substr(day, 6, 2) = any(ALL_MONTHS)` is true of every date — and lets a
- * date range use the index, whose month key comes before `day` (migration 0052).
- */
-const ALL_MONTHS = `{${Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0')).join(',')}}`;
-
-/**
  * Whether the typed row `t` (contact_field_values, or a join of it) passes a number or date condition: its `num`
  * or `day`, the field's text typed once per write by the triggers on contacts with the parse the conditions used
- * to run per contact per count (contact_field_number / contact_field_day, migration 0050, ADR 0039). Each test
- * is written as the keys of contact_field_values_month_idx — (account_id, field, num, substr(day, 6, 2), day,
- * contact_id) — so it is one index range (or one per month for a date range), read index-only.
+ * to run per contact per count (contact_field_number / contact_field_day, migration 0050, ADR 0039). Each test is
+ * written as the keys of an index, so it is one index range read index-only: contact_field_values_lookup_idx
+ * (account_id, field, num, day, contact_id) for numbers and dates, contact_field_values_month_idx (account_id,
+ * field, substr(day, 6, 2), day, contact_id — date rows only) for the month.
  */
 function typedTest(t: string, operator: string, v: string, ctx: SegmentContext): SQL {
   const row = sql.raw(t);
   const comparison = NUMBER_COMPARISON[operator];
   if (comparison) return sql`${row}.num ${sql.raw(comparison)} ${v.replace(',', '.')}::numeric`;
   // A date is never a number: `num is null` (nulls sort last in the index) leads the range to the field's dates.
-  const month = sql`substr(${row}.day, 6, 2)`;
   switch (operator) {
     case 'date_on':
-      // The same day has the same month: one key, then the day.
-      return sql`(${row}.num is null and ${month} = substr(${v}::text, 6, 2) and ${row}.day = ${v}::text)`;
+      return sql`(${row}.num is null and ${row}.day = ${v}::text)`;
     case 'date_before':
-      return sql`(${row}.num is null and ${month} = any(${ALL_MONTHS}::text[]) and ${row}.day < ${v}::text)`;
+      return sql`(${row}.num is null and ${row}.day < ${v}::text)`;
     case 'date_after':
-      return sql`(${row}.num is null and ${month} = any(${ALL_MONTHS}::text[]) and ${row}.day > ${v}::text)`;
+      return sql`(${row}.num is null and ${row}.day > ${v}::text)`;
     default:
       // "Aniversário este mês": the month of the date written in the field against this month where the account
-      // is; 29 February birthdays belong to February in every year, leap or not.
-      return sql`(${row}.num is null and ${month} = ${monthIn(ctx.now, ctx.timeZone)}::text)`;
+      // is; 29 February birthdays belong to February in every year, leap or not. `day is not null`: the month
+      // index holds the date rows only.
+      return sql`(${row}.day is not null and substr(${row}.day, 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text)`;
   }
 }
 
