@@ -109,12 +109,17 @@ describe('compiled segment: operand order inside E and OU', () => {
         },
       ],
     };
-    for (const where of [text(compileSegment(mixed, ctx).where), text(compileSegmentPredicate(mixed, ctx))]) {
-      // The birthday and the nested OU's number: hash probes, ahead of the E whose conditions are parsed.
-      expect(where.match(/exists \(select 1 from \(select t\.contact_id from contact_field_values/g)).toHaveLength(2);
-      expect(where.indexOf('contact_field_values')).toBeLessThan(where.indexOf('translate('));
-      expect(where.indexOf('translate(')).toBeLessThan(where.indexOf('~'));
-    }
+    // The birthday and the nested OU's number: two joined sets of contact_field_values, checked ahead of the E
+    // whose number and date are parsed.
+    const compiled = compileSegment(mixed, ctx);
+    expect(text(compiled.joins).match(/left join \(select t\.contact_id from contact_field_values/g)).toHaveLength(2);
+    const where = text(compiled.where);
+    expect(where.indexOf('s1.contact_id')).toBeLessThan(where.indexOf('translate('));
+    expect(where.indexOf('translate(')).toBeLessThan(where.indexOf('~'));
+    // The predicate form: the same two sets as EXISTS, the parsed fields as well.
+    const predicate = text(compileSegmentPredicate(mixed, ctx));
+    expect(predicate.match(/exists \(select 1 from \(select t\.contact_id from contact_field_values/g)).toHaveLength(2);
+    expect(predicate).toContain('translate(');
   });
 
   it('in the predicate form an EXISTS inside an OU goes after the field conditions', () => {

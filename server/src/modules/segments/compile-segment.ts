@@ -117,17 +117,6 @@ class ContactSets {
   }
 
   /**
-   * A boolean over `c` read as a correlated EXISTS in either rendering — a set small enough to hash (a typed
-   * field's index range) inside an OU: the planner makes it a hashed SubPlan in the contacts scan's filter, probed
-   * only by the contacts the OU's cheaper arms have not decided yet (a join would probe it for every contact), or an
-   * index probe per contact when the hash would not fit in work_mem.
-   */
-  probe(set: ContactSet): SQL {
-    this.named = true;
-    return sql`exists (select 1 from (${set.query()}) s where s.contact_id = c.id)`;
-  }
-
-  /**
    * Whether the contact's newest opened (clicked) sent campaign — segment_engagement, kept on write — is one of
    * `campaigns` (the last N): it opened (clicked) one of them exactly then. With joins, every engagement
    * condition of the tree reads the same row, joined once; as a predicate, a probe of its primary key.
@@ -352,9 +341,9 @@ function costRank(
       return mode === 'join' || topLevel ? 1 : 5;
     case 'field':
       if (typedFieldOperator(c.operator)) {
-        // A custom field's number or date read from contact_field_values (see compileCondition): a semi-join or
-        // a hash probe; parsed where screened, and on e-mail and name.
-        if (typeof c.field === 'object' && (topLevel || !screened)) return 1;
+        // A custom field's number or date read from contact_field_values (see compileCondition) where it is a
+        // contact set, like a list; parsed where screened, and on e-mail and name.
+        if (typeof c.field === 'object' && (topLevel || !screened)) return mode === 'join' || topLevel ? 1 : 5;
         return (SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(c.operator) ? 3 : 4;
       }
       return 2;
@@ -419,37 +408,30 @@ const NUMBER_COMPARISON: Record<string, string> = {
 };
 
 /**
- * Every month a typed date can have: contact_field_day writes two digits there ('00'–'99': a date is kept as
- * written, "2001-13-45" included), so `substr(day, 6, 2) = any(ALL_MONTHS)` is true of every date — and lets a
- * date range use the index, whose month key comes before `day` (migration 0052).
- */
-const ALL_MONTHS = `{${Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0')).join(',')}}`;
-
-/**
  * Whether the typed row `t` (contact_field_values, or a join of it) passes a number or date condition: its `num`
  * or `day`, the field's text typed once per write by the triggers on contacts with the parse the conditions used
- * to run per contact per count (contact_field_number / contact_field_day, migration 0050, ADR 0039). Each test
- * is written as the keys of contact_field_values_month_idx — (account_id, field, num, substr(day, 6, 2), day,
- * contact_id) — so it is one index range (or one per month for a date range), read index-only.
+ * to run per contact per count (contact_field_number / contact_field_day, migration 0050, ADR 0039). Each test is
+ * written as the keys of an index, so it is one index range read index-only: contact_field_values_lookup_idx
+ * (account_id, field, num, day, contact_id) for numbers and dates, contact_field_values_month_idx (account_id,
+ * field, substr(day, 6, 2), day, contact_id — date rows only) for the month.
  */
 function typedTest(t: string, operator: string, v: string, ctx: SegmentContext): SQL {
   const row = sql.raw(t);
   const comparison = NUMBER_COMPARISON[operator];
   if (comparison) return sql`${row}.num ${sql.raw(comparison)} ${v.replace(',', '.')}::numeric`;
   // A date is never a number: `num is null` (nulls sort last in the index) leads the range to the field's dates.
-  const month = sql`substr(${row}.day, 6, 2)`;
   switch (operator) {
     case 'date_on':
-      // The same day has the same month: one key, then the day.
-      return sql`(${row}.num is null and ${month} = substr(${v}::text, 6, 2) and ${row}.day = ${v}::text)`;
+      return sql`(${row}.num is null and ${row}.day = ${v}::text)`;
     case 'date_before':
-      return sql`(${row}.num is null and ${month} = any(${ALL_MONTHS}::text[]) and ${row}.day < ${v}::text)`;
+      return sql`(${row}.num is null and ${row}.day < ${v}::text)`;
     case 'date_after':
-      return sql`(${row}.num is null and ${month} = any(${ALL_MONTHS}::text[]) and ${row}.day > ${v}::text)`;
+      return sql`(${row}.num is null and ${row}.day > ${v}::text)`;
     default:
       // "Aniversário este mês": the month of the date written in the field against this month where the account
-      // is; 29 February birthdays belong to February in every year, leap or not.
-      return sql`(${row}.num is null and ${month} = ${monthIn(ctx.now, ctx.timeZone)}::text)`;
+      // is; 29 February birthdays belong to February in every year, leap or not. `day is not null`: the month
+      // index holds the date rows only.
+      return sql`(${row}.day is not null and substr(${row}.day, 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text)`;
   }
 }
 
@@ -498,15 +480,15 @@ function compileCondition(
       const x = fieldExpression(c.field, ctx);
       const v = (c.value ?? '').trim();
       if (typeof c.field === 'object' && typedFieldOperator(c.operator)) {
-        // The contacts the index range names (ADR 0039). A conjunct of the top-level E: a semi-join with it.
-        // Inside an OU that every contact reaches (no E of several conditions above it but the root): a
-        // correlated EXISTS, which the planner hashes once (a hashed SubPlan in the contacts scan's filter)
-        // instead of parsing the field of every contact. Below an E of several conditions the field is parsed,
-        // as below: only the contacts the E's cheaper conditions passed get there, and a correlated sub-query
-        // there keeps the whole count off parallel workers (at 100k, the worst nesting 1.1–1.3× slower that way;
-        // a LEFT JOIN of the set, 1.1–1.4×, probes it for every contact; docs/benchmarks.md, session 9).
-        if (topLevel) return sets.has(typedFieldSet(c.field.custom, c.operator, v, ctx), true);
-        if (!screened) return sets.probe(typedFieldSet(c.field.custom, c.operator, v, ctx));
+        // The contacts the index range names (ADR 0039), a contact set like a list's members: a semi-join as a
+        // conjunct of the top-level E; inside an OU that every contact reaches (no E of several conditions
+        // between it and the root) the LEFT JOIN of the set every OU shares — a hash of the range (1/12 of the
+        // field's dates for a birthday), where the parse cost every contact ~1–2 µs. Below an E of several
+        // conditions the field is parsed, as below: only the contacts the E's cheaper conditions passed get
+        // there, and at 100k contacts the worst nesting measured 1.1–1.4× slower with its eight typed fields as
+        // joined sets (each contact probes every hash), 1.1–1.3× as correlated EXISTS (which keep the count off
+        // parallel workers); docs/benchmarks.md, session 9.
+        if (topLevel || !screened) return sets.has(typedFieldSet(c.field.custom, c.operator, v, ctx), topLevel);
       }
       switch (c.operator) {
         case 'equals':
