@@ -251,6 +251,8 @@ async function senderChild(): Promise<void> {
           NODE_ENV: 'test',
           WEBHOOKS_ALLOW_PRIVATE_URLS: 'true',
           LOG_LEVEL: 'silent',
+          // The engine's batch size, as the worker's config carries it (the dispatcher expands whole batches).
+          SENDING_BATCH_SIZE: String(BATCH),
           // The lanes' two capacities, as an operator sets them (defaults otherwise).
           ...(env.WEBHOOKS_CONCURRENCY ? { WEBHOOKS_CONCURRENCY: env.WEBHOOKS_CONCURRENCY } : {}),
           ...(env.WEBHOOKS_ENDPOINT_CONCURRENCY

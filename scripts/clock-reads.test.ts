@@ -73,7 +73,10 @@ const ALLOWED: Record<string, { reads: number; why: string }> = {
   'modules/templates/templates.ts': { reads: 1, why: RECORD },
   'modules/tracking/event-recorder.ts': { reads: 1, why: ELAPSED },
   'modules/webhooks/deliver.ts': { reads: 5, why: `${RECORD}; and the vetted-address cache's age` },
-  'modules/webhooks/delivery-lanes.ts': { reads: 1, why: `${ELAPSED} (whether to wake the lanes at once)` },
+  'modules/webhooks/delivery-lanes.ts': {
+    reads: 1,
+    why: `${ELAPSED} (an endpoint's pace, a queue's wait against its lease, whether to wake the lanes at once)`,
+  },
   'modules/webhooks/emit-event.ts': { reads: 2, why: RECORD },
   'modules/webhooks/endpoints.ts': { reads: 1, why: RECORD },
 };

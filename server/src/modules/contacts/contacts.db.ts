@@ -89,9 +89,14 @@ export const contactFieldValues = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.contactId, t.field] }),
-    // Every condition is a range of this one index (index-only): a number `num <op> v`; a date `num is null` (a
-    // date is never a number, and nulls sort last) then `day <op> v`; a month, the dates filtered. One index, not
-    // one per kind: each index entry is most of the row's write cost (ADR 0039).
+    // A number or date condition is a range of this index (index-only): a number `num <op> v`; a date `num is
+    // null` (a date is never a number, and nulls sort last) then `day <op> v`.
     index('contact_field_values_lookup_idx').on(t.accountId, t.field, t.num, t.day, t.contactId),
+    // "Aniversário este mês": the dates by month, one key (index-only). A second index on the date rows only:
+    // month-first order would cost the date ranges above a range per month, which PostgreSQL 15 does not scan
+    // in parallel (ADR 0039, amendment 1).
+    index('contact_field_values_month_idx')
+      .on(t.accountId, t.field, sql`substr(${t.day}, 6, 2)`, t.day, t.contactId)
+      .where(sql`${t.day} is not null`),
   ],
 );

@@ -40,12 +40,32 @@ describe('compiled segment: operand order inside E and OU', () => {
       expect(i, needle).toBeGreaterThanOrEqual(0);
       return i;
     };
-    expect(at('c.status')).toBeLessThan(at('g.last_opened_campaign_id'));
-    expect(at('g.last_opened_campaign_id')).toBeLessThan(at('translate('));
+    expect(at('c.status')).toBeLessThan(at('s1.contact_id'));
+    expect(at('s1.contact_id')).toBeLessThan(at('translate('));
     expect(at('translate(')).toBeLessThan(at('~'));
   });
 
-  it('reads every opened/clicked condition of the tree from one join of segment_engagement', () => {
+  it('reads the engagement conditions of the one group that has any as one set: the rows where they differ from no row', () => {
+    const one: SegmentGroup = {
+      type: 'group',
+      match: 'any',
+      conditions: [
+        { type: 'status', operator: 'is', value: 'bounced' },
+        { type: 'engagement', operator: 'opened_none', campaigns: 1 },
+        { type: 'engagement', operator: 'never_opened' },
+      ],
+    };
+    const compiled = compileSegment(one, ctx);
+    const joins = text(compiled.joins);
+    expect(joins.match(/segment_engagement/g)).toHaveLength(1);
+    // "Nunca abriu" is true without a row: the set holds the rows where the OU is false, tested negated.
+    expect(joins).toContain('not (((g.last_delivered_campaign_id');
+    expect(joins).toContain('or not g.ever_opened)');
+    expect(text(compiled.where)).toContain('not s1.contact_id is not null');
+    expect(compiled.hasSets).toBe(true);
+  });
+
+  it('reads every opened/clicked condition of several groups from one join of the whole segment_engagement row', () => {
     const several: SegmentGroup = {
       type: 'group',
       match: 'any',
@@ -59,6 +79,47 @@ describe('compiled segment: operand order inside E and OU', () => {
     expect(text(compiled.joins).match(/segment_engagement/g)).toHaveLength(1);
     expect(text(compiled.where)).toContain('g.last_clicked_campaign_id');
     expect(compiled.hasSets).toBe(true);
+  });
+
+  it('joins the whole segment_engagement row when an engagement condition is a conjunct of the top-level E', () => {
+    const conjunct: SegmentGroup = {
+      type: 'group',
+      match: 'all',
+      conditions: [{ type: 'engagement', operator: 'clicked_any', campaigns: 1 }, tree],
+    };
+    const compiled = compileSegment(conjunct, ctx);
+    expect(text(compiled.joins)).toMatch(/left join segment_engagement g\s+on/);
+    expect(text(compiled.where)).toContain('g.last_opened_campaign_id');
+  });
+
+  it('reads a typed custom field from contact_field_values where every contact reaches it, and parses it below an E of several conditions', () => {
+    const mixed: SegmentGroup = {
+      type: 'group',
+      match: 'any',
+      conditions: [
+        tree,
+        { type: 'field', field: { custom: 'nascimento' }, operator: 'birthday_this_month' },
+        {
+          type: 'group',
+          match: 'any',
+          conditions: [
+            { type: 'status', operator: 'is', value: 'bounced' },
+            { type: 'field', field: { custom: 'pontos' }, operator: 'number_lt', value: '0' },
+          ],
+        },
+      ],
+    };
+    // The birthday and the nested OU's number: two joined sets of contact_field_values, checked ahead of the E
+    // whose number and date are parsed.
+    const compiled = compileSegment(mixed, ctx);
+    expect(text(compiled.joins).match(/left join \(select t\.contact_id from contact_field_values/g)).toHaveLength(2);
+    const where = text(compiled.where);
+    expect(where.indexOf('s1.contact_id')).toBeLessThan(where.indexOf('translate('));
+    expect(where.indexOf('translate(')).toBeLessThan(where.indexOf('~'));
+    // The predicate form: the same two sets as EXISTS, the parsed fields as well.
+    const predicate = text(compileSegmentPredicate(mixed, ctx));
+    expect(predicate.match(/exists \(select 1 from \(select t\.contact_id from contact_field_values/g)).toHaveLength(2);
+    expect(predicate).toContain('translate(');
   });
 
   it('in the predicate form an EXISTS inside an OU goes after the field conditions', () => {

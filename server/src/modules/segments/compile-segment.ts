@@ -54,7 +54,12 @@ export interface CompiledSegment {
  * which a number/date condition on a custom field reads where that is cheaper than the parse (typedFieldSet).
  */
 export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
-  const sets = new ContactSets('join', readsEngagementRow(tree));
+  const rowJoined = readsEngagementRow(tree);
+  const sets = new ContactSets(
+    'join',
+    rowJoined,
+    rowJoined && !conjunctReadsEngagementRow(tree, true) && engagementGroups(tree, true) === 1,
+  );
   const where = compileGroup(tree, ctx, sets, true);
   return { joins: sets.joins(), where, hasSets: sets.named };
 }
@@ -83,11 +88,19 @@ class ContactSets {
   /**
    * `rowJoined`: the tree reads the contact's segment_engagement row anyway (an opened/clicked/não abriu
    * condition), so "nunca abriu" is a column of that row rather than a second join of tracking's first opens.
+   * `flagged`: the tree's opened/clicked/não abriu conditions are all nested in OUs and sit in one group: they
+   * are read as one contact set (engagementFlag) instead of the whole row.
    */
   constructor(
     readonly mode: 'join' | 'exists',
     private readonly rowJoined = false,
+    private readonly flagged = false,
   ) {}
+
+  /** Whether the engagement conditions nested in an OU are read as one contact set (engagementFlag). */
+  get flagsEngagement(): boolean {
+    return this.mode === 'join' && this.rowJoined && this.flagged;
+  }
 
   /** A boolean over `c`: is the contact in the set. `topLevel`: a conjunct of the top-level E. */
   has(set: ContactSet, topLevel: boolean): SQL {
@@ -140,7 +153,9 @@ class ContactSets {
    * than segment_engagement (a row per mailed contact) when nothing else needs the latter.
    */
   neverOpened(ctx: SegmentContext, topLevel: boolean): SQL {
-    if (this.mode === 'join' && this.rowJoined) return this.engagementRow(ctx, sql`g.ever_opened is not true`);
+    if (this.mode === 'join' && this.rowJoined && !(this.flagged && topLevel)) {
+      return this.engagementRow(ctx, sql`g.ever_opened is not true`);
+    }
     return sql`not ${this.has(
       {
         key: 'opened-ever',
@@ -162,6 +177,26 @@ class ContactSets {
     return test;
   }
 
+  /**
+   * The engagement conditions of the one group nested in an OU that has any, read as one contact set: `test` is
+   * their E / OU over the segment_engagement row `g` (never null) and `missing` its value for a contact without
+   * a row (nothing opened, clicked nor delivered: "nunca abriu" true, the others false). The set is the rows
+   * where the test differs from `missing` — their contact ids only, often a fraction of the account's rows —
+   * so the planner hashes those instead of every contact's whole row (the OU row measured 577 ms at 1M with the
+   * whole row; docs/benchmarks.md "Segments engagement in OU — session 9").
+   */
+  engagementFlag(ctx: SegmentContext, key: string, test: SQL, missing: boolean): SQL {
+    const differs = this.has(
+      {
+        key: `engagement:${key}`,
+        query: () => sql`select g.contact_id from segment_engagement g
+                          where g.account_id = ${ctx.accountId} and ${missing ? sql`not ${test}` : test}`,
+      },
+      false,
+    );
+    return missing ? sql`not ${differs}` : differs;
+  }
+
   joins(): SQL {
     const parts = [...this.joined.values()].map(
       ({ alias, query }) => sql`left join (${query}) ${sql.raw(alias)} on ${sql.raw(alias)}.contact_id = c.id`,
@@ -178,13 +213,97 @@ function readsEngagementRow(group: SegmentGroup): boolean {
   );
 }
 
-/** `topLevel`: the group is the top-level E (or an E directly inside it), whose conjuncts may be semi-joins. */
-function compileGroup(group: SegmentGroup, ctx: SegmentContext, sets: ContactSets, topLevel: boolean): SQL {
+/**
+ * Whether an opened/clicked/não abriu condition is a conjunct of the top-level E (`topLevel`: `group` is that E or
+ * an E directly inside it) — the one place where a test of the contact's segment_engagement row filters the
+ * contacts, and the row is then joined whole (the join becomes an inner one).
+ */
+function conjunctReadsEngagementRow(group: SegmentGroup, topLevel: boolean): boolean {
   const conjunct = topLevel && (group.match === 'all' || group.conditions.length === 1);
-  const parts = group.conditions.map((c) => ({
-    cost: costRank(c, sets.mode, conjunct),
-    sql: c.type === 'group' ? compileGroup(c, ctx, sets, conjunct) : compileCondition(c, ctx, sets, conjunct),
-  }));
+  if (!conjunct) return false;
+  return group.conditions.some((c) =>
+    c.type === 'group' ? conjunctReadsEngagementRow(c, true) : c.type === 'engagement' && c.operator !== 'never_opened',
+  );
+}
+
+type EngagementCondition = Extract<SegmentCondition, { type: 'engagement' }>;
+
+/**
+ * How many groups outside the top-level E's conjuncts have engagement conditions among their own (each would be
+ * one engagement set). With one, it is a set of the rows where its test differs from a contact without a row —
+ * narrow, and often a fraction of the rows; with several, sets of several such fractions cost more than the
+ * whole row joined once (at 200k: 4 sets for the worst nesting, 1.1× the whole row; docs/benchmarks.md).
+ */
+function engagementGroups(group: SegmentGroup, topLevel: boolean): number {
+  const conjunct = topLevel && (group.match === 'all' || group.conditions.length === 1);
+  const own = !conjunct && group.conditions.some((c) => c.type === 'engagement') ? 1 : 0;
+  return group.conditions.reduce((n, c) => n + (c.type === 'group' ? engagementGroups(c, conjunct) : 0), own);
+}
+
+/**
+ * An engagement condition as a test of the segment_engagement row `g` that is never null, and its value for a
+ * contact without a row (nothing opened, clicked nor delivered).
+ */
+function engagementRowTest(c: EngagementCondition, ctx: SegmentContext): { test: SQL; missing: boolean } {
+  const campaigns = lastCampaigns(ctx, c.campaigns ?? 5);
+  switch (c.operator) {
+    case 'opened_any':
+      return { test: sql`(g.last_opened_campaign_id = any(${campaigns})) is true`, missing: false };
+    case 'clicked_any':
+      return { test: sql`(g.last_clicked_campaign_id = any(${campaigns})) is true`, missing: false };
+    case 'opened_none':
+      return {
+        test: sql`((g.last_delivered_campaign_id = any(${campaigns})) is true
+                   and (g.last_opened_campaign_id = any(${campaigns})) is not true)`,
+        missing: false,
+      };
+    case 'never_opened':
+      return { test: sql`not g.ever_opened`, missing: true };
+  }
+}
+
+/** `topLevel`: the group is the top-level E (or an E directly inside it), whose conjuncts may be semi-joins. */
+/**
+ * `screened`: some group between the tree's root and this one (the root excluded) is an E of several
+ * conditions, so this group is reached only by the contacts its cheaper siblings passed (undefined: the root).
+ */
+function compileGroup(
+  group: SegmentGroup,
+  ctx: SegmentContext,
+  sets: ContactSets,
+  topLevel: boolean,
+  screened?: boolean,
+): SQL {
+  const conjunct = topLevel && (group.match === 'all' || group.conditions.length === 1);
+  const inner = screened === true || (screened === false && group.match === 'all' && group.conditions.length > 1);
+  const engagement = group.conditions.filter((c): c is EngagementCondition => c.type === 'engagement');
+  const flagged = !conjunct && sets.flagsEngagement && engagement.length > 0;
+  const parts = group.conditions
+    .filter((c) => !(flagged && c.type === 'engagement'))
+    .map((c) => ({
+      cost: costRank(c, sets.mode, conjunct, inner),
+      sql:
+        c.type === 'group'
+          ? compileGroup(c, ctx, sets, conjunct, inner)
+          : compileCondition(c, ctx, sets, conjunct, inner),
+    }));
+  if (flagged) {
+    // The group's engagement conditions together (E and OU are commutative): one set, one column check.
+    const tests = engagement.map((c) => engagementRowTest(c, ctx));
+    const all = group.match === 'all';
+    parts.push({
+      cost: 1,
+      sql: sets.engagementFlag(
+        ctx,
+        `${group.match}:${JSON.stringify(engagement.map((c) => [c.operator, c.campaigns ?? 5]))}`,
+        sql`(${sql.join(
+          tests.map((t) => t.test),
+          all ? sql` and ` : sql` or `,
+        )})`,
+        all ? tests.every((t) => t.missing) : tests.some((t) => t.missing),
+      ),
+    });
+  }
   if (parts.length === 0) return sql`true`;
   // PostgreSQL evaluates the operands of a nested AND / OR in the order written and stops at the first that
   // decides it; it reorders only the top-level conjuncts. Cheapest first, then, so a column check that fails
@@ -202,11 +321,17 @@ function compileGroup(group: SegmentGroup, ctx: SegmentContext, sets: ContactSet
  * function of a field, a number (shape check + cast), a date (regular expressions); a correlated EXISTS (the
  * predicate form inside an OU) probes an index per contact. A group costs its dearest condition.
  */
-function costRank(c: SegmentCondition | SegmentGroup, mode: 'join' | 'exists', topLevel: boolean): number {
+function costRank(
+  c: SegmentCondition | SegmentGroup,
+  mode: 'join' | 'exists',
+  topLevel: boolean,
+  screened: boolean,
+): number {
   switch (c.type) {
     case 'group': {
       const conjunct = topLevel && (c.match === 'all' || c.conditions.length === 1);
-      return Math.max(0, ...c.conditions.map((x) => costRank(x, mode, conjunct)));
+      const inner = screened || (c.match === 'all' && c.conditions.length > 1);
+      return Math.max(0, ...c.conditions.map((x) => costRank(x, mode, conjunct, inner)));
     }
     case 'status':
     case 'subscribed_at':
@@ -216,8 +341,9 @@ function costRank(c: SegmentCondition | SegmentGroup, mode: 'join' | 'exists', t
       return mode === 'join' || topLevel ? 1 : 5;
     case 'field':
       if (typedFieldOperator(c.operator)) {
-        // A custom field's number or date read from contact_field_values (see compileCondition); parsed otherwise.
-        if (typeof c.field === 'object' && topLevel) return 1;
+        // A custom field's number or date read from contact_field_values (see compileCondition) where it is a
+        // contact set, like a list; parsed where screened, and on e-mail and name.
+        if (typeof c.field === 'object' && (topLevel || !screened)) return mode === 'join' || topLevel ? 1 : 5;
         return (SEGMENT_NUMBER_OPERATORS as readonly string[]).includes(c.operator) ? 3 : 4;
       }
       return 2;
@@ -284,7 +410,10 @@ const NUMBER_COMPARISON: Record<string, string> = {
 /**
  * Whether the typed row `t` (contact_field_values, or a join of it) passes a number or date condition: its `num`
  * or `day`, the field's text typed once per write by the triggers on contacts with the parse the conditions used
- * to run per contact per count (contact_field_number / contact_field_day, migration 0050, ADR 0039).
+ * to run per contact per count (contact_field_number / contact_field_day, migration 0050, ADR 0039). Each test is
+ * written as the keys of an index, so it is one index range read index-only: contact_field_values_lookup_idx
+ * (account_id, field, num, day, contact_id) for numbers and dates, contact_field_values_month_idx (account_id,
+ * field, substr(day, 6, 2), day, contact_id — date rows only) for the month.
  */
 function typedTest(t: string, operator: string, v: string, ctx: SegmentContext): SQL {
   const row = sql.raw(t);
@@ -300,8 +429,9 @@ function typedTest(t: string, operator: string, v: string, ctx: SegmentContext):
       return sql`(${row}.num is null and ${row}.day > ${v}::text)`;
     default:
       // "Aniversário este mês": the month of the date written in the field against this month where the account
-      // is; 29 February birthdays belong to February in every year, leap or not.
-      return sql`(${row}.num is null and substr(${row}.day, 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text)`;
+      // is; 29 February birthdays belong to February in every year, leap or not. `day is not null`: the month
+      // index holds the date rows only.
+      return sql`(${row}.day is not null and substr(${row}.day, 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text)`;
   }
 }
 
@@ -338,17 +468,27 @@ function startOfDay(day: SQL, ctx: SegmentContext): SQL {
   return sql`(select (${day})::timestamp at time zone ${ctx.timeZone}::text)`;
 }
 
-function compileCondition(c: SegmentCondition, ctx: SegmentContext, sets: ContactSets, topLevel: boolean): SQL {
+function compileCondition(
+  c: SegmentCondition,
+  ctx: SegmentContext,
+  sets: ContactSets,
+  topLevel: boolean,
+  screened: boolean,
+): SQL {
   switch (c.type) {
     case 'field': {
       const x = fieldExpression(c.field, ctx);
       const v = (c.value ?? '').trim();
       if (typeof c.field === 'object' && typedFieldOperator(c.operator)) {
-        // A conjunct of the top-level E: a semi-join with the index range. Inside an OU the field is parsed, as
-        // below: a join of the typed rows there sends every contact through a hash probe and takes the contacts
-        // scan's filter away (at 1M contacts "aniversário OU (…)" measured 1.08–1.42× slower with one join per
-        // field, the worst nesting 1.3–1.5× with one per condition; docs/benchmarks.md, ADR 0039).
-        if (topLevel) return sets.has(typedFieldSet(c.field.custom, c.operator, v, ctx), true);
+        // The contacts the index range names (ADR 0039), a contact set like a list's members: a semi-join as a
+        // conjunct of the top-level E; inside an OU that every contact reaches (no E of several conditions
+        // between it and the root) the LEFT JOIN of the set every OU shares — a hash of the range (1/12 of the
+        // field's dates for a birthday), where the parse cost every contact ~1–2 µs. Below an E of several
+        // conditions the field is parsed, as below: only the contacts the E's cheaper conditions passed get
+        // there, and at 100k contacts the worst nesting measured 1.1–1.4× slower with its eight typed fields as
+        // joined sets (each contact probes every hash), 1.1–1.3× as correlated EXISTS (which keep the count off
+        // parallel workers); docs/benchmarks.md, session 9.
+        if (topLevel || !screened) return sets.has(typedFieldSet(c.field.custom, c.operator, v, ctx), topLevel);
       }
       switch (c.operator) {
         case 'equals':

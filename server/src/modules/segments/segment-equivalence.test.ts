@@ -79,6 +79,15 @@ const BIRTHS = [
   '03/11/1979',
   '1979-11-30',
   '',
+  // Month ends, leap days and impossible months around the month key of contact_field_values (migration 0052).
+  '1990-12-31',
+  '01/01/2000',
+  '31/12/1980',
+  '1984-02-29',
+  '29/02/2001',
+  '2001-00-10',
+  '1999-99-99',
+  '  ',
 ];
 const NAMES = [null, 'Ana Souza', 'BRUNO lima', 'Çécilia', 'davi', '', 'Eva 100%_x'];
 const STATUSES = ['subscribed', 'subscribed', 'subscribed', 'unsubscribed', 'bounced', 'complained'] as const;
@@ -95,7 +104,18 @@ const JOINED = [
   '2025-06-15T12:00:00Z',
 ];
 const DATES = ['2024-01-01', '2023-12-31', '2018-11-04', '2018-11-03', '2019-02-16', '1990-01-01', '2000-02-29'];
-const NOWS = ['2027-03-01T02:00:00Z', '2027-03-01T03:00:00Z', '2026-11-15T12:00:00Z', '2028-02-29T12:00:00Z'];
+/**
+ * "This month" where the account is (São Paulo, UTC−3): the last second of February / December there is
+ * already March / January in UTC, and a leap day.
+ */
+const NOWS = [
+  '2027-03-01T02:00:00Z',
+  '2027-03-01T03:00:00Z',
+  '2026-11-15T12:00:00Z',
+  '2028-02-29T12:00:00Z',
+  '2027-01-01T02:59:59Z',
+  '2027-01-01T03:00:00Z',
+];
 
 /** A migration's backfill statements into `table` (its `INSERT INTO table` statements, comment lines dropped). */
 function migrationInserts(file: string, table: string): string[] {
@@ -386,7 +406,15 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         type: fc.constant('field' as const),
         field: fc.constant({ custom: 'nascimento' }),
         operator: fc.constantFrom('date_on', 'date_before', 'date_after', 'birthday_this_month'),
-        value: fc.constantFrom('1985-02-15', '1990-03-01', '1985-11-03', '2000-02-29', '1979-11-30'),
+        value: fc.constantFrom(
+          '1985-02-15',
+          '1990-03-01',
+          '1985-11-03',
+          '2000-02-29',
+          '1979-11-30',
+          '1990-12-31',
+          '1999-12-31',
+        ),
       }) as fc.Arbitrary<SegmentCondition>,
       fc.record({
         type: fc.constant('list' as const),
@@ -459,6 +487,114 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     // The generator is not degenerate: most trees select some contacts but not all.
     expect(nonTrivial).toBeGreaterThan(CASES / 3);
   }, 600_000);
+
+  /** Engagement conditions nested in an OU (and beside top-level ones), for the explicit comparisons below. */
+  const engagementTrees = (): SegmentGroup[] => {
+    const e = (operator: 'opened_any' | 'clicked_any' | 'opened_none' | 'never_opened', campaigns?: number) =>
+      ({ type: 'engagement', operator, campaigns }) as SegmentCondition;
+    const city = {
+      type: 'field',
+      field: { custom: 'cidade' },
+      operator: 'equals',
+      value: 'recife',
+    } as SegmentCondition;
+    const bounced = { type: 'status', operator: 'is', value: 'bounced' } as SegmentCondition;
+    const any = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
+      type: 'group',
+      match: 'any',
+      conditions,
+    });
+    const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
+      type: 'group',
+      match: 'all',
+      conditions,
+    });
+    return [
+      // The bench's row: one flag whose value without a row is true ("nunca abriu").
+      any(city, e('opened_none', 3), e('never_opened')),
+      any(e('opened_any', 2), e('clicked_any', 1)),
+      any(city, all(e('opened_none', 2), e('never_opened'))),
+      any(all(e('opened_any', 1), e('clicked_any', 3), bounced), all(city, e('never_opened')), e('opened_none', 1)),
+      // A flag negated by NOT nothing: E of "não abriu" and "abriu" of different windows.
+      any(bounced, all(e('opened_none', 1), e('opened_any', 4))),
+      // Top-level "nunca abriu" beside nested engagement: the anti-join of first opens and a flag.
+      all(e('never_opened'), any(city, e('clicked_any', 2))),
+      // A top-level engagement conjunct: the whole row is joined, nested ones read it.
+      all(e('opened_any', 3), any(city, e('opened_none', 1), e('never_opened'))),
+      all(any(all(any(e('never_opened'), city), e('clicked_any', 5)), bounced)),
+    ];
+  };
+
+  /** Every rendering of `tree` against the previous compiler on the account (ids and the live count). */
+  const compareTree = async (accountId: string, tree: SegmentGroup) => {
+    const ctx = await segmentContextFor(db, accountId, [tree], recentSentCampaignIds, new Date());
+    const previous = await ids(
+      sql`select c.id::text as id from contacts c
+           where c.account_id = ${accountId} and ${compilePreviousSegment(tree, ctx)}`,
+    );
+    const compiled = compileSegment(tree, ctx);
+    const joined = await ids(
+      sql`select c.id::text as id from contacts c ${compiled.joins}
+           where c.account_id = ${accountId} and ${compiled.where}`,
+    );
+    const predicate = await ids(
+      sql`select c.id::text as id from contacts c
+           where c.account_id = ${accountId} and ${compileSegmentPredicate(tree, ctx)}`,
+    );
+    const label = JSON.stringify(tree);
+    expect(joined, label).toEqual(previous);
+    expect(predicate, label).toEqual(previous);
+    expect(await countSegment(db, accountId, tree, recentSentCampaignIds), label).toBe(previous.length);
+    return previous.length;
+  };
+
+  it('engagement conditions nested in OUs (one set when one group has them, the whole row otherwise) select the same contacts', async () => {
+    const sizes: number[] = [];
+    for (const tree of engagementTrees()) sizes.push(await compareTree(user.accountId, tree));
+    // Not degenerate: most select some contacts but not all.
+    expect(sizes.filter((n) => n > 0 && n < 240).length).toBeGreaterThan(5);
+  });
+
+  it('engagement inside OUs agrees with an empty campaign window and with contacts never mailed', async () => {
+    const other = await signUp(t, { verified: true });
+    const accountId = other.accountId;
+    await db.execute(
+      sql`insert into contacts (account_id, email, fields, status)
+          select ${accountId}::uuid, 'x' || g || '@exemplo.com.br',
+                 jsonb_build_object('cidade', case when g % 3 = 0 then 'Recife' else 'Natal' end),
+                 case when g % 7 = 0 then 'bounced' else 'subscribed' end
+            from generate_series(1, 30) g`,
+    );
+    // No sent campaign: every "últimas N" window is empty, and no contact has a segment_engagement row.
+    const sizes: number[] = [];
+    for (const tree of engagementTrees()) sizes.push(await compareTree(accountId, tree));
+    // One campaign sent to a third of the contacts (one failed), opened by two of them and clicked by one: the
+    // others were never mailed and have no row.
+    const [campaign] = await queryRows<{ id: string }>(
+      db,
+      sql`insert into campaigns (uuid, created_by, name, subject, status, started_at)
+          values (${randomUUID()}, ${accountId}, 'Única', 'Oi', 'sent', '2026-03-01T00:00:00Z') returning id`,
+    );
+    const campaignId = (campaign as { id: string }).id;
+    const mailed = await queryRows<{ id: number; contact_id: string }>(
+      db,
+      sql`insert into messages (campaign_id, account_id, contact_id, email, status, token, sent_at)
+          select ${campaignId}, ${accountId}, c.id, c.email, case when c.email = 'x3@exemplo.com.br' then 'failed' else 'sent' end,
+                 md5(c.id::text), now()
+            from contacts c where c.account_id = ${accountId} and right(split_part(c.email, '@', 1), 1) in ('1', '3', '5')
+          returning id, contact_id`,
+    );
+    expect(mailed.length).toBeGreaterThan(5);
+    const [a, b] = mailed.filter((m) => m.contact_id !== undefined);
+    await db.execute(
+      sql`insert into message_events (message_id, campaign_id, account_id, contact_id, kind, machine)
+          values (${a?.id}, ${campaignId}, ${accountId}, ${a?.contact_id}, 'open', false),
+                 (${a?.id}, ${campaignId}, ${accountId}, ${a?.contact_id}, 'click', false),
+                 (${b?.id}, ${campaignId}, ${accountId}, ${b?.contact_id}, 'open', false)`,
+    );
+    for (const tree of engagementTrees()) sizes.push(await compareTree(accountId, tree));
+    expect(sizes.filter((n) => n > 0 && n < 30).length).toBeGreaterThan(5);
+  });
 
   it('a campaign sent after earlier counts is folded in by the next count that needs it, and only once; events after it is sent and erased contacts too', async () => {
     const accountId = user.accountId;

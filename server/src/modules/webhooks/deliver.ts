@@ -145,7 +145,9 @@ export async function claimDueDeliveries(
                where d.endpoint_id = e.id and d.status = 'pending'
                  and (d.next_attempt_at, d.created_at) >= (e.after_at, e.after_created)
                  and d.next_attempt_at <= (select clock_timestamp())
-                 and d.id <> all(${pgTextArray([...(options.held ?? [])])}::uuid[])
+                 -- Computed once (an InitPlan): as a bare parameter cast, a generic plan parsed the array again
+                 -- for every row it tested.
+                 and d.id <> all(array(select unnest(${pgTextArray([...(options.held ?? [])])}::uuid[])))
                order by d.next_attempt_at, d.created_at
                limit e.room
                for update skip locked) d

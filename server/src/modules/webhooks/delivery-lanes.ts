@@ -13,6 +13,12 @@ import {
   recordAttempts,
   releaseClaims,
 } from './deliver';
+import type { DeliveryBirths } from './dispatch';
+
+/** Due keys compare as PostgreSQL's text of the two timestamps (one session time zone: same width and order). */
+function dueBefore(a: DueKey, b: DueKey): boolean {
+  return a.at < b.at || (a.at === b.at && a.created < b.created);
+}
 
 export interface DeliveryLanesOptions {
   db: Db;
@@ -38,10 +44,16 @@ export interface DeliveryLanesOptions {
  * Capacity is per endpoint: a slow or dead endpoint occupies at most `endpointConcurrency` attempts while every
  * other endpoint keeps being served, and nothing here runs on the sending engine's path.
  *
- * Claims reach one capacity ahead: an endpoint's claim takes up to twice its attempts in flight, and what cannot
- * start yet waits in the endpoint's queue, in due order, and starts as a slot frees. The next claim for the
- * endpoint comes when its queue is down to half a capacity — one claim statement per ~1.5 capacities of events
- * instead of one per handful of freed slots (a claim costs more database work than the attempts it starts).
+ * Claims reach ahead: an endpoint's claim takes up to its reach (in flight + queued), and what cannot start yet
+ * waits in the endpoint's queue, in due order, and starts as a slot frees. The next claim for the endpoint comes
+ * when its queue is running low. The reach is twice the endpoint's capacity, or two seconds of the endpoint's
+ * recent pace if that is more (up to 16 × the process's capacity): a fast endpoint is handed thousands at a time,
+ * a slow or dead one never more than twice its slots, and whatever is queued starts well within its lease.
+ *
+ * Deliveries born claimed (`births`, dispatch.ts): the dispatcher of this process asks for each endpoint's room
+ * and inserts that many of the endpoint's new deliveries already claimed by this process, handed over here in event
+ * order — no claim statement, no claim update. An endpoint with deliveries waiting in the index (its last claim
+ * or birth round had more than its room) gets no births until a claim has caught up with them: they are older.
  */
 export class WebhookDeliveryLanes {
   private readonly inFlight = new Map<string, number>();
@@ -54,6 +66,12 @@ export class WebhookDeliveryLanes {
   private totalSaturated = false;
   /** Endpoints with more due than their last claim took: where in their due order the next claim starts. */
   private readonly after = new Map<string, DueKey>();
+  /** Attempts ended per endpoint in the current second; its pace: attempts per second in the last second it had work. */
+  private paceNow = new Map<string, number>();
+  private readonly pace = new Map<string, number>();
+  private paceSince = 0;
+  /** When each queued delivery was claimed (or born claimed): a queue older than half a lease is given back. */
+  private readonly claimedAt = new Map<string, number>();
   /** Endpoints that answered 410 and are being disabled: nothing more is claimed or started for them meanwhile. */
   private readonly gone = new Set<string>();
   private running = false;
@@ -61,8 +79,8 @@ export class WebhookDeliveryLanes {
   private wakeUp: (() => void) | null = null;
   private wakeRequested = false;
   private readonly attempts = new Set<Promise<void>>();
-  /** Deliveries claimed by this process and not recorded yet (queued, attempting, or outcome waiting). */
-  private readonly held = new Set<string>();
+  /** Deliveries claimed by this process and not recorded yet (queued, attempting, or outcome waiting): since when. */
+  private readonly held = new Map<string, number>();
   private pending: AttemptOutcome[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -104,21 +122,199 @@ export class WebhookDeliveryLanes {
         // Their leases end on their own: due again then.
         this.options.logger.warn({ err: error }, 'webhook claims not released');
       }
-      for (const d of unstarted) this.held.delete(d.id);
+      for (const d of unstarted) {
+        this.held.delete(d.id);
+        this.claimedAt.delete(d.id);
+      }
     }
     await Promise.allSettled([...this.attempts]);
     await this.flush();
     this.options.attempt.connections.close();
   }
 
-  /** How many more deliveries a claim may take now: one capacity ahead of the attempts in flight. */
+  /**
+   * Elapsed time, the lanes' only clock read: an endpoint's pace per second, how long a queue has waited against
+   * its lease, whether a retry is due at once.
+   */
+  private now(): number {
+    return Date.now();
+  }
+
+  /** Twice an endpoint's capacity: the reach of an endpoint whose pace is unknown, slow or failing. */
+  private baseReach(): number {
+    return 2 * this.options.endpointConcurrency;
+  }
+
+  /**
+   * Each second, an endpoint that had work (attempts ended, in flight or queued) gets its pace measured again; an
+   * idle one keeps its last pace (idle says nothing of how fast it answers: the engine had nothing to report). An
+   * endpoint whose attempts all hang while more are queued ends none: its pace falls to 0.
+   */
+  private rollPace(now = this.now()): void {
+    const elapsed = now - this.paceSince;
+    if (elapsed < 1000) return;
+    const busy = new Set([...this.paceNow.keys(), ...this.inFlight.keys(), ...this.queued.keys()]);
+    for (const endpointId of busy) {
+      const measured = Math.round(((this.paceNow.get(endpointId) ?? 0) * 1000) / elapsed);
+      // With deliveries still queued the endpoint was kept busy: the second measured what it takes. Without, its
+      // work may have run out mid-second: the measure is a floor, and does not lower the pace.
+      const full = (this.queued.get(endpointId)?.length ?? 0) > 0;
+      this.pace.set(endpointId, full ? measured : Math.max(measured, this.pace.get(endpointId) ?? 0));
+    }
+    this.paceNow = new Map();
+    this.paceSince = now;
+  }
+
+  /**
+   * How many deliveries an endpoint may hold in this process (in flight + queued): two seconds of its pace over
+   * the last whole second, at least twice its capacity, at most 16 × the process's capacity. A queue of that size
+   * drains in about two seconds at the pace it was measured at — far inside a lease.
+   */
+  private reach(endpointId: string): number {
+    this.rollPace();
+    const pace = this.pace.get(endpointId) ?? 0;
+    return Math.min(16 * this.options.concurrency, Math.max(this.baseReach(), 2 * pace));
+  }
+
+  private heldBy(endpointId: string): number {
+    return (this.inFlight.get(endpointId) ?? 0) + (this.queued.get(endpointId)?.length ?? 0);
+  }
+
+  /** Endpoints this process knows of now: what a claim's or a birth's room is computed for. */
+  private knownEndpoints(): Set<string> {
+    return new Set([
+      ...this.inFlight.keys(),
+      ...this.queued.keys(),
+      ...this.pace.keys(),
+      ...this.after.keys(),
+      ...this.gone.keys(),
+    ]);
+  }
+
+  /** How many more deliveries this process may take now, all endpoints together. */
   private room(): number {
-    return 2 * this.options.concurrency - this.total - this.queuedTotal;
+    let cap = 2 * this.options.concurrency;
+    for (const endpointId of this.knownEndpoints()) cap += this.reach(endpointId) - this.baseReach();
+    return cap - this.total - this.queuedTotal;
+  }
+
+  /**
+   * How many engine batches (of `batchSize` messages) the dispatcher should expand now. Once an endpoint's pace is
+   * known to be fast (its reach above the base), the outbox is expanded only as far as the fastest such endpoint
+   * has room to take at birth: the rest waits in the outbox (one coalesced row per batch) for the next round —
+   * rather than born due into the index, where the claims that catch up with it walk every dead entry the run left
+   * behind (while any transaction anywhere in the cluster holds back the horizon, none is ever skipped cheaply).
+   * A slow or new endpoint's room does not hold the outbox back: with no fast endpoint, everything is expanded
+   * (what does not fit is born due, as before).
+   */
+  batchesToExpand(batchSize: number, most: number): number {
+    if (!this.running) return most;
+    let fast = false;
+    let batches = 0;
+    for (const endpointId of this.knownEndpoints()) {
+      const reach = this.reach(endpointId);
+      if (this.gone.has(endpointId) || reach <= this.baseReach()) continue;
+      fast = true;
+      if (this.after.has(endpointId)) continue;
+      const room = reach - this.heldBy(endpointId);
+      // At least one batch once half the reach is free, whatever the batch size: an idle endpoint keeps the pace
+      // of its last busy second, which may be below one batch's worth — it must still be fed.
+      batches = Math.max(batches, Math.floor(room / Math.max(1, batchSize)), room >= reach / 2 ? 1 : 0);
+    }
+    if (!fast) return most;
+    return Math.min(most, batches);
+  }
+
+  /** The dispatcher's side (dispatch.ts): what this process takes at birth, and how it receives it. */
+  readonly births: DeliveryBirths = {
+    plan: () => {
+      if (!this.running || this.room() <= 0) return null;
+      const rooms = new Map<string, number>();
+      for (const endpointId of this.knownEndpoints()) {
+        const blocked = this.after.has(endpointId) || this.gone.has(endpointId);
+        rooms.set(endpointId, blocked ? 0 : Math.max(0, this.reach(endpointId) - this.heldBy(endpointId)));
+      }
+      return {
+        claimToken: newClaimToken(),
+        leaseSeconds: this.options.leaseSeconds,
+        rooms,
+        defaultRoom: this.baseReach(),
+      };
+    },
+    adopt: (born, overflow) => this.adopt(born, overflow),
+  };
+
+  private adopt(born: ClaimedDelivery[], overflow: Map<string, DueKey>): void {
+    if (!this.running) {
+      // Stopping meanwhile: due again at once for any worker.
+      if (born.length > 0) {
+        void releaseClaims(this.options.db, born).catch((error: unknown) =>
+          this.options.logger.warn({ err: error }, 'webhook claims not released'),
+        );
+      }
+      return;
+    }
+    // Deliveries born due past an endpoint's room are younger than those born claimed: the next claim starts there.
+    for (const [endpointId, key] of overflow) {
+      if (!this.after.has(endpointId)) this.after.set(endpointId, key);
+      this.saturated.add(endpointId);
+    }
+    const now = this.now();
+    const touched = new Set<string>();
+    for (const delivery of born) {
+      this.held.set(delivery.id, now);
+      this.claimedAt.set(delivery.id, now);
+      this.enqueue(delivery);
+      touched.add(delivery.endpointId);
+    }
+    for (const endpointId of touched) this.startQueued(endpointId);
+    if (overflow.size > 0) this.wake();
+  }
+
+  /** Into its endpoint's queue at its place in due order (almost always the end: from the back). */
+  private enqueue(delivery: ClaimedDelivery): void {
+    this.queuedTotal++;
+    const queue = this.queued.get(delivery.endpointId);
+    if (!queue) {
+      this.queued.set(delivery.endpointId, [delivery]);
+      return;
+    }
+    let i = queue.length;
+    while (i > 0 && dueBefore(delivery.dueKey, (queue[i - 1] as ClaimedDelivery).dueKey)) i--;
+    queue.splice(i, 0, delivery);
+  }
+
+  /**
+   * An endpoint whose queue has waited half a lease (it slowed down after its reach was set by a faster pace) keeps
+   * two capacities and gives the rest back — due again at once, at their places in the due order — before any other
+   * worker could take them a second time when their leases end.
+   */
+  private async giveBackStale(): Promise<void> {
+    const limit = this.now() - (this.options.leaseSeconds * 1000) / 2;
+    for (const [endpointId, queue] of this.queued) {
+      const head = queue[0];
+      if (!head || (this.claimedAt.get(head.id) ?? limit) > limit || queue.length <= this.baseReach()) continue;
+      const back = queue.splice(this.baseReach());
+      this.queuedTotal -= back.length;
+      this.pace.delete(endpointId);
+      this.paceNow.delete(endpointId);
+      this.after.delete(endpointId); // given back behind the start: the next claim starts at the beginning
+      try {
+        await releaseClaims(this.options.db, back);
+      } catch (error) {
+        this.options.logger.warn({ err: error }, 'webhook claims not released');
+      }
+      for (const d of back) {
+        this.held.delete(d.id);
+        this.claimedAt.delete(d.id);
+      }
+    }
   }
 
   private async loop(): Promise<void> {
     while (this.running) {
       let claimed = 0;
+      await this.giveBackStale();
       const free = this.room();
       if (free > 0) {
         try {
@@ -149,19 +345,26 @@ export class WebhookDeliveryLanes {
   }
 
   private async claim(free: number): Promise<number> {
-    const { endpointConcurrency, leaseSeconds } = this.options;
-    const reach = 2 * endpointConcurrency;
-    // What an endpoint already has claimed in this process: in flight and queued.
-    const busy = new Map(this.inFlight);
-    for (const [endpointId, queue] of this.queued) busy.set(endpointId, (busy.get(endpointId) ?? 0) + queue.length);
-    for (const endpointId of this.gone) busy.set(endpointId, reach);
+    const { leaseSeconds } = this.options;
+    const base = this.baseReach();
+    // What an endpoint already holds in this process (in flight and queued), less the reach its pace adds to the
+    // base: the claim's room per endpoint is base - busy.
+    const busy = new Map<string, number>();
+    for (const endpointId of this.knownEndpoints()) {
+      busy.set(endpointId, this.heldBy(endpointId) - (this.reach(endpointId) - base));
+    }
+    for (const endpointId of this.gone) busy.set(endpointId, base);
+    const roomOf = (endpointId: string) => base - (busy.get(endpointId) ?? 0);
+    const now = this.now();
     const claimed = await claimDueDeliveries(this.options.db, {
       claimToken: newClaimToken(),
       leaseSeconds,
-      perEndpoint: reach,
+      perEndpoint: base,
       total: free,
       busy,
-      held: this.held,
+      // Only a delivery held past half its lease can be due again in the table (an attempt outlasting it): the
+      // others need not be excluded, and a claim tests every row it takes against this list.
+      held: new Set([...this.held].filter(([, since]) => since < now - (leaseSeconds * 1000) / 2).map(([id]) => id)),
       after: this.after,
     });
     const perEndpoint = new Map<string, number>();
@@ -169,18 +372,16 @@ export class WebhookDeliveryLanes {
     for (const delivery of claimed) {
       perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
       lastKey.set(delivery.endpointId, delivery.dueKey); // claims come in due order: the last one wins
-      this.held.add(delivery.id);
-      const queue = this.queued.get(delivery.endpointId);
-      if (queue) queue.push(delivery);
-      else this.queued.set(delivery.endpointId, [delivery]);
-      this.queuedTotal++;
+      this.held.set(delivery.id, now);
+      this.claimedAt.set(delivery.id, now);
+      this.enqueue(delivery);
     }
     this.totalSaturated = claimed.length >= free;
     // An endpoint that got all the room it had in this claim may have more due. Judged by the room at claim time,
     // not by what is claimed now: attempts that ended during the claim left room that nothing would refill before
     // the idle poll (a fast endpoint was served in bursts, one per WEBHOOKS_DISPATCH_MS).
     for (const [endpointId, n] of perEndpoint) {
-      if (n >= reach - (busy.get(endpointId) ?? 0)) {
+      if (n >= roomOf(endpointId)) {
         this.saturated.add(endpointId);
         this.after.set(endpointId, lastKey.get(endpointId) as DueKey);
       }
@@ -188,7 +389,7 @@ export class WebhookDeliveryLanes {
     // An endpoint that got less than its room has nothing more due past its start: the next claim starts at the
     // beginning again, and finds whatever became due behind the start (a late outbox event, an ended lease).
     for (const endpointId of [...this.after.keys()]) {
-      const room = reach - (busy.get(endpointId) ?? 0);
+      const room = roomOf(endpointId);
       if (room > 0 && (perEndpoint.get(endpointId) ?? 0) < room) this.after.delete(endpointId);
     }
     for (const endpointId of perEndpoint.keys()) this.startQueued(endpointId);
@@ -215,6 +416,7 @@ export class WebhookDeliveryLanes {
   }
 
   private launch(delivery: ClaimedDelivery): void {
+    this.claimedAt.delete(delivery.id);
     this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
     this.total++;
     const attempt = attemptDelivery(this.options.attempt, delivery)
@@ -238,6 +440,8 @@ export class WebhookDeliveryLanes {
    * one runs is filled together by the next.
    */
   private release(endpointId: string): void {
+    this.rollPace();
+    this.paceNow.set(endpointId, (this.paceNow.get(endpointId) ?? 0) + 1);
     const left = (this.inFlight.get(endpointId) ?? 1) - 1;
     if (left === 0) this.inFlight.delete(endpointId);
     else this.inFlight.set(endpointId, left);
@@ -247,7 +451,8 @@ export class WebhookDeliveryLanes {
       if (this.total < this.options.concurrency) for (const other of [...this.queued.keys()]) this.startQueued(other);
     }
     const queuedHere = this.queued.get(endpointId)?.length ?? 0;
-    if (queuedHere <= this.options.endpointConcurrency / 2 && this.saturated.delete(endpointId)) this.wake();
+    const low = Math.max(this.options.endpointConcurrency / 2, this.reach(endpointId) / 4);
+    if (queuedHere <= low && this.saturated.delete(endpointId)) this.wake();
     else if (this.totalSaturated && this.queuedTotal <= this.options.concurrency / 2) {
       this.totalSaturated = false;
       this.wake();
@@ -260,7 +465,10 @@ export class WebhookDeliveryLanes {
     if (!queue) return;
     this.queued.delete(endpointId);
     this.queuedTotal -= queue.length;
-    for (const d of queue) this.held.delete(d.id);
+    for (const d of queue) {
+      this.held.delete(d.id);
+      this.claimedAt.delete(d.id);
+    }
   }
 
   private record(outcome: AttemptOutcome): void {
@@ -291,7 +499,7 @@ export class WebhookDeliveryLanes {
         await applyEndpointEffects(this.options.effects, batch);
         for (const o of batch) if (o.effect === 'gone') this.gone.delete(o.endpointId);
         // A retry due at once (no back-off configured) is claimed now rather than at the next poll.
-        const now = Date.now();
+        const now = this.now();
         if (batch.some((o) => o.retryAt && o.retryAt.getTime() <= now)) this.wake();
       } catch (error) {
         // Unrecorded attempts are attempted again when their lease ends (at least once, never lost).

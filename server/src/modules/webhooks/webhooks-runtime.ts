@@ -71,8 +71,10 @@ export async function startWebhookWorker(deps: {
   const dispatchOnce = async () => {
     let total = 0;
     for (;;) {
-      const batches = await expandEventBatches(db);
-      const events = await dispatchEvents(db);
+      // The new deliveries this process has room for are born claimed by its lanes (ADR 0026, session 9).
+      const expand = lanes.batchesToExpand(config.SENDING_BATCH_SIZE, 20);
+      const batches = expand > 0 ? await expandEventBatches(db, expand, lanes.births) : 0;
+      const events = await dispatchEvents(db, 500, lanes.births);
       total += batches + events;
       if (batches + events > 0) lanes.wake();
       if (batches === 0 && events === 0) {

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { queryRows } from '../../db/database';
+import { startCampaignSend } from '../campaigns/start-campaign-send';
+import { createListWithContacts, createReadyCampaign, creditAccount } from '../sending/testing/send-fixtures';
 import { claimDueDeliveries, type DueKey, newClaimToken } from './deliver';
 import { emitWebhookEvent } from './emit-event';
 import { createSecretBox } from './signing';
@@ -127,7 +130,13 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
     const logger = pino({ level: 'silent' });
 
     async function startWorker(
-      options: { endpointConcurrency?: number; strict?: boolean; timeoutMs?: number; idlePollMs?: number } = {},
+      options: {
+        endpointConcurrency?: number;
+        strict?: boolean;
+        timeoutMs?: number;
+        idlePollMs?: number;
+        leaseSeconds?: number;
+      } = {},
     ): Promise<WebhookWorker> {
       return startWebhookWorker({
         config: {
@@ -135,6 +144,7 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
           ...(options.strict ? { WEBHOOKS_ALLOW_PRIVATE_URLS: false } : {}),
           ...(options.timeoutMs ? { WEBHOOKS_TIMEOUT_MS: options.timeoutMs } : {}),
           ...(options.idlePollMs ? { WEBHOOKS_DISPATCH_MS: options.idlePollMs } : {}),
+          ...(options.leaseSeconds ? { WEBHOOKS_LEASE_SECONDS: options.leaseSeconds } : {}),
         },
         db: t.database.db,
         mailer: t.mailer,
@@ -716,6 +726,130 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       }
       const order = receiver.on_path('/ordered').map((r) => JSON.parse(r.body).data.name);
       expect(order).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c3']);
+    });
+
+    /**
+     * `count` messages of the user's account marked sent and the engine's coalesced outbox rows for them, `perBatch`
+     * each, as the engine writes them (the hot path: expanded by the dispatcher, deliveries born claimed). Returns
+     * the message ids in event order.
+     */
+    async function engineBatches(user: SignedInUser, count: number, perBatch: number): Promise<string[]> {
+      const db = t.database.db;
+      await creditAccount(db, user.accountId, 10_000_000);
+      const tag = crypto.randomUUID().slice(0, 8);
+      const emails = Array.from({ length: count }, (_, i) => `m${i}-${tag}@exemplo.com.br`);
+      const { listId } = await createListWithContacts(db, user.accountId, emails, { cidade: 'Recife' });
+      const campaignId = await createReadyCampaign(db, user.accountId, { includeListIds: [listId] });
+      await startCampaignSend(db, user.accountId, campaignId, null);
+      await db.execute(sql`update messages set status = 'sent', sent_at = now() where campaign_id = ${campaignId}`);
+      const ids = (
+        await queryRows<{ id: string }>(
+          db,
+          sql`select id::text as id from messages where campaign_id = ${campaignId} order by id`,
+        )
+      ).map((r) => r.id);
+      for (let i = 0; i < ids.length; i += perBatch) {
+        await db.execute(
+          sql`insert into webhook_event_batches (account_id, type, message_ids)
+              values (${user.accountId}, 'message.delivered', ${`{${ids.slice(i, i + perBatch).join(',')}}`}::bigint[])`,
+        );
+      }
+      return ids;
+    }
+    const messageIdOf = (r: { body: string }) => (JSON.parse(r.body) as { data: { messageId: string } }).data.messageId;
+
+    it('deliveries born claimed by three workers: every engine event once; a hung endpoint of another account holds only its slots', async () => {
+      const hung: http.ServerResponse[] = [];
+      receiver.on('/born-hung', (_n, _req, res) => hung.push(res));
+      const live = await createEndpoint(owner, '/born-live', ['message.delivered']);
+      const stuck = await createEndpoint(other, '/born-hung', ['message.delivered']);
+      await worker.stop();
+      // A lease longer than the test: what a hung attempt holds is not taken again by another worker meanwhile.
+      const workers = await Promise.all(
+        [1, 2, 3].map(() => startWorker({ endpointConcurrency: 2, timeoutMs: 60_000, leaseSeconds: 300 })),
+      );
+      try {
+        const liveIds = await engineBatches(owner, 150, 20);
+        const stuckIds = await engineBatches(other, 30, 10);
+        // The three dispatchers race for the outbox rows; each worker's lanes take what its dispatcher has room for.
+        await Promise.all(workers.map((w) => w.dispatchOnce()));
+        await until(async () => {
+          await Promise.all(workers.map((w) => w.dispatchOnce()));
+          return receiver.on_path('/born-live').length >= 150;
+        }, 'every live event at the receiver');
+        const got = receiver.on_path('/born-live');
+        expect(got).toHaveLength(150);
+        expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(150);
+        expect(got.map(messageIdOf).sort()).toEqual([...liveIds].sort());
+        // The hung endpoint got at most its two slots in each worker; none of it settled.
+        expect(receiver.on_path('/born-hung').length).toBeLessThanOrEqual(6);
+        expect((await deliveries(other, stuck.id)).every((d) => d.status === 'pending')).toBe(true);
+        // It comes back: every one of its events arrives, once.
+        receiver.on('/born-hung', (_n, _req, res) => res.writeHead(200).end());
+        for (const res of hung.splice(0)) res.writeHead(200).end();
+        await until(async () => {
+          await Promise.all(workers.map((w) => w.dispatchOnce()));
+          const items = await deliveries(other, stuck.id);
+          return items.length === 30 && items.every((d) => d.status === 'succeeded') ? items : null;
+        }, 'the hung endpoint to be served');
+        const late = receiver.on_path('/born-hung');
+        expect(late).toHaveLength(30);
+        expect(late.map(messageIdOf).sort()).toEqual([...stuckIds].sort());
+        const liveDone = await deliveries(owner, live.id, '?limit=200');
+        expect(liveDone.filter((d) => d.status === 'succeeded' && d.attempts === 1)).toHaveLength(150);
+        // Room for the tests after this one (an account has a limited number of endpoints).
+        for (const [user, id] of [
+          [owner, live.id],
+          [other, stuck.id],
+        ] as const) {
+          const res = await t.app.inject({
+            method: 'DELETE',
+            url: `/api/webhooks/endpoints/${id}`,
+            headers: user.headers,
+          });
+          expect(res.statusCode).toBe(204);
+        }
+      } finally {
+        receiver.on('/born-hung', (_n, _req, res) => res.writeHead(200).end());
+        for (const res of hung.splice(0)) res.writeHead(200).end();
+        await Promise.all(workers.map((w) => w.stop()));
+        worker = await startWorker();
+      }
+    });
+
+    it('engine events to a slow endpoint: first attempts leave in event order, born claimed or claimed; a retry follows', async () => {
+      let failed = false;
+      receiver.on('/born-ordered', (n, _req, res) => {
+        const fail = n === 7 && !failed;
+        if (fail) failed = true;
+        setTimeout(() => res.writeHead(fail ? 500 : 200).end(), 5);
+      });
+      const ep = await createEndpoint(owner, '/born-ordered', ['message.delivered']);
+      await worker.stop();
+      // One slot: requests leave one at a time. Room for two at birth: most of each round goes through claims.
+      const lanes = await startWorker({ endpointConcurrency: 1 });
+      try {
+        const ids = await engineBatches(owner, 40, 10);
+        await until(async () => {
+          await lanes.dispatchOnce();
+          const items = await deliveries(owner, ep.id);
+          return items.length === 40 && items.every((d) => d.status === 'succeeded') ? items : null;
+        }, 'the forty events');
+        const order = receiver.on_path('/born-ordered').map(messageIdOf);
+        expect(order).toHaveLength(41);
+        const firsts = order.filter((id, i) => order.indexOf(id) === i);
+        expect(firsts).toEqual(ids);
+        expect(order.lastIndexOf(ids[7] as string)).toBeGreaterThan(7);
+        const res = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/webhooks/endpoints/${ep.id}`,
+          headers: owner.headers,
+        });
+        expect(res.statusCode).toBe(204);
+      } finally {
+        await lanes.stop();
+        worker = await startWorker();
+      }
     });
 
     it('a 410 from a slow endpoint disables it: what was in flight ends, everything still pending fails at once', async () => {
