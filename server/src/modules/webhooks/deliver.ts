@@ -67,6 +67,51 @@ export type ClaimedEndpoint = Pick<
   'enabled' | 'url' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt'
 >;
 
+/** The columns every statement that hands out deliveries reads: the claim, and the dispatcher's births. */
+export interface DeliveryRow {
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+  due_at: string;
+  due_created: string;
+  enabled: boolean;
+  url: string;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | string | null;
+}
+
+function endpointOfRow(r: DeliveryRow): ClaimedEndpoint {
+  return {
+    enabled: r.enabled,
+    url: r.url,
+    secretCiphertext: r.secret_ciphertext,
+    previousSecretCiphertext: r.previous_secret_ciphertext,
+    previousSecretExpiresAt: r.previous_secret_expires_at ? new Date(r.previous_secret_expires_at) : null,
+  };
+}
+
+export function deliveryOfRow(
+  r: DeliveryRow,
+  id: string,
+  claimToken: string,
+  runAttempts: number,
+  endpoint: ClaimedEndpoint = endpointOfRow(r),
+): ClaimedDelivery {
+  return {
+    id,
+    claimToken,
+    endpointId: r.endpoint_id,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    runAttempts,
+    body: r.body,
+    endpoint,
+    dueKey: { at: r.due_at, created: r.due_created },
+  };
+}
+
 /**
  * A position in an endpoint's due order (next_attempt_at, created_at), as PostgreSQL's own text so no precision is
  * lost on the way through JavaScript.
@@ -108,21 +153,7 @@ export async function claimDueDeliveries(
   const afterIds = [...(options.after?.keys() ?? [])];
   const afterAt = afterIds.map((id) => options.after?.get(id)?.at ?? '-infinity');
   const afterCreated = afterIds.map((id) => options.after?.get(id)?.created ?? '-infinity');
-  const rows = await queryRowsNamed<{
-    id: string;
-    endpoint_id: string;
-    event_id: string;
-    event_type: string;
-    run_attempts: number;
-    body: string;
-    due_at: string;
-    due_created: string;
-    enabled: boolean;
-    url: string;
-    secret_ciphertext: string;
-    previous_secret_ciphertext: string | null;
-    previous_secret_expires_at: Date | string | null;
-  }>(
+  const rows = await queryRowsNamed<DeliveryRow & { id: string; run_attempts: number }>(
     db,
     'webhooks_claim_due_v2',
     // Both ends of the scan are index conditions on webhook_deliveries_due_idx: the start (the endpoint's `after`
@@ -174,26 +205,10 @@ export async function claimDueDeliveries(
   for (const r of rows) {
     let endpoint = endpoints.get(r.endpoint_id);
     if (!endpoint) {
-      endpoint = {
-        enabled: r.enabled,
-        url: r.url,
-        secretCiphertext: r.secret_ciphertext,
-        previousSecretCiphertext: r.previous_secret_ciphertext,
-        previousSecretExpiresAt: r.previous_secret_expires_at ? new Date(r.previous_secret_expires_at) : null,
-      };
+      endpoint = endpointOfRow(r);
       endpoints.set(r.endpoint_id, endpoint);
     }
-    claimed.push({
-      id: r.id,
-      claimToken: options.claimToken,
-      endpointId: r.endpoint_id,
-      eventId: r.event_id,
-      eventType: r.event_type,
-      runAttempts: Number(r.run_attempts),
-      body: r.body,
-      endpoint,
-      dueKey: { at: r.due_at, created: r.due_created },
-    });
+    claimed.push(deliveryOfRow(r, r.id, options.claimToken, Number(r.run_attempts), endpoint));
   }
   return claimed;
 }

@@ -2,7 +2,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
-import type { ClaimedDelivery, DueKey } from './deliver';
+import { type ClaimedDelivery, type DeliveryRow, type DueKey, deliveryOfRow } from './deliver';
 import { webhookDeliveries } from './webhooks.db';
 
 // The outbox side of webhooks: engine batches and outbox events become deliveries (webhook_deliveries), which
@@ -30,21 +30,10 @@ export interface DeliveryBirths {
   adopt(born: ClaimedDelivery[], overflow: Map<string, DueKey>): void;
 }
 
-interface BornRow {
+interface BornRow extends DeliveryRow {
   n: number;
   id: string | null;
   born: boolean;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  body: string;
-  due_at: string;
-  due_created: string;
-  enabled: boolean;
-  url: string;
-  secret_ciphertext: string;
-  previous_secret_ciphertext: string | null;
-  previous_secret_expires_at: Date | string | null;
 }
 
 /**
@@ -102,23 +91,7 @@ function handOver(rows: BornRow[], births: DeliveryBirths | undefined, claimToke
       overflow.set(r.endpoint_id, { at: r.due_at, created: r.due_created });
       continue;
     }
-    born.push({
-      id: r.id,
-      claimToken: claimToken as string,
-      endpointId: r.endpoint_id,
-      eventId: r.event_id,
-      eventType: r.event_type,
-      runAttempts: 0,
-      body: r.body,
-      endpoint: {
-        enabled: r.enabled,
-        url: r.url,
-        secretCiphertext: r.secret_ciphertext,
-        previousSecretCiphertext: r.previous_secret_ciphertext,
-        previousSecretExpiresAt: r.previous_secret_expires_at ? new Date(r.previous_secret_expires_at) : null,
-      },
-      dueKey: { at: r.due_at, created: r.due_created },
-    });
+    born.push(deliveryOfRow(r, r.id, claimToken as string, 0));
   }
   if (births && (born.length > 0 || overflow.size > 0)) births.adopt(born, overflow);
   return Number(rows[0]?.n ?? 0);
