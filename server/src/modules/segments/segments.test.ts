@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
-import { asDb, type Db, queryRows } from '../../db/database';
+import { type Db, queryRows } from '../../db/database';
 import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { createReadyCampaign, creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
-import { countSegment, previewSegment, segmentReadSettings } from './segments';
+import { countSegment, previewSegment } from './segments';
 
 const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
   type: 'group',
@@ -376,24 +376,5 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
     const scheduled = await post(user, `/api/campaigns/${id}/schedule`, { scheduledAt: when });
     expect(scheduled.statusCode, scheduled.body).toBe(200);
     expect(scheduled.json().status).toBe('scheduled');
-  });
-
-  it('a segment read plans with its own settings, inside its transaction only', async () => {
-    const read = async (segment: { hasSets: boolean }) =>
-      db.transaction(async (tx) => {
-        for (const setting of segmentReadSettings(segment)) await tx.execute(sql.raw(setting));
-        const [row] = await queryRows<Record<string, string>>(
-          asDb(tx),
-          sql`select current_setting('jit') as jit, current_setting('random_page_cost') as page,
-                     current_setting('enable_nestloop') as nestloop, current_setting('work_mem') as mem`,
-        );
-        return row;
-      });
-    const [before] = await queryRows<{ page: string }>(db, sql`select current_setting('random_page_cost') as page`);
-    // Index pages priced as memory reads, so a tree that needs no custom field can read contacts by an index.
-    expect(await read({ hasSets: false })).toMatchObject({ jit: 'off', page: '1.1', nestloop: 'on' });
-    expect(await read({ hasSets: true })).toMatchObject({ jit: 'off', page: '1.1', nestloop: 'off', mem: '64MB' });
-    const [after] = await queryRows<{ page: string }>(db, sql`select current_setting('random_page_cost') as page`);
-    expect(after?.page).toBe(before?.page);
   });
 });

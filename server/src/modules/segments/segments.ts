@@ -177,24 +177,13 @@ export async function deleteSegment(
  */
 async function readSegment<T>(db: Db, segment: CompiledSegment, query: SQL): Promise<T[]> {
   return db.transaction(async (tx) => {
-    for (const setting of segmentReadSettings(segment)) await tx.execute(sql.raw(setting));
+    await tx.execute(sql`set local jit = off`);
+    if (segment.hasSets) {
+      await tx.execute(sql`set local enable_nestloop = off`);
+      await tx.execute(sql.raw(`set local work_mem = '${SEGMENT_WORK_MEM}'`));
+    }
     return queryRows<T>(asDb(tx), query);
   });
-}
-
-/**
- * The settings of a segment read (readSegment), each a `set local`. random_page_cost 1.1: a count reads the
- * account's contacts, its sets and their indexes from memory, where the default 4.0 prices an index page like a
- * disk seek — the planner then reads the contacts' whole heap (each row with its custom fields) for a tree that
- * needs only their ids and sign-up dates, where an index-only scan of contacts_account_created_idx reads a third
- * of it (lists, engagement, sign-up date rows; docs/benchmarks.md "Segments — session 10").
- */
-export function segmentReadSettings(segment: Pick<CompiledSegment, 'hasSets'>): string[] {
-  const settings = ['set local jit = off', 'set local random_page_cost = 1.1'];
-  if (segment.hasSets) {
-    settings.push('set local enable_nestloop = off', `set local work_mem = '${SEGMENT_WORK_MEM}'`);
-  }
-  return settings;
 }
 
 /** How many of the account's contacts match the tree (any status: the editor's live count). */
