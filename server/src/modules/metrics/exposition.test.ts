@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Counter, formatFamily, Histogram, labelKey } from './exposition';
+import { Counter, formatFamily, Histogram, type Labels, labelKey } from './exposition';
 
 describe('Prometheus text exposition 0.0.4', () => {
   it('writes HELP, TYPE and escaped label values', () => {
@@ -32,7 +32,7 @@ describe('Prometheus text exposition 0.0.4', () => {
   });
 
   it('keeps one series per distinct label set, whatever characters the values carry', () => {
-    const sets = [
+    const sets: Labels[] = [
       {},
       { a: '' },
       { a: 'x' },
