@@ -76,6 +76,24 @@ export function Textarea({
   );
 }
 
+/** The round check mark of a finished step (e-mail confirmed, top-up paid); the colours come from the caller. */
+export function SuccessMark({ className }: { className: string }) {
+  return (
+    <span className={cn('flex h-16 w-16 items-center justify-center rounded-full', className)}>
+      <svg
+        viewBox="0 0 24 24"
+        className="h-8 w-8"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.5"
+        aria-hidden="true"
+      >
+        <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+    </span>
+  );
+}
+
 export function Stat({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
   return (
     <Card className="p-4">

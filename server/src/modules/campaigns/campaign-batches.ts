@@ -1,12 +1,23 @@
 import type { SkipReason } from '@carteiro/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
+import { prebuildStatement, queryPrebuilt, queryRows } from '../../db/database';
 import { audienceLists } from '../contacts/count-recipients';
 import { ineligibilityReasonSql } from '../contacts/recipient-eligibility';
 import { carveBatchSql, claimDueBatchSql } from '../sending/message-queue';
 import { campaignAudience } from './campaign-audience';
 import { campaigns } from './campaigns.db';
+
+/**
+ * The campaigns in status sending, asked on every tick of every worker (an idle one ticks every pollMs): its text
+ * built once per process, not through drizzle's query builder on each tick (~100 µs of the worker's CPU per tick in
+ * bench:api's profile, more than the query itself).
+ */
+const SENDING_CAMPAIGNS = prebuildStatement(
+  'campaign_batches_sending_campaigns',
+  {},
+  () => sql`select ${campaigns.id} as id from ${campaigns} where ${campaigns.status} = 'sending'`,
+);
 
 /** A batch this worker holds (message_batches row, status sending) and its messages due now. */
 export interface ClaimedBatch {
@@ -50,7 +61,14 @@ export class CampaignBatches {
 
   /** The campaigns in status sending: the ones the lanes claim from. */
   async sendingCampaigns(): Promise<string[]> {
-    const rows = await this.db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.status, 'sending'));
+    const rows = await queryPrebuilt<{ id: string }, Record<string, never>>(
+      this.db,
+      SENDING_CAMPAIGNS,
+      {},
+      {
+        named: true,
+      },
+    );
     return rows.map((row) => row.id);
   }
 

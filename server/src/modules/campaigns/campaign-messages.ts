@@ -198,16 +198,7 @@ export class CampaignMessages {
   ): WireMessage | Promise<WireMessage> {
     if (context.tracking.plan.perMessage || !context.frame) return this.assembleSlow(context, message, rendered);
     const html = trackMessageHtml(context.tracking, rendered.html, message.token, linkIds);
-    const raw = buildMimeMessage(context.frame, {
-      messageId: message.token,
-      to: message.email,
-      toName: message.name,
-      subject: rendered.subject,
-      unsubscribeUrl: messageLinks(context.linkBase, context.id, message.token).unsubscribeUrl,
-      text: rendered.text,
-      html,
-    });
-    return this.wireMessage(context, message, raw);
+    return this.wireMessage(context, message, buildCampaignMime(context, message, rendered, html));
   }
 
   /**
@@ -226,16 +217,7 @@ export class CampaignMessages {
           publicUrl: context.linkBase,
         })
       : trackMessageHtml(context.tracking, rendered.html, message.token);
-    const raw = buildMimeMessage(context.frame as MessageFrame, {
-      messageId: message.token,
-      to: message.email,
-      toName: message.name,
-      subject: rendered.subject,
-      unsubscribeUrl: messageLinks(context.linkBase, context.id, message.token).unsubscribeUrl,
-      text: rendered.text,
-      html,
-    });
-    return this.wireMessage(context, message, raw);
+    return this.wireMessage(context, message, buildCampaignMime(context, message, rendered, html));
   }
 
   private wireMessage(context: CampaignContext, message: ClaimedMessage, raw: Buffer): WireMessage {
@@ -349,4 +331,22 @@ export class CampaignMessages {
 
 function final(id: number, status: 'failed', code: number | null, response: string): Outcome {
   return { id, status, nextAttemptAt: null, code, enhancedCode: null, response, policy: false };
+}
+
+/** A campaign message's MIME through the account's frame, with its tracked HTML and its own unsubscribe link. */
+function buildCampaignMime(
+  context: CampaignContext,
+  message: ClaimedMessage,
+  rendered: RenderedMessage,
+  html: string,
+): Buffer {
+  return buildMimeMessage(context.frame as MessageFrame, {
+    messageId: message.token,
+    to: message.email,
+    toName: message.name,
+    subject: rendered.subject,
+    unsubscribeUrl: messageLinks(context.linkBase, context.id, message.token).unsubscribeUrl,
+    text: rendered.text,
+    html,
+  });
 }

@@ -91,8 +91,8 @@ export class CampaignSender implements ClaimSource {
     });
   }
 
-  /** The schedule sweep, the A/B decisions and the campaigns to claim from. */
-  async prepare(): Promise<void> {
+  /** The schedule sweep, the A/B decisions (on a housekeeping `sweep`) and the campaigns to claim from. */
+  async prepare(sweep = true): Promise<void> {
     const { db, logger, settings } = this.worker;
     const now = this.worker.clock();
     if (now.getTime() - this.lastSweep >= settings.scheduleSweepSeconds * 1000) {
@@ -105,8 +105,10 @@ export class CampaignSender implements ClaimSource {
       );
     }
     // A/B tests whose wait is over: the winner is chosen and its held recipients queued (once, any worker).
-    for (const decided of await decideDueAbTests(db, now)) {
-      logger.info(decided, 'A/B test decided');
+    if (sweep) {
+      for (const decided of await decideDueAbTests(db, now)) {
+        logger.info(decided, 'A/B test decided');
+      }
     }
     this.active = await this.batches.sendingCampaigns();
   }
@@ -176,10 +178,14 @@ export class CampaignSender implements ClaimSource {
     }
   }
 
-  /** Finishes the active campaigns with nothing left, and cancelled ones whose in-flight messages are recorded. */
-  async settle(): Promise<void> {
+  /**
+   * Finishes the active campaigns with nothing left, and (on a housekeeping `sweep`) cancelled ones whose in-flight
+   * messages are recorded.
+   */
+  async settle(sweep = true): Promise<void> {
     const { db, logger, settings } = this.worker;
-    for (const campaignId of [...this.active, ...(await unsettledCancelledCampaigns(db))]) {
+    const cancelled = sweep ? await unsettledCancelledCampaigns(db) : [];
+    for (const campaignId of [...this.active, ...cancelled]) {
       const result = await finishCampaignIfDone(db, campaignId);
       if (!result) continue;
       this.messages.forget(campaignId);

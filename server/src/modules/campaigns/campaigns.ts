@@ -159,6 +159,24 @@ export async function deleteCampaign(db: Db, accountId: string, id: string): Pro
   if (rows.length === 0) throw notEditable(refusal);
 }
 
+/**
+ * What a new draft made from another campaign carries over as the message itself (beside its subject, which each
+ * maker decides): the duplicate and the resend to non-openers both start from it, so a content column added to
+ * campaigns is added here once.
+ */
+export function messageContentOf(original: CampaignRow) {
+  return {
+    preheader: original.preheader,
+    fromName: original.fromName,
+    fromEmail: original.fromEmail,
+    replyTo: original.replyTo,
+    template: original.template,
+    templateProject: original.templateProject,
+    trackOpens: original.trackOpens,
+    trackClicks: original.trackClicks,
+  };
+}
+
 /** A new draft with the same content, named "Cópia de …", a new uuid, no schedule and zero counters. */
 export async function duplicateCampaign(db: Db, accountId: string, id: string): Promise<CampaignView> {
   const original = await findCampaignRow(db, accountId, id);
@@ -169,18 +187,11 @@ export async function duplicateCampaign(db: Db, accountId: string, id: string): 
       createdBy: accountId,
       name: `Cópia de ${original.name}`.slice(0, 200),
       subject: original.subject,
-      preheader: original.preheader,
-      fromName: original.fromName,
-      fromEmail: original.fromEmail,
-      replyTo: original.replyTo,
+      ...messageContentOf(original),
       includeListIds: original.includeListIds,
       excludeListIds: original.excludeListIds,
       includeSegmentIds: original.includeSegmentIds,
       resendOfCampaignId: original.resendOfCampaignId,
-      template: original.template,
-      templateProject: original.templateProject,
-      trackOpens: original.trackOpens,
-      trackClicks: original.trackClicks,
       abTest: original.abTest,
       status: 'draft',
     })

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
 import { type CampaignView, toCampaignView } from './campaign-view';
-import { findCampaignRow } from './campaigns';
+import { findCampaignRow, messageContentOf } from './campaigns';
 import { campaigns } from './campaigns.db';
 
 /**
@@ -30,16 +30,9 @@ export async function resendToNonOpeners(
       createdBy: accountId,
       name: (input.name ?? `Reenvio para quem não abriu: ${original.name}`).slice(0, 200),
       subject: input.subject ?? original.subject,
-      preheader: original.preheader,
-      fromName: original.fromName,
-      fromEmail: original.fromEmail,
-      replyTo: original.replyTo,
+      ...messageContentOf(original),
       excludeListIds: original.excludeListIds,
       resendOfCampaignId: original.id,
-      template: original.template,
-      templateProject: original.templateProject,
-      trackOpens: original.trackOpens,
-      trackClicks: original.trackClicks,
       status: 'draft',
     })
     .returning();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Counter, formatFamily, Histogram } from './exposition';
+import { Counter, formatFamily, Histogram, type Labels, labelKey } from './exposition';
 
 describe('Prometheus text exposition 0.0.4', () => {
   it('writes HELP, TYPE and escaped label values', () => {
@@ -29,5 +29,34 @@ describe('Prometheus text exposition 0.0.4', () => {
       'd_seconds_count{route="/a"} 3',
       '',
     ]);
+  });
+
+  it('keeps one series per distinct label set, whatever characters the values carry', () => {
+    const sets: Labels[] = [
+      {},
+      { a: '' },
+      { a: 'x' },
+      { a: 'x', b: '' },
+      { b: 'x' },
+      { a: 'x\u0000b' },
+      { a: 'x', b: '\u0000' },
+      { a: 'x\u0001b\u0000' },
+      { a: '\u0002' },
+      { 'a\u0000x': '' },
+      { method: 'POST', route: '/api/v1/messages', status: '201' },
+      { method: 'POST', route: '/api/v1/messages', status: '202' },
+    ];
+    const keys = sets.map(labelKey);
+    expect(new Set(keys).size).toBe(sets.length);
+    // The same labels built anew share their key (one series, counted together).
+    expect(labelKey({ method: 'POST', route: '/api/v1/messages', status: '201' })).toBe(keys[10]);
+    const c = new Counter('r_total', 'R.');
+    for (const labels of [...sets, ...sets]) c.inc({ ...labels });
+    const lines = c
+      .render()
+      .split('\n')
+      .filter((l) => l.startsWith('r_total'));
+    expect(lines).toHaveLength(sets.length);
+    for (const line of lines) expect(line.endsWith(' 2')).toBe(true);
   });
 });

@@ -78,4 +78,47 @@ describe.each(DATABASE_KINDS)('the delivery worker over claim sources on %s', (k
     await worker.tick();
     expect(log.filter((l) => l === 'stream:0')).toHaveLength(2);
   });
+
+  it('hands the sources a housekeeping sweep on the first tick, then once every sweepMs of its clock', async () => {
+    const log: string[] = [];
+    const clock = testClock(new Date('2026-11-26T10:00:00Z'));
+    const source: ClaimSource = {
+      prepare: async (sweep) => void log.push(`prepare:${sweep}`),
+      sendBatch: async () => 0,
+      settle: async (sweep) => void log.push(`settle:${sweep}`),
+    };
+    const worker = new TestWorker(
+      { ...deps(), settings: testSenderSettings({ concurrency: 1, sweepMs: 1_000 }), clock: clock.now },
+      [source],
+    );
+    await worker.tick();
+    await worker.tick();
+    clock.advance(999);
+    await worker.tick();
+    clock.advance(1);
+    await worker.tick();
+    await worker.tick();
+    clock.advance(-5_000); // a clock moved back sweeps at once
+    await worker.tick();
+    expect(log).toEqual([
+      'prepare:true',
+      'settle:true',
+      'prepare:false',
+      'settle:false',
+      'prepare:false',
+      'settle:false',
+      'prepare:true',
+      'settle:true',
+      'prepare:false',
+      'settle:false',
+      'prepare:true',
+      'settle:true',
+    ]);
+    // sweepMs 0 (the tests' settings): every tick sweeps.
+    log.length = 0;
+    const eager = new TestWorker({ ...deps(), clock: clock.now }, [source]);
+    await eager.tick();
+    await eager.tick();
+    expect(log).toEqual(['prepare:true', 'settle:true', 'prepare:true', 'settle:true']);
+  });
 });

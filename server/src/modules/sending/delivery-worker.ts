@@ -30,12 +30,15 @@ export interface WorkerContext {
  * its claim and build; the pipeline's shared steps (sign-step, relay-delivery, batch-outcomes) do the rest.
  */
 export interface ClaimSource {
-  /** Once per tick, before the lanes: the source's sweeps and the streams it will claim from. */
-  prepare?(): Promise<void>;
+  /**
+   * Once per tick, before the lanes: the streams it will claim from, and with `sweep` (at most every
+   * `settings.sweepMs`) its housekeeping sweeps.
+   */
+  prepare?(sweep: boolean): Promise<void>;
   /** Claim → build → sign → deliver → record of one claim on `relay`; the messages processed (0: nothing due). */
   sendBatch(relay: number): Promise<number>;
-  /** Once per tick, after the lanes (e.g. finishing the campaigns with nothing left). */
-  settle?(): Promise<void>;
+  /** Once per tick, after the lanes (e.g. finishing the campaigns with nothing left); `sweep` as for prepare. */
+  settle?(sweep: boolean): Promise<void>;
   /**
    * After an empty claim the worker asks this source again only this many ms later (across ticks), so a busy
    * worker pays about one empty claim per interval; unset: asked every round.
@@ -57,6 +60,12 @@ export interface WorkerDeps {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A lane hands back to the loop this often, so new campaigns, leases and schedules are looked at. */
 const LANE_SLICE_MS = 5_000;
+/**
+ * The housekeeping sweeps' interval when settings.sweepMs is unset: a dead worker's batches go back to the queue
+ * at most this much after their lease (SENDING_LEASE_SECONDS) expired, an A/B test is decided and a cancelled
+ * campaign settled at most this much later than on the next tick.
+ */
+export const DEFAULT_SWEEP_MS = 1_000;
 
 /**
  * The delivery loop of one worker process, the same for every stream: each tick re-queues the batches of an
@@ -74,6 +83,8 @@ export class DeliveryWorker {
   private readonly sources: ClaimSource[] = [];
   private readonly idleUntil = new Map<ClaimSource, number>();
   private stopped = false;
+  /** When the last housekeeping sweep ran (worker clock, ms); null: never. */
+  private lastSweepAt: number | null = null;
   private loop: Promise<void> | null = null;
 
   constructor(private readonly deps: WorkerDeps) {
@@ -124,14 +135,27 @@ export class DeliveryWorker {
 
   /** One round of the loop. True when some message was processed (the loop then goes on at once). */
   async tick(): Promise<boolean> {
-    const requeued = await requeueExpiredBatches(this.deps.db, this.settings.leaseSeconds);
-    if (requeued > 0)
-      this.deps.logger.warn({ batches: requeued }, 'sending engine: re-queued the batches of an expired lease');
-    for (const source of this.sources) await source.prepare?.();
+    const sweep = this.sweepDue();
+    if (sweep) {
+      const requeued = await requeueExpiredBatches(this.deps.db, this.settings.leaseSeconds);
+      if (requeued > 0)
+        this.deps.logger.warn({ batches: requeued }, 'sending engine: re-queued the batches of an expired lease');
+    }
+    for (const source of this.sources) await source.prepare?.(sweep);
     const lanes = Array.from({ length: this.settings.concurrency }, (_, lane) => this.runLane(lane));
     const processed = (await Promise.all(lanes)).reduce((a, b) => a + b, 0);
-    for (const source of this.sources) await source.settle?.();
+    for (const source of this.sources) await source.settle?.(sweep);
     return processed > 0;
+  }
+
+  /** True (and noted) when the housekeeping sweeps are due on this tick: the first tick, then every sweepMs. */
+  private sweepDue(): boolean {
+    const now = this.context.clock().getTime();
+    const every = this.settings.sweepMs ?? DEFAULT_SWEEP_MS;
+    // A clock moved back (a test's) sweeps at once rather than waiting for it to catch up.
+    if (this.lastSweepAt !== null && now >= this.lastSweepAt && now - this.lastSweepAt < every) return false;
+    this.lastSweepAt = now;
+    return true;
   }
 
   /** Asks every source in turn for one claim on this lane's relay until none had work or the slice is over. */

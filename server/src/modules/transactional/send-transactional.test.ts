@@ -6,6 +6,7 @@ import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../../../test/support/sign-in';
 import type { TestApp } from '../../../test/support/test-app';
+import { testClock } from '../../../test/support/test-clock';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
@@ -456,5 +457,57 @@ describe.each(DATABASE_KINDS)('transactional send through the engine on %s', (ki
       sql`select coalesce(sum(amount_millis), 0)::int as n from ledger_entries where account_id = ${accountId} and kind in ('send', 'refund')`,
     );
     expect(charged?.n).toBe(-5);
+  });
+
+  it('re-queues a dead worker’s batch on the housekeeping sweep: at most sweepMs after its lease expired', async () => {
+    const accountId = await account(1_000);
+    const before = sink.messages.length;
+    const result = await sendTransactional(db, accountId, [message({ to: { email: 'varre@destino.com.br' } })], {
+      publicUrl: PUBLIC_URL,
+    });
+    const id = result.messages[0]?.id as string;
+    const dying = new TransactionalLanes({
+      db,
+      workerId: 'morto-2',
+      settings: testSenderSettings(),
+      signers: [],
+      logger: pino({ level: 'silent' }),
+      leases: new BatchLeases(db, 'morto-2', 60, pino({ level: 'silent' })),
+      deliver: async () => {
+        throw new Error('processo morto');
+      },
+    });
+    await expect(dying.sendBatch()).rejects.toThrow('processo morto');
+    const clock = testClock(new Date('2026-11-26T10:00:00Z'));
+    const live = harness.newSender({
+      settings: testSenderSettings({ leaseSeconds: 60, sweepMs: 1_000 }),
+      logger: pino({ level: 'silent' }),
+      clock: clock.now,
+    });
+    await live.tick(); // the first tick sweeps: the lease still holds
+    await db.execute(
+      sql`update message_batches set claimed_at = now() - interval '10 minutes' where claimed_by = 'morto-2'`,
+    );
+    const held = async () =>
+      (
+        await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from message_batches where claimed_by = 'morto-2' and status = 'sending'`,
+        )
+      )[0]?.n;
+    // Within the interval (worker clock) the ticks do not sweep: the batch stays with the dead worker…
+    clock.advance(999);
+    await live.tick();
+    await live.tick();
+    expect(await held()).toBe(1);
+    expect((await rowsOf([id]))[0]?.status).toBe('queued');
+    // …and the first tick past it re-queues it; delivered once.
+    clock.advance(1);
+    await live.tick();
+    expect(await held()).toBe(0);
+    clock.advance(1_000); // past the stream's idle re-check after the empty claims above
+    const [row] = await drain(live, [id]);
+    expect(row).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(received('varre@destino.com.br', before)).toHaveLength(1);
   });
 });

@@ -93,53 +93,41 @@ export async function unsubscribeRoutes(app: FastifyInstance, opts: { db: Db }):
     return html(reply, 200, renderOneClickDone(found));
   });
 
-  app.post<{ Params: { token: string } }>('/u/:token/confirm', noCsrf, async (request, reply) => {
-    const found = await target(request.params.token);
-    if (!found) return html(reply, 404, renderNotFoundPage());
-    await unsubscribeByMessage(db, found, 'page');
-    const fresh = (await target(request.params.token)) as UnsubscribeTarget;
-    const lists = await findPreferenceLists(db, fresh);
-    return html(
-      reply,
-      200,
-      renderUnsubscribePage(request.params.token, fresh, lists, 'Pronto: sua inscrição foi cancelada.'),
-    );
-  });
+  /**
+   * The page's forms: find the message's recipient (404 page when the token is unknown), apply the change, and show
+   * the page again as it now stands with a notice. A refused change (AppError) answers its status and text.
+   */
+  const pageAction = (
+    path: string,
+    notice: string,
+    change: (
+      found: UnsubscribeTarget,
+      request: { headers: Record<string, unknown>; body: unknown },
+    ) => Promise<unknown>,
+  ) =>
+    app.post<{ Params: { token: string } }>(path, noCsrf, async (request, reply) => {
+      const found = await target(request.params.token);
+      if (!found) return html(reply, 404, renderNotFoundPage());
+      try {
+        await change(found, request);
+      } catch (error) {
+        if (error instanceof AppError)
+          return reply.code(error.status).type('text/plain; charset=utf-8').send(error.message);
+        throw error;
+      }
+      const fresh = (await target(request.params.token)) as UnsubscribeTarget;
+      return html(
+        reply,
+        200,
+        renderUnsubscribePage(request.params.token, fresh, await findPreferenceLists(db, fresh), notice),
+      );
+    });
 
-  app.post<{ Params: { token: string } }>('/u/:token/preferences', noCsrf, async (request, reply) => {
-    const found = await target(request.params.token);
-    if (!found) return html(reply, 404, renderNotFoundPage());
-    const keep = fieldsOf(request).list ?? [];
-    try {
-      await savePreferences(db, found, keep);
-    } catch (error) {
-      if (error instanceof AppError)
-        return reply.code(error.status).type('text/plain; charset=utf-8').send(error.message);
-      throw error;
-    }
-    const fresh = (await target(request.params.token)) as UnsubscribeTarget;
-    return html(
-      reply,
-      200,
-      renderUnsubscribePage(request.params.token, fresh, await findPreferenceLists(db, fresh), 'Preferências salvas.'),
-    );
-  });
-
-  app.post<{ Params: { token: string } }>('/u/:token/resubscribe', noCsrf, async (request, reply) => {
-    const found = await target(request.params.token);
-    if (!found) return html(reply, 404, renderNotFoundPage());
-    try {
-      await resubscribe(db, found);
-    } catch (error) {
-      if (error instanceof AppError)
-        return reply.code(error.status).type('text/plain; charset=utf-8').send(error.message);
-      throw error;
-    }
-    const fresh = (await target(request.params.token)) as UnsubscribeTarget;
-    return html(
-      reply,
-      200,
-      renderUnsubscribePage(request.params.token, fresh, await findPreferenceLists(db, fresh), 'Inscrição reativada.'),
-    );
-  });
+  pageAction('/u/:token/confirm', 'Pronto: sua inscrição foi cancelada.', (found) =>
+    unsubscribeByMessage(db, found, 'page'),
+  );
+  pageAction('/u/:token/preferences', 'Preferências salvas.', (found, request) =>
+    savePreferences(db, found, fieldsOf(request).list ?? []),
+  );
+  pageAction('/u/:token/resubscribe', 'Inscrição reativada.', (found) => resubscribe(db, found));
 }

@@ -121,6 +121,9 @@ export function testSenderSettings(overrides: Partial<SenderSettings> = {}): Sen
     leaseSeconds: 60,
     pollMs: 20,
     scheduleSweepSeconds: 1,
+    // Tests tick the worker a few times in a row and expect each tick's housekeeping (delivery-worker.test.ts
+    // tests the interval itself).
+    sweepMs: 0,
     publicUrl: 'https://app.carteiro.test',
     bounceDomain: 'bounces.carteiro.test',
     listIdDomain: 'carteiro.test',

@@ -1,6 +1,7 @@
 import '@/lib/i18n/app-messages';
 import { Link, useSearchParams } from 'react-router';
 import { AuthLayout, FormMessage } from '@/components/auth-layout';
+import { SuccessMark } from '@/components/kit';
 import { buttonVariants } from '@/components/ui/button';
 import { useI18n } from '@/lib/i18n';
 
@@ -29,18 +30,7 @@ export function EmailVerifiedPage() {
     <AuthLayout title={t('auth.verified.title')} subtitle={t('auth.verified.subtitle')}>
       <div className="space-y-6">
         <div className="flex justify-center">
-          <span className="flex h-16 w-16 items-center justify-center rounded-full bg-emerald-100 text-emerald-700">
-            <svg
-              viewBox="0 0 24 24"
-              className="h-8 w-8"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.5"
-              aria-hidden="true"
-            >
-              <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
-          </span>
+          <SuccessMark className="bg-emerald-100 text-emerald-700" />
         </div>
         <Link to="/dashboard" className={buttonVariants({ size: 'lg', className: 'w-full' })}>
           {t('auth.verified.goToDashboard')}

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '@/components/coming-soon-page';
+import { SuccessMark } from '@/components/kit';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -110,18 +111,7 @@ export function TopupPage() {
       ) : topup.data.status === 'paid' ? (
         <Card className="border-emerald-300 bg-emerald-50" data-testid="topup-paid">
           <CardContent className="flex flex-col items-center gap-4 py-10 text-center">
-            <span className="flex h-16 w-16 items-center justify-center rounded-full bg-emerald-600 text-white">
-              <svg
-                viewBox="0 0 24 24"
-                className="h-8 w-8"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2.5"
-                aria-hidden="true"
-              >
-                <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
-            </span>
+            <SuccessMark className="bg-emerald-600 text-white" />
             <span className="rounded-full bg-emerald-600 px-3 py-1 text-sm font-semibold text-white" role="status">
               {t('balance.topup.paidBadge')}
             </span>
