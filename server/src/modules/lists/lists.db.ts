@@ -45,8 +45,6 @@ export const listMemberships = pgTable(
     // A list's subscribed members read without the heap (an index-only scan once vacuum has set the visibility
     // map): what every segment list condition and a campaign's list audience select. status is not in the
     // primary key, so reading the members through it fetched every row (ADR 0016, session 11 amendment).
-    index('list_memberships_subscribed_idx')
-      .on(t.listId, t.contactId)
-      .where(sql`${t.status} = 'subscribed'`),
+    index('list_memberships_subscribed_idx').on(t.listId, t.contactId).where(sql`${t.status} = 'subscribed'`),
   ],
 );

@@ -533,7 +533,10 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       all(any(all(any(e('never_opened'), city), e('clicked_any', 5)), bounced)),
       // Several nested groups and no engagement conjunct: the row narrowed to one boolean per test, with a
       // top-level "nunca abriu" among them (true without a row) and the same window in two groups.
-      all(e('never_opened'), any(all(city, e('clicked_any', 2)), all(bounced, e('opened_none', 1)), e('opened_any', 2))),
+      all(
+        e('never_opened'),
+        any(all(city, e('clicked_any', 2)), all(bounced, e('opened_none', 1)), e('opened_any', 2)),
+      ),
       any(
         all(e('opened_any', 2), city),
         all(e('never_opened'), bounced),
