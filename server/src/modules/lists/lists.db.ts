@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
 
@@ -38,5 +39,12 @@ export const listMemberships = pgTable(
     status: text('status', { enum: MEMBERSHIP_STATUSES }).notNull().default('subscribed'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.listId, t.contactId] }), index('list_memberships_contact_idx').on(t.contactId)],
+  (t) => [
+    primaryKey({ columns: [t.listId, t.contactId] }),
+    index('list_memberships_contact_idx').on(t.contactId),
+    // A list's subscribed members read without the heap (an index-only scan once vacuum has set the visibility
+    // map): what every segment list condition and a campaign's list audience select. status is not in the
+    // primary key, so reading the members through it fetched every row (ADR 0016, session 11 amendment).
+    index('list_memberships_subscribed_idx').on(t.listId, t.contactId).where(sql`${t.status} = 'subscribed'`),
+  ],
 );

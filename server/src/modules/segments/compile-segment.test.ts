@@ -65,19 +65,35 @@ describe('compiled segment: operand order inside E and OU', () => {
     expect(compiled.hasSets).toBe(true);
   });
 
-  it('reads every opened/clicked condition of several groups from one join of the whole segment_engagement row', () => {
+  it('reads the engagement conditions of several nested groups from one join of the row narrowed to a boolean per test', () => {
     const several: SegmentGroup = {
       type: 'group',
-      match: 'any',
+      match: 'all',
       conditions: [
-        tree,
-        { type: 'engagement', operator: 'clicked_any', campaigns: 1 },
-        { type: 'engagement', operator: 'opened_none', campaigns: 1 },
+        { type: 'engagement', operator: 'never_opened' },
+        {
+          type: 'group',
+          match: 'any',
+          conditions: [
+            tree,
+            { type: 'engagement', operator: 'clicked_any', campaigns: 1 },
+            { type: 'engagement', operator: 'opened_none', campaigns: 1 },
+          ],
+        },
       ],
     };
     const compiled = compileSegment(several, ctx);
-    expect(text(compiled.joins).match(/segment_engagement/g)).toHaveLength(1);
-    expect(text(compiled.where)).toContain('g.last_clicked_campaign_id');
+    const joins = text(compiled.joins);
+    const where = text(compiled.where);
+    expect(joins.match(/segment_engagement/g)).toHaveLength(1);
+    // Each test is a column of the joined sub-query; the tree reads only those columns, never the row's own.
+    expect(joins).toMatch(/left join \(select g\.contact_id, .* as e1, .* as e4 from segment_engagement g/s);
+    expect(where).not.toContain('g.last_');
+    expect(where).not.toContain('g.ever_opened');
+    // Without a row a contact never opened ("is not false" of a null) and opened, clicked and missed nothing.
+    expect(where).toContain('g.e1 is not false');
+    expect(where).toContain('g.e2 is true');
+    expect(where).toContain('g.e4 is true');
     expect(compiled.hasSets).toBe(true);
   });
 

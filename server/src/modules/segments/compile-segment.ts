@@ -55,13 +55,11 @@ export interface CompiledSegment {
  */
 export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
   const rowJoined = readsEngagementRow(tree);
-  const sets = new ContactSets(
-    'join',
-    rowJoined,
-    rowJoined && !conjunctReadsEngagementRow(tree, true) && engagementGroups(tree, true) === 1,
-  );
+  const nestedOnly = rowJoined && !conjunctReadsEngagementRow(tree, true);
+  const flagged = nestedOnly && engagementGroups(tree, true) === 1;
+  const sets = new ContactSets('join', rowJoined, flagged, nestedOnly && !flagged);
   const where = compileGroup(tree, ctx, sets, true);
-  return { joins: sets.joins(), where, hasSets: sets.named };
+  return { joins: sets.joins(ctx), where, hasSets: sets.named };
 }
 
 /**
@@ -84,17 +82,22 @@ interface ContactSet {
 class ContactSets {
   private readonly joined = new Map<string, { alias: string; query: SQL }>();
   private engagementJoin: SQL | null = null;
+  /** The narrow row's columns (`narrow`): each engagement test of the tree, evaluated on the row as e1, e2, … */
+  private readonly engagementColumns: SQL[] = [];
   named = false;
   /**
    * `rowJoined`: the tree reads the contact's segment_engagement row anyway (an opened/clicked/não abriu
    * condition), so "nunca abriu" is a column of that row rather than a second join of tracking's first opens.
    * `flagged`: the tree's opened/clicked/não abriu conditions are all nested in OUs and sit in one group: they
    * are read as one contact set (engagementFlag) instead of the whole row.
+   * `narrow`: they are all nested in OUs, in several groups: the row is joined once, narrowed to one boolean per
+   * test (engagementRow).
    */
   constructor(
     readonly mode: 'join' | 'exists',
     private readonly rowJoined = false,
     private readonly flagged = false,
+    private readonly narrow = false,
   ) {}
 
   /** Whether the engagement conditions nested in an OU are read as one contact set (engagementFlag). */
@@ -128,6 +131,7 @@ class ContactSets {
     return this.engagementRow(
       ctx,
       positive ? sql`g.${column} = any(${campaigns})` : sql`(g.${column} = any(${campaigns})) is true`,
+      false,
     );
   }
 
@@ -144,6 +148,7 @@ class ContactSets {
       ctx,
       sql`(${topLevel ? delivered : sql`(${delivered}) is true`}
            and (g.last_opened_campaign_id = any(${campaigns})) is not true)`,
+      false,
     );
   }
 
@@ -154,7 +159,7 @@ class ContactSets {
    */
   neverOpened(ctx: SegmentContext, topLevel: boolean): SQL {
     if (this.mode === 'join' && this.rowJoined && !(this.flagged && topLevel)) {
-      return this.engagementRow(ctx, sql`g.ever_opened is not true`);
+      return this.engagementRow(ctx, sql`g.ever_opened is not true`, true);
     }
     return sql`not ${this.has(
       {
@@ -165,12 +170,28 @@ class ContactSets {
     )}`;
   }
 
-  /** A test on the contact's segment_engagement row `g`: its column check with joins, a probe as a predicate. */
-  private engagementRow(ctx: SegmentContext, test: SQL): SQL {
+  /**
+   * A test on the contact's segment_engagement row `g`: its column check with joins, a probe as a predicate.
+   * `missing`: the test's value for a contact without a row (a positive top-level test's null counts as false).
+   *
+   * `narrow` (several groups nested in OUs read the row, none as a conjunct of the top-level E): the row is joined
+   * as `(select g.contact_id, <test 1> as e1, … from segment_engagement g) g`, each test `g.eN is true` (or `is not
+   * false` when a missing row passes it). A test that is not null-strict is evaluated where the row is read (the
+   * planner carries it as a placeholder), so the hash holds the id and a few booleans instead of the three campaign
+   * ids and the flag of every row: the worst nesting at 1M measured 0.92× the whole row (docs/benchmarks.md,
+   * session 11). Every such test is null-safe (`is true` / `is not true`), so eN is never null for a contact with
+   * a row, and null exactly when there is none.
+   */
+  private engagementRow(ctx: SegmentContext, test: SQL, missing: boolean): SQL {
     this.named = true;
     if (this.mode === 'exists') {
       return sql`exists (select 1 from segment_engagement g where g.account_id = ${ctx.accountId}
                           and g.contact_id = c.id and ${test})`;
+    }
+    if (this.narrow) {
+      this.engagementColumns.push(test);
+      const column = sql.raw(`g.e${this.engagementColumns.length}`);
+      return missing ? sql`${column} is not false` : sql`${column} is true`;
     }
     this.engagementJoin ??= sql`left join segment_engagement g
                                   on g.account_id = ${ctx.accountId} and g.contact_id = c.id`;
@@ -197,11 +218,18 @@ class ContactSets {
     return missing ? sql`not ${differs}` : differs;
   }
 
-  joins(): SQL {
+  joins(ctx: SegmentContext): SQL {
     const parts = [...this.joined.values()].map(
       ({ alias, query }) => sql`left join (${query}) ${sql.raw(alias)} on ${sql.raw(alias)}.contact_id = c.id`,
     );
     if (this.engagementJoin) parts.push(this.engagementJoin);
+    if (this.engagementColumns.length > 0) {
+      const columns = this.engagementColumns.map((test, i) => sql`${test} as ${sql.raw(`e${i + 1}`)}`);
+      parts.push(
+        sql`left join (select g.contact_id, ${sql.join(columns, sql`, `)} from segment_engagement g
+                        where g.account_id = ${ctx.accountId}) g on g.contact_id = c.id`,
+      );
+    }
     return sql.join(parts, sql` `);
   }
 }

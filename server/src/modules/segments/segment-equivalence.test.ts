@@ -531,10 +531,22 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       // A top-level engagement conjunct: the whole row is joined, nested ones read it.
       all(e('opened_any', 3), any(city, e('opened_none', 1), e('never_opened'))),
       all(any(all(any(e('never_opened'), city), e('clicked_any', 5)), bounced)),
+      // Several nested groups and no engagement conjunct: the row narrowed to one boolean per test, with a
+      // top-level "nunca abriu" among them (true without a row) and the same window in two groups.
+      all(
+        e('never_opened'),
+        any(all(city, e('clicked_any', 2)), all(bounced, e('opened_none', 1)), e('opened_any', 2)),
+      ),
+      any(
+        all(e('opened_any', 2), city),
+        all(e('never_opened'), bounced),
+        all(e('clicked_any', 1), e('opened_none', 3)),
+        all(any(e('opened_none', 2), e('never_opened')), e('clicked_any', 4)),
+      ),
     ];
   };
 
-  it('engagement conditions nested in OUs (one set when one group has them, the whole row otherwise) select the same contacts', async () => {
+  it('engagement conditions nested in OUs (one set when one group has them, the narrowed row otherwise) select the same contacts', async () => {
     const sizes: number[] = [];
     for (const tree of engagementTrees()) sizes.push((await compareTree(user.accountId, tree)).length);
     // Not degenerate: most select some contacts but not all.

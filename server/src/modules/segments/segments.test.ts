@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
-import { type Db, queryRows } from '../../db/database';
+import { asDb, type Db, queryRows } from '../../db/database';
 import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { createReadyCampaign, creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
+import { compileSegment } from './compile-segment';
 import { countSegment, previewSegment } from './segments';
 
 const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
@@ -125,6 +126,37 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
     expect(await count(all({ type: 'subscribed_at', operator: 'after', value: '2023-12-31' }))).toBe(4);
     // Account B sees only its own contact.
     expect(await count(all(custom('plano', 'equals', 'ouro')), b)).toBe(1);
+  });
+
+  it("a list condition reads the list's subscribed members from their own index (list_memberships_subscribed_idx), at the top and inside an OU", async () => {
+    // status is not in list_memberships' key: without an index whose predicate the set's `status = 'subscribed'`
+    // implies, the members are read from the heap (migration 0054, docs/benchmarks.md session 11). Scans other
+    // than an index's are priced out here so the plan shows whether the compiled query can use it at all.
+    const ctx = {
+      accountId: a.accountId,
+      customFieldKeys: new Set<string>(),
+      listIds: new Set([vip, news]),
+      timeZone: 'America/Sao_Paulo',
+      now: new Date(),
+      recentCampaignIds: [],
+    };
+    for (const tree of [
+      all({ type: 'list', operator: 'in', listId: vip }),
+      any({ type: 'list', operator: 'not_in', listId: vip }, { type: 'list', operator: 'in', listId: news }),
+    ]) {
+      const segment = compileSegment(tree, ctx);
+      const plan = await db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        await tx.execute(sql`set local enable_bitmapscan = off`);
+        return queryRows<{ 'QUERY PLAN': string }>(
+          asDb(tx),
+          sql`explain select count(*) from contacts c ${segment.joins} where c.account_id = ${a.accountId} and ${segment.where}`,
+        );
+      });
+      const text = plan.map((r) => r['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/Index (Only )?Scan using list_memberships_subscribed_idx/);
+      expect(text).not.toMatch(/list_memberships_list_id_contact_id_pk/);
+    }
   });
 
   it('"aniversário este mês" in America/Sao_Paulo: 29 February in a common year, and the month turning at midnight there', async () => {
