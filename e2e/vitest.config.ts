@@ -12,7 +12,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 240_000,
     pool: 'forks',
-    maxWorkers: 1,
-    fileParallelism: false,
+    // Two files at a time, one per core: each starts its own app (own free port, own DATA_DIR copy, bounce receiver
+    // off, mail catcher on port 0 — support/app.ts) and its own Chromium, and signs up its own accounts, so two
+    // files never share state; most of a file's time is the app's and the browser's waits, not CPU.
+    maxWorkers: 2,
   },
 });
