@@ -22,6 +22,11 @@ export default defineConfig({
           globalSetup: ['server/test/support/server-build.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // One process per worker runs file after file, the app's modules imported once: with isolation each file
+          // paid a fresh process and module graph (1.5–2.7 s CPU to import the app, docs/benchmarks.md "per-file
+          // fixed costs"). Files still never share a database; module state that names rows of one (serial ids) is
+          // kept per Db (campaign-links.ts, send-transactional.ts) — a cache keyed by a serial id must be too.
+          isolate: false,
         },
         resolve: { alias: { '@carteiro/shared': new URL('./shared/src/index.ts', import.meta.url).pathname } },
       },

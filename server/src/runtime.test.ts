@@ -18,7 +18,10 @@ async function occupyDefaultBouncePort(): Promise<net.Server | null> {
   });
 }
 
-describe('runtime (role all)', () => {
+// Each test starts the whole runtime on a fresh DATA_DIR: PGlite's initdb and every migration (≈ 6 s of CPU), not the
+// migrated dump the other files copy — 15–26 s a test alone at load 3–4, past the project's 30 s beside the other
+// worker at load 7 (docs/benchmarks.md "Test suite — session 11").
+describe('runtime (role all)', { timeout: 120_000 }, () => {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -108,11 +108,16 @@ function suppressedResponse(reason: SuppressionReason): string {
 
 /** The account's transactional stream (campaigns' hidden stream campaign), cached per process: it never changes. */
 export async function transactionalStreamId(db: Db, accountId: string): Promise<string> {
-  const known = streamIds.get(accountId);
+  let ids = streamIdsByDb.get(db);
+  if (!ids) {
+    ids = new Map();
+    streamIdsByDb.set(db, ids);
+  }
+  const known = ids.get(accountId);
   if (known) return known;
   const id = await findOrCreateTransactionalStream(db, accountId);
-  if (streamIds.size >= 10_000) streamIds.clear();
-  streamIds.set(accountId, id);
+  if (ids.size >= 10_000) ids.clear();
+  ids.set(accountId, id);
   return id;
 }
 
@@ -140,8 +145,11 @@ function compiledSource(subject: string, html: string, text: string | null): Com
   return compiled;
 }
 
-/** accountId → its transactional stream's campaign id (never changes once created). */
-const streamIds = new Map<string, string>();
+/**
+ * accountId → its transactional stream's campaign id (never changes once created), per database: a process has one,
+ * but the test suite runs many files' databases in one process (vitest.config.ts `isolate: false`).
+ */
+const streamIdsByDb = new WeakMap<Db, Map<string, string>>();
 
 /**
  * A 400 about one field of one message of a request: "Mensagem N: …" and `messages.N.<field>` when the request has
