@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
+import { perDatabase } from '../../db/per-database';
 import { pgTextArray } from '../../db/pg-text-array';
 import {
   addOpenPixel,
@@ -31,19 +32,8 @@ interface TrackingCaches {
 
 /**
  * Per process and per database: `campaign_links.id` is a serial, so link 1 of one database is not link 1 of another.
- * A process has one database, but the test suite runs many test files (each with its own databases) in one process
- * (vitest.config.ts, `isolate: false`): keyed by the Db as group-commit.ts keys its queues.
  */
-let cachesByDb = new WeakMap<Db, TrackingCaches>();
-
-function cachesOf(db: Db): TrackingCaches {
-  let caches = cachesByDb.get(db);
-  if (!caches) {
-    caches = { byCampaign: new Map(), linkById: new Map() };
-    cachesByDb.set(db, caches);
-  }
-  return caches;
-}
+const caches = perDatabase<TrackingCaches>(() => ({ byCampaign: new Map(), linkById: new Map() }));
 const MAX_CAMPAIGNS = 200;
 const MAX_LINKS = 100_000;
 /** Past this many links in one campaign's cache (personalised URLs), new ones are resolved but not kept. */
@@ -58,7 +48,7 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
 }
 
 async function campaignTracking(db: Db, campaignId: string): Promise<CampaignTracking> {
-  const { byCampaign } = cachesOf(db);
+  const { byCampaign } = caches.of(db);
   let entry = byCampaign.get(campaignId);
   if (!entry) {
     entry = (async () => {
@@ -125,7 +115,7 @@ export async function ensureCampaignLinks(db: Db, campaignId: string, urls: stri
 
 /** The stored URL of a link (cached), or null when there is no such link. */
 export async function findCampaignLink(db: Db, linkId: number): Promise<{ campaignId: string; url: string } | null> {
-  const { linkById } = cachesOf(db);
+  const { linkById } = caches.of(db);
   const cached = linkById.get(linkId);
   if (cached !== undefined) return cached;
   const [row] = await queryRows<{ campaign_id: string; url: string }>(
@@ -262,5 +252,5 @@ export function messageTrackingHooks(prepared: PreparedTracking, messageToken: s
 
 /** Tests: forget the caches. */
 export function clearTrackingCaches(): void {
-  cachesByDb = new WeakMap();
+  caches.reset();
 }

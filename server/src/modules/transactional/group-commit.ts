@@ -1,5 +1,6 @@
 import type { TransactionalMessageInput, TransactionalSendResult } from '@carteiro/shared';
 import type { Db } from '../../db/database';
+import { perDatabase } from '../../db/per-database';
 import {
   commitTransactional,
   type PreparedTransactional,
@@ -22,7 +23,7 @@ interface AccountQueue {
 }
 
 /** Per database (each app instance, each test app), per account: the requests waiting for the next commit. */
-const queuesByDb = new WeakMap<Db, Map<string, AccountQueue>>();
+const queuesByDb = perDatabase(() => new Map<string, AccountQueue>());
 
 /**
  * Group commit of single transactional sends (ADR 0019). Each request is prepared on its own (its validation,
@@ -44,11 +45,7 @@ export async function sendTransactionalGrouped(
   options: SendTransactionalOptions,
 ): Promise<TransactionalSendResult> {
   const request = await prepareTransactional(db, accountId, [input], options);
-  let queues = queuesByDb.get(db);
-  if (!queues) {
-    queues = new Map();
-    queuesByDb.set(db, queues);
-  }
+  const queues = queuesByDb.of(db);
   let queue = queues.get(accountId);
   if (!queue) {
     queue = { waiting: [], running: false };

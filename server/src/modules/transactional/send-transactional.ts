@@ -11,6 +11,7 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { prebuildStatement, queryPrebuilt, type SlotValues } from '../../db/database';
+import { perDatabase } from '../../db/per-database';
 import { pgTextArray } from '../../db/pg-text-array';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
@@ -108,11 +109,7 @@ function suppressedResponse(reason: SuppressionReason): string {
 
 /** The account's transactional stream (campaigns' hidden stream campaign), cached per process: it never changes. */
 export async function transactionalStreamId(db: Db, accountId: string): Promise<string> {
-  let ids = streamIdsByDb.get(db);
-  if (!ids) {
-    ids = new Map();
-    streamIdsByDb.set(db, ids);
-  }
+  const ids = streamIds.of(db);
   const known = ids.get(accountId);
   if (known) return known;
   const id = await findOrCreateTransactionalStream(db, accountId);
@@ -145,11 +142,8 @@ function compiledSource(subject: string, html: string, text: string | null): Com
   return compiled;
 }
 
-/**
- * accountId → its transactional stream's campaign id (never changes once created), per database: a process has one,
- * but the test suite runs many files' databases in one process (vitest.config.ts `isolate: false`).
- */
-const streamIdsByDb = new WeakMap<Db, Map<string, string>>();
+/** accountId → its transactional stream's campaign id (never changes once created), per database. */
+const streamIds = perDatabase(() => new Map<string, string>());
 
 /**
  * A 400 about one field of one message of a request: "Mensagem N: …" and `messages.N.<field>` when the request has
