@@ -43,6 +43,12 @@ export interface CompiledSegment {
   where: SQL;
   /** Whether the query reads contact sets: it must then run with nested loops off (see segments.ts). */
   hasSets: boolean;
+  /**
+   * Whether every condition is a list, a status or a subscription date: the query reads of a contact only what
+   * contacts_account_id_idx holds, in id order, and each set is a list's members in id order too — it runs as
+   * merge joins of index-only scans (see segments.ts).
+   */
+  listsAndStatusOnly: boolean;
 }
 
 /**
@@ -59,7 +65,13 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
   const flagged = nestedOnly && engagementGroups(tree, true) === 1;
   const sets = new ContactSets('join', rowJoined, flagged, nestedOnly && !flagged);
   const where = compileGroup(tree, ctx, sets, true);
-  return { joins: sets.joins(ctx), where, hasSets: sets.named };
+  return { joins: sets.joins(ctx), where, hasSets: sets.named, listsAndStatusOnly: listsAndStatusOnly(tree) };
+}
+
+function listsAndStatusOnly(group: SegmentGroup): boolean {
+  return group.conditions.every((c) =>
+    c.type === 'group' ? listsAndStatusOnly(c) : c.type === 'list' || c.type === 'status' || c.type === 'subscribed_at',
+  );
 }
 
 /**
