@@ -188,6 +188,7 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
           db,
           segment,
           sql`explain ${segmentCountQuery(a.accountId, segment)}`,
+          { readsEveryMatch: true },
         )
       )
         .map((r) => r['QUERY PLAN'])
@@ -200,20 +201,25 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
         await tx.execute(sql`set local enable_nestloop = off`);
         return queryRows<{ n: number }>(asDb(tx), segmentCountQuery(a.accountId, segment));
       });
-      const [merged] = await readSegment<{ n: number }>(db, segment, segmentCountQuery(a.accountId, segment));
+      const [merged] = await readSegment<{ n: number }>(db, segment, segmentCountQuery(a.accountId, segment), {
+        readsEveryMatch: true,
+      });
       expect(merged?.n).toBe(hashed[0]?.n);
       expect(merged?.n).toBeGreaterThan(0);
     }
     // At this size the planner may merge on its own; at 1M it hashes unless told not to (docs/benchmarks.md).
-    const hashJoins = async (tree: SegmentGroup) =>
+    const hashJoins = async (tree: SegmentGroup, readsEveryMatch = true) =>
       (
         await readSegment<{ v: string }>(
           db,
           compileSegment(tree, ctx),
           sql`select current_setting('enable_hashjoin') as v`,
+          { readsEveryMatch },
         )
       )[0]?.v;
     for (const tree of lists) expect(await hashJoins(tree)).toBe('off');
+    // The preview (the newest 20) keeps them: merged in id order it read every match before sorting.
+    expect(await hashJoins(lists[0] as SegmentGroup, false)).toBe('on');
     // A custom field (read from the heap) keeps the hashes.
     const withField = all({ type: 'list', operator: 'in', listId: vip }, custom('cidade', 'is_not_empty'));
     expect(compileSegment(withField, ctx).listsAndStatusOnly).toBe(false);
