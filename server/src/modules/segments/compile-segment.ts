@@ -65,7 +65,17 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
   const flagged = nestedOnly && engagementGroups(tree, true) === 1;
   const sets = new ContactSets('join', rowJoined, flagged, nestedOnly && !flagged);
   const where = compileGroup(tree, ctx, sets, true);
-  return { joins: sets.joins(ctx), where, hasSets: sets.named, listsAndStatusOnly: listsAndStatusOnly(tree) };
+  if (!listsAndStatusOnly(tree))
+    return { joins: sets.joins(ctx), where, hasSets: sets.named, listsAndStatusOnly: false };
+  // `status <> ''` (always true) is contacts_account_id_idx's predicate, one the planner cannot drop as it drops
+  // `is not null` on a NOT NULL column (PostgreSQL 17, PGlite): stated, it lets the count read that
+  // index, which no other query may use (contacts.db.ts).
+  return {
+    joins: sets.joins(ctx),
+    where: sql`(c.status <> '' and ${where})`,
+    hasSets: sets.named,
+    listsAndStatusOnly: true,
+  };
 }
 
 function listsAndStatusOnly(group: SegmentGroup): boolean {
