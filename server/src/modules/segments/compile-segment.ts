@@ -65,19 +65,19 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
   const flagged = nestedOnly && engagementGroups(tree, true) === 1;
   const sets = new ContactSets('join', rowJoined, flagged, nestedOnly && !flagged);
   const where = compileGroup(tree, ctx, sets, true);
-  if (!listsAndStatusOnly(tree))
-    return { joins: sets.joins(ctx), where, hasSets: sets.named, listsAndStatusOnly: false };
-  // `status <> ''` (always true) is contacts_account_id_idx's predicate, one the planner cannot drop as it drops
-  // `is not null` on a NOT NULL column (PostgreSQL 17, PGlite): stated, it lets the count read that
-  // index, which no other query may use (contacts.db.ts).
+  const mergeable = listsAndStatusOnly(tree);
   return {
     joins: sets.joins(ctx),
-    where: sql`(c.status <> '' and ${where})`,
+    // `status <> ''` (always true) is contacts_account_id_idx's predicate: stated, it lets such a count read that
+    // index, which no other query may use (contacts.db.ts). Not `is not null`: PostgreSQL 17 (PGlite) drops that
+    // on a NOT NULL column before matching partial indexes.
+    where: mergeable ? sql`(c.status <> '' and ${where})` : where,
     hasSets: sets.named,
-    listsAndStatusOnly: true,
+    listsAndStatusOnly: mergeable,
   };
 }
 
+/** Whether every condition of the tree is a list, a status or a subscription date (CompiledSegment). */
 function listsAndStatusOnly(group: SegmentGroup): boolean {
   return group.conditions.every((c) =>
     c.type === 'group' ? listsAndStatusOnly(c) : c.type === 'list' || c.type === 'status' || c.type === 'subscribed_at',
