@@ -44,9 +44,9 @@ export interface CompiledSegment {
   /** Whether the query reads contact sets: it must then run with nested loops off (see segments.ts). */
   hasSets: boolean;
   /**
-   * Whether every condition is a list, a status or a subscription date: the query reads of a contact only what
-   * contacts_account_id_idx holds, in id order, and each set is a list's members in id order too — it runs as
-   * merge joins of index-only scans (see segments.ts).
+   * Whether the tree names a list and every condition is a list, a status or a subscription date: the query reads
+   * of a contact only what contacts_account_id_idx holds, in id order, and each set is a list's members in id order
+   * too — a count runs as merge joins of index-only scans (see segments.ts).
    */
   listsAndStatusOnly: boolean;
 }
@@ -65,7 +65,8 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
   const flagged = nestedOnly && engagementGroups(tree, true) === 1;
   const sets = new ContactSets('join', rowJoined, flagged, nestedOnly && !flagged);
   const where = compileGroup(tree, ctx, sets, true);
-  const mergeable = listsAndStatusOnly(tree);
+  // Only a tree that names a list has a set to merge; without one the count reads the contacts alone, as before.
+  const mergeable = sets.named && listsAndStatusOnly(tree);
   return {
     joins: sets.joins(ctx),
     // `status <> ''` (always true) is contacts_account_id_idx's predicate: stated, it lets such a count read that

@@ -8,7 +8,7 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { createReadyCampaign, creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
-import { compileSegment } from './compile-segment';
+import { compileSegment, type SegmentContext } from './compile-segment';
 import { countSegment, previewSegment, readSegment, segmentCountQuery } from './segments';
 
 const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
@@ -46,6 +46,16 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     return (res.json().items as Array<{ email: string }>).map((c) => c.email.split('@')[0]).sort();
   };
+
+  /** What account A's trees compile in, for the tests that read the compiled SQL's plan. */
+  const contextOfA = (customFieldKeys: string[] = []): SegmentContext => ({
+    accountId: a.accountId,
+    customFieldKeys: new Set(customFieldKeys),
+    listIds: new Set([vip, news]),
+    timeZone: 'America/Sao_Paulo',
+    now: new Date(),
+    recentCampaignIds: [],
+  });
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -132,14 +142,7 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
     // status is not in list_memberships' key: without an index whose predicate the set's `status = 'subscribed'`
     // implies, the members are read from the heap (migration 0054, docs/benchmarks.md session 11). Scans other
     // than an index's are priced out here so the plan shows whether the compiled query can use it at all.
-    const ctx = {
-      accountId: a.accountId,
-      customFieldKeys: new Set<string>(),
-      listIds: new Set([vip, news]),
-      timeZone: 'America/Sao_Paulo',
-      now: new Date(),
-      recentCampaignIds: [],
-    };
+    const ctx = contextOfA();
     for (const tree of [
       all({ type: 'list', operator: 'in', listId: vip }),
       any({ type: 'list', operator: 'not_in', listId: vip }, { type: 'list', operator: 'in', listId: news }),
@@ -162,14 +165,7 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
   it('a tree of lists, status and subscription dates counts by merging index-only scans in contact id order, and counts the same as through hashes', async () => {
     // contacts_account_id_idx (migration 0055) holds what such a tree reads of a contact, in id order, as
     // list_memberships_subscribed_idx holds a list's members: readSegment turns hash joins off for it.
-    const ctx = {
-      accountId: a.accountId,
-      customFieldKeys: new Set(['cidade']),
-      listIds: new Set([vip, news]),
-      timeZone: 'America/Sao_Paulo',
-      now: new Date(),
-      recentCampaignIds: [],
-    };
+    const ctx = contextOfA(['cidade']);
     const lists = [
       all({ type: 'list', operator: 'in', listId: vip }, { type: 'status', operator: 'is', value: 'subscribed' }),
       any(
@@ -207,6 +203,7 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
       // The same contacts as the hashed plan of the same query.
       const hashed = await db.transaction(async (tx) => {
         await tx.execute(sql`set local enable_nestloop = off`);
+        await tx.execute(sql`set local enable_mergejoin = off`);
         return queryRows<{ n: number }>(asDb(tx), segmentCountQuery(a.accountId, segment));
       });
       const [merged] = await readSegment<{ n: number }>(db, segment, segmentCountQuery(a.accountId, segment), {
