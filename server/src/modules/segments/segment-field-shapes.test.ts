@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
@@ -137,18 +138,39 @@ describe.each(DATABASE_KINDS)('number and date conditions against their definiti
     await t.close();
   });
 
+  /**
+   * The contacts a condition selects, in the two places it compiles differently: alone (a conjunct of the top-level
+   * E: the typed projection's index range) and screened (inside an E of several conditions under an OU: the
+   * field's text parsed per contact). Both must select the same contacts.
+   */
   async function selected(condition: SegmentCondition, now: Date): Promise<string[]> {
-    const tree: SegmentGroup = { type: 'group', match: 'all', conditions: [condition] };
+    const alone = await selectedBy({ type: 'group', match: 'all', conditions: [condition] }, now);
+    const everyone: SegmentCondition = { type: 'field', field: 'email', operator: 'contains', value: '@' };
+    const nobody: SegmentCondition = { type: 'field', field: 'email', operator: 'equals', value: 'ninguem' };
+    const screened = await selectedBy(
+      {
+        type: 'group',
+        match: 'any',
+        conditions: [{ type: 'group', match: 'all', conditions: [everyone, condition] }, nobody],
+      },
+      now,
+    );
+    expect(alone.text).toContain('contact_field_values');
+    expect(screened.text).toMatch(/contact_field_(number|day)\(/);
+    expect(screened.text).not.toContain('contact_field_values');
+    expect(screened.ids).toEqual(alone.ids);
+    return alone.ids;
+  }
+
+  async function selectedBy(tree: SegmentGroup, now: Date): Promise<{ ids: string[]; text: string }> {
     const compiled = compileSegment(
       tree,
       await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, now),
     );
-    const rows = await queryRows<{ id: string }>(
-      db,
-      sql`select c.id::text as id from contacts c ${compiled.joins}
-           where c.account_id = ${user.accountId} and ${compiled.where}`,
-    );
-    return rows.map((r) => r.id).sort();
+    const query = sql`select c.id::text as id from contacts c ${compiled.joins}
+                       where c.account_id = ${user.accountId} and ${compiled.where}`;
+    const rows = await queryRows<{ id: string }>(db, query);
+    return { ids: rows.map((r) => r.id).sort(), text: new PgDialect().sqlToQuery(query).sql };
   }
 
   const expected = (test: (raw: string) => boolean) =>
@@ -163,6 +185,37 @@ describe.each(DATABASE_KINDS)('number and date conditions against their definiti
     expect(numbers).toBeGreaterThan(300);
     expect(values.length - numbers - dates).toBeGreaterThan(300);
     expect(dates).toBeGreaterThan(300);
+  });
+
+  it('a field parsed per contact is the functions inlined into the plan, not calls of them (a call cost 5×)', async () => {
+    const tree: SegmentGroup = {
+      type: 'group',
+      match: 'any',
+      conditions: [
+        {
+          type: 'group',
+          match: 'all',
+          conditions: [
+            { type: 'field', field: 'email', operator: 'contains', value: '@' },
+            { type: 'field', field: { custom: 'v' }, operator: 'number_gte', value: '10' },
+            { type: 'field', field: { custom: 'v' }, operator: 'date_before', value: '2000-01-01' },
+          ],
+        },
+        { type: 'field', field: 'email', operator: 'equals', value: 'ninguem' },
+      ],
+    };
+    const compiled = compileSegment(
+      tree,
+      await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date()),
+    );
+    const plan = await queryRows<{ 'QUERY PLAN': string }>(
+      db,
+      sql`explain (verbose, costs off) select count(*) from contacts c ${compiled.joins}
+           where c.account_id = ${user.accountId} and ${compiled.where}`,
+    );
+    const text = plan.map((r) => r['QUERY PLAN']).join('\n');
+    expect(text).toContain('translate(');
+    expect(text).not.toMatch(/contact_field_(number|day)\(/);
   });
 
   it('number conditions select exactly the values that are numbers and compare so', async () => {
