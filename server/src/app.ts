@@ -203,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: database.db,
     recentSentCampaigns: recentSentCampaignIds,
     campaignUsingSegment,
+    clock: deps.clock,
   });
   await app.register(importsRoutes, {
     db: database.db,

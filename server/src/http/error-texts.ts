@@ -88,6 +88,7 @@ export const ERROR_TEXT = {
   segments: {
     unknownChosen: 'Um dos segmentos escolhidos não existe.',
     invalidCondition: 'Condição inválida.',
+    readsRateLimited: 'Muitas contagens de segmento em pouco tempo.',
   },
   senders: {
     addressConfirmed: 'Este endereço já está confirmado.',

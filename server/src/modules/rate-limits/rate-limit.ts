@@ -5,8 +5,9 @@ import type { Tx } from '../accounts/account-balance';
 
 /**
  * The one database-backed fixed-window limiter (ADR 0034; table `public_rate_limits`, keyed by any string): the
- * per-address limits of the public pages (forms, privacy requests, the public viewer, the TLS ask) and the
- * per-account mail quota use it, so every one of them holds across processes. Keys are namespaced by their caller
+ * per-address limits of the public pages (forms, privacy requests, the public viewer, the TLS ask), the
+ * per-account mail quota and the per-account window of segment counts use it, so every one of them holds across
+ * processes. Keys are namespaced by their caller
  * (`subscribe:<ip>`, `mail-quota:<account>`…). Two limits are elsewhere on purpose: the public API's per-key limit
  * is folded into its key look-up statement (public-api/rate-limit.ts, one round trip per call), and the auth
  * library keeps its own limiter table for its routes; the engine's per-relay pace is a send rate, not a limit.

@@ -1,10 +1,14 @@
 import { segmentCreateSchema, segmentDraftSchema, segmentUpdateSchema } from '@carteiro/shared';
 import type { FastifyInstance } from 'fastify';
+import { type Clock, systemClock } from '../../clock';
 import type { Db } from '../../db/database';
+import { AppError } from '../../http/app-error';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { idParam } from '../../http/id-param';
 import { parseInput } from '../../http/validate';
 import { requireActor } from '../auth/request-actor';
 import { findCustomFieldNames } from '../contacts/custom-field-names';
+import { takeRateLimitQuota } from '../rate-limits/rate-limit';
 import {
   type CampaignUsingSegment,
   countSegment,
@@ -18,14 +22,40 @@ import {
 } from './segments';
 
 /**
+ * The editor's counts and previews an account may ask for in a minute, together. A person editing asks for one of
+ * each when they pause typing (the editor waits for the pause), far below this; a script asking without pause would
+ * hold PostgreSQL's cores for every account — a count of the worst tree the editor allows reads every contact for
+ * seconds at 1M contacts (docs/benchmarks.md).
+ */
+export const SEGMENT_READS_PER_MINUTE = 120;
+
+/**
  * Segments REST API (Contatos → Segmentos), scoped by the actor's account; count and preview take a draft tree.
  * What it reads of campaigns comes from `buildApp` (segments sit below campaigns).
  */
 export async function segmentsRoutes(
   app: FastifyInstance,
-  opts: { db: Db; recentSentCampaigns: RecentSentCampaigns; campaignUsingSegment: CampaignUsingSegment },
+  opts: {
+    db: Db;
+    recentSentCampaigns: RecentSentCampaigns;
+    campaignUsingSegment: CampaignUsingSegment;
+    /** The clock of the per-account window of counts and previews (default: the system's). */
+    clock?: Clock;
+  },
 ): Promise<void> {
-  const { db, recentSentCampaigns, campaignUsingSegment } = opts;
+  const { db, recentSentCampaigns, campaignUsingSegment, clock = systemClock } = opts;
+  /**
+   * One count or preview from the account's window (the shared limiter, across processes); past it a 429 whose
+   * Retry-After the editor turns into "tente de novo em …".
+   */
+  const takeSegmentRead = async (accountId: string): Promise<void> => {
+    const quota = await takeRateLimitQuota(db, `segment-reads:${accountId}`, 1, SEGMENT_READS_PER_MINUTE, 60, clock());
+    if (!quota.allowed) {
+      throw new AppError('too_many_requests', ERROR_TEXT.segments.readsRateLimited, {
+        retryAfterSeconds: quota.retryAfterSeconds,
+      });
+    }
+  };
   app.get('/api/segments', async (request) => {
     const actor = await requireActor(request);
     return { items: await findSegments(db, actor.accountId) };
@@ -43,11 +73,13 @@ export async function segmentsRoutes(
   app.post('/api/segments/count', async (request) => {
     const actor = await requireActor(request);
     const { conditions } = parseInput(segmentDraftSchema, request.body);
+    await takeSegmentRead(actor.accountId);
     return { count: await countSegment(db, actor.accountId, conditions, recentSentCampaigns) };
   });
   app.post('/api/segments/preview', async (request) => {
     const actor = await requireActor(request);
     const { conditions } = parseInput(segmentDraftSchema, request.body);
+    await takeSegmentRead(actor.accountId);
     return { items: await previewSegment(db, actor.accountId, conditions, recentSentCampaigns) };
   });
   app.get('/api/segments/:id', async (request) => {

@@ -4,12 +4,15 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
+import { testClock } from '../../../test/support/test-clock';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { asDb, type Db, queryRows } from '../../db/database';
+import { ERROR_TEXT } from '../../http/error-texts';
 import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { createReadyCampaign, creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
 import { compileSegment, type SegmentContext } from './compile-segment';
 import { countSegment, previewSegment, readSegment, segmentCountQuery } from './segments';
+import { SEGMENT_READS_PER_MINUTE } from './segments.routes';
 
 const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
   type: 'group',
@@ -32,6 +35,7 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
   const ids: Record<string, string> = {};
   let vip = '';
   let news = '';
+  const clock = testClock();
 
   const json = { 'content-type': 'application/json' };
   const post = (user: SignedInUser, url: string, payload: unknown) =>
@@ -58,7 +62,7 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
   });
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, {}, undefined, { clock: clock.now });
     db = t.database.db;
     a = await signUp(t, { verified: true });
     b = await signUp(t, { verified: true });
@@ -361,6 +365,35 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
     expect(foreign.json().error.message).toBe('Uma das listas escolhidas não existe.');
     const deep = all(all(all(all(custom('cidade', 'is_empty')))));
     expect((await post(a, '/api/segments/count', { conditions: deep })).json().error.message).toContain('3 níveis');
+  });
+
+  it('counts and previews share a per-account window: past it a pt-BR 429 with Retry-After, other accounts untouched, open again in the next minute', async () => {
+    // Five seconds into a minute: the window does not turn while the test fills it (a few seconds).
+    clock.set(new Date('2030-01-01T00:00:05Z'));
+    try {
+      const c = await signUp(t, { verified: true });
+      const d = await signUp(t, { verified: true });
+      const tree = all({ type: 'status', operator: 'is', value: 'subscribed' });
+      // A draft the schema refuses is answered before the window is counted.
+      expect((await post(c, '/api/segments/count', { conditions: { type: 'group' } })).statusCode).toBe(400);
+      for (let i = 0; i < SEGMENT_READS_PER_MINUTE; i++) {
+        const res = await post(c, i % 2 ? '/api/segments/preview' : '/api/segments/count', { conditions: tree });
+        expect(res.statusCode, `read ${i + 1}: ${res.body}`).toBe(200);
+      }
+      for (const url of ['/api/segments/count', '/api/segments/preview']) {
+        const refused = await post(c, url, { conditions: tree });
+        expect(refused.statusCode).toBe(429);
+        expect(refused.json().error.message).toBe(ERROR_TEXT.segments.readsRateLimited);
+        // The window ends at 00:01:00; the clock has run on for as long as the reads took.
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(30);
+        expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(55);
+      }
+      expect((await post(d, '/api/segments/count', { conditions: tree })).statusCode).toBe(200);
+      clock.advance(60_000);
+      expect((await post(c, '/api/segments/count', { conditions: tree })).statusCode).toBe(200);
+    } finally {
+      clock.reset();
+    }
   });
 
   it('saves, lists, edits and deletes segments, scoped to the account', async () => {
