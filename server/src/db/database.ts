@@ -119,6 +119,22 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   }
 }
 
+/**
+ * True when `error` is PostgreSQL's error of SQLSTATE `code` (23505 unique violation, 57014 query canceled…), from pg
+ * or PGlite, possibly wrapped by Drizzle (its query error keeps the driver's as `cause`).
+ */
+export function hasSqlState(error: unknown, code: string): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === code) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** SQLSTATE of a unique violation. */
+export const UNIQUE_VIOLATION = '23505';
+
 /** Runs raw SQL and returns its rows, on PGlite and PostgreSQL alike (both drivers answer `{ rows }`). */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };

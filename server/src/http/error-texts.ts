@@ -89,6 +89,8 @@ export const ERROR_TEXT = {
     unknownChosen: 'Um dos segmentos escolhidos não existe.',
     invalidCondition: 'Condição inválida.',
     readsRateLimited: 'Muitas contagens de segmento em pouco tempo.',
+    readTimedOut:
+      'A contagem deste segmento demorou demais e foi interrompida. Simplifique as condições ou tente de novo mais tarde.',
   },
   senders: {
     addressConfirmed: 'Este endereço já está confirmado.',

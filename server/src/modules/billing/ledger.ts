@@ -71,13 +71,3 @@ export function ledgerEntryFromBalanceSql(entry: NewLedgerEntry, balanceCte: str
 export function insufficientBalanceMessage(missingMillis: number, purpose: string): string {
   return `Saldo insuficiente: faltam ${formatBRL(missingMillis)} ${purpose}.`;
 }
-
-/** True when `error` is a PostgreSQL unique violation (SQLSTATE 23505), on pg and PGlite alike. */
-export function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}

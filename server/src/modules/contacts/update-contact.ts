@@ -1,6 +1,6 @@
 import type { ContactUpdateInput, ContactView } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import { type Db, hasSqlState, UNIQUE_VIOLATION } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { notFound } from '../../http/not-found';
 import { toContactView } from './contact-view';
@@ -70,16 +70,7 @@ export async function updateContact(
     if (input.status === 'unsubscribed') await unsubscribeContacts(db, accountId, [contactId]);
     return toContactView(row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('contact_exists');
+    if (hasSqlState(error, UNIQUE_VIOLATION)) throw new AppError('contact_exists');
     throw error;
   }
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  while (current && typeof current === 'object') {
-    if ((current as { code?: string }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

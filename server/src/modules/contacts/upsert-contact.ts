@@ -1,9 +1,9 @@
 import type { ContactCreateInput, ContactView } from '@carteiro/shared';
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/database';
+import { type Db, hasSqlState, UNIQUE_VIOLATION } from '../../db/database';
 import { contacts } from './contacts.db';
 import { type ContactWriteContext, createContact } from './create-contact';
-import { isUniqueViolation, updateContact } from './update-contact';
+import { updateContact } from './update-contact';
 
 /**
  * Creates the contact with this e-mail, or updates the account's contact that has it (public API `PUT
@@ -26,7 +26,7 @@ export async function upsertContactByEmail(
       try {
         return { contact: await createContact(db, accountId, input, context), created: true };
       } catch (error) {
-        if (attempt === 0 && isUniqueViolation(error)) continue;
+        if (attempt === 0 && hasSqlState(error, UNIQUE_VIOLATION)) continue;
         throw error;
       }
     }

@@ -7,7 +7,7 @@ import {
 } from '@carteiro/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { asDb, type Db, queryRows } from '../../db/database';
+import { asDb, type Db, hasSqlState, queryRows, UNIQUE_VIOLATION } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import type { Tx } from '../accounts/account-balance';
 import { csvCell } from '../contacts/export-contacts';
@@ -547,16 +547,7 @@ async function writeBatch(
       return outcome;
     });
   } catch (error) {
-    if (!plain || !isUniqueViolation(error)) throw error;
+    if (!plain || !hasSqlState(error, UNIQUE_VIOLATION)) throw error;
     return writeBatch(db, links, accountId, rows, fieldKeys, options, consentAt, record, true, ids);
   }
-}
-
-/** A unique-index violation (SQLSTATE 23505), from pg or PGlite, possibly wrapped by Drizzle. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
-    if (e.code === '23505') return true;
-    e = e.cause as typeof e;
-  }
-  return false;
 }

@@ -1,5 +1,5 @@
 import { segmentCreateSchema, segmentDraftSchema, segmentUpdateSchema } from '@carteiro/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Clock, systemClock } from '../../clock';
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/app-error';
@@ -14,10 +14,12 @@ import {
   countSegment,
   createSegment,
   deleteSegment,
+  type EditorReadOptions,
   findSegment,
   findSegments,
   previewSegment,
   type RecentSentCampaigns,
+  SEGMENT_READ_TIMEOUT_MS,
   updateSegment,
 } from './segments';
 
@@ -28,6 +30,33 @@ import {
  * seconds at 1M contacts (docs/benchmarks.md).
  */
 export const SEGMENT_READS_PER_MINUTE = 120;
+
+/**
+ * Runs one of the editor's reads bounded by SEGMENT_READ_TIMEOUT_MS and abandoned when the request's connection
+ * closes before the answer: the editor aborts the previous count and preview each time the person pauses typing,
+ * and a count nobody waits for would otherwise read every contact to its end. An abandoned read answers nothing
+ * (nobody is there to read it) and is logged at info, as the normal event it is.
+ */
+async function whileClientWaits<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  read: (editor: EditorReadOptions) => Promise<T>,
+): Promise<T | FastifyReply> {
+  const left = new AbortController();
+  const onClose = () => {
+    if (!reply.raw.writableFinished) left.abort();
+  };
+  reply.raw.once('close', onClose);
+  try {
+    return await read({ abandon: { signal: left.signal, log: request.log }, timeoutMs: SEGMENT_READ_TIMEOUT_MS });
+  } catch (error) {
+    if (!left.signal.aborted) throw error;
+    request.log.info({ err: error }, 'segment read abandoned: the client closed the request');
+    return reply.hijack();
+  } finally {
+    reply.raw.off('close', onClose);
+  }
+}
 
 /**
  * Segments REST API (Contatos → Segmentos), scoped by the actor's account; count and preview take a draft tree.
@@ -70,17 +99,21 @@ export async function segmentsRoutes(
     const input = parseInput(segmentCreateSchema, request.body);
     return reply.status(201).send(await createSegment(db, actor.accountId, input, recentSentCampaigns));
   });
-  app.post('/api/segments/count', async (request) => {
+  app.post('/api/segments/count', async (request, reply) => {
     const actor = await requireActor(request);
     const { conditions } = parseInput(segmentDraftSchema, request.body);
     await takeSegmentRead(actor.accountId);
-    return { count: await countSegment(db, actor.accountId, conditions, recentSentCampaigns) };
+    return whileClientWaits(request, reply, async (editor) => ({
+      count: await countSegment(db, actor.accountId, conditions, recentSentCampaigns, undefined, editor),
+    }));
   });
-  app.post('/api/segments/preview', async (request) => {
+  app.post('/api/segments/preview', async (request, reply) => {
     const actor = await requireActor(request);
     const { conditions } = parseInput(segmentDraftSchema, request.body);
     await takeSegmentRead(actor.accountId);
-    return { items: await previewSegment(db, actor.accountId, conditions, recentSentCampaigns) };
+    return whileClientWaits(request, reply, async (editor) => ({
+      items: await previewSegment(db, actor.accountId, conditions, recentSentCampaigns, undefined, editor),
+    }));
   });
   app.get('/api/segments/:id', async (request) => {
     const actor = await requireActor(request);

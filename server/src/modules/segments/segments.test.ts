@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
 import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { ERROR_TEXT } from '../../http/error-texts';
 import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { createReadyCampaign, creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
 import { compileSegment, type SegmentContext } from './compile-segment';
-import { countSegment, previewSegment, readSegment, segmentCountQuery } from './segments';
+import { countSegment, previewSegment, readSegment, SEGMENT_READ_TAG, segmentCountQuery } from './segments';
 import { SEGMENT_READS_PER_MINUTE } from './segments.routes';
 
 const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
@@ -395,6 +396,105 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
       clock.reset();
     }
   });
+
+  it('an editor read is tagged and bounded inside its own transaction only, and one abandoned before it starts does not run', async () => {
+    const segment = compileSegment(all({ type: 'status', operator: 'is', value: 'subscribed' }), contextOfA());
+    const [inside] = await readSegment<{ tag: string; timeout: string }>(
+      db,
+      segment,
+      sql`select current_setting('application_name') as tag, current_setting('statement_timeout') as timeout`,
+      { timeoutMs: 1500 },
+    );
+    expect(inside?.tag.startsWith(SEGMENT_READ_TAG)).toBe(true);
+    expect(inside?.timeout).toBe('1500ms');
+    const [after] = await queryRows<{ tag: string; timeout: string }>(
+      db,
+      sql`select current_setting('application_name') as tag, current_setting('statement_timeout') as timeout`,
+    );
+    expect(after?.tag.startsWith(SEGMENT_READ_TAG)).toBe(false);
+    expect(after?.timeout).not.toBe('1500ms');
+    // Each read its own tag: a cancel names one read.
+    const [other] = await readSegment<{ tag: string }>(
+      db,
+      segment,
+      sql`select current_setting('application_name') as tag`,
+    );
+    expect(other?.tag).not.toBe(inside?.tag);
+    const gone = new AbortController();
+    gone.abort();
+    await expect(
+      readSegment(db, segment, sql`select 1`, { abandon: { signal: gone.signal, log: console } }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  // PostgreSQL only: PGlite is one connection in this process, so nothing else can hold a lock a read waits on, and
+  // it has no statement timer (its reads run to their end — the embedded database serves one small install).
+  if (kind === 'postgres') {
+    const subscribed = all({ type: 'status', operator: 'is', value: 'subscribed' });
+    /** Runs `body` while another connection holds contacts exclusively: a count of them waits until it is done. */
+    const whileContactsLocked = async (body: (lockerPid: number) => Promise<void>) => {
+      const pool = t.database.pool;
+      if (!pool) throw new Error('a PostgreSQL test app has a pool');
+      const locker = await pool.connect();
+      try {
+        await locker.query('begin');
+        await locker.query('lock table contacts in access exclusive mode');
+        const { rows } = await locker.query<{ pid: number }>('select pg_backend_pid() as pid');
+        await body(rows[0]?.pid ?? 0);
+      } finally {
+        await locker.query('rollback');
+        locker.release();
+      }
+    };
+    /** The segment reads waiting behind `lockerPid`. */
+    const readsBehind = async (lockerPid: number) =>
+      (
+        await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from pg_stat_activity
+               where application_name like ${`${SEGMENT_READ_TAG}%`} and ${lockerPid} = any(pg_blocking_pids(pid))`,
+        )
+      )[0]?.n ?? 0;
+    const until = async (what: string, test: () => Promise<boolean>) => {
+      for (let i = 0; i < 200; i++) {
+        if (await test()) return;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`timed out waiting until ${what}`);
+    };
+
+    it('an editor count past its time bound stops with a pt-BR 503, and the connection serves the next read', async () => {
+      await whileContactsLocked(async () => {
+        const error = await countSegment(db, a.accountId, subscribed, recentSentCampaignIds, undefined, {
+          timeoutMs: 300,
+        }).catch((e: unknown) => e);
+        expect(error).toMatchObject({ status: 503, message: ERROR_TEXT.segments.readTimedOut });
+      });
+      expect(await count(subscribed)).toBeGreaterThan(0);
+    });
+
+    it('a count whose request closes before the answer is cancelled in PostgreSQL, not left to run for nobody', async () => {
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      await whileContactsLocked(async (lockerPid) => {
+        const body = JSON.stringify({ conditions: subscribed });
+        const request = http.request(`${address}/api/segments/count`, {
+          method: 'POST',
+          headers: { ...a.headers, ...json, 'content-length': Buffer.byteLength(body) },
+        });
+        const closed = new Promise<void>((resolve) => request.on('close', () => resolve()));
+        request.on('error', () => {
+          // The test closes the request itself: the socket's reset is expected.
+        });
+        request.end(body);
+        await until('the count waits behind the lock', async () => (await readsBehind(lockerPid)) === 1);
+        request.destroy();
+        await closed;
+        // Still locked: only a cancel ends the wait.
+        await until('the abandoned count is cancelled', async () => (await readsBehind(lockerPid)) === 0);
+      });
+      expect(await count(subscribed)).toBeGreaterThan(0);
+    });
+  }
 
   it('saves, lists, edits and deletes segments, scoped to the account', async () => {
     const created = await post(a, '/api/segments', {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   SegmentCreateInput,
   SegmentGroup,
@@ -7,7 +8,8 @@ import type {
 } from '@carteiro/shared';
 import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { asDb, type Db, queryRows } from '../../db/database';
+import type { Logger } from 'pino';
+import { asDb, type Db, hasSqlState, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
@@ -167,21 +169,54 @@ export async function deleteSegment(
 }
 
 /**
+ * How long one of the editor's counts or previews may run. A person waits a few seconds for a count; past this the
+ * statement is stopped and the editor says why, instead of holding a PostgreSQL core for nobody (a worst-nesting
+ * count at 10M contacts runs for a minute on two cores: docs/benchmarks.md). The campaign's own snapshot is not
+ * bounded: it is not a read of this function.
+ */
+export const SEGMENT_READ_TIMEOUT_MS = 30_000;
+/** The application_name prefix that tags a running segment read, so a cancel lands on it and on nothing else. */
+export const SEGMENT_READ_TAG = 'carteiro:segment-read:';
+/** SQLSTATE query_canceled: a statement timeout or a pg_cancel_backend. */
+const QUERY_CANCELED = '57014';
+
+export interface SegmentReadOptions {
+  /** The read visits every match (a count): a tree of lists, status and subscription dates merges (below). */
+  readsEveryMatch?: boolean;
+  /**
+   * Aborts when nobody waits for the answer any more (the editor's request closed): the statement is cancelled; a
+   * cancel that fails is logged on `log` (the read then runs to its end).
+   */
+  abandon?: { signal: AbortSignal; log: Pick<Logger, 'warn'> };
+  /** statement_timeout of the read; past it a pt-BR 503. None when absent. */
+  timeoutMs?: number;
+}
+
+/** What the editor's count and preview pass to readSegment: its bound, and the request's abandon signal. */
+export type EditorReadOptions = Pick<SegmentReadOptions, 'abandon' | 'timeoutMs'>;
+
+/**
  * Runs a read over a compiled segment in its own transaction with JIT off — a count over 1M contacts crosses
  * jit_above_cost and spent ~0.4 s compiling expressions it then ran once — and, when the tree names contact sets,
  * nested loops off — the planner cannot estimate conditions on custom fields (jsonb expressions get a fixed 0.5 %
  * selectivity), believes few contacts pass, and would probe or rescan each set once per contact instead of
  * hashing it once — and SEGMENT_WORK_MEM for its hashes: a set of a million contact ids hashed in the default
  * 4 MB spills in batches, and a DISTINCT whose group count the planner underestimates spilled for minutes
- * (ADR 0016, docs/benchmarks.md "Segments"). `readsEveryMatch`: the read visits every match (a count), so a tree
- * of lists, status and subscription dates merges instead of hashing (below).
+ * (ADR 0016, docs/benchmarks.md "Segments").
  */
 export async function readSegment<T>(
   db: Db,
   segment: CompiledSegment,
   query: SQL,
-  { readsEveryMatch = false }: { readsEveryMatch?: boolean } = {},
+  { readsEveryMatch = false, abandon, timeoutMs }: SegmentReadOptions = {},
 ): Promise<T[]> {
+  const signal = abandon?.signal;
+  signal?.throwIfAborted();
+  const tag = `${SEGMENT_READ_TAG}${randomUUID()}`;
+  const bound =
+    timeoutMs === undefined
+      ? sql``
+      : sql`, set_config('statement_timeout', ${String(Math.max(1, Math.trunc(timeoutMs)))}, true)`;
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local jit = off`);
     if (segment.hasSets) {
@@ -193,7 +228,40 @@ export async function readSegment<T>(
       // for the preview, which wants the newest 20 (contacts_account_created_idx order): merged, it read them all.
       if (segment.listsAndStatusOnly && readsEveryMatch) await tx.execute(sql`set local enable_hashjoin = off`);
     }
-    return queryRows<T>(asDb(tx), query);
+    const [session] = await queryRows<{ pid: number }>(
+      asDb(tx),
+      sql`select pg_backend_pid() as pid, set_config('application_name', ${tag}, true)${bound}`,
+    );
+    const cancel = () => cancelSegmentRead(db, session?.pid ?? 0, tag, abandon?.log);
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      signal?.throwIfAborted();
+      return await queryRows<T>(asDb(tx), query);
+    } catch (error) {
+      if (!signal?.aborted && hasSqlState(error, QUERY_CANCELED)) {
+        throw new AppError('service_unavailable', ERROR_TEXT.segments.readTimedOut);
+      }
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+  });
+}
+
+/**
+ * Cancels the segment read tagged `tag` if backend `pid` still runs it. It goes over another pooled connection and
+ * nobody awaits it: the read's own connection stays held until its statement ends, so a read that waited here for
+ * a free connection could, with the pool full of abandoned reads, wait forever. The tag is the read's
+ * transaction-local application_name, gone when its transaction ends, so the cancel cannot stop the statement of
+ * the connection's next borrower. On PGlite (one connection, statements run to their end before anything else)
+ * it runs after the read and finds nothing.
+ */
+function cancelSegmentRead(db: Db, pid: number, tag: string, log: Pick<Logger, 'warn'> | undefined): void {
+  queryRows(
+    db,
+    sql`select pg_cancel_backend(pid) from pg_stat_activity where pid = ${pid} and application_name = ${tag}`,
+  ).catch((error: unknown) => {
+    log?.warn({ err: error, tag }, 'segment read could not be cancelled: it runs to its end');
   });
 }
 
@@ -204,9 +272,11 @@ export async function countSegment(
   tree: SegmentGroup,
   recentSentCampaigns: RecentSentCampaigns,
   now = new Date(),
+  editor: EditorReadOptions = {},
 ): Promise<number> {
   const segment = await compileFor(db, accountId, tree, recentSentCampaigns, now);
   const [row] = await readSegment<{ n: number | string }>(db, segment, segmentCountQuery(accountId, segment), {
+    ...editor,
     readsEveryMatch: true,
   });
   return Number(row?.n ?? 0);
@@ -225,6 +295,7 @@ export async function previewSegment(
   tree: SegmentGroup,
   recentSentCampaigns: RecentSentCampaigns,
   now = new Date(),
+  editor: EditorReadOptions = {},
 ): Promise<SegmentPreviewContact[]> {
   const segment = await compileFor(db, accountId, tree, recentSentCampaigns, now);
   return readSegment<SegmentPreviewContact>(
@@ -233,6 +304,7 @@ export async function previewSegment(
     sql`select c.id, c.email, c.name, c.status from contacts c ${segment.joins}
          where c.account_id = ${accountId} and ${segment.where}
          order by c.created_at desc, c.id desc limit ${PREVIEW_LIMIT}`,
+    editor,
   );
 }
 
