@@ -1,6 +1,6 @@
 import type { SegmentCreateInput, SegmentGroup, SegmentPreviewContact, SegmentView } from '@carteiro/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '@/lib/api-client';
+import { apiFetch, isApiError } from '@/lib/api-client';
 
 /** Segments API calls and their query hooks (Contatos → Segmentos, and the campaign audience step). */
 
@@ -50,6 +50,14 @@ export function useDeleteSegment() {
 }
 
 /**
+ * A count or preview the server answered is not asked again by itself: past its time bound the server stopped it
+ * (a 503 saying to simplify the conditions), and asking again would run the same long read twice more. A failure
+ * to reach the server is retried as everywhere.
+ */
+export const retrySegmentRead = (failureCount: number, error: unknown): boolean =>
+  !(isApiError(error) && error.status > 0) && failureCount < 2;
+
+/**
  * The live count and the first matches of an unsaved tree. `tree` is null while the draft is invalid (no
  * request then); the previous answer stays on screen while the next one loads.
  */
@@ -59,6 +67,7 @@ export function useSegmentMatches(tree: SegmentGroup | null) {
     queryKey: [...SEGMENTS_KEY, 'count', key],
     enabled: tree !== null,
     placeholderData: keepPreviousData,
+    retry: retrySegmentRead,
     queryFn: async ({ signal }) =>
       (await apiFetch<{ count: number }>('/api/segments/count', { body: { conditions: tree }, signal })).count,
   });
@@ -66,6 +75,7 @@ export function useSegmentMatches(tree: SegmentGroup | null) {
     queryKey: [...SEGMENTS_KEY, 'preview', key],
     enabled: tree !== null,
     placeholderData: keepPreviousData,
+    retry: retrySegmentRead,
     queryFn: async ({ signal }) =>
       (
         await apiFetch<{ items: SegmentPreviewContact[] }>('/api/segments/preview', {
