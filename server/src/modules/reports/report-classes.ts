@@ -31,6 +31,30 @@ export function variantClass(variant: number, humanClass: string): string {
   return `${VARIANT_CLASS_PREFIX}${variant}:${humanClass}`;
 }
 
+/**
+ * The class of delivered messages, the one class no event writes: the sending pipeline's outcome statement adds a
+ * batch's deliveries to its campaign's hour (deliveredRollupCte), so the dashboard's "entregues" and rates read
+ * hours × classes rows instead of every message and event of the account. `events` and `uniques` are both the
+ * messages delivered that hour (a message is delivered once).
+ */
+export const DELIVERED_CLASS = 'delivered';
+
+/**
+ * The rollup's side of recording a batch's outcomes, as a CTE composed into the pipeline's one outcome statement
+ * (sending/batch-outcomes.ts, which provides `counts.sent`): the batch's deliveries added to the campaign's row of
+ * the current UTC hour — the hour of the messages' `sent_at`, which is the same statement's now(). The row is the
+ * campaign's, already locked by the same statement's counters, so it adds no contention.
+ */
+export function deliveredRollupCte(campaignId: string): SQL {
+  return sql`delivered_rollup as (
+            insert into campaign_report_counts as r (campaign_id, hour, class, events, uniques)
+            select ${campaignId}, date_trunc('hour', now(), 'UTC'), ${DELIVERED_CLASS}, counts.sent, counts.sent
+              from counts where counts.sent > 0
+            on conflict (campaign_id, hour, class)
+              do update set events = r.events + excluded.events, uniques = r.uniques + excluded.uniques
+            returning 1)`;
+}
+
 /** Prefix every bounce class shares (`bounce:<kind>`, `bounce:unknown` for a bounce without a kind). */
 export const BOUNCE_CLASS_PREFIX = 'bounce:';
 

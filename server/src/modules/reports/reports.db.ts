@@ -7,7 +7,8 @@ import { campaigns } from '../campaigns/campaigns.db';
  * `message_events_report_rollup` (function `campaign_report_rollup_record`, its migration) folds every statement
  * that inserts events — the tracking recorder's batches, bounces, complaints, unsubscribes — so no writer of events
  * has to know the report exists, and a batch stays one statement. The report reads hours × classes rows instead of
- * every event of the campaign.
+ * every event of the campaign. One class comes from no event: `delivered` (report-classes.ts DELIVERED_CLASS), added
+ * by the sending pipeline's outcome statement through reports' `deliveredRollupCte` (ADR 0040).
  *
  * A class is what the report counts (`report-classes.ts`; the SQL function `campaign_report_classes` maps an
  * event to its classes): `open` and `click` (human), `open:machine` and `click:machine`, `link:<link id>` (a

@@ -14,7 +14,7 @@ import type { Db } from '../../db/database';
 import { queryRows } from '../../db/database';
 import { notFound } from '../../http/not-found';
 import { abTestReport } from './ab-report';
-import { BOUNCE_CLASS_PREFIX, LINK_CLASS_PREFIX, REPORT_CLASS } from './report-classes';
+import { BOUNCE_CLASS_PREFIX, DELIVERED_CLASS, LINK_CLASS_PREFIX, REPORT_CLASS } from './report-classes';
 
 export type { CampaignReport };
 
@@ -83,7 +83,7 @@ export async function campaignEventCounts(db: Db, campaignId: string): Promise<C
                coalesce(sum(events) filter (where class = ${REPORT_CLASS.unsubscribe}), 0) as unsubscribes,
                coalesce(sum(events) filter (where starts_with(class, ${BOUNCE_CLASS_PREFIX})), 0) as bounces,
                coalesce(sum(events) filter (where class = ${REPORT_CLASS.complaint}), 0) as complaints
-          from campaign_report_counts where campaign_id = ${campaignId}
+          from campaign_report_counts where campaign_id = ${campaignId} and class <> ${DELIVERED_CLASS}
          group by hour order by hour`,
   );
   const byClass = new Map(classes.map((c) => [c.class, { events: n(c.events), uniques: n(c.uniques) }]));
@@ -402,33 +402,46 @@ export async function contactActivity(db: Db, accountId: string, contactId: stri
   };
 }
 
-/** Dashboard home: messages delivered this calendar month (UTC) and the account's human open/click rates. */
+/**
+ * Dashboard home: messages delivered this calendar month (UTC) and since the start, and the human open/click rates
+ * over the messages delivered since the start of the previous month — from the rollup's hours of the account's
+ * campaigns (deliveries, first human opens and clicks) and the campaigns' counters, so a home page reads rows per
+ * campaign and hour, never the account's messages and events (at 100M events those reads took minutes and scanned
+ * every account's rows: docs/benchmarks.md). A rate's numerator is the messages whose first human open (click)
+ * fell in the window: for the messages delivered in it, the ones opened.
+ */
 export async function dashboardStats(db: Db, accountId: string): Promise<DashboardStats> {
-  const [sent] = await queryRows<{ month: number; total: number }>(
+  const [window] = await queryRows<{
+    month: number | string;
+    delivered: number | string;
+    opened: number | string;
+    clicked: number | string;
+  }>(
     db,
-    sql`select count(*) filter (where sent_at >= date_trunc('month', now()))::int as month,
-               count(*)::int as total
-          from messages where account_id = ${accountId} and status = 'sent'`,
+    sql`select coalesce(sum(r.events) filter (where r.class = ${DELIVERED_CLASS}
+                                                and r.hour >= date_trunc('month', now(), 'UTC')), 0) as month,
+               coalesce(sum(r.events) filter (where r.class = ${DELIVERED_CLASS}), 0) as delivered,
+               coalesce(sum(r.uniques) filter (where r.class = ${REPORT_CLASS.humanOpen}), 0) as opened,
+               coalesce(sum(r.uniques) filter (where r.class = ${REPORT_CLASS.humanClick}), 0) as clicked
+          from campaigns c
+          join campaign_report_counts r
+            on r.campaign_id = c.id
+           and r.hour >= date_trunc('month', now(), 'UTC') - interval '1 month'
+           and r.class in (${DELIVERED_CLASS}, ${REPORT_CLASS.humanOpen}, ${REPORT_CLASS.humanClick})
+         where c.created_by = ${accountId}`,
   );
-  const [events] = await queryRows<{ opened: number; clicked: number }>(
+  // Every delivery since the start: the campaigns' counters, which the engine keeps equal to their message rows.
+  const [sent] = await queryRows<{ total: number | string }>(
     db,
-    sql`select count(distinct message_id) filter (where kind = 'open' and not machine)::int as opened,
-               count(distinct message_id) filter (where kind = 'click' and not machine)::int as clicked
-          from message_events where account_id = ${accountId}
-            and created_at >= date_trunc('month', now()) - interval '1 month'`,
+    sql`select coalesce(sum(sent_count), 0) as total from campaigns where created_by = ${accountId}`,
   );
-  const [recent] = await queryRows<{ delivered: number }>(
-    db,
-    sql`select count(*)::int as delivered from messages
-         where account_id = ${accountId} and status = 'sent' and sent_at >= date_trunc('month', now()) - interval '1 month'`,
-  );
-  const delivered = n(recent?.delivered);
+  const delivered = n(window?.delivered);
   const rate = (x: number) => (delivered > 0 ? Math.round((x / delivered) * 10_000) / 10_000 : 0);
   return {
-    sentThisMonth: n(sent?.month),
+    sentThisMonth: n(window?.month),
     sentTotal: n(sent?.total),
-    openRate: rate(n(events?.opened)),
-    clickRate: rate(n(events?.clicked)),
+    openRate: rate(n(window?.opened)),
+    clickRate: rate(n(window?.clicked)),
     /** Rates cover messages delivered since the start of the previous month. */
     rateWindowDelivered: delivered,
   };

@@ -3,6 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows, queryRowsNamed } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
+import { deliveredRollupCte } from '../reports/report-classes';
 import { messageDeliveredOutboxCte } from '../webhooks/emit-event';
 import type { SenderSettings } from './sender-settings';
 import type { DeliveryOutcome } from './transport';
@@ -76,9 +77,10 @@ export interface RecordOptions {
 /**
  * Writes a batch's outcomes and releases the batch in one statement (atomic by itself: no BEGIN/COMMIT round
  * trips): the message rows (heap-only updates), the `message.delivered` outbox rows, the batch (done, or queued
- * until its earliest pending retry) and the source's own CTEs (`recorded.sourceCtes`). Nothing is written when
- * `workerId` no longer holds the batch (its lease expired and another worker took it over): then false. `db` may
- * be a transaction (the transactional lanes refund failed messages in the same one).
+ * until its earliest pending retry), the deliveries in the reports' rollup and the source's own CTEs
+ * (`recorded.sourceCtes`). Nothing is written when `workerId` no longer holds the batch (its lease expired and
+ * another worker took it over): then false. `db` may be a transaction (the transactional lanes refund failed
+ * messages in the same one).
  */
 export async function recordBatchOutcomes(
   db: Db,
@@ -129,6 +131,8 @@ export async function recordBatchOutcomes(
                    count(*) filter (where status = 'failed' and policy)::int as policy_rejected,
                    min(next_attempt_at) filter (where status = 'queued') as retry_at
               from written),
+          -- The reports' rollup counts deliveries per campaign and hour (the dashboard reads it).
+          ${deliveredRollupCte(streamId)},
           -- Messages of the batch that were not due at the claim (a later retry) keep it queued too.
           later as (
             select min(m.next_attempt_at) as retry_at

@@ -647,9 +647,12 @@ describe.each(DATABASE_KINDS)('after the send on %s', (kind) => {
     expect(csv.headers['content-disposition']).not.toContain(s.campaignId);
     const activity = await t.app.inject({ method: 'GET', url: `/api/contacts/${r.contactId}/activity`, headers });
     expect(activity.json().messages).toHaveLength(1);
+    // The dashboard's numbers through the real engine: reports/dashboard-stats.test.ts. Here: only its account's.
     const stats = await t.app.inject({ method: 'GET', url: '/api/dashboard/stats', headers });
-    expect(stats.json().sentThisMonth).toBeGreaterThanOrEqual(3);
+    expect(stats.statusCode).toBe(200);
     const other = await signUp(t, { verified: true });
+    const otherStats = await t.app.inject({ method: 'GET', url: '/api/dashboard/stats', headers: other.headers });
+    expect(otherStats.json()).toMatchObject({ sentThisMonth: 0, sentTotal: 0, rateWindowDelivered: 0 });
     for (const url of [
       `/api/campaigns/${s.campaignId}/report`,
       `/api/campaigns/${s.campaignId}/recipients`,
