@@ -1,6 +1,17 @@
 import { SUPPRESSION_REASON_VALUES } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
-import { index, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
 
 export const CONTACT_STATUSES = ['subscribed', 'unsubscribed', 'bounced', 'complained'] as const;
@@ -74,6 +85,23 @@ export const suppressions = pgTable(
   },
   // (account, hash) first: every probe (claim, send, import, form) is by account and address, reading its reasons.
   (t) => [primaryKey({ columns: [t.accountId, t.emailHash, t.reason] })],
+);
+
+/**
+ * The custom field keys of an account's contacts, with how many contacts carry each (`contacts`, 0 once the last
+ * one lost it): what the segment editor and the templates offer, and whether a segment's field exists, read as
+ * rows instead of every contact's `fields` (1 s at 1M contacts, ~10 s at 10M). Written only by the statement-level
+ * triggers on contacts that also keep contact_field_values (migration 0057): per statement, the keys of the rows
+ * inserted, deleted, or whose fields changed, added up per key.
+ */
+export const contactFieldKeys = pgTable(
+  'contact_field_keys',
+  {
+    accountId: uuid('account_id').notNull(),
+    key: text('key').notNull(),
+    contacts: integer('contacts').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] })],
 );
 
 /**

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createApiKeyFor } from '../../../test/support/api-key';
 import { waitForImport } from '../../../test/support/imports';
@@ -121,7 +121,7 @@ describe.each(DATABASE_KINDS)('contacts, lists and imports API on %s', (kind) =>
     expect(detail).toMatchObject({ status: 'unsubscribed', lists: [{ listId: list.id, status: 'unsubscribed' }] });
   });
 
-  it('keeps contact_field_values (typed number/date fields, ADR 0039) right after every write path', async () => {
+  it('keeps contact_field_values (typed number/date fields, ADR 0039) and the field keys right after every write path', async () => {
     const user = await signUp(t, { verified: true });
     const db = t.database.db;
     /** The account's typed rows, as "email field num day". */
@@ -149,6 +149,20 @@ describe.each(DATABASE_KINDS)('contacts, lists and imports API on %s', (kind) =>
       ).map((r) => r.row);
       const rows = await stored();
       expect(rows).toEqual(fresh);
+      // …and the account's field keys with how many contacts carry each (contact_field_keys, migration 0057).
+      const keyCounts = async (query: SQL) => (await queryRows<{ row: string }>(db, query)).map((r) => r.row);
+      const keysFresh = await keyCounts(
+        sql`select e.key || ' ' || count(*) as row from contacts c cross join lateral jsonb_object_keys(c.fields) e(key)
+             where c.account_id = ${user.accountId} group by e.key order by 1`,
+      );
+      expect(
+        await keyCounts(
+          sql`select key || ' ' || contacts as row from contact_field_keys
+               where account_id = ${user.accountId} and contacts <> 0 order by 1`,
+        ),
+      ).toEqual(keysFresh);
+      const fields = await t.app.inject({ url: '/api/segments/fields', headers: user.headers });
+      expect(fields.json().customFields).toEqual(keysFresh.map((k) => k.split(' ')[0]).sort());
       return rows;
     };
     // Web form: a number, a date in each spelling, text that is neither.
@@ -243,6 +257,25 @@ describe.each(DATABASE_KINDS)('contacts, lists and imports API on %s', (kind) =>
     });
     expect(bulk.json().affected).toBe(1);
     expect(await expectFresh()).toEqual(['bia@campos.com pontos 8 -', 'davi@campos.com nascimento - 2000-02-29']);
+    // A deleted account's contacts go by cascade: its keys go with them, the other accounts' stay.
+    const other = await signUp(t, { verified: true });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: json(other),
+      payload: { email: 'eva@campos.com', fields: { cidade: 'Natal' } },
+    });
+    const keysOf = async (accountId: string) =>
+      (
+        await queryRows<{ key: string; contacts: number }>(
+          db,
+          sql`select key, contacts from contact_field_keys where account_id = ${accountId} order by key`,
+        )
+      ).map((r) => `${r.key} ${r.contacts}`);
+    expect(await keysOf(other.accountId)).toEqual(['cidade 1']);
+    await db.execute(sql`delete from accounts where id = ${other.accountId}`);
+    expect(await keysOf(other.accountId)).toEqual([]);
+    expect(await keysOf(user.accountId)).not.toEqual([]);
   });
 
   it('exports CSV with BOM, `;` and formula-injection escaping', async () => {

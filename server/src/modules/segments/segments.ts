@@ -14,6 +14,7 @@ import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { findAccount } from '../accounts/accounts.service';
+import { findCustomFieldNamesAmong } from '../contacts/custom-field-names';
 import { findListSummaries } from '../lists/list-directory';
 import { type CompiledSegment, compileSegment, compileSegmentPredicate, type SegmentContext } from './compile-segment';
 import { foldEngagement } from './segment-engagement';
@@ -67,14 +68,7 @@ export async function segmentContextFor(
   const wantedLists = new Set<string>();
   const lastN = { max: 0 };
   for (const tree of trees) collect(tree, keys, wantedLists, lastN);
-  const known = new Set<string>();
-  for (const key of keys) {
-    const [row] = await queryRows<{ found: boolean }>(
-      db,
-      sql`select exists (select 1 from contacts where account_id = ${accountId} and fields ? ${key}::text) as found`,
-    );
-    if (row?.found) known.add(key);
-  }
+  const known = await findCustomFieldNamesAmong(db, accountId, [...keys]);
   const ownLists = await findListSummaries(db, [...wantedLists], accountId);
   const account = await findAccount(db, accountId);
   const recent = lastN.max === 0 ? [] : await recentSentCampaigns(db, accountId, lastN.max);
