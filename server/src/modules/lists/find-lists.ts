@@ -5,6 +5,7 @@ import { queryRows } from '../../db/database';
 import { afterKeysetCursorSql, cursorTimestampSql, keysetPage } from '../../db/keyset';
 import { containsPattern } from '../../db/like';
 import { notFound } from '../../http/not-found';
+import { foldListCounts, LIST_COUNT_FOLD_AT, listCountsSql } from './list-counts';
 
 interface RawList {
   id: string;
@@ -13,6 +14,7 @@ interface RawList {
   opt_in: 'single' | 'double';
   contact_count: number | string;
   subscribed_count: number | string;
+  count_rows: number | string;
   created_at: string | Date;
   updated_at: string | Date;
   cursor_at: string;
@@ -35,14 +37,20 @@ function listsQuery(accountId: string, listId?: string, page?: ListQuery) {
   const limit = page?.limit ?? 50;
   return sql`select l.id, l.name, l.description, l.opt_in, l.created_at, l.updated_at,
       ${cursorTimestampSql(sql`l.created_at`)} as cursor_at,
-      (select count(*) from list_memberships m where m.list_id = l.id)::int as contact_count,
-      (select count(*) from list_memberships m join contacts c on c.id = m.contact_id
-        where m.list_id = l.id and m.status = 'subscribed' and c.status = 'subscribed')::int as subscribed_count
-    from lists l where l.account_id = ${accountId} ${listId ? sql`and l.id = ${listId}` : sql``}
+      counts.contact_count, counts.subscribed_count, counts.count_rows
+    from lists l ${listCountsSql} where l.account_id = ${accountId} ${listId ? sql`and l.id = ${listId}` : sql``}
       ${page?.search ? sql`and l.name ilike ${containsPattern(page.search)}` : sql``}
       ${page?.cursor ? sql`and ${afterKeysetCursorSql(sql`l.created_at`, sql`l.id`, page.cursor)}` : sql``}
     order by l.created_at desc, l.id desc
     ${page ? sql`limit ${limit + 1}` : sql``}`;
+}
+
+/** Lists whose count rows piled up are folded after the read (the counts read are already right). */
+async function foldPiledUp(db: Db, rows: RawList[]): Promise<void> {
+  await foldListCounts(
+    db,
+    rows.filter((r) => Number(r.count_rows) > LIST_COUNT_FOLD_AT).map((r) => r.id),
+  );
 }
 
 /** One page of the account's lists, newest first, filtered by a part of the name, with their counts. */
@@ -51,18 +59,23 @@ export async function findListPage(
   accountId: string,
   query: ListQuery,
 ): Promise<{ items: ListView[]; nextCursor: string | null }> {
-  const page = keysetPage(await queryRows<RawList>(db, listsQuery(accountId, undefined, query)), query.limit ?? 50);
+  const rows = await queryRows<RawList>(db, listsQuery(accountId, undefined, query));
+  await foldPiledUp(db, rows);
+  const page = keysetPage(rows, query.limit ?? 50);
   return { items: page.rows.map(toView), nextCursor: page.nextCursor };
 }
 
-/** The account's lists, newest first, with member and subscribed counts. */
+/** The account's lists, newest first, with member and subscribed counts (list-counts.ts). */
 export async function findLists(db: Db, accountId: string): Promise<ListView[]> {
-  return (await queryRows<RawList>(db, listsQuery(accountId))).map(toView);
+  const rows = await queryRows<RawList>(db, listsQuery(accountId));
+  await foldPiledUp(db, rows);
+  return rows.map(toView);
 }
 
 /** One list of the account; 404 when it is not the account's. */
 export async function findList(db: Db, accountId: string, listId: string): Promise<ListView> {
   const [row] = await queryRows<RawList>(db, listsQuery(accountId, listId));
   if (!row) throw notFound('list');
+  await foldPiledUp(db, [row]);
   return toView(row);
 }
