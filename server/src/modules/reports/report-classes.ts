@@ -42,8 +42,8 @@ export const DELIVERED_CLASS = 'delivered';
 /**
  * The rollup's side of recording a batch's outcomes, as a CTE composed into the pipeline's one outcome statement
  * (sending/batch-outcomes.ts, which provides `counts.sent`): the batch's deliveries added to the campaign's row of
- * the current UTC hour — the hour of the messages' `sent_at`, which is the same statement's now(). The row is the
- * campaign's, already locked by the same statement's counters, so it adds no contention.
+ * the current UTC hour — the hour of the messages' `sent_at`, which is the same statement's now(). One row per
+ * campaign and hour: no hotter than the campaign's counters row the same statement updates (ADR 0040).
  */
 export function deliveredRollupCte(campaignId: string): SQL {
   return sql`delivered_rollup as (
