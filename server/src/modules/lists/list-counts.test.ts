@@ -127,6 +127,36 @@ describe.each(DATABASE_KINDS)('list counts on %s', (kind) => {
     expect(orphans?.n).toBe(0);
   });
 
+  it('an account deleted with its lists and contacts leaves no count rows behind', async () => {
+    const other = await signUp(t, { verified: true });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/lists',
+      headers: { ...other.headers, 'content-type': 'application/json' },
+      payload: { name: 'Da outra conta' },
+    });
+    const listId = created.json().id as string;
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: { ...other.headers, 'content-type': 'application/json' },
+      payload: { email: 'hana@listas.com.br', listIds: [listId] },
+    });
+    const rowsOf = async () =>
+      (
+        await queryRows<{ n: number; sum: number }>(
+          db,
+          sql`select count(*)::int as n, coalesce(sum(subscribed), 0)::int as sum from list_count_deltas
+               where list_id = ${listId}`,
+        )
+      )[0];
+    expect((await rowsOf())?.sum).toBe(1);
+    await db.execute(sql`delete from accounts where id = ${other.accountId}`);
+    expect(await rowsOf()).toEqual({ n: 0, sum: 0 });
+    // The account that stays still shows what its memberships say.
+    await expectShownAsCounted();
+  });
+
   it('a list whose count rows piled up is folded into one row by the next read, and counts the same', async () => {
     const list = await call('POST', '/api/lists', { name: 'Muitas' });
     const contact = await call('POST', '/api/contacts', { email: 'gil@listas.com.br', listIds: [list.id] });
