@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { type Database, MIGRATIONS_DIR, openDatabase } from '../../src/db/database';
+import { type Database, type Db, MIGRATIONS_DIR, openDatabase, queryRows } from '../../src/db/database';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -186,4 +187,17 @@ function pgliteVersion(): string {
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   const root = entry.slice(0, entry.lastIndexOf(`${path.sep}dist${path.sep}`));
   return JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+}
+
+/**
+ * A bare account row (no user, no membership) and its id: what a migration's test puts its data under in a database
+ * created before the migration, where the app's sign-up (which writes today's schema) cannot run.
+ */
+export async function insertAccountRow(db: Db, name = 'Loja'): Promise<string> {
+  const [account] = await queryRows<{ id: string }>(
+    db,
+    sql`insert into accounts (uuid, owner_user_id, name) values (gen_random_uuid(), 'owner', ${name}) returning id`,
+  );
+  if (!account) throw new Error('account insert returned no row');
+  return account.id;
 }

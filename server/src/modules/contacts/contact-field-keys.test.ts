@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createDatabaseBeforeMigration, DATABASE_KINDS } from '../../../test/support/test-database';
+import { createDatabaseBeforeMigration, DATABASE_KINDS, insertAccountRow } from '../../../test/support/test-database';
 import { queryRows } from '../../db/database';
 import { findCustomFieldNames, findCustomFieldNamesAmong } from './custom-field-names';
 
@@ -9,15 +9,8 @@ describe.each(DATABASE_KINDS)('the field keys migration on %s', (kind) => {
     const database = await createDatabaseBeforeMigration(kind, '_contact_field_keys');
     try {
       const db = database.db;
-      const account = async (name: string) =>
-        (
-          await queryRows<{ id: string }>(
-            db,
-            sql`insert into accounts (uuid, owner_user_id, name) values (gen_random_uuid(), 'owner', ${name}) returning id`,
-          )
-        )[0]?.id as string;
-      const loja = await account('Loja');
-      const outra = await account('Outra');
+      const loja = await insertAccountRow(db, 'Loja');
+      const outra = await insertAccountRow(db, 'Outra');
       await db.execute(
         sql`insert into contacts (account_id, email, fields) values
               (${loja}, 'ana@x.com', '{"cidade": "Recife", "pontos": "10"}'),

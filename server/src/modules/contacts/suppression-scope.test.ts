@@ -7,7 +7,7 @@ import {
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { signUp } from '../../../test/support/sign-in';
-import { createDatabaseBeforeMigration, DATABASE_KINDS } from '../../../test/support/test-database';
+import { createDatabaseBeforeMigration, DATABASE_KINDS, insertAccountRow } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { startCampaignSend } from '../campaigns/start-campaign-send';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
@@ -240,11 +240,7 @@ describe.each(DATABASE_KINDS)('migrating the one-reason suppressions on %s', (ki
     const database = await createDatabaseBeforeMigration(kind, '_suppression_scopes');
     try {
       const db = database.db;
-      const [account] = await queryRows<{ id: string }>(
-        db,
-        sql`insert into accounts (uuid, owner_user_id, name) values (gen_random_uuid(), 'owner', 'Loja') returning id`,
-      );
-      const accountId = account?.id as string;
+      const accountId = await insertAccountRow(db);
       const hash = (email: string) => sql`encode(sha256(convert_to(${email}::text, 'UTF8')), 'hex')`;
       await db.execute(sql`insert into contacts (account_id, email, status) values
           (${accountId}, 'saiu-e-devolveu@x.com.br', 'bounced'),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForImport } from '../../../test/support/imports';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
-import { createDatabaseBeforeMigration, DATABASE_KINDS } from '../../../test/support/test-database';
+import { createDatabaseBeforeMigration, DATABASE_KINDS, insertAccountRow } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { accounts } from '../accounts/accounts.db';
 import { markContactUndeliverable, syncContactStatusWithLists } from '../contacts/contact-status';
@@ -184,11 +184,7 @@ describe.each(DATABASE_KINDS)('the list counts migration on %s', (kind) => {
     const database = await createDatabaseBeforeMigration(kind, '_list_counts');
     try {
       const db = database.db;
-      const [account] = await queryRows<{ id: string }>(
-        db,
-        sql`insert into accounts (uuid, owner_user_id, name) values (gen_random_uuid(), 'owner', 'Loja') returning id`,
-      );
-      const accountId = account?.id as string;
+      const accountId = await insertAccountRow(db);
       await db.execute(sql`insert into lists (account_id, name) values (${accountId}, 'A'), (${accountId}, 'B')`);
       await db.execute(
         sql`insert into contacts (account_id, email, status) values

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { signUp } from '../../../test/support/sign-in';
-import { createDatabaseBeforeMigration, DATABASE_KINDS } from '../../../test/support/test-database';
+import { createDatabaseBeforeMigration, DATABASE_KINDS, insertAccountRow } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { trustSenderAddress } from '../sender-identities/testing/trust-sender';
 import { runEngineUntil, useEngineHarness } from '../sending/testing/engine-harness';
@@ -135,11 +135,7 @@ describe.each(DATABASE_KINDS)('the delivered rollup migration on %s', (kind) => 
     const database = await createDatabaseBeforeMigration(kind, '_delivered_rollup');
     try {
       const db = database.db;
-      const [account] = await queryRows<{ id: string }>(
-        db,
-        sql`insert into accounts (uuid, owner_user_id, name) values (gen_random_uuid(), 'owner', 'Loja') returning id`,
-      );
-      const accountId = account?.id as string;
+      const accountId = await insertAccountRow(db);
       const [campaign] = await queryRows<{ id: string }>(
         db,
         sql`insert into campaigns (uuid, created_by, name, subject, status, template, sent_count)

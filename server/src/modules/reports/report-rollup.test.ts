@@ -1,7 +1,12 @@
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabaseBeforeMigration, createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
+import {
+  createDatabaseBeforeMigration,
+  createTestDatabase,
+  DATABASE_KINDS,
+  insertAccountRow,
+} from '../../../test/support/test-database';
 import { type Database, type Db, queryRows } from '../../db/database';
 import { writeEngagementCounters } from '../campaigns/campaign-records';
 import { eraseContact } from '../contacts/erase-contact';
@@ -41,11 +46,7 @@ interface Seeded {
 
 /** An account with three sent campaigns (the first an A/B test), their tracked links and sent messages. */
 async function seedCampaigns(db: Db, perCampaign = 60): Promise<Seeded> {
-  const [account] = await queryRows<{ id: string }>(
-    db,
-    sql`insert into accounts (uuid, owner_user_id, name) values (gen_random_uuid(), 'owner', 'Loja') returning id`,
-  );
-  const accountId = account?.id as string;
+  const accountId = await insertAccountRow(db);
   const campaigns: SeededCampaign[] = [];
   for (let c = 0; c < 3; c++) {
     const [campaign] = await queryRows<{ id: string }>(
