@@ -49,6 +49,13 @@ export interface CompiledSegment {
    * too — a count runs as merge joins of index-only scans (see segments.ts).
    */
   listsAndStatusOnly: boolean;
+  /**
+   * For a count (segmentCountQuery), when the top level is an OU some of whose branches are each one contact set
+   * (a list's members, a custom field's typed range, the rows of segment_engagement an opened/clicked/não abriu
+   * condition selects): those sets, and the tree of the other branches (none: every branch is a set). See
+   * splitSetBranches.
+   */
+  countSplit?: { sets: SQL[]; rest?: CompiledSegment };
 }
 
 /**
@@ -75,8 +82,65 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
     where: mergeable ? sql`(c.status <> '' and ${where})` : where,
     hasSets: sets.named,
     listsAndStatusOnly: mergeable,
+    // A count of lists and status only is already merged in contact id order (segments.ts), set by set.
+    countSplit: mergeable ? undefined : splitSetBranches(tree, ctx),
   };
 }
+
+/**
+ * A top-level OU's branches that are each one contact set are counted apart: the account's contacts in their union
+ * (read from the sets' own indexes, never from contacts), plus the contacts the other branches select that are in
+ * none of them (a count of disjoint parts is the count of the OU). In the OU form every contact probes every set's
+ * hash before the OU's filter can decide anything — "aniversário este mês OU (cidade começa com "Rec" E nunca
+ * abriu)" spent ~170 ms per worker probing the month's 82k rows with each of 1M contacts and ~320 ms probing the
+ * 500k first opens. Split, the month's rows are counted from their index and only the contacts the other branch's
+ * own conditions pass ("Rec", a fifth) probe anything: 0.6× the time at 1M (docs/benchmarks.md, session 15).
+ * Only sets that hold nothing but the account's existing contacts count alone: a list's subscribed members
+ * (deleted with their contact, checked against it on insert) and a custom field's typed values (kept by the
+ * triggers on contacts). segment_engagement keeps the rows of erased contacts, so an engagement condition stays in
+ * the rest.
+ */
+function splitSetBranches(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment['countSplit'] {
+  if (tree.match !== 'any' || tree.conditions.length < 2) return undefined;
+  const sets: SQL[] = [];
+  const rest: Array<SegmentCondition | SegmentGroup> = [];
+  for (const branch of tree.conditions) {
+    const set = branchSet(onlyCondition(branch), ctx);
+    if (set) sets.push(set.query());
+    else rest.push(branch);
+  }
+  if (sets.length === 0) return undefined;
+  return {
+    sets,
+    rest: rest.length === 0 ? undefined : compileSegment({ type: 'group', match: 'any', conditions: rest }, ctx),
+  };
+}
+
+/** The condition a branch is, through groups of one condition (E and OU of one condition are that condition). */
+function onlyCondition(branch: SegmentCondition | SegmentGroup): SegmentCondition | SegmentGroup {
+  return branch.type === 'group' && branch.conditions.length === 1
+    ? onlyCondition(branch.conditions[0] as SegmentCondition | SegmentGroup)
+    : branch;
+}
+
+/** The contact set a branch is in itself, if it is one (the tree is already validated by compileGroup). */
+function branchSet(c: SegmentCondition | SegmentGroup, ctx: SegmentContext): ContactSet | undefined {
+  if (c.type === 'list') return c.operator === 'in' ? listSet(c.listId) : undefined;
+  if (c.type === 'field' && typeof c.field === 'object' && typedFieldOperator(c.operator)) {
+    return typedFieldSet(c.field.custom, c.operator, (c.value ?? '').trim(), ctx);
+  }
+  return undefined;
+}
+
+/** A list's subscribed members. */
+function listSet(listId: string): ContactSet {
+  return {
+    key: `list:${listId}`,
+    query: () => sql`select lm.contact_id from list_memberships lm
+                      where lm.list_id = ${listId}::uuid and lm.status = 'subscribed'`,
+  };
+}
+
 
 /** Whether every condition of the tree is a list, a status or a subscription date (CompiledSegment). */
 function listsAndStatusOnly(group: SegmentGroup): boolean {
@@ -553,14 +617,7 @@ function compileCondition(
     }
     case 'list': {
       if (!ctx.listIds.has(c.listId)) throw new AppError('validation_failed', ERROR_TEXT.lists.unknownChosen);
-      const member = sets.has(
-        {
-          key: `list:${c.listId}`,
-          query: () => sql`select lm.contact_id from list_memberships lm
-                            where lm.list_id = ${c.listId}::uuid and lm.status = 'subscribed'`,
-        },
-        topLevel,
-      );
+      const member = sets.has(listSet(c.listId), topLevel);
       return c.operator === 'in' ? member : sql`not ${member}`;
     }
     case 'status':

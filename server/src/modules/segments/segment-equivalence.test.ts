@@ -553,6 +553,71 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     expect(sizes.filter((n) => n > 0 && n < 240).length).toBeGreaterThan(5);
   });
 
+  it("a top-level OU's list and typed-field branches, counted from their sets and the rest outside them, select the same contacts", async () => {
+    const [a, b] = listIds as [string, string];
+    const any = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
+      type: 'group',
+      match: 'any',
+      conditions,
+    });
+    const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
+      type: 'group',
+      match: 'all',
+      conditions,
+    });
+    const inList = (listId: string) => ({ type: 'list', operator: 'in', listId }) as SegmentCondition;
+    const points = (operator: string, value: string) =>
+      ({ type: 'field', field: { custom: 'pontos' }, operator, value }) as SegmentCondition;
+    const birthday = {
+      type: 'field',
+      field: { custom: 'nascimento' },
+      operator: 'birthday_this_month',
+    } as SegmentCondition;
+    const recife = { type: 'field', field: { custom: 'cidade' }, operator: 'starts_with', value: 'rec' } as SegmentCondition;
+    const neverOpened = { type: 'engagement', operator: 'never_opened' } as SegmentCondition;
+    const bounced = { type: 'status', operator: 'is', value: 'bounced' } as SegmentCondition;
+    const cases: Array<{ tree: SegmentGroup; sets: number; rest: boolean }> = [
+      // Sets only: their union, no pass over the contacts; the same set twice.
+      { tree: any(inList(a), birthday), sets: 2, rest: false },
+      { tree: any(birthday, all(birthday)), sets: 2, rest: false },
+      // The bench's row: the month's typed values, and the contacts of the other branch outside them.
+      { tree: any(birthday, all(recife, neverOpened)), sets: 1, rest: true },
+      { tree: any(birthday, inList(a), bounced), sets: 2, rest: true },
+      // A set through groups of one condition; a list the contact is not in stays in the rest.
+      {
+        tree: any(all(any(inList(b))), { type: 'list', operator: 'not_in', listId: a }, recife),
+        sets: 1,
+        rest: true,
+      },
+      // Overlapping ranges of one field; engagement stays in the rest (erased contacts keep their rows there).
+      {
+        tree: any(points('number_lte', '250'), points('number_gte', '10'), {
+          type: 'engagement',
+          operator: 'opened_any',
+          campaigns: 2,
+        }),
+        sets: 2,
+        rest: true,
+      },
+    ];
+    const sizes: number[] = [];
+    for (const { tree, sets, rest } of cases) {
+      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
+      const split = compileSegment(tree, ctx).countSplit;
+      expect(split?.sets.length, JSON.stringify(tree)).toBe(sets);
+      expect(split?.rest !== undefined, JSON.stringify(tree)).toBe(rest);
+      sizes.push((await compareTree(user.accountId, tree)).length);
+    }
+    // Not degenerate: the sets overlap the rest, and each selects some contacts but not all.
+    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length);
+    // An OU with no set branch, an E, and a count of lists and status only (merged by contact id) stay whole.
+    for (const whole of [any(recife, neverOpened), all(birthday, inList(a)), any(inList(a), inList(b), bounced)]) {
+      const ctx = await segmentContextFor(db, user.accountId, [whole], recentSentCampaignIds, new Date());
+      expect(compileSegment(whole, ctx).countSplit, JSON.stringify(whole)).toBeUndefined();
+      await compareTree(user.accountId, whole);
+    }
+  });
+
   it('engagement inside OUs agrees with an empty campaign window and with contacts never mailed', async () => {
     const other = await signUp(t, { verified: true });
     const accountId = other.accountId;

@@ -280,8 +280,18 @@ export async function countSegment(
 
 /** The count of the account's contacts a compiled segment selects, as one query (run it with readSegment). */
 export function segmentCountQuery(accountId: string, segment: CompiledSegment): SQL {
-  return sql`select count(*)::int as n from contacts c ${segment.joins}
-              where c.account_id = ${accountId} and ${segment.where}`;
+  const split = segment.countSplit;
+  if (!split) {
+    return sql`select count(*)::int as n from contacts c ${segment.joins}
+                where c.account_id = ${accountId} and ${segment.where}`;
+  }
+  // The OU's set branches counted from the sets, plus the other branches' contacts outside every one of them.
+  const inSets = sql`(select count(*) from (${sql.join(split.sets, sql` union `)}) s)`;
+  if (!split.rest) return sql`select ${inSets}::int as n`;
+  const outside = split.sets.map((set) => sql`not exists (select 1 from (${set}) s where s.contact_id = c.id)`);
+  return sql`select (${inSets} + (select count(*) from contacts c ${split.rest.joins}
+                                   where c.account_id = ${accountId} and ${split.rest.where}
+                                     and ${sql.join(outside, sql` and `)}))::int as n`;
 }
 
 /** The first matches, newest first (the editor's preview). */
