@@ -50,10 +50,9 @@ export interface CompiledSegment {
    */
   listsAndStatusOnly: boolean;
   /**
-   * For a count (segmentCountQuery), when the top level is an OU some of whose branches are each one contact set
-   * (a list's members, a custom field's typed range, the rows of segment_engagement an opened/clicked/não abriu
-   * condition selects): those sets, and the tree of the other branches (none: every branch is a set). See
-   * splitSetBranches.
+   * For a count (segmentCountQuery), when the tree is one contact set (a list's members, a custom field's typed
+   * range), or its top level is an OU some of whose branches are: those sets, and the tree of the other branches
+   * (none: every branch is a set). See splitSetBranches.
    */
   countSplit?: { sets: SQL[]; rest?: CompiledSegment };
 }
@@ -82,8 +81,7 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
     where: mergeable ? sql`(c.status <> '' and ${where})` : where,
     hasSets: sets.named,
     listsAndStatusOnly: mergeable,
-    // A count of lists and status only is already merged in contact id order (segments.ts), set by set.
-    countSplit: mergeable ? undefined : splitSetBranches(tree, ctx),
+    countSplit: splitSetBranches(tree, ctx, mergeable),
   };
 }
 
@@ -98,13 +96,20 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
  * Only sets that hold nothing but the account's existing contacts count alone: a list's subscribed members
  * (deleted with their contact, checked against it on insert) and a custom field's typed values (kept by the
  * triggers on contacts). segment_engagement keeps the rows of erased contacts, so an engagement condition stays in
- * the rest.
+ * the rest. A tree that is one such set is counted from its index alone ("está em Clientes", 600k members: an
+ * index-only count instead of merging them with every contact).
  */
-function splitSetBranches(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment['countSplit'] {
-  if (tree.match !== 'any' || tree.conditions.length < 2) return undefined;
+function splitSetBranches(tree: SegmentGroup, ctx: SegmentContext, merged: boolean): CompiledSegment['countSplit'] {
+  const top = onlyCondition(tree);
+  if (top.type !== 'group') {
+    const set = branchSet(top, ctx);
+    return set ? { sets: [set.query()] } : undefined;
+  }
+  // A count of lists and status only is already merged in contact id order (segments.ts), set by set.
+  if (merged || top.match !== 'any' || top.conditions.length < 2) return undefined;
   const sets: SQL[] = [];
   const rest: Array<SegmentCondition | SegmentGroup> = [];
-  for (const branch of tree.conditions) {
+  for (const branch of top.conditions) {
     const set = branchSet(onlyCondition(branch), ctx);
     if (set) sets.push(set.query());
     else rest.push(branch);

@@ -577,6 +577,9 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     const neverOpened = { type: 'engagement', operator: 'never_opened' } as SegmentCondition;
     const bounced = { type: 'status', operator: 'is', value: 'bounced' } as SegmentCondition;
     const cases: Array<{ tree: SegmentGroup; sets: number; rest: boolean }> = [
+      // A tree that is one set: counted from the set alone.
+      { tree: all(inList(a)), sets: 1, rest: false },
+      { tree: any(all(points('number_gt', '10'))), sets: 1, rest: false },
       // Sets only: their union, no pass over the contacts; the same set twice.
       { tree: any(inList(a), birthday), sets: 2, rest: false },
       { tree: any(birthday, all(birthday)), sets: 2, rest: false },
@@ -610,8 +613,14 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     }
     // Not degenerate: the sets overlap the rest, and each selects some contacts but not all.
     expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length);
-    // An OU with no set branch, an E, and a count of lists and status only (merged by contact id) stay whole.
-    for (const whole of [any(recife, neverOpened), all(birthday, inList(a)), any(inList(a), inList(b), bounced)]) {
+    // An OU with no set branch, an E of several conditions, a count of lists and status only (merged by contact
+    // id) and a list the contacts are not in stay whole.
+    for (const whole of [
+      any(recife, neverOpened),
+      all(birthday, inList(a)),
+      any(inList(a), inList(b), bounced),
+      all({ type: 'list', operator: 'not_in', listId: a }),
+    ]) {
       const ctx = await segmentContextFor(db, user.accountId, [whole], recentSentCampaignIds, new Date());
       expect(compileSegment(whole, ctx).countSplit, JSON.stringify(whole)).toBeUndefined();
       await compareTree(user.accountId, whole);
