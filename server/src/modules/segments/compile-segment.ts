@@ -146,7 +146,6 @@ function listSet(listId: string): ContactSet {
   };
 }
 
-
 /** Whether every condition of the tree is a list, a status or a subscription date (CompiledSegment). */
 function listsAndStatusOnly(group: SegmentGroup): boolean {
   return group.conditions.every((c) =>

@@ -573,7 +573,12 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       field: { custom: 'nascimento' },
       operator: 'birthday_this_month',
     } as SegmentCondition;
-    const recife = { type: 'field', field: { custom: 'cidade' }, operator: 'starts_with', value: 'rec' } as SegmentCondition;
+    const recife = {
+      type: 'field',
+      field: { custom: 'cidade' },
+      operator: 'starts_with',
+      value: 'rec',
+    } as SegmentCondition;
     const neverOpened = { type: 'engagement', operator: 'never_opened' } as SegmentCondition;
     const bounced = { type: 'status', operator: 'is', value: 'bounced' } as SegmentCondition;
     const cases: Array<{ tree: SegmentGroup; sets: number; rest: boolean }> = [
