@@ -51,10 +51,11 @@ export interface CompiledSegment {
   listsAndStatusOnly: boolean;
   /**
    * For a count (segmentCountQuery), when the tree is one contact set (a list's members, a custom field's typed
-   * range), or its top level is an OU some of whose branches are: those sets, and the tree of the other branches
+   * range, segment_engagement's rows an engagement condition selects) or the contacts outside one (`complement`),
+   * or its top level is an OU some of whose branches are sets: those sets, and the tree of the other branches
    * (none: every branch is a set). See splitSetBranches.
    */
-  countSplit?: { sets: SQL[]; rest?: CompiledSegment };
+  countSplit?: { sets: SQL[]; rest?: CompiledSegment; complement?: boolean };
 }
 
 /**
@@ -93,25 +94,27 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
  * abriu)" spent ~170 ms per worker probing the month's 82k rows with each of 1M contacts and ~320 ms probing the
  * 500k first opens. Split, the month's rows are counted from their index and only the contacts the other branch's
  * own conditions pass ("Rec", a fifth) probe anything: 0.6× the time at 1M (docs/benchmarks.md, session 15).
- * Only sets that hold nothing but the account's existing contacts count alone: a list's subscribed members
- * (deleted with their contact, checked against it on insert) and a custom field's typed values (kept by the
- * triggers on contacts). segment_engagement keeps the rows of erased contacts, so an engagement condition stays in
- * the rest. A tree that is one such set is counted from its index alone ("está em Clientes", 600k members: an
- * index-only count instead of merging them with every contact).
+ * A tree that is one set is counted from the set alone ("está em Clientes", 600k members: an index-only count
+ * instead of merging them with every contact); one that is the contacts outside a set ("não está em VIP", "nunca
+ * abriu") as the account's contacts minus the set. ADR 0042.
  */
 function splitSetBranches(tree: SegmentGroup, ctx: SegmentContext, merged: boolean): CompiledSegment['countSplit'] {
   const top = onlyCondition(tree);
   if (top.type !== 'group') {
-    const set = branchSet(top, ctx);
-    return set ? { sets: [set.query()] } : undefined;
+    const set = conditionSet(top, ctx, true);
+    return set && { sets: [set.set.query()], complement: set.outside };
   }
   // A count of lists and status only is already merged in contact id order (segments.ts), set by set.
   if (merged || top.match !== 'any' || top.conditions.length < 2) return undefined;
+  // An engagement branch counts alone only as the tree's one engagement condition: otherwise the rest would hash
+  // segment_engagement a second time.
+  const soleEngagement = countEngagement(top) === 1;
   const sets: SQL[] = [];
   const rest: Array<SegmentCondition | SegmentGroup> = [];
   for (const branch of top.conditions) {
-    const set = branchSet(onlyCondition(branch), ctx);
-    if (set) sets.push(set.query());
+    const only = onlyCondition(branch);
+    const set = only.type === 'group' ? undefined : conditionSet(only, ctx, soleEngagement);
+    if (set && !set.outside) sets.push(set.set.query());
     else rest.push(branch);
   }
   if (sets.length === 0) return undefined;
@@ -128,13 +131,56 @@ function onlyCondition(branch: SegmentCondition | SegmentGroup): SegmentConditio
     : branch;
 }
 
-/** The contact set a branch is in itself, if it is one (the tree is already validated by compileGroup). */
-function branchSet(c: SegmentCondition | SegmentGroup, ctx: SegmentContext): ContactSet | undefined {
-  if (c.type === 'list') return c.operator === 'in' ? listSet(c.listId) : undefined;
-  if (c.type === 'field' && typeof c.field === 'object' && typedFieldOperator(c.operator)) {
-    return typedFieldSet(c.field.custom, c.operator, (c.value ?? '').trim(), ctx);
+function countEngagement(group: SegmentGroup): number {
+  return group.conditions.reduce(
+    (n, c) => n + (c.type === 'group' ? countEngagement(c) : c.type === 'engagement' ? 1 : 0),
+    0,
+  );
+}
+
+/**
+ * The contact set a condition selects (`outside`: the contacts outside it), if it is one whose rows are all of
+ * existing contacts of the account: a list's subscribed members (deleted with their contact, checked against it
+ * on insert), a custom field's typed values (kept by the triggers on contacts), and segment_engagement's and
+ * contact_first_opens' rows (migration 0059). The tree is already validated by compileGroup.
+ */
+function conditionSet(
+  c: SegmentCondition,
+  ctx: SegmentContext,
+  engagement: boolean,
+): { set: ContactSet; outside: boolean } | undefined {
+  switch (c.type) {
+    case 'list':
+      return { set: listSet(c.listId), outside: c.operator === 'not_in' };
+    case 'field':
+      return typeof c.field === 'object' && typedFieldOperator(c.operator)
+        ? { set: typedFieldSet(c.field.custom, c.operator, (c.value ?? '').trim(), ctx), outside: false }
+        : undefined;
+    case 'engagement': {
+      if (!engagement) return undefined;
+      if (c.operator === 'never_opened') return { set: firstOpensSet(ctx), outside: true };
+      const { test } = engagementRowTest(c, ctx);
+      return { set: engagementSet(ctx, `${c.operator}:${c.campaigns ?? 5}`, test), outside: false };
+    }
+    default:
+      return undefined;
   }
-  return undefined;
+}
+
+/** The contacts with a human open (tracking's contact_first_opens). */
+function firstOpensSet(ctx: SegmentContext): ContactSet {
+  return {
+    key: 'opened-ever',
+    query: () => sql`select o.contact_id from contact_first_opens o where o.account_id = ${ctx.accountId}`,
+  };
+}
+
+/** The contacts whose segment_engagement row passes `test` (never null). */
+function engagementSet(ctx: SegmentContext, key: string, test: SQL): ContactSet {
+  return {
+    key: `engagement:${key}`,
+    query: () => sql`select g.contact_id from segment_engagement g where g.account_id = ${ctx.accountId} and ${test}`,
+  };
 }
 
 /** A list's subscribed members. */
@@ -252,13 +298,7 @@ class ContactSets {
     if (this.mode === 'join' && this.rowJoined && !(this.flagged && topLevel)) {
       return this.engagementRow(ctx, sql`g.ever_opened is not true`, true);
     }
-    return sql`not ${this.has(
-      {
-        key: 'opened-ever',
-        query: () => sql`select o.contact_id from contact_first_opens o where o.account_id = ${ctx.accountId}`,
-      },
-      topLevel,
-    )}`;
+    return sql`not ${this.has(firstOpensSet(ctx), topLevel)}`;
   }
 
   /**
@@ -298,14 +338,7 @@ class ContactSets {
    * whole row; docs/benchmarks.md "Segments engagement in OU — session 9").
    */
   engagementFlag(ctx: SegmentContext, key: string, test: SQL, missing: boolean): SQL {
-    const differs = this.has(
-      {
-        key: `engagement:${key}`,
-        query: () => sql`select g.contact_id from segment_engagement g
-                          where g.account_id = ${ctx.accountId} and ${missing ? sql`not ${test}` : test}`,
-      },
-      false,
-    );
+    const differs = this.has(engagementSet(ctx, key, missing ? sql`not ${test}` : test), false);
     return missing ? sql`not ${differs}` : differs;
   }
 

@@ -4,7 +4,8 @@ import { pgTextArray } from '../../db/pg-text-array';
 
 /**
  * The advisory lock class of an account's engagement fold (the key's second half is hashtext(account id)). The
- * trigger on message_events (migration 0044) holds it shared until its insert commits; a fold holds it alone.
+ * triggers on message_events (migrations 0044, 0059) hold it shared until their insert commits; a fold, and a
+ * deletion of contacts (which takes their rows, migration 0059), hold it alone.
  */
 const ENGAGEMENT_LOCK_CLASS = 2611;
 
@@ -53,6 +54,7 @@ export async function foldEngagement(db: Db, accountId: string, campaignIds: rea
       );
       // Its deliveries (`sent` messages — final once the campaign is sent): the newest delivered campaign of each
       // recipient, unless it already has a newer one (one message per contact and campaign: messages_campaign_contact_idx).
+      // Recipients since deleted are skipped: the table holds existing contacts only (migration 0059, ADR 0042).
       await tx.execute(
         sql`insert into segment_engagement as g
                    (account_id, contact_id, last_delivered_campaign_id, last_delivered_campaign_at)
@@ -60,6 +62,7 @@ export async function foldEngagement(db: Db, accountId: string, campaignIds: rea
               from (select id, coalesce(started_at, '-infinity') as at from campaigns where id = ${id}) k
               join messages m on m.campaign_id = k.id
              where m.status = 'sent' and m.contact_id is not null
+               and exists (select 1 from contacts c where c.id = m.contact_id)
             on conflict (account_id, contact_id) do update
                set last_delivered_campaign_id = excluded.last_delivered_campaign_id,
                    last_delivered_campaign_at = excluded.last_delivered_campaign_at

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
-import { DATABASE_KINDS } from '../../../test/support/test-database';
+import { createDatabaseBeforeMigration, DATABASE_KINDS, insertAccountRow } from '../../../test/support/test-database';
 import { type Db, queryRows } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import { recentSentCampaignIds } from '../campaigns/campaign-directory';
@@ -553,7 +553,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     expect(sizes.filter((n) => n > 0 && n < 240).length).toBeGreaterThan(5);
   });
 
-  it("a top-level OU's list and typed-field branches, counted from their sets and the rest outside them, select the same contacts", async () => {
+  it("a tree that is one set, or a top-level OU's set branches counted from their sets and the rest outside them, selects the same contacts", async () => {
     const [a, b] = listIds as [string, string];
     const any = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
       type: 'group',
@@ -580,6 +580,10 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       value: 'rec',
     } as SegmentCondition;
     const neverOpened = { type: 'engagement', operator: 'never_opened' } as SegmentCondition;
+    const opened = (campaigns: number) =>
+      ({ type: 'engagement', operator: 'opened_any', campaigns }) as SegmentCondition;
+    const clicked = (campaigns: number) =>
+      ({ type: 'engagement', operator: 'clicked_any', campaigns }) as SegmentCondition;
     const bounced = { type: 'status', operator: 'is', value: 'bounced' } as SegmentCondition;
     const cases: Array<{ tree: SegmentGroup; sets: number; rest: boolean }> = [
       // A tree that is one set: counted from the set alone.
@@ -597,16 +601,11 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         sets: 1,
         rest: true,
       },
-      // Overlapping ranges of one field; engagement stays in the rest (erased contacts keep their rows there).
-      {
-        tree: any(points('number_lte', '250'), points('number_gte', '10'), {
-          type: 'engagement',
-          operator: 'opened_any',
-          campaigns: 2,
-        }),
-        sets: 2,
-        rest: true,
-      },
+      // Overlapping ranges of one field, and the tree's one engagement condition: sets only.
+      { tree: any(points('number_lte', '250'), points('number_gte', '10'), opened(2)), sets: 3, rest: false },
+      // A second engagement condition keeps both in the rest (one hash of segment_engagement).
+      { tree: any(points('number_lte', '250'), opened(2), all(recife, clicked(1))), sets: 1, rest: true },
+      { tree: any(opened(3), recife), sets: 1, rest: true },
     ];
     const sizes: number[] = [];
     for (const { tree, sets, rest } of cases) {
@@ -614,18 +613,20 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       const split = compileSegment(tree, ctx).countSplit;
       expect(split?.sets.length, JSON.stringify(tree)).toBe(sets);
       expect(split?.rest !== undefined, JSON.stringify(tree)).toBe(rest);
+      expect(split?.complement, JSON.stringify(tree)).toBeFalsy();
+      sizes.push((await compareTree(user.accountId, tree)).length);
+    }
+    // A tree that is the contacts outside one set: the account's contacts less the set.
+    for (const tree of [all({ type: 'list', operator: 'not_in', listId: a }), any(all(neverOpened))]) {
+      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
+      expect(compileSegment(tree, ctx).countSplit?.complement, JSON.stringify(tree)).toBe(true);
       sizes.push((await compareTree(user.accountId, tree)).length);
     }
     // Not degenerate: the sets overlap the rest, and each selects some contacts but not all.
-    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length);
-    // An OU with no set branch, an E of several conditions, a count of lists and status only (merged by contact
-    // id) and a list the contacts are not in stay whole.
-    for (const whole of [
-      any(recife, neverOpened),
-      all(birthday, inList(a)),
-      any(inList(a), inList(b), bounced),
-      all({ type: 'list', operator: 'not_in', listId: a }),
-    ]) {
+    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length + 2);
+    // An OU with no set branch, an E of several conditions and a count of lists and status only (merged by
+    // contact id) stay whole.
+    for (const whole of [any(recife, neverOpened), all(birthday, inList(a)), any(inList(a), inList(b), bounced)]) {
       const ctx = await segmentContextFor(db, user.accountId, [whole], recentSentCampaignIds, new Date());
       expect(compileSegment(whole, ctx).countSplit, JSON.stringify(whole)).toBeUndefined();
       await compareTree(user.accountId, whole);
@@ -694,8 +695,14 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     });
     const compare = async () => {
       for (const operator of ['opened_none', 'opened_any', 'clicked_any', 'never_opened'] as const) {
-        for (const n of [1, 2, 3]) {
-          const tree = operator === 'never_opened' ? neverOpenedOr(n) : engagement(operator, n);
+        // Beside another condition, and alone (a count of its set, or of the contacts outside it).
+        const trees = [1, 2, 3].flatMap(
+          (n): Array<[number, SegmentGroup]> => [
+            [n, operator === 'never_opened' ? neverOpenedOr(n) : engagement(operator, n)],
+            [n, { type: 'group', match: 'all', conditions: [{ type: 'engagement', operator, campaigns: n }] }],
+          ],
+        );
+        for (const [n, tree] of trees) {
           const ctx = await segmentContextFor(db, accountId, [tree], recentSentCampaignIds, new Date());
           const previous = await ids(
             sql`select c.id::text as id from contacts c
@@ -804,10 +811,87 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       sql`select count(*)::int as n from segment_engagement_folds where campaign_id = ${campaignId}`,
     );
     expect(folded[0]?.n).toBe(1);
-    // Erased contacts (their events stay, without a contact to count): the counts still agree.
-    for (const contact of [c[5], c[9], c[10], c[12]] as Array<{ id: string }>) {
-      await eraseContact(db, accountId, contact.id, async () => {});
-    }
+    // Erased contacts (their events stay, without a contact to count): their engagement rows go with them, so the
+    // counts that read those rows alone still agree.
+    const rowsOfNoContact = async () =>
+      queryRows<{ n: number }>(
+        db,
+        sql`select (select count(*)::int from segment_engagement g
+                     where not exists (select 1 from contacts c where c.id = g.contact_id))
+                 + (select count(*)::int from contact_first_opens o
+                     where not exists (select 1 from contacts c where c.id = o.contact_id)) as n`,
+      );
+    const erased = [c[5], c[9], c[10], c[12]] as Array<{ id: string }>;
+    expect(
+      await queryRows(
+        db,
+        sql`select 1 from segment_engagement where contact_id = any(${pgTextArray(erased.map((e) => e.id))}::uuid[])`,
+      ),
+    ).not.toHaveLength(0);
+    for (const contact of erased) await eraseContact(db, accountId, contact.id, async () => {});
+    expect(await rowsOfNoContact()).toEqual([{ n: 0 }]);
     await compare();
+    // Their messages' opens and clicks still arrive, and a campaign sent to a contact erased before its fold:
+    // neither writes a row for a contact that no longer exists.
+    await insertEvents(campaignId, [
+      [c[5], 'open', false],
+      [c[9], 'click', false],
+      [c[10], 'open', false],
+    ] as Array<[{ id: string }, 'open' | 'click', boolean]>);
+    const [late] = await queryRows<{ id: string }>(
+      db,
+      sql`insert into campaigns (uuid, created_by, name, subject, status, started_at)
+          values (${randomUUID()}, ${accountId}, 'Depois', 'Oi', 'sending', '2026-07-01T00:00:00Z') returning id`,
+    );
+    const lateId = (late as { id: string }).id;
+    const lateRecipients = first.slice(30, 36);
+    for (const contact of lateRecipients) {
+      await db.execute(
+        sql`insert into messages (campaign_id, account_id, contact_id, email, status, token)
+            values (${lateId}, ${accountId}, ${contact.id}, ${contact.email}, 'sent', ${randomUUID().replaceAll('-', '')})`,
+      );
+    }
+    await insertEvents(
+      lateId,
+      lateRecipients.slice(0, 3).map((r) => [r, 'open', false]),
+    );
+    await eraseContact(db, accountId, (lateRecipients[0] as { id: string }).id, async () => {});
+    await db.execute(sql`update campaigns set status = 'sent' where id = ${lateId}`);
+    await compare();
+    expect(await rowsOfNoContact()).toEqual([{ n: 0 }]);
+    expect(
+      await queryRows(db, sql`select 1 from segment_engagement where last_delivered_campaign_id = ${lateId}`),
+    ).toHaveLength(5);
   });
+});
+
+describe.each(DATABASE_KINDS)('the engagement rows migration on %s', (kind) => {
+  it('drops the rows of contacts deleted before it and keeps the others', async () => {
+    const database = await createDatabaseBeforeMigration(kind, '_engagement_rows_follow_contacts');
+    try {
+      const db = database.db;
+      const accountId = await insertAccountRow(db);
+      const [kept] = await queryRows<{ id: string }>(
+        db,
+        sql`insert into contacts (account_id, email, status) values (${accountId}, 'a@x.com', 'subscribed') returning id`,
+      );
+      const gone = randomUUID();
+      for (const contactId of [kept?.id, gone]) {
+        await db.execute(
+          sql`insert into segment_engagement (account_id, contact_id, ever_opened) values (${accountId}, ${contactId}, true)`,
+        );
+        await db.execute(
+          sql`insert into contact_first_opens (account_id, contact_id, first_opened_at) values (${accountId}, ${contactId}, now())`,
+        );
+      }
+      await database.migrate();
+      const rows = await queryRows<{ contact_id: string }>(
+        db,
+        sql`select contact_id::text from segment_engagement union all select contact_id::text from contact_first_opens`,
+      );
+      expect(rows.map((r) => r.contact_id)).toEqual([kept?.id, kept?.id]);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
 });

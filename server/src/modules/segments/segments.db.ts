@@ -33,8 +33,9 @@ export type SegmentRow = typeof segments.$inferSelect;
  * row per mailed contact, instead of a hash of every human event (or delivery) of N campaigns built per count.
  * Written by a campaign's fold (the first count after it is `sent` reads its events and deliveries once — its
  * outcomes are final then, segment-engagement.ts) and, for events arriving after that, by the statement-level
- * trigger on message_events (migration 0044; the delivered fact, migration 0047). Like message_events, it refers to contacts by id only: an erased contact's row is never read
- * (segments start from contacts).
+ * trigger on message_events (migration 0044; the delivered fact, migration 0047). It holds existing contacts only
+ * (migration 0059, ADR 0042): both writers skip a contact that no longer exists, and a contact's deletion takes
+ * its row — so a count can read a set of its rows without reading contacts.
  */
 export const segmentEngagement = pgTable(
   'segment_engagement',

@@ -287,6 +287,11 @@ export function segmentCountQuery(accountId: string, segment: CompiledSegment): 
   }
   // The OU's set branches counted from the sets, plus the other branches' contacts outside every one of them.
   const inSets = sql`(select count(*) from (${sql.join(split.sets, sql` union `)}) s)`;
+  if (split.complement) {
+    // Every contact of the account, counted from contacts_account_id_idx alone (its predicate stated), less the set.
+    return sql`select ((select count(*) from contacts c where c.account_id = ${accountId} and c.status <> '')
+                       - ${inSets})::int as n`;
+  }
   if (!split.rest) return sql`select ${inSets}::int as n`;
   const outside = split.sets.map((set) => sql`not exists (select 1 from (${set}) s where s.contact_id = c.id)`);
   return sql`select (${inSets} + (select count(*) from contacts c ${split.rest.joins}
