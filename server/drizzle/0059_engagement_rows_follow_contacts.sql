@@ -1,12 +1,15 @@
--- segment_engagement and contact_first_opens hold existing contacts only, so a segment can count one of their sets
--- without reading contacts (ADR 0042). Rows of contacts deleted before (erasure, bulk deletion) go now.
+-- segment_engagement holds existing contacts only, so a segment can count one of its sets without reading contacts
+-- (ADR 0042). Rows of contacts deleted before (erasure, bulk deletion) go now, and contact_first_opens' too: a
+-- deleted contact keeps no engagement facts (its events stay, as before).
 DELETE FROM "segment_engagement" g WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = g.contact_id);
 --> statement-breakpoint
 DELETE FROM "contact_first_opens" o WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = o.contact_id);
 --> statement-breakpoint
 -- A contact's deletion takes its engagement rows, holding the account's engagement lock (class 2611) exclusively:
--- the writers below hold it shared while they check that a contact exists and write its row, so a row written for
--- a contact being deleted is either seen and deleted here or written after the deletion is visible, and skipped.
+-- segment_engagement's writers (the events' trigger shared, a campaign's fold alone) hold it while they check that
+-- a contact exists and write its row, so a row written for a contact being deleted is either seen and deleted here
+-- or written after the deletion is visible, and skipped. contact_first_opens' trigger does not check (a late open
+-- of an erased contact's message may add its row again): segments count "nunca abriu" from segment_engagement.
 CREATE FUNCTION "contacts_delete_engagement"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_advisory_xact_lock(2611, hashtext(a.account_id::text))
@@ -38,18 +41,3 @@ CREATE OR REPLACE FUNCTION "segment_engagement_merge"(facts segment_engagement[]
      OR segment_engagement_newer(excluded.last_clicked_campaign_at, excluded.last_clicked_campaign_id, g.last_clicked_campaign_at, g.last_clicked_campaign_id)
      OR (excluded.ever_opened AND NOT g.ever_opened)
 $$;
---> statement-breakpoint
--- First opens: the same lock, shared, and the same check.
-CREATE OR REPLACE FUNCTION "contact_first_opens_record"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_advisory_xact_lock_shared(2611, hashtext(a.account_id::text))
-     FROM (SELECT DISTINCT account_id FROM new_events
-            WHERE kind = 'open' AND NOT machine AND contact_id IS NOT NULL ORDER BY account_id) a;
-  INSERT INTO contact_first_opens (account_id, contact_id, first_opened_at)
-  SELECT e.account_id, e.contact_id, min(e.created_at) FROM new_events e
-   WHERE e.kind = 'open' AND NOT e.machine AND e.contact_id IS NOT NULL
-     AND EXISTS (SELECT 1 FROM contacts c WHERE c.id = e.contact_id)
-   GROUP BY e.account_id, e.contact_id
-  ON CONFLICT DO NOTHING;
-  RETURN NULL;
-END $$;

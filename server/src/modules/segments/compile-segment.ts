@@ -141,8 +141,8 @@ function countEngagement(group: SegmentGroup): number {
 /**
  * The contact set a condition selects (`outside`: the contacts outside it), if it is one whose rows are all of
  * existing contacts of the account: a list's subscribed members (deleted with their contact, checked against it
- * on insert), a custom field's typed values (kept by the triggers on contacts), and segment_engagement's and
- * contact_first_opens' rows (migration 0059). The tree is already validated by compileGroup.
+ * on insert), a custom field's typed values (kept by the triggers on contacts), and segment_engagement's rows
+ * (migration 0059). The tree is already validated by compileGroup.
  */
 function conditionSet(
   c: SegmentCondition,
@@ -158,21 +158,17 @@ function conditionSet(
         : undefined;
     case 'engagement': {
       if (!engagement) return undefined;
-      if (c.operator === 'never_opened') return { set: firstOpensSet(ctx), outside: true };
-      const { test } = engagementRowTest(c, ctx);
-      return { set: engagementSet(ctx, `${c.operator}:${c.campaigns ?? 5}`, test), outside: false };
+      // "Nunca abriu" is the contacts outside those whose row says they opened (contact_first_opens may hold an
+      // erased contact again after a late open; segment_engagement does not).
+      const { test, missing } = engagementRowTest(c, ctx);
+      return {
+        set: engagementSet(ctx, `${c.operator}:${c.campaigns ?? 5}`, missing ? sql`not ${test}` : test),
+        outside: missing,
+      };
     }
     default:
       return undefined;
   }
-}
-
-/** The contacts with a human open (tracking's contact_first_opens). */
-function firstOpensSet(ctx: SegmentContext): ContactSet {
-  return {
-    key: 'opened-ever',
-    query: () => sql`select o.contact_id from contact_first_opens o where o.account_id = ${ctx.accountId}`,
-  };
 }
 
 /** The contacts whose segment_engagement row passes `test` (never null). */
@@ -298,7 +294,13 @@ class ContactSets {
     if (this.mode === 'join' && this.rowJoined && !(this.flagged && topLevel)) {
       return this.engagementRow(ctx, sql`g.ever_opened is not true`, true);
     }
-    return sql`not ${this.has(firstOpensSet(ctx), topLevel)}`;
+    return sql`not ${this.has(
+      {
+        key: 'opened-ever',
+        query: () => sql`select o.contact_id from contact_first_opens o where o.account_id = ${ctx.accountId}`,
+      },
+      topLevel,
+    )}`;
   }
 
   /**

@@ -82,9 +82,10 @@ export type MessageEventRow = typeof messageEvents.$inferSelect;
  * One row per contact with at least one human (non-machine) open, and when the first was: derived from
  * message_events by a statement-level trigger on its inserts (migration 0034), so every writer of an open keeps it
  * true. Segments' "nunca abriu" reads this set — the size of the account's openers — instead of every open event
- * the account ever had (ADR 0016, docs/benchmarks.md "Segments"). It holds existing contacts only (migration
- * 0059, ADR 0042): the trigger skips a contact that no longer exists and a contact's deletion takes its row, so
- * "nunca abriu" alone is the account's contacts minus these rows.
+ * the account ever had (ADR 0016, docs/benchmarks.md "Segments"). A contact's deletion takes its row (migration
+ * 0059); a later open of an erased contact's message may write it again (its events stay), so a count never reads
+ * these rows without contacts — segment_engagement, which holds existing contacts only, answers "nunca abriu"
+ * alone.
  */
 export const contactFirstOpens = pgTable(
   'contact_first_opens',
