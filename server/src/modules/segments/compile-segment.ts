@@ -101,21 +101,38 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
 function splitSetBranches(tree: SegmentGroup, ctx: SegmentContext, merged: boolean): CompiledSegment['countSplit'] {
   const top = onlyCondition(tree);
   if (top.type !== 'group') {
-    const set = conditionSet(top, ctx, true);
+    const set = conditionSet(top, ctx);
     return set && { sets: [set.set.query()], complement: set.outside };
   }
   // A count of lists and status only is already merged in contact id order (segments.ts), set by set.
   if (merged || top.match !== 'any' || top.conditions.length < 2) return undefined;
-  // An engagement branch counts alone only as the tree's one engagement condition: otherwise the rest would hash
-  // segment_engagement a second time.
-  const soleEngagement = countEngagement(top) === 1;
   const sets: SQL[] = [];
   const rest: Array<SegmentCondition | SegmentGroup> = [];
+  const engagement: EngagementCondition[] = [];
   for (const branch of top.conditions) {
     const only = onlyCondition(branch);
-    const set = only.type === 'group' ? undefined : conditionSet(only, ctx, soleEngagement);
+    if (only.type === 'engagement') {
+      engagement.push(only);
+      continue;
+    }
+    const set = only.type === 'group' ? undefined : conditionSet(only, ctx);
     if (set && !set.outside) sets.push(set.set.query());
     else rest.push(branch);
+  }
+  // The OU's engagement branches are one set: the rows their OU over the contact's row passes ("abriu alguma OU
+  // clicou em alguma"). Not when one of them passes a contact without a row ("nunca abriu": the contacts outside a
+  // set, whose count here would read every contact again), nor when the tree has engagement conditions elsewhere
+  // too (the rest would hash segment_engagement a second time): they then stay in the rest.
+  const tests = engagement.map((c) => engagementRowTest(c, ctx));
+  if (engagement.length > 0 && countEngagement(top) === engagement.length && !tests.some((t) => t.missing)) {
+    const key = `any:${JSON.stringify(engagement.map((c) => [c.operator, c.campaigns ?? 5]))}`;
+    const test = sql`(${sql.join(
+      tests.map((t) => t.test),
+      sql` or `,
+    )})`;
+    sets.push(engagementSet(ctx, key, test).query());
+  } else {
+    rest.push(...engagement);
   }
   if (sets.length === 0) return undefined;
   return {
@@ -144,11 +161,7 @@ function countEngagement(group: SegmentGroup): number {
  * on insert), a custom field's typed values (kept by the triggers on contacts), and segment_engagement's rows
  * (migration 0059). The tree is already validated by compileGroup.
  */
-function conditionSet(
-  c: SegmentCondition,
-  ctx: SegmentContext,
-  engagement: boolean,
-): { set: ContactSet; outside: boolean } | undefined {
+function conditionSet(c: SegmentCondition, ctx: SegmentContext): { set: ContactSet; outside: boolean } | undefined {
   switch (c.type) {
     case 'list':
       return { set: listSet(c.listId), outside: c.operator === 'not_in' };
@@ -157,7 +170,6 @@ function conditionSet(
         ? { set: typedFieldSet(c.field.custom, c.operator, (c.value ?? '').trim(), ctx), outside: false }
         : undefined;
     case 'engagement': {
-      if (!engagement) return undefined;
       // "Nunca abriu" is the contacts outside those whose row says they opened (contact_first_opens may hold an
       // erased contact again after a late open; segment_engagement does not).
       const { test, missing } = engagementRowTest(c, ctx);

@@ -606,6 +606,11 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       // A second engagement condition keeps both in the rest (one hash of segment_engagement).
       { tree: any(points('number_lte', '250'), opened(2), all(recife, clicked(1))), sets: 1, rest: true },
       { tree: any(opened(3), recife), sets: 1, rest: true },
+      // The OU's engagement branches as one set of rows ("abriu OU clicou"), unless one passes a contact without a
+      // row ("nunca abriu"): they then stay in the rest.
+      { tree: any(opened(1), clicked(2), bounced), sets: 1, rest: true },
+      { tree: any(opened(4), clicked(1)), sets: 1, rest: false },
+      { tree: any(inList(a), opened(2), neverOpened), sets: 1, rest: true },
     ];
     const sizes: number[] = [];
     for (const { tree, sets, rest } of cases) {
