@@ -11,6 +11,7 @@ import { createDatabaseBeforeMigration, DATABASE_KINDS, insertAccountRow } from 
 import { type Db, queryRows } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import { recentSentCampaignIds } from '../campaigns/campaign-directory';
+import { deleteContacts } from '../contacts/delete-contacts';
 import { eraseContact } from '../contacts/erase-contact';
 import { compileSegment, compileSegmentPredicate } from './compile-segment';
 import { foldEngagement } from './segment-engagement';
@@ -832,6 +833,8 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       ),
     ).not.toHaveLength(0);
     for (const contact of erased) await eraseContact(db, accountId, contact.id, async () => {});
+    // And contacts deleted together (the bulk action, the API's DELETE).
+    expect(await deleteContacts(db, accountId, [(c[7] as { id: string }).id, (c[8] as { id: string }).id])).toBe(2);
     expect(await rowsOfNoContact('segment_engagement')).toEqual([{ n: 0 }]);
     expect(await rowsOfNoContact('contact_first_opens')).toEqual([{ n: 0 }]);
     await compare();
