@@ -175,6 +175,10 @@ export function segmentsToMeasure(lists: Record<string, string>): Array<{ label:
     { label: 'engajamento: não abriu nenhuma das últimas 5', tree: all(engagement('opened_none', 5)) },
     { label: 'engajamento: nunca abriu', tree: all(engagement('never_opened')) },
     {
+      label: 'engajamento: abriu alguma das últimas 5 OU clicou em alguma das últimas 5',
+      tree: any(engagement('opened_any', 5), engagement('clicked_any', 5)),
+    },
+    {
       label: 'engajamento dentro de OU: cidade = Recife OU não abriu nenhuma das últimas 3 OU nunca abriu',
       tree: any(custom('cidade', 'equals', 'Recife'), engagement('opened_none', 3), engagement('never_opened')),
     },
