@@ -4,8 +4,8 @@ import { pgTextArray } from '../../db/pg-text-array';
 
 /**
  * The advisory lock class of an account's engagement fold (the key's second half is hashtext(account id)). The
- * triggers on message_events (migrations 0044, 0059) hold it shared until their insert commits; a fold, and a
- * deletion of contacts (which takes their rows, migration 0059), hold it alone.
+ * trigger on message_events (migration 0044) holds it shared until its insert commits; a fold, and a deletion of
+ * contacts (which takes their rows, migration 0059), hold it alone.
  */
 const ENGAGEMENT_LOCK_CLASS = 2611;
 

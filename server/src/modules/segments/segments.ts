@@ -285,7 +285,7 @@ export function segmentCountQuery(accountId: string, segment: CompiledSegment): 
     return sql`select count(*)::int as n from contacts c ${segment.joins}
                 where c.account_id = ${accountId} and ${segment.where}`;
   }
-  // The OU's set branches counted from the sets, plus the other branches' contacts outside every one of them.
+  // The sets counted from their own rows (their union), plus the other branches' contacts in none of them.
   const inSets = sql`(select count(*) from (${sql.join(split.sets, sql` union `)}) s)`;
   if (split.complement) {
     // Every contact of the account, counted from contacts_account_id_idx alone (its predicate stated), less the set.
