@@ -12,8 +12,9 @@ import { hashEmail } from './email-hash';
 export type EraseMentions = (tx: Tx, accountId: string, email: string) => Promise<void>;
 
 /**
- * LGPD erasure (art. 18): deletes the contact, its memberships and personal data — stored import files that
- * mention the address included; keeps only the sha256 of the normalised address in the suppression list so a
+ * LGPD erasure (art. 18): deletes the contact, its memberships, its engagement facts (segment_engagement and
+ * contact_first_opens rows — these and the memberships by triggers on the delete) and personal data — stored
+ * import files that mention the address included; keeps only the sha256 of the normalised address in the suppression list so a
  * later import or form does not bring the person back.
  */
 export async function eraseContact(
