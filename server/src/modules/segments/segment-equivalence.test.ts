@@ -398,9 +398,18 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     expect(joined, label).toEqual(previous);
     expect(predicate, label).toEqual(previous);
     expect(await countSegment(db, accountId, tree, recentSentCampaignIds, now), label).toBe(previous.length);
+    // The preview: the previous compiler's newest 20, in order (newest first, then the greater id).
+    const newest = await queryRows<{ id: string }>(
+      db,
+      sql`select c.id::text as id from contacts c
+           where c.account_id = ${accountId} and ${compilePreviousSegment(tree, ctx)}
+           order by c.created_at desc, c.id desc limit 20`,
+    );
     const preview = await previewSegment(db, accountId, tree, recentSentCampaignIds, now);
-    expect(preview.length, label).toBe(Math.min(20, previous.length));
-    for (const contact of preview) expect(previous, label).toContain(contact.id);
+    expect(
+      preview.map((c) => c.id),
+      label,
+    ).toEqual(newest.map((c) => c.id));
     return previous;
   };
 

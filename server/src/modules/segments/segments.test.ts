@@ -473,6 +473,28 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
       expect(await count(subscribed)).toBeGreaterThan(0);
     });
 
+    it('a preview whose walk of the newest contacts runs past its budget is answered by the hashed plan: the same newest 20', async () => {
+      const inVip = all({ type: 'list', operator: 'in', listId: vip });
+      const expected = await previewSegment(db, a.accountId, inVip, recentSentCampaignIds);
+      expect(expected.length).toBeGreaterThan(0);
+      const tags = new Set<string>();
+      let pending: Promise<Array<{ id: string }>> | undefined;
+      await whileContactsLocked(async (lockerPid) => {
+        pending = previewSegment(db, a.accountId, inVip, recentSentCampaignIds, undefined, {}, 100);
+        // The walk waits behind the lock until its budget stops it; the hashed plan's read, its own tag, follows.
+        await until('the walk gives way to the hashed plan', async () => {
+          const waiting = await queryRows<{ tag: string }>(
+            db,
+            sql`select application_name as tag from pg_stat_activity
+                 where application_name like ${`${SEGMENT_READ_TAG}%`} and ${lockerPid} = any(pg_blocking_pids(pid))`,
+          );
+          for (const { tag } of waiting) tags.add(tag);
+          return tags.size === 2;
+        });
+      });
+      expect((await pending)?.map((c) => c.id)).toEqual(expected.map((c) => c.id));
+    });
+
     it('a count whose request closes before the answer is cancelled in PostgreSQL, not left to run for nobody', async () => {
       const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
       await whileContactsLocked(async (lockerPid) => {

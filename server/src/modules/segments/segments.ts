@@ -184,6 +184,8 @@ export interface SegmentReadOptions {
   abandon?: { signal: AbortSignal; log: Pick<Logger, 'warn'> };
   /** statement_timeout of the read; past it a pt-BR 503. None when absent. */
   timeoutMs?: number;
+  /** Leave nested loops on even though the tree names sets (the preview's first try, previewSegment). */
+  nestedLoops?: boolean;
 }
 
 /** What the editor's count and preview pass to readSegment: its bound, and the request's abandon signal. */
@@ -202,7 +204,7 @@ export async function readSegment<T>(
   db: Db,
   segment: CompiledSegment,
   query: SQL,
-  { readsEveryMatch = false, abandon, timeoutMs }: SegmentReadOptions = {},
+  { readsEveryMatch = false, abandon, timeoutMs, nestedLoops = false }: SegmentReadOptions = {},
 ): Promise<T[]> {
   const signal = abandon?.signal;
   signal?.throwIfAborted();
@@ -214,7 +216,8 @@ export async function readSegment<T>(
     ['application_name', tag],
   ];
   if (segment.hasSets) {
-    settings.push(['enable_nestloop', 'off'], ['work_mem', SEGMENT_WORK_MEM]);
+    if (!nestedLoops) settings.push(['enable_nestloop', 'off']);
+    settings.push(['work_mem', SEGMENT_WORK_MEM]);
     // A count of lists, status and subscription dates only: the contacts (contacts_account_id_idx) and each
     // list's members (list_memberships_subscribed_idx) are both read in contact id order, so merging them beats
     // hashing the members, which the planner still prefers — "está em Clientes" (600k of 1M) 0.6× the time. Not
@@ -299,7 +302,19 @@ export function segmentCountQuery(accountId: string, segment: CompiledSegment): 
                                      and ${sql.join(outside, sql` and `)}))::int as n`;
 }
 
-/** The first matches, newest first (the editor's preview). */
+/**
+ * How long the preview's first try may walk the newest contacts (below) before the hashed plan answers instead.
+ */
+export const PREVIEW_WALK_BUDGET_MS = 150;
+
+/**
+ * The first matches, newest first (the editor's preview). In the order contacts_account_created_idx holds (both
+ * columns are NOT NULL, so NULLS LAST changes nothing but lets the index give it), a tree with sets is first tried
+ * with nested loops on: the newest contacts are walked and each set probed by key until 20 match — 1–115 ms where
+ * the hashed plan hashes every set whole and sorts every match (109–3,061 ms at 1M, docs/benchmarks.md session 15).
+ * A sparse or empty segment makes that walk cover the account, so it gets PREVIEW_WALK_BUDGET_MS and then the
+ * hashed plan answers.
+ */
 export async function previewSegment(
   db: Db,
   accountId: string,
@@ -307,16 +322,27 @@ export async function previewSegment(
   recentSentCampaigns: RecentSentCampaigns,
   now = new Date(),
   editor: EditorReadOptions = {},
+  walkBudgetMs = PREVIEW_WALK_BUDGET_MS,
 ): Promise<SegmentPreviewContact[]> {
   const segment = await compileFor(db, accountId, tree, recentSentCampaigns, now);
-  return readSegment<SegmentPreviewContact>(
-    db,
-    segment,
-    sql`select c.id, c.email, c.name, c.status from contacts c ${segment.joins}
-         where c.account_id = ${accountId} and ${segment.where}
-         order by c.created_at desc, c.id desc limit ${PREVIEW_LIMIT}`,
-    editor,
-  );
+  const query = sql`select c.id, c.email, c.name, c.status from contacts c ${segment.joins}
+                     where c.account_id = ${accountId} and ${segment.where}
+                     order by c.created_at desc nulls last, c.id desc nulls last limit ${PREVIEW_LIMIT}`;
+  if (segment.hasSets && walkBudgetMs < (editor.timeoutMs ?? Number.POSITIVE_INFINITY)) {
+    try {
+      return await readSegment<SegmentPreviewContact>(db, segment, query, {
+        abandon: editor.abandon,
+        timeoutMs: walkBudgetMs,
+        nestedLoops: true,
+      });
+    } catch (error) {
+      // Past the budget readSegment answers 503 (its only one); the request itself was not abandoned.
+      if (!(error instanceof AppError && error.code === 'service_unavailable') || editor.abandon?.signal.aborted) {
+        throw error;
+      }
+    }
+  }
+  return readSegment<SegmentPreviewContact>(db, segment, query, editor);
 }
 
 /** 400 unless every id is a segment of the account (campaign audience). */
