@@ -29,6 +29,17 @@ import { compilePreviousSegment } from './testing/previous-segment-compiler';
 
 const CASES = Number(process.env.SEGMENT_CASES ?? 60);
 
+const any = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
+  type: 'group',
+  match: 'any',
+  conditions,
+});
+const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
+  type: 'group',
+  match: 'all',
+  conditions,
+});
+
 /** A small deterministic generator, so a failure replays with the same data. */
 function prng(seed: number) {
   let s = seed >>> 0;
@@ -518,16 +529,6 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       value: 'recife',
     } as SegmentCondition;
     const bounced = { type: 'status', operator: 'is', value: 'bounced' } as SegmentCondition;
-    const any = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
-      type: 'group',
-      match: 'any',
-      conditions,
-    });
-    const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
-      type: 'group',
-      match: 'all',
-      conditions,
-    });
     return [
       // The bench's row: one flag whose value without a row is true ("nunca abriu").
       any(city, e('opened_none', 3), e('never_opened')),
@@ -565,16 +566,6 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
 
   it("a tree that is one set, or a top-level OU's set branches counted from their sets and the rest outside them, selects the same contacts", async () => {
     const [a, b] = listIds as [string, string];
-    const any = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
-      type: 'group',
-      match: 'any',
-      conditions,
-    });
-    const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
-      type: 'group',
-      match: 'all',
-      conditions,
-    });
     const inList = (listId: string) => ({ type: 'list', operator: 'in', listId }) as SegmentCondition;
     const points = (operator: string, value: string) =>
       ({ type: 'field', field: { custom: 'pontos' }, operator, value }) as SegmentCondition;
