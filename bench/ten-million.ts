@@ -211,14 +211,27 @@ async function seedEvents(db: Db, name: string, accountId: string, bigId: string
   try {
     await operator.query(`set maintenance_work_mem = '1GB'`);
     await operator.query(`set work_mem = '256MB'`);
+    // BENCH_EVENT_INDEXES=<name>,…: only those (e.g. message_events_campaign_kind_idx, which a per-campaign backfill
+    // reads); the others stay dropped — enough for a run that measures the rollups and the report only.
+    const wantedIndexes = process.env.BENCH_EVENT_INDEXES?.split(',');
     await timed('message events: secondary indexes rebuilt', async () => {
       for (const definition of eventIndexes) {
+        if (wantedIndexes && !wantedIndexes.some((w) => definition.includes(` ${w} `))) continue;
         await timed(`  ${definition.replace(/^CREATE INDEX (\S+) .*$/, '$1')}`, () => operator.query(definition));
       }
     });
     await operator.query('alter table message_events enable trigger all');
+    // BENCH_BACKFILLS=0045,…: only those migrations' backfills. BENCH_REPORT_ROLLUP_BY=campaign: 0045's statement
+    // once per campaign (its events only), each its own transaction — the batched form docs/scale.md asks for.
+    const wantedBackfills = process.env.BENCH_BACKFILLS?.split(',');
+    const byCampaign = process.env.BENCH_REPORT_ROLLUP_BY === 'campaign';
     await timed(`rollups built by the migrations' backfill statements`, async () => {
       for (const [file, statement] of backfills()) {
+        if (wantedBackfills && !wantedBackfills.some((w) => file.startsWith(w))) continue;
+        if (byCampaign && file.startsWith('0045')) {
+          await reportRollupByCampaign(operator, statement);
+          continue;
+        }
         await timed(`  ${file}: ${statement.replace(/\s+/g, ' ').slice(0, 60)}…`, () => operator.query(statement));
       }
     });
@@ -239,6 +252,40 @@ async function seedEvents(db: Db, name: string, accountId: string, bigId: string
   } finally {
     await operator.end();
   }
+}
+
+/**
+ * 0045's backfill statement run once per campaign, over that campaign's events only (each statement groups by
+ * campaign first, so the batches together write what the one statement writes — `check` compares them with the
+ * triggers' rollup). Prints each batch's time and temp bytes (pg_stat_database, read before and after).
+ */
+async function reportRollupByCampaign(operator: pg.Client, statement: string): Promise<void> {
+  const from = 'FROM message_events e';
+  if (!statement.includes(from)) throw new Error('0045 backfill: no "FROM message_events e" to narrow');
+  const batch = statement.replace(from, 'FROM (SELECT * FROM message_events WHERE campaign_id = $1) e');
+  const temp = async () =>
+    Number(
+      (await operator.query('select temp_bytes from pg_stat_database where datname = current_database()')).rows[0]
+        .temp_bytes,
+    );
+  const { rows } = await operator.query(
+    `select c.id, c.name, (select count(*) from message_events e where e.campaign_id = c.id)::bigint as events
+       from campaigns c where exists (select 1 from message_events e where e.campaign_id = c.id) order by c.started_at`,
+  );
+  await timed(`  0045_campaign_report_rollup.sql per campaign (${rows.length} statements)`, async () => {
+    for (const k of rows) {
+      const before = await temp();
+      const start = performance.now();
+      await operator.query(batch, [k.id]);
+      const elapsed = performance.now() - start;
+      // pg_stat_database is updated when the statement's backend reports; a short pause lets it land.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const spilled = (await temp()) - before;
+      console.info(
+        `    ${k.name}: ${fmt(Number(k.events))} events in ${fmt(elapsed)} ms (${((elapsed / Number(k.events)) * 1000).toFixed(1)} µs each), temp ${fmt(spilled / 1048576)} MB [load ${load()}]`,
+      );
+    }
+  });
 }
 
 async function seed(): Promise<void> {
