@@ -27,6 +27,10 @@
  * their own statement triggers on (the typed custom fields of 0050 written as an import writes them). Every step
  * prints its time.
  *
+ * For a run that measures the report rollup alone: BENCH_BACKFILLS=0045 (only those migrations' backfills),
+ * BENCH_EVENT_INDEXES=message_events_campaign_kind_idx (only those indexes rebuilt) and BENCH_REPORT_ROLLUP_BY=campaign
+ * (0045's statement once per campaign, each batch's time and temp bytes printed).
+ *
  * measure: the big campaign's report and its recipients CSV export (streamed to /dev/null: time to the first
  * byte, total, rows/s, the process's peak RSS), segment counts (bench/segments.ts, the same segments), the
  * suppression check of one engine batch with 1M suppressions on the account, an import of BENCH_IMPORT_ROWS (1M)
