@@ -39,6 +39,7 @@ import { type Db, openDatabase, queryRows } from '../server/src/db/database';
 import { recentSentCampaignIds } from '../server/src/modules/campaigns/campaign-directory';
 import { foldEngagement } from '../server/src/modules/segments/segment-engagement';
 import { countSegment, previewSegment } from '../server/src/modules/segments/segments';
+import { all, any } from '../server/src/modules/segments/testing/segment-trees';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
@@ -58,16 +59,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, i)] as number;
 }
 
-const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
-  type: 'group',
-  match: 'all',
-  conditions,
-});
-const any = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
-  type: 'group',
-  match: 'any',
-  conditions,
-});
 const custom = (key: string, operator: string, value?: string) =>
   ({ type: 'field', field: { custom: key }, operator, value }) as SegmentCondition;
 const engagement = (operator: string, campaigns?: number) =>

@@ -17,6 +17,7 @@ import { compileSegment, compileSegmentPredicate } from './compile-segment';
 import { foldEngagement } from './segment-engagement';
 import { countSegment, previewSegment, segmentContextFor } from './segments';
 import { compilePreviousSegment } from './testing/previous-segment-compiler';
+import { all, any } from './testing/segment-trees';
 
 /**
  * The segment queries (contact sets as hash joins, the audience's predicate form, "nunca abriu" from
@@ -28,17 +29,6 @@ import { compilePreviousSegment } from './testing/previous-segment-compiler';
  */
 
 const CASES = Number(process.env.SEGMENT_CASES ?? 60);
-
-const any = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
-  type: 'group',
-  match: 'any',
-  conditions,
-});
-const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
-  type: 'group',
-  match: 'all',
-  conditions,
-});
 
 /** A small deterministic generator, so a failure replays with the same data. */
 function prng(seed: number) {

@@ -14,17 +14,8 @@ import { createReadyCampaign, creditAccount, suppressEmail } from '../sending/te
 import { compileSegment, type SegmentContext } from './compile-segment';
 import { countSegment, previewSegment, readSegment, SEGMENT_READ_TAG, segmentCountQuery } from './segments';
 import { SEGMENT_READS_PER_MINUTE } from './segments.routes';
+import { all, any } from './testing/segment-trees';
 
-const all = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
-  type: 'group',
-  match: 'all',
-  conditions,
-});
-const any = (...conditions: Array<SegmentCondition | SegmentGroup>): SegmentGroup => ({
-  type: 'group',
-  match: 'any',
-  conditions,
-});
 const custom = (key: string, operator: string, value?: string) =>
   ({ type: 'field', field: { custom: key }, operator, value }) as SegmentCondition;
 
