@@ -49,14 +49,23 @@ export interface CompiledSegment {
    * too — a count runs as merge joins of index-only scans (see segments.ts).
    */
   listsAndStatusOnly: boolean;
-  /**
-   * For a count (segmentCountQuery), when the tree is one contact set (a list's members, a custom field's typed
-   * range, segment_engagement's rows an engagement condition selects) or the contacts outside one (`complement`),
-   * or its top level is an OU some of whose branches are sets: those sets, and the tree of the other branches
-   * (none: every branch is a set). See splitSetBranches.
-   */
-  countSplit?: { sets: SQL[]; rest?: CompiledSegment; complement?: boolean };
+  /** How a count (segmentCountQuery) reads the tree's contact sets without every contact, when it can (CountSplit). */
+  countSplit?: CountSplit;
 }
+
+/**
+ * A count of contact sets (a list's members, a custom field's typed range, segment_engagement's rows an engagement
+ * condition selects), each a query of `contact_id`s of existing contacts of the account, each contact once:
+ * - `union`: a top-level OU some of whose branches are sets, or a tree that is one set — those sets' union, plus
+ *   the contacts `rest` (the tree of the other branches) selects outside all of them;
+ * - `outside`: a tree that is the contacts outside one set — the account's contacts less the set;
+ * - `intersection`: a top-level E of sets and status conditions — the sets' intersection, less the contacts in it
+ *   whose status `statusFails` (a boolean over `c`; absent without status conditions).
+ */
+export type CountSplit =
+  | { of: 'union'; sets: SQL[]; rest?: CompiledSegment }
+  | { of: 'outside'; set: SQL }
+  | { of: 'intersection'; sets: SQL[]; statusFails?: SQL };
 
 /**
  * Compiles a validated condition tree (shared segmentTreeSchema) into a query shape over the contact alias `c`
@@ -98,14 +107,16 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
  * instead of merging them with every contact); one that is the contacts outside a set ("não está em VIP", "nunca
  * abriu") as the account's contacts minus the set. ADR 0042.
  */
-function splitSetBranches(tree: SegmentGroup, ctx: SegmentContext, merged: boolean): CompiledSegment['countSplit'] {
+function splitSetBranches(tree: SegmentGroup, ctx: SegmentContext, merged: boolean): CountSplit | undefined {
   const top = onlyCondition(tree);
   if (top.type !== 'group') {
     const set = conditionSet(top, ctx);
-    return set && { sets: [set.set.query()], complement: set.outside };
+    if (!set) return undefined;
+    return set.outside ? { of: 'outside', set: set.set.query() } : { of: 'union', sets: [set.set.query()] };
   }
   // A count of lists and status only is already merged in contact id order (segments.ts), set by set.
-  if (merged || top.match !== 'any' || top.conditions.length < 2) return undefined;
+  if (merged || top.conditions.length < 2) return undefined;
+  if (top.match === 'all') return intersectSetConjuncts(top, ctx);
   const sets: SQL[] = [];
   const rest: Array<SegmentCondition | SegmentGroup> = [];
   const engagement: EngagementCondition[] = [];
@@ -136,8 +147,45 @@ function splitSetBranches(tree: SegmentGroup, ctx: SegmentContext, merged: boole
   }
   if (sets.length === 0) return undefined;
   return {
+    of: 'union',
     sets,
     rest: rest.length === 0 ? undefined : compileSegment({ type: 'group', match: 'any', conditions: rest }, ctx),
+  };
+}
+
+type StatusCondition = Extract<SegmentCondition, { type: 'status' }>;
+
+/**
+ * A top-level E whose conjuncts (through nested Es and groups of one condition) are all sets a contact is in, or
+ * status conditions that a subscribed contact passes, is counted as the sets' intersection — their rows joined,
+ * never the account's contacts — less the contacts in it whose status fails those conditions, read from
+ * contacts_account_inactive_idx (the contacts not subscribed): "pontos > 250 E situação inscrito E clicou em alguma
+ * das últimas 3" read 1M contacts to check a status that 5 % of them fail; the intersection and a hash of those
+ * 50k took 0.65× the time (docs/benchmarks.md, session 17). A status condition a subscribed contact fails ("não é inscrito") selects from
+ * that small index itself, and the contacts-first form keeps it; so does any other condition.
+ */
+function intersectSetConjuncts(top: SegmentGroup, ctx: SegmentContext): CountSplit | undefined {
+  const sets = new Map<string, SQL>();
+  const statuses: StatusCondition[] = [];
+  const conjuncts = (group: SegmentGroup): boolean =>
+    group.conditions.every((branch) => {
+      const only = onlyCondition(branch);
+      if (only.type === 'group') return only.match === 'all' && conjuncts(only);
+      if (only.type === 'status') {
+        statuses.push(only);
+        return (only.operator === 'is') === (only.value === 'subscribed');
+      }
+      const set = conditionSet(only, ctx);
+      if (!set || set.outside) return false;
+      sets.set(set.set.key, set.set.query());
+      return true;
+    });
+  if (!conjuncts(top) || sets.size === 0) return undefined;
+  const passes = statuses.map((c) => compileCondition(c, ctx, new ContactSets('exists'), true, false));
+  return {
+    of: 'intersection',
+    sets: [...sets.values()],
+    statusFails: passes.length === 0 ? undefined : sql`not (${sql.join(passes, sql` and `)})`,
   };
 }
 

@@ -607,22 +607,84 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     for (const { tree, sets, rest } of cases) {
       const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
       const split = compileSegment(tree, ctx).countSplit;
-      expect(split?.sets.length, JSON.stringify(tree)).toBe(sets);
-      expect(split?.rest !== undefined, JSON.stringify(tree)).toBe(rest);
-      expect(split?.complement, JSON.stringify(tree)).toBeFalsy();
+      expect(split?.of, JSON.stringify(tree)).toBe('union');
+      if (split?.of !== 'union') continue;
+      expect(split.sets.length, JSON.stringify(tree)).toBe(sets);
+      expect(split.rest !== undefined, JSON.stringify(tree)).toBe(rest);
       sizes.push((await compareTree(user.accountId, tree)).length);
     }
     // A tree that is the contacts outside one set: the account's contacts less the set.
     for (const tree of [all({ type: 'list', operator: 'not_in', listId: a }), any(all(neverOpened))]) {
       const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
-      expect(compileSegment(tree, ctx).countSplit?.complement, JSON.stringify(tree)).toBe(true);
+      expect(compileSegment(tree, ctx).countSplit?.of, JSON.stringify(tree)).toBe('outside');
       sizes.push((await compareTree(user.accountId, tree)).length);
     }
     // Not degenerate: the sets overlap the rest, and each selects some contacts but not all.
     expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length + 2);
-    // An OU with no set branch, an E of several conditions and a count of lists and status only (merged by
-    // contact id) stay whole.
-    for (const whole of [any(recife, neverOpened), all(birthday, inList(a)), any(inList(a), inList(b), bounced)]) {
+    // An OU with no set branch, an E with a condition that is not a set and a count of lists and status only
+    // (merged by contact id) stay whole.
+    for (const whole of [any(recife, neverOpened), all(birthday, recife), any(inList(a), inList(b), bounced)]) {
+      const ctx = await segmentContextFor(db, user.accountId, [whole], recentSentCampaignIds, new Date());
+      expect(compileSegment(whole, ctx).countSplit, JSON.stringify(whole)).toBeUndefined();
+      await compareTree(user.accountId, whole);
+    }
+  });
+
+  it("a top-level E of sets and of status conditions a subscribed contact passes is counted as the sets' intersection less the contacts whose status fails, and selects the same contacts", async () => {
+    const [a, b] = listIds as [string, string];
+    const inList = (listId: string) => ({ type: 'list', operator: 'in', listId }) as SegmentCondition;
+    const points = (operator: string, value: string) =>
+      ({ type: 'field', field: { custom: 'pontos' }, operator, value }) as SegmentCondition;
+    const status = (operator: 'is' | 'is_not', value: string) =>
+      ({ type: 'status', operator, value }) as SegmentCondition;
+    const opened = (campaigns: number) =>
+      ({ type: 'engagement', operator: 'opened_any', campaigns }) as SegmentCondition;
+    const notOpened = (campaigns: number) =>
+      ({ type: 'engagement', operator: 'opened_none', campaigns }) as SegmentCondition;
+    const birthday = {
+      type: 'field',
+      field: { custom: 'nascimento' },
+      operator: 'birthday_this_month',
+    } as SegmentCondition;
+    const cases: Array<{ tree: SegmentGroup; sets: number; status: boolean }> = [
+      // The bench's row: a typed range, a status and an engagement condition.
+      { tree: all(points('number_gt', '10'), status('is', 'subscribed'), opened(3)), sets: 2, status: true },
+      // Sets only: no status to check, no contact read.
+      { tree: all(inList(a), points('number_lte', '250')), sets: 2, status: false },
+      { tree: all(birthday, inList(b), notOpened(2)), sets: 3, status: false },
+      // Statuses a subscribed contact passes, nested Es and groups of one condition, the same set twice.
+      {
+        tree: all(
+          any(inList(a)),
+          all(status('is_not', 'bounced'), opened(2)),
+          status('is_not', 'unsubscribed'),
+          inList(a),
+        ),
+        sets: 2,
+        status: true,
+      },
+    ];
+    const sizes: number[] = [];
+    for (const { tree, sets, status: checksStatus } of cases) {
+      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
+      const split = compileSegment(tree, ctx).countSplit;
+      expect(split?.of, JSON.stringify(tree)).toBe('intersection');
+      if (split?.of !== 'intersection') continue;
+      expect(split.sets.length, JSON.stringify(tree)).toBe(sets);
+      expect(split.statusFails !== undefined, JSON.stringify(tree)).toBe(checksStatus);
+      sizes.push((await compareTree(user.accountId, tree)).length);
+    }
+    // Not degenerate: each selects some contacts but not all.
+    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length);
+    // A status a subscribed contact fails, the contacts outside a set, an OU inside the E and a condition on the
+    // contact keep the contacts-first form.
+    for (const whole of [
+      all(opened(3), status('is', 'bounced')),
+      all(opened(3), status('is_not', 'subscribed')),
+      all(opened(3), { type: 'list', operator: 'not_in', listId: a } as SegmentCondition),
+      all(opened(3), any(inList(a), inList(b))),
+      all(opened(3), { type: 'subscribed_at', operator: 'in_last_days', value: '30' } as SegmentCondition),
+    ]) {
       const ctx = await segmentContextFor(db, user.accountId, [whole], recentSentCampaignIds, new Date());
       expect(compileSegment(whole, ctx).countSplit, JSON.stringify(whole)).toBeUndefined();
       await compareTree(user.accountId, whole);

@@ -288,18 +288,36 @@ export function segmentCountQuery(accountId: string, segment: CompiledSegment): 
     return sql`select count(*)::int as n from contacts c ${segment.joins}
                 where c.account_id = ${accountId} and ${segment.where}`;
   }
-  // The sets counted from their own rows (their union), plus the other branches' contacts in none of them.
-  const inSets = sql`(select count(*) from (${sql.join(split.sets, sql` union `)}) s)`;
-  if (split.complement) {
-    // Every contact of the account, counted from contacts_account_id_idx alone (its predicate stated), less the set.
-    return sql`select ((select count(*) from contacts c where c.account_id = ${accountId} and c.status <> '')
-                       - ${inSets})::int as n`;
+  switch (split.of) {
+    case 'outside':
+      // Every contact of the account, counted from contacts_account_id_idx alone (its predicate stated), less the set.
+      return sql`select ((select count(*) from contacts c where c.account_id = ${accountId} and c.status <> '')
+                         - (select count(*) from (${split.set}) s))::int as n`;
+    case 'intersection': {
+      // The sets' rows joined (each contact once in each); those of contacts whose status fails the tree's status
+      // conditions — read from contacts_account_inactive_idx, a few of the account's contacts — left out.
+      const [first, ...others] = split.sets.map((set, i) => ({ set, alias: sql.raw(`s${i + 1}`) }));
+      if (!first) throw new Error('an intersection of no sets');
+      const joins = others.map(
+        ({ set, alias }) => sql`join (${set}) ${alias} on ${alias}.contact_id = ${first.alias}.contact_id`,
+      );
+      const joined = sql`(${first.set}) ${first.alias} ${sql.join(joins, sql` `)}`;
+      if (!split.statusFails) return sql`select count(*)::int as n from ${joined}`;
+      return sql`select count(*) filter (where f.id is null)::int as n
+                   from ${joined}
+                   left join (select c.id from contacts c where c.account_id = ${accountId} and ${split.statusFails}) f
+                     on f.id = ${first.alias}.contact_id`;
+    }
+    case 'union': {
+      // The sets counted from their own rows (their union), plus the other branches' contacts in none of them.
+      const inSets = sql`(select count(*) from (${sql.join(split.sets, sql` union `)}) s)`;
+      if (!split.rest) return sql`select ${inSets}::int as n`;
+      const outside = split.sets.map((set) => sql`not exists (select 1 from (${set}) s where s.contact_id = c.id)`);
+      return sql`select (${inSets} + (select count(*) from contacts c ${split.rest.joins}
+                                       where c.account_id = ${accountId} and ${split.rest.where}
+                                         and ${sql.join(outside, sql` and `)}))::int as n`;
+    }
   }
-  if (!split.rest) return sql`select ${inSets}::int as n`;
-  const outside = split.sets.map((set) => sql`not exists (select 1 from (${set}) s where s.contact_id = c.id)`);
-  return sql`select (${inSets} + (select count(*) from contacts c ${split.rest.joins}
-                                   where c.account_id = ${accountId} and ${split.rest.where}
-                                     and ${sql.join(outside, sql` and `)}))::int as n`;
 }
 
 /**
