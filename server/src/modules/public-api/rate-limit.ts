@@ -34,9 +34,13 @@ function stateOf(count: number, limit: number, endMs: number, nowMs: number): Ra
   };
 }
 
-async function pruneNowAndThen(db: Db): Promise<void> {
+/** Deletes, now and then, the windows that ended more than a day before `nowMs`, the clock the hits are counted with. */
+async function pruneNowAndThen(db: Db, nowMs: number): Promise<void> {
   if (Math.random() < 0.001) {
-    await queryRows(db, sql`delete from api_rate_limits where window_start < now() - interval '1 day'`);
+    await queryRows(
+      db,
+      sql`delete from api_rate_limits where window_start < ${new Date(nowMs).toISOString()}::timestamptz - interval '1 day'`,
+    );
   }
 }
 
@@ -139,7 +143,7 @@ export async function authenticateAndHitRateLimit(
     { named: true },
   );
   if (!row) return null;
-  await pruneNowAndThen(db);
+  await pruneNowAndThen(db, nowMs);
   return {
     key: { keyId: row.id, accountId: row.account_id, scope: row.scope, mode: apiKeyModeOf(secret) },
     limit: stateOf(Number(row.count), limit, endMs, nowMs),

@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
+import { queryRows } from '../../db/database';
 import { hitRateLimit, takeRateLimitQuota } from './rate-limit';
 
 describe.each(DATABASE_KINDS)('the one database-backed limiter (%s)', (kind) => {
@@ -45,5 +47,28 @@ describe.each(DATABASE_KINDS)('the one database-backed limiter (%s)', (kind) => 
       allowed: true,
       retryAfterSeconds: 60,
     });
+  });
+
+  it("prunes the windows a day older than the hits' own clock, never the current one of a clock behind the database's", async () => {
+    const db = database.db;
+    // Every hit prunes (the draw that does it 1 time in 100), on a clock three days behind the database's.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0);
+    try {
+      const now = new Date(Date.now() - 3 * 86_400_000);
+      expect(await hitRateLimit(db, 'antiga', 1, 60, new Date(now.getTime() - 2 * 86_400_000))).toBe(true);
+      const outcomes: boolean[] = [];
+      for (let i = 0; i < 3; i++)
+        outcomes.push(await takeRateLimitQuota(db, 'poda', 1, 2, 60, now).then((q) => q.allowed));
+      expect(outcomes).toEqual([true, true, false]);
+      expect(await hitRateLimit(db, 'poda:hit', 1, 60, now)).toBe(true);
+      expect(await hitRateLimit(db, 'poda:hit', 1, 60, now)).toBe(false);
+      const keys = await queryRows<{ key: string }>(
+        db,
+        sql`select key from public_rate_limits where key in ('antiga', 'poda', 'poda:hit') order by key`,
+      );
+      expect(keys.map((k) => k.key)).toEqual(['poda', 'poda:hit']);
+    } finally {
+      random.mockRestore();
+    }
   });
 });

@@ -22,9 +22,17 @@ function windowOf(windowSeconds: number, nowMs: number) {
   };
 }
 
-async function pruneNowAndThen(db: Db | Tx): Promise<void> {
+/**
+ * Deletes, now and then, the windows that ended more than a day before `now` — the clock the hits are counted with,
+ * not the database's: a caller counting on a clock of its own (a test's fixed instant) never has its current window
+ * pruned under it.
+ */
+async function pruneNowAndThen(db: Db | Tx, now: Date): Promise<void> {
   if (Math.random() < 0.01) {
-    await queryRows(db as Db, sql`delete from public_rate_limits where window_start < now() - interval '1 day'`);
+    await queryRows(
+      db as Db,
+      sql`delete from public_rate_limits where window_start < ${now.toISOString()}::timestamptz - interval '1 day'`,
+    );
   }
 }
 
@@ -47,7 +55,7 @@ export async function hitRateLimit(
         on conflict (key, window_start) do update set count = public_rate_limits.count + 1
         returning count`,
   );
-  await pruneNowAndThen(db);
+  await pruneNowAndThen(db, now);
   return Number(row?.count ?? 0) <= limit;
 }
 
@@ -80,6 +88,6 @@ export async function takeRateLimitQuota(
           where public_rate_limits.count + excluded.count <= ${limit}::int
         returning count`,
   );
-  await pruneNowAndThen(db);
+  await pruneNowAndThen(db, now);
   return { allowed: rows.length > 0, retryAfterSeconds };
 }
