@@ -105,7 +105,7 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
  * own conditions pass ("Rec", a fifth) probe anything: 0.6× the time at 1M (docs/benchmarks.md, session 15).
  * A tree that is one set is counted from the set alone ("está em Clientes", 600k members: an index-only count
  * instead of merging them with every contact); one that is the contacts outside a set ("não está em VIP", "nunca
- * abriu") as the account's contacts minus the set. ADR 0042.
+ * abriu") as the account's contacts minus the set. A top-level E of sets and statuses: intersectSetConjuncts. ADR 0042.
  */
 function splitSetBranches(tree: SegmentGroup, ctx: SegmentContext, merged: boolean): CountSplit | undefined {
   const top = onlyCondition(tree);
@@ -161,8 +161,9 @@ type StatusCondition = Extract<SegmentCondition, { type: 'status' }>;
  * never the account's contacts — less the contacts in it whose status fails those conditions, read from
  * contacts_account_inactive_idx (the contacts not subscribed): "pontos > 250 E situação inscrito E clicou em alguma
  * das últimas 3" read 1M contacts to check a status that 5 % of them fail; the intersection and a hash of those
- * 50k took 0.65× the time (docs/benchmarks.md, session 17). A status condition a subscribed contact fails ("não é inscrito") selects from
- * that small index itself, and the contacts-first form keeps it; so does any other condition.
+ * 50k took 0.65× the time (docs/benchmarks.md, session 17). A status condition a subscribed contact fails ("não é
+ * inscrito") selects from that small index itself, and the contacts-first form keeps it; so does any other
+ * condition. The tree is already validated by compileGroup (the account's own lists and fields).
  */
 function intersectSetConjuncts(top: SegmentGroup, ctx: SegmentContext): CountSplit | undefined {
   const sets = new Map<string, SQL>();
@@ -173,6 +174,7 @@ function intersectSetConjuncts(top: SegmentGroup, ctx: SegmentContext): CountSpl
       if (only.type === 'group') return only.match === 'all' && conjuncts(only);
       if (only.type === 'status') {
         statuses.push(only);
+        // "é inscrito" or "não é <other>": a subscribed contact passes it.
         return (only.operator === 'is') === (only.value === 'subscribed');
       }
       const set = conditionSet(only, ctx);
