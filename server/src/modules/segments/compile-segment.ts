@@ -39,6 +39,11 @@ export interface SegmentContext {
  * delivered sent campaigns).
  */
 export interface CompiledSegment {
+  /**
+   * What the query reads the contacts from, as `c`: `contacts c`, or — for a count whose tree reads a field's text
+   * more than once (FieldTexts) — a sub-query of them that computes each such text once per contact.
+   */
+  contacts: SQL;
   joins: SQL;
   where: SQL;
   /** Whether the query reads contact sets: it must then run with nested loops off (see segments.ts). */
@@ -75,15 +80,29 @@ export type CountSplit =
  * casts are guarded by a check of the text's shape); contacts keeps them typed in contact_field_values (ADR 0039),
  * which a number/date condition on a custom field reads where that is cheaper than the parse (typedFieldSet).
  */
-export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
+export function compileSegment(
+  tree: SegmentGroup,
+  ctx: SegmentContext,
+  { count = false }: { count?: boolean } = {},
+): CompiledSegment {
+  const texts = new FieldTexts();
+  const compiled = compileJoined(tree, ctx, texts, count);
+  // A count reads once per contact each field text the tree repeats where every contact gets to it (FieldTexts):
+  // compiled again with those projected, when there are any.
+  const repeated = count ? texts.repeated() : new Set<string>();
+  return repeated.size === 0 ? compiled : compileJoined(tree, ctx, new FieldTexts(repeated), count);
+}
+
+function compileJoined(tree: SegmentGroup, ctx: SegmentContext, texts: FieldTexts, count: boolean): CompiledSegment {
   const rowJoined = readsEngagementRow(tree);
   const nestedOnly = rowJoined && !conjunctReadsEngagementRow(tree, true);
   const flagged = nestedOnly && engagementGroups(tree, true) === 1;
   const sets = new ContactSets('join', rowJoined, flagged, nestedOnly && !flagged);
-  const where = compileGroup(tree, ctx, sets, true);
+  const where = compileGroup(tree, ctx, sets, texts, true);
   // Only a tree that names a list has a set to merge; without one the count reads the contacts alone, as before.
   const mergeable = sets.named && listsAndStatusOnly(tree);
   return {
+    contacts: texts.contacts(),
     joins: sets.joins(ctx),
     // `status <> ''` (always true) is contacts_account_id_idx's predicate: stated, it lets such a count read that
     // index, which no other query may use (contacts.db.ts). Not `is not null`: PostgreSQL 17 (PGlite) drops that
@@ -91,7 +110,7 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
     where: mergeable ? sql`(c.status <> '' and ${where})` : where,
     hasSets: sets.named,
     listsAndStatusOnly: mergeable,
-    countSplit: splitSetBranches(tree, ctx, mergeable),
+    countSplit: splitSetBranches(tree, ctx, mergeable, count),
   };
 }
 
@@ -107,7 +126,12 @@ export function compileSegment(tree: SegmentGroup, ctx: SegmentContext): Compile
  * instead of merging them with every contact); one that is the contacts outside a set ("não está em VIP", "nunca
  * abriu") as the account's contacts minus the set. A top-level E of sets and statuses: intersectSetConjuncts. ADR 0042.
  */
-function splitSetBranches(tree: SegmentGroup, ctx: SegmentContext, merged: boolean): CountSplit | undefined {
+function splitSetBranches(
+  tree: SegmentGroup,
+  ctx: SegmentContext,
+  merged: boolean,
+  count: boolean,
+): CountSplit | undefined {
   const top = onlyCondition(tree);
   if (top.type !== 'group') {
     const set = conditionSet(top, ctx);
@@ -149,7 +173,8 @@ function splitSetBranches(tree: SegmentGroup, ctx: SegmentContext, merged: boole
   return {
     of: 'union',
     sets,
-    rest: rest.length === 0 ? undefined : compileSegment({ type: 'group', match: 'any', conditions: rest }, ctx),
+    rest:
+      rest.length === 0 ? undefined : compileSegment({ type: 'group', match: 'any', conditions: rest }, ctx, { count }),
   };
 }
 
@@ -183,7 +208,9 @@ function intersectSetConjuncts(top: SegmentGroup, ctx: SegmentContext): CountSpl
       return true;
     });
   if (!conjuncts(top) || sets.size === 0) return undefined;
-  const passes = statuses.map((c) => compileCondition(c, ctx, new ContactSets('exists'), true, false));
+  const passes = statuses.map((c) =>
+    compileCondition(c, ctx, new ContactSets('exists'), new FieldTexts(), true, false),
+  );
   return {
     of: 'intersection',
     sets: [...sets.values()],
@@ -264,7 +291,7 @@ function listsAndStatusOnly(group: SegmentGroup): boolean {
  * compiler, two renderings of membership).
  */
 export function compileSegmentPredicate(tree: SegmentGroup, ctx: SegmentContext): SQL {
-  return compileGroup(tree, ctx, new ContactSets('exists'), false);
+  return compileGroup(tree, ctx, new ContactSets('exists'), new FieldTexts(), false);
 }
 
 /** A set of contacts: a query selecting `contact_id`, each contact once (never null). */
@@ -422,6 +449,60 @@ class ContactSets {
   }
 }
 
+/**
+ * The field texts a compiled tree reads (a custom field's text, `lower()` of it, of the name, of the e-mail), each
+ * under a key. PostgreSQL evaluates an expression every time the query names it — there is no common
+ * sub-expression elimination — so a tree that tests one field five times ("cidade = …", "cidade começa com …",
+ * "cidade contém …") looked the field up in the contact's jsonb and lowered it five times per contact. For a count
+ * (compileSegment's `count`) a text read more than once, at least once where every contact gets to it (not below
+ * an E of several conditions: the contacts-first scan evaluates it for each contact anyway), is a column of a
+ * sub-query over the contacts, computed once per contact. A text read only below such Es stays inline: projected,
+ * every contact would pay for it (~0.1–0.2 µs), where inline only those the E's cheaper conditions pass do. The
+ * column is wrapped in segment_read_once (migration 0060), a VOLATILE function, so the planner neither merges the
+ * sub-query into the outer query nor pushes the conditions on that column down into it (either would write the
+ * expression back into each condition), then inlines it to nothing — the sub-query stays one parallel scan, and
+ * conditions on the contact's own columns (account, status, dates) are still pushed down to it. Previews keep the
+ * inline form: a sub-query would hide contacts_account_created_idx's order from the walk of the newest contacts.
+ * The worst nesting at 1M contacts: docs/benchmarks.md, session 18.
+ */
+class FieldTexts {
+  private readonly uses = new Map<string, { reads: number; everyContact: boolean }>();
+  private readonly columns = new Map<string, { column: string; expression: SQL }>();
+
+  /** `projected`: the keys to read from the sub-query's columns (none: every text inline). */
+  constructor(private readonly projected: ReadonlySet<string> = new Set()) {}
+
+  /**
+   * The text under `key`: its expression over `c`, or its column of the sub-query. `screened`: read below an E of
+   * several conditions (compileGroup), i.e. only by the contacts its cheaper siblings pass.
+   */
+  read(key: string, expression: SQL, screened: boolean): SQL {
+    const use = this.uses.get(key) ?? { reads: 0, everyContact: false };
+    this.uses.set(key, { reads: use.reads + 1, everyContact: use.everyContact || !screened });
+    if (!this.projected.has(key)) return expression;
+    let entry = this.columns.get(key);
+    if (!entry) {
+      entry = { column: `segment_text_${this.columns.size + 1}`, expression };
+      this.columns.set(key, entry);
+    }
+    return sql.raw(`c.${entry.column}`);
+  }
+
+  /** The keys read more than once, once at least where every contact gets to it. */
+  repeated(): Set<string> {
+    return new Set([...this.uses].filter(([, use]) => use.reads > 1 && use.everyContact).map(([key]) => key));
+  }
+
+  /** The contacts as `c`: the table, or the sub-query that projects the texts. */
+  contacts(): SQL {
+    if (this.columns.size === 0) return sql`contacts c`;
+    const columns = [...this.columns.values()].map(
+      ({ column, expression }) => sql`segment_read_once(${expression}) as ${sql.raw(column)}`,
+    );
+    return sql`(select c.*, ${sql.join(columns, sql`, `)} from contacts c) c`;
+  }
+}
+
 /** Whether the tree has an engagement condition that reads the segment_engagement row (all but "nunca abriu"). */
 function readsEngagementRow(group: SegmentGroup): boolean {
   return group.conditions.some((c) =>
@@ -487,6 +568,7 @@ function compileGroup(
   group: SegmentGroup,
   ctx: SegmentContext,
   sets: ContactSets,
+  texts: FieldTexts,
   topLevel: boolean,
   screened?: boolean,
 ): SQL {
@@ -500,8 +582,8 @@ function compileGroup(
       cost: costRank(c, sets.mode, conjunct, inner),
       sql:
         c.type === 'group'
-          ? compileGroup(c, ctx, sets, conjunct, inner)
-          : compileCondition(c, ctx, sets, conjunct, inner),
+          ? compileGroup(c, ctx, sets, texts, conjunct, inner)
+          : compileCondition(c, ctx, sets, texts, conjunct, inner),
     }));
   if (flagged) {
     // The group's engagement conditions together (E and OU are commutative): one set, one column check.
@@ -661,12 +743,13 @@ function compileCondition(
   c: SegmentCondition,
   ctx: SegmentContext,
   sets: ContactSets,
+  texts: FieldTexts,
   topLevel: boolean,
   screened: boolean,
 ): SQL {
   switch (c.type) {
     case 'field': {
-      const x = fieldExpression(c.field, ctx);
+      const expression = fieldExpression(c.field, ctx);
       const v = (c.value ?? '').trim();
       if (typeof c.field === 'object' && typedFieldOperator(c.operator)) {
         // The contacts the index range names (ADR 0039), a contact set like a list's members: a semi-join as a
@@ -679,21 +762,25 @@ function compileCondition(
         // parallel workers); docs/benchmarks.md, session 9.
         if (topLevel || !screened) return sets.has(typedFieldSet(c.field.custom, c.operator, v, ctx), topLevel);
       }
+      // The field's text and its lower case, each read through FieldTexts: inline, or once per contact in a count.
+      const key = typeof c.field === 'object' ? `custom:${c.field.custom}` : c.field;
+      const text = () => (c.field === 'email' ? expression : texts.read(`text:${key}`, expression, screened));
+      const lower = () => texts.read(`lower:${key}`, sql`lower(${expression})`, screened);
       switch (c.operator) {
         case 'equals':
-          return sql`lower(${x}) = lower(${v}::text)`;
+          return sql`${lower()} = lower(${v}::text)`;
         case 'not_equals':
-          return sql`lower(${x}) <> lower(${v}::text)`;
+          return sql`${lower()} <> lower(${v}::text)`;
         case 'contains':
-          return sql`strpos(lower(${x}), lower(${v}::text)) > 0`;
+          return sql`strpos(${lower()}, lower(${v}::text)) > 0`;
         case 'not_contains':
-          return sql`strpos(lower(${x}), lower(${v}::text)) = 0`;
+          return sql`strpos(${lower()}, lower(${v}::text)) = 0`;
         case 'starts_with':
-          return sql`starts_with(lower(${x}), lower(${v}::text))`;
+          return sql`starts_with(${lower()}, lower(${v}::text))`;
         case 'is_empty':
-          return sql`btrim(${x}) = ''`;
+          return sql`btrim(${text()}) = ''`;
         case 'is_not_empty':
-          return sql`btrim(${x}) <> ''`;
+          return sql`btrim(${text()}) <> ''`;
         // Parsed with the functions the typed projection's triggers type each write with (migration 0050), so a
         // field parsed here and one read from contact_field_values are the same value. Each is one SQL expression
         // the planner inlines: as cheap as writing it out here, where a called function cost 5×.
@@ -702,17 +789,17 @@ function compileCondition(
         case 'number_gte':
         case 'number_lt':
         case 'number_lte':
-          return sql`contact_field_number(${x}) ${sql.raw(NUMBER_COMPARISON[c.operator] as string)} ${v.replace(',', '.')}::numeric`;
+          return sql`contact_field_number(${text()}) ${sql.raw(NUMBER_COMPARISON[c.operator] as string)} ${v.replace(',', '.')}::numeric`;
         case 'date_on':
-          return sql`contact_field_day(${x}) = ${v}::text`;
+          return sql`contact_field_day(${text()}) = ${v}::text`;
         case 'date_before':
-          return sql`contact_field_day(${x}) < ${v}::text`;
+          return sql`contact_field_day(${text()}) < ${v}::text`;
         case 'date_after':
-          return sql`contact_field_day(${x}) > ${v}::text`;
+          return sql`contact_field_day(${text()}) > ${v}::text`;
         case 'birthday_this_month':
           // The month of the date written in the field against this month where the account is: 29 February
           // birthdays belong to February in every year, leap or not.
-          return sql`substr(contact_field_day(${x}), 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text`;
+          return sql`substr(contact_field_day(${text()}), 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text`;
       }
       break;
     }

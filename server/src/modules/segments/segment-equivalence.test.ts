@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
 import { segmentTreeSchema } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
@@ -15,7 +16,7 @@ import { deleteContacts } from '../contacts/delete-contacts';
 import { eraseContact } from '../contacts/erase-contact';
 import { compileSegment, compileSegmentPredicate } from './compile-segment';
 import { foldEngagement } from './segment-engagement';
-import { countSegment, previewSegment, segmentContextFor } from './segments';
+import { countSegment, previewSegment, segmentContextFor, segmentCountQuery } from './segments';
 import { compilePreviousSegment } from './testing/previous-segment-compiler';
 import { all, any } from './testing/segment-trees';
 
@@ -683,6 +684,112 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       const ctx = await segmentContextFor(db, user.accountId, [whole], recentSentCampaignIds, new Date());
       expect(compileSegment(whole, ctx).countSplit, JSON.stringify(whole)).toBeUndefined();
       await compareTree(user.accountId, whole);
+    }
+  });
+
+  it('a count reads each field text the tree repeats once per contact (a sub-query projecting it) and selects the same contacts', async () => {
+    const [a] = listIds as [string];
+    const field = (key: string | 'name' | 'email', operator: string, value?: string) =>
+      ({
+        type: 'field',
+        field: key === 'name' || key === 'email' ? key : { custom: key },
+        operator,
+        value,
+      }) as SegmentCondition;
+    const status = (operator: 'is' | 'is_not', value: string) =>
+      ({ type: 'status', operator, value }) as SegmentCondition;
+    const inList = { type: 'list', operator: 'in', listId: a } as SegmentCondition;
+    const opened = { type: 'engagement', operator: 'opened_any', campaigns: 3 } as SegmentCondition;
+    const cases: Array<{ tree: SegmentGroup; projected: number; split?: 'union' }> = [
+      // lower(cidade) four times, one of them below an E.
+      {
+        tree: any(
+          field('cidade', 'equals', 'Recife'),
+          field('cidade', 'starts_with', 'sã'),
+          all(status('is', 'subscribed'), field('cidade', 'not_contains', 'o')),
+          field('cidade', 'contains', 'rio'),
+        ),
+        projected: 1,
+      },
+      // A date parsed below an E and tested for emptiness where every contact gets to it: the text once.
+      {
+        tree: any(
+          field('nascimento', 'is_empty'),
+          all(
+            status('is_not', 'bounced'),
+            any(field('nascimento', 'date_before', '1990-01-01'), field('nascimento', 'birthday_this_month')),
+          ),
+        ),
+        projected: 1,
+      },
+      // The name and the e-mail lowered twice each (the e-mail's own text is a column: never projected).
+      {
+        tree: any(
+          field('name', 'contains', 'a'),
+          all(status('is', 'subscribed'), field('name', 'starts_with', 'b')),
+          field('email', 'contains', 'rec'),
+          all(status('is_not', 'subscribed'), field('email', 'starts_with', 'ana')),
+        ),
+        projected: 2,
+      },
+      // With a joined set beside the projection, and the engagement branch counted apart (its rows' union).
+      {
+        tree: any(all(inList, field('cidade', 'equals', 'natal')), field('cidade', 'contains', 'ec'), opened),
+        projected: 1,
+        split: 'union',
+      },
+      // The engagement row joined beside the projection.
+      {
+        tree: any(all(opened, field('cidade', 'equals', 'recife')), field('cidade', 'contains', 'ec')),
+        projected: 1,
+      },
+      // A top-level OU whose other branches are counted outside the list's members: the rest projected.
+      {
+        tree: any(inList, field('cidade', 'equals', 'curitiba'), field('cidade', 'contains', 'paulo')),
+        projected: 1,
+        split: 'union',
+      },
+    ];
+    const dialect = new PgDialect();
+    const sizes: number[] = [];
+    for (const { tree, projected, split } of cases) {
+      const label = JSON.stringify(tree);
+      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
+      const counted = compileSegment(tree, ctx, { count: true });
+      const source = counted.countSplit?.of === 'union' ? counted.countSplit.rest : counted;
+      expect(counted.countSplit?.of, label).toBe(split);
+      const contacts = dialect.sqlToQuery(source?.contacts ?? sql``).sql;
+      expect(contacts.match(/segment_read_once\(/g)?.length ?? 0, label).toBe(projected);
+      // The preview keeps the table (its walk reads contacts_account_created_idx's order).
+      expect(dialect.sqlToQuery(compileSegment(tree, ctx).contacts).sql, label).toBe('contacts c');
+      // The planner inlines the fence and filters on the projected columns, computed in the scan below them.
+      const plan = (
+        await queryRows<{ 'QUERY PLAN': string }>(
+          db,
+          sql`explain (verbose, costs off) ${segmentCountQuery(user.accountId, counted)}`,
+        )
+      )
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
+      expect(plan, label).not.toContain('segment_read_once');
+      expect(plan, label).toMatch(/Filter: .*segment_text_1/);
+      sizes.push((await compareTree(user.accountId, tree)).length);
+    }
+    // Not degenerate: each selects some contacts but not all.
+    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length);
+    // A tree that reads each text once keeps the table; so does one that repeats a text only below Es of several
+    // conditions (projected, every contact would read it, where inline only those the Es' other conditions pass do).
+    const recent = { type: 'subscribed_at', operator: 'in_last_days', value: '30' } as SegmentCondition;
+    for (const inline of [
+      any(field('cidade', 'equals', 'Recife'), field('pontos', 'number_gt', '10')),
+      any(all(recent, field('cidade', 'equals', 'Recife')), all(recent, field('cidade', 'starts_with', 'sã'))),
+      any(all(recent, any(field('pontos', 'number_gt', '10'), field('pontos', 'number_lt', '0'))), inList),
+    ]) {
+      const ctx = await segmentContextFor(db, user.accountId, [inline], recentSentCampaignIds, new Date());
+      const counted = compileSegment(inline, ctx, { count: true });
+      const source = counted.countSplit?.of === 'union' ? counted.countSplit.rest : counted;
+      expect(dialect.sqlToQuery(source?.contacts ?? sql``).sql, JSON.stringify(inline)).toBe('contacts c');
+      await compareTree(user.accountId, inline);
     }
   });
 

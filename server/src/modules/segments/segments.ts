@@ -92,8 +92,9 @@ async function compileFor(
   tree: SegmentGroup,
   recentSentCampaigns: RecentSentCampaigns,
   now: Date,
+  options?: { count?: boolean },
 ): Promise<CompiledSegment> {
-  return compileSegment(tree, await segmentContextFor(db, accountId, [tree], recentSentCampaigns, now));
+  return compileSegment(tree, await segmentContextFor(db, accountId, [tree], recentSentCampaigns, now), options);
 }
 
 export async function findSegments(db: Db, accountId: string): Promise<SegmentView[]> {
@@ -273,7 +274,7 @@ export async function countSegment(
   now = new Date(),
   editor: EditorReadOptions = {},
 ): Promise<number> {
-  const segment = await compileFor(db, accountId, tree, recentSentCampaigns, now);
+  const segment = await compileFor(db, accountId, tree, recentSentCampaigns, now, { count: true });
   const [row] = await readSegment<{ n: number | string }>(db, segment, segmentCountQuery(accountId, segment), {
     ...editor,
     readsEveryMatch: true,
@@ -285,7 +286,7 @@ export async function countSegment(
 export function segmentCountQuery(accountId: string, segment: CompiledSegment): SQL {
   const split = segment.countSplit;
   if (!split) {
-    return sql`select count(*)::int as n from contacts c ${segment.joins}
+    return sql`select count(*)::int as n from ${segment.contacts} ${segment.joins}
                 where c.account_id = ${accountId} and ${segment.where}`;
   }
   switch (split.of) {
@@ -313,7 +314,7 @@ export function segmentCountQuery(accountId: string, segment: CompiledSegment): 
       const inSets = sql`(select count(*) from (${sql.join(split.sets, sql` union `)}) s)`;
       if (!split.rest) return sql`select ${inSets}::int as n`;
       const outside = split.sets.map((set) => sql`not exists (select 1 from (${set}) s where s.contact_id = c.id)`);
-      return sql`select (${inSets} + (select count(*) from contacts c ${split.rest.joins}
+      return sql`select (${inSets} + (select count(*) from ${split.rest.contacts} ${split.rest.joins}
                                        where c.account_id = ${accountId} and ${split.rest.where}
                                          and ${sql.join(outside, sql` and `)}))::int as n`;
     }
@@ -344,7 +345,7 @@ export async function previewSegment(
   walkBudgetMs = PREVIEW_WALK_BUDGET_MS,
 ): Promise<SegmentPreviewContact[]> {
   const segment = await compileFor(db, accountId, tree, recentSentCampaigns, now);
-  const newest = (order: SQL) => sql`select c.id, c.email, c.name, c.status from contacts c ${segment.joins}
+  const newest = (order: SQL) => sql`select c.id, c.email, c.name, c.status from ${segment.contacts} ${segment.joins}
                                       where c.account_id = ${accountId} and ${segment.where}
                                       order by ${order} limit ${PREVIEW_LIMIT}`;
   if (segment.hasSets && walkBudgetMs < (editor.timeoutMs ?? Number.POSITIVE_INFINITY)) {
