@@ -39,6 +39,7 @@ import { creditAccount } from '../server/src/modules/sending/testing/send-fixtur
 import { setTrackingSecret } from '../server/src/modules/tracking/tracking-token';
 import { SendingEngine } from '../server/src/worker/sending-engine';
 import { createPlatformMailer, createRelayTransport } from '../server/src/worker/sending-runtime';
+import { LeanHttpClient } from './lean-http';
 
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 5000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
@@ -179,7 +180,16 @@ function post(port: number, url: string, secret: string, body: unknown): Promise
   return call(port, 'POST', url, secret, body);
 }
 
-function call(
+/**
+ * The HTTP client: the lean one (bench/lean-http.ts) unless BENCH_CLIENT=node — node:http, as the runs before
+ * session 18 measured, whose own CPU (~146 µs a call) came off the two cores the API shares with it.
+ */
+const CLIENT = process.env.BENCH_CLIENT === 'node' ? 'node' : 'lean';
+/** The relay's stand-in: the lean SMTP sink (bench/smtp-sink.ts) unless BENCH_SINK=smtp-server. */
+const SINK = process.env.BENCH_SINK === 'smtp-server' ? 'smtp-server' : 'lean';
+const leanClients = new Map<number, LeanHttpClient>();
+
+async function call(
   port: number,
   method: 'GET' | 'POST',
   url: string,
@@ -188,6 +198,21 @@ function call(
 ): Promise<{ status: number; ms: number }> {
   const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
   const expected = method === 'POST' ? 201 : 200;
+  if (CLIENT === 'lean') {
+    let client = leanClients.get(port);
+    if (!client) {
+      client = new LeanHttpClient(port);
+      leanClients.set(port, client);
+    }
+    const headers: Record<string, string> = payload
+      ? { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }
+      : { authorization: `Bearer ${secret}` };
+    const reply = await client.request(method, url, headers, payload);
+    if (reply.status !== expected) {
+      throw new Error(`${url}: ${reply.status} ${reply.body.toString().slice(0, 300)}`);
+    }
+    return { status: reply.status, ms: reply.ms };
+  }
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -309,7 +334,7 @@ async function main(): Promise<void> {
   const url = new URL(PG_URL);
   url.pathname = `/${dbName}`;
   const database: Database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 });
-  const sink = fork(new URL('./smtp-sink.ts', import.meta.url).pathname);
+  const sink = fork(new URL('./smtp-sink.ts', import.meta.url).pathname, ['0', SINK]);
   const children: ChildProcess[] = [sink];
   try {
     await database.migrate();
@@ -347,7 +372,7 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(1))
         .join(
           ' ',
-        )}; 1 API process, 1 worker process × ${LANES} lanes, PostgreSQL, sink on loopback; message ${Buffer.byteLength(HTML)} bytes of HTML, 2 tracked links + open pixel, DKIM off`,
+        )}; 1 API process, 1 worker process × ${LANES} lanes, PostgreSQL, sink (${SINK}) on loopback, ${CLIENT} HTTP client; message ${Buffer.byteLength(HTML)} bytes of HTML, 2 tracked links + open pixel, DKIM off`,
     );
 
     const [account] = await database.db
@@ -526,6 +551,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 500));
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     agent.destroy();
+    for (const client of leanClients.values()) client.close();
     await database.close();
     const cleanup = new pg.Client({ connectionString: PG_URL });
     await cleanup.connect();
