@@ -4,9 +4,11 @@
  *   BENCH_SINGLE=5000 BENCH_BATCHES=40 BENCH_CAMPAIGN_RECIPIENTS=20000 npx tsx bench/api.ts
  *
  * A throwaway PostgreSQL database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test); the smtp
- * sink (bench/smtp-sink.ts, counts and discards) as a child process on 127.0.0.1; one API process (the real
- * buildApp on 127.0.0.1: Bearer key, rate limit, validation, sendTransactional) and one worker process (the
- * real SendingEngine, which also runs the transactional lanes). The parent is the HTTP client (keep-alive).
+ * sink (bench/smtp-sink.ts, counts and discards; its lean kind unless BENCH_SINK=smtp-server) as a child process on
+ * 127.0.0.1; one API process (the real buildApp on 127.0.0.1: Bearer key, rate limit, validation,
+ * sendTransactional) and one worker process (the real SendingEngine, which also runs the transactional lanes). The
+ * parent is the HTTP client (keep-alive; bench/lean-http.ts unless BENCH_CLIENT=node). The sink and the client
+ * share the two cores with what they measure, so they are kept lean (docs/benchmarks.md, session 18).
  * 1. Campaign engine: a campaign of BENCH_CAMPAIGN_RECIPIENTS, from startCampaignSend to status sent.
  * 2. Single form: BENCH_SINGLE calls of POST /api/v1/messages, BENCH_HTTP_CONCURRENCY in flight: accepted/s,
  *    p50/p99 latency, and delivered/s (first call → last message recorded sent).
