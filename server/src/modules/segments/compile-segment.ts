@@ -455,9 +455,12 @@ class ContactSets {
  * sub-expression elimination — so a tree that tests one field five times ("cidade = …", "cidade começa com …",
  * "cidade contém …") looked the field up in the contact's jsonb and lowered it five times per contact. For a count
  * (compileSegment's `count`) a text read more than once, at least once where every contact gets to it (not below
- * an E of several conditions: the contacts-first scan evaluates it for each contact anyway), is a column of a
- * sub-query over the contacts, computed once per contact. A text read only below such Es stays inline: projected,
- * every contact would pay for it (~0.1–0.2 µs), where inline only those the E's cheaper conditions pass do. The
+ * an E of several conditions: the contacts-first scan evaluates it for each contact anyway) or by a number or date
+ * parse, is a column of a sub-query over the contacts, computed once per contact. A parse reads its argument five or
+ * six times (the planner inlines contact_field_number / contact_field_day by writing the argument into each use),
+ * so a custom field parsed below Es is projected too: one jsonb look-up per contact (~0.1 µs) against five for
+ * each parse that runs. Any other text read only below such Es stays inline: projected, every contact would pay for
+ * its `lower()` too (~0.2 µs), where inline only those the E's cheaper conditions pass do. The
  * column is wrapped in segment_read_once (migration 0060), a VOLATILE function, so the planner neither merges the
  * sub-query into the outer query nor pushes the conditions on that column down into it (either would write the
  * expression back into each condition), then inlines it to nothing — the sub-query stays one parallel scan, and
@@ -466,7 +469,7 @@ class ContactSets {
  * The worst nesting at 1M contacts: docs/benchmarks.md, session 18.
  */
 class FieldTexts {
-  private readonly uses = new Map<string, { reads: number; everyContact: boolean }>();
+  private readonly uses = new Map<string, { reads: number; everyContact: boolean; parsed: boolean }>();
   private readonly columns = new Map<string, { column: string; expression: SQL }>();
 
   /** `projected`: the keys to read from the sub-query's columns (none: every text inline). */
@@ -474,11 +477,16 @@ class FieldTexts {
 
   /**
    * The text under `key`: its expression over `c`, or its column of the sub-query. `screened`: read below an E of
-   * several conditions (compileGroup), i.e. only by the contacts its cheaper siblings pass.
+   * several conditions (compileGroup), i.e. only by the contacts its cheaper siblings pass. `parsed`: read by a
+   * number or date parse.
    */
-  read(key: string, expression: SQL, screened: boolean): SQL {
-    const use = this.uses.get(key) ?? { reads: 0, everyContact: false };
-    this.uses.set(key, { reads: use.reads + 1, everyContact: use.everyContact || !screened });
+  read(key: string, expression: SQL, screened: boolean, parsed = false): SQL {
+    const use = this.uses.get(key) ?? { reads: 0, everyContact: false, parsed: false };
+    this.uses.set(key, {
+      reads: use.reads + 1,
+      everyContact: use.everyContact || !screened,
+      parsed: use.parsed || parsed,
+    });
     if (!this.projected.has(key)) return expression;
     let entry = this.columns.get(key);
     if (!entry) {
@@ -488,9 +496,11 @@ class FieldTexts {
     return sql.raw(`c.${entry.column}`);
   }
 
-  /** The keys read more than once, once at least where every contact gets to it. */
+  /** The keys read more than once, once at least where every contact gets to it or by a parse. */
   repeated(): Set<string> {
-    return new Set([...this.uses].filter(([, use]) => use.reads > 1 && use.everyContact).map(([key]) => key));
+    return new Set(
+      [...this.uses].filter(([, use]) => use.reads > 1 && (use.everyContact || use.parsed)).map(([key]) => key),
+    );
   }
 
   /** The contacts as `c`: the table, or the sub-query that projects the texts. */
@@ -764,7 +774,8 @@ function compileCondition(
       }
       // The field's text and its lower case, each read through FieldTexts: inline, or once per contact in a count.
       const key = typeof c.field === 'object' ? `custom:${c.field.custom}` : c.field;
-      const text = () => (c.field === 'email' ? expression : texts.read(`text:${key}`, expression, screened));
+      const text = (parsed = false) =>
+        c.field === 'email' ? expression : texts.read(`text:${key}`, expression, screened, parsed);
       const lower = () => texts.read(`lower:${key}`, sql`lower(${expression})`, screened);
       switch (c.operator) {
         case 'equals':
@@ -789,17 +800,17 @@ function compileCondition(
         case 'number_gte':
         case 'number_lt':
         case 'number_lte':
-          return sql`contact_field_number(${text()}) ${sql.raw(NUMBER_COMPARISON[c.operator] as string)} ${v.replace(',', '.')}::numeric`;
+          return sql`contact_field_number(${text(true)}) ${sql.raw(NUMBER_COMPARISON[c.operator] as string)} ${v.replace(',', '.')}::numeric`;
         case 'date_on':
-          return sql`contact_field_day(${text()}) = ${v}::text`;
+          return sql`contact_field_day(${text(true)}) = ${v}::text`;
         case 'date_before':
-          return sql`contact_field_day(${text()}) < ${v}::text`;
+          return sql`contact_field_day(${text(true)}) < ${v}::text`;
         case 'date_after':
-          return sql`contact_field_day(${text()}) > ${v}::text`;
+          return sql`contact_field_day(${text(true)}) > ${v}::text`;
         case 'birthday_this_month':
           // The month of the date written in the field against this month where the account is: 29 February
           // birthdays belong to February in every year, leap or not.
-          return sql`substr(contact_field_day(${text()}), 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text`;
+          return sql`substr(contact_field_day(${text(true)}), 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text`;
       }
       break;
     }

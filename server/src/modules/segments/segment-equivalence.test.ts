@@ -687,7 +687,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     }
   });
 
-  it('a count reads each field text the tree repeats once per contact (a sub-query projecting it) and selects the same contacts', async () => {
+  it('a count reads each field text the tree repeats where every contact gets to it, or parses, once per contact (a sub-query projecting it) and selects the same contacts', async () => {
     const [a] = listIds as [string];
     const field = (key: string | 'name' | 'email', operator: string, value?: string) =>
       ({
@@ -700,6 +700,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       ({ type: 'status', operator, value }) as SegmentCondition;
     const inList = { type: 'list', operator: 'in', listId: a } as SegmentCondition;
     const opened = { type: 'engagement', operator: 'opened_any', campaigns: 3 } as SegmentCondition;
+    const recent = { type: 'subscribed_at', operator: 'in_last_days', value: '30' } as SegmentCondition;
     const cases: Array<{ tree: SegmentGroup; projected: number; split?: 'union' }> = [
       // lower(cidade) four times, one of them below an E.
       {
@@ -721,6 +722,12 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
           ),
         ),
         projected: 1,
+      },
+      // A number parsed twice, both below Es: a parse reads its text five or six times, so the text once.
+      {
+        tree: any(all(recent, any(field('pontos', 'number_gt', '10'), field('pontos', 'number_lt', '0'))), inList),
+        projected: 1,
+        split: 'union',
       },
       // The name and the e-mail lowered twice each (the e-mail's own text is a column: never projected).
       {
@@ -777,13 +784,13 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     }
     // Not degenerate: each selects some contacts but not all.
     expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length);
-    // A tree that reads each text once keeps the table; so does one that repeats a text only below Es of several
-    // conditions (projected, every contact would read it, where inline only those the Es' other conditions pass do).
-    const recent = { type: 'subscribed_at', operator: 'in_last_days', value: '30' } as SegmentCondition;
+    // A tree that reads each text once keeps the table (a parse below an E included); so does one that lowers a
+    // text only below Es of several conditions (projected, every contact would lower it, where inline only those
+    // the Es' other conditions pass do).
     for (const inline of [
       any(field('cidade', 'equals', 'Recife'), field('pontos', 'number_gt', '10')),
+      any(all(recent, field('pontos', 'number_gt', '10')), field('nascimento', 'is_empty')),
       any(all(recent, field('cidade', 'equals', 'Recife')), all(recent, field('cidade', 'starts_with', 'sã'))),
-      any(all(recent, any(field('pontos', 'number_gt', '10'), field('pontos', 'number_lt', '0'))), inList),
     ]) {
       const ctx = await segmentContextFor(db, user.accountId, [inline], recentSentCampaignIds, new Date());
       const counted = compileSegment(inline, ctx, { count: true });
