@@ -87,8 +87,8 @@ export function compileSegment(
 ): CompiledSegment {
   const texts = new FieldTexts();
   const compiled = compileJoined(tree, ctx, texts, count);
-  // A count reads once per contact each field text the tree repeats where every contact gets to it (FieldTexts):
-  // compiled again with those projected, when there are any.
+  // A count reads once per contact each field text the tree repeats where every contact gets to it, or parses
+  // (FieldTexts): compiled again with those projected, when there are any.
   const repeated = count ? texts.repeated() : new Set<string>();
   return repeated.size === 0 ? compiled : compileJoined(tree, ctx, new FieldTexts(repeated), count);
 }
