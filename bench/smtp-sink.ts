@@ -59,6 +59,7 @@ export async function startLeanSink(port = 0): Promise<Awaited<ReturnType<typeof
   let accepted = 0;
   let bytes = 0;
   const END = Buffer.from('\r\n.\r\n');
+  const ANSWERED_OK = new Set(['HELO', 'MAIL', 'RCPT', 'RSET', 'NOOP']);
   const server = net.createServer((socket) => {
     socket.setNoDelay(true);
     let pending: Buffer = Buffer.alloc(0);
@@ -102,7 +103,7 @@ export async function startLeanSink(port = 0): Promise<Awaited<ReturnType<typeof
         } else if (verb === 'QUIT') {
           socket.end(`${replies}221 2.0.0 Bye\r\n`);
           return;
-        } else if (['HELO', 'MAIL', 'RCPT', 'RSET', 'NOOP'].includes(verb)) replies += '250 2.0.0 OK\r\n';
+        } else if (ANSWERED_OK.has(verb)) replies += '250 2.0.0 OK\r\n';
         else replies += '502 5.5.2 Command not implemented\r\n';
       }
       if (replies) socket.write(replies);
