@@ -85,6 +85,49 @@ describe.each(DATABASE_KINDS)('key look-up and rate limit in one statement on %s
     expect(window?.count).toBe(4);
   });
 
+  it('requests that arrive together share one key statement, each counted as if alone in arrival order', async () => {
+    const a = await signUp(t, { verified: true });
+    const [a1, a2] = [await createApiKeyFor(t, a, 'send_only'), await createApiKeyFor(t, a, 'full')];
+    const b = await signUp(t, { verified: true });
+    const b1 = await createApiKeyFor(t, b, 'full');
+    const gone = await signUp(t, { verified: true });
+    const revoked = await createApiKeyFor(t, gone, 'full');
+    const db = t.database.db;
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.accountId, gone.accountId));
+    const unknown = `ct_live_${'C'.repeat(43)}`;
+    const now = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 7_200_000 + 20_000);
+
+    // The first runs alone at once; the ten that arrive while it is in flight go as one round.
+    const secrets = [a1, a1, b1, a2, revoked, unknown, a1, b1, a2, a1, a1];
+    const found = await Promise.all(secrets.map((secret) => authenticateAndHitRateLimit(db, secret, 5, 60, now)));
+    expect(found.filter((f) => f && 'i' in f.read)).toHaveLength(found.filter(Boolean).length - 1);
+    expect(found[4]).toBeNull();
+    expect(found[5]).toBeNull();
+    // Account A's seven requests are its window's 1st … 7th: five allowed, in the order they arrived.
+    const ofA = found.filter((f) => f?.key.accountId === a.accountId).map((f) => f?.limit);
+    expect(ofA.map((l) => l?.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0]);
+    expect(ofA.map((l) => l?.allowed)).toEqual([true, true, true, true, true, false, false]);
+    expect(found.filter((f) => f?.key.accountId === b.accountId).map((f) => f?.limit.remaining)).toEqual([4, 3]);
+    expect(found[3]?.key).toMatchObject({ accountId: a.accountId, scope: 'full' });
+    const windows = await db
+      .select()
+      .from(apiRateLimits)
+      .where(eq(apiRateLimits.windowStart, new Date(now.getTime() - 20_000)));
+    expect(Object.fromEntries(windows.map((w) => [w.accountId, w.count]))).toMatchObject({
+      [a.accountId]: 7,
+      [b.accountId]: 2,
+    });
+    const used = await db.select().from(apiKeys).where(eq(apiKeys.accountId, a.accountId));
+    expect(used.map((k) => k.lastUsedAt)).not.toContain(null);
+
+    // A round that straddles two windows counts each request in its own.
+    const windowEnd = now.getTime() + 40_000;
+    const straddling = await Promise.all(
+      [-2, -1, 0, 1, 2].map((ms) => authenticateAndHitRateLimit(db, b1, 5, 60, new Date(windowEnd + ms))),
+    );
+    expect(straddling.map((f) => f?.limit.remaining)).toEqual([2, 1, 4, 3, 2]);
+  });
+
   it('commits its counter asynchronously, and only its own transaction: the next one commits synchronously again', async () => {
     const user = await signUp(t, { verified: true });
     const secret = await createApiKeyFor(t, user, 'send_only');

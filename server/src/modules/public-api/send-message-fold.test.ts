@@ -222,6 +222,62 @@ describe.each(DATABASE_KINDS)('a single send with its read in the key statement 
     expect(answer(large.folded, strip(large.folded))).toEqual(answer(large.alone, strip(large.alone)));
   }, 120_000);
 
+  it('answers sends that share one key statement as each alone: suppressions, copies, senders, two accounts', async () => {
+    const live = await account({ credit: 1_000 });
+    const other = await account({ credit: 1_000 });
+    await suppressEmail(t.database.db, live.user.accountId, 'fora@destino.com.br', 'manual');
+    const sends: [{ secret: string }, TransactionalMessageInput][] = [
+      [live, message('ana@destino.com.br')],
+      [live, message('fora@destino.com.br')],
+      [other, message('fora@destino.com.br')],
+      [live, message('bia@destino.com.br', { cc: [{ email: 'fora@destino.com.br' }] })],
+      [live, message('ana@destino.com.br', { from: { email: 'vendas@loja.com.br', name: 'Loja' } })],
+      [other, message('bia@destino.com.br')],
+    ];
+    const send = (secret: string, payload: object, extra: Record<string, string> = {}) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/messages',
+        headers: bearer(secret, { 'content-type': 'application/json', ...extra }),
+        payload,
+      });
+    const stripIds = (res: LightMyRequestResponse) => {
+      const body = res.json() as { messages?: { copies?: object[] }[] };
+      if (!body.messages) return res.body;
+      const messages = body.messages.map((m) => ({
+        ...m,
+        id: '',
+        ...(m.copies ? { copies: m.copies.map((c) => ({ ...c, id: '' })) } : {}),
+      }));
+      return JSON.stringify({ ...body, balanceMillis: 0, messages });
+    };
+    const together = await Promise.all(sends.map(([who, payload]) => send(who.secret, payload)));
+    const alone: LightMyRequestResponse[] = [];
+    for (const [who, payload] of sends)
+      alone.push(await send(who.secret, payload, { 'idempotency-key': randomUUID() }));
+    expect(together.map((res) => res.statusCode)).toEqual([201, 201, 201, 201, 403, 201]);
+    expect(together[1]?.json().messages[0]).toMatchObject({ status: 'suppressed', costMillis: 0 });
+    expect(together[2]?.json().messages[0]).toMatchObject({ status: 'queued', costMillis: 5 });
+    expect(together[3]?.json().messages[0].copies[0]).toMatchObject({ status: 'suppressed' });
+    expect(together.map((res) => answer(res, stripIds(res)))).toEqual(alone.map((res) => answer(res, stripIds(res))));
+
+    // The reads themselves: each request of a round gets the read of its own values.
+    const reads = await Promise.all(
+      sends.map(([who, input]) =>
+        authenticateAndHitRateLimit(t.database.db, who.secret, 1000, 60, new Date(), {
+          rider: sendMessageKeyRider,
+          values: transactionalReadValues([input]),
+        }),
+      ),
+    );
+    expect(reads.filter((r) => r && 'i' in r.read)).toHaveLength(sends.length - 1);
+    const rows = reads.map(
+      (r, i) => transactionalReadOf([sends[i]?.[1] as TransactionalMessageInput], r?.read ?? {}).row,
+    );
+    expect(rows.map((row) => row?.suppressions.length)).toEqual([0, 1, 0, 1, 0, 0]);
+    expect(rows.map((row) => row?.allowed)).toEqual([[true], [true], [true], [true], [false], [true]]);
+  }, 120_000);
+
   it('carries the read in the key statement, and the send uses it only for the values it was made with', async () => {
     const live = await account({ credit: 1_000 });
     await suppressEmail(t.database.db, live.user.accountId, 'fora@destino.com.br', 'bounced');

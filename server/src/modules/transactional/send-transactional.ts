@@ -230,10 +230,14 @@ export interface TransactionalRead {
  * The reads of a transactional send that need no lock as ONE select (one round trip, ADR 0019): the account's
  * identity, status and price, whether each distinct From is a verified sender (the sender module's rule over an
  * array of them, in order) and which recipients are suppressed (the contacts module's probe). One text whatever
- * the number of senders and recipients. `accountId` is a value, or an SQL expression of the statement that carries
- * this select (the key's account in the public API's key statement).
+ * the number of senders and recipients. `accountId` and the values are values, or SQL expressions of the statement
+ * that carries this select (the key's account in the public API's key statement; each request's own arrays in a
+ * round of them).
  */
-export function transactionalReadSql(accountId: string | SQL, v: TransactionalReadValues): SQL {
+export function transactionalReadSql(
+  accountId: string | SQL,
+  v: { [K in keyof TransactionalReadValues]: TransactionalReadValues[K] | SQL },
+): SQL {
   return sql`select ${accounts.name} as name, ${accounts.legalName} as legal_name, ${accounts.address} as address,
                ${accounts.taxId} as tax_id, ${accounts.status} as status,
                ${accounts.priceMillis} as price_millis,
