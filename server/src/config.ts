@@ -252,7 +252,7 @@ const envSchema = z.object({
   /** Delivery attempts in flight per worker process, all endpoints together. */
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
   /** Delivery attempts in flight per endpoint and worker process: a slow endpoint holds at most this many. */
-  WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(16),
+  WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   /** Settled deliveries, their attempts and dispatched events older than this are swept (hourly, by the worker). */
   WEBHOOKS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Image uploads: local directory by default, S3-compatible when every S3_* below is set.
