@@ -730,6 +730,9 @@ function typedFieldSet(key: string, operator: string, v: string, ctx: SegmentCon
   };
 }
 
+/** ASCII characters that are not letters (space, digits, punctuation): a value of only these has no case. */
+const CASELESS_VALUE = /^[\x20-\x40\x5b-\x60\x7b-\x7e]*$/;
+
 /** The month (01–12) of `now` in the time zone. */
 export function monthIn(now: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone, month: '2-digit' }).format(now);
@@ -776,18 +779,24 @@ function compileCondition(
       const key = typeof c.field === 'object' ? `custom:${c.field.custom}` : c.field;
       const text = (parsed = false) =>
         c.field === 'email' ? expression : texts.read(`text:${key}`, expression, screened, parsed);
-      const lower = () => texts.read(`lower:${key}`, sql`lower(${expression})`, screened);
+      // A value of ASCII digits, punctuation and spaces only ("100", "12-3") is its own lower case, and no character
+      // lower-cases into one of them (case mappings take letters to letters and marks, and leave every other
+      // character as it is), so the field's lower case holds the value exactly where the field does: it is compared
+      // as written, without lower() — dearer per contact than the comparison itself.
+      const caseless = CASELESS_VALUE.test(v);
+      const lower = () => (caseless ? text() : texts.read(`lower:${key}`, sql`lower(${expression})`, screened));
+      const value = caseless ? sql`${v}::text` : sql`lower(${v}::text)`;
       switch (c.operator) {
         case 'equals':
-          return sql`${lower()} = lower(${v}::text)`;
+          return sql`${lower()} = ${value}`;
         case 'not_equals':
-          return sql`${lower()} <> lower(${v}::text)`;
+          return sql`${lower()} <> ${value}`;
         case 'contains':
-          return sql`strpos(${lower()}, lower(${v}::text)) > 0`;
+          return sql`strpos(${lower()}, ${value}) > 0`;
         case 'not_contains':
-          return sql`strpos(${lower()}, lower(${v}::text)) = 0`;
+          return sql`strpos(${lower()}, ${value}) = 0`;
         case 'starts_with':
-          return sql`starts_with(${lower()}, lower(${v}::text))`;
+          return sql`starts_with(${lower()}, ${value})`;
         case 'is_empty':
           return sql`btrim(${text()}) = ''`;
         case 'is_not_empty':

@@ -48,7 +48,22 @@ function prng(seed: number) {
   };
 }
 
-const CITIES = ['São Paulo', 'são paulo', 'SÃO PAULO', 'Recife', 'recife ', 'Rio de Janeiro', 'Curitiba', '', ' '];
+// Values with digits and punctuation among letters whose lower case differs (the Kelvin sign, a Roman numeral, a
+// dotted capital I) for the values compared without lower() (compile-segment.ts CASELESS_VALUE).
+const CITIES = [
+  'São Paulo',
+  'são paulo',
+  'SÃO PAULO',
+  'Recife',
+  'recife ',
+  'Rio de Janeiro',
+  'Curitiba',
+  '',
+  ' ',
+  'Rua 12-B',
+  '\u212A-100',
+  '100',
+];
 const POINTS = [
   '10',
   '10,5',
@@ -92,7 +107,7 @@ const BIRTHS = [
   '1999-99-99',
   '  ',
 ];
-const NAMES = [null, 'Ana Souza', 'BRUNO lima', 'Çécilia', 'davi', '', 'Eva 100%_x'];
+const NAMES = [null, 'Ana Souza', 'BRUNO lima', 'Çécilia', 'davi', '', 'Eva 100%_x', 'Ⅻ 100', 'İZMİR 42-'];
 const STATUSES = ['subscribed', 'subscribed', 'subscribed', 'unsubscribed', 'bounced', 'complained'] as const;
 /** Instants around local midnight in São Paulo (UTC−3; UTC−2 in its 2018 summer time, which began at midnight). */
 const JOINED = [
@@ -435,7 +450,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
           'is_empty',
           'is_not_empty',
         ),
-        value: fc.constantFrom('são paulo', 'REC', 'a', 'ouro', '%', '_x', 'Ç'),
+        value: fc.constantFrom('são paulo', 'REC', 'a', 'ouro', '%', '_x', 'Ç', '100', '-1', '42-'),
       }) as fc.Arbitrary<SegmentCondition>,
       fc.record({
         type: fc.constant('field' as const),
@@ -800,6 +815,34 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       expect(countedContacts(compileSegment(inline, ctx, { count: true })), JSON.stringify(inline)).toBe('contacts c');
       await compareTree(user.accountId, inline);
     }
+  });
+
+  it('a text value of ASCII digits and punctuation only is compared without lower(), and selects the same contacts', async () => {
+    const dialect = new PgDialect();
+    const sizes: number[] = [];
+    for (const field of ['name', 'email', { custom: 'cidade' }] as const) {
+      for (const operator of ['equals', 'not_equals', 'contains', 'not_contains', 'starts_with'] as const) {
+        for (const value of ['100', '-100', '12-', ' 42- ', '%_', '']) {
+          const tree = all({ type: 'field', field, operator, value } as SegmentCondition);
+          const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
+          const where = dialect.sqlToQuery(compileSegment(tree, ctx).where).sql;
+          expect(where, JSON.stringify(tree)).not.toContain('lower(');
+          sizes.push((await compareTree(user.accountId, tree)).length);
+        }
+      }
+    }
+    // Not degenerate: some select a few contacts.
+    expect(sizes.filter((n) => n > 0 && n < 240).length).toBeGreaterThan(10);
+    // A value with a letter keeps lower(): "K" matches the Kelvin sign's lower case on PostgreSQL.
+    const lettered = all({
+      type: 'field',
+      field: { custom: 'cidade' },
+      operator: 'contains',
+      value: 'k-1',
+    } as SegmentCondition);
+    const ctx = await segmentContextFor(db, user.accountId, [lettered], recentSentCampaignIds, new Date());
+    expect(dialect.sqlToQuery(compileSegment(lettered, ctx).where).sql).toContain('lower(');
+    await compareTree(user.accountId, lettered);
   });
 
   it('engagement inside OUs agrees with an empty campaign window and with contacts never mailed', async () => {
