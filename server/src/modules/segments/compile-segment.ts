@@ -784,19 +784,19 @@ function compileCondition(
       // character as it is), so the field's lower case holds the value exactly where the field does: it is compared
       // as written, without lower() — dearer per contact than the comparison itself.
       const caseless = CASELESS_VALUE.test(v);
-      const lower = () => (caseless ? text() : texts.read(`lower:${key}`, sql`lower(${expression})`, screened));
+      const compared = () => (caseless ? text() : texts.read(`lower:${key}`, sql`lower(${expression})`, screened));
       const value = caseless ? sql`${v}::text` : sql`lower(${v}::text)`;
       switch (c.operator) {
         case 'equals':
-          return sql`${lower()} = ${value}`;
+          return sql`${compared()} = ${value}`;
         case 'not_equals':
-          return sql`${lower()} <> ${value}`;
+          return sql`${compared()} <> ${value}`;
         case 'contains':
-          return sql`strpos(${lower()}, ${value}) > 0`;
+          return sql`strpos(${compared()}, ${value}) > 0`;
         case 'not_contains':
-          return sql`strpos(${lower()}, ${value}) = 0`;
+          return sql`strpos(${compared()}, ${value}) = 0`;
         case 'starts_with':
-          return sql`starts_with(${lower()}, ${value})`;
+          return sql`starts_with(${compared()}, ${value})`;
         case 'is_empty':
           return sql`btrim(${text()}) = ''`;
         case 'is_not_empty':
