@@ -4,7 +4,7 @@ import { createApiKeyFor } from '../../../test/support/api-key';
 import { signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
-import { type Db, queryRows } from '../../db/database';
+import { type Db, openDatabase, queryRows } from '../../db/database';
 import { apiKeys, apiRateLimits } from './api-keys.db';
 import { authenticateAndHitRateLimit } from './rate-limit';
 
@@ -126,6 +126,52 @@ describe.each(DATABASE_KINDS)('key look-up and rate limit in one statement on %s
       [-2, -1, 0, 1, 2].map((ms) => authenticateAndHitRateLimit(db, b1, 5, 60, new Date(windowEnd + ms))),
     );
     expect(straddling.map((f) => f?.limit.remaining)).toEqual([2, 1, 4, 3, 2]);
+  });
+
+  it('two processes whose rounds mix the same accounts in opposite orders count every request exactly once', async () => {
+    // A second process on PostgreSQL: its own pool on the same database, so its own queues and rounds (coalesce is
+    // per Db). PGlite is one process by construction: there the same handle takes both waves.
+    const other =
+      kind === 'postgres' && t.database.url
+        ? await openDatabase({ kind: 'postgres', url: t.database.url, poolSize: 4 })
+        : null;
+    const second = other?.db ?? t.database.db;
+    try {
+      const a = await signUp(t, { verified: true });
+      const b = await signUp(t, { verified: true });
+      const [keyA, keyB] = [await createApiKeyFor(t, a, 'full'), await createApiKeyFor(t, b, 'full')];
+      const now = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 10_800_000 + 5_000);
+      const waves = 8;
+      const found: Awaited<ReturnType<typeof authenticateAndHitRateLimit>>[] = [];
+      for (let wave = 0; wave < waves; wave++) {
+        // Each wave: a lone request per process, then a round each — one process A-first, the other B-first.
+        found.push(
+          ...(await Promise.all([
+            ...[keyA, keyA, keyB, keyA, keyB].map((k) => authenticateAndHitRateLimit(t.database.db, k, 1000, 60, now)),
+            ...[keyB, keyB, keyA, keyB, keyA].map((k) => authenticateAndHitRateLimit(second, k, 1000, 60, now)),
+          ])),
+        );
+      }
+      const counts = (accountId: string) =>
+        found
+          .filter((f) => f?.key.accountId === accountId)
+          .map((f) => 1000 - (f?.limit.remaining ?? 0))
+          .sort((x, y) => x - y);
+      // Every request got its own place in its account's window: 1 … n, none twice, none lost.
+      const n = (waves * 10) / 2;
+      expect(counts(a.accountId)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+      expect(counts(b.accountId)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+      const windows = await t.database.db
+        .select()
+        .from(apiRateLimits)
+        .where(eq(apiRateLimits.windowStart, new Date(now.getTime() - 5_000)));
+      expect(Object.fromEntries(windows.map((w) => [w.accountId, w.count]))).toMatchObject({
+        [a.accountId]: n,
+        [b.accountId]: n,
+      });
+    } finally {
+      await other?.close();
+    }
   });
 
   it('commits its counter asynchronously, and only its own transaction: the next one commits synchronously again', async () => {
