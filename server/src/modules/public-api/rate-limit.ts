@@ -46,40 +46,11 @@ async function pruneNowAndThen(db: Db, nowMs: number): Promise<void> {
   }
 }
 
-const KEY_SLOTS = { keyHash: 'text', windowStart: 'text' } as const;
-type KeySlots = typeof KEY_SLOTS;
-
-/**
- * A rider's values as its read writes them: a slot's value (a parameter of the statement), or — in a round of
- * requests (keyRoundSql) — the column of the request's row that holds it.
- */
-export type RiderValues<S extends Record<string, SlotKind>> = { [K in keyof S]: SlotValues<S>[K] | SQL };
+/** A rider's values as its read writes them: the column of the request's row (keyRoundSql) holding each slot's value. */
+export type RiderValues<S extends Record<string, SlotKind>> = { [K in keyof S]: SQL };
 
 /** A rider's read over the key's account (`k.account_id`) and its values. */
-type RiderRead = (accountId: SQL, values: Record<string, string | null | SQL>) => SQL;
-
-/**
- * The key statement's SQL (see authenticateAndHitRateLimit), with an operation's read riding on it when `rider` is
- * given: its select, over the key's account (`k.account_id`), joined to the key's row — the rider's columns follow
- * the key's (they must not be named i, id, account_id, scope, count or touched). No key, no rider row.
- */
-export function keyStatementSql(v: SlotValues<KeySlots>, rider?: (accountId: SQL) => SQL): SQL {
-  return sql`with k as (
-          select id, account_id, scope,
-                 (last_used_at is null or last_used_at < now() - interval '1 minute') as stale,
-                 set_config('synchronous_commit', 'off', true) as async_commit
-            from api_keys where key_hash = ${v.keyHash} and revoked_at is null),
-        touched as (
-          update api_keys set last_used_at = now() where id in (select id from k where stale) returning id),
-        hit as (
-          insert into api_rate_limits (account_id, window_start, count)
-          select account_id, ${v.windowStart}::timestamptz, 1 from k
-          on conflict (account_id, window_start) do update set count = api_rate_limits.count + 1
-          returning count)
-        select k.id, k.account_id, k.scope, (select count from hit) as count,
-               (select count(*) from touched) as touched${rider ? sql`, rider.*` : sql``}
-          from k${rider ? sql` left join lateral (${rider(sql`k.account_id`)}) as rider on true` : sql``}`;
-}
+type RiderRead = (accountId: SQL, values: Record<string, SQL>) => SQL;
 
 /** A round's arrays: each request's key hash and window, and each of its rider's values (pgTextArray each). */
 type RoundSlots = Record<string, 'text'>;
@@ -89,9 +60,11 @@ const ROUND_KEY_SLOTS = { keyHashes: 'text', windowStarts: 'text' } as const;
 const riderColumn = (slot: string) => `"rider_${slot}"`;
 
 /**
- * The key statement for a round of requests (keyRounds): the same work as keyStatementSql's for each request —
- * its key looked up, its last use written when stale, one request counted in its account's window, its rider's
- * read over its own values — as ONE statement, each request a row of `unnest(...) with ordinality` (`i`, from 1).
+ * The key statement (see authenticateAndHitRateLimit) for a round of requests (keyRounds), one or many: for each
+ * request its key looked up, its last use written when stale, one request counted in its account's window, and
+ * with a rider its read over its own values — as ONE statement, each request a row of `unnest(...) with ordinality`
+ * (`i`, from 1). The rider's columns follow the key's (they must not be named i, id, account_id, scope, count or
+ * touched); no key, no row.
  * Each request's `count` is its place in its window: the window's count after the round, less the round's requests
  * of that window after it (the order of arrival), exactly what it would have been alone in that order. The windows
  * are upserted in (account, window) order and the stale keys touched with SKIP LOCKED, so two rounds never wait
@@ -130,26 +103,21 @@ function keyRoundSql(v: Record<string, string>, riderSlots: readonly string[], r
         window w as (partition by k.account_id, k.window_start)`;
 }
 
-const keyStatement = prebuildStatement('public_api_authenticate_and_hit_rate_limit', KEY_SLOTS, (v) =>
-  keyStatementSql(v),
-);
-const keyRoundStatement = prebuildStatement('public_api_key_round', ROUND_KEY_SLOTS, (v) => keyRoundSql(v, []));
+const keyStatement = prebuildStatement('public_api_key_round', ROUND_KEY_SLOTS, (v) => keyRoundSql(v, []));
 
 /**
- * An operation's read folded into the key statement (one round trip for both, ADR 0019): a statement of its own
- * (name and text), and its round form (keyRoundSql), each built once per process from the read's SQL over the
- * key's account and its own slots.
+ * An operation's read folded into the key statement (one round trip for both, ADR 0019): its prepared statement
+ * (keyRoundSql with the read), built once per process from the read's SQL over the key's account and its own slots.
  */
 export interface KeyRiderStatement<S extends Record<string, SlotKind>> {
-  statement: PrebuiltStatement<KeySlots & S>;
-  round: PrebuiltStatement<RoundSlots>;
-  slots: readonly (keyof S & string)[];
+  statement: PrebuiltStatement<RoundSlots>;
+  /** The read's own slots, as declared; in the statement each is an array of the round's values. */
+  slots: S;
 }
 
 /**
- * Builds the key statement with `read` riding on it (keyStatementSql) and its round form; `name` is its prepared
- * statement's. The read's slots are text: in a round each is a column of the request's row, typed as the read casts
- * its parameter.
+ * Builds the key statement with `read` riding on it; `name` is its prepared statement's. The read's slots are text:
+ * each is a column of the request's row, typed as the read casts its parameter.
  */
 export function keyRiderStatement<S extends Record<string, 'text' | 'text or null'>>(
   name: string,
@@ -158,17 +126,14 @@ export function keyRiderStatement<S extends Record<string, 'text' | 'text or nul
 ): KeyRiderStatement<S> {
   const names = Object.keys(slots) as (keyof S & string)[];
   for (const slot of names) {
-    if (slot in KEY_SLOTS || slot in ROUND_KEY_SLOTS || !/^[A-Za-z]\w*$/.test(slot)) {
+    if (slot in ROUND_KEY_SLOTS || !/^[A-Za-z]\w*$/.test(slot)) {
       throw new Error(`key rider ${name}: slot ${slot} is the key statement's own, or not a plain name`);
     }
   }
   const roundSlots: RoundSlots = { ...ROUND_KEY_SLOTS, ...Object.fromEntries(names.map((s) => [s, 'text'])) };
   return {
-    statement: prebuildStatement(name, { ...KEY_SLOTS, ...slots }, (v) =>
-      keyStatementSql(v, (accountId) => read(accountId, v)),
-    ),
-    round: prebuildStatement(`${name}_round`, roundSlots, (v) => keyRoundSql(v, names, read as unknown as RiderRead)),
-    slots: names,
+    statement: prebuildStatement(name, roundSlots, (v) => keyRoundSql(v, names, read as unknown as RiderRead)),
+    slots,
   };
 }
 
@@ -192,46 +157,36 @@ interface KeyRequest {
 /** At most this many requests share one key statement. */
 const KEY_ROUND_MAX = 100;
 
+/** The key statement for these requests (all with the same rider, or none): each request's row, or null. */
+async function keyRound(db: Db, requests: KeyRequest[]): Promise<(KeyRow | null)[]> {
+  const rider = requests[0]?.rider?.rider;
+  const values: Record<string, string> = {
+    keyHashes: pgTextArray(requests.map((r) => r.keyHash)),
+    windowStarts: pgTextArray(requests.map((r) => r.windowStart)),
+  };
+  for (const slot of Object.keys(rider?.slots ?? {})) {
+    values[slot] = pgTextArray(requests.map((r) => (r.rider?.values[slot] ?? null) as string | null));
+  }
+  const rows = await queryPrebuilt<KeyRow & { i: string }, RoundSlots>(db, rider?.statement ?? keyStatement, values, {
+    named: true,
+  });
+  const byRequest: (KeyRow | null)[] = requests.map(() => null);
+  for (const row of rows) byRequest[Number(row.i) - 1] = row;
+  return byRequest;
+}
+
 /**
  * The key statements of the requests that arrive while one is in flight (per statement: with or without a rider)
  * run as the next round, in one statement (coalesce): under load a key statement per round of arrivals instead of
  * one per request — each request still looked up and counted by PostgreSQL after it arrived, so revocation and the
- * limit hold as they do alone. A lone request runs the single statement at once.
+ * limit hold as they do alone. A lone request runs at once, as a round of one: one SQL text for the rule (a round of
+ * one measured no slower than a statement written for one request).
  */
 const keyRounds = coalesce<KeyRequest, KeyRow | null>({
   max: KEY_ROUND_MAX,
-  async alone(db, _statement, { keyHash, windowStart, rider }) {
-    const [row] = await queryPrebuilt<KeyRow, KeySlots>(
-      db,
-      rider ? (rider.rider.statement as unknown as PrebuiltStatement<KeySlots>) : keyStatement,
-      rider ? { ...rider.values, keyHash, windowStart } : { keyHash, windowStart },
-      { named: true },
-    );
-    return row ?? null;
-  },
-  async together(db, _statement, requests) {
-    const rider = requests[0]?.rider?.rider;
-    const values: Record<string, string> = {
-      keyHashes: pgTextArray(requests.map((r) => r.keyHash)),
-      windowStarts: pgTextArray(requests.map((r) => r.windowStart)),
-    };
-    for (const slot of rider?.slots ?? []) {
-      values[slot] = pgTextArray(requests.map((r) => (r.rider?.values[slot] ?? null) as string | null));
-    }
-    const rows = await queryPrebuilt<KeyRow & { i: string }, RoundSlots>(
-      db,
-      rider?.round ?? keyRoundStatement,
-      values,
-      {
-        named: true,
-      },
-    );
-    const byRequest: (KeyRow | null)[] = requests.map(() => null);
-    for (const row of rows) byRequest[Number(row.i) - 1] = row;
-    return byRequest;
-  },
+  alone: async (db, _statement, request) => (await keyRound(db, [request]))[0] ?? null,
+  together: (db, _statement, requests) => keyRound(db, requests),
 });
-
 /**
  * The request path of every `/api/v1` call in ONE statement (one round trip instead of two or three): the active
  * key with this secret (looked up on every request, so a revoked key is refused at once by every process), its
@@ -262,7 +217,7 @@ export async function authenticateAndHitRateLimit(
   const nowMs = now.getTime();
   const { startMs, endMs } = windowOf(nowMs, windowSeconds);
   const request = { keyHash: hashApiKey(secret), windowStart: new Date(startMs).toISOString(), rider };
-  const row = await keyRounds(db, rider ? rider.rider.statement.name : keyStatement.name, request);
+  const row = await keyRounds(db, (rider?.rider.statement ?? keyStatement).name, request);
   if (!row) return null;
   await pruneNowAndThen(db, nowMs);
   return {

@@ -90,7 +90,8 @@ describe.each(DATABASE_KINDS)('a single send with its read in the key statement 
       connection: _connection,
       ...headers
     } = res.headers;
-    return { status: res.statusCode, headers, body };
+    // The 429's message names the same seconds as ratelimit-reset.
+    return { status: res.statusCode, headers, body: body.replace(/em \d+ s\./, 'em … s.') };
   };
 
   it('refuses as before: suspended account, short balance, unverified sender, revoked key, spent window', async () => {
@@ -270,7 +271,8 @@ describe.each(DATABASE_KINDS)('a single send with its read in the key statement 
         }),
       ),
     );
-    expect(reads.filter((r) => r && 'i' in r.read)).toHaveLength(sends.length - 1);
+    // The first is a round of one, the other five the next round.
+    expect(reads.map((r) => Number(r?.read.i))).toEqual([1, 1, 2, 3, 4, 5]);
     const rows = reads.map(
       (r, i) => transactionalReadOf([sends[i]?.[1] as TransactionalMessageInput], r?.read ?? {}).row,
     );
