@@ -253,6 +253,12 @@ const envSchema = z.object({
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
   /** Delivery attempts in flight per endpoint and worker process: a slow endpoint holds at most this many. */
   WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+  /**
+   * Delivery attempts in flight per account and worker process, all its endpoints together (and twice this held,
+   * queued included, beyond what its fast endpoints' pace adds): however many slow or dead endpoints one account
+   * has, it holds at most this share of WEBHOOKS_CONCURRENCY.
+   */
+  WEBHOOKS_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
   /** Settled deliveries, their attempts and dispatched events older than this are swept (hourly, by the worker). */
   WEBHOOKS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Image uploads: local directory by default, S3-compatible when every S3_* below is set.

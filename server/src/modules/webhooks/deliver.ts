@@ -50,6 +50,8 @@ export interface ClaimedDelivery {
   id: string;
   claimToken: string;
   endpointId: string;
+  /** The endpoint's account: the lanes give each account a share of the process (WEBHOOKS_ACCOUNT_CONCURRENCY). */
+  accountId: string;
   eventId: string;
   eventType: string;
   /** Attempts of this run so far (0 on the first attempt). */
@@ -70,6 +72,7 @@ export type ClaimedEndpoint = Pick<
 /** The columns every statement that hands out deliveries reads: the claim, and the dispatcher's births. */
 export interface DeliveryRow {
   endpoint_id: string;
+  account_id: string;
   event_id: string;
   event_type: string;
   body: string;
@@ -103,6 +106,7 @@ export function deliveryOfRow(
     id,
     claimToken,
     endpointId: r.endpoint_id,
+    accountId: r.account_id,
     eventId: r.event_id,
     eventType: r.event_type,
     runAttempts,
@@ -155,7 +159,7 @@ export async function claimDueDeliveries(
   const afterCreated = afterIds.map((id) => options.after?.get(id)?.created ?? '-infinity');
   const rows = await queryRowsNamed<DeliveryRow & { id: string; run_attempts: number }>(
     db,
-    'webhooks_claim_due_v2',
+    'webhooks_claim_due_v3',
     // Both ends of the scan are index conditions on webhook_deliveries_due_idx: the start (the endpoint's `after`
     // key, or the beginning) and the end (now, computed once: a volatile clock_timestamp() in the WHERE would be a
     // filter, and the scan would walk on through every entry leased into the future).
@@ -193,7 +197,7 @@ export async function claimDueDeliveries(
           returning d.id, d.endpoint_id, d.event_id, d.event_type, d.run_attempts, d.created_at)
         select c.id, c.endpoint_id, c.event_id, c.event_type, c.run_attempts, ev.payload::text as body,
                p.due_at::text as due_at, p.due_created::text as due_created,
-               e.enabled, e.url, e.secret_ciphertext, e.previous_secret_ciphertext,
+               e.account_id, e.enabled, e.url, e.secret_ciphertext, e.previous_secret_ciphertext,
                e.previous_secret_expires_at
           from claimed c join picked p on p.id = c.id join webhook_events ev on ev.id = c.event_id
                join webhook_endpoints e on e.id = c.endpoint_id

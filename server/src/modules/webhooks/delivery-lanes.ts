@@ -29,6 +29,11 @@ export interface DeliveryLanesOptions {
   concurrency: number;
   /** Attempts in flight per endpoint in this process. */
   endpointConcurrency: number;
+  /**
+   * Attempts in flight per account in this process, all its endpoints together; an account holds at most twice
+   * this (queued included) beyond what its fast endpoints' pace adds.
+   */
+  accountConcurrency: number;
   leaseSeconds: number;
   /** How often an idle loop looks for due deliveries (retries coming due) when nothing wakes it. */
   idlePollMs: number;
@@ -42,7 +47,9 @@ export interface DeliveryLanesOptions {
  * claimDueDeliveries) and starts one attempt per delivery without waiting for it, up to the capacity — in all and
  * per endpoint; outcomes are recorded in batches (one statement each), then their endpoint effects applied.
  * Capacity is per endpoint: a slow or dead endpoint occupies at most `endpointConcurrency` attempts while every
- * other endpoint keeps being served, and nothing here runs on the sending engine's path.
+ * other endpoint keeps being served, and nothing here runs on the sending engine's path. And per account: all of an
+ * account's endpoints together occupy at most `accountConcurrency` attempts and hold at most twice that (beyond
+ * their pace's reach), so no number of slow or dead endpoints of one account takes the process from the others.
  *
  * Claims reach ahead: an endpoint's claim takes up to its reach (in flight + queued), and what cannot start yet
  * waits in the endpoint's queue, in due order, and starts as a slot frees. The next claim for the endpoint comes
@@ -58,6 +65,9 @@ export interface DeliveryLanesOptions {
 export class WebhookDeliveryLanes {
   private readonly inFlight = new Map<string, number>();
   private total = 0;
+  /** Each endpoint's account, learned from its deliveries; attempts in flight per account. */
+  private readonly accountOf = new Map<string, string>();
+  private readonly accountInFlight = new Map<string, number>();
   /** Claimed, not started yet (the endpoint is at its cap, or the process is), per endpoint in due order. */
   private readonly queued = new Map<string, ClaimedDelivery[]>();
   private queuedTotal = 0;
@@ -180,6 +190,37 @@ export class WebhookDeliveryLanes {
     return (this.inFlight.get(endpointId) ?? 0) + (this.queued.get(endpointId)?.length ?? 0);
   }
 
+  /** Twice an account's capacity: what its endpoints may hold together beyond their pace's reach. */
+  private accountBase(): number {
+    return 2 * this.options.accountConcurrency;
+  }
+
+  /**
+   * What each account's endpoints hold in this process (in flight + queued) beyond the reach their pace adds — a
+   * fast endpoint's unused reach is not lent to the account's others.
+   */
+  private heldByAccount(): Map<string, number> {
+    const held = new Map<string, number>();
+    for (const endpointId of this.knownEndpoints()) {
+      const accountId = this.accountOf.get(endpointId);
+      if (accountId === undefined) continue;
+      const beyondPace = this.heldBy(endpointId) - (this.reach(endpointId) - this.baseReach());
+      held.set(accountId, (held.get(accountId) ?? 0) + Math.max(0, beyondPace));
+    }
+    return held;
+  }
+
+  /** The endpoints of accounts holding their whole base: a claim or a birth gives them no room. */
+  private endpointsOfFullAccounts(): Set<string> {
+    const held = this.heldByAccount();
+    const full = new Set<string>();
+    for (const endpointId of this.knownEndpoints()) {
+      const accountId = this.accountOf.get(endpointId);
+      if (accountId !== undefined && (held.get(accountId) ?? 0) >= this.accountBase()) full.add(endpointId);
+    }
+    return full;
+  }
+
   /** Endpoints this process knows of now: what a claim's or a birth's room is computed for. */
   private knownEndpoints(): Set<string> {
     return new Set([
@@ -230,8 +271,9 @@ export class WebhookDeliveryLanes {
     plan: () => {
       if (!this.running || this.room() <= 0) return null;
       const rooms = new Map<string, number>();
+      const full = this.endpointsOfFullAccounts();
       for (const endpointId of this.knownEndpoints()) {
-        const blocked = this.after.has(endpointId) || this.gone.has(endpointId);
+        const blocked = this.after.has(endpointId) || this.gone.has(endpointId) || full.has(endpointId);
         rooms.set(endpointId, blocked ? 0 : Math.max(0, this.reach(endpointId) - this.heldBy(endpointId)));
       }
       return {
@@ -268,11 +310,13 @@ export class WebhookDeliveryLanes {
       touched.add(delivery.endpointId);
     }
     for (const endpointId of touched) this.startQueued(endpointId);
+    void this.giveBackAccountExcess();
     if (overflow.size > 0) this.wake();
   }
 
   /** Into its endpoint's queue at its place in due order (almost always the end: from the back). */
   private enqueue(delivery: ClaimedDelivery): void {
+    this.accountOf.set(delivery.endpointId, delivery.accountId);
     this.queuedTotal++;
     const queue = this.queued.get(delivery.endpointId);
     if (!queue) {
@@ -308,6 +352,44 @@ export class WebhookDeliveryLanes {
         this.held.delete(d.id);
         this.claimedAt.delete(d.id);
       }
+    }
+  }
+
+  /**
+   * An account holding more than its base — its endpoints were new to this process, and a claim or a birth gave
+   * each its own room — gives the excess back at once: the youngest of its longest queues, due again at their
+   * places in the due order. Its queues never keep the process's room from other accounts.
+   */
+  private async giveBackAccountExcess(): Promise<void> {
+    const back: ClaimedDelivery[] = [];
+    for (const [accountId, held] of this.heldByAccount()) {
+      let excess = held - this.accountBase();
+      const queues = [...this.queued].filter(([endpointId]) => this.accountOf.get(endpointId) === accountId);
+      while (excess > 0) {
+        const longest = queues.reduce<[string, ClaimedDelivery[]] | null>(
+          (best, q) => (q[1].length > (best?.[1].length ?? 0) ? q : best),
+          null,
+        );
+        if (!longest) break;
+        const [endpointId, queue] = longest;
+        back.push(queue.pop() as ClaimedDelivery);
+        this.queuedTotal--;
+        excess--;
+        // Given back behind the start: the endpoint's next claim starts at the beginning.
+        this.after.delete(endpointId);
+        if (queue.length === 0) this.queued.delete(endpointId);
+      }
+    }
+    if (back.length === 0) return;
+    for (const d of back) {
+      this.held.delete(d.id);
+      this.claimedAt.delete(d.id);
+    }
+    try {
+      await releaseClaims(this.options.db, back);
+    } catch (error) {
+      // Their leases end on their own: due again then.
+      this.options.logger.warn({ err: error }, 'webhook claims not released');
     }
   }
 
@@ -354,6 +436,7 @@ export class WebhookDeliveryLanes {
       busy.set(endpointId, this.heldBy(endpointId) - (this.reach(endpointId) - base));
     }
     for (const endpointId of this.gone) busy.set(endpointId, base);
+    for (const endpointId of this.endpointsOfFullAccounts()) busy.set(endpointId, base);
     const roomOf = (endpointId: string) => base - (busy.get(endpointId) ?? 0);
     const now = this.now();
     const claimed = await claimDueDeliveries(this.options.db, {
@@ -393,6 +476,7 @@ export class WebhookDeliveryLanes {
       if (room > 0 && (perEndpoint.get(endpointId) ?? 0) < room) this.after.delete(endpointId);
     }
     for (const endpointId of perEndpoint.keys()) this.startQueued(endpointId);
+    await this.giveBackAccountExcess();
     return claimed.length;
   }
 
@@ -404,9 +488,11 @@ export class WebhookDeliveryLanes {
     }
     const queue = this.queued.get(endpointId);
     if (!queue) return;
+    const accountId = this.accountOf.get(endpointId) as string;
     while (
       queue.length > 0 &&
       (this.inFlight.get(endpointId) ?? 0) < this.options.endpointConcurrency &&
+      (this.accountInFlight.get(accountId) ?? 0) < this.options.accountConcurrency &&
       this.total < this.options.concurrency
     ) {
       this.queuedTotal--;
@@ -418,6 +504,7 @@ export class WebhookDeliveryLanes {
   private launch(delivery: ClaimedDelivery): void {
     this.claimedAt.delete(delivery.id);
     this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
+    this.accountInFlight.set(delivery.accountId, (this.accountInFlight.get(delivery.accountId) ?? 0) + 1);
     this.total++;
     const attempt = attemptDelivery(this.options.attempt, delivery)
       .then((outcome) => this.record(outcome))
@@ -428,7 +515,7 @@ export class WebhookDeliveryLanes {
       })
       .finally(() => {
         this.attempts.delete(attempt);
-        this.release(delivery.endpointId);
+        this.release(delivery.endpointId, delivery.accountId);
       });
     this.attempts.add(attempt);
   }
@@ -439,16 +526,20 @@ export class WebhookDeliveryLanes {
    * claim that got all the room it had) more may be due: claim again. Claims run one at a time, so room freed while
    * one runs is filled together by the next.
    */
-  private release(endpointId: string): void {
+  private release(endpointId: string, accountId: string): void {
     this.rollPace();
     this.paceNow.set(endpointId, (this.paceNow.get(endpointId) ?? 0) + 1);
     const left = (this.inFlight.get(endpointId) ?? 1) - 1;
     if (left === 0) this.inFlight.delete(endpointId);
     else this.inFlight.set(endpointId, left);
+    const accountLeft = (this.accountInFlight.get(accountId) ?? 1) - 1;
+    if (accountLeft === 0) this.accountInFlight.delete(accountId);
+    else this.accountInFlight.set(accountId, accountLeft);
     this.total--;
     if (this.running) {
       this.startQueued(endpointId);
-      if (this.total < this.options.concurrency) for (const other of [...this.queued.keys()]) this.startQueued(other);
+      // A slot of the process or of the account freed: whatever waited on either may start.
+      for (const other of [...this.queued.keys()]) this.startQueued(other);
     }
     const queuedHere = this.queued.get(endpointId)?.length ?? 0;
     const low = Math.max(this.options.endpointConcurrency / 2, this.reach(endpointId) / 4);

@@ -73,7 +73,8 @@ function deliveriesSql(plan: ReturnType<DeliveryBirths['plan']>): SQL {
         select (select n from counted) as n, t.id, t.born, t.endpoint_id, t.event_id, t.event_type,
                case when t.born then ev.body end as body,
                t.due_at::text as due_at, t.created_at::text as due_created,
-               e.enabled, e.url, e.secret_ciphertext, e.previous_secret_ciphertext, e.previous_secret_expires_at
+               e.account_id, e.enabled, e.url, e.secret_ciphertext, e.previous_secret_ciphertext,
+               e.previous_secret_expires_at
           from (select 1) one
                left join told t on true
                left join expanded ev on ev.id = t.event_id

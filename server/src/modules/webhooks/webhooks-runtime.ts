@@ -63,6 +63,7 @@ export async function startWebhookWorker(deps: {
     },
     concurrency: config.WEBHOOKS_CONCURRENCY,
     endpointConcurrency,
+    accountConcurrency: config.WEBHOOKS_ACCOUNT_CONCURRENCY,
     leaseSeconds: config.WEBHOOKS_LEASE_SECONDS,
     idlePollMs: config.WEBHOOKS_DISPATCH_MS,
   });

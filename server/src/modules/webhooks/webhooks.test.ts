@@ -132,6 +132,8 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
     async function startWorker(
       options: {
         endpointConcurrency?: number;
+        concurrency?: number;
+        accountConcurrency?: number;
         strict?: boolean;
         timeoutMs?: number;
         idlePollMs?: number;
@@ -145,6 +147,8 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
           ...(options.timeoutMs ? { WEBHOOKS_TIMEOUT_MS: options.timeoutMs } : {}),
           ...(options.idlePollMs ? { WEBHOOKS_DISPATCH_MS: options.idlePollMs } : {}),
           ...(options.leaseSeconds ? { WEBHOOKS_LEASE_SECONDS: options.leaseSeconds } : {}),
+          ...(options.concurrency ? { WEBHOOKS_CONCURRENCY: options.concurrency } : {}),
+          ...(options.accountConcurrency ? { WEBHOOKS_ACCOUNT_CONCURRENCY: options.accountConcurrency } : {}),
         },
         db: t.database.db,
         mailer: t.mailer,
@@ -558,6 +562,50 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       }
       await settled(owner, dead.id, 10);
       expect(receiver.on_path('/dead')).toHaveLength(10);
+    });
+
+    it("one account's many dead endpoints hold only the account's share of the process: another account is served", async () => {
+      // Three dead endpoints of one account at two slots each would hold more than the process's four slots, and their
+      // queues more than its room; the account's share is three in flight (and twice that held).
+      const hung: http.ServerResponse[] = [];
+      const paths = ['/many-dead-1', '/many-dead-2', '/many-dead-3'];
+      for (const path of paths) receiver.on(path, (_n, _req, res) => hung.push(res));
+      // An account of its own: every test here adds endpoints to the shared ones, which hold 20 at most.
+      const crowded = await signUp(t, { verified: true });
+      const dead = [];
+      for (const path of paths) dead.push(await createEndpoint(crowded, path, ['balance.low']));
+      const live = await createEndpoint(other, '/share-live', ['balance.low']);
+      await worker.stop();
+      const lanes = await startWorker({
+        endpointConcurrency: 2,
+        concurrency: 4,
+        accountConcurrency: 3,
+        timeoutMs: 60_000,
+      });
+      try {
+        for (let i = 0; i < 10; i++) {
+          await emitWebhookEvent(t.database.db, crowded.accountId, 'balance.low', sampleData['balance.low'] as never);
+          await emitWebhookEvent(t.database.db, other.accountId, 'balance.low', sampleData['balance.low'] as never);
+        }
+        await lanes.dispatchOnce();
+        const served = await until(async () => {
+          const items = await deliveries(other, live.id);
+          return items.length === 10 && items.every((d) => d.status === 'succeeded') ? items : null;
+        }, 'the other account to be served');
+        expect(served).toHaveLength(10);
+        expect(paths.flatMap((path) => receiver.on_path(path))).toHaveLength(3);
+        for (const ep of dead) {
+          const waiting = await deliveries(crowded, ep.id);
+          expect(waiting.map((d) => d.status)).toEqual(Array(10).fill('pending'));
+        }
+      } finally {
+        for (const path of paths) receiver.on(path, (_n, _req, res) => res.writeHead(200).end());
+        for (const res of hung) res.writeHead(200).end();
+        await lanes.stop();
+        worker = await startWorker();
+      }
+      for (const ep of dead) await settled(crowded, ep.id, 10);
+      expect(paths.map((path) => receiver.on_path(path).length)).toEqual([10, 10, 10]);
     });
 
     it('a freed slot of a saturated endpoint is filled at once, not when half its capacity is back', async () => {
