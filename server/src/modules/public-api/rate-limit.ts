@@ -187,6 +187,7 @@ const keyRounds = coalesce<KeyRequest, KeyRow | null>({
   alone: async (db, _statement, request) => (await keyRound(db, [request]))[0] ?? null,
   together: (db, _statement, requests) => keyRound(db, requests),
 });
+
 /**
  * The request path of every `/api/v1` call in ONE statement (one round trip instead of two or three): the active
  * key with this secret (looked up on every request, so a revoked key is refused at once by every process), its

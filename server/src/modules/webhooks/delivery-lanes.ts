@@ -358,7 +358,8 @@ export class WebhookDeliveryLanes {
   /**
    * An account holding more than its base — its endpoints were new to this process, and a claim or a birth gave
    * each its own room — gives the excess back at once: the youngest of its longest queues, due again at their
-   * places in the due order. Its queues never keep the process's room from other accounts.
+   * places in the due order (each endpoint's next claim starts there). Its queues never keep the process's room from
+   * other accounts.
    */
   private async giveBackAccountExcess(): Promise<void> {
     const back: ClaimedDelivery[] = [];
@@ -372,11 +373,13 @@ export class WebhookDeliveryLanes {
         );
         if (!longest) break;
         const [endpointId, queue] = longest;
-        back.push(queue.pop() as ClaimedDelivery);
+        const given = queue.pop() as ClaimedDelivery;
+        back.push(given);
         this.queuedTotal--;
         excess--;
-        // Given back behind the start: the endpoint's next claim starts at the beginning.
-        this.after.delete(endpointId);
+        // The endpoint's next claim starts at the oldest given back (popped last), and until a claim has caught up
+        // with them it gets no births: younger deliveries never start before them.
+        this.after.set(endpointId, given.dueKey);
         if (queue.length === 0) this.queued.delete(endpointId);
       }
     }
