@@ -254,9 +254,9 @@ const envSchema = z.object({
   /** Delivery attempts in flight per endpoint and worker process: a slow endpoint holds at most this many. */
   WEBHOOKS_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   /**
-   * Delivery attempts in flight per account and worker process, all its endpoints together (and twice this held,
-   * queued included, beyond what its fast endpoints' pace adds): however many slow or dead endpoints one account
-   * has, it holds at most this share of WEBHOOKS_CONCURRENCY.
+   * Delivery attempts in flight per account and worker process, all its endpoints together (its slow, dead or new
+   * endpoints hold at most twice this, queued included): however many slow or dead endpoints one account has, it
+   * holds at most this share of WEBHOOKS_CONCURRENCY.
    */
   WEBHOOKS_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
   /** Settled deliveries, their attempts and dispatched events older than this are swept (hourly, by the worker). */

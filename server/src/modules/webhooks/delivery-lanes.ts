@@ -30,8 +30,8 @@ export interface DeliveryLanesOptions {
   /** Attempts in flight per endpoint in this process. */
   endpointConcurrency: number;
   /**
-   * Attempts in flight per account in this process, all its endpoints together; an account holds at most twice
-   * this (queued included) beyond what its fast endpoints' pace adds.
+   * Attempts in flight per account in this process, all its endpoints together; its slow, dead or new endpoints
+   * hold at most twice this (queued included).
    */
   accountConcurrency: number;
   leaseSeconds: number;
@@ -48,8 +48,8 @@ export interface DeliveryLanesOptions {
  * per endpoint; outcomes are recorded in batches (one statement each), then their endpoint effects applied.
  * Capacity is per endpoint: a slow or dead endpoint occupies at most `endpointConcurrency` attempts while every
  * other endpoint keeps being served, and nothing here runs on the sending engine's path. And per account: all of an
- * account's endpoints together occupy at most `accountConcurrency` attempts and hold at most twice that (beyond
- * their pace's reach), so no number of slow or dead endpoints of one account takes the process from the others.
+ * account's endpoints together occupy at most `accountConcurrency` attempts, and its slow, dead or new ones hold at
+ * most twice that, so no number of slow or dead endpoints of one account takes the process from the others.
  *
  * Claims reach ahead: an endpoint's claim takes up to its reach (in flight + queued), and what cannot start yet
  * waits in the endpoint's queue, in due order, and starts as a slot frees. The next claim for the endpoint comes
@@ -190,33 +190,38 @@ export class WebhookDeliveryLanes {
     return (this.inFlight.get(endpointId) ?? 0) + (this.queued.get(endpointId)?.length ?? 0);
   }
 
-  /** Twice an account's capacity: what its endpoints may hold together beyond their pace's reach. */
+  /** Twice an account's capacity: what its slow, dead or new endpoints may hold together. */
   private accountBase(): number {
     return 2 * this.options.accountConcurrency;
   }
 
   /**
-   * What each account's endpoints hold in this process (in flight + queued) beyond the reach their pace adds — a
-   * fast endpoint's unused reach is not lent to the account's others.
+   * The endpoints that count against their account's base: those whose pace is not known to be fast (slow, dead,
+   * new). A fast endpoint answers within its reach and frees its slots quickly — several fast endpoints of one
+   * account keep their queues (and births) as if alone; one that stops answering loses its pace within a second.
    */
+  private countsAgainstAccount(endpointId: string): boolean {
+    return this.accountOf.has(endpointId) && this.reach(endpointId) <= this.baseReach();
+  }
+
+  /** What each account's slow, dead or new endpoints hold in this process (in flight + queued). */
   private heldByAccount(): Map<string, number> {
     const held = new Map<string, number>();
     for (const endpointId of this.knownEndpoints()) {
-      const accountId = this.accountOf.get(endpointId);
-      if (accountId === undefined) continue;
-      const beyondPace = this.heldBy(endpointId) - (this.reach(endpointId) - this.baseReach());
-      held.set(accountId, (held.get(accountId) ?? 0) + Math.max(0, beyondPace));
+      if (!this.countsAgainstAccount(endpointId)) continue;
+      const accountId = this.accountOf.get(endpointId) as string;
+      held.set(accountId, (held.get(accountId) ?? 0) + this.heldBy(endpointId));
     }
     return held;
   }
 
-  /** The endpoints of accounts holding their whole base: a claim or a birth gives them no room. */
+  /** The slow, dead or new endpoints of accounts holding their whole base: a claim or a birth gives them no room. */
   private endpointsOfFullAccounts(): Set<string> {
     const held = this.heldByAccount();
     const full = new Set<string>();
     for (const endpointId of this.knownEndpoints()) {
-      const accountId = this.accountOf.get(endpointId);
-      if (accountId !== undefined && (held.get(accountId) ?? 0) >= this.accountBase()) full.add(endpointId);
+      if (!this.countsAgainstAccount(endpointId)) continue;
+      if ((held.get(this.accountOf.get(endpointId) as string) ?? 0) >= this.accountBase()) full.add(endpointId);
     }
     return full;
   }
@@ -357,7 +362,7 @@ export class WebhookDeliveryLanes {
 
   /**
    * An account holding more than its base — its endpoints were new to this process, and a claim or a birth gave
-   * each its own room — gives the excess back at once: the youngest of its longest queues, due again at their
+   * each its own room, or a fast one slowed down — gives the excess back at once: the youngest of its longest queues, due again at their
    * places in the due order (each endpoint's next claim starts there). Its queues never keep the process's room from
    * other accounts.
    */
@@ -365,7 +370,9 @@ export class WebhookDeliveryLanes {
     const back: ClaimedDelivery[] = [];
     for (const [accountId, held] of this.heldByAccount()) {
       let excess = held - this.accountBase();
-      const queues = [...this.queued].filter(([endpointId]) => this.accountOf.get(endpointId) === accountId);
+      const queues = [...this.queued].filter(
+        ([endpointId]) => this.accountOf.get(endpointId) === accountId && this.countsAgainstAccount(endpointId),
+      );
       while (excess > 0) {
         const longest = queues.reduce<[string, ClaimedDelivery[]] | null>(
           (best, q) => (q[1].length > (best?.[1].length ?? 0) ? q : best),
