@@ -6,7 +6,7 @@ import type { Mailer } from '../../mail/mailer';
 import type { DnsResolver } from '../../net/dns';
 import { EndpointConnections } from './deliver';
 import { WebhookDeliveryLanes } from './delivery-lanes';
-import { dispatchEvents, expandEventBatches } from './dispatch';
+import { type DeliveryBirths, dispatchEvents, expandEventBatches } from './dispatch';
 import { sweepWebhookHistory } from './retention';
 import { rememberingSecretBox, type SecretBox } from './signing';
 import type { GuardOptions } from './ssrf-guard';
@@ -22,6 +22,8 @@ export interface WebhookWorker {
   jobs: PeriodicJob[];
   /** Stops the delivery lanes (the registry stops the jobs). */
   stop(): Promise<void>;
+  /** The lanes' side of births: what a dispatcher round would give each endpoint now (tests read its plan). */
+  births: DeliveryBirths;
 }
 
 /**
@@ -96,5 +98,6 @@ export async function startWebhookWorker(deps: {
       },
     ],
     stop: () => lanes.stop(),
+    births: lanes.births,
   };
 }

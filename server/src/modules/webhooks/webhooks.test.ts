@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WEBHOOK_EVENT_SCHEMAS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@carteiro/shared';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
@@ -12,6 +12,7 @@ import { queryRows } from '../../db/database';
 import { startCampaignSend } from '../campaigns/start-campaign-send';
 import { createListWithContacts, createReadyCampaign, creditAccount } from '../sending/testing/send-fixtures';
 import { claimDueDeliveries, type DueKey, newClaimToken } from './deliver';
+import { dispatchEvents } from './dispatch';
 import { emitWebhookEvent } from './emit-event';
 import { createSecretBox } from './signing';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from './webhooks.db';
@@ -613,6 +614,177 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       for (const path of paths) {
         expect(receiver.on_path(path).map((r) => JSON.parse(r.body).data.name)).toEqual(names);
       }
+    });
+
+    it("a full account's endpoints get no room: its new deliveries are born due and no claim takes them; another account keeps its room", async () => {
+      // Two dead endpoints of one account hold its whole base (four: two in flight, its share, and two queued), each
+      // still under its own reach. Whatever a birth or a claim gave them would only be given back at once: a claim
+      // and a release, row versions in the index for nothing.
+      const hung: http.ServerResponse[] = [];
+      const paths = ['/full-1', '/full-2'];
+      for (const path of paths) receiver.on(path, (_n, _req, res) => hung.push(res));
+      const full = await signUp(t, { verified: true });
+      const neighbour = await signUp(t, { verified: true });
+      const dead: { id: string }[] = [];
+      for (const path of paths) dead.push(await createEndpoint(full, path, ['campaign.started']));
+      const live = await createEndpoint(neighbour, '/full-neighbour', ['campaign.started']);
+      const db = t.database.db;
+      const emit = (user: SignedInUser, name: string) =>
+        emitWebhookEvent(db, user.accountId, 'campaign.started', {
+          campaignId: crypto.randomUUID(),
+          name,
+          recipients: 1,
+        } as never);
+      const served = async (n: number) => {
+        const items = await deliveries(neighbour, live.id);
+        return items.length === n && items.every((d) => d.status === 'succeeded');
+      };
+      // Each delivery's row version (xmin): a claim or a release writes a new one.
+      const rowsOfDead = () =>
+        db
+          .select({
+            id: webhookDeliveries.id,
+            claimToken: webhookDeliveries.claimToken,
+            version: sql<string>`xmin::text`,
+          })
+          .from(webhookDeliveries)
+          .where(
+            inArray(
+              webhookDeliveries.endpointId,
+              dead.map((ep) => ep.id),
+            ),
+          );
+      await worker.stop();
+      const lanes = await startWorker({
+        endpointConcurrency: 2,
+        concurrency: 4,
+        accountConcurrency: 2,
+        timeoutMs: 60_000,
+        leaseSeconds: 300,
+      });
+      try {
+        // Two events each, born claimed (the endpoints are new: a room of four each): the account's base of four.
+        await emit(full, 'c1');
+        await emit(full, 'c2');
+        await emit(neighbour, 'n1');
+        await lanes.dispatchOnce();
+        await until(async () => hung.length === 2 && (await served(1)), 'the account full and its neighbour served');
+        // Each dead endpoint holds two of its reach of four, but its account holds its whole base: no room. The
+        // neighbour's endpoint, idle, has its reach.
+        const plan = lanes.births.plan();
+        expect(dead.map((ep) => plan?.rooms.get(ep.id))).toEqual([0, 0]);
+        expect(plan?.rooms.get(live.id)).toBe(4);
+
+        const before = new Set((await rowsOfDead()).map((r) => r.id));
+        for (const name of ['c3', 'c4', 'c5']) await emit(full, name);
+        await lanes.dispatchOnce();
+        const born = (await rowsOfDead()).filter((r) => !before.has(r.id));
+        expect(born).toHaveLength(6);
+        expect(born.map((r) => r.claimToken)).toEqual(Array(6).fill(null));
+        // A delivery of the neighbour made due by another worker's dispatcher (no births there): only a claim of these
+        // lanes takes it, and that claim finds the full account's six due as well.
+        await emit(neighbour, 'n2');
+        await dispatchEvents(db, 500);
+        await until(async () => {
+          await lanes.dispatchOnce();
+          return served(2);
+        }, "the neighbour's due delivery to be claimed");
+        // The six were never claimed nor given back: still due, each row the version the one insert wrote.
+        const now = (await rowsOfDead()).filter((r) => !before.has(r.id));
+        expect(now.map((r) => r.claimToken)).toEqual(Array(6).fill(null));
+        expect(new Set(now.map((r) => r.version)).size).toBe(1);
+        expect(new Map(now.map((r) => [r.id, r.version]))).toEqual(new Map(born.map((r) => [r.id, r.version])));
+        expect(paths.flatMap((path) => receiver.on_path(path))).toHaveLength(2);
+      } finally {
+        for (const path of paths) receiver.on(path, (_n, _req, res) => res.writeHead(200).end());
+        for (const res of hung.splice(0)) res.writeHead(200).end();
+        await lanes.stop();
+        worker = await startWorker();
+      }
+      for (const ep of dead) await settled(full, ep.id, 5);
+    });
+
+    it("an account's fast endpoints keep their own reach: together they hold far more than the account's base", async () => {
+      const paths = ['/fast-share-1', '/fast-share-2', '/fast-share-3'];
+      const quick = await signUp(t, { verified: true });
+      const fast: { id: string }[] = [];
+      for (const path of paths) fast.push(await createEndpoint(quick, path, ['campaign.started']));
+      const db = t.database.db;
+      const emit = async (from: number, to: number) => {
+        for (let i = from; i <= to; i++) {
+          await emitWebhookEvent(db, quick.accountId, 'campaign.started', {
+            campaignId: crypto.randomUUID(),
+            name: `c${i}`,
+            recipients: i,
+          } as never);
+        }
+      };
+      const served = async (n: number) => {
+        for (const ep of fast) {
+          const items = await deliveries(quick, ep.id);
+          if (items.length !== n || items.some((d) => d.status !== 'succeeded')) return false;
+        }
+        return true;
+      };
+      await worker.stop();
+      // A pace is elapsed time, read by the lanes as Date.now(). With that clock standing still, it is measured only
+      // when the test moves it a second on: ten answers in that second are a pace of exactly ten, and it stays so.
+      // (`until` reads the same clock: meanwhile only the test's own timeout bounds a wait.)
+      const t0 = Date.now();
+      const clock = vi.spyOn(Date, 'now').mockReturnValue(t0);
+      const hung: http.ServerResponse[] = [];
+      const lanes = await startWorker({
+        endpointConcurrency: 2,
+        concurrency: 4,
+        accountConcurrency: 2,
+        timeoutMs: 60_000,
+        leaseSeconds: 300,
+      });
+      try {
+        // Ten events to each of the three, answered at once.
+        await emit(1, 10);
+        await until(async () => {
+          await lanes.dispatchOnce();
+          return served(10);
+        }, 'ten events at each endpoint');
+        clock.mockReturnValue(t0 + 1_000);
+        // A pace of ten: a reach of twenty each, once the claims that caught up with them are over — past the
+        // account's base of four, for each alone.
+        await until(async () => {
+          await lanes.dispatchOnce();
+          const plan = lanes.births.plan();
+          return fast.every((ep) => plan?.rooms.get(ep.id) === 20);
+        }, 'each fast endpoint to have its reach');
+        // Fifteen more each, while the endpoints hold their answers: all born claimed, and kept — two in flight (the
+        // account's share of slots), 43 queued. Counted against the account they would be given back but four.
+        for (const path of paths) receiver.on(path, (_n, _req, res) => hung.push(res));
+        await emit(11, 25);
+        await lanes.dispatchOnce();
+        await until(async () => hung.length === 2, "the account's two slots in flight");
+        const plan = lanes.births.plan();
+        expect(fast.map((ep) => plan?.rooms.get(ep.id))).toEqual([5, 5, 5]);
+        const held = await db
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .where(
+            and(
+              inArray(
+                webhookDeliveries.endpointId,
+                fast.map((ep) => ep.id),
+              ),
+              isNotNull(webhookDeliveries.claimToken),
+            ),
+          );
+        expect(held).toHaveLength(45);
+        expect(paths.flatMap((path) => receiver.on_path(path))).toHaveLength(32);
+      } finally {
+        clock.mockRestore();
+        for (const path of paths) receiver.on(path, (_n, _req, res) => res.writeHead(204).end());
+        for (const res of hung.splice(0)) res.writeHead(204).end();
+        await lanes.stop();
+        worker = await startWorker();
+      }
+      for (const ep of fast) await settled(quick, ep.id, 25);
     });
 
     it('a freed slot of a saturated endpoint is filled at once, not when half its capacity is back', async () => {
