@@ -133,12 +133,14 @@ export async function recordBatchOutcomes(
               from written),
           -- The reports' rollup counts deliveries per campaign and hour (the dashboard reads it).
           ${deliveredRollupCte(streamId)},
-          -- Messages of the batch that were not due at the claim (a later retry) keep it queued too.
+          -- Messages of the batch that were not due at the claim (a later retry) keep it queued too. NOT IN (v's ids
+          -- are never null) is one hashed set of the batch whatever the estimates; NOT EXISTS became an anti join the
+          -- planner made a nested loop of the batch over itself (500 × 250 rows, 40 ms of a 59 ms statement).
           later as (
             select min(m.next_attempt_at) as retry_at
               from messages m, held
              where m.campaign_id = ${streamId} and m.id between ${batch.firstMessageId} and ${batch.lastMessageId}
-               and m.status = 'queued' and not exists (select 1 from v where v.id = m.id)),
+               and m.status = 'queued' and m.id not in (select id from v)),
           released as (
             update message_batches b
                set status = case when coalesce(counts.retry_at, later.retry_at) is null then 'done' else 'queued' end,
