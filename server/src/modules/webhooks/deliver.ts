@@ -170,15 +170,21 @@ export async function claimDueDeliveries(
         after as (
           select * from unnest(${pgTextArray(afterIds)}::uuid[], ${pgTextArray(afterAt)}::timestamptz[],
                                ${pgTextArray(afterCreated)}::timestamptz[]) as a(endpoint_id, at, created)),
+        -- What the result returns is read here, before the update (which cannot return a row's due key: the
+        -- lease overwrites it): the result reads picked alone. Joined back to the update's rows, the planner — which
+        -- knows nothing of a CTE's size — could make a nested loop of the claim over itself (4,096 × 4,096).
         picked as (
-          select d.id, d.next_attempt_at as due_at, d.created_at as due_created
-            from (select e.id, greatest(${options.perEndpoint}::int - coalesce(busy.n, 0), 0) as room,
+          select d.id, d.endpoint_id, d.event_id, d.event_type, d.run_attempts, d.next_attempt_at as due_at,
+                 d.created_at as due_created, e.account_id, e.enabled, e.url, e.secret_ciphertext,
+                 e.previous_secret_ciphertext, e.previous_secret_expires_at
+            from (select e.*, greatest(${options.perEndpoint}::int - coalesce(busy.n, 0), 0) as room,
                          coalesce(after.at, '-infinity') as after_at, coalesce(after.created, '-infinity') as after_created
                     from webhook_endpoints e left join busy on busy.endpoint_id = e.id
                          left join after on after.endpoint_id = e.id
                    order by random()) e
             cross join lateral (
-              select d.id, d.next_attempt_at, d.created_at from webhook_deliveries d
+              select d.id, d.endpoint_id, d.event_id, d.event_type, d.run_attempts, d.next_attempt_at, d.created_at
+                from webhook_deliveries d
                where d.endpoint_id = e.id and d.status = 'pending'
                  and (d.next_attempt_at, d.created_at) >= (e.after_at, e.after_created)
                  and d.next_attempt_at <= (select clock_timestamp())
@@ -189,20 +195,20 @@ export async function claimDueDeliveries(
                limit e.room
                for update skip locked) d
            limit ${options.total}::int),
+        -- Every picked row is locked by this statement and updated by primary key: the claim is exactly picked.
         claimed as (
           update webhook_deliveries d
              set claim_token = ${options.claimToken}::uuid,
                  next_attempt_at = clock_timestamp() + make_interval(secs => ${options.leaseSeconds}::int)
-           -- By primary key, whatever the generic plan guesses of picked's size (a join can turn into a hash join
-           -- over a scan of every delivery: 2,509 buffers per claim of 256 at 20,000, EXPLAIN on a kept bench database).
-           where d.id = any(array(select id from picked))
-          returning d.id, d.endpoint_id, d.event_id, d.event_type, d.run_attempts, d.created_at)
-        select c.id, c.endpoint_id, c.event_id, c.event_type, c.run_attempts, ev.payload::text as body,
+           -- By primary key, whatever the plan guesses of picked's size (a join can turn into a hash join over a
+           -- scan of every delivery: 2,509 buffers per claim of 256 at 20,000, EXPLAIN on a kept bench database).
+           where d.id = any(array(select id from picked)))
+        select p.id, p.endpoint_id, p.event_id, p.event_type, p.run_attempts, ev.payload::text as body,
                p.due_at::text as due_at, p.due_created::text as due_created,
-               e.account_id, e.enabled, e.url, e.secret_ciphertext, e.previous_secret_ciphertext,
-               e.previous_secret_expires_at
-          from claimed c join picked p on p.id = c.id join webhook_events ev on ev.id = c.event_id
-               join webhook_endpoints e on e.id = c.endpoint_id
+               p.account_id, p.enabled, p.url, p.secret_ciphertext, p.previous_secret_ciphertext,
+               p.previous_secret_expires_at
+          -- One primary-key probe per claimed delivery whatever the estimates.
+          from picked p cross join lateral (select payload from webhook_events where id = p.event_id) ev
          order by p.due_at, p.due_created`,
   );
   // The endpoint comes with its deliveries (one statement per claim); one object per endpoint and claim.
