@@ -159,6 +159,9 @@ interface SessionInternals {
  * transactional send's reads), where parsing and planning a CTE costs as much as running it. `name` must be
  * unique per distinct SQL text (node-postgres refuses one name for two texts): derive it from the statement's
  * shape. PGlite ignores the name (it is in-process: nothing to save). Works on a transaction too (its session).
+ * Not for a statement over tables that grow from empty by orders of magnitude within a run (a queue, an outbox):
+ * after five executions PostgreSQL may keep a generic plan costed for the sizes it saw then, and scan the whole
+ * table per row once it has grown (the webhook claim did: 77 s for one claim).
  */
 export async function queryRowsNamed<T>(db: Db, name: string, query: SQL): Promise<T[]> {
   const session = (db as unknown as SessionInternals).session;
