@@ -1,7 +1,7 @@
 import { SKIP_REASON_LABELS, type SkipReason } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { queryRows, queryRowsNamed } from '../../db/database';
+import { queryRows } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import { deliveredRollupCte } from '../reports/report-classes';
 import { messageDeliveredOutboxCte } from '../webhooks/emit-event';
@@ -9,7 +9,6 @@ import type { SenderSettings } from './sender-settings';
 import type { DeliveryOutcome } from './transport';
 
 /** What the engine writes on a message after an attempt (campaign and transactional lanes alike). */
-const unnamed = <T>(db: Db, _name: string, query: SQL) => queryRows<T>(db, query);
 
 export interface Outcome {
   id: number;
@@ -70,8 +69,6 @@ export interface RecordOptions {
    * `counts` (sent, failed, skipped, rejected, policy_rejected, retry_at).
    */
   sourceCtes?: SQL;
-  /** A statement name (queryRowsNamed): the transactional lanes record many small batches, each one statement. */
-  statementName?: string;
 }
 
 /**
@@ -90,13 +87,14 @@ export async function recordBatchOutcomes(
   outcomes: Outcome[],
   recorded: RecordOptions = {},
 ): Promise<boolean> {
-  const { statementName } = recorded;
   // One array parameter per column, expanded with unnest: a short statement whatever the batch size (and
   // array literals parse several times faster than the same rows as JSON).
   const column = (pick: (o: Outcome) => string | null) => pgTextArray(outcomes.map(pick));
-  const rows = await (statementName ? queryRowsNamed : unnamed)<{ released: number | string }>(
+  // Planned at each call, never a named statement's kept plan: it reads the engine's queue (message_batches) and
+  // messages, which grow from empty by orders of magnitude within a run (ADR 0026, session 21), and PostgreSQL
+  // planned the named form at every call anyway (session 20: 130 calls, 130 plans).
+  const rows = await queryRows<{ released: number | string }>(
     db,
-    statementName ?? '',
     sql`with v as (
             select * from unnest(${column((o) => String(o.id))}::bigint[], ${column((o) => o.status)}::text[],
                                  ${column((o) => o.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],

@@ -21,20 +21,14 @@ import type { WireMessage } from '../sending/transport';
 import { buildWireMessage, wireFrame } from '../sending/wire-message';
 import { ensureCampaignLinks } from '../tracking/campaign-links';
 import { addOpenPixel, extractTrackableUrls, rewriteLinksForTracking } from '../tracking/rewrite-links';
-import { NAMED_STATEMENT_MAX_MESSAGES } from './send-transactional';
 
 export const TRANSACTIONAL_RECHECK_MS = 200;
 
 /** Engine batches (message_batches rows) one claim takes: single sends are one-message batches. */
 export const TRANSACTIONAL_CLAIM_BATCHES = 50;
 
-/**
- * The engine's outcome statement, named for small batches: single sends make many of them (one per group commit),
- * one statement each. Batches of the batch form (up to 100 messages) keep a plan made for their size.
- */
-const recordOptions = (batch: { campaignId: string; messages: unknown[] }, anySent: boolean): RecordOptions => ({
-  statementName:
-    batch.messages.length <= NAMED_STATEMENT_MAX_MESSAGES ? 'transactional_record_batch_outcomes' : undefined,
+/** The engine's outcome statement's part for a transactional batch. */
+const recordOptions = (batch: { campaignId: string }, anySent: boolean): RecordOptions => ({
   // The stream's hidden campaign keeps its counters like any campaign (the same statement as before).
   sourceCtes: campaignOutcomeCtes(batch.campaignId, anySent),
 });
