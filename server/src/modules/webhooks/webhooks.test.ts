@@ -160,6 +160,22 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
       });
     }
 
+    /**
+     * Ends a test that ran its own lanes against endpoints that hang: the paths answer `status` from now on, every
+     * held request is answered, the test's lanes stop and the shared worker starts again.
+     */
+    async function answerHungAndRestart(
+      lanes: WebhookWorker,
+      paths: string[],
+      hung: http.ServerResponse[],
+      status = 200,
+    ): Promise<void> {
+      for (const path of paths) receiver.on(path, (_n, _req, res) => res.writeHead(status).end());
+      for (const res of hung.splice(0)) res.writeHead(status).end();
+      await lanes.stop();
+      worker = await startWorker();
+    }
+
     beforeAll(async () => {
       t = await createTestApp(kind, DEV_ENV);
       owner = await signUp(t, { verified: true });
@@ -603,10 +619,7 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
           expect(waiting.map((d) => d.status)).toEqual(Array(10).fill('pending'));
         }
       } finally {
-        for (const path of paths) receiver.on(path, (_n, _req, res) => res.writeHead(200).end());
-        for (const res of hung) res.writeHead(200).end();
-        await lanes.stop();
-        worker = await startWorker();
+        await answerHungAndRestart(lanes, paths, hung);
       }
       for (const ep of dead) await settled(crowded, ep.id, 10);
       // Every event once per endpoint, first attempts in event order — what was given back went back to its place.
@@ -696,10 +709,7 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         expect(new Map(now.map((r) => [r.id, r.version]))).toEqual(new Map(born.map((r) => [r.id, r.version])));
         expect(paths.flatMap((path) => receiver.on_path(path))).toHaveLength(2);
       } finally {
-        for (const path of paths) receiver.on(path, (_n, _req, res) => res.writeHead(200).end());
-        for (const res of hung.splice(0)) res.writeHead(200).end();
-        await lanes.stop();
-        worker = await startWorker();
+        await answerHungAndRestart(lanes, paths, hung);
       }
       for (const ep of dead) await settled(full, ep.id, 5);
     });
@@ -779,10 +789,7 @@ describe.each(DATABASE_KINDS)('webhooks (%s)', (kind) => {
         expect(paths.flatMap((path) => receiver.on_path(path))).toHaveLength(32);
       } finally {
         clock.mockRestore();
-        for (const path of paths) receiver.on(path, (_n, _req, res) => res.writeHead(204).end());
-        for (const res of hung.splice(0)) res.writeHead(204).end();
-        await lanes.stop();
-        worker = await startWorker();
+        await answerHungAndRestart(lanes, paths, hung, 204);
       }
       for (const ep of fast) await settled(quick, ep.id, 25);
     });
