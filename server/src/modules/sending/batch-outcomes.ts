@@ -9,7 +9,6 @@ import type { SenderSettings } from './sender-settings';
 import type { DeliveryOutcome } from './transport';
 
 /** What the engine writes on a message after an attempt (campaign and transactional lanes alike). */
-
 export interface Outcome {
   id: number;
   status: 'queued' | 'sent' | 'failed' | 'skipped';
