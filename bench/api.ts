@@ -16,6 +16,8 @@
  *    accepted/s, p50/p99 per call, delivered/s, and the ratio of delivered/s to the campaign engine's rate.
  * 4. Attachments: BENCH_ATTACHMENT_SENDS calls of POST /api/v1/messages, each with a 100 KB PDF (base64): the same
  *    figures as 2, and accepted/s as a ratio to the single form's in the same run.
+ *    2b. The single form again after BENCH_STREAM_HISTORY (200,000) done batches were added to the stream (a stream's
+ *    past: batches are never deleted), as a ratio to 2 in the same run.
  * The worker runs during 2–4, as in production (accepting and delivering at once on the same 2 cores).
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -49,6 +51,9 @@ const BATCH_SIZE = 500;
 const CAMPAIGN_N = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 20_000);
 const HTTP_CONCURRENCY = Number(process.env.BENCH_HTTP_CONCURRENCY ?? 16);
 const ATTACHMENT_SENDS = Number(process.env.BENCH_ATTACHMENT_SENDS ?? 1000);
+const STREAM_HISTORY = Number(process.env.BENCH_STREAM_HISTORY ?? 200_000);
+/** The single sends of phase 2b (the same messages as phase 2's). */
+const HISTORY_SENDS = STREAM_HISTORY > 0 ? SINGLE : 0;
 /** A 100 KB "nota fiscal" (random bytes behind a PDF header: incompressible, like a real scanned PDF). */
 const PDF_100KB = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(100 * 1024 - 9)]).toString('base64');
 const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 2);
@@ -396,7 +401,7 @@ async function main(): Promise<void> {
     await creditAccount(
       database.db,
       account.id,
-      5 * (CAMPAIGN_N + SINGLE + BATCHES * BATCH_SIZE + ATTACHMENT_SENDS) + 1000,
+      5 * (CAMPAIGN_N + SINGLE + HISTORY_SENDS + BATCHES * BATCH_SIZE + ATTACHMENT_SENDS) + 1000,
     );
     const key = await createApiKey(database.db, account.id, 'bench', { name: 'Bench', scope: 'full' });
 
@@ -500,6 +505,31 @@ async function main(): Promise<void> {
     console.log(`        API statements per call: ${perCall(singleStatements, singleStatementsAfter)}`);
     console.log(`        until delivered: ${cpuPerCall(singleCpu, singleCpuDelivered, SINGLE)}`);
 
+    // 2b. Single form again on a stream with a long past: batches are never deleted, and every commit looks for its
+    // stream's newest one (BENCH_STREAM_HISTORY=0 leaves the row out).
+    if (STREAM_HISTORY > 0) {
+      const [stream] = await queryRows<{ id: string }>(
+        database.db,
+        sql`select id from campaigns where created_by = ${account.id} and kind = 'transactional' limit 1`,
+      );
+      // Done one-message batches below every real id: the newest batch stays the real one.
+      await database.db.execute(
+        sql`insert into message_batches (campaign_id, first_message_id, last_message_id, status, recorded_at)
+            select ${stream?.id}::uuid, -g, -g, 'done', now() from generate_series(1, ${STREAM_HISTORY}::int) g`,
+      );
+      await database.db.execute(sql`analyze message_batches`);
+      const again = await load(SINGLE, HTTP_CONCURRENCY, (i) =>
+        post(apiPort as number, '/api/v1/messages', key.secret, messageBody(i)),
+      );
+      await waitUntil(queuedLeft);
+      const againRate = SINGLE / again.seconds;
+      console.log(
+        `history POST /api/v1/messages on a stream with ${STREAM_HISTORY} past batches: ${Math.round(againRate)} accepted/s, ` +
+          `p50 ${pct(again.latencies, 50).toFixed(1)} ms, p99 ${pct(again.latencies, 99).toFixed(1)} ms; ` +
+          `${(againRate / (SINGLE / single.seconds)).toFixed(2)} × the single form's accepted/s`,
+      );
+    }
+
     // 3. Batch form.
     const batchCpu = await cpu();
     const batch = await load(BATCHES, BATCH_CONCURRENCY, (b) =>
@@ -546,7 +576,7 @@ async function main(): Promise<void> {
                  (select sum(amount_millis) from ledger_entries where account_id = ${account.id}) as expected`,
     );
     console.log(
-      `check: ${check?.sent} transactional messages sent (expected ${SINGLE + total + ATTACHMENT_SENDS}); balance ${check?.balance} = ledger sum ${check?.expected}`,
+      `check: ${check?.sent} transactional messages sent (expected ${SINGLE + HISTORY_SENDS + total + ATTACHMENT_SENDS}); balance ${check?.balance} = ledger sum ${check?.expected}`,
     );
   } finally {
     for (const c of children) c.send({ type: 'exit' });

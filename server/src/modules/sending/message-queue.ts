@@ -88,10 +88,12 @@ export interface QueueBatchesInput {
 
 /**
  * Two CTEs, `extended` and `batches`, that put freshly enqueued messages into batches in the enqueue's statement:
- * fewer, larger batches (ADR 0019, amendment 2) — the ids join the stream's NEWEST batch (the highest id range:
- * ranges never overlap, a message is claimable by one batch only) when it is still queued, due, not locked by a
- * claim (SKIP LOCKED: extended before its claim or not at all, never waiting) and its range stays under `size`
- * ids; else new queued batches of at most `size` consecutive ids, due now (or at `dueAt`).
+ * fewer, larger batches (ADR 0019, amendment 2) — the ids join the stream's NEWEST batch when it is still queued,
+ * due, not locked by a claim (SKIP LOCKED: extended before its claim or not at all, never waiting) and its range
+ * stays under `size` ids; else new queued batches of at most `size` consecutive ids, due now (or at `dueAt`). The
+ * newest batch is the highest id range: ranges never overlap (a message is claimable by one batch only), so it is
+ * the one with the highest first id — one probe of message_batches_stream_newest_idx however many batches the
+ * stream ever had.
  */
 export function queueBatchesCtes(input: QueueBatchesInput): SQL {
   const { streamId, queued, size, dueAt } = input;
@@ -99,7 +101,7 @@ export function queueBatchesCtes(input: QueueBatchesInput): SQL {
           update message_batches b set last_message_id = (select max(id) from (${queued}) q)
            where b.id = (select o.id from message_batches o
                           where o.id = (select n.id from message_batches n where n.campaign_id = ${streamId}::uuid
-                                         order by n.last_message_id desc limit 1)
+                                         order by n.first_message_id desc limit 1)
                             and o.status = 'queued' and ${dueAt ? sql`o.due_at = ${dueAt}` : sql`o.due_at <= now()`}
                             for update skip locked)
              and (select max(id) from (${queued}) q) - b.first_message_id < ${size}

@@ -114,6 +114,10 @@ export const messageBatches = pgTable(
     index('message_batches_queued_idx').on(t.campaignId, t.dueAt, t.id).where(sql`status = 'queued'`),
     // The lease sweep and the in-flight gauge: only the batches being delivered.
     index('message_batches_in_flight_idx').on(t.claimedAt).where(sql`status = 'sending'`),
+    // A stream's newest batch, which a transactional commit may extend (queueBatchesCtes): one index probe whatever
+    // the stream's history. Batches are never deleted, so without it every commit read all of its stream's batches
+    // (38 ms at 200,000). first_message_id, not last: it never changes, so extending a batch stays a HOT update.
+    index('message_batches_stream_newest_idx').on(t.campaignId, t.firstMessageId),
   ],
 );
 
