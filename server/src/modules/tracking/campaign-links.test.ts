@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount } from '../../../test/support/test-account';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
+import { queryRows } from '../../db/database';
 import { createReadyCampaign } from '../sending/testing/send-fixtures';
 import { ensureCampaignLinks, findCampaignLink } from './campaign-links';
 
@@ -44,5 +46,28 @@ describe.each(DATABASE_KINDS)('campaign link caches on %s', (kind) => {
     // And cached in both now, still apart.
     expect((await findCampaignLink(first.db, a.linkId))?.url).toBe('https://primeira.exemplo.com.br/oferta');
     expect((await findCampaignLink(second.db, b.linkId))?.url).toBe('https://segunda.exemplo.com.br/oferta');
+  });
+
+  it("learns a campaign's links as it meets them, never reading the campaign's stored links whole", async () => {
+    // A stream's past personalised links (one per order, say), stored by earlier sends or another process.
+    const account = await createTestAccount(first.db);
+    const campaignId = await createReadyCampaign(first.db, account.id, { includeListIds: [] });
+    const stored = await queryRows<{ id: number; url: string }>(
+      first.db,
+      sql`insert into campaign_links (campaign_id, url)
+          select ${campaignId}::uuid, 'https://loja.exemplo.com.br/pedido/' || g from generate_series(1, 50) g
+          returning id, url`,
+    );
+    const known = stored[7] as { id: number; url: string };
+    const ids = await ensureCampaignLinks(first.db, campaignId, [known.url, 'https://loja.exemplo.com.br/novo']);
+    expect(ids.get(known.url)).toBe(Number(known.id)); // the stored id, not a second row
+    expect(ids.has('https://loja.exemplo.com.br/novo')).toBe(true);
+    // What this process holds of the campaign: the two URLs asked for, not the 50 stored.
+    expect(ids.size).toBe(2);
+    const [count] = await queryRows<{ n: number }>(
+      first.db,
+      sql`select count(*)::int as n from campaign_links where campaign_id = ${campaignId}`,
+    );
+    expect(count?.n).toBe(51);
   });
 });

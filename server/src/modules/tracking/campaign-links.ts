@@ -24,7 +24,10 @@ interface CampaignTracking {
 }
 
 interface TrackingCaches {
-  /** Each campaign's links are inserted once, then served from memory (bounded). */
+  /**
+   * Each campaign's links, as this process meets them: inserted (or found) once, then served from memory (bounded).
+   * Never read whole: a stream's personalised links grow with every message it ever sent.
+   */
   byCampaign: Map<string, Promise<CampaignTracking>>;
   /** link id → { campaign, url } for the click redirect. */
   linkById: Map<number, { campaignId: string; url: string } | null>;
@@ -56,15 +59,10 @@ async function campaignTracking(db: Db, campaignId: string): Promise<CampaignTra
         db,
         sql`select track_opens, track_clicks from campaigns where id = ${campaignId}`,
       );
-      const links = await queryRows<{ id: number; url: string }>(
-        db,
-        sql`select id, url from campaign_links where campaign_id = ${campaignId}`,
-      );
-      return {
-        trackOpens: row?.track_opens ?? true,
-        trackClicks: row?.track_clicks ?? true,
-        linkIds: new Map(links.map((l) => [l.url, Number(l.id)])),
-      };
+      // Empty at first: ensureCampaignLinks asks for the URLs a message has (one statement either way). Reading every
+      // link of the campaign here read all of a transactional stream's past personalised links on a worker's first
+      // batch.
+      return { trackOpens: row?.track_opens ?? true, trackClicks: row?.track_clicks ?? true, linkIds: new Map() };
     })();
     entry.catch(() => byCampaign.delete(campaignId));
     remember(byCampaign, campaignId, entry, MAX_CAMPAIGNS);
