@@ -165,8 +165,21 @@ export async function claimDueDeliveries(
     // Both ends of the scan are index conditions on webhook_deliveries_due_idx: the start (the endpoint's `after`
     // key, or the beginning) and the end (now, computed once: a volatile clock_timestamp() in the WHERE would be a
     // filter, and the scan would walk on through every entry leased into the future).
-    sql`with busy as (
+    sql`with recursive busy as (
           select * from unnest(${pgTextArray(busyIds)}::uuid[], ${pgTextArray(busyCounts)}::int[]) as b(endpoint_id, n)),
+        -- The endpoints with a pending delivery, one descent of webhook_deliveries_due_idx each (a skip scan): a
+        -- claim costs what the endpoints with work cost, not every endpoint in the database (each was an index probe,
+        -- ~1 µs: 21–29 ms per claim at 20,000 endpoints with nothing due, every idle poll of every worker).
+        pending(endpoint_id) as (
+          -- Ordered as that index is (endpoint, due time): the planner may not walk the full endpoint index instead,
+          -- through every settled delivery not vacuumed yet (12 ms per claim at 20,000 of them).
+          (select d.endpoint_id from webhook_deliveries d where d.status = 'pending'
+            order by d.endpoint_id, d.next_attempt_at limit 1)
+          union all
+          select (select d.endpoint_id from webhook_deliveries d
+                   where d.status = 'pending' and d.endpoint_id > p.endpoint_id
+                   order by d.endpoint_id, d.next_attempt_at limit 1)
+            from pending p where p.endpoint_id is not null),
         after as (
           select * from unnest(${pgTextArray(afterIds)}::uuid[], ${pgTextArray(afterAt)}::timestamptz[],
                                ${pgTextArray(afterCreated)}::timestamptz[]) as a(endpoint_id, at, created)),
@@ -179,7 +192,8 @@ export async function claimDueDeliveries(
                  e.previous_secret_ciphertext, e.previous_secret_expires_at
             from (select e.*, greatest(${options.perEndpoint}::int - coalesce(busy.n, 0), 0) as room,
                          coalesce(after.at, '-infinity') as after_at, coalesce(after.created, '-infinity') as after_created
-                    from webhook_endpoints e left join busy on busy.endpoint_id = e.id
+                    from pending join webhook_endpoints e on e.id = pending.endpoint_id
+                         left join busy on busy.endpoint_id = e.id
                          left join after on after.endpoint_id = e.id
                    order by random()) e
             cross join lateral (
