@@ -12,12 +12,12 @@
  * 1. Campaign engine: a campaign of BENCH_CAMPAIGN_RECIPIENTS, from startCampaignSend to status sent.
  * 2. Single form: BENCH_SINGLE calls of POST /api/v1/messages, BENCH_HTTP_CONCURRENCY in flight: accepted/s,
  *    p50/p99 latency, and delivered/s (first call → last message recorded sent).
+ *    2b. The single form again after BENCH_STREAM_HISTORY (200,000) done batches were added to the stream (a stream's
+ *    past: batches are never deleted), as a ratio to 2 in the same run.
  * 3. Batch form: BENCH_BATCHES calls of POST /api/v1/messages/batch with 500 messages each: messages
  *    accepted/s, p50/p99 per call, delivered/s, and the ratio of delivered/s to the campaign engine's rate.
  * 4. Attachments: BENCH_ATTACHMENT_SENDS calls of POST /api/v1/messages, each with a 100 KB PDF (base64): the same
  *    figures as 2, and accepted/s as a ratio to the single form's in the same run.
- *    2b. The single form again after BENCH_STREAM_HISTORY (200,000) done batches were added to the stream (a stream's
- *    past: batches are never deleted), as a ratio to 2 in the same run.
  * The worker runs during 2–4, as in production (accepting and delivering at once on the same 2 cores).
  */
 import { type ChildProcess, fork } from 'node:child_process';
