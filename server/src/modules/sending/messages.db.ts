@@ -77,6 +77,11 @@ export const messages = pgTable(
     index('messages_campaign_id_idx').on(t.campaignId, t.id),
     // One message per contact per campaign (the snapshot's dedup, enforced).
     uniqueIndex('messages_campaign_contact_idx').on(t.campaignId, t.contactId),
+    // The public API's message list (message-lookup.ts) filtered by recipient, newest first, over a transactional
+    // stream's whole past: only rows without a contact (the streams'; a campaign's snapshot never writes here).
+    index('messages_stream_recipient_idx').on(t.campaignId, t.email, t.id).where(sql`contact_id is null`),
+    // A test key's messages (ADR 0035): a few among a live stream's millions.
+    index('messages_sandbox_idx').on(t.campaignId, t.id).where(sql`skip_reason = 'sandbox'`),
   ],
 );
 

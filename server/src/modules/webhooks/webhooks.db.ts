@@ -115,6 +115,8 @@ export const webhookDeliveries = pgTable(
       .where(sql`${t.status} = 'pending'`),
     // The retention sweep asks "does any delivery still refer to this event?" (retention.ts).
     index('webhook_deliveries_event_idx').on(t.eventId),
+    // The delivery log filtered to failures, newest first (delivery-log.ts): a few among an endpoint's month.
+    index('webhook_deliveries_failed_idx').on(t.endpointId, t.createdAt).where(sql`${t.status} = 'failed'`),
   ],
 );
 
