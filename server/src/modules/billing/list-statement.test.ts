@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../test/support/seeded-random';
 import { createTestAccount } from '../../../test/support/test-account';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
 import { type Database, type Db, queryRows } from '../../db/database';
@@ -17,24 +18,6 @@ import { statementToCsv } from './statement-csv';
  * period cuts campaigns in odd places. Every page of every limit is walked with the cursor, so a line dropped,
  * duplicated or moved fails.
  */
-
-/** A small deterministic generator, so a failure replays with the same ledger. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-    chance: (p: number) => next() < p,
-  };
-}
 
 interface StatementLineRow {
   id: string;
@@ -140,7 +123,7 @@ type NewEntry = typeof ledgerEntries.$inferInsert;
  * apart on average from 2026-03-01, one in twenty dated up to two days back (a clock step: created_at is not seq).
  */
 async function generateLedger(db: Db, seed: number, size: number, accountId: string, otherId: string) {
-  const r = prng(seed);
+  const r = seededRandom(seed);
   const entries: NewEntry[] = [];
   let at = Date.parse('2026-03-01T09:00:00-03:00');
   let balance = 1_000_000;

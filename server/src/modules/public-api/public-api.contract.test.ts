@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createApiKeyFor } from '../../../test/support/api-key';
+import { seededRandom } from '../../../test/support/seeded-random';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
@@ -29,18 +30,6 @@ function operationsOf(doc: Json): DocOperation[] {
     for (const [method, op] of Object.entries(item)) out.push({ method: method.toUpperCase(), path, op });
   }
   return out;
-}
-
-/** A deterministic PRNG, so a fuzz failure can be replayed. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s', (kind) => {
@@ -225,7 +214,7 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
   });
 
   it('never answers 5xx to broken attachments, and never accepts one without storing every file', async () => {
-    const random = prng(20261126);
+    const random = seededRandom(20261126).next;
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
     const bytes = () =>
       Buffer.from(Array.from({ length: Math.floor(random() * 64) }, () => Math.floor(random() * 256)));
@@ -372,7 +361,7 @@ describe.each(DATABASE_KINDS)('public API v1 document, contract and fuzz on %s',
   });
 
   it('never answers 5xx or English to hundreds of random bodies and queries per operation', async () => {
-    const random = prng(20261124);
+    const random = seededRandom(20261124).next;
     const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
     const strings = [
       '',

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../test/support/seeded-random';
 import {
   createDatabaseBeforeMigration,
   createTestDatabase,
@@ -20,17 +21,6 @@ const silent = pino({ level: 'silent' });
 const HOUR = 3_600_000;
 /** 09:58 UTC: the generated events run from here across four hour boundaries. */
 const START = Date.UTC(2026, 10, 20, 9, 58, 0);
-
-/** A small deterministic generator (mulberry32), so a failure replays the same events. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface SeededCampaign {
   id: string;
@@ -94,7 +84,7 @@ async function seedCampaigns(db: Db, perCampaign = 60): Promise<Seeded> {
  * on an hour boundary, one a click without a link and one a bounce without a kind.
  */
 async function generateEvents(db: Db, seeded: Seeded, seed: number): Promise<void> {
-  const next = random(seed);
+  const next = seededRandom(seed).next;
   const pick = <T>(list: T[]): T => list[Math.floor(next() * list.length)] as T;
   const recorders = Array.from(
     { length: 3 },

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../test/support/seeded-random';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { createDatabaseBeforeMigration, DATABASE_KINDS, insertAccountRow } from '../../../test/support/test-database';
@@ -30,23 +31,6 @@ import { all, any } from './testing/segment-trees';
  */
 
 const CASES = Number(process.env.SEGMENT_CASES ?? 60);
-
-/** A small deterministic generator, so a failure replays with the same data. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-    chance: (p: number) => next() < p,
-  };
-}
 
 // Values with digits and punctuation among letters whose lower case differs (the Kelvin sign, a Roman numeral, a
 // dotted capital I) for the values compared without lower() (compile-segment.ts CASELESS_VALUE).
@@ -160,7 +144,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     db = t.database.db;
     user = await signUp(t, { verified: true });
     const accountId = user.accountId;
-    const rnd = prng(20261126);
+    const rnd = seededRandom(20261126);
     for (const name of ['VIP', 'Novidades', 'Vazia']) {
       const [row] = await queryRows<{ id: string }>(
         db,

@@ -3,6 +3,7 @@ import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../test/support/seeded-random';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
 import { DATABASE_KINDS } from '../../../test/support/test-database';
@@ -19,17 +20,6 @@ import { segmentContextFor } from './segments';
  * expressions, exact decimal comparison) over generated field values: near-misses of every form, too many
  * digits, stray signs and separators, non-ASCII digits, spaces around.
  */
-
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** PostgreSQL's btrim(x): spaces only. */
 const btrim = (x: string) => x.replace(/^ +| +$/g, '');
@@ -77,7 +67,7 @@ function screenedTree(...conditions: SegmentCondition[]): SegmentGroup {
 
 /** Field values: valid numbers and dates, each sometimes bent by one character, and noise. */
 function generatedValues(count: number): string[] {
-  const next = prng(26_11_2026);
+  const next = seededRandom(26_11_2026).next;
   const int = (n: number) => Math.floor(next() * n);
   const digits = (n: number) => Array.from({ length: n }, () => String(int(10))).join('');
   const noise = ['-', '.', ',', '/', ' ', 'T', '٣', 'a', '+', 'e', '0', '9', '--', '١'];
