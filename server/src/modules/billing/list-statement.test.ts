@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_TIME_ZONE } from '@carteiro/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planRowsRead } from '../../../test/support/plan-rows-read';
 import { seededRandom } from '../../../test/support/seeded-random';
 import { createTestAccount } from '../../../test/support/test-account';
 import { createTestDatabase, DATABASE_KINDS } from '../../../test/support/test-database';
@@ -389,37 +390,8 @@ describe.each(DATABASE_KINDS)('the extrato on %s', (kind) => {
 });
 
 /** The ledger_entries rows one statement's plan read (returned or filtered out, every loop), from EXPLAIN ANALYZE. */
-async function ledgerRowsRead(db: Db, filter: StatementFilter): Promise<number> {
-  let read = 0;
-  const explaining = new Proxy(db, {
-    get(target, prop, receiver) {
-      if (prop !== 'execute') return Reflect.get(target, prop, receiver);
-      return async (query: SQL) => {
-        const [row] = await queryRows<{ 'QUERY PLAN': unknown }>(target, sql`explain (analyze, format json) ${query}`);
-        const plan = row?.['QUERY PLAN'];
-        const [root] = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: PlanNode }>;
-        const visit = (node: PlanNode) => {
-          if (node['Relation Name'] === 'ledger_entries') {
-            read += ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1);
-          }
-          for (const child of node.Plans ?? []) visit(child);
-        };
-        if (root) visit(root.Plan);
-        return { rows: [] };
-      };
-    },
-  });
-  await listStatementLines(explaining, filter);
-  return read;
-}
-
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
+const ledgerRowsRead = (db: Db, filter: StatementFilter) =>
+  planRowsRead(db, 'ledger_entries', (explaining) => listStatementLines(explaining, filter));
 
 describe.each(DATABASE_KINDS)('the cost of an extrato page on %s', (kind) => {
   let database: Database;
