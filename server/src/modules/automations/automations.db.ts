@@ -7,6 +7,8 @@ import {
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
+  boolean,
   index,
   integer,
   jsonb,
@@ -123,9 +125,49 @@ export const automationStepRuns = pgTable(
       .references(() => automationSteps.id, { onDelete: 'cascade' }),
     automationId: uuid('automation_id').notNull(),
     messageId: bigint('message_id', { mode: 'number' }),
+    /**
+     * A person opened / clicked its message (Apple MPP and link scanners left out): set by the trigger on
+     * message_events inserts, or from the events already there when the message id is written (migration 0064).
+     */
+    opened: boolean('opened').notNull().default(false),
+    clicked: boolean('clicked').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.enrollmentId, t.stepId] }), index('automation_step_runs_step_idx').on(t.stepId)],
+  (t) => [
+    primaryKey({ columns: [t.enrollmentId, t.stepId] }),
+    index('automation_step_runs_step_idx').on(t.stepId),
+    // The events' trigger finds a message's run by it; runs without a message (skipped) never enter it.
+    index('automation_step_runs_message_idx').on(t.messageId).where(sql`${t.messageId} is not null`),
+  ],
+);
+
+/**
+ * The report's counts as delta rows (the pattern of lists' list_count_deltas, ADR 0041), appended per statement by
+ * triggers on enrollments and step runs (migration 0064, ADR 0021 amendment): a row with no step carries
+ * enrollments (all, and by status), a step's row its runs with a message (`sent`) and those a person opened or
+ * clicked. Read and folded by the report (automation-report.ts), so a poll sums a few rows instead of reading the
+ * automation's history.
+ */
+export const automationReportDeltas = pgTable(
+  'automation_report_deltas',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    automationId: uuid('automation_id')
+      .notNull()
+      .references(() => automations.id, { onDelete: 'cascade' }),
+    stepId: uuid('step_id').references(() => automationSteps.id, { onDelete: 'cascade' }),
+    enrolled: integer('enrolled').notNull().default(0),
+    active: integer('active').notNull().default(0),
+    completed: integer('completed').notNull().default(0),
+    exited: integer('exited').notNull().default(0),
+    sent: integer('sent').notNull().default(0),
+    opened: integer('opened').notNull().default(0),
+    clicked: integer('clicked').notNull().default(0),
+  },
+  (t) => [
+    index('automation_report_deltas_automation_idx').on(t.automationId),
+    index('automation_report_deltas_step_idx').on(t.stepId),
+  ],
 );
 
 export type AutomationRow = typeof automations.$inferSelect;

@@ -19,6 +19,7 @@ import { sendTransactional } from '../transactional/send-transactional';
 import { tickAutomations } from './automations-runtime';
 import { localDay, monthDaysOn } from './enroll';
 import type { AutomationDeps } from './run-steps';
+import { countedFromHistory } from './testing/report-from-history';
 
 const FROM = 'ola@loja.com.br';
 const HOUR = 3_600_000;
@@ -137,10 +138,15 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
     );
   }
 
+  /** The report, checked against the count of the automation's history (what it read before migration 0064). */
   async function report(user: SignedInUser, id: string) {
     const res = await t.app.inject({ url: `/api/automations/${id}/report`, headers: user.headers });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json();
+    const body = res.json();
+    const { steps, ...counts } = await countedFromHistory(db, id);
+    expect(body).toMatchObject({ ...counts, steps: steps.map((s) => expect.objectContaining(s)) });
+    expect(body.steps).toHaveLength(steps.length);
+    return body;
   }
 
   it('welcome series: fires once per contact and step across restarts, waits, charges, marketing form, report', async () => {
@@ -607,6 +613,9 @@ describe.each(DATABASE_KINDS)('automations on %s', (kind) => {
     expect(edited.statusCode, edited.body).toBe(200);
     expect((await event({ pedido: '1003' })).json().enrolled).toBe(1);
     expect((await event({ pedido: '1004' })).json().enrolled).toBe(0);
+    // The step kept its position, so its id and its count: the two orders' messages, and the third's.
+    expect((await tickAutomations(worker(), new Date(Date.now() + 180_000))).sent).toBe(1);
+    expect(await report(user, perOrder.id)).toMatchObject({ enrolled: 3, steps: [{ sent: 3 }] });
   });
 
   it('refuses, in pt-BR, templates without the unsubscribe link and activation without a verified sender', async () => {
