@@ -6,7 +6,7 @@ import {
   hasUnsubscribeLinkTag,
   missingSendChecks,
 } from '@carteiro/shared';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
@@ -15,7 +15,13 @@ import { findAccount } from '../accounts/accounts.service';
 import { findList } from '../lists/find-lists';
 import { assertSenderAllowed } from '../sender-identities/sender-identities';
 import { findTemplate, findTemplates } from '../templates/templates';
-import { type AutomationRow, automationEnrollments, automationSteps, automations } from './automations.db';
+import {
+  type AutomationRow,
+  automationEnrollments,
+  automationReportDeltas,
+  automationSteps,
+  automations,
+} from './automations.db';
 
 function triggerOf(row: AutomationRow): AutomationTrigger {
   switch (row.triggerType) {
@@ -63,15 +69,16 @@ async function toViews(db: Db, accountId: string, rows: AutomationRow[]): Promis
       .where(inArray(automationSteps.automationId, ids))
       .orderBy(asc(automationSteps.position)),
     findTemplates(db, accountId),
+    // The enrollment counters the report reads (automation-report.ts), not a count of every enrollment ever.
     db
       .select({
-        automationId: automationEnrollments.automationId,
-        enrolled: sql<number>`count(*)::int`,
-        active: sql<number>`(count(*) filter (where ${automationEnrollments.status} = 'active'))::int`,
+        automationId: automationReportDeltas.automationId,
+        enrolled: sql<number>`sum(${automationReportDeltas.enrolled})::int`,
+        active: sql<number>`sum(${automationReportDeltas.active})::int`,
       })
-      .from(automationEnrollments)
-      .where(inArray(automationEnrollments.automationId, ids))
-      .groupBy(automationEnrollments.automationId),
+      .from(automationReportDeltas)
+      .where(and(inArray(automationReportDeltas.automationId, ids), isNull(automationReportDeltas.stepId)))
+      .groupBy(automationReportDeltas.automationId),
   ]);
   const templateNames = new Map(templateList.map((t) => [t.id, t.name]));
   return rows.map((row) => {
