@@ -1,6 +1,7 @@
 import { SUPPRESSION_REASON_VALUES } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   index,
   integer,
   jsonb,
@@ -85,6 +86,24 @@ export const suppressions = pgTable(
   },
   // (account, hash) first: every probe (claim, send, import, form) is by account and address, reading its reasons.
   (t) => [primaryKey({ columns: [t.accountId, t.emailHash, t.reason] })],
+);
+
+/**
+ * How many contacts an account has, as delta rows (the pattern of lists' list_count_deltas, ADR 0041): appended per
+ * statement by the triggers on contacts (migration 0065: insert, delete, a change of account), summed and folded by
+ * contact-counts.ts. A segment "outside a set" ("nunca abriu", "não está em VIP") is this less the set, where it
+ * counted every contact of the account (ADR 0042 amendment, session 23).
+ */
+export const contactCountDeltas = pgTable(
+  'contact_count_deltas',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    contacts: integer('contacts').notNull(),
+  },
+  (t) => [index('contact_count_deltas_account_idx').on(t.accountId)],
 );
 
 /**

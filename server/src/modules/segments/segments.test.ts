@@ -10,6 +10,7 @@ import { DATABASE_KINDS } from '../../../test/support/test-database';
 import { asDb, type Db, queryRows } from '../../db/database';
 import { ERROR_TEXT } from '../../http/error-texts';
 import { recentSentCampaignIds } from '../campaigns/campaign-directory';
+import { CONTACT_COUNT_FOLD_AT } from '../contacts/contact-counts';
 import { createReadyCampaign, creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
 import { compileSegment, type SegmentContext } from './compile-segment';
 import { countSegment, previewSegment, readSegment, SEGMENT_READ_TAG, segmentCountQuery } from './segments';
@@ -132,6 +133,26 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
     expect(await count(all({ type: 'subscribed_at', operator: 'after', value: '2023-12-31' }))).toBe(4);
     // Account B sees only its own contact.
     expect(await count(all(custom('plano', 'equals', 'ouro')), b)).toBe(1);
+  });
+
+  it("a count outside a set reads the account's contact count from its delta rows, and folds them past the limit", async () => {
+    const notVip = all({ type: 'list', operator: 'not_in', listId: vip });
+    const expected = await count(any(notVip, { type: 'list', operator: 'in', listId: vip }));
+    const inVip = await count(all({ type: 'list', operator: 'in', listId: vip }));
+    // Rows that net to nothing, as many as a long import leaves: the count is the same, and the rows are folded.
+    await queryRows(
+      db,
+      sql`insert into contact_count_deltas (account_id, contacts)
+          select ${a.accountId}::uuid, case when g % 2 = 0 then 1 else -1 end
+            from generate_series(1, ${CONTACT_COUNT_FOLD_AT + 2}) g`,
+    );
+    expect(await count(notVip)).toBe(expected - inVip);
+    const [rows] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from contact_count_deltas where account_id = ${a.accountId}::uuid`,
+    );
+    expect(rows?.n).toBe(1);
+    expect(await count(notVip)).toBe(expected - inVip);
   });
 
   it("a list condition reads the list's subscribed members from their own index (list_memberships_subscribed_idx), at the top and inside an OU", async () => {

@@ -14,6 +14,7 @@ import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
 import { notFound } from '../../http/not-found';
 import { findAccount } from '../accounts/accounts.service';
+import { accountContactCountSql, CONTACT_COUNT_FOLD_AT, foldContactCounts } from '../contacts/contact-counts';
 import { findCustomFieldNamesAmong } from '../contacts/custom-field-names';
 import { findListSummaries } from '../lists/list-directory';
 import { type CompiledSegment, compileSegment, compileSegmentPredicate, type SegmentContext } from './compile-segment';
@@ -275,10 +276,13 @@ export async function countSegment(
   editor: EditorReadOptions = {},
 ): Promise<number> {
   const segment = await compileFor(db, accountId, tree, recentSentCampaigns, now, { count: true });
-  const [row] = await readSegment<{ n: number | string }>(db, segment, segmentCountQuery(accountId, segment), {
-    ...editor,
-    readsEveryMatch: true,
-  });
+  const [row] = await readSegment<{ n: number | string; count_rows?: number | string }>(
+    db,
+    segment,
+    segmentCountQuery(accountId, segment),
+    { ...editor, readsEveryMatch: true },
+  );
+  if (Number(row?.count_rows ?? 0) > CONTACT_COUNT_FOLD_AT) await foldContactCounts(db, accountId);
   return Number(row?.n ?? 0);
 }
 
@@ -291,9 +295,10 @@ export function segmentCountQuery(accountId: string, segment: CompiledSegment): 
   }
   switch (split.of) {
     case 'outside':
-      // Every contact of the account, counted from contacts_account_id_idx alone (its predicate stated), less the set.
-      return sql`select ((select count(*) from contacts c where c.account_id = ${accountId} and c.status <> '')
-                         - (select count(*) from (${split.set}) s))::int as n`;
+      // The account's contacts (their count's delta rows, contact-counts.ts) less the set; `count_rows` tells
+      // countSegment when to fold those rows.
+      return sql`select (t.contacts - (select count(*) from (${split.set}) s))::int as n, t.count_rows
+                   from ${accountContactCountSql(accountId)} t`;
     case 'intersection': {
       // The sets' rows joined (each contact once in each); those of contacts whose status fails the tree's status
       // conditions — read from contacts_account_inactive_idx, a few of the account's contacts — left out.
