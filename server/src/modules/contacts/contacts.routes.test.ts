@@ -305,6 +305,20 @@ describe.each(DATABASE_KINDS)('contacts, lists and imports API on %s', (kind) =>
     const [header, row] = res.body.split('\r\n');
     expect(header).toContain('Aniversario;Cep;');
     expect(row).toMatch(/^dani@padaria\.com\.br;;04\/07\/1985;01310-100;/);
+    // One column per key some contact of this account still carries: another account's keys (cidade, pontos…)
+    // never, and a key edited away from its last contact no longer.
+    expect(header).not.toMatch(/Cidade|Pontos/);
+    const edited = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/contacts/${created.json().id}`,
+      headers: json(d),
+      payload: { fields: { aniversario: '1985-07-04' } },
+    });
+    expect(edited.statusCode).toBe(200);
+    const after = await t.app.inject({ url: '/api/contacts/export.csv', headers: d.headers });
+    const [headerAfter] = after.body.split('\r\n');
+    expect(headerAfter).toContain('Aniversario;');
+    expect(headerAfter).not.toContain('Cep');
   });
 
   it('exports the CSV a person reads in Excel pt-BR, and importing it back changes nothing', async () => {

@@ -8,10 +8,9 @@ import {
   formatDateTimeBR,
   LEGAL_BASIS_LABELS,
 } from '@carteiro/shared';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { queryRows } from '../../db/database';
 import { findAccount } from '../accounts/accounts.service';
+import { findCustomFieldNames } from './custom-field-names';
 import { findContacts } from './find-contacts';
 
 /**
@@ -23,15 +22,6 @@ export function csvCell(value: string | null | undefined, delimiter: string): st
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   if (text.includes('"') || text.includes(delimiter) || /[\r\n]/.test(text)) return `"${text.replace(/"/g, '""')}"`;
   return text;
-}
-
-/** Every custom-field key used by the account's contacts, sorted: one column each. */
-async function fieldKeys(db: Db, accountId: string): Promise<string[]> {
-  const rows = await queryRows<{ key: string }>(
-    db,
-    sql`select distinct jsonb_object_keys(fields) as key from contacts where account_id = ${accountId} order by 1`,
-  );
-  return rows.map((r) => r.key);
 }
 
 /**
@@ -49,7 +39,7 @@ export async function* exportContactsCsv(
 ): AsyncGenerator<string> {
   const d = options.delimiter ?? ';';
   const line = (cells: Array<string | null>) => `${cells.map((c) => csvCell(c, d)).join(d)}\r\n`;
-  const [account, keys] = await Promise.all([findAccount(db, accountId), fieldKeys(db, accountId)]);
+  const [account, keys] = await Promise.all([findAccount(db, accountId), findCustomFieldNames(db, accountId)]);
   const timeZone = account?.timeZone ?? DEFAULT_TIME_ZONE;
   const h = CONTACT_EXPORT_HEADERS;
   yield `\uFEFF${line([h.email, h.name, ...keys.map(fieldHeader), h.status, h.legalBasis, h.consentSource, h.createdAt])}`;
