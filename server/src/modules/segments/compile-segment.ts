@@ -63,13 +63,15 @@ export interface CompiledSegment {
  * condition selects), each a query of `contact_id`s of existing contacts of the account, each contact once:
  * - `union`: a top-level OU some of whose branches are sets, or a tree that is one set — those sets' union, plus
  *   the contacts `rest` (the tree of the other branches) selects outside all of them;
- * - `outside`: a tree that is the contacts outside one set — the account's contacts less the set;
+ * - `outside`: a tree that is the contacts outside one set — the account's contacts less the set; with `unless`, a
+ *   top-level OU whose engagement branches pass a contact without a row ("nunca abriu") — less only the set's
+ *   contacts that none of the other branches selects (one of `sets`, or `rest`);
  * - `intersection`: a top-level E of sets and status conditions — the sets' intersection, less the contacts in it
  *   whose status `statusFails` (a boolean over `c`; absent without status conditions).
  */
 export type CountSplit =
   | { of: 'union'; sets: SQL[]; rest?: CompiledSegment }
-  | { of: 'outside'; set: SQL }
+  | { of: 'outside'; set: SQL; unless?: { sets: SQL[]; rest?: CompiledSegment } }
   | { of: 'intersection'; sets: SQL[]; statusFails?: SQL };
 
 /**
@@ -155,27 +157,35 @@ function splitSetBranches(
     else rest.push(branch);
   }
   // The OU's engagement branches are one set: the rows their OU over the contact's row passes ("abriu alguma OU
-  // clicou em alguma"). Not when one of them passes a contact without a row ("nunca abriu": the contacts outside a
-  // set, whose count here would read every contact again), nor when the tree has engagement conditions elsewhere
-  // too (the rest would hash segment_engagement a second time): they then stay in the rest.
+  // clicou em alguma"). When one of them passes a contact without a row ("nunca abriu"), the OU is the contacts
+  // outside the rows it fails, plus those of them the other branches select. Not when the tree has engagement
+  // conditions elsewhere too (the rest would hash segment_engagement a second time): they then stay in the rest.
   const tests = engagement.map((c) => engagementRowTest(c, ctx));
-  if (engagement.length > 0 && countEngagement(top) === engagement.length && !tests.some((t) => t.missing)) {
+  const restOf = (conditions: Array<SegmentCondition | SegmentGroup>) =>
+    conditions.length === 0 ? undefined : compileSegment({ type: 'group', match: 'any', conditions }, ctx, { count });
+  if (engagement.length > 0 && countEngagement(top) === engagement.length) {
     const key = `any:${JSON.stringify(engagement.map((c) => [c.operator, c.campaigns ?? 5]))}`;
     const test = sql`(${sql.join(
       tests.map((t) => t.test),
       sql` or `,
     )})`;
+    if (tests.some((t) => t.missing)) {
+      // "cidade = Recife OU não abriu nenhuma das últimas 3 OU nunca abriu": the account's contacts (their count's
+      // delta rows) less the openers whose row fails both engagement branches and who are not in Recife — where the
+      // OU form had each of 1M contacts probe a hash of those 500k rows: 0.77–0.92× the time (docs/benchmarks.md,
+      // session 24).
+      return {
+        of: 'outside',
+        set: engagementSet(ctx, `not-${key}`, sql`not ${test}`).query(),
+        unless: { sets, rest: restOf(rest) },
+      };
+    }
     sets.push(engagementSet(ctx, key, test).query());
   } else {
     rest.push(...engagement);
   }
   if (sets.length === 0) return undefined;
-  return {
-    of: 'union',
-    sets,
-    rest:
-      rest.length === 0 ? undefined : compileSegment({ type: 'group', match: 'any', conditions: rest }, ctx, { count }),
-  };
+  return { of: 'union', sets, rest: restOf(rest) };
 }
 
 type StatusCondition = Extract<SegmentCondition, { type: 'status' }>;

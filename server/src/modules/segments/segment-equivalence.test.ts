@@ -554,7 +554,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     expect(sizes.filter((n) => n > 0 && n < 240).length).toBeGreaterThan(5);
   });
 
-  it("a tree that is one set, or a top-level OU's set branches counted from their sets and the rest outside them, selects the same contacts", async () => {
+  it('a tree that is one set, a top-level OU\'s set branches counted from their sets and the rest outside them, or an OU with "nunca abriu" counted as the contacts outside the rows it fails, selects the same contacts', async () => {
     const [a, b] = listIds as [string, string];
     const inList = (listId: string) => ({ type: 'list', operator: 'in', listId }) as SegmentCondition;
     const points = (operator: string, value: string) =>
@@ -601,7 +601,6 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       // row ("nunca abriu"): they then stay in the rest.
       { tree: any(opened(1), clicked(2), bounced), sets: 1, rest: true },
       { tree: any(opened(4), clicked(1)), sets: 1, rest: false },
-      { tree: any(inList(a), opened(2), neverOpened), sets: 1, rest: true },
     ];
     const sizes: number[] = [];
     for (const { tree, sets, rest } of cases) {
@@ -619,11 +618,41 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       expect(compileSegment(tree, ctx).countSplit?.of, JSON.stringify(tree)).toBe('outside');
       sizes.push((await compareTree(user.accountId, tree)).length);
     }
+    // A top-level OU whose engagement branches pass a contact without a row ("nunca abriu"): the account's contacts
+    // outside the rows those branches fail, plus the contacts in them that a set branch or the rest selects.
+    const notOpened = (campaigns: number) =>
+      ({ type: 'engagement', operator: 'opened_none', campaigns }) as SegmentCondition;
+    const outsideCases: Array<{ tree: SegmentGroup; sets: number; rest: boolean }> = [
+      { tree: any(recife, neverOpened), sets: 0, rest: true },
+      // The bench's row.
+      { tree: any(recife, notOpened(3), neverOpened), sets: 0, rest: true },
+      { tree: any(inList(a), opened(2), neverOpened), sets: 1, rest: false },
+      { tree: any(neverOpened, notOpened(2)), sets: 0, rest: false },
+      {
+        tree: any(birthday, inList(b), all(neverOpened), all(recife, bounced), points('number_gt', '100')),
+        sets: 3,
+        rest: true,
+      },
+    ];
+    for (const { tree, sets, rest } of outsideCases) {
+      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
+      const split = compileSegment(tree, ctx).countSplit;
+      expect(split?.of, JSON.stringify(tree)).toBe('outside');
+      if (split?.of !== 'outside') continue;
+      expect(split.unless?.sets.length, JSON.stringify(tree)).toBe(sets);
+      expect(split.unless?.rest !== undefined, JSON.stringify(tree)).toBe(rest);
+      sizes.push((await compareTree(user.accountId, tree)).length);
+    }
     // Not degenerate: the sets overlap the rest, and each selects some contacts but not all.
-    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length + 2);
-    // An OU with no set branch, an E with a condition that is not a set and a count of lists and status only
-    // (merged by contact id) stay whole.
-    for (const whole of [any(recife, neverOpened), all(birthday, recife), any(inList(a), inList(b), bounced)]) {
+    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length + 2 + outsideCases.length);
+    // An OU with no set branch nor engagement branch, one whose engagement conditions are also elsewhere, an E with a
+    // condition that is not a set and a count of lists and status only (merged by contact id) stay whole.
+    for (const whole of [
+      any(recife, bounced),
+      any(neverOpened, all(recife, clicked(1))),
+      all(birthday, recife),
+      any(inList(a), inList(b), bounced),
+    ]) {
       const ctx = await segmentContextFor(db, user.accountId, [whole], recentSentCampaignIds, new Date());
       expect(compileSegment(whole, ctx).countSplit, JSON.stringify(whole)).toBeUndefined();
       await compareTree(user.accountId, whole);

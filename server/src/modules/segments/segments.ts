@@ -294,11 +294,20 @@ export function segmentCountQuery(accountId: string, segment: CompiledSegment): 
                 where c.account_id = ${accountId} and ${segment.where}`;
   }
   switch (split.of) {
-    case 'outside':
-      // The account's contacts (their count's delta rows, contact-counts.ts) less the set; `count_rows` tells
-      // countSegment when to fold those rows.
-      return sql`select (t.contacts - (select count(*) from (${split.set}) s))::int as n, t.count_rows
-                   from ${accountContactCountSql(accountId)} t`;
+    case 'outside': {
+      // The account's contacts (their count's delta rows, contact-counts.ts) less the set's contacts — but for
+      // those the other branches select (anti-joins); `count_rows` tells countSegment when to fold the rows.
+      const kept =
+        split.unless?.sets.map((set) => sql`not exists (select 1 from (${set}) k where k.contact_id = s.contact_id)`) ??
+        [];
+      const rest = split.unless?.rest;
+      if (rest) {
+        kept.push(sql`not exists (select 1 from ${rest.contacts} ${rest.joins}
+                                   where c.id = s.contact_id and c.account_id = ${accountId} and ${rest.where})`);
+      }
+      const inside = sql`(select count(*) from (${split.set}) s${kept.length === 0 ? sql`` : sql` where ${sql.join(kept, sql` and `)}`})`;
+      return sql`select (t.contacts - ${inside})::int as n, t.count_rows from ${accountContactCountSql(accountId)} t`;
+    }
     case 'intersection': {
       // The sets' rows joined (each contact once in each); those of contacts whose status fails the tree's status
       // conditions — read from contacts_account_inactive_idx, a few of the account's contacts — left out.
