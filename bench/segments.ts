@@ -17,7 +17,7 @@
  * 2. Counts segments through the real code path (countSegment: context checks + compiled SQL), BENCH_RUNS times
  *    each after BENCH_WARMUP runs, and prints p50 / p95 / max in ms: the three segments of the first benchmark,
  *    one row per condition type (text, number, date, list, status, subscription date, each engagement operator),
- *    an OU of a list and "nunca abriu", and the worst tree the editor allows (3 levels, 30 conditions, OU at the
+ *    an OU and an E of a list and "nunca abriu", and the worst tree the editor allows (3 levels, 30 conditions, OU at the
  *    top). BENCH_ONLY=<text>[|<text>…] measures only the rows whose label contains one of them.
  *
  * BENCH_REUSE_DB=<name> measures again on a database a previous run kept (BENCH_KEEP_DB=1), without seeding; the
@@ -176,6 +176,10 @@ export function segmentsToMeasure(lists: Record<string, string>): Array<{ label:
     {
       label: 'lista OU engajamento: está em Clientes OU nunca abriu',
       tree: any(list('Clientes'), engagement('never_opened')),
+    },
+    {
+      label: 'lista E engajamento: está em Clientes E nunca abriu',
+      tree: all(list('Clientes'), engagement('never_opened')),
     },
     { label: 'pior aninhamento: 3 níveis, 30 condições de todos os tipos, OU no topo', tree: worst },
   ];

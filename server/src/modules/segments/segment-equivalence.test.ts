@@ -659,7 +659,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     }
   });
 
-  it("a top-level E of sets and of status conditions a subscribed contact passes is counted as the sets' intersection less the contacts whose status fails, and selects the same contacts", async () => {
+  it('a top-level E of sets, sets it is outside of and status conditions a subscribed contact passes is counted as the intersection less the contacts in the outside sets or whose status fails, and selects the same contacts', async () => {
     const [a, b] = listIds as [string, string];
     const inList = (listId: string) => ({ type: 'list', operator: 'in', listId }) as SegmentCondition;
     const points = (operator: string, value: string) =>
@@ -670,7 +670,9 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       ({ type: 'engagement', operator: 'opened_any', campaigns }) as SegmentCondition;
     const notOpened = (campaigns: number) =>
       ({ type: 'engagement', operator: 'opened_none', campaigns }) as SegmentCondition;
-    const cases: Array<{ tree: SegmentGroup; sets: number; status: boolean }> = [
+    const notIn = (listId: string) => ({ type: 'list', operator: 'not_in', listId }) as SegmentCondition;
+    const neverOpened = { type: 'engagement', operator: 'never_opened' } as SegmentCondition;
+    const cases: Array<{ tree: SegmentGroup; sets: number; status: boolean; outside?: number }> = [
       // The bench's row: a typed range, a status and an engagement condition.
       { tree: all(points('number_gt', '10'), status('is', 'subscribed'), opened(3)), sets: 2, status: true },
       // Sets only: no status to check, no contact read.
@@ -687,25 +689,38 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         sets: 2,
         status: true,
       },
+      // Sets the contact is outside of, as anti-joins: "nunca abriu" and a list, beside a status and nested.
+      { tree: all(inList(a), neverOpened), sets: 1, status: false, outside: 1 },
+      { tree: all(opened(3), notIn(b)), sets: 1, status: false, outside: 1 },
+      {
+        tree: all(points('number_gt', '10'), all(notIn(a), neverOpened), status('is', 'subscribed')),
+        sets: 1,
+        status: true,
+        outside: 2,
+      },
+      // The same list in and out: nobody.
+      { tree: all(opened(2), inList(a), notIn(a)), sets: 2, status: false, outside: 1 },
     ];
     const sizes: number[] = [];
-    for (const { tree, sets, status: checksStatus } of cases) {
+    for (const { tree, sets, status: checksStatus, outside = 0 } of cases) {
       const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
       const split = compileSegment(tree, ctx).countSplit;
       expect(split?.of, JSON.stringify(tree)).toBe('intersection');
       if (split?.of !== 'intersection') continue;
       expect(split.sets.length, JSON.stringify(tree)).toBe(sets);
       expect(split.statusFails !== undefined, JSON.stringify(tree)).toBe(checksStatus);
+      expect(split.outside.length, JSON.stringify(tree)).toBe(outside);
       sizes.push((await compareTree(user.accountId, tree)).length);
     }
-    // Not degenerate: each selects some contacts but not all.
-    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length);
-    // A status a subscribed contact fails, the contacts outside a set, an OU inside the E and a condition on the
-    // contact keep the contacts-first form.
+    // Not degenerate: each selects some contacts but not all, but the list in and out.
+    expect(sizes.at(-1)).toBe(0);
+    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length - 1);
+    // A status a subscribed contact fails, only sets the contact is outside of, an OU inside the E and a condition
+    // on the contact keep the contacts-first form.
     for (const whole of [
       all(opened(3), status('is', 'bounced')),
       all(opened(3), status('is_not', 'subscribed')),
-      all(opened(3), { type: 'list', operator: 'not_in', listId: a } as SegmentCondition),
+      all(notIn(a), neverOpened),
       all(opened(3), any(inList(a), inList(b))),
       all(opened(3), { type: 'subscribed_at', operator: 'in_last_days', value: '30' } as SegmentCondition),
     ]) {

@@ -309,19 +309,27 @@ export function segmentCountQuery(accountId: string, segment: CompiledSegment): 
       return sql`select (t.contacts - ${inside})::int as n, t.count_rows from ${accountContactCountSql(accountId)} t`;
     }
     case 'intersection': {
-      // The sets' rows joined (each contact once in each); those of contacts whose status fails the tree's status
-      // conditions — read from contacts_account_inactive_idx, a few of the account's contacts — left out.
+      // The sets' rows joined (each contact once in each); those of contacts in a set the tree is outside of, or
+      // whose status fails the tree's status conditions — read from contacts_account_inactive_idx, a few of the
+      // account's contacts — left out.
       const [first, ...others] = split.sets.map((set, i) => ({ set, alias: sql.raw(`s${i + 1}`) }));
       if (!first) throw new Error('an intersection of no sets');
       const joins = others.map(
         ({ set, alias }) => sql`join (${set}) ${alias} on ${alias}.contact_id = ${first.alias}.contact_id`,
       );
       const joined = sql`(${first.set}) ${first.alias} ${sql.join(joins, sql` `)}`;
-      if (!split.statusFails) return sql`select count(*)::int as n from ${joined}`;
+      // Those in a set the tree is outside of: anti-joins.
+      const outside = split.outside.map(
+        (set, i) =>
+          sql`not exists (select 1 from (${set}) ${sql.raw(`o${i + 1}`)} where ${sql.raw(`o${i + 1}`)}.contact_id = ${first.alias}.contact_id)`,
+      );
+      const kept = outside.length === 0 ? sql`` : sql`where ${sql.join(outside, sql` and `)}`;
+      if (!split.statusFails) return sql`select count(*)::int as n from ${joined} ${kept}`;
       return sql`select count(*) filter (where f.id is null)::int as n
                    from ${joined}
                    left join (select c.id from contacts c where c.account_id = ${accountId} and ${split.statusFails}) f
-                     on f.id = ${first.alias}.contact_id`;
+                     on f.id = ${first.alias}.contact_id
+                   ${kept}`;
     }
     case 'union': {
       // The sets counted from their own rows (their union), plus the other branches' contacts in none of them.
