@@ -17,8 +17,8 @@
  * 2. Counts segments through the real code path (countSegment: context checks + compiled SQL), BENCH_RUNS times
  *    each after BENCH_WARMUP runs, and prints p50 / p95 / max in ms: the three segments of the first benchmark,
  *    one row per condition type (text, number, date, list, status, subscription date, each engagement operator),
- *    an OU and an E of a list and "nunca abriu", and the worst tree the editor allows (3 levels, 30 conditions, OU at the
- *    top). BENCH_ONLY=<text>[|<text>…] measures only the rows whose label contains one of them.
+ *    an OU and an E of a list and "nunca abriu", an OU of three sets, and the worst tree the editor allows (3
+ *    levels, 30 conditions, OU at the top). BENCH_ONLY=<text>[|<text>…] measures only the rows whose label contains one of them.
  *
  * BENCH_REUSE_DB=<name> measures again on a database a previous run kept (BENCH_KEEP_DB=1), without seeding; the
  * migrations it lacks are applied first.
@@ -176,6 +176,10 @@ export function segmentsToMeasure(lists: Record<string, string>): Array<{ label:
     {
       label: 'lista OU engajamento: está em Clientes OU nunca abriu',
       tree: any(list('Clientes'), engagement('never_opened')),
+    },
+    {
+      label: 'conjuntos em OU: está em Clientes OU está em VIP OU abriu alguma das últimas 5',
+      tree: any(list('Clientes'), list('VIP'), engagement('opened_any', 5)),
     },
     {
       label: 'lista E engajamento: está em Clientes E nunca abriu',

@@ -580,8 +580,9 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       // A tree that is one set: counted from the set alone.
       { tree: all(inList(a)), sets: 1, rest: false },
       { tree: any(all(points('number_gt', '10'))), sets: 1, rest: false },
-      // Sets only: their union, no pass over the contacts; the same set twice.
+      // Sets only: their union, no pass over the contacts; the same set twice; more sets than the anti-joins take.
       { tree: any(inList(a), birthday), sets: 2, rest: false },
+      { tree: any(inList(a), inList(b), birthday, points('number_gt', '200')), sets: 4, rest: false },
       { tree: any(birthday, all(birthday)), sets: 2, rest: false },
       // The bench's row: the month's typed values, and the contacts of the other branch outside them.
       { tree: any(birthday, all(recife, neverOpened)), sets: 1, rest: true },
