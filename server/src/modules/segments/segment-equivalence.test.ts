@@ -15,9 +15,9 @@ import { pgTextArray } from '../../db/pg-text-array';
 import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { deleteContacts } from '../contacts/delete-contacts';
 import { eraseContact } from '../contacts/erase-contact';
-import { compileSegment, compileSegmentPredicate } from './compile-segment';
+import { type CompiledSegment, compileSegment, compileSegmentPredicate } from './compile-segment';
 import { foldEngagement } from './segment-engagement';
-import { countSegment, previewSegment, segmentContextFor, segmentCountQuery } from './segments';
+import { countSegment, previewSegment, segmentContextFor, segmentCountQuery, smallestSetsFirst } from './segments';
 import { compilePreviousSegment } from './testing/previous-segment-compiler';
 import { all, any } from './testing/segment-trees';
 
@@ -657,6 +657,29 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       const ctx = await segmentContextFor(db, user.accountId, [whole], recentSentCampaignIds, new Date());
       expect(compileSegment(whole, ctx).countSplit, JSON.stringify(whole)).toBeUndefined();
       await compareTree(user.accountId, whole);
+    }
+  });
+
+  it("a count takes a union's sets smallest first by the planner's estimate, and counts the same", async () => {
+    const [a] = listIds as [string];
+    const inList = { type: 'list', operator: 'in', listId: a } as SegmentCondition;
+    const noOne = {
+      type: 'field',
+      field: { custom: 'pontos' },
+      operator: 'number_gt',
+      value: '999999999',
+    } as SegmentCondition;
+    await db.execute(sql`analyze list_memberships`);
+    await db.execute(sql`analyze contact_field_values`);
+    for (const tree of [any(inList, noOne), any(noOne, inList)]) {
+      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
+      const compiled = compileSegment(tree, ctx, { count: true });
+      const ordered = await smallestSetsFirst(db, compiled);
+      const setsOf = (segment: CompiledSegment) => (segment.countSplit?.of === 'union' ? segment.countSplit.sets : []);
+      const [first, second] = setsOf(compiled);
+      const typedFirst = tree.conditions[0] === noOne;
+      expect(setsOf(ordered), JSON.stringify(tree)).toEqual(typedFirst ? [first, second] : [second, first]);
+      expect((await compareTree(user.accountId, tree)).length).toBeGreaterThan(0);
     }
   });
 
