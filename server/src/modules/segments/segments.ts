@@ -394,7 +394,7 @@ function countUnion(sets: SQL[]): SQL {
     const outside = before.length === 0 ? sql`` : sql` where ${sql.join(before, sql` and `)}`;
     return sql`(select count(*) from (${set}) s${outside})`;
   });
-  return sql`(${sql.join(terms, sql` + `)})`;
+  return terms.length === 1 ? (terms[0] as SQL) : sql`(${sql.join(terms, sql` + `)})`;
 }
 
 /**
