@@ -63,16 +63,17 @@ export interface CompiledSegment {
  * condition selects), each a query of `contact_id`s of existing contacts of the account, each contact once:
  * - `union`: a top-level OU some of whose branches are sets, or a tree that is one set — those sets' union, plus
  *   the contacts `rest` (the tree of the other branches) selects outside all of them;
- * - `outside`: a tree that is the contacts outside one set — the account's contacts less the set; with `unless`, a
- *   top-level OU whose engagement branches pass a contact without a row ("nunca abriu") — less only the set's
- *   contacts that none of the other branches selects (one of `sets`, or `rest`);
+ * - `outside`: a tree that is the contacts outside one set, or (a top-level E of such conditions) outside all of
+ *   `sets` — the account's contacts less their union; with `unless`, a top-level OU whose engagement branches pass a
+ *   contact without a row ("nunca abriu") — the contacts outside its one set of rows, less only those rows' contacts
+ *   that none of the other branches selects (one of `unless.sets`, or `unless.rest`);
  * - `intersection`: a top-level E of sets and status conditions — the sets' intersection, less its contacts in any
  *   of the sets `outside` ("não está em VIP", "nunca abriu") and those whose status `statusFails` (a boolean over
  *   `c`; absent without status conditions).
  */
 export type CountSplit =
   | { of: 'union'; sets: SQL[]; rest?: CompiledSegment }
-  | { of: 'outside'; set: SQL; unless?: { sets: SQL[]; rest?: CompiledSegment } }
+  | { of: 'outside'; sets: SQL[]; unless?: { sets: SQL[]; rest?: CompiledSegment } }
   | { of: 'intersection'; sets: SQL[]; outside: SQL[]; statusFails?: SQL };
 
 /**
@@ -139,7 +140,7 @@ function splitSetBranches(
   if (top.type !== 'group') {
     const set = conditionSet(top, ctx);
     if (!set) return undefined;
-    return set.outside ? { of: 'outside', set: set.set.query() } : { of: 'union', sets: [set.set.query()] };
+    return set.outside ? { of: 'outside', sets: [set.set.query()] } : { of: 'union', sets: [set.set.query()] };
   }
   // A count of lists and status only is already merged in contact id order (segments.ts), set by set.
   if (merged || top.conditions.length < 2) return undefined;
@@ -177,7 +178,7 @@ function splitSetBranches(
       // session 24).
       return {
         of: 'outside',
-        set: engagementSet(ctx, `not-${key}`, sql`not ${test}`).query(),
+        sets: [engagementSet(ctx, `not-${key}`, sql`not ${test}`).query()],
         unless: { sets, rest: restOf(rest) },
       };
     }
@@ -222,7 +223,9 @@ function intersectSetConjuncts(top: SegmentGroup, ctx: SegmentContext): CountSpl
       (set.outside ? outside : sets).set(set.set.key, set.set.query());
       return true;
     });
-  if (!conjuncts(top) || sets.size === 0) return undefined;
+  if (!conjuncts(top)) return undefined;
+  // Only sets the contact is outside of ("não está em VIP E nunca abriu"): the contacts outside their union.
+  if (sets.size === 0) return statuses.length === 0 ? { of: 'outside', sets: [...outside.values()] } : undefined;
   const passes = statuses.map((c) =>
     compileCondition(c, ctx, new ContactSets('exists'), new FieldTexts(), true, false),
   );

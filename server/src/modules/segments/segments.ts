@@ -298,17 +298,10 @@ export function segmentCountQuery(accountId: string, segment: CompiledSegment): 
   }
   switch (split.of) {
     case 'outside': {
-      // The account's contacts (their count's delta rows, contact-counts.ts) less the set's contacts — but for
-      // those the other branches select (anti-joins); `count_rows` tells countSegment when to fold the rows.
-      const kept =
-        split.unless?.sets.map((set) => sql`not exists (select 1 from (${set}) k where k.contact_id = s.contact_id)`) ??
-        [];
-      const rest = split.unless?.rest;
-      if (rest) {
-        kept.push(sql`not exists (select 1 from ${rest.contacts} ${rest.joins}
-                                   where c.id = s.contact_id and c.account_id = ${accountId} and ${rest.where})`);
-      }
-      const inside = sql`(select count(*) from (${split.set}) s${kept.length === 0 ? sql`` : sql` where ${sql.join(kept, sql` and `)}`})`;
+      // The account's contacts (their count's delta rows, contact-counts.ts) less the sets' union — or, with
+      // `unless`, less only the contacts of its one set that the other branches do not select; `count_rows` tells
+      // countSegment when to fold the delta rows.
+      const inside = split.unless ? countExcept(accountId, split.sets, split.unless) : countUnion(split.sets);
       return sql`select (t.contacts - ${inside})::int as n, t.count_rows from ${accountContactCountSql(accountId)} t`;
     }
     case 'intersection': {
@@ -352,15 +345,32 @@ export function segmentCountQuery(accountId: string, segment: CompiledSegment): 
  */
 const UNION_BY_ANTI_JOINS_UP_TO = 3;
 
+/** How many contacts of the one set in `sets` none of `unless.sets` holds and `unless.rest` does not select. */
+function countExcept(accountId: string, sets: SQL[], unless: { sets: SQL[]; rest?: CompiledSegment }): SQL {
+  const [set, ...others] = sets;
+  if (!set || others.length > 0) throw new Error('an outside count with exceptions reads one set');
+  const kept = unless.sets.map(
+    (other) => sql`not exists (select 1 from (${other}) k where k.contact_id = s.contact_id)`,
+  );
+  const rest = unless.rest;
+  if (rest) {
+    kept.push(sql`not exists (select 1 from ${rest.contacts} ${rest.joins}
+                               where c.id = s.contact_id and c.account_id = ${accountId} and ${rest.where})`);
+  }
+  return sql`(select count(*) from (${set}) s${kept.length === 0 ? sql`` : sql` where ${sql.join(kept, sql` and `)}`})`;
+}
+
 /**
- * The segment with its union's sets (2 to UNION_BY_ANTI_JOINS_UP_TO of them) ordered by the planner's estimate of
+ * The segment with the sets of its union (or of the union it counts outside of), 2 to UNION_BY_ANTI_JOINS_UP_TO of
+ * them, ordered by the planner's estimate of
  * their rows, smallest first: countUnion hashes the sets before each term, and a small set hashed first spares
  * the big ones a hash ("Clientes OU VIP OU abriu 5" measured 0.6–0.8 of the user's order in psql, docs/benchmarks.md
  * session 24). One EXPLAIN per set, no rows read.
  */
 export async function smallestSetsFirst(db: Db, segment: CompiledSegment): Promise<CompiledSegment> {
   const split = segment.countSplit;
-  if (split?.of !== 'union' || split.sets.length < 2 || split.sets.length > UNION_BY_ANTI_JOINS_UP_TO) return segment;
+  const union = split?.of === 'union' || (split?.of === 'outside' && !split.unless);
+  if (!split || !union || split.sets.length < 2 || split.sets.length > UNION_BY_ANTI_JOINS_UP_TO) return segment;
   const sized = [];
   for (const set of split.sets) sized.push({ set, rows: await estimatedRows(db, set) });
   sized.sort((a, b) => a.rows - b.rows);
