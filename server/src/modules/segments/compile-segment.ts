@@ -223,18 +223,20 @@ function intersectSetConjuncts(top: SegmentGroup, ctx: SegmentContext): CountSpl
       (set.outside ? outside : sets).set(set.set.key, set.set.query());
       return true;
     });
-  if (!conjuncts(top)) return undefined;
-  // Only sets the contact is outside of ("não está em VIP E nunca abriu"): the contacts outside their union.
-  if (sets.size === 0) return statuses.length === 0 ? { of: 'outside', sets: [...outside.values()] } : undefined;
+  if (!conjuncts(top) || sets.size + outside.size === 0) return undefined;
   const passes = statuses.map((c) =>
     compileCondition(c, ctx, new ContactSets('exists'), new FieldTexts(), true, false),
   );
-  return {
-    of: 'intersection',
-    sets: [...sets.values()],
-    outside: [...outside.values()],
-    statusFails: passes.length === 0 ? undefined : sql`not (${sql.join(passes, sql` and `)})`,
-  };
+  const statusFails = passes.length === 0 ? undefined : sql`not (${sql.join(passes, sql` and `)})`;
+  if (sets.size === 0) {
+    // Only sets the contact is outside of ("não está em VIP E nunca abriu", "nunca abriu E inscrito"): the contacts
+    // outside their union and outside the contacts whose status fails (contacts_account_inactive_idx, a few).
+    const failing = statusFails
+      ? [sql`select c.id as contact_id from contacts c where c.account_id = ${ctx.accountId} and ${statusFails}`]
+      : [];
+    return { of: 'outside', sets: [...outside.values(), ...failing] };
+  }
+  return { of: 'intersection', sets: [...sets.values()], outside: [...outside.values()], statusFails };
 }
 
 /** The condition a branch is, through groups of one condition (E and OU of one condition are that condition). */

@@ -619,6 +619,12 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       all({ type: 'list', operator: 'not_in', listId: a }),
       any(all(neverOpened)),
       all({ type: 'list', operator: 'not_in', listId: a }, neverOpened),
+      // …and outside the contacts whose status fails the tree's status conditions.
+      all(neverOpened, { type: 'status', operator: 'is', value: 'subscribed' } as SegmentCondition),
+      all(
+        { type: 'list', operator: 'not_in', listId: b },
+        all(neverOpened, { type: 'status', operator: 'is_not', value: 'bounced' } as SegmentCondition),
+      ),
     ]) {
       const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
       expect(compileSegment(tree, ctx).countSplit?.of, JSON.stringify(tree)).toBe('outside');
@@ -650,7 +656,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       sizes.push((await compareTree(user.accountId, tree)).length);
     }
     // Not degenerate: the sets overlap the rest, and each selects some contacts but not all.
-    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length + 3 + outsideCases.length);
+    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length + 5 + outsideCases.length);
     // An OU with no set branch nor engagement branch, one whose engagement conditions are also elsewhere, an E with a
     // condition that is not a set and a count of lists and status only (merged by contact id) stay whole.
     for (const whole of [
@@ -744,12 +750,12 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     // Not degenerate: each selects some contacts but not all, but the list in and out.
     expect(sizes.at(-1)).toBe(0);
     expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length - 1);
-    // A status a subscribed contact fails, only sets the contact is outside of beside a status, an OU inside the E
-    // and a condition on the contact keep the contacts-first form.
+    // A status a subscribed contact fails (beside sets or outside sets), an OU inside the E and a condition on the
+    // contact keep the contacts-first form.
     for (const whole of [
       all(opened(3), status('is', 'bounced')),
       all(opened(3), status('is_not', 'subscribed')),
-      all(notIn(a), neverOpened, status('is', 'subscribed')),
+      all(notIn(a), neverOpened, status('is_not', 'subscribed')),
       all(opened(3), any(inList(a), inList(b))),
       all(opened(3), { type: 'subscribed_at', operator: 'in_last_days', value: '30' } as SegmentCondition),
     ]) {
