@@ -316,8 +316,7 @@ export function segmentCountQuery(accountId: string, segment: CompiledSegment): 
       const joined = sql`(${first.set}) ${first.alias} ${sql.join(joins, sql` `)}`;
       // Those in a set the tree is outside of: anti-joins.
       const outside = split.outside.map(
-        (set, i) =>
-          sql`not exists (select 1 from (${set}) ${sql.raw(`o${i + 1}`)} where ${sql.raw(`o${i + 1}`)}.contact_id = ${first.alias}.contact_id)`,
+        (set) => sql`not exists (select 1 from (${set}) o where o.contact_id = ${first.alias}.contact_id)`,
       );
       const kept = outside.length === 0 ? sql`` : sql`where ${sql.join(outside, sql` and `)}`;
       if (!split.statusFails) return sql`select count(*)::int as n from ${joined} ${kept}`;
