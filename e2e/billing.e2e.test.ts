@@ -157,6 +157,13 @@ describe.skipIf(!CHROMIUM_PATH)('prepaid balance and Pix top-up in Chromium', ()
       .getByRole('alertdialog', { name: 'Bloquear o acesso?' })
       .getByRole('button', { name: 'Continuar' })
       .click();
+    // The action's toast first: a refusal fails here with its own message, not as a missing badge.
+    const blockOutcome = operator
+      .getByText('Acesso bloqueado', { exact: true })
+      .or(operator.getByText('Não foi possível alterar o acesso', { exact: false }))
+      .first();
+    await blockOutcome.waitFor();
+    expect(await blockOutcome.textContent()).toBe('Acesso bloqueado');
     await person.getByText('Bloqueado', { exact: true }).waitFor();
     await operator.screenshot({ path: join(RESULTS, 'admin-user-blocked-1280.png'), fullPage: true });
     await customer.goto('/dashboard/lists');

@@ -26,19 +26,21 @@ export function AccountMembers({ accountId }: { accountId: string }) {
   return (
     <section className="space-y-2">
       <h4 className="font-semibold text-slate-900">{t('admin.members.title')}</h4>
-      {query.isPending ? (
-        <Spinner label={t('common.loading')} />
-      ) : query.isError ? (
+      {query.isError ? (
         <p role="alert" className="text-sm text-red-700">
           {t('admin.members.loadFailed')}
         </p>
-      ) : (
+      ) : null}
+      {query.data ? (
+        // Kept on screen when a later refetch fails (after an action, say): the alert above says so.
         <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white">
           {query.data.map((member) => (
             <MemberItem key={member.userId} member={member} self={member.userId === session.user.id} />
           ))}
         </ul>
-      )}
+      ) : query.isPending ? (
+        <Spinner label={t('common.loading')} />
+      ) : null}
     </section>
   );
 }

@@ -1,7 +1,8 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ConfirmDialog } from '@/app/confirm-dialog';
 import { configureApiClient } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
 import { SESSION_QUERY_KEY } from '@/lib/session';
 import '@/lib/i18n/app-messages';
 import { renderWithProviders, testQueryClient } from '@/test/render';
@@ -53,8 +54,12 @@ const alert = {
 let restore: () => void = () => {};
 afterEach(() => restore());
 
-function renderAdmin(session: object = operatorSession) {
+function renderAdmin(
+  session: object = operatorSession,
+  { membersFailAfterFirst = false, client = testQueryClient() } = {},
+) {
   const calls: Array<{ path: string; method: string; body: unknown }> = [];
+  let membersReads = 0;
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = String(input);
     const method = init?.method ?? 'GET';
@@ -80,6 +85,8 @@ function renderAdmin(session: object = operatorSession) {
     if (path === '/api/admin/accounts/acc-1/adjustments') return Response.json({ id: 'l1' }, { status: 201 });
     if (path === '/api/admin/accounts/acc-1/price') return Response.json({ ok: true });
     if (path === '/api/admin/operators/u9' && method === 'DELETE') return Response.json({ removed: true });
+    if (path === '/api/admin/accounts/acc-1/members' && membersFailAfterFirst && ++membersReads > 1)
+      return Response.json({ error: 'forbidden', message: 'Acesso negado' }, { status: 403 });
     if (path === '/api/admin/accounts/acc-1/members')
       return Response.json({
         members: [
@@ -130,7 +137,6 @@ function renderAdmin(session: object = operatorSession) {
     return Response.json({ topups: [] });
   });
   restore = configureApiClient({ fetch });
-  const client = testQueryClient();
   client.setQueryData(SESSION_QUERY_KEY, session);
   renderWithProviders(
     <>
@@ -283,6 +289,26 @@ describe('AdminPage', () => {
     await vi.waitFor(() =>
       expect(calls.find((c) => c.path === '/api/admin/users/u2/enable')?.body).toEqual({ reason: 'Senha trocada' }),
     );
+  });
+
+  it("keeps an account's people on screen when the refetch after an action fails, and says so", async () => {
+    // The back office refetches through the app's own cache after an action (refreshAdmin).
+    renderAdmin(operatorSession, { membersFailAfterFirst: true, client: queryClient });
+    onTestFinished(() => queryClient.clear());
+    const row = (await screen.findByText('Padaria Pão Quente', undefined, SLOW)).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: 'Gerenciar' }));
+    const owner = (await screen.findByText('Dono', undefined, SLOW)).closest('li') as HTMLElement;
+    fireEvent.click(within(owner).getByRole('button', { name: 'Bloquear acesso' }));
+    fireEvent.change(within(owner).getByLabelText('Motivo'), { target: { value: 'Envio de spam' } });
+    fireEvent.click(within(owner).getByRole('button', { name: 'Bloquear acesso' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog', { name: 'Bloquear o acesso?' })).getByRole('button', {
+        name: 'Continuar',
+      }),
+    );
+    expect(await screen.findByText('Não foi possível carregar as pessoas desta conta.', undefined, SLOW)).toBeTruthy();
+    expect(screen.getByText('Dono')).toBeTruthy();
+    expect(screen.getByText('Caixa')).toBeTruthy();
   });
 
   it('lists operators and grants and removes the role with a reason', async () => {
