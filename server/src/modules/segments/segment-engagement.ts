@@ -46,7 +46,7 @@ export async function foldEngagement(db: Db, accountId: string, campaignIds: rea
                             case when bool_or(e.kind = 'open') then k.at end,
                             case when bool_or(e.kind = 'click') then k.id end,
                             case when bool_or(e.kind = 'click') then k.at end,
-                            null::uuid, null::timestamptz, bool_or(e.kind = 'open'))::segment_engagement as f
+                            null::uuid, null::timestamptz, bool_or(e.kind = 'open'))::segment_engagement_fact as f
                       from (select id, coalesce(started_at, '-infinity') as at from campaigns where id = ${id}) k
                       join message_events e on e.campaign_id = k.id
                      where e.kind in ('open', 'click') and not e.machine and e.contact_id is not null

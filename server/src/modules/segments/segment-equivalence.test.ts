@@ -298,7 +298,13 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       if (newer(e.campaign_id, facts[kind])) facts[kind] = e.campaign_id;
       newest.set(e.contact_id, facts);
     }
-    return [...newest.entries()]
+    // Every contact of the account has its row (the contact's segment row, migration 0066), mailed or not.
+    const contacts = await queryRows<{ id: string }>(
+      db,
+      sql`select id::text from contacts where account_id = ${user.accountId}`,
+    );
+    return contacts
+      .map(({ id }) => [id, newest.get(id) ?? {}] as const)
       .map(([contact, f]) => `${contact} ${f.open ?? '-'} ${f.click ?? '-'} ${f.delivered ?? '-'} ${f.ever === true}`)
       .sort();
   };
@@ -325,6 +331,10 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     expect(columns.some(([, open, click]) => open !== '-' && click === '-')).toBe(true);
     // Mailed contacts who never opened nor clicked have a row too, and openers whose last delivery is newer.
     expect(columns.some(([, open, click, delivered]) => open === '-' && click === '-' && delivered !== '-')).toBe(true);
+    // So do contacts never mailed.
+    expect(columns.some(([, open, click, delivered, ever]) => [open, click, delivered, ever].join() === '-,-,-,false')).toBe(
+      true,
+    );
     expect(columns.some(([, open, , delivered]) => open !== '-' && delivered !== open)).toBe(true);
     expect(await storedEngagement()).toEqual(expected);
   });
@@ -335,8 +345,9 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
       ...migrationInserts('0044_segment_engagement.sql', 'segment_engagement'),
       ...migrationInserts('0047_segment_engagement_delivered.sql', 'segment_engagement'),
       ...migrationInserts('0049_segment_engagement_ever_opened.sql', 'segment_engagement'),
+      ...migrationInserts('0066_segment_rows.sql', 'segment_engagement'),
     ];
-    expect(statements).toHaveLength(4);
+    expect(statements).toHaveLength(5);
     await db.execute(sql`delete from segment_engagement_folds`);
     await db.execute(sql`delete from segment_engagement`);
     for (const statement of statements) await db.execute(sql.raw(statement));

@@ -1,4 +1,5 @@
 import type { SegmentGroup } from '@carteiro/shared';
+import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
@@ -56,6 +57,20 @@ export const segmentEngagement = pgTable(
      * column check instead of a second hash of every opener (migration 0049).
      */
     everOpened: boolean('ever_opened').notNull().default(false),
+    // The contact's side of the row (migration 0066, ADR 0043), kept by the triggers on contacts and
+    // list_memberships in the writer's own transaction: what a count's conditions read, already lowered or typed.
+    contactStatus: text('contact_status'),
+    contactCreatedAt: timestamp('contact_created_at', { withTimezone: true }),
+    emailLower: text('email_lower'),
+    nameLower: text('name_lower'),
+    /** Each custom field's text, lower-cased (a count's text conditions compare lower-cased values). */
+    fieldTexts: jsonb('field_texts').$type<Record<string, string | null>>().notNull().default({}),
+    /** The fields that read as a number (contact_field_number), as JSON numbers. */
+    fieldNumbers: jsonb('field_numbers').$type<Record<string, number>>().notNull().default({}),
+    /** The fields that read as a date (contact_field_day), as AAAA-MM-DD. */
+    fieldDays: jsonb('field_days').$type<Record<string, string>>().notNull().default({}),
+    /** The lists the contact is subscribed to, in id order. */
+    listIds: uuid('list_ids').array().notNull().default(sql`'{}'::uuid[]`),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.contactId] })],
 );
