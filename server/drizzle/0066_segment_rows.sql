@@ -80,8 +80,15 @@ CREATE TRIGGER "contacts_segment_rows_update" AFTER UPDATE ON "contacts"
   EXECUTE FUNCTION "segment_rows_update"();
 --> statement-breakpoint
 -- A membership written or deleted: its contact's lists again, where they changed (a deleted contact has no row).
+-- The rows are locked first, in key order, by a statement of their own: the UPDATE then starts after any other
+-- transaction writing the same contact's memberships has committed, and reads its memberships too — read in the
+-- UPDATE alone, two concurrent subscriptions to two lists each wrote the lists it saw, and one list was lost.
 CREATE FUNCTION "segment_rows_lists"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
+  PERFORM 1 FROM segment_engagement g
+    WHERE (g.account_id, g.contact_id) IN (SELECT c.account_id, c.id FROM contacts c
+                                            WHERE c.id IN (SELECT m.contact_id FROM changed_memberships m))
+    ORDER BY g.account_id, g.contact_id FOR UPDATE OF g;
   UPDATE segment_engagement g SET list_ids = l.ids
     FROM (SELECT c.account_id, c.id, segment_list_ids(c.id) AS ids
             FROM contacts c
@@ -165,3 +172,6 @@ ON CONFLICT (account_id, contact_id) DO UPDATE SET
   contact_status = excluded.contact_status, contact_created_at = excluded.contact_created_at,
   email_lower = excluded.email_lower, name_lower = excluded.name_lower, field_texts = excluded.field_texts,
   field_numbers = excluded.field_numbers, field_days = excluded.field_days, list_ids = excluded.list_ids;
+--> statement-breakpoint
+-- The backfill rewrote every row: the table once more in key order, without the dead versions (as migration 0051).
+CLUSTER "segment_engagement" USING "segment_engagement_account_id_contact_id_pk";

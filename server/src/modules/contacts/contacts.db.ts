@@ -54,13 +54,6 @@ export const contacts = pgTable(
     // and forms write 'subscribed', which this partial index leaves out: no index write per imported row (a full
     // (account_id, status) index was one more write on the import's hot path, and useless for 'subscribed',
     // which is most of an account — that filter walks contacts_account_created_idx).
-    // The account's contacts in id order with the columns a segment of lists, status and subscription dates reads:
-    // such a count is an index-only scan merged with each list's members (list_memberships_subscribed_idx, also
-    // in contact id order) instead of hashing them (compile-segment.ts, docs/benchmarks.md session 12). Its
-    // predicate always holds (no status is empty): it is there so that only a query stating it can use the index.
-    // Without it, the import's `account_id = … and email = …` look-up chose this index whenever the statistics
-    // were stale (a new account, PGlite's missing autovacuum) and read every contact of the account per row.
-    index('contacts_account_id_idx').on(t.accountId, t.id, t.status, t.createdAt).where(sql`${t.status} <> ''`),
     index('contacts_account_inactive_idx')
       .on(t.accountId, t.status, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.status} <> 'subscribed'`),

@@ -27,54 +27,36 @@ export interface SegmentContext {
 }
 
 /**
- * A compiled segment for a query over `contacts c`: `joins` (LEFT JOINs, possibly empty) go right after
- * `from contacts c`, `where` is a boolean over `c` and those joins. A set of contacts the tree names (a list's
- * subscribed members, everyone who ever opened) is tested in one of two
- * ways. Directly under the top-level E it is an EXISTS / NOT EXISTS, which the planner turns into a hash semi- or
- * anti-join. Inside an OU (or below one) it is one LEFT JOIN of the set, however often the tree names it: the
- * planner hashes it once and each test is a column check that costs the same inside any nesting — where a
- * correlated sub-query would be one probe per contact (the 2.6 s of "aniversário OU (… E nunca abriu)" at 1M
- * contacts, docs/benchmarks.md "Segments"). The opened/clicked/não abriu conditions over the last N campaigns,
- * wherever they are, read one LEFT JOIN of the contact's segment_engagement row (its newest opened, clicked and
- * delivered sent campaigns).
+ * A compiled segment for a query over `c`: `contacts` is what the query reads the contacts from (`contacts c`, or
+ * for a count their segment rows, compileRows), `joins` (LEFT JOINs, possibly empty) go right after it, `where` is
+ * a boolean over `c` and those joins. A set of contacts the tree names (a list's subscribed members, everyone who
+ * ever opened) is tested in one of two ways. Directly under the top-level E it is an EXISTS / NOT EXISTS, which
+ * the planner turns into a hash semi- or anti-join. Inside an OU (or below one) it is one LEFT JOIN of the set,
+ * however often the tree names it: the planner hashes it once and each test is a column check that costs the same
+ * inside any nesting — where a correlated sub-query would be one probe per contact. The opened/clicked/não abriu
+ * conditions over the last N campaigns, wherever they are, read one LEFT JOIN of the contact's segment_engagement
+ * row (its newest opened, clicked and delivered sent campaigns).
  */
 export interface CompiledSegment {
-  /**
-   * What the query reads the contacts from, as `c`: `contacts c`, or — for a count whose tree reads a field's text
-   * more than once (FieldTexts) — a sub-query of them that computes each such text once per contact.
-   */
   contacts: SQL;
   joins: SQL;
   where: SQL;
   /** Whether the query reads contact sets: it must then run with nested loops off (see segments.ts). */
   hasSets: boolean;
-  /**
-   * Whether the tree names a list and every condition is a list, a status or a subscription date: the query reads
-   * of a contact only what contacts_account_id_idx holds, in id order, and each set is a list's members in id order
-   * too — a count runs as merge joins of index-only scans (see segments.ts).
-   */
-  listsAndStatusOnly: boolean;
-  /** How a count (segmentCountQuery) reads the tree's contact sets without every contact, when it can (CountSplit). */
-  countSplit?: CountSplit;
+  /** A count of a tree that is one contact set: the set alone (segmentCountQuery), never every contact. */
+  countSet?: CountedSet;
 }
 
 /**
- * A count of contact sets (a list's members, a custom field's typed range, segment_engagement's rows an engagement
- * condition selects), each a query of `contact_id`s of existing contacts of the account, each contact once:
- * - `union`: a top-level OU some of whose branches are sets, or a tree that is one set — those sets' union, plus
- *   the contacts `rest` (the tree of the other branches) selects outside all of them;
- * - `outside`: a tree that is the contacts outside one set, or (a top-level E of such conditions) outside all of
- *   `sets` — the account's contacts less their union; with `unless`, a top-level OU whose engagement branches pass a
- *   contact without a row ("nunca abriu") — the contacts outside its one set of rows, less only those rows' contacts
- *   that none of the other branches selects (one of `unless.sets`, or `unless.rest`);
- * - `intersection`: a top-level E of sets and status conditions — the sets' intersection, less its contacts in any
- *   of the sets `outside` ("não está em VIP", "nunca abriu") and those whose status `statusFails` (a boolean over
- *   `c`; absent without status conditions).
+ * A tree that is one contact set — a list's members, a custom field's typed range, segment_engagement's rows an
+ * engagement condition selects: a query of `contact_id`s of existing contacts of the account, each once — or the
+ * contacts outside it (`outside`: "não está em VIP", "nunca abriu"). Counted from the set's own index or rows
+ * ("está em Clientes", 600k members: an index-only count), or as the account's contacts less the set (ADR 0042).
  */
-export type CountSplit =
-  | { of: 'union'; sets: SQL[]; rest?: CompiledSegment }
-  | { of: 'outside'; sets: SQL[]; unless?: { sets: SQL[]; rest?: CompiledSegment } }
-  | { of: 'intersection'; sets: SQL[]; outside: SQL[]; statusFails?: SQL };
+export interface CountedSet {
+  set: SQL;
+  outside: boolean;
+}
 
 /**
  * Compiles a validated condition tree (shared segmentTreeSchema) into a query shape over the contact alias `c`
@@ -83,160 +65,63 @@ export type CountSplit =
  * in custom fields are text: a value that does not look like one simply does not match (no cast can fail — the
  * casts are guarded by a check of the text's shape); contacts keeps them typed in contact_field_values (ADR 0039),
  * which a number/date condition on a custom field reads where that is cheaper than the parse (typedFieldSet).
+ *
+ * A count (`count`) reads, by the tree: one set alone (countSet); the contacts, when every condition reads the
+ * contact's own columns as they are (readsContactAlone); otherwise the contacts' segment rows (compileRows).
  */
 export function compileSegment(
   tree: SegmentGroup,
   ctx: SegmentContext,
   { count = false }: { count?: boolean } = {},
 ): CompiledSegment {
-  const texts = new FieldTexts();
-  const compiled = compileJoined(tree, ctx, texts, count);
-  // A count reads once per contact each field text the tree repeats where every contact gets to it, or parses
-  // (FieldTexts): compiled again with those projected, when there are any.
-  const repeated = count ? texts.repeated() : new Set<string>();
-  return repeated.size === 0 ? compiled : compileJoined(tree, ctx, new FieldTexts(repeated), count);
+  const compiled = compileJoined(tree, ctx);
+  if (!count) return compiled;
+  const top = onlyCondition(tree);
+  const one = top.type === 'group' ? undefined : conditionSet(top, ctx);
+  if (one) return { ...compiled, countSet: { set: one.set.query(), outside: one.outside } };
+  return readsContactAlone(tree) ? compiled : compileRows(tree, ctx);
 }
 
-function compileJoined(tree: SegmentGroup, ctx: SegmentContext, texts: FieldTexts, count: boolean): CompiledSegment {
+function compileJoined(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
   const rowJoined = readsEngagementRow(tree);
   const nestedOnly = rowJoined && !conjunctReadsEngagementRow(tree, true);
   const flagged = nestedOnly && engagementGroups(tree, true) === 1;
   const sets = new ContactSets('join', rowJoined, flagged, nestedOnly && !flagged);
-  const where = compileGroup(tree, ctx, sets, texts, true);
-  // Only a tree that names a list has a set to merge; without one the count reads the contacts alone, as before.
-  const mergeable = sets.named && listsAndStatusOnly(tree);
+  const where = compileGroup(tree, ctx, sets, true);
+  return { contacts: sql`contacts c`, joins: sets.joins(ctx), where, hasSets: sets.named };
+}
+
+/**
+ * A count over the contacts' segment rows (segment_engagement, migration 0066, ADR 0043): one row per contact with
+ * its status, creation, lower-cased texts, typed fields, subscribed lists and engagement, so every condition is a
+ * test of that row — no join, no parse, no lower() per count. On the contacts, each set the tree names was a hash
+ * (of up to every contact) that every contact probed, and each field text was looked up, lowered or parsed per
+ * contact: the worst nesting at 1M measured 1.8–2.9 s that way and 0.22–0.24 of that on the rows; an OU or E of
+ * sets 0.37–0.64 (docs/benchmarks.md, session 25). `c` is the row's contact columns under the contacts' names (a
+ * lateral projection the planner flattens into the scan), so a count reads it as it reads contacts.
+ */
+function compileRows(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
   return {
-    contacts: texts.contacts(),
-    joins: sets.joins(ctx),
-    // `status <> ''` (always true) is contacts_account_id_idx's predicate: stated, it lets such a count read that
-    // index, which no other query may use (contacts.db.ts). Not `is not null`: PostgreSQL 17 (PGlite) drops that
-    // on a NOT NULL column before matching partial indexes.
-    where: mergeable ? sql`(c.status <> '' and ${where})` : where,
-    hasSets: sets.named,
-    listsAndStatusOnly: mergeable,
-    countSplit: splitSetBranches(tree, ctx, mergeable, count),
+    contacts: sql`segment_engagement g cross join lateral (select g.contact_id as id, g.account_id as account_id,
+                    g.contact_status as status, g.contact_created_at as created_at) c`,
+    joins: sql``,
+    where: compileGroup(tree, ctx, new ContactSets('row'), true),
+    hasSets: false,
   };
 }
 
 /**
- * A top-level OU's branches that are each one contact set are counted apart: the account's contacts in their union
- * (read from the sets' own indexes, never from contacts), plus the contacts the other branches select that are in
- * none of them (a count of disjoint parts is the count of the OU). In the OU form every contact probes every set's
- * hash before the OU's filter can decide anything — "aniversário este mês OU (cidade começa com "Rec" E nunca
- * abriu)" spent ~170 ms per worker probing the month's 82k rows with each of 1M contacts and ~320 ms probing the
- * 500k first opens. Split, the month's rows are counted from their index and only the contacts the other branch's
- * own conditions pass ("Rec", a fifth) probe anything: 0.6× the time at 1M (docs/benchmarks.md, session 15).
- * A tree that is one set is counted from the set alone ("está em Clientes", 600k members: an index-only count
- * instead of merging them with every contact); one that is the contacts outside a set ("não está em VIP", "nunca
- * abriu") as the account's contacts minus the set. A top-level E of sets and statuses: intersectSetConjuncts. ADR 0042.
+ * Whether every condition reads the contact's own columns as they are — a status, a subscription date, a text
+ * compared without lower() (a value without letters, or empty / not empty) — so the contacts, narrower than the
+ * segment rows, are the cheaper pass ("nome contém 99": 96 ms on contacts, 1.2–1.3× that on the rows at 1M).
  */
-function splitSetBranches(
-  tree: SegmentGroup,
-  ctx: SegmentContext,
-  merged: boolean,
-  count: boolean,
-): CountSplit | undefined {
-  const top = onlyCondition(tree);
-  if (top.type !== 'group') {
-    const set = conditionSet(top, ctx);
-    if (!set) return undefined;
-    return set.outside ? { of: 'outside', sets: [set.set.query()] } : { of: 'union', sets: [set.set.query()] };
-  }
-  // A count of lists and status only is already merged in contact id order (segments.ts), set by set.
-  if (merged || top.conditions.length < 2) return undefined;
-  if (top.match === 'all') return intersectSetConjuncts(top, ctx);
-  const sets: SQL[] = [];
-  const rest: Array<SegmentCondition | SegmentGroup> = [];
-  const engagement: EngagementCondition[] = [];
-  for (const branch of top.conditions) {
-    const only = onlyCondition(branch);
-    if (only.type === 'engagement') {
-      engagement.push(only);
-      continue;
-    }
-    const set = only.type === 'group' ? undefined : conditionSet(only, ctx);
-    if (set && !set.outside) sets.push(set.set.query());
-    else rest.push(branch);
-  }
-  // The OU's engagement branches are one set: the rows their OU over the contact's row passes ("abriu alguma OU
-  // clicou em alguma"). When one of them passes a contact without a row ("nunca abriu"), the OU is the contacts
-  // outside the rows it fails, plus those of them the other branches select. Not when the tree has engagement
-  // conditions elsewhere too (the rest would hash segment_engagement a second time): they then stay in the rest.
-  const tests = engagement.map((c) => engagementRowTest(c, ctx));
-  const restOf = (conditions: Array<SegmentCondition | SegmentGroup>) =>
-    conditions.length === 0 ? undefined : compileSegment({ type: 'group', match: 'any', conditions }, ctx, { count });
-  if (engagement.length > 0 && countEngagement(top) === engagement.length) {
-    const key = `any:${JSON.stringify(engagement.map((c) => [c.operator, c.campaigns ?? 5]))}`;
-    const test = sql`(${sql.join(
-      tests.map((t) => t.test),
-      sql` or `,
-    )})`;
-    if (tests.some((t) => t.missing)) {
-      // "cidade = Recife OU não abriu nenhuma das últimas 3 OU nunca abriu": the account's contacts (their count's
-      // delta rows) less the openers whose row fails both engagement branches and who are not in Recife — where the
-      // OU form had each of 1M contacts probe a hash of those 500k rows: 0.77–0.92× the time (docs/benchmarks.md,
-      // session 24).
-      return {
-        of: 'outside',
-        sets: [engagementSet(ctx, `not-${key}`, sql`not ${test}`).query()],
-        unless: { sets, rest: restOf(rest) },
-      };
-    }
-    sets.push(engagementSet(ctx, key, test).query());
-  } else {
-    rest.push(...engagement);
-  }
-  if (sets.length === 0) return undefined;
-  return { of: 'union', sets, rest: restOf(rest) };
-}
-
-type StatusCondition = Extract<SegmentCondition, { type: 'status' }>;
-
-/**
- * A top-level E whose conjuncts (through nested Es and groups of one condition) are all sets a contact is in, at
- * least one, sets it is outside ("não está em VIP", "nunca abriu"), or status conditions that a subscribed contact
- * passes, is counted as the intersection of the sets it is in — their rows joined, never the account's contacts —
- * less the contacts in it that are in a set it is outside (anti-joins: "está em Clientes E nunca abriu" hashed
- * Clientes' 600k members and 500k openers' rows for each of 1M contacts: 0.56 / 0.63× the time p50 / p95 at 1M;
- * docs/benchmarks.md, session 24) or whose status fails those conditions, read from
- * contacts_account_inactive_idx (the contacts not subscribed): "pontos > 250 E situação inscrito E clicou em alguma
- * das últimas 3" read 1M contacts to check a status that 5 % of them fail; the intersection and a hash of those
- * 50k took 0.65× the time (docs/benchmarks.md, session 17). A status condition a subscribed contact fails ("não é
- * inscrito") selects from that small index itself, and the contacts-first form keeps it; so does any other
- * condition. The tree is already validated by compileGroup (the account's own lists and fields).
- */
-function intersectSetConjuncts(top: SegmentGroup, ctx: SegmentContext): CountSplit | undefined {
-  const sets = new Map<string, SQL>();
-  const outside = new Map<string, SQL>();
-  const statuses: StatusCondition[] = [];
-  const conjuncts = (group: SegmentGroup): boolean =>
-    group.conditions.every((branch) => {
-      const only = onlyCondition(branch);
-      if (only.type === 'group') return only.match === 'all' && conjuncts(only);
-      if (only.type === 'status') {
-        statuses.push(only);
-        // "é inscrito" or "não é <other>": a subscribed contact passes it.
-        return (only.operator === 'is') === (only.value === 'subscribed');
-      }
-      const set = conditionSet(only, ctx);
-      if (!set) return false;
-      (set.outside ? outside : sets).set(set.set.key, set.set.query());
-      return true;
-    });
-  if (!conjuncts(top) || sets.size + outside.size === 0) return undefined;
-  const passes = statuses.map((c) =>
-    compileCondition(c, ctx, new ContactSets('exists'), new FieldTexts(), true, false),
-  );
-  const statusFails = passes.length === 0 ? undefined : sql`not (${sql.join(passes, sql` and `)})`;
-  if (sets.size === 0) {
-    // Only sets the contact is outside of ("não está em VIP E nunca abriu", "nunca abriu E inscrito"): the contacts
-    // outside their union and outside the contacts whose status fails (contacts_account_inactive_idx, a few).
-    const failing = statusFails
-      ? [sql`select c.id as contact_id from contacts c where c.account_id = ${ctx.accountId} and ${statusFails}`]
-      : [];
-    return { of: 'outside', sets: [...outside.values(), ...failing] };
-  }
-  return { of: 'intersection', sets: [...sets.values()], outside: [...outside.values()], statusFails };
+function readsContactAlone(group: SegmentGroup): boolean {
+  return group.conditions.every((c) => {
+    if (c.type === 'group') return readsContactAlone(c);
+    if (c.type === 'status' || c.type === 'subscribed_at') return true;
+    if (c.type !== 'field' || typedFieldOperator(c.operator)) return false;
+    return c.operator === 'is_empty' || c.operator === 'is_not_empty' || CASELESS_VALUE.test((c.value ?? '').trim());
+  });
 }
 
 /** The condition a branch is, through groups of one condition (E and OU of one condition are that condition). */
@@ -244,13 +129,6 @@ function onlyCondition(branch: SegmentCondition | SegmentGroup): SegmentConditio
   return branch.type === 'group' && branch.conditions.length === 1
     ? onlyCondition(branch.conditions[0] as SegmentCondition | SegmentGroup)
     : branch;
-}
-
-function countEngagement(group: SegmentGroup): number {
-  return group.conditions.reduce(
-    (n, c) => n + (c.type === 'group' ? countEngagement(c) : c.type === 'engagement' ? 1 : 0),
-    0,
-  );
 }
 
 /**
@@ -298,13 +176,6 @@ function listSet(listId: string): ContactSet {
   };
 }
 
-/** Whether every condition of the tree is a list, a status or a subscription date (CompiledSegment). */
-function listsAndStatusOnly(group: SegmentGroup): boolean {
-  return group.conditions.every((c) =>
-    c.type === 'group' ? listsAndStatusOnly(c) : c.type === 'list' || c.type === 'status' || c.type === 'subscribed_at',
-  );
-}
-
 /**
  * The same tree as ONE boolean expression over `c` alone (no joins), for a query that combines segments with
  * other sources (the campaign audience, contacts/count-recipients.ts): every set test is an EXISTS, a semi-join
@@ -312,7 +183,7 @@ function listsAndStatusOnly(group: SegmentGroup): boolean {
  * compiler, two renderings of membership).
  */
 export function compileSegmentPredicate(tree: SegmentGroup, ctx: SegmentContext): SQL {
-  return compileGroup(tree, ctx, new ContactSets('exists'), new FieldTexts(), false);
+  return compileGroup(tree, ctx, new ContactSets('exists'), false);
 }
 
 /** A set of contacts: a query selecting `contact_id`, each contact once (never null). */
@@ -337,7 +208,7 @@ class ContactSets {
    * test (engagementRow).
    */
   constructor(
-    readonly mode: 'join' | 'exists',
+    readonly mode: 'join' | 'exists' | 'row',
     private readonly rowJoined = false,
     private readonly flagged = false,
     private readonly narrow = false,
@@ -348,8 +219,15 @@ class ContactSets {
     return this.mode === 'join' && this.rowJoined && this.flagged;
   }
 
+  /** Whether the contact is subscribed to the list: its segment row's lists (`row`), or the list's members. */
+  inList(listId: string, topLevel: boolean): SQL {
+    if (this.mode === 'row') return sql`${listId}::uuid = any(g.list_ids)`;
+    return this.has(listSet(listId), topLevel);
+  }
+
   /** A boolean over `c`: is the contact in the set. `topLevel`: a conjunct of the top-level E. */
   has(set: ContactSet, topLevel: boolean): SQL {
+    if (this.mode === 'row') throw new Error('a segment row is tested by its columns, not by contact sets');
     this.named = true;
     if (this.mode === 'exists' || topLevel) {
       return sql`exists (select 1 from (${set.query()}) s where s.contact_id = c.id)`;
@@ -401,7 +279,7 @@ class ContactSets {
    * than segment_engagement (a row per mailed contact) when nothing else needs the latter.
    */
   neverOpened(ctx: SegmentContext, topLevel: boolean): SQL {
-    if (this.mode === 'join' && this.rowJoined && !(this.flagged && topLevel)) {
+    if (this.mode === 'row' || (this.mode === 'join' && this.rowJoined && !(this.flagged && topLevel))) {
       return this.engagementRow(ctx, sql`g.ever_opened is not true`, true);
     }
     return sql`not ${this.has(
@@ -426,6 +304,9 @@ class ContactSets {
    * a row, and null exactly when there is none.
    */
   private engagementRow(ctx: SegmentContext, test: SQL, missing: boolean): SQL {
+    // The segment row is `g` itself: its engagement columns are null (ever_opened false) for a contact never mailed,
+    // as a missing row's are.
+    if (this.mode === 'row') return test;
     this.named = true;
     if (this.mode === 'exists') {
       return sql`exists (select 1 from segment_engagement g where g.account_id = ${ctx.accountId}
@@ -467,70 +348,6 @@ class ContactSets {
       );
     }
     return sql.join(parts, sql` `);
-  }
-}
-
-/**
- * The field texts a compiled tree reads (a custom field's text, `lower()` of it, of the name, of the e-mail), each
- * under a key. PostgreSQL evaluates an expression every time the query names it — there is no common
- * sub-expression elimination — so a tree that tests one field five times ("cidade = …", "cidade começa com …",
- * "cidade contém …") looked the field up in the contact's jsonb and lowered it five times per contact. For a count
- * (compileSegment's `count`) a text read more than once, at least once where every contact gets to it (not below
- * an E of several conditions: the contacts-first scan evaluates it for each contact anyway) or by a number or date
- * parse, is a column of a sub-query over the contacts, computed once per contact. A parse reads its argument five or
- * six times (the planner inlines contact_field_number / contact_field_day by writing the argument into each use),
- * so a custom field parsed below Es is projected too: one jsonb look-up per contact (~0.1 µs) against five for
- * each parse that runs. Any other text read only below such Es stays inline: projected, every contact would pay for
- * its `lower()` too (~0.2 µs), where inline only those the E's cheaper conditions pass do. The
- * column is wrapped in segment_read_once (migration 0060), a VOLATILE function, so the planner neither merges the
- * sub-query into the outer query nor pushes the conditions on that column down into it (either would write the
- * expression back into each condition), then inlines it to nothing — the sub-query stays one parallel scan, and
- * conditions on the contact's own columns (account, status, dates) are still pushed down to it. Previews keep the
- * inline form: a sub-query would hide contacts_account_created_idx's order from the walk of the newest contacts.
- * The worst nesting at 1M contacts: docs/benchmarks.md, session 18.
- */
-class FieldTexts {
-  private readonly uses = new Map<string, { reads: number; everyContact: boolean; parsed: boolean }>();
-  private readonly columns = new Map<string, { column: string; expression: SQL }>();
-
-  /** `projected`: the keys to read from the sub-query's columns (none: every text inline). */
-  constructor(private readonly projected: ReadonlySet<string> = new Set()) {}
-
-  /**
-   * The text under `key`: its expression over `c`, or its column of the sub-query. `screened`: read below an E of
-   * several conditions (compileGroup), i.e. only by the contacts its cheaper siblings pass. `parsed`: read by a
-   * number or date parse.
-   */
-  read(key: string, expression: SQL, screened: boolean, parsed = false): SQL {
-    const use = this.uses.get(key) ?? { reads: 0, everyContact: false, parsed: false };
-    this.uses.set(key, {
-      reads: use.reads + 1,
-      everyContact: use.everyContact || !screened,
-      parsed: use.parsed || parsed,
-    });
-    if (!this.projected.has(key)) return expression;
-    let entry = this.columns.get(key);
-    if (!entry) {
-      entry = { column: `segment_text_${this.columns.size + 1}`, expression };
-      this.columns.set(key, entry);
-    }
-    return sql.raw(`c.${entry.column}`);
-  }
-
-  /** The keys read more than once, once at least where every contact gets to it or by a parse. */
-  repeated(): Set<string> {
-    return new Set(
-      [...this.uses].filter(([, use]) => use.reads > 1 && (use.everyContact || use.parsed)).map(([key]) => key),
-    );
-  }
-
-  /** The contacts as `c`: the table, or the sub-query that projects the texts. */
-  contacts(): SQL {
-    if (this.columns.size === 0) return sql`contacts c`;
-    const columns = [...this.columns.values()].map(
-      ({ column, expression }) => sql`segment_read_once(${expression}) as ${sql.raw(column)}`,
-    );
-    return sql`(select c.*, ${sql.join(columns, sql`, `)} from contacts c) c`;
   }
 }
 
@@ -599,7 +416,6 @@ function compileGroup(
   group: SegmentGroup,
   ctx: SegmentContext,
   sets: ContactSets,
-  texts: FieldTexts,
   topLevel: boolean,
   screened?: boolean,
 ): SQL {
@@ -613,8 +429,8 @@ function compileGroup(
       cost: costRank(c, sets.mode, conjunct, inner),
       sql:
         c.type === 'group'
-          ? compileGroup(c, ctx, sets, texts, conjunct, inner)
-          : compileCondition(c, ctx, sets, texts, conjunct, inner),
+          ? compileGroup(c, ctx, sets, conjunct, inner)
+          : compileCondition(c, ctx, sets, conjunct, inner),
     }));
   if (flagged) {
     // The group's engagement conditions together (E and OU are commutative): one set, one column check.
@@ -652,7 +468,7 @@ function compileGroup(
  */
 function costRank(
   c: SegmentCondition | SegmentGroup,
-  mode: 'join' | 'exists',
+  mode: 'join' | 'exists' | 'row',
   topLevel: boolean,
   screened: boolean,
 ): number {
@@ -667,9 +483,11 @@ function costRank(
       return 0;
     case 'list':
     case 'engagement':
-      return mode === 'join' || topLevel ? 1 : 5;
+      return mode !== 'exists' || topLevel ? 1 : 5;
     case 'field':
       if (typedFieldOperator(c.operator)) {
+        // The segment row's typed value: a column check.
+        if (mode === 'row' && typeof c.field === 'object') return 1;
         // A custom field's number or date read from contact_field_values (see compileCondition) where it is a
         // contact set, like a list; parsed where screened, and on e-mail and name.
         if (typeof c.field === 'object' && (topLevel || !screened)) return mode === 'join' || topLevel ? 1 : 5;
@@ -679,9 +497,14 @@ function costRank(
   }
 }
 
-function fieldExpression(field: Extract<SegmentCondition, { type: 'field' }>['field'], ctx: SegmentContext): SQL {
-  if (field === 'email') return sql`c.email`;
-  if (field === 'name') return sql`coalesce(c.name, '')`;
+/** A field's text: of the contact, or (`row`) lower-cased on its segment row. */
+function fieldExpression(
+  field: Extract<SegmentCondition, { type: 'field' }>['field'],
+  ctx: SegmentContext,
+  row: boolean,
+): SQL {
+  if (field === 'email') return row ? sql`g.email_lower` : sql`c.email`;
+  if (field === 'name') return row ? sql`g.name_lower` : sql`coalesce(c.name, '')`;
   if (!ctx.customFieldKeys.has(field.custom)) {
     throw new AppError(
       'validation_failed',
@@ -691,7 +514,9 @@ function fieldExpression(field: Extract<SegmentCondition, { type: 'field' }>['fi
       },
     );
   }
-  return sql`coalesce(c.fields ->> ${field.custom}::text, '')`;
+  return row
+    ? sql`coalesce(g.field_texts ->> ${field.custom}::text, '')`
+    : sql`coalesce(c.fields ->> ${field.custom}::text, '')`;
 }
 
 function typedFieldOperator(operator: string): boolean {
@@ -717,25 +542,44 @@ const NUMBER_COMPARISON: Record<string, string> = {
  * (account_id, field, num, day, contact_id) for numbers and dates, contact_field_values_month_idx (account_id,
  * field, substr(day, 6, 2), day, contact_id — date rows only) for the month.
  */
-function typedTest(t: string, operator: string, v: string, ctx: SegmentContext): SQL {
-  const row = sql.raw(t);
+function typedTest(typed: TypedValue, operator: string, v: string, ctx: SegmentContext): SQL {
+  const { num, day } = typed;
   const comparison = NUMBER_COMPARISON[operator];
-  if (comparison) return sql`${row}.num ${sql.raw(comparison)} ${v.replace(',', '.')}::numeric`;
+  if (comparison) return sql`${num} ${sql.raw(comparison)} ${v.replace(',', '.')}::numeric`;
   // A date is never a number: `num is null` (nulls sort last in the index) leads the range to the field's dates.
+  const dates = typed.indexed ? sql`${num} is null and ` : sql``;
   switch (operator) {
     case 'date_on':
-      return sql`(${row}.num is null and ${row}.day = ${v}::text)`;
+      return sql`(${dates}${day} = ${v}::text)`;
     case 'date_before':
-      return sql`(${row}.num is null and ${row}.day < ${v}::text)`;
+      return sql`(${dates}${day} < ${v}::text)`;
     case 'date_after':
-      return sql`(${row}.num is null and ${row}.day > ${v}::text)`;
+      return sql`(${dates}${day} > ${v}::text)`;
     default:
       // "Aniversário este mês": the month of the date written in the field against this month where the account
       // is; 29 February birthdays belong to February in every year, leap or not. `day is not null`: the month
       // index holds the date rows only.
-      return sql`(${row}.day is not null and substr(${row}.day, 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text)`;
+      return sql`(${day} is not null and substr(${day}, 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text)`;
   }
 }
+
+/**
+ * A custom field's typed value: a contact_field_values row's columns (`indexed`: tests written as the keys of its
+ * indexes), or the segment row's value under the field's key.
+ */
+interface TypedValue {
+  num: SQL;
+  day: SQL;
+  indexed: boolean;
+}
+
+const typedRow = (t: string): TypedValue => ({ num: sql.raw(`${t}.num`), day: sql.raw(`${t}.day`), indexed: true });
+
+const typedOnSegmentRow = (key: string): TypedValue => ({
+  num: sql`(g.field_numbers -> ${key}::text)::numeric`,
+  day: sql`(g.field_days ->> ${key}::text)`,
+  indexed: false,
+});
 
 /**
  * The contacts whose custom field `key` passes a number or date condition: an index range of
@@ -747,7 +591,7 @@ function typedFieldSet(key: string, operator: string, v: string, ctx: SegmentCon
     key: `typed:${key}:${operator}:${v}`,
     query: () => sql`select t.contact_id from contact_field_values t
                       where t.account_id = ${ctx.accountId} and t.field = ${key}::text
-                        and ${typedTest('t', operator, v, ctx)}`,
+                        and ${typedTest(typedRow('t'), operator, v, ctx)}`,
   };
 }
 
@@ -777,15 +621,16 @@ function compileCondition(
   c: SegmentCondition,
   ctx: SegmentContext,
   sets: ContactSets,
-  texts: FieldTexts,
   topLevel: boolean,
   screened: boolean,
 ): SQL {
   switch (c.type) {
     case 'field': {
-      const expression = fieldExpression(c.field, ctx);
+      const row = sets.mode === 'row';
+      const expression = fieldExpression(c.field, ctx, row);
       const v = (c.value ?? '').trim();
       if (typeof c.field === 'object' && typedFieldOperator(c.operator)) {
+        if (row) return typedTest(typedOnSegmentRow(c.field.custom), c.operator, v, ctx);
         // The contacts the index range names (ADR 0039), a contact set like a list's members: a semi-join as a
         // conjunct of the top-level E; inside an OU that every contact reaches (no E of several conditions
         // between it and the root) the LEFT JOIN of the set every OU shares — a hash of the range (1/12 of the
@@ -796,16 +641,15 @@ function compileCondition(
         // parallel workers); docs/benchmarks.md, session 9.
         if (topLevel || !screened) return sets.has(typedFieldSet(c.field.custom, c.operator, v, ctx), topLevel);
       }
-      // The field's text and its lower case, each read through FieldTexts: inline, or once per contact in a count.
-      const key = typeof c.field === 'object' ? `custom:${c.field.custom}` : c.field;
-      const text = (parsed = false) =>
-        c.field === 'email' ? expression : texts.read(`text:${key}`, expression, screened, parsed);
       // A value of ASCII digits, punctuation and spaces only ("100", "12-3") is its own lower case, and no character
       // lower-cases into one of them (case mappings take letters to letters and marks, and leave every other
       // character as it is), so the field's lower case holds the value exactly where the field does: it is compared
-      // as written, without lower() — dearer per contact than the comparison itself.
+      // as written, without lower() — dearer per contact than the comparison itself. The segment row's texts are
+      // lower-cased already; for the same reason its e-mail and name also answer a number or date parse, and an
+      // empty test, as the contact's own texts would.
       const caseless = CASELESS_VALUE.test(v);
-      const compared = () => (caseless ? text() : texts.read(`lower:${key}`, sql`lower(${expression})`, screened));
+      const text = () => expression;
+      const compared = () => (caseless || row ? expression : sql`lower(${expression})`);
       const value = caseless ? sql`${v}::text` : sql`lower(${v}::text)`;
       switch (c.operator) {
         case 'equals':
@@ -830,23 +674,23 @@ function compileCondition(
         case 'number_gte':
         case 'number_lt':
         case 'number_lte':
-          return sql`contact_field_number(${text(true)}) ${sql.raw(NUMBER_COMPARISON[c.operator] as string)} ${v.replace(',', '.')}::numeric`;
+          return sql`contact_field_number(${text()}) ${sql.raw(NUMBER_COMPARISON[c.operator] as string)} ${v.replace(',', '.')}::numeric`;
         case 'date_on':
-          return sql`contact_field_day(${text(true)}) = ${v}::text`;
+          return sql`contact_field_day(${text()}) = ${v}::text`;
         case 'date_before':
-          return sql`contact_field_day(${text(true)}) < ${v}::text`;
+          return sql`contact_field_day(${text()}) < ${v}::text`;
         case 'date_after':
-          return sql`contact_field_day(${text(true)}) > ${v}::text`;
+          return sql`contact_field_day(${text()}) > ${v}::text`;
         case 'birthday_this_month':
           // The month of the date written in the field against this month where the account is: 29 February
           // birthdays belong to February in every year, leap or not.
-          return sql`substr(contact_field_day(${text(true)}), 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text`;
+          return sql`substr(contact_field_day(${text()}), 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text`;
       }
       break;
     }
     case 'list': {
       if (!ctx.listIds.has(c.listId)) throw new AppError('validation_failed', ERROR_TEXT.lists.unknownChosen);
-      const member = sets.has(listSet(c.listId), topLevel);
+      const member = sets.inList(c.listId, topLevel);
       return c.operator === 'in' ? member : sql`not ${member}`;
     }
     case 'status':

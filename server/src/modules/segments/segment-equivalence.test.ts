@@ -15,9 +15,9 @@ import { pgTextArray } from '../../db/pg-text-array';
 import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { deleteContacts } from '../contacts/delete-contacts';
 import { eraseContact } from '../contacts/erase-contact';
-import { type CompiledSegment, compileSegment, compileSegmentPredicate } from './compile-segment';
+import { compileSegment, compileSegmentPredicate } from './compile-segment';
 import { foldEngagement } from './segment-engagement';
-import { countSegment, previewSegment, segmentContextFor, segmentCountQuery, smallestSetsFirst } from './segments';
+import { countSegment, previewSegment, segmentContextFor, segmentCountQuery } from './segments';
 import { compilePreviousSegment } from './testing/previous-segment-compiler';
 import { all, any } from './testing/segment-trees';
 
@@ -332,9 +332,9 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     // Mailed contacts who never opened nor clicked have a row too, and openers whose last delivery is newer.
     expect(columns.some(([, open, click, delivered]) => open === '-' && click === '-' && delivered !== '-')).toBe(true);
     // So do contacts never mailed.
-    expect(columns.some(([, open, click, delivered, ever]) => [open, click, delivered, ever].join() === '-,-,-,false')).toBe(
-      true,
-    );
+    expect(
+      columns.some(([, open, click, delivered, ever]) => [open, click, delivered, ever].join() === '-,-,-,false'),
+    ).toBe(true);
     expect(columns.some(([, open, , delivered]) => open !== '-' && delivered !== open)).toBe(true);
     expect(await storedEngagement()).toEqual(expected);
   });
@@ -565,219 +565,10 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     expect(sizes.filter((n) => n > 0 && n < 240).length).toBeGreaterThan(5);
   });
 
-  it('a tree that is one set, a top-level OU\'s set branches counted from their sets and the rest outside them, or an OU with "nunca abriu" counted as the contacts outside the rows it fails, selects the same contacts', async () => {
+  it('a count reads a tree that is one set from the set alone, one of the contact’s own columns from contacts, and any other from the segment rows in one scan, and each selects the same contacts', async () => {
     const [a, b] = listIds as [string, string];
     const inList = (listId: string) => ({ type: 'list', operator: 'in', listId }) as SegmentCondition;
-    const points = (operator: string, value: string) =>
-      ({ type: 'field', field: { custom: 'pontos' }, operator, value }) as SegmentCondition;
-    const birthday = {
-      type: 'field',
-      field: { custom: 'nascimento' },
-      operator: 'birthday_this_month',
-    } as SegmentCondition;
-    const recife = {
-      type: 'field',
-      field: { custom: 'cidade' },
-      operator: 'starts_with',
-      value: 'rec',
-    } as SegmentCondition;
-    const neverOpened = { type: 'engagement', operator: 'never_opened' } as SegmentCondition;
-    const opened = (campaigns: number) =>
-      ({ type: 'engagement', operator: 'opened_any', campaigns }) as SegmentCondition;
-    const clicked = (campaigns: number) =>
-      ({ type: 'engagement', operator: 'clicked_any', campaigns }) as SegmentCondition;
-    const bounced = { type: 'status', operator: 'is', value: 'bounced' } as SegmentCondition;
-    const cases: Array<{ tree: SegmentGroup; sets: number; rest: boolean }> = [
-      // A tree that is one set: counted from the set alone.
-      { tree: all(inList(a)), sets: 1, rest: false },
-      { tree: any(all(points('number_gt', '10'))), sets: 1, rest: false },
-      // Sets only: their union, no pass over the contacts; the same set twice; more sets than the anti-joins take.
-      { tree: any(inList(a), birthday), sets: 2, rest: false },
-      { tree: any(inList(a), inList(b), birthday, points('number_gt', '200')), sets: 4, rest: false },
-      { tree: any(birthday, all(birthday)), sets: 2, rest: false },
-      // The bench's row: the month's typed values, and the contacts of the other branch outside them.
-      { tree: any(birthday, all(recife, neverOpened)), sets: 1, rest: true },
-      { tree: any(birthday, inList(a), bounced), sets: 2, rest: true },
-      // A set through groups of one condition; a list the contact is not in stays in the rest.
-      {
-        tree: any(all(any(inList(b))), { type: 'list', operator: 'not_in', listId: a }, recife),
-        sets: 1,
-        rest: true,
-      },
-      // Overlapping ranges of one field, and the tree's one engagement condition: sets only.
-      { tree: any(points('number_lte', '250'), points('number_gte', '10'), opened(2)), sets: 3, rest: false },
-      // A second engagement condition keeps both in the rest (one hash of segment_engagement).
-      { tree: any(points('number_lte', '250'), opened(2), all(recife, clicked(1))), sets: 1, rest: true },
-      { tree: any(opened(3), recife), sets: 1, rest: true },
-      // The OU's engagement branches as one set of rows ("abriu OU clicou"), unless one passes a contact without a
-      // row ("nunca abriu"): they then stay in the rest.
-      { tree: any(opened(1), clicked(2), bounced), sets: 1, rest: true },
-      { tree: any(opened(4), clicked(1)), sets: 1, rest: false },
-    ];
-    const sizes: number[] = [];
-    for (const { tree, sets, rest } of cases) {
-      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
-      const split = compileSegment(tree, ctx).countSplit;
-      expect(split?.of, JSON.stringify(tree)).toBe('union');
-      if (split?.of !== 'union') continue;
-      expect(split.sets.length, JSON.stringify(tree)).toBe(sets);
-      expect(split.rest !== undefined, JSON.stringify(tree)).toBe(rest);
-      sizes.push((await compareTree(user.accountId, tree)).length);
-    }
-    // A tree that is the contacts outside one set, or an E of such conditions only: the account's contacts less the
-    // set, or the sets' union.
-    for (const tree of [
-      all({ type: 'list', operator: 'not_in', listId: a }),
-      any(all(neverOpened)),
-      all({ type: 'list', operator: 'not_in', listId: a }, neverOpened),
-      // …and outside the contacts whose status fails the tree's status conditions.
-      all(neverOpened, { type: 'status', operator: 'is', value: 'subscribed' } as SegmentCondition),
-      all(
-        { type: 'list', operator: 'not_in', listId: b },
-        all(neverOpened, { type: 'status', operator: 'is_not', value: 'bounced' } as SegmentCondition),
-      ),
-    ]) {
-      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
-      expect(compileSegment(tree, ctx).countSplit?.of, JSON.stringify(tree)).toBe('outside');
-      sizes.push((await compareTree(user.accountId, tree)).length);
-    }
-    // A top-level OU whose engagement branches pass a contact without a row ("nunca abriu"): the account's contacts
-    // outside the rows those branches fail, plus the contacts in them that a set branch or the rest selects.
-    const notOpened = (campaigns: number) =>
-      ({ type: 'engagement', operator: 'opened_none', campaigns }) as SegmentCondition;
-    const outsideCases: Array<{ tree: SegmentGroup; sets: number; rest: boolean }> = [
-      { tree: any(recife, neverOpened), sets: 0, rest: true },
-      // The bench's row.
-      { tree: any(recife, notOpened(3), neverOpened), sets: 0, rest: true },
-      { tree: any(inList(a), opened(2), neverOpened), sets: 1, rest: false },
-      { tree: any(neverOpened, notOpened(2)), sets: 0, rest: false },
-      {
-        tree: any(birthday, inList(b), all(neverOpened), all(recife, bounced), points('number_gt', '100')),
-        sets: 3,
-        rest: true,
-      },
-    ];
-    for (const { tree, sets, rest } of outsideCases) {
-      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
-      const split = compileSegment(tree, ctx).countSplit;
-      expect(split?.of, JSON.stringify(tree)).toBe('outside');
-      if (split?.of !== 'outside') continue;
-      expect(split.unless?.sets.length, JSON.stringify(tree)).toBe(sets);
-      expect(split.unless?.rest !== undefined, JSON.stringify(tree)).toBe(rest);
-      sizes.push((await compareTree(user.accountId, tree)).length);
-    }
-    // Not degenerate: the sets overlap the rest, and each selects some contacts but not all.
-    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length + 5 + outsideCases.length);
-    // An OU with no set branch nor engagement branch, one whose engagement conditions are also elsewhere, an E with a
-    // condition that is not a set and a count of lists and status only (merged by contact id) stay whole.
-    for (const whole of [
-      any(recife, bounced),
-      any(neverOpened, all(recife, clicked(1))),
-      all(birthday, recife),
-      any(inList(a), inList(b), bounced),
-    ]) {
-      const ctx = await segmentContextFor(db, user.accountId, [whole], recentSentCampaignIds, new Date());
-      expect(compileSegment(whole, ctx).countSplit, JSON.stringify(whole)).toBeUndefined();
-      await compareTree(user.accountId, whole);
-    }
-  });
-
-  it("a count takes a union's sets smallest first by the planner's estimate, and counts the same", async () => {
-    const [a] = listIds as [string];
-    const inList = { type: 'list', operator: 'in', listId: a } as SegmentCondition;
-    const noOne = {
-      type: 'field',
-      field: { custom: 'pontos' },
-      operator: 'number_gt',
-      value: '999999999',
-    } as SegmentCondition;
-    await db.execute(sql`analyze list_memberships`);
-    await db.execute(sql`analyze contact_field_values`);
-    for (const tree of [any(inList, noOne), any(noOne, inList)]) {
-      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
-      const compiled = compileSegment(tree, ctx, { count: true });
-      const ordered = await smallestSetsFirst(db, compiled);
-      const setsOf = (segment: CompiledSegment) => (segment.countSplit?.of === 'union' ? segment.countSplit.sets : []);
-      const [first, second] = setsOf(compiled);
-      const typedFirst = tree.conditions[0] === noOne;
-      expect(setsOf(ordered), JSON.stringify(tree)).toEqual(typedFirst ? [first, second] : [second, first]);
-      expect((await compareTree(user.accountId, tree)).length).toBeGreaterThan(0);
-    }
-  });
-
-  it('a top-level E of sets, sets it is outside of and status conditions a subscribed contact passes is counted as the intersection less the contacts in the outside sets or whose status fails, and selects the same contacts', async () => {
-    const [a, b] = listIds as [string, string];
-    const inList = (listId: string) => ({ type: 'list', operator: 'in', listId }) as SegmentCondition;
-    const points = (operator: string, value: string) =>
-      ({ type: 'field', field: { custom: 'pontos' }, operator, value }) as SegmentCondition;
-    const status = (operator: 'is' | 'is_not', value: string) =>
-      ({ type: 'status', operator, value }) as SegmentCondition;
-    const opened = (campaigns: number) =>
-      ({ type: 'engagement', operator: 'opened_any', campaigns }) as SegmentCondition;
-    const notOpened = (campaigns: number) =>
-      ({ type: 'engagement', operator: 'opened_none', campaigns }) as SegmentCondition;
     const notIn = (listId: string) => ({ type: 'list', operator: 'not_in', listId }) as SegmentCondition;
-    const neverOpened = { type: 'engagement', operator: 'never_opened' } as SegmentCondition;
-    const cases: Array<{ tree: SegmentGroup; sets: number; status: boolean; outside?: number }> = [
-      // The bench's row: a typed range, a status and an engagement condition.
-      { tree: all(points('number_gt', '10'), status('is', 'subscribed'), opened(3)), sets: 2, status: true },
-      // Sets only: no status to check, no contact read.
-      { tree: all(inList(a), points('number_lte', '250')), sets: 2, status: false },
-      { tree: all(points('number_gte', '10'), inList(b), notOpened(2)), sets: 3, status: false },
-      // Statuses a subscribed contact passes, nested Es and groups of one condition, the same set twice.
-      {
-        tree: all(
-          any(inList(a)),
-          all(status('is_not', 'bounced'), opened(2)),
-          status('is_not', 'unsubscribed'),
-          inList(a),
-        ),
-        sets: 2,
-        status: true,
-      },
-      // Sets the contact is outside of, as anti-joins: "nunca abriu" and a list, beside a status and nested.
-      { tree: all(inList(a), neverOpened), sets: 1, status: false, outside: 1 },
-      { tree: all(opened(3), notIn(b)), sets: 1, status: false, outside: 1 },
-      {
-        tree: all(points('number_gt', '10'), all(notIn(a), neverOpened), status('is', 'subscribed')),
-        sets: 1,
-        status: true,
-        outside: 2,
-      },
-      // The same list in and out: nobody.
-      { tree: all(opened(2), inList(a), notIn(a)), sets: 2, status: false, outside: 1 },
-    ];
-    const sizes: number[] = [];
-    for (const { tree, sets, status: checksStatus, outside = 0 } of cases) {
-      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
-      const split = compileSegment(tree, ctx).countSplit;
-      expect(split?.of, JSON.stringify(tree)).toBe('intersection');
-      if (split?.of !== 'intersection') continue;
-      expect(split.sets.length, JSON.stringify(tree)).toBe(sets);
-      expect(split.statusFails !== undefined, JSON.stringify(tree)).toBe(checksStatus);
-      expect(split.outside.length, JSON.stringify(tree)).toBe(outside);
-      sizes.push((await compareTree(user.accountId, tree)).length);
-    }
-    // Not degenerate: each selects some contacts but not all, but the list in and out.
-    expect(sizes.at(-1)).toBe(0);
-    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length - 1);
-    // A status a subscribed contact fails (beside sets or outside sets), an OU inside the E and a condition on the
-    // contact keep the contacts-first form.
-    for (const whole of [
-      all(opened(3), status('is', 'bounced')),
-      all(opened(3), status('is_not', 'subscribed')),
-      all(notIn(a), neverOpened, status('is_not', 'subscribed')),
-      all(opened(3), any(inList(a), inList(b))),
-      all(opened(3), { type: 'subscribed_at', operator: 'in_last_days', value: '30' } as SegmentCondition),
-    ]) {
-      const ctx = await segmentContextFor(db, user.accountId, [whole], recentSentCampaignIds, new Date());
-      expect(compileSegment(whole, ctx).countSplit, JSON.stringify(whole)).toBeUndefined();
-      await compareTree(user.accountId, whole);
-    }
-  });
-
-  it('a count reads each field text the tree repeats where every contact gets to it, or parses, once per contact (a sub-query projecting it) and selects the same contacts', async () => {
-    const [a] = listIds as [string];
     const field = (key: string | 'name' | 'email', operator: string, value?: string) =>
       ({
         type: 'field',
@@ -785,109 +576,138 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
         operator,
         value,
       }) as SegmentCondition;
+    const points = (operator: string, value: string) => field('pontos', operator, value);
+    const birthday = field('nascimento', 'birthday_this_month');
+    const recife = field('cidade', 'starts_with', 'rec');
     const status = (operator: 'is' | 'is_not', value: string) =>
       ({ type: 'status', operator, value }) as SegmentCondition;
-    const inList = { type: 'list', operator: 'in', listId: a } as SegmentCondition;
-    const opened = { type: 'engagement', operator: 'opened_any', campaigns: 3 } as SegmentCondition;
+    const bounced = status('is', 'bounced');
+    const neverOpened = { type: 'engagement', operator: 'never_opened' } as SegmentCondition;
+    const opened = (campaigns: number) =>
+      ({ type: 'engagement', operator: 'opened_any', campaigns }) as SegmentCondition;
+    const clicked = (campaigns: number) =>
+      ({ type: 'engagement', operator: 'clicked_any', campaigns }) as SegmentCondition;
+    const notOpened = (campaigns: number) =>
+      ({ type: 'engagement', operator: 'opened_none', campaigns }) as SegmentCondition;
     const recent = { type: 'subscribed_at', operator: 'in_last_days', value: '30' } as SegmentCondition;
-    const cases: Array<{ tree: SegmentGroup; projected: number; split?: 'union' }> = [
-      // lower(cidade) four times, one of them below an E.
-      {
-        tree: any(
-          field('cidade', 'equals', 'Recife'),
-          field('cidade', 'starts_with', 'sã'),
-          all(status('is', 'subscribed'), field('cidade', 'not_contains', 'o')),
-          field('cidade', 'contains', 'rio'),
-        ),
-        projected: 1,
-      },
-      // A date parsed below an E and tested for emptiness where every contact gets to it: the text once.
-      {
-        tree: any(
-          field('nascimento', 'is_empty'),
-          all(
-            status('is_not', 'bounced'),
-            any(field('nascimento', 'date_before', '1990-01-01'), field('nascimento', 'birthday_this_month')),
-          ),
-        ),
-        projected: 1,
-      },
-      // A number parsed twice, both below Es: a parse reads its text five or six times, so the text once.
-      {
-        tree: any(all(recent, any(field('pontos', 'number_gt', '10'), field('pontos', 'number_lt', '0'))), inList),
-        projected: 1,
-        split: 'union',
-      },
-      // The name and the e-mail lowered twice each (the e-mail's own text is a column: never projected).
-      {
-        tree: any(
-          field('name', 'contains', 'a'),
-          all(status('is', 'subscribed'), field('name', 'starts_with', 'b')),
-          field('email', 'contains', 'rec'),
-          all(status('is_not', 'subscribed'), field('email', 'starts_with', 'ana')),
-        ),
-        projected: 2,
-      },
-      // With a joined set beside the projection, and the engagement branch counted apart (its rows' union).
-      {
-        tree: any(all(inList, field('cidade', 'equals', 'natal')), field('cidade', 'contains', 'ec'), opened),
-        projected: 1,
-        split: 'union',
-      },
-      // The engagement row joined beside the projection.
-      {
-        tree: any(all(opened, field('cidade', 'equals', 'recife')), field('cidade', 'contains', 'ec')),
-        projected: 1,
-      },
-      // A top-level OU whose other branches are counted outside the list's members: the rest projected.
-      {
-        tree: any(inList, field('cidade', 'equals', 'curitiba'), field('cidade', 'contains', 'paulo')),
-        projected: 1,
-        split: 'union',
-      },
-    ];
     const dialect = new PgDialect();
-    /** The text of what a count reads the contacts from (a union's rest: the other branches' contacts). */
-    const countedContacts = (counted: ReturnType<typeof compileSegment>) => {
-      const source = counted.countSplit?.of === 'union' ? counted.countSplit.rest : counted;
-      return dialect.sqlToQuery(source?.contacts ?? sql``).sql;
-    };
+    const plan = async (query: ReturnType<typeof sql>) =>
+      (await queryRows<{ 'QUERY PLAN': string }>(db, sql`explain (verbose, costs off) ${query}`))
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
     const sizes: number[] = [];
-    for (const { tree, projected, split } of cases) {
+
+    // A tree that is one set, or the contacts outside one (through groups of one condition): the set alone.
+    for (const { tree, outside } of [
+      { tree: all(inList(a)), outside: false },
+      { tree: any(all(points('number_gt', '10'))), outside: false },
+      { tree: all(opened(2)), outside: false },
+      { tree: all(notIn(a)), outside: true },
+      { tree: any(all(neverOpened)), outside: true },
+    ]) {
       const label = JSON.stringify(tree);
       const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
       const counted = compileSegment(tree, ctx, { count: true });
-      expect(counted.countSplit?.of, label).toBe(split);
-      const contacts = countedContacts(counted);
-      expect(contacts.match(/segment_read_once\(/g)?.length ?? 0, label).toBe(projected);
-      // The preview keeps the table (its walk reads contacts_account_created_idx's order).
-      expect(dialect.sqlToQuery(compileSegment(tree, ctx).contacts).sql, label).toBe('contacts c');
-      // The planner inlines the fence and filters on the projected columns, computed in the scan below them.
-      const plan = (
-        await queryRows<{ 'QUERY PLAN': string }>(
-          db,
-          sql`explain (verbose, costs off) ${segmentCountQuery(user.accountId, counted)}`,
-        )
-      )
-        .map((row) => row['QUERY PLAN'])
-        .join('\n');
-      expect(plan, label).not.toContain('segment_read_once');
-      expect(plan, label).toMatch(/Filter: .*segment_text_1/);
+      expect(counted.countSet?.outside, label).toBe(outside);
+      expect(await plan(segmentCountQuery(user.accountId, counted)), label).not.toMatch(/on public\.contacts /);
       sizes.push((await compareTree(user.accountId, tree)).length);
     }
-    // Not degenerate: each selects some contacts but not all.
-    expect(sizes.filter((n) => n > 0 && n < 240)).toHaveLength(cases.length);
-    // A tree that reads each text once keeps the table (a parse below an E included); so does one that lowers a
-    // text only below Es of several conditions (projected, every contact would lower it, where inline only those
-    // the Es' other conditions pass do).
-    for (const inline of [
-      any(field('cidade', 'equals', 'Recife'), field('pontos', 'number_gt', '10')),
-      any(all(recent, field('pontos', 'number_gt', '10')), field('nascimento', 'is_empty')),
-      any(all(recent, field('cidade', 'equals', 'Recife')), all(recent, field('cidade', 'starts_with', 'sã'))),
+
+    // Every other tree that reads more than the contact's own columns as they are — sets in OUs and Es, "nunca
+    // abriu", typed fields parsed below Es, lower-cased texts, engagement anywhere — is one scan of the rows.
+    const rowTrees = [
+      any(inList(a), birthday),
+      any(inList(a), inList(b), birthday, points('number_gt', '200')),
+      any(birthday, all(birthday)),
+      any(birthday, all(recife, neverOpened)),
+      any(birthday, inList(a), bounced),
+      any(all(any(inList(b))), notIn(a), recife),
+      any(points('number_lte', '250'), points('number_gte', '10'), opened(2)),
+      any(points('number_lte', '250'), opened(2), all(recife, clicked(1))),
+      any(opened(3), recife),
+      any(opened(1), clicked(2), bounced),
+      any(opened(4), clicked(1)),
+      all(notIn(a), neverOpened),
+      all(neverOpened, status('is', 'subscribed')),
+      all(notIn(b), all(neverOpened, status('is_not', 'bounced'))),
+      any(recife, neverOpened),
+      any(recife, notOpened(3), neverOpened),
+      any(inList(a), opened(2), neverOpened),
+      any(neverOpened, notOpened(2)),
+      any(birthday, inList(b), all(neverOpened), all(recife, bounced), points('number_gt', '100')),
+      any(recife, bounced),
+      any(neverOpened, all(recife, clicked(1))),
+      all(birthday, recife),
+      any(inList(a), inList(b), bounced),
+      all(points('number_gt', '10'), status('is', 'subscribed'), opened(3)),
+      all(inList(a), points('number_lte', '250')),
+      all(points('number_gte', '10'), inList(b), notOpened(2)),
+      all(any(inList(a)), all(status('is_not', 'bounced'), opened(2)), status('is_not', 'unsubscribed'), inList(a)),
+      all(inList(a), neverOpened),
+      all(opened(3), notIn(b)),
+      all(points('number_gt', '10'), all(notIn(a), neverOpened), status('is', 'subscribed')),
+      all(opened(3), status('is', 'bounced')),
+      all(opened(3), any(inList(a), inList(b))),
+      all(opened(3), recent),
+      any(
+        field('cidade', 'equals', 'Recife'),
+        field('cidade', 'starts_with', 'sã'),
+        all(status('is', 'subscribed'), field('cidade', 'not_contains', 'o')),
+        field('cidade', 'contains', 'rio'),
+      ),
+      any(
+        field('nascimento', 'is_empty'),
+        all(status('is_not', 'bounced'), any(field('nascimento', 'date_before', '1990-01-01'), birthday)),
+      ),
+      any(all(recent, any(points('number_gt', '10'), points('number_lt', '0'))), inList(a)),
+      any(
+        field('name', 'contains', 'A'),
+        all(status('is', 'subscribed'), field('name', 'starts_with', 'b')),
+        field('email', 'contains', 'REC'),
+        all(status('is_not', 'subscribed'), field('email', 'starts_with', 'ana')),
+      ),
+      any(all(inList(a), field('cidade', 'equals', 'natal')), field('cidade', 'contains', 'ec'), opened(3)),
+      // The same list in and out: nobody.
+      all(opened(2), inList(a), notIn(a)),
+    ];
+    for (const tree of rowTrees) {
+      const label = JSON.stringify(tree);
+      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
+      const counted = compileSegment(tree, ctx, { count: true });
+      expect(counted.countSet, label).toBeUndefined();
+      expect(dialect.sqlToQuery(counted.contacts).sql, label).toMatch(/^segment_engagement g cross join lateral/);
+      // One scan of segment_engagement: no join, no sub-plan, no parse nor lower() per contact.
+      const read = await plan(segmentCountQuery(user.accountId, counted));
+      expect(read.match(/Scan on public\.\w+/g), label).toEqual(['Scan on public.segment_engagement']);
+      expect(read, label).not.toMatch(/Join|SubPlan|contact_field_number|contact_field_day|lower\(|translate\(/);
+      // The preview keeps the table (its walk reads contacts_account_created_idx's order).
+      expect(dialect.sqlToQuery(compileSegment(tree, ctx).contacts).sql, label).toBe('contacts c');
+      sizes.push((await compareTree(user.accountId, tree)).length);
+    }
+    expect(sizes.at(-1)).toBe(0);
+    // A number or a date read from the e-mail or the name (never typed on write) is parsed from the row's text.
+    const parsed = any(all(field('email', 'number_gt', '5')), field('name', 'date_before', '2000-01-01'));
+    const parsedCtx = await segmentContextFor(db, user.accountId, [parsed], recentSentCampaignIds, new Date());
+    expect(dialect.sqlToQuery(compileSegment(parsed, parsedCtx, { count: true }).contacts).sql).toMatch(
+      /^segment_engagement g/,
+    );
+    await compareTree(user.accountId, parsed);
+    // Not degenerate: each selects some contacts but not all (but the list in and out, and the recent openers: none
+    // in this data).
+    expect(sizes.filter((n) => n > 0 && n < 240), JSON.stringify(sizes)).toHaveLength(5 + rowTrees.length - 2);
+
+    // A tree that reads only the contact's own columns as they are (statuses, subscription dates, texts compared
+    // without lower()) reads the contacts, narrower than the rows.
+    for (const tree of [
+      any(field('cidade', 'is_empty'), field('nascimento', 'is_not_empty')),
+      all(field('name', 'contains', '9'), status('is_not', 'bounced')),
+      any(all(recent, field('email', 'starts_with', '12')), bounced),
     ]) {
-      const ctx = await segmentContextFor(db, user.accountId, [inline], recentSentCampaignIds, new Date());
-      expect(countedContacts(compileSegment(inline, ctx, { count: true })), JSON.stringify(inline)).toBe('contacts c');
-      await compareTree(user.accountId, inline);
+      const ctx = await segmentContextFor(db, user.accountId, [tree], recentSentCampaignIds, new Date());
+      const counted = compileSegment(tree, ctx, { count: true });
+      expect(dialect.sqlToQuery(counted.contacts).sql, JSON.stringify(tree)).toBe('contacts c');
+      expect(counted.countSet, JSON.stringify(tree)).toBeUndefined();
+      await compareTree(user.accountId, tree);
     }
   });
 

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { SegmentCondition, SegmentGroup } from '@carteiro/shared';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInUser, signUp } from '../../../test/support/sign-in';
 import { createTestApp, type TestApp } from '../../../test/support/test-app';
@@ -13,7 +13,7 @@ import { recentSentCampaignIds } from '../campaigns/campaign-directory';
 import { CONTACT_COUNT_FOLD_AT } from '../contacts/contact-counts';
 import { createReadyCampaign, creditAccount, suppressEmail } from '../sending/testing/send-fixtures';
 import { compileSegment, type SegmentContext } from './compile-segment';
-import { countSegment, previewSegment, readSegment, SEGMENT_READ_TAG, segmentCountQuery } from './segments';
+import { countSegment, previewSegment, readSegment, SEGMENT_READ_TAG } from './segments';
 import { SEGMENT_READS_PER_MINUTE } from './segments.routes';
 import { all, any } from './testing/segment-trees';
 
@@ -177,81 +177,6 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
       expect(text).toMatch(/Index (Only )?Scan using list_memberships_subscribed_idx/);
       expect(text).not.toMatch(/list_memberships_list_id_contact_id_pk/);
     }
-  });
-
-  it('a tree of lists, status and subscription dates counts by merging index-only scans in contact id order, and counts the same as through hashes', async () => {
-    // contacts_account_id_idx (migration 0055) holds what such a tree reads of a contact, in id order, as
-    // list_memberships_subscribed_idx holds a list's members: readSegment turns hash joins off for it.
-    const ctx = contextOfA(['cidade']);
-    const lists = [
-      all({ type: 'list', operator: 'in', listId: vip }, { type: 'status', operator: 'is', value: 'subscribed' }),
-      any(
-        { type: 'list', operator: 'not_in', listId: vip },
-        all(
-          { type: 'list', operator: 'in', listId: news },
-          { type: 'subscribed_at', operator: 'after', value: '2023-12-31' },
-        ),
-      ),
-    ];
-    const plan = async (query: SQL) =>
-      (
-        await db.transaction(async (tx) => {
-          // What a count of 1M contacts gets (docs/benchmarks.md); at this size other scans and a sort are priced
-          // out so the plan shows whether the query can read contacts_account_id_idx at all.
-          for (const setting of [
-            'enable_hashjoin',
-            'enable_nestloop',
-            'enable_seqscan',
-            'enable_bitmapscan',
-            'enable_sort',
-          ])
-            await tx.execute(sql.raw(`set local ${setting} = off`));
-          return queryRows<{ 'QUERY PLAN': string }>(asDb(tx), sql`explain ${query}`);
-        })
-      )
-        .map((r) => r['QUERY PLAN'])
-        .join('\n');
-    for (const tree of lists) {
-      const segment = compileSegment(tree, ctx);
-      expect(segment.listsAndStatusOnly).toBe(true);
-      const text = await plan(segmentCountQuery(a.accountId, segment));
-      expect(text).toMatch(/Merge (Left |Anti |Semi )?Join/);
-      expect(text).toMatch(/Index Only Scan using contacts_account_id_idx/);
-      // The same contacts as the hashed plan of the same query.
-      const hashed = await db.transaction(async (tx) => {
-        await tx.execute(sql`set local enable_nestloop = off`);
-        await tx.execute(sql`set local enable_mergejoin = off`);
-        return queryRows<{ n: number }>(asDb(tx), segmentCountQuery(a.accountId, segment));
-      });
-      const [merged] = await readSegment<{ n: number }>(db, segment, segmentCountQuery(a.accountId, segment), {
-        readsEveryMatch: true,
-      });
-      expect(merged?.n).toBe(hashed[0]?.n);
-      expect(merged?.n).toBeGreaterThan(0);
-    }
-    // At this size the planner may merge on its own; at 1M it hashes unless told not to (docs/benchmarks.md).
-    const hashJoins = async (tree: SegmentGroup, readsEveryMatch = true) =>
-      (
-        await readSegment<{ v: string }>(
-          db,
-          compileSegment(tree, ctx),
-          sql`select current_setting('enable_hashjoin') as v`,
-          { readsEveryMatch },
-        )
-      )[0]?.v;
-    for (const tree of lists) expect(await hashJoins(tree)).toBe('off');
-    // The preview (the newest 20) keeps them: merged in id order it read every match before sorting.
-    expect(await hashJoins(lists[0] as SegmentGroup, false)).toBe('on');
-    // No other query may read that index: one that would like its order but does not state its predicate (the
-    // e-mail look-ups chose it under stale statistics and read every contact of the account per row).
-    expect(
-      await plan(sql`select c.id from contacts c where c.account_id = ${a.accountId} and c.email = 'x@example.com'
-                      order by c.account_id, c.id`),
-    ).not.toMatch(/contacts_account_id_idx/);
-    // A custom field (read from the heap) keeps the hashes.
-    const withField = all({ type: 'list', operator: 'in', listId: vip }, custom('cidade', 'is_not_empty'));
-    expect(compileSegment(withField, ctx).listsAndStatusOnly).toBe(false);
-    expect(await hashJoins(withField)).toBe('on');
   });
 
   it('"aniversário este mês" in America/Sao_Paulo: 29 February in a common year, and the month turning at midnight there', async () => {

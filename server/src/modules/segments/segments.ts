@@ -177,8 +177,6 @@ export const SEGMENT_READ_TAG = 'carteiro:segment-read:';
 const QUERY_CANCELED = '57014';
 
 export interface SegmentReadOptions {
-  /** The read visits every match (a count): a tree of lists, status and subscription dates merges (below). */
-  readsEveryMatch?: boolean;
   /**
    * Aborts when nobody waits for the answer any more (the editor's request closed): the statement is cancelled; a
    * cancel that fails is logged on `log` (the read then runs to its end).
@@ -206,7 +204,7 @@ export async function readSegment<T>(
   db: Db,
   segment: CompiledSegment,
   query: SQL,
-  { readsEveryMatch = false, abandon, timeoutMs, nestedLoops = false }: SegmentReadOptions = {},
+  { abandon, timeoutMs, nestedLoops = false }: SegmentReadOptions = {},
 ): Promise<T[]> {
   const signal = abandon?.signal;
   signal?.throwIfAborted();
@@ -220,11 +218,6 @@ export async function readSegment<T>(
   if (segment.hasSets) {
     if (!nestedLoops) settings.push(['enable_nestloop', 'off']);
     settings.push(['work_mem', SEGMENT_WORK_MEM]);
-    // A count of lists, status and subscription dates only: the contacts (contacts_account_id_idx) and each
-    // list's members (list_memberships_subscribed_idx) are both read in contact id order, so merging them beats
-    // hashing the members, which the planner still prefers — "está em Clientes" (600k of 1M) 0.6× the time. Not
-    // for the preview, which wants the newest 20 (contacts_account_created_idx order): merged, it read them all.
-    if (segment.listsAndStatusOnly && readsEveryMatch) settings.push(['enable_hashjoin', 'off']);
   }
   if (timeoutMs !== undefined) settings.push(['statement_timeout', String(Math.max(1, Math.trunc(timeoutMs)))]);
   const setAll = sql.join(
@@ -275,15 +268,12 @@ export async function countSegment(
   now = new Date(),
   editor: EditorReadOptions = {},
 ): Promise<number> {
-  const segment = await smallestSetsFirst(
-    db,
-    await compileFor(db, accountId, tree, recentSentCampaigns, now, { count: true }),
-  );
+  const segment = await compileFor(db, accountId, tree, recentSentCampaigns, now, { count: true });
   const [row] = await readSegment<{ n: number | string; count_rows?: number | string }>(
     db,
     segment,
     segmentCountQuery(accountId, segment),
-    { ...editor, readsEveryMatch: true },
+    editor,
   );
   if (Number(row?.count_rows ?? 0) > CONTACT_COUNT_FOLD_AT) await foldContactCounts(db, accountId);
   return Number(row?.n ?? 0);
@@ -291,119 +281,16 @@ export async function countSegment(
 
 /** The count of the account's contacts a compiled segment selects, as one query (run it with readSegment). */
 export function segmentCountQuery(accountId: string, segment: CompiledSegment): SQL {
-  const split = segment.countSplit;
-  if (!split) {
+  const counted = segment.countSet;
+  if (!counted) {
     return sql`select count(*)::int as n from ${segment.contacts} ${segment.joins}
                 where c.account_id = ${accountId} and ${segment.where}`;
   }
-  switch (split.of) {
-    case 'outside': {
-      // The account's contacts (their count's delta rows, contact-counts.ts) less the sets' union — or, with
-      // `unless`, less only the contacts of its one set that the other branches do not select; `count_rows` tells
-      // countSegment when to fold the delta rows.
-      const inside = split.unless ? countExcept(accountId, split.sets, split.unless) : countUnion(split.sets);
-      return sql`select (t.contacts - ${inside})::int as n, t.count_rows from ${accountContactCountSql(accountId)} t`;
-    }
-    case 'intersection': {
-      // The sets' rows joined (each contact once in each); those of contacts in a set the tree is outside of, or
-      // whose status fails the tree's status conditions — read from contacts_account_inactive_idx, a few of the
-      // account's contacts — left out.
-      const [first, ...others] = split.sets.map((set, i) => ({ set, alias: sql.raw(`s${i + 1}`) }));
-      if (!first) throw new Error('an intersection of no sets');
-      const joins = others.map(
-        ({ set, alias }) => sql`join (${set}) ${alias} on ${alias}.contact_id = ${first.alias}.contact_id`,
-      );
-      const joined = sql`(${first.set}) ${first.alias} ${sql.join(joins, sql` `)}`;
-      // Those in a set the tree is outside of: anti-joins.
-      const outside = split.outside.map(
-        (set) => sql`not exists (select 1 from (${set}) o where o.contact_id = ${first.alias}.contact_id)`,
-      );
-      const kept = outside.length === 0 ? sql`` : sql`where ${sql.join(outside, sql` and `)}`;
-      if (!split.statusFails) return sql`select count(*)::int as n from ${joined} ${kept}`;
-      return sql`select count(*) filter (where f.id is null)::int as n
-                   from ${joined}
-                   left join (select c.id from contacts c where c.account_id = ${accountId} and ${split.statusFails}) f
-                     on f.id = ${first.alias}.contact_id
-                   ${kept}`;
-    }
-    case 'union': {
-      // The sets counted from their own rows (their union), plus the other branches' contacts in none of them.
-      const inSets = countUnion(split.sets);
-      if (!split.rest) return sql`select ${inSets}::int as n`;
-      const outside = split.sets.map((set) => sql`not exists (select 1 from (${set}) s where s.contact_id = c.id)`);
-      return sql`select (${inSets} + (select count(*) from ${split.rest.contacts} ${split.rest.joins}
-                                       where c.account_id = ${accountId} and ${split.rest.where}
-                                         and ${sql.join(outside, sql` and `)}))::int as n`;
-    }
-  }
-}
-
-/**
- * Up to this many sets, a union is counted as each set's contacts in none of the sets before it (anti-joins); past
- * it, as one UNION.
- */
-const UNION_BY_ANTI_JOINS_UP_TO = 3;
-
-/** How many contacts of the one set in `sets` none of `unless.sets` holds and `unless.rest` does not select. */
-function countExcept(accountId: string, sets: SQL[], unless: { sets: SQL[]; rest?: CompiledSegment }): SQL {
-  const [set, ...others] = sets;
-  if (!set || others.length > 0) throw new Error('an outside count with exceptions reads one set');
-  const kept = unless.sets.map(
-    (other) => sql`not exists (select 1 from (${other}) k where k.contact_id = s.contact_id)`,
-  );
-  const rest = unless.rest;
-  if (rest) {
-    kept.push(sql`not exists (select 1 from ${rest.contacts} ${rest.joins}
-                               where c.id = s.contact_id and c.account_id = ${accountId} and ${rest.where})`);
-  }
-  return sql`(select count(*) from (${set}) s${kept.length === 0 ? sql`` : sql` where ${sql.join(kept, sql` and `)}`})`;
-}
-
-/**
- * The segment with the sets of its union (or of the union it counts outside of), 2 to UNION_BY_ANTI_JOINS_UP_TO of
- * them, ordered by the planner's estimate of
- * their rows, smallest first: countUnion hashes the sets before each term, and a small set hashed first spares
- * the big ones a hash ("Clientes OU VIP OU abriu 5" measured 0.6–0.8 of the user's order in psql, docs/benchmarks.md
- * session 24). One EXPLAIN per set, no rows read.
- */
-export async function smallestSetsFirst(db: Db, segment: CompiledSegment): Promise<CompiledSegment> {
-  const split = segment.countSplit;
-  const union = split?.of === 'union' || (split?.of === 'outside' && !split.unless);
-  if (!split || !union || split.sets.length < 2 || split.sets.length > UNION_BY_ANTI_JOINS_UP_TO) return segment;
-  const sized = [];
-  for (const set of split.sets) sized.push({ set, rows: await estimatedRows(db, set) });
-  sized.sort((a, b) => a.rows - b.rows);
-  return { ...segment, countSplit: { ...split, sets: sized.map(({ set }) => set) } };
-}
-
-async function estimatedRows(db: Db, query: SQL): Promise<number> {
-  const [row] = await queryRows<{ 'QUERY PLAN': unknown }>(db, sql`explain (format json) ${query}`);
-  const plan = row?.['QUERY PLAN'];
-  const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan?: { 'Plan Rows'?: number } }>;
-  const rows = parsed[0]?.Plan?.['Plan Rows'];
-  if (typeof rows !== 'number') throw new Error('EXPLAIN (FORMAT JSON) gave no row estimate');
-  return rows;
-}
-
-/**
- * How many contacts are in at least one of `sets`. A UNION removes the duplicates in one process, a hash or a sort
- * of every row ("está em Clientes OU está em VIP OU abriu alguma das últimas 5": 1.15M rows, 0.95–1.1 s at 1M in
- * psql); the sum of each set's rows outside the sets before it is parallel anti-joins, 0.65–0.71 of that time
- * through the app (docs/benchmarks.md, session 24). Term i hashes the i − 1 sets before it — n(n − 1)/2 hashes in
- * all — so past three sets, the most that was measured, the count stays one UNION.
- */
-function countUnion(sets: SQL[]): SQL {
-  if (sets.length > UNION_BY_ANTI_JOINS_UP_TO) {
-    return sql`(select count(*) from (${sql.join(sets, sql` union `)}) s)`;
-  }
-  const terms = sets.map((set, i) => {
-    const before = sets
-      .slice(0, i)
-      .map((earlier) => sql`not exists (select 1 from (${earlier}) u where u.contact_id = s.contact_id)`);
-    const outside = before.length === 0 ? sql`` : sql` where ${sql.join(before, sql` and `)}`;
-    return sql`(select count(*) from (${set}) s${outside})`;
-  });
-  return terms.length === 1 ? (terms[0] as SQL) : sql`(${sql.join(terms, sql` + `)})`;
+  const inside = sql`(select count(*) from (${counted.set}) s)`;
+  if (!counted.outside) return sql`select ${inside}::int as n`;
+  // The account's contacts (their count's delta rows, contact-counts.ts) less the set; `count_rows` tells
+  // countSegment when to fold the delta rows.
+  return sql`select (t.contacts - ${inside})::int as n, t.count_rows from ${accountContactCountSql(accountId)} t`;
 }
 
 /**
