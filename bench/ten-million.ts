@@ -100,8 +100,8 @@ async function dropIndexes(db: Db, table: string): Promise<string[]> {
  * The backfill statements of the migrations that build message_events' rollups, in migration order: first opens
  * (0034), segment engagement (0044: its opened/clicked facts and the folded campaigns), the report rollup (0045),
  * segment engagement's delivered fact (0047, from the sent messages) and ever_opened (0049, from the first opens),
- * and the compaction (0051, a CLUSTER) — their INSERT … / WITH … / CLUSTER statements, read from the .sql files
- * as the migrations run them. The seed runs 0050's (contact_field_values, the typed custom fields) after the
+ * the compaction (0051, a CLUSTER) and the contacts' segment rows (0066: every contact's row, then a CLUSTER) —
+ * their INSERT … / WITH … / CLUSTER statements, read from the .sql files as the migrations run them. The seed runs 0050's (contact_field_values, the typed custom fields) after the
  * contacts, whose insert trigger is off during their generation (on, it made the generation ~5× slower).
  */
 export function backfills(
@@ -112,6 +112,7 @@ export function backfills(
     '0047_segment_engagement_delivered.sql',
     '0049_segment_engagement_ever_opened.sql',
     '0051_segment_engagement_compact.sql',
+    '0066_segment_rows.sql',
   ],
 ): [string, string][] {
   const out: [string, string][] = [];
@@ -320,6 +321,8 @@ async function seed(): Promise<void> {
     // The typed projection's insert trigger off during the generation, its index dropped; 0050's own backfill
     // then writes it once, timed (with the trigger on, 1M contacts took ~5 min at load 9 instead of ~1).
     await db.execute(sql`alter table contacts disable trigger contacts_field_values_insert`);
+    // The segment rows' too: 0066's backfill writes them with the other rollups (the events phase).
+    await db.execute(sql`alter table contacts disable trigger contacts_segment_rows_insert`);
     const fieldIndexes = await dropIndexes(db, 'contact_field_values');
     await timed(`contacts: ${fmt(CONTACTS)} generated (secondary indexes dropped)`, async () => {
       for (let from = 1; from <= CONTACTS; from += CHUNK) {
@@ -341,6 +344,7 @@ async function seed(): Promise<void> {
       for (const definition of contactIndexes) await db.execute(sql.raw(definition));
     });
     await db.execute(sql`alter table contacts enable trigger contacts_field_values_insert`);
+    await db.execute(sql`alter table contacts enable trigger contacts_segment_rows_insert`);
     await timed('contact_field_values: backfill of 0050 and its index', async () => {
       for (const [file, statement] of backfills(['0050_contact_field_values.sql'])) {
         await timed(`  ${file}: ${statement.replace(/\s+/g, ' ').slice(0, 60)}…`, () => db.execute(sql.raw(statement)));
@@ -355,12 +359,15 @@ async function seed(): Promise<void> {
     // SHARE, a write to each contact's tuple) at the end of the statement; the rows are consistent by construction.
     await timed('list memberships: every contact on "Clientes" (reference trigger off)', async () => {
       await db.execute(sql`alter table list_memberships disable trigger list_memberships_refs_ins`);
+      // The segment rows' lists come with 0066's backfill (the events phase).
+      await db.execute(sql`alter table list_memberships disable trigger list_memberships_segment_rows_insert`);
       await db.execute(
         sql`insert into list_memberships (list_id, contact_id, status)
             select ${list?.id}::uuid, id, case when status = 'subscribed' then 'subscribed' else 'unsubscribed' end
               from contacts where account_id = ${accountId}`,
       );
       await db.execute(sql`alter table list_memberships enable trigger list_memberships_refs_ins`);
+      await db.execute(sql`alter table list_memberships enable trigger list_memberships_segment_rows_insert`);
     });
     await db.execute(sql`vacuum analyze contacts`);
     await db.execute(sql`vacuum analyze list_memberships`);
@@ -414,6 +421,8 @@ async function check(url: string): Promise<void> {
     for (const t of ROLLUPS) await client.query(`create temp table backfilled_${t} as select * from ${t}`);
     await client.query('create temp table events as select * from message_events order by created_at, id');
     await client.query(`truncate message_events, ${ROLLUPS.join(', ')}`);
+    // Every contact's segment row again (the contacts' triggers wrote them; the events merge into them).
+    for (const [, statement] of backfills(['0066_segment_rows.sql'])) await client.query(statement);
     const chunks = Number(process.env.BENCH_CHECK_CHUNKS ?? 10);
     const { rows } = await client.query('select count(*)::bigint as n from events');
     const n = Number(rows[0].n);

@@ -27,16 +27,19 @@ export const segments = pgTable(
 export type SegmentRow = typeof segments.$inferSelect;
 
 /**
- * Segments' read model of engagement: per contact, the most recent *sent* campaign (by start, then id — the order
- * of "as últimas N campanhas") it opened, the one it clicked, as a person (machine opens and clicks left out), and
- * the one delivered to it (a `sent` message). "Abriu/clicou em alguma das últimas N" ⇔ that campaign is one of the
- * last N; "não abriu nenhuma" ⇔ the last delivered one is and the last opened one is not — column checks on one
- * row per mailed contact, instead of a hash of every human event (or delivery) of N campaigns built per count.
- * Written by a campaign's fold (the first count after it is `sent` reads its events and deliveries once — its
- * outcomes are final then, segment-engagement.ts) and, for events arriving after that, by the statement-level
- * trigger on message_events (migration 0044; the delivered fact, migration 0047). It holds existing contacts only
- * (migration 0059, ADR 0042): both writers skip a contact that no longer exists, and a contact's deletion takes
- * its row — so a count can read a set of its rows without reading contacts.
+ * Segments' read model: the contact's segment row, one per existing contact of the account (migration 0066, ADR
+ * 0043). Its engagement: the most recent *sent* campaign (by start, then id — the order of "as últimas N
+ * campanhas") it opened, the one it clicked, as a person (machine opens and clicks left out), and the one delivered
+ * to it (a `sent` message). "Abriu/clicou em alguma das últimas N" ⇔ that campaign is one of the last N; "não abriu
+ * nenhuma" ⇔ the last delivered one is and the last opened one is not — column checks on one row, instead of a hash
+ * of every human event (or delivery) of N campaigns built per count. Null (ever_opened false) for a contact never
+ * mailed. Written by a campaign's fold (the first count after it is `sent` reads its events and deliveries once —
+ * its outcomes are final then, segment-engagement.ts) and, for events arriving after that, by the statement-level
+ * trigger on message_events (migration 0044; the delivered fact, migration 0047); both merge into the contact's
+ * row, so a fact of a deleted contact (whose deletion took its row, migration 0059) is dropped.
+ * Beside it, the contact's own columns as a count's conditions read them — status, creation, lower-cased e-mail,
+ * name and field texts, typed fields, subscribed lists — kept by the triggers on contacts and list_memberships in the
+ * writer's transaction, so a count reads one row per contact and joins nothing (compile-segment.ts, compileRows).
  */
 export const segmentEngagement = pgTable(
   'segment_engagement',
