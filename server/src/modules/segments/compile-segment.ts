@@ -648,7 +648,6 @@ function compileCondition(
       // lower-cased already; for the same reason its e-mail and name also answer a number or date parse, and an
       // empty test, as the contact's own texts would.
       const caseless = CASELESS_VALUE.test(v);
-      const text = () => expression;
       const compared = () => (caseless || row ? expression : sql`lower(${expression})`);
       const value = caseless ? sql`${v}::text` : sql`lower(${v}::text)`;
       switch (c.operator) {
@@ -663,9 +662,9 @@ function compileCondition(
         case 'starts_with':
           return sql`starts_with(${compared()}, ${value})`;
         case 'is_empty':
-          return sql`btrim(${text()}) = ''`;
+          return sql`btrim(${expression}) = ''`;
         case 'is_not_empty':
-          return sql`btrim(${text()}) <> ''`;
+          return sql`btrim(${expression}) <> ''`;
         // Parsed with the functions the typed projection's triggers type each write with (migration 0050), so a
         // field parsed here and one read from contact_field_values are the same value. Each is one SQL expression
         // the planner inlines: as cheap as writing it out here, where a called function cost 5×.
@@ -674,17 +673,17 @@ function compileCondition(
         case 'number_gte':
         case 'number_lt':
         case 'number_lte':
-          return sql`contact_field_number(${text()}) ${sql.raw(NUMBER_COMPARISON[c.operator] as string)} ${v.replace(',', '.')}::numeric`;
+          return sql`contact_field_number(${expression}) ${sql.raw(NUMBER_COMPARISON[c.operator] as string)} ${v.replace(',', '.')}::numeric`;
         case 'date_on':
-          return sql`contact_field_day(${text()}) = ${v}::text`;
+          return sql`contact_field_day(${expression}) = ${v}::text`;
         case 'date_before':
-          return sql`contact_field_day(${text()}) < ${v}::text`;
+          return sql`contact_field_day(${expression}) < ${v}::text`;
         case 'date_after':
-          return sql`contact_field_day(${text()}) > ${v}::text`;
+          return sql`contact_field_day(${expression}) > ${v}::text`;
         case 'birthday_this_month':
           // The month of the date written in the field against this month where the account is: 29 February
           // birthdays belong to February in every year, leap or not.
-          return sql`substr(contact_field_day(${text()}), 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text`;
+          return sql`substr(contact_field_day(${expression}), 6, 2) = ${monthIn(ctx.now, ctx.timeZone)}::text`;
       }
       break;
     }

@@ -694,7 +694,10 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     await compareTree(user.accountId, parsed);
     // Not degenerate: each selects some contacts but not all (but the list in and out, and the recent openers: none
     // in this data).
-    expect(sizes.filter((n) => n > 0 && n < 240), JSON.stringify(sizes)).toHaveLength(5 + rowTrees.length - 2);
+    expect(
+      sizes.filter((n) => n > 0 && n < 240),
+      JSON.stringify(sizes),
+    ).toHaveLength(5 + rowTrees.length - 2);
 
     // A tree that reads only the contact's own columns as they are (statuses, subscription dates, texts compared
     // without lower()) reads the contacts, narrower than the rows.
