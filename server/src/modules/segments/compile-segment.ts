@@ -486,8 +486,9 @@ function costRank(
       return mode !== 'exists' || topLevel ? 1 : 5;
     case 'field':
       if (typedFieldOperator(c.operator)) {
-        // The segment row's typed value: a column check.
-        if (mode === 'row' && typeof c.field === 'object') return 1;
+        // The segment row's typed value: a jsonb look-up and a numeric cast, dearer than a text's look-up (~120 ms
+        // against ~60 ms per 1M rows), cheaper than a parse.
+        if (mode === 'row' && typeof c.field === 'object') return 3;
         // A custom field's number or date read from contact_field_values (see compileCondition) where it is a
         // contact set, like a list; parsed where screened, and on e-mail and name.
         if (typeof c.field === 'object' && (topLevel || !screened)) return mode === 'join' || topLevel ? 1 : 5;
