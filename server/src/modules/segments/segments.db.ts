@@ -35,8 +35,8 @@ export type SegmentRow = typeof segments.$inferSelect;
  * of every human event (or delivery) of N campaigns built per count. Null (ever_opened false) for a contact never
  * mailed. Written by a campaign's fold (the first count after it is `sent` reads its events and deliveries once —
  * its outcomes are final then, segment-engagement.ts) and, for events arriving after that, by the statement-level
- * trigger on message_events (migration 0044; the delivered fact, migration 0047); both merge into the contact's
- * row, so a fact of a deleted contact (whose deletion took its row, migration 0059) is dropped.
+ * trigger on message_events (migration 0044; the delivered fact, migration 0047); both skip a contact that no
+ * longer exists, whose deletion took its row (migration 0059).
  * Beside it, the contact's own columns as a count's conditions read them — status, creation, lower-cased e-mail,
  * name and field texts, typed fields, subscribed lists — kept by the triggers on contacts and list_memberships in the
  * writer's transaction, so a count reads one row per contact and joins nothing (compile-segment.ts, compileRows).
