@@ -53,6 +53,8 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, ERROR_TEXT.config.postgresUrl)
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** The cores of the database's machine, when it is not this one (db/database.ts, databaseCores). */
+  DATABASE_CORES: z.coerce.number().int().min(1).max(1024).optional(),
   AUTH_SECRET: z.string().min(32, ERROR_TEXT.config.authSecretLength).optional(),
   SMTP_URL: z
     .string()

@@ -64,7 +64,12 @@ export async function startRuntime(config: Config, role: Role, logger: Logger): 
   try {
     const database = await openDatabase(
       config.DATABASE_URL
-        ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+        ? {
+            kind: 'postgres',
+            url: config.DATABASE_URL,
+            poolSize: config.DATABASE_POOL_SIZE,
+            cores: config.DATABASE_CORES,
+          }
         : { kind: 'pglite', dataDir: path.join(config.DATA_DIR) },
     );
     stack.push(() => database.close());

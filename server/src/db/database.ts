@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -31,7 +32,8 @@ export function asDb(tx: Db | DbTransaction): Db {
 export type DatabaseTarget =
   /** `fromDump`: an in-memory database started from a `dumpDataDir()` tarball instead of an empty cluster. */
   | { kind: 'pglite'; dataDir: string | null; fromDump?: Blob }
-  | { kind: 'postgres'; url: string; poolSize?: number; searchPath?: string };
+  /** `cores`: of the database's machine (default: databaseCores). */
+  | { kind: 'postgres'; url: string; poolSize?: number; searchPath?: string; cores?: number };
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -65,12 +67,45 @@ pg.types.setTypeParser(20, (value) => {
  * Opens the embedded PGlite database (locking its directory; `dataDir: null` = in memory) or a PostgreSQL pool.
  * Throws DataDirInUseError when another process holds the directory.
  */
+/** What PostgreSQL plans a parallel query with by default: 2 workers besides the leader (max_parallel_workers_per_gather). */
+const POSTGRES_DEFAULT_WORKERS_PER_GATHER = 2;
+
+/**
+ * The cores of the database's machine as far as this process can tell: the configured number (DATABASE_CORES), or
+ * this machine's when the database listens on it (a loopback address or a local socket); unknown otherwise.
+ */
+export function databaseCores(url: string, configured?: number): number | undefined {
+  if (configured !== undefined) return configured;
+  const parsed = new URL(url);
+  const host = parsed.searchParams.get('host') ?? decodeURIComponent(parsed.hostname);
+  const local = host === '' || host.startsWith('/') || host === 'localhost' || /^127\.|^\[?::1\]?$/.test(host);
+  return local ? os.availableParallelism() : undefined;
+}
+
+/**
+ * The settings every session of the pool starts with (libpq's `options`). A parallel query runs the leader and
+ * max_parallel_workers_per_gather workers; on a machine with fewer cores than that (PostgreSQL's default on one or
+ * two cores) the processes take turns on the cores, and a segment count's scan took 1.3–1.5× longer than with one
+ * process per core (docs/benchmarks.md, session 26): the sessions then plan cores − 1 workers. A server configured
+ * otherwise keeps its own setting on a larger machine.
+ */
+function sessionOptions(target: Extract<DatabaseTarget, { kind: 'postgres' }>): string | undefined {
+  const options: string[] = [];
+  if (target.searchPath) options.push(`-c search_path=${target.searchPath}`);
+  const cores = target.cores ?? databaseCores(target.url);
+  if (cores !== undefined && cores - 1 < POSTGRES_DEFAULT_WORKERS_PER_GATHER) {
+    options.push(`-c max_parallel_workers_per_gather=${Math.max(0, cores - 1)}`);
+  }
+  return options.length > 0 ? options.join(' ') : undefined;
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'postgres') {
+    const options = sessionOptions(target);
     const pool = new pg.Pool({
       connectionString: target.url,
       max: target.poolSize ?? 10,
-      ...(target.searchPath ? { options: `-c search_path=${target.searchPath}` } : {}),
+      ...(options ? { options } : {}),
     });
     pool.on('error', () => {
       // An idle client lost its connection (database restart): the pool drops it and reconnects on next use.
