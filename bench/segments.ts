@@ -353,7 +353,9 @@ async function openBaseline(dbUrl: URL): Promise<Baseline | undefined> {
   if (process.env.BENCH_BASELINE_DB) url.pathname = `/${process.env.BENCH_BASELINE_DB}`;
   const segments = await import(pathToFileURL(`${dir}/server/src/modules/segments/segments.ts`).href);
   const directory = await import(pathToFileURL(`${dir}/server/src/modules/campaigns/campaign-directory.ts`).href);
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
+  // The baseline's own pool too: its sessions' settings are part of what is compared.
+  const baselineDatabase = await import(pathToFileURL(`${dir}/server/src/db/database.ts`).href);
+  const database = await baselineDatabase.openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
   return {
     db: database.db,
     count: (db, accountId, tree) => segments.countSegment(db, accountId, tree, directory.recentSentCampaignIds),

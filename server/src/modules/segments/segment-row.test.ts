@@ -492,6 +492,32 @@ describe.each(DATABASE_KINDS)("the contact's segment row on %s", (kind) => {
     expect(await rowsOfAccount(a.accountId)).toBe(6);
   });
 
+  it('a contact moved to another account and back starts a row there each time, leaving its engagement behind', async () => {
+    // No route moves a contact between accounts; a direct update (an operator's repair) must still leave the rows
+    // right: the row goes with the contact, its lists read from its memberships, its engagement stays behind.
+    const before = await row(ids.helena);
+    expect(engagementOf(before)).not.toEqual(NO_ENGAGEMENT);
+    expect(before.list_ids.length).toBeGreaterThan(0);
+    await db.execute(sql`update contacts set account_id = ${b.accountId} where id = ${ids.helena}`);
+    await expectInSync('moving a contact to another account');
+    const moved = await row(ids.helena);
+    expect(moved).toMatchObject({
+      account_id: b.accountId,
+      email_lower: before.email_lower,
+      name_lower: before.name_lower,
+      list_ids: before.list_ids,
+    });
+    expect(engagementOf(moved)).toEqual(NO_ENGAGEMENT);
+    expect(await rowsOfAccount(b.accountId)).toBe(2);
+    expect(await rowsOfAccount(a.accountId)).toBe(5);
+
+    await db.execute(sql`update contacts set account_id = ${a.accountId} where id = ${ids.helena}`);
+    await expectInSync('moving the contact back');
+    expect((await row(ids.helena)).account_id).toBe(a.accountId);
+    expect(await rowsOfAccount(b.accountId)).toBe(1);
+    expect(await rowsOfAccount(a.accountId)).toBe(6);
+  });
+
   it("deleting an account takes its contacts' rows", async () => {
     expect(await rowsOfAccount(b.accountId)).toBe(1);
     await db.execute(sql`delete from accounts where id = ${b.accountId}`);
