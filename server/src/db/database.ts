@@ -63,11 +63,7 @@ pg.types.setTypeParser(20, (value) => {
   return n;
 });
 
-/**
- * Opens the embedded PGlite database (locking its directory; `dataDir: null` = in memory) or a PostgreSQL pool.
- * Throws DataDirInUseError when another process holds the directory.
- */
-/** What PostgreSQL plans a parallel query with by default: 2 workers besides the leader (max_parallel_workers_per_gather). */
+/** PostgreSQL's default max_parallel_workers_per_gather: a parallel query runs 2 workers besides the leader. */
 const POSTGRES_DEFAULT_WORKERS_PER_GATHER = 2;
 
 /**
@@ -85,20 +81,24 @@ export function databaseCores(url: string, configured?: number): number | undefi
 /**
  * The settings every session of the pool starts with (libpq's `options`). A parallel query runs the leader and
  * max_parallel_workers_per_gather workers; on a machine with fewer cores than that (PostgreSQL's default on one or
- * two cores) the processes take turns on the cores, and a segment count's scan took 1.3–1.5× longer than with one
- * process per core (docs/benchmarks.md, session 26): the sessions then plan cores − 1 workers. A server configured
- * otherwise keeps its own setting on a larger machine.
+ * two cores) the processes take turns on the cores, and segment counts' scans took 1.2–2× longer than with one
+ * process per core (ADR 0044): the sessions then plan cores − 1 workers. A larger machine keeps the server's own
+ * setting.
  */
 function sessionOptions(target: Extract<DatabaseTarget, { kind: 'postgres' }>): string | undefined {
   const options: string[] = [];
   if (target.searchPath) options.push(`-c search_path=${target.searchPath}`);
-  const cores = target.cores ?? databaseCores(target.url);
+  const cores = databaseCores(target.url, target.cores);
   if (cores !== undefined && cores - 1 < POSTGRES_DEFAULT_WORKERS_PER_GATHER) {
     options.push(`-c max_parallel_workers_per_gather=${Math.max(0, cores - 1)}`);
   }
   return options.length > 0 ? options.join(' ') : undefined;
 }
 
+/**
+ * Opens the embedded PGlite database (locking its directory; `dataDir: null` = in memory) or a PostgreSQL pool.
+ * Throws DataDirInUseError when another process holds the directory.
+ */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'postgres') {
     const options = sessionOptions(target);
