@@ -1,16 +1,25 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, renderHook } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { act } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '@/lib/api-client';
 import { LISTS_KEY, type MailingList } from '@/lib/queries/lists';
-import { testQueryClient } from '@/test/render';
+import { renderWithProviders, testQueryClient } from '@/test/render';
 import { useDeleteList } from './delete-list';
 
 let restore: () => void = () => {};
 afterEach(() => restore());
 
 const list = (id: string, name: string) => ({ id, name }) as MailingList;
+
+/** Renders the hook and answers its delete. */
+function renderDelete(client: ReturnType<typeof testQueryClient>): (id: string) => Promise<void> {
+  let remove: ((id: string) => Promise<void>) | undefined;
+  function Probe() {
+    remove = useDeleteList().mutateAsync;
+    return null;
+  }
+  renderWithProviders(<Probe />, { client });
+  return (id) => (remove as (id: string) => Promise<void>)(id);
+}
 
 describe('useDeleteList', () => {
   it('takes the deleted list out of the cached lists before any refetch answers, and does not refetch it', async () => {
@@ -25,12 +34,9 @@ describe('useDeleteList', () => {
     const client = testQueryClient();
     client.setQueryData(LISTS_KEY, [list('a', 'Clientes da loja'), list('b', 'Feira de sábado')]);
     client.setQueryData([...LISTS_KEY, 'a'], list('a', 'Clientes da loja'));
-    const wrapper = ({ children }: { children: ReactNode }) => (
-      <QueryClientProvider client={client}>{children}</QueryClientProvider>
-    );
-    const { result } = renderHook(() => useDeleteList(), { wrapper });
+    const remove = renderDelete(client);
 
-    await act(() => result.current.mutateAsync('a'));
+    await act(() => remove('a'));
 
     expect(client.getQueryData<MailingList[]>(LISTS_KEY)?.map((l) => l.name)).toEqual(['Feira de sábado']);
     expect(client.getQueryState(LISTS_KEY)?.isInvalidated).toBe(true);
