@@ -5,7 +5,10 @@ import { compileSegment, compileSegmentPredicate, type SegmentContext } from './
 
 const ctx: SegmentContext = {
   accountId: '00000000-0000-4000-8000-000000000001',
-  customFieldKeys: new Set(['nascimento', 'pontos']),
+  customFields: new Map([
+    ['nascimento', null],
+    ['pontos', null],
+  ]),
   listIds: new Set(),
   timeZone: 'America/Sao_Paulo',
   now: new Date('2026-11-26T12:00:00Z'),

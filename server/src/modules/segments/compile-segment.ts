@@ -7,12 +7,16 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import { AppError } from '../../http/app-error';
 import { ERROR_TEXT } from '../../http/error-texts';
+import { SEGMENT_FIELD_SLOTS } from './segments.db';
 
 /** What a segment is compiled against: the account, its custom field keys, its time zone and the clock. */
 export interface SegmentContext {
   accountId: string;
-  /** The account's custom field keys: a custom field condition naming any other key is refused (400). */
-  customFieldKeys: ReadonlySet<string>;
+  /**
+   * The account's custom field keys (a custom field condition naming any other key is refused, 400), each with the
+   * slot of its text column on the segment row, or null where its text is in field_texts (segment_field_slots).
+   */
+  customFields: ReadonlyMap<string, number | null>;
   /** The account's own list ids: a list condition naming another is refused (400). */
   listIds: ReadonlySet<string>;
   /** IANA zone for "aniversário este mês" and subscription dates (the account's, America/Sao_Paulo by default). */
@@ -506,7 +510,8 @@ function fieldExpression(
 ): SQL {
   if (field === 'email') return row ? sql`g.email_lower` : sql`c.email`;
   if (field === 'name') return row ? sql`g.name_lower` : sql`coalesce(c.name, '')`;
-  if (!ctx.customFieldKeys.has(field.custom)) {
+  const slot = ctx.customFields.get(field.custom);
+  if (slot === undefined) {
     throw new AppError(
       'validation_failed',
       `Campo desconhecido: "${field.custom}". Escolha um campo dos seus contatos.`,
@@ -515,9 +520,17 @@ function fieldExpression(
       },
     );
   }
-  return row
+  if (!row) return sql`coalesce(c.fields ->> ${field.custom}::text, '')`;
+  return slot === null
     ? sql`coalesce(g.field_texts ->> ${field.custom}::text, '')`
-    : sql`coalesce(c.fields ->> ${field.custom}::text, '')`;
+    : sql.raw(`coalesce(g.field_text_${slotColumn(slot)}, '')`);
+}
+
+/** A slot as it goes into a column name: checked, since it is not a parameter. */
+function slotColumn(slot: number): number {
+  if (!Number.isInteger(slot) || slot < 1 || slot > SEGMENT_FIELD_SLOTS)
+    throw new Error(`no segment field slot ${slot}`);
+  return slot;
 }
 
 function typedFieldOperator(operator: string): boolean {

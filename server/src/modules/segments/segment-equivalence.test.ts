@@ -19,6 +19,7 @@ import { compileSegment, compileSegmentPredicate } from './compile-segment';
 import { foldEngagement } from './segment-engagement';
 import { countSegment, previewSegment, segmentContextFor, segmentCountQuery } from './segments';
 import { compilePreviousSegment } from './testing/previous-segment-compiler';
+import { SEGMENT_ROW_TEXTS } from './testing/segment-row-texts';
 import { all, any } from './testing/segment-trees';
 
 /**
@@ -119,8 +120,8 @@ const NOWS = [
   '2027-01-01T03:00:00Z',
 ];
 
-/** A migration's backfill statements into `table` (its `INSERT INTO table` statements, comment lines dropped). */
-function migrationInserts(file: string, table: string): string[] {
+/** A migration's backfill statements of `table` (its `INSERT INTO table`, or `<verb> table`, statements; comment lines dropped). */
+function migrationStatements(file: string, table: string, verb = 'INSERT INTO'): string[] {
   return readFileSync(new URL(`../../../drizzle/${file}`, import.meta.url), 'utf8')
     .split('--> statement-breakpoint')
     .map((part) =>
@@ -130,7 +131,7 @@ function migrationInserts(file: string, table: string): string[] {
         .join('\n')
         .trim(),
     )
-    .filter((statement) => statement.startsWith(`INSERT INTO ${table}`));
+    .filter((statement) => statement.startsWith(`${verb} ${table}`));
 }
 
 describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s', (kind) => {
@@ -339,19 +340,39 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     expect(await storedEngagement()).toEqual(expected);
   });
 
-  it("the migrations' backfills build the same segment_engagement from the events and messages", async () => {
+  /** Each of the account's segment rows' contact and field texts, wherever the row keeps them. */
+  const storedTexts = async () =>
+    (
+      await queryRows<{ row: string }>(
+        db,
+        sql`select g.contact_id::text || ' ' || ${SEGMENT_ROW_TEXTS}::text as row
+              from segment_engagement g where g.account_id = ${user.accountId}`,
+      )
+    )
+      .map((r) => r.row)
+      .sort();
+
+  it("the migrations' backfills build the same segment_engagement from the events, messages and contacts", async () => {
     const before = await storedEngagement();
+    const textsBefore = await storedTexts();
+    expect(textsBefore.filter((r) => r.includes('"cidade"')).length).toBeGreaterThan(100);
     const statements = [
-      ...migrationInserts('0044_segment_engagement.sql', 'segment_engagement'),
-      ...migrationInserts('0047_segment_engagement_delivered.sql', 'segment_engagement'),
-      ...migrationInserts('0049_segment_engagement_ever_opened.sql', 'segment_engagement'),
-      ...migrationInserts('0066_segment_rows.sql', 'segment_engagement'),
+      ...migrationStatements('0044_segment_engagement.sql', 'segment_engagement'),
+      ...migrationStatements('0047_segment_engagement_delivered.sql', 'segment_engagement'),
+      ...migrationStatements('0049_segment_engagement_ever_opened.sql', 'segment_engagement'),
+      ...migrationStatements('0066_segment_rows.sql', 'segment_engagement'),
     ];
-    expect(statements).toHaveLength(5);
+    statements.push(
+      ...migrationStatements('0068_segment_field_slots.sql', 'segment_field_slots'),
+      ...migrationStatements('0068_segment_field_slots.sql', 'segment_engagement', 'UPDATE'),
+    );
+    expect(statements).toHaveLength(7);
     await db.execute(sql`delete from segment_engagement_folds`);
     await db.execute(sql`delete from segment_engagement`);
+    await db.execute(sql`delete from segment_field_slots`);
     for (const statement of statements) await db.execute(sql.raw(statement));
     expect(await storedEngagement()).toEqual(before);
+    expect(await storedTexts()).toEqual(textsBefore);
   });
 
   it("the migration's backfill builds the same contact_field_values as the triggers kept", async () => {
@@ -369,7 +390,7 @@ describe.each(DATABASE_KINDS)('segment queries equal the previous compiler on %s
     // Numbers and dates of the generated fields, and some values of neither shape left out.
     expect(before.filter((r) => r.includes(' pontos ')).length).toBeGreaterThan(100);
     expect(before.filter((r) => r.includes(' nascimento ')).length).toBeGreaterThan(100);
-    const [statement] = migrationInserts('0050_contact_field_values.sql', 'contact_field_values');
+    const [statement] = migrationStatements('0050_contact_field_values.sql', 'contact_field_values');
     await db.execute(sql`delete from contact_field_values`);
     await db.execute(sql.raw(statement as string));
     expect(await typed()).toEqual(before);

@@ -11,6 +11,7 @@ import { markContactUndeliverable } from '../contacts/contact-status';
 import { findImport, startImport, uploadImport } from '../imports/import-files';
 import { runImport } from '../imports/run-import';
 import { foldEngagement } from './segment-engagement';
+import { SEGMENT_ROW_TEXTS } from './testing/segment-row-texts';
 
 /**
  * segment_engagement as the contact's segment row (migration 0066, ADR 0043): one row per existing contact, whose
@@ -27,7 +28,7 @@ const ORACLE = sql`
     select c.id as contact_id, c.account_id, c.status as contact_status, c.created_at as contact_created_at,
            lower(c.email) as email_lower, lower(coalesce(c.name, '')) as name_lower,
            coalesce((select jsonb_object_agg(f.key, lower(f.value)) from jsonb_each_text(c.fields) f),
-                    '{}'::jsonb) as field_texts,
+                    '{}'::jsonb) as field_texts, false as slotted_text_in_jsonb,
            coalesce((select jsonb_object_agg(f.key, to_jsonb(contact_field_number(f.value)))
                        from jsonb_each_text(c.fields) f where contact_field_number(f.value) is not null),
                     '{}'::jsonb) as field_numbers,
@@ -39,7 +40,10 @@ const ORACLE = sql`
       from contacts c),
   actual as (
     select g.contact_id, g.account_id, g.contact_status, g.contact_created_at, g.email_lower, g.name_lower,
-           g.field_texts, g.field_numbers, g.field_days, g.list_ids
+           ${SEGMENT_ROW_TEXTS} as field_texts,
+           g.field_texts ?| array(select s.key from segment_field_slots s where s.account_id = g.account_id)
+             as slotted_text_in_jsonb,
+           g.field_numbers, g.field_days, g.list_ids
       from segment_engagement g)
   select coalesce(e.contact_id, a.contact_id)::text as contact_id, to_jsonb(e) as expected, to_jsonb(a) as actual
     from expected e full join actual a on a.contact_id = e.contact_id
@@ -119,7 +123,7 @@ describe.each(DATABASE_KINDS)("the contact's segment row on %s", (kind) => {
     const [row] = await queryRows<SegmentRow>(
       db,
       sql`select g.account_id::text, g.contact_status, g.contact_created_at = c.created_at as same_created_at,
-                 g.email_lower, g.name_lower, g.field_texts, g.field_numbers, g.field_days,
+                 g.email_lower, g.name_lower, ${SEGMENT_ROW_TEXTS} as field_texts, g.field_numbers, g.field_days,
                  to_jsonb(g.list_ids) as list_ids,
                  g.last_opened_campaign_id::text, g.last_opened_campaign_at::text,
                  g.last_clicked_campaign_id::text, g.last_clicked_campaign_at::text,
@@ -518,6 +522,65 @@ describe.each(DATABASE_KINDS)("the contact's segment row on %s", (kind) => {
     expect(await rowsOfAccount(a.accountId)).toBe(6);
   });
 
+  it("an account's first eight custom fields get a text column each; past them the texts stay in field_texts, and counts read both", async () => {
+    const c = await signUp(t, { verified: true });
+    const slotsOf = async () =>
+      queryRows<{ key: string; slot: number }>(
+        db,
+        sql`select key, slot from segment_field_slots where account_id = ${c.accountId} order by slot`,
+      );
+    const rawTexts = async (contactId: string) =>
+      (
+        await queryRows<{ field_texts: Record<string, string>; field_text_1: string | null }>(
+          db,
+          sql`select field_texts, field_text_1 from segment_engagement where contact_id = ${contactId}`,
+        )
+      )[0];
+    const fields = (...numbers: number[]) => Object.fromEntries(numbers.map((n) => [`campo${n}`, `Valor ${n}`]));
+    // Created with five keys (slots in key order), then given a sixth by an update.
+    const first = await createContact('slots-um', { fields: fields(5, 4, 3, 2, 1) }, c);
+    await send('PATCH', `/api/contacts/${first}`, { fields: fields(1, 2, 3, 4, 5, 6) }, 200, c);
+    // Four more keys in one statement: two slots are left, so campo9 has none.
+    const second = await createContact('slots-dois', { fields: { ...fields(1, 7, 8, 9), campo9: 'Nove' } }, c);
+    expect(await slotsOf()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ key: `campo${n}`, slot: n })));
+    expect(await rawTexts(second)).toEqual({ field_texts: { campo9: 'nove' }, field_text_1: 'valor 1' });
+    expect(await rawTexts(first)).toEqual({ field_texts: {}, field_text_1: 'valor 1' });
+    await expectInSync('custom fields past the slots');
+    // A key seen after the slots are taken never takes one, even where a contact drops the slotted keys.
+    await send('PATCH', `/api/contacts/${first}`, { fields: { campo10: 'Dez', campo8: 'Oito' } }, 200, c);
+    expect((await slotsOf()).length).toBe(8);
+    expect(await rawTexts(first)).toEqual({ field_texts: { campo10: 'dez' }, field_text_1: null });
+    await expectInSync('a key past the slots');
+
+    // Counts read from the segment rows (never opened makes it so) find the texts in columns and in field_texts.
+    const count = async (key: string, operator: string, value?: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/segments/count',
+        headers: { ...c.headers, ...json },
+        payload: {
+          conditions: {
+            type: 'group',
+            match: 'all',
+            conditions: [
+              { type: 'field', field: { custom: key }, operator, value },
+              { type: 'engagement', operator: 'never_opened' },
+            ],
+          },
+        },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().count as number;
+    };
+    expect(await count('campo1', 'equals', 'VALOR 1')).toBe(1);
+    expect(await count('campo8', 'equals', 'oito')).toBe(1);
+    expect(await count('campo7', 'starts_with', 'valor')).toBe(1);
+    expect(await count('campo7', 'is_empty')).toBe(1);
+    expect(await count('campo9', 'equals', 'Nove')).toBe(1);
+    expect(await count('campo10', 'contains', 'EZ')).toBe(1);
+    expect(await count('campo10', 'is_empty')).toBe(1);
+  });
+
   it("deleting an account takes its contacts' rows", async () => {
     expect(await rowsOfAccount(b.accountId)).toBe(1);
     await db.execute(sql`delete from accounts where id = ${b.accountId}`);
@@ -528,6 +591,44 @@ describe.each(DATABASE_KINDS)("the contact's segment row on %s", (kind) => {
 
   // Two connections racing exist only on PostgreSQL (PGlite is one connection): the test is defined there only, so
   // it is never reported as skipped.
+  if (kind === 'postgres')
+    it('two transactions adding new custom fields to one account at once give each key its own slot', async () => {
+      const c = await signUp(t, { verified: true });
+      const pool = t.database.pool as NonNullable<typeof t.database.pool>;
+      const first = await pool.connect();
+      const second = await pool.connect();
+      const insert = (client: typeof first, local: string, key: string) =>
+        client.query(`insert into contacts (account_id, email, fields) values ($1, $2, $3)`, [
+          c.accountId,
+          `${local}@exemplo.com.br`,
+          JSON.stringify({ [key]: `Texto ${key}` }),
+        ]);
+      try {
+        await first.query('begin');
+        await insert(first, 'corrida-um', 'primeiro');
+        await second.query('begin');
+        // The second waits for the first's turn at the account's slots; the first commits while it waits.
+        const waiting = insert(second, 'corrida-dois', 'segundo');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await first.query('commit');
+        await waiting;
+        await second.query('commit');
+      } finally {
+        first.release();
+        second.release();
+      }
+      expect(
+        await queryRows(
+          db,
+          sql`select key, slot from segment_field_slots where account_id = ${c.accountId} order by slot`,
+        ),
+      ).toEqual([
+        { key: 'primeiro', slot: 1 },
+        { key: 'segundo', slot: 2 },
+      ]);
+      await expectInSync('two concurrent new keys');
+    });
+
   if (kind === 'postgres')
     it('two transactions subscribing one contact to two lists at once leave both lists on its row', async () => {
       const [x, y] = await Promise.all(

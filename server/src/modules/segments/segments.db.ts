@@ -1,6 +1,18 @@
 import type { SegmentGroup } from '@carteiro/shared';
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { accounts } from '../accounts/accounts.db';
 import { campaigns } from '../campaigns/campaigns.db';
 
@@ -66,8 +78,23 @@ export const segmentEngagement = pgTable(
     contactCreatedAt: timestamp('contact_created_at', { withTimezone: true }),
     emailLower: text('email_lower'),
     nameLower: text('name_lower'),
-    /** Each custom field's text, lower-cased (a count's text conditions compare lower-cased values). */
+    /**
+     * Each custom field's text, lower-cased (a count's text conditions compare lower-cased values), but for the
+     * fields that have a column of their own below (segment_field_slots).
+     */
     fieldTexts: jsonb('field_texts').$type<Record<string, string | null>>().notNull().default({}),
+    /**
+     * The texts of the account's first SEGMENT_FIELD_SLOTS custom fields, lower-cased, one column each: a
+     * condition reads a plain column instead of a jsonb look-up per row (ADR 0045).
+     */
+    fieldText1: text('field_text_1'),
+    fieldText2: text('field_text_2'),
+    fieldText3: text('field_text_3'),
+    fieldText4: text('field_text_4'),
+    fieldText5: text('field_text_5'),
+    fieldText6: text('field_text_6'),
+    fieldText7: text('field_text_7'),
+    fieldText8: text('field_text_8'),
     /** The fields that read as a number (contact_field_number), as JSON numbers. */
     fieldNumbers: jsonb('field_numbers').$type<Record<string, number>>().notNull().default({}),
     /** The fields that read as a date (contact_field_day), as AAAA-MM-DD. */
@@ -85,3 +112,28 @@ export const segmentEngagementFolds = pgTable('segment_engagement_folds', {
     .references(() => campaigns.id, { onDelete: 'cascade' }),
   foldedAt: timestamp('folded_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** How many custom fields of an account have a text column of their own on the segment row. */
+export const SEGMENT_FIELD_SLOTS = 8;
+
+/**
+ * Which custom field's text each `field_text_<slot>` column of the account's segment rows holds (ADR 0045). A key
+ * takes the next free slot the first time a contact of the account carries it, and keeps it: so a key without a
+ * slot only exists once every slot is taken, and its texts stay in field_texts. Written only by the segment rows'
+ * triggers (migration 0068).
+ */
+export const segmentFieldSlots = pgTable(
+  'segment_field_slots',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    slot: smallint('slot').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.key] }),
+    unique('segment_field_slots_slot_key').on(t.accountId, t.slot),
+    check('segment_field_slots_slot_check', sql`${t.slot} between 1 and 8`),
+  ],
+);

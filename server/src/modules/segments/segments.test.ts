@@ -45,9 +45,9 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
   };
 
   /** What account A's trees compile in, for the tests that read the compiled SQL's plan. */
-  const contextOfA = (customFieldKeys: string[] = []): SegmentContext => ({
+  const contextOfA = (): SegmentContext => ({
     accountId: a.accountId,
-    customFieldKeys: new Set(customFieldKeys),
+    customFields: new Map(),
     listIds: new Set([vip, news]),
     timeZone: 'America/Sao_Paulo',
     now: new Date(),

@@ -19,7 +19,7 @@ import { findCustomFieldNamesAmong } from '../contacts/custom-field-names';
 import { findListSummaries } from '../lists/list-directory';
 import { type CompiledSegment, compileSegment, compileSegmentPredicate, type SegmentContext } from './compile-segment';
 import { foldEngagement } from './segment-engagement';
-import { type SegmentRow, segments } from './segments.db';
+import { type SegmentRow, segmentFieldSlots, segments } from './segments.db';
 
 /** work_mem of one segment read with contact sets: a hash of ~1M contact ids (≈ 50 MB) fits in one batch. */
 const SEGMENT_WORK_MEM = '64MB';
@@ -70,6 +70,7 @@ export async function segmentContextFor(
   const lastN = { max: 0 };
   for (const tree of trees) collect(tree, keys, wantedLists, lastN);
   const known = await findCustomFieldNamesAmong(db, accountId, [...keys]);
+  const slots = await findFieldSlots(db, accountId, [...known]);
   const ownLists = await findListSummaries(db, [...wantedLists], accountId);
   const account = await findAccount(db, accountId);
   const recent = lastN.max === 0 ? [] : await recentSentCampaigns(db, accountId, lastN.max);
@@ -79,11 +80,21 @@ export async function segmentContextFor(
   return {
     recentCampaignIds: recent,
     accountId,
-    customFieldKeys: known,
+    customFields: new Map([...known].map((key) => [key, slots.get(key) ?? null])),
     listIds: new Set(ownLists.map((l) => l.id)),
     timeZone: account?.timeZone ?? DEFAULT_TIME_ZONE,
     now,
   };
+}
+
+/** The slots of those of `keys` that have a text column of their own on the account's segment rows. */
+async function findFieldSlots(db: Db, accountId: string, keys: string[]): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .select({ key: segmentFieldSlots.key, slot: segmentFieldSlots.slot })
+    .from(segmentFieldSlots)
+    .where(and(eq(segmentFieldSlots.accountId, accountId), inArray(segmentFieldSlots.key, keys)));
+  return new Map(rows.map((r) => [r.key, r.slot]));
 }
 
 /** The compiled query shape of a tree, checked against the account (unknown field or list → 400). */

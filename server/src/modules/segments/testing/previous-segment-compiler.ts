@@ -29,7 +29,7 @@ function compileGroup(group: SegmentGroup, ctx: SegmentContext): SQL {
 function fieldExpression(field: Extract<SegmentCondition, { type: 'field' }>['field'], ctx: SegmentContext): SQL {
   if (field === 'email') return sql`c.email`;
   if (field === 'name') return sql`coalesce(c.name, '')`;
-  if (!ctx.customFieldKeys.has(field.custom)) {
+  if (!ctx.customFields.has(field.custom)) {
     throw new AppError(
       'validation_failed',
       `Campo desconhecido: "${field.custom}". Escolha um campo dos seus contatos.`,
