@@ -589,34 +589,46 @@ describe.each(DATABASE_KINDS)("the contact's segment row on %s", (kind) => {
     await expectInSync('deleting an account');
   });
 
-  // Two connections racing exist only on PostgreSQL (PGlite is one connection): the test is defined there only, so
-  // it is never reported as skipped.
-  if (kind === 'postgres')
+  /**
+   * Two transactions on connections of their own run `statement`, the second while the first's is still open: the
+   * second waits for a lock the first holds, and the first commits while it waits (PostgreSQL only; PGlite is one
+   * connection).
+   */
+  const twoAtOnce = async (statement: string, firstParams: unknown[], secondParams: unknown[]) => {
+    const pool = t.database.pool as NonNullable<typeof t.database.pool>;
+    const first = await pool.connect();
+    const second = await pool.connect();
+    try {
+      await first.query('begin');
+      await first.query(statement, firstParams);
+      await second.query('begin');
+      const waiting = second.query(statement, secondParams);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await first.query('commit');
+      await waiting;
+      await second.query('commit');
+    } finally {
+      first.release();
+      second.release();
+    }
+  };
+
+  // Two connections racing exist only on PostgreSQL: these tests are defined there only, so they are never reported
+  // as skipped.
+  if (kind === 'postgres') {
     it('two transactions adding new custom fields to one account at once give each key its own slot', async () => {
       const c = await signUp(t, { verified: true });
-      const pool = t.database.pool as NonNullable<typeof t.database.pool>;
-      const first = await pool.connect();
-      const second = await pool.connect();
-      const insert = (client: typeof first, local: string, key: string) =>
-        client.query(`insert into contacts (account_id, email, fields) values ($1, $2, $3)`, [
-          c.accountId,
-          `${local}@exemplo.com.br`,
-          JSON.stringify({ [key]: `Texto ${key}` }),
-        ]);
-      try {
-        await first.query('begin');
-        await insert(first, 'corrida-um', 'primeiro');
-        await second.query('begin');
-        // The second waits for the first's turn at the account's slots; the first commits while it waits.
-        const waiting = insert(second, 'corrida-dois', 'segundo');
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        await first.query('commit');
-        await waiting;
-        await second.query('commit');
-      } finally {
-        first.release();
-        second.release();
-      }
+      const contact = (local: string, key: string) => [
+        c.accountId,
+        `${local}@exemplo.com.br`,
+        JSON.stringify({ [key]: `Texto ${key}` }),
+      ];
+      // The second waits for the first's turn at the account's slots.
+      await twoAtOnce(
+        'insert into contacts (account_id, email, fields) values ($1, $2, $3)',
+        contact('corrida-um', 'primeiro'),
+        contact('corrida-dois', 'segundo'),
+      );
       expect(
         await queryRows(
           db,
@@ -629,35 +641,19 @@ describe.each(DATABASE_KINDS)("the contact's segment row on %s", (kind) => {
       await expectInSync('two concurrent new keys');
     });
 
-  if (kind === 'postgres')
     it('two transactions subscribing one contact to two lists at once leave both lists on its row', async () => {
       const [x, y] = await Promise.all(
         ['Corrida X', 'Corrida Y'].map(async (name) => (await send('POST', '/api/lists', { name })).id as string),
       );
       const contactId = await createContact('corrida');
-      const pool = t.database.pool as NonNullable<typeof t.database.pool>;
-      const first = await pool.connect();
-      const second = await pool.connect();
-      try {
-        const subscribe = (client: typeof first, listId: string) =>
-          client.query(`insert into list_memberships (list_id, contact_id, status) values ($1, $2, 'subscribed')`, [
-            listId,
-            contactId,
-          ]);
-        await first.query('begin');
-        await subscribe(first, x as string);
-        await second.query('begin');
-        // The second waits for the first's lock on the row; the first commits while it waits.
-        const waiting = subscribe(second, y as string);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        await first.query('commit');
-        await waiting;
-        await second.query('commit');
-      } finally {
-        first.release();
-        second.release();
-      }
+      // The second waits for the first's lock on the row.
+      await twoAtOnce(
+        "insert into list_memberships (list_id, contact_id, status) values ($1, $2, 'subscribed')",
+        [x, contactId],
+        [y, contactId],
+      );
       expect((await row(contactId)).list_ids).toEqual([x, y].sort());
       await expectInSync('two concurrent subscriptions');
     });
+  }
 });
