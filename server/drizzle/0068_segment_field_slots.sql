@@ -58,6 +58,8 @@ $$;
 CREATE OR REPLACE FUNCTION "segment_rows_insert"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   PERFORM segment_field_slots_for(array_agg(n.account_id), array_agg(n.fields)) FROM new_contacts n;
+  WITH s AS MATERIALIZED (SELECT a.account_id, segment_field_slot_keys(a.account_id) AS keys
+                            FROM (SELECT DISTINCT account_id FROM new_contacts) a)
   INSERT INTO segment_engagement AS g (account_id, contact_id, contact_status, contact_created_at, email_lower,
                                        name_lower, field_texts, field_numbers, field_days, field_text_1, field_text_2,
                                        field_text_3, field_text_4, field_text_5, field_text_6, field_text_7,
@@ -67,8 +69,7 @@ BEGIN
          f.texts ->> s.keys[4], f.texts ->> s.keys[5], f.texts ->> s.keys[6], f.texts ->> s.keys[7],
          f.texts ->> s.keys[8]
     FROM new_contacts n
-    JOIN (SELECT a.account_id, segment_field_slot_keys(a.account_id) AS keys
-            FROM (SELECT DISTINCT account_id FROM new_contacts) a) s ON s.account_id = n.account_id
+    JOIN s ON s.account_id = n.account_id
     CROSS JOIN LATERAL segment_field_columns(n.fields) f
    ORDER BY n.account_id, n.id
   ON CONFLICT (account_id, contact_id) DO UPDATE SET
@@ -88,6 +89,8 @@ BEGIN
    USING old_contacts o JOIN new_contacts n ON n.id = o.id
    WHERE n.account_id <> o.account_id AND g.account_id = o.account_id AND g.contact_id = o.id;
   PERFORM segment_field_slots_for(array_agg(n.account_id), array_agg(n.fields)) FROM new_contacts n;
+  WITH s AS MATERIALIZED (SELECT a.account_id, segment_field_slot_keys(a.account_id) AS keys
+                            FROM (SELECT DISTINCT account_id FROM new_contacts) a)
   INSERT INTO segment_engagement AS g (account_id, contact_id, contact_status, contact_created_at, email_lower,
                                        name_lower, field_texts, field_numbers, field_days, field_text_1, field_text_2,
                                        field_text_3, field_text_4, field_text_5, field_text_6, field_text_7,
@@ -102,8 +105,7 @@ BEGIN
                                FROM list_memberships lm WHERE lm.contact_id = n.id), '{}'::uuid[])
               ELSE '{}'::uuid[] END
     FROM new_contacts n JOIN old_contacts o ON o.id = n.id
-    JOIN (SELECT a.account_id, segment_field_slot_keys(a.account_id) AS keys
-            FROM (SELECT DISTINCT account_id FROM new_contacts) a) s ON s.account_id = n.account_id
+    JOIN s ON s.account_id = n.account_id
     CROSS JOIN LATERAL segment_field_columns(n.fields) f
    WHERE (n.account_id, n.status, n.created_at, n.email, n.name, n.fields)
          IS DISTINCT FROM (o.account_id, o.status, o.created_at, o.email, o.name, o.fields)
