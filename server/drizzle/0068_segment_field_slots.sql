@@ -1,20 +1,28 @@
--- The texts of an account's first eight custom fields as plain columns of the segment row (ADR 0045): a count's
--- text condition on such a field reads `g.field_text_<slot>` instead of a jsonb look-up per row and condition, which
--- was most of the worst nesting's time at 1M contacts (six look-ups of one field). Each key takes the next free slot
--- the first time a contact of the account carries it and keeps it, so a key with no slot only exists once all eight
--- are taken; its texts stay in field_texts, which holds the fields without a column only.
+-- An account's first eight custom fields as plain columns of the segment row (ADR 0045): a count's condition on such a
+-- field reads `g.field_text_<slot>` (`field_number_<slot>`, `field_day_<slot>`) instead of a jsonb look-up per row
+-- and condition, which was most of the worst nesting's time at 1M contacts (six look-ups of one field's text, eight
+-- of two typed fields). Each key takes the next free slot the first time a contact of the account carries it and
+-- keeps it, so a key with no slot only exists once all eight are taken; the jsonb objects hold those keys only.
 CREATE TABLE "segment_field_slots" (
-  "account_id" uuid NOT NULL REFERENCES "accounts"("id") ON DELETE CASCADE,
+  "account_id" uuid NOT NULL,
   "key" text NOT NULL,
   "slot" smallint NOT NULL,
+  CONSTRAINT "segment_field_slots_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "accounts"("id")
+    ON DELETE CASCADE,
   CONSTRAINT "segment_field_slots_account_id_key_pk" PRIMARY KEY ("account_id", "key"),
   CONSTRAINT "segment_field_slots_slot_key" UNIQUE ("account_id", "slot"),
   CONSTRAINT "segment_field_slots_slot_check" CHECK ("slot" between 1 and 8)
 );
 --> statement-breakpoint
-ALTER TABLE "segment_engagement" ADD COLUMN "field_text_1" text, ADD COLUMN "field_text_2" text,
-  ADD COLUMN "field_text_3" text, ADD COLUMN "field_text_4" text, ADD COLUMN "field_text_5" text,
-  ADD COLUMN "field_text_6" text, ADD COLUMN "field_text_7" text, ADD COLUMN "field_text_8" text;
+ALTER TABLE "segment_engagement"
+  ADD COLUMN "field_text_1" text, ADD COLUMN "field_text_2" text, ADD COLUMN "field_text_3" text,
+  ADD COLUMN "field_text_4" text, ADD COLUMN "field_text_5" text, ADD COLUMN "field_text_6" text,
+  ADD COLUMN "field_text_7" text, ADD COLUMN "field_text_8" text, ADD COLUMN "field_number_1" numeric,
+  ADD COLUMN "field_number_2" numeric, ADD COLUMN "field_number_3" numeric, ADD COLUMN "field_number_4" numeric,
+  ADD COLUMN "field_number_5" numeric, ADD COLUMN "field_number_6" numeric, ADD COLUMN "field_number_7" numeric,
+  ADD COLUMN "field_number_8" numeric, ADD COLUMN "field_day_1" text, ADD COLUMN "field_day_2" text,
+  ADD COLUMN "field_day_3" text, ADD COLUMN "field_day_4" text, ADD COLUMN "field_day_5" text,
+  ADD COLUMN "field_day_6" text, ADD COLUMN "field_day_7" text, ADD COLUMN "field_day_8" text;
 --> statement-breakpoint
 -- Gives the account's keys that have no slot the free ones, in key order, while any is free. Writers adding new
 -- keys to one account take turns (an advisory lock, class 2612, until their commit), so two of them never give one
@@ -58,16 +66,24 @@ $$;
 CREATE OR REPLACE FUNCTION "segment_rows_insert"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 BEGIN
   PERFORM segment_field_slots_for(array_agg(n.account_id), array_agg(n.fields)) FROM new_contacts n;
+  -- Materialized: the statement's accounts' slot keys are read once, not once per contact.
   WITH s AS MATERIALIZED (SELECT a.account_id, segment_field_slot_keys(a.account_id) AS keys
                             FROM (SELECT DISTINCT account_id FROM new_contacts) a)
   INSERT INTO segment_engagement AS g (account_id, contact_id, contact_status, contact_created_at, email_lower,
-                                       name_lower, field_texts, field_numbers, field_days, field_text_1, field_text_2,
-                                       field_text_3, field_text_4, field_text_5, field_text_6, field_text_7,
-                                       field_text_8)
-  SELECT n.account_id, n.id, n.status, n.created_at, lower(n.email), lower(coalesce(n.name, '')),
-         f.texts - s.keys, f.numbers, f.days, f.texts ->> s.keys[1], f.texts ->> s.keys[2], f.texts ->> s.keys[3],
+                                       name_lower, field_texts, field_numbers, field_days, field_text_1,
+                                       field_text_2, field_text_3, field_text_4, field_text_5, field_text_6,
+                                       field_text_7, field_text_8, field_number_1, field_number_2, field_number_3,
+                                       field_number_4, field_number_5, field_number_6, field_number_7,
+                                       field_number_8, field_day_1, field_day_2, field_day_3, field_day_4,
+                                       field_day_5, field_day_6, field_day_7, field_day_8)
+  SELECT n.account_id, n.id, n.status, n.created_at, lower(n.email), lower(coalesce(n.name, '')), f.texts - s.keys,
+         f.numbers - s.keys, f.days - s.keys, f.texts ->> s.keys[1], f.texts ->> s.keys[2], f.texts ->> s.keys[3],
          f.texts ->> s.keys[4], f.texts ->> s.keys[5], f.texts ->> s.keys[6], f.texts ->> s.keys[7],
-         f.texts ->> s.keys[8]
+         f.texts ->> s.keys[8], (f.numbers -> s.keys[1])::numeric, (f.numbers -> s.keys[2])::numeric,
+         (f.numbers -> s.keys[3])::numeric, (f.numbers -> s.keys[4])::numeric, (f.numbers -> s.keys[5])::numeric,
+         (f.numbers -> s.keys[6])::numeric, (f.numbers -> s.keys[7])::numeric, (f.numbers -> s.keys[8])::numeric,
+         f.days ->> s.keys[1], f.days ->> s.keys[2], f.days ->> s.keys[3], f.days ->> s.keys[4],
+         f.days ->> s.keys[5], f.days ->> s.keys[6], f.days ->> s.keys[7], f.days ->> s.keys[8]
     FROM new_contacts n
     JOIN s ON s.account_id = n.account_id
     CROSS JOIN LATERAL segment_field_columns(n.fields) f
@@ -78,7 +94,13 @@ BEGIN
     field_numbers = excluded.field_numbers, field_days = excluded.field_days, field_text_1 = excluded.field_text_1,
     field_text_2 = excluded.field_text_2, field_text_3 = excluded.field_text_3, field_text_4 = excluded.field_text_4,
     field_text_5 = excluded.field_text_5, field_text_6 = excluded.field_text_6, field_text_7 = excluded.field_text_7,
-    field_text_8 = excluded.field_text_8;
+    field_text_8 = excluded.field_text_8, field_number_1 = excluded.field_number_1,
+    field_number_2 = excluded.field_number_2, field_number_3 = excluded.field_number_3,
+    field_number_4 = excluded.field_number_4, field_number_5 = excluded.field_number_5,
+    field_number_6 = excluded.field_number_6, field_number_7 = excluded.field_number_7,
+    field_number_8 = excluded.field_number_8, field_day_1 = excluded.field_day_1, field_day_2 = excluded.field_day_2,
+    field_day_3 = excluded.field_day_3, field_day_4 = excluded.field_day_4, field_day_5 = excluded.field_day_5,
+    field_day_6 = excluded.field_day_6, field_day_7 = excluded.field_day_7, field_day_8 = excluded.field_day_8;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -92,13 +114,20 @@ BEGIN
   WITH s AS MATERIALIZED (SELECT a.account_id, segment_field_slot_keys(a.account_id) AS keys
                             FROM (SELECT DISTINCT account_id FROM new_contacts) a)
   INSERT INTO segment_engagement AS g (account_id, contact_id, contact_status, contact_created_at, email_lower,
-                                       name_lower, field_texts, field_numbers, field_days, field_text_1, field_text_2,
-                                       field_text_3, field_text_4, field_text_5, field_text_6, field_text_7,
-                                       field_text_8, list_ids)
-  SELECT n.account_id, n.id, n.status, n.created_at, lower(n.email), lower(coalesce(n.name, '')),
-         f.texts - s.keys, f.numbers, f.days, f.texts ->> s.keys[1], f.texts ->> s.keys[2], f.texts ->> s.keys[3],
+                                       name_lower, field_texts, field_numbers, field_days, field_text_1,
+                                       field_text_2, field_text_3, field_text_4, field_text_5, field_text_6,
+                                       field_text_7, field_text_8, field_number_1, field_number_2, field_number_3,
+                                       field_number_4, field_number_5, field_number_6, field_number_7,
+                                       field_number_8, field_day_1, field_day_2, field_day_3, field_day_4,
+                                       field_day_5, field_day_6, field_day_7, field_day_8, list_ids)
+  SELECT n.account_id, n.id, n.status, n.created_at, lower(n.email), lower(coalesce(n.name, '')), f.texts - s.keys,
+         f.numbers - s.keys, f.days - s.keys, f.texts ->> s.keys[1], f.texts ->> s.keys[2], f.texts ->> s.keys[3],
          f.texts ->> s.keys[4], f.texts ->> s.keys[5], f.texts ->> s.keys[6], f.texts ->> s.keys[7],
-         f.texts ->> s.keys[8],
+         f.texts ->> s.keys[8], (f.numbers -> s.keys[1])::numeric, (f.numbers -> s.keys[2])::numeric,
+         (f.numbers -> s.keys[3])::numeric, (f.numbers -> s.keys[4])::numeric, (f.numbers -> s.keys[5])::numeric,
+         (f.numbers -> s.keys[6])::numeric, (f.numbers -> s.keys[7])::numeric, (f.numbers -> s.keys[8])::numeric,
+         f.days ->> s.keys[1], f.days ->> s.keys[2], f.days ->> s.keys[3], f.days ->> s.keys[4],
+         f.days ->> s.keys[5], f.days ->> s.keys[6], f.days ->> s.keys[7], f.days ->> s.keys[8],
          -- Read only for a contact moved to another account (a new row); a conflict keeps the row's lists.
          CASE WHEN n.account_id <> o.account_id
               THEN coalesce((SELECT array_agg(lm.list_id ORDER BY lm.list_id) FILTER (WHERE lm.status = 'subscribed')
@@ -116,7 +145,13 @@ BEGIN
     field_numbers = excluded.field_numbers, field_days = excluded.field_days, field_text_1 = excluded.field_text_1,
     field_text_2 = excluded.field_text_2, field_text_3 = excluded.field_text_3, field_text_4 = excluded.field_text_4,
     field_text_5 = excluded.field_text_5, field_text_6 = excluded.field_text_6, field_text_7 = excluded.field_text_7,
-    field_text_8 = excluded.field_text_8;
+    field_text_8 = excluded.field_text_8, field_number_1 = excluded.field_number_1,
+    field_number_2 = excluded.field_number_2, field_number_3 = excluded.field_number_3,
+    field_number_4 = excluded.field_number_4, field_number_5 = excluded.field_number_5,
+    field_number_6 = excluded.field_number_6, field_number_7 = excluded.field_number_7,
+    field_number_8 = excluded.field_number_8, field_day_1 = excluded.field_day_1, field_day_2 = excluded.field_day_2,
+    field_day_3 = excluded.field_day_3, field_day_4 = excluded.field_day_4, field_day_5 = excluded.field_day_5,
+    field_day_6 = excluded.field_day_6, field_day_7 = excluded.field_day_7, field_day_8 = excluded.field_day_8;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -130,11 +165,23 @@ SELECT account_id, key, rank
  WHERE rank <= 8;
 --> statement-breakpoint
 UPDATE segment_engagement g
-   SET field_texts = g.field_texts - s.keys, field_text_1 = g.field_texts ->> s.keys[1],
+   SET field_texts = g.field_texts - s.keys, field_numbers = g.field_numbers - s.keys,
+       field_days = g.field_days - s.keys, field_text_1 = g.field_texts ->> s.keys[1],
        field_text_2 = g.field_texts ->> s.keys[2], field_text_3 = g.field_texts ->> s.keys[3],
        field_text_4 = g.field_texts ->> s.keys[4], field_text_5 = g.field_texts ->> s.keys[5],
        field_text_6 = g.field_texts ->> s.keys[6], field_text_7 = g.field_texts ->> s.keys[7],
-       field_text_8 = g.field_texts ->> s.keys[8]
+       field_text_8 = g.field_texts ->> s.keys[8], field_number_1 = (g.field_numbers -> s.keys[1])::numeric,
+       field_number_2 = (g.field_numbers -> s.keys[2])::numeric,
+       field_number_3 = (g.field_numbers -> s.keys[3])::numeric,
+       field_number_4 = (g.field_numbers -> s.keys[4])::numeric,
+       field_number_5 = (g.field_numbers -> s.keys[5])::numeric,
+       field_number_6 = (g.field_numbers -> s.keys[6])::numeric,
+       field_number_7 = (g.field_numbers -> s.keys[7])::numeric,
+       field_number_8 = (g.field_numbers -> s.keys[8])::numeric, field_day_1 = g.field_days ->> s.keys[1],
+       field_day_2 = g.field_days ->> s.keys[2], field_day_3 = g.field_days ->> s.keys[3],
+       field_day_4 = g.field_days ->> s.keys[4], field_day_5 = g.field_days ->> s.keys[5],
+       field_day_6 = g.field_days ->> s.keys[6], field_day_7 = g.field_days ->> s.keys[7],
+       field_day_8 = g.field_days ->> s.keys[8]
   FROM (SELECT account_id, segment_field_slot_keys(account_id) AS keys
           FROM segment_field_slots GROUP BY account_id) s
  WHERE s.account_id = g.account_id AND g.field_texts <> '{}'::jsonb;

@@ -510,20 +510,22 @@ function fieldExpression(
 ): SQL {
   if (field === 'email') return row ? sql`g.email_lower` : sql`c.email`;
   if (field === 'name') return row ? sql`g.name_lower` : sql`coalesce(c.name, '')`;
-  const slot = ctx.customFields.get(field.custom);
-  if (slot === undefined) {
-    throw new AppError(
-      'validation_failed',
-      `Campo desconhecido: "${field.custom}". Escolha um campo dos seus contatos.`,
-      {
-        fields: [{ path: 'conditions', message: 'Campo desconhecido.' }],
-      },
-    );
-  }
+  const slot = slotOf(field.custom, ctx);
   if (!row) return sql`coalesce(c.fields ->> ${field.custom}::text, '')`;
   return slot === null
     ? sql`coalesce(g.field_texts ->> ${field.custom}::text, '')`
     : sql.raw(`coalesce(g.field_text_${slotColumn(slot)}, '')`);
+}
+
+/** The slot of a custom field key of the account (null: none); an unknown key is the user's 400. */
+function slotOf(key: string, ctx: SegmentContext): number | null {
+  const slot = ctx.customFields.get(key);
+  if (slot === undefined) {
+    throw new AppError('validation_failed', `Campo desconhecido: "${key}". Escolha um campo dos seus contatos.`, {
+      fields: [{ path: 'conditions', message: 'Campo desconhecido.' }],
+    });
+  }
+  return slot;
 }
 
 /** A slot as it goes into a column name: checked, since it is not a parameter. */
@@ -589,11 +591,19 @@ interface TypedValue {
 
 const typedRow = (t: string): TypedValue => ({ num: sql.raw(`${t}.num`), day: sql.raw(`${t}.day`), indexed: true });
 
-const typedOnSegmentRow = (key: string): TypedValue => ({
-  num: sql`(g.field_numbers -> ${key}::text)::numeric`,
-  day: sql`(g.field_days ->> ${key}::text)`,
-  indexed: false,
-});
+/** A custom field's number and date on the segment row: its slot's columns, or the look-ups of a key without one. */
+const typedOnSegmentRow = (key: string, slot: number | null): TypedValue =>
+  slot === null
+    ? {
+        num: sql`(g.field_numbers -> ${key}::text)::numeric`,
+        day: sql`(g.field_days ->> ${key}::text)`,
+        indexed: false,
+      }
+    : {
+        num: sql.raw(`g.field_number_${slotColumn(slot)}`),
+        day: sql.raw(`g.field_day_${slotColumn(slot)}`),
+        indexed: false,
+      };
 
 /**
  * The contacts whose custom field `key` passes a number or date condition: an index range of
@@ -644,7 +654,7 @@ function compileCondition(
       const expression = fieldExpression(c.field, ctx, row);
       const v = (c.value ?? '').trim();
       if (typeof c.field === 'object' && typedFieldOperator(c.operator)) {
-        if (row) return typedTest(typedOnSegmentRow(c.field.custom), c.operator, v, ctx);
+        if (row) return typedTest(typedOnSegmentRow(c.field.custom, slotOf(c.field.custom, ctx)), c.operator, v, ctx);
         // The contacts the index range names (ADR 0039), a contact set like a list's members: a semi-join as a
         // conjunct of the top-level E; inside an OU that every contact reaches (no E of several conditions
         // between it and the root) the LEFT JOIN of the set every OU shares — a hash of the range (1/12 of the

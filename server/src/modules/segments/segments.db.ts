@@ -5,6 +5,7 @@ import {
   check,
   index,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   smallint,
@@ -80,12 +81,13 @@ export const segmentEngagement = pgTable(
     nameLower: text('name_lower'),
     /**
      * Each custom field's text, lower-cased (a count's text conditions compare lower-cased values), but for the
-     * fields that have a column of their own below (segment_field_slots).
+     * fields that have columns of their own below (segment_field_slots); so too the two typed objects.
      */
     fieldTexts: jsonb('field_texts').$type<Record<string, string | null>>().notNull().default({}),
     /**
-     * The texts of the account's first SEGMENT_FIELD_SLOTS custom fields, lower-cased, one column each: a
-     * condition reads a plain column instead of a jsonb look-up per row (ADR 0045).
+     * The account's first SEGMENT_FIELD_SLOTS custom fields, one column each per form — the text lower-cased, the
+     * number, the date — in the slot segment_field_slots gives the key: a condition reads a plain column instead of
+     * a jsonb look-up per row (ADR 0045). The jsonb objects above hold the keys without a slot.
      */
     fieldText1: text('field_text_1'),
     fieldText2: text('field_text_2'),
@@ -95,6 +97,22 @@ export const segmentEngagement = pgTable(
     fieldText6: text('field_text_6'),
     fieldText7: text('field_text_7'),
     fieldText8: text('field_text_8'),
+    fieldNumber1: numeric('field_number_1'),
+    fieldNumber2: numeric('field_number_2'),
+    fieldNumber3: numeric('field_number_3'),
+    fieldNumber4: numeric('field_number_4'),
+    fieldNumber5: numeric('field_number_5'),
+    fieldNumber6: numeric('field_number_6'),
+    fieldNumber7: numeric('field_number_7'),
+    fieldNumber8: numeric('field_number_8'),
+    fieldDay1: text('field_day_1'),
+    fieldDay2: text('field_day_2'),
+    fieldDay3: text('field_day_3'),
+    fieldDay4: text('field_day_4'),
+    fieldDay5: text('field_day_5'),
+    fieldDay6: text('field_day_6'),
+    fieldDay7: text('field_day_7'),
+    fieldDay8: text('field_day_8'),
     /** The fields that read as a number (contact_field_number), as JSON numbers. */
     fieldNumbers: jsonb('field_numbers').$type<Record<string, number>>().notNull().default({}),
     /** The fields that read as a date (contact_field_day), as AAAA-MM-DD. */
@@ -113,13 +131,13 @@ export const segmentEngagementFolds = pgTable('segment_engagement_folds', {
   foldedAt: timestamp('folded_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** How many custom fields of an account have a text column of their own on the segment row. */
+/** How many custom fields of an account have columns of their own on the segment row. */
 export const SEGMENT_FIELD_SLOTS = 8;
 
 /**
- * Which custom field's text each `field_text_<slot>` column of the account's segment rows holds (ADR 0045). A key
- * takes the next free slot the first time a contact of the account carries it, and keeps it: so a key without a
- * slot only exists once every slot is taken, and its texts stay in field_texts. Written only by the segment rows'
+ * Which custom field each `field_text_<slot>` / `field_number_<slot>` / `field_day_<slot>` column of the account's
+ * segment rows holds (ADR 0045). A key takes the next free slot the first time a contact of the account carries it,
+ * and keeps it: so a key without a slot only exists once every slot is taken, and it stays in the jsonb objects. Written only by the segment rows'
  * triggers (migration 0068).
  */
 export const segmentFieldSlots = pgTable(
