@@ -3,7 +3,7 @@ import type { TestApp } from './test-app';
 
 /**
  * Polls GET /api/imports/:id until the import is done or failed; returns its last body. The bound is a liveness
- * check, well under the test's own timeout, not a speed check: a 40,000-row import takes 1.5–2 s on PostgreSQL
+ * check, well under the test's own timeout, not a speed check: a 40,000-row import takes 1.5–2.5 s on PostgreSQL
  * here, even with both cores busy, and a run that ends without it says how far the import had got.
  */
 export async function waitForImport(t: TestApp, user: SignedInUser, id: string, seconds = 20) {
@@ -17,6 +17,7 @@ export async function waitForImport(t: TestApp, user: SignedInUser, id: string, 
   }
   throw new Error(`import did not finish in ${seconds} s; last seen: ${JSON.stringify(last)}`);
 }
+
 /** A CSV of `n` rows: every 1000th address invalid, every 1000th (offset 499) a repeat of the row before it. */
 export function csvOf(n: number, tag: string): { content: string; valid: number; invalid: number; duplicate: number } {
   const lines = ['email;nome'];

@@ -14,7 +14,8 @@ export interface SegmentContext {
   accountId: string;
   /**
    * The account's custom field keys (a custom field condition naming any other key is refused, 400), each with the
-   * slot of its text column on the segment row, or null where its text is in field_texts (segment_field_slots).
+   * slot of its columns on the segment row, or null where its values are in the row's jsonb objects
+   * (segment_field_slots, ADR 0045).
    */
   customFields: ReadonlyMap<string, number | null>;
   /** The account's own list ids: a list condition naming another is refused (400). */

@@ -87,7 +87,7 @@ export async function segmentContextFor(
   };
 }
 
-/** The slots of those of `keys` that have a text column of their own on the account's segment rows. */
+/** The slots of those of `keys` that have columns of their own on the account's segment rows (ADR 0045). */
 async function findFieldSlots(db: Db, accountId: string, keys: string[]): Promise<Map<string, number>> {
   if (keys.length === 0) return new Map();
   const rows = await db
