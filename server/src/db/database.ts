@@ -169,6 +169,8 @@ export function hasSqlState(error: unknown, code: string): boolean {
 
 /** SQLSTATE of a unique violation. */
 export const UNIQUE_VIOLATION = '23505';
+/** SQLSTATE of a deadlock PostgreSQL detected (it rolled back the transaction that got it). */
+export const DEADLOCK_DETECTED = '40P01';
 
 /** Runs raw SQL and returns its rows, on PGlite and PostgreSQL alike (both drivers answer `{ rows }`). */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {

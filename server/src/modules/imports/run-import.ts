@@ -7,7 +7,7 @@ import {
 } from '@carteiro/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { asDb, type Db, hasSqlState, queryRows, UNIQUE_VIOLATION } from '../../db/database';
+import { asDb, type Db, DEADLOCK_DETECTED, hasSqlState, queryRows, UNIQUE_VIOLATION } from '../../db/database';
 import { pgTextArray } from '../../db/pg-text-array';
 import type { Tx } from '../accounts/account-balance';
 import { csvCell } from '../contacts/export-contacts';
@@ -547,7 +547,11 @@ async function writeBatch(
       return outcome;
     });
   } catch (error) {
-    if (!plain || !hasSqlState(error, UNIQUE_VIOLATION)) throw error;
+    // Run once more, conflict-safe: after another writer added one of the addresses first, or after a deadlock —
+    // a batch bringing a key new to the account waits for the account's field slots until a writer that took
+    // them commits, and that writer may wait for an address this batch added (ADR 0045); the batch was rolled back.
+    const retry = hasSqlState(error, DEADLOCK_DETECTED) ? !conflictSafe : plain && hasSqlState(error, UNIQUE_VIOLATION);
+    if (!retry) throw error;
     return writeBatch(db, links, accountId, rows, fieldKeys, options, consentAt, record, true, ids);
   }
 }

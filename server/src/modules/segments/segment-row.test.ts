@@ -667,6 +667,61 @@ describe.each(DATABASE_KINDS)("the contact's segment row on %s", (kind) => {
       await expectInSync('two concurrent new keys');
     });
 
+    it("an import batch deadlocked with a writer over the account's field slots runs again and completes", async () => {
+      const c = await signUp(t, { verified: true });
+      const pool = t.database.pool as NonNullable<typeof t.database.pool>;
+      const writer = await pool.connect();
+      let importId = '';
+      try {
+        // The writer takes the account's field slots (a key new to it) and keeps its transaction open.
+        await writer.query('begin');
+        await writer.query(`insert into contacts (account_id, email, fields) values ($1, $2, '{"loja": "Centro"}')`, [
+          c.accountId,
+          'primeira@exemplo.com.br',
+        ]);
+        // The import's batch adds disputada@ and waits for the slots (its key, canal, is new too).
+        const csv = 'email;canal\ndisputada@exemplo.com.br;WhatsApp\noutra@exemplo.com.br;E-mail\n';
+        importId = (await uploadImport(db, c.accountId, Readable.from([Buffer.from(csv)]), 'contatos.csv')).importId;
+        await startImport(db, c.accountId, importId, {
+          mapping: { email: 'email', canal: 'field:canal' },
+          legalBasis: 'consent',
+          consentSource: 'planilha da loja',
+          updateExisting: false,
+        });
+        const running = runImport(db, importId, consentLinksFrom(t.config));
+        const waitingForSlots = async () =>
+          (
+            await writer.query(
+              `select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = 2612 and not granted`,
+            )
+          ).rows[0].n as number;
+        for (let i = 0; i < 400 && (await waitingForSlots()) === 0; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        expect(await waitingForSlots()).toBe(1);
+        // The writer now waits for disputada@, which the waiting batch added: PostgreSQL rolls the batch back.
+        await writer.query(`insert into contacts (account_id, email) values ($1, $2)`, [
+          c.accountId,
+          'disputada@exemplo.com.br',
+        ]);
+        await writer.query('commit');
+        await running;
+      } finally {
+        writer.release();
+      }
+      expect(await findImport(db, c.accountId, importId)).toMatchObject({ status: 'done', inserted: 1 });
+      expect(
+        await queryRows(
+          db,
+          sql`select key, slot from segment_field_slots where account_id = ${c.accountId} order by slot`,
+        ),
+      ).toEqual([
+        { key: 'loja', slot: 1 },
+        { key: 'canal', slot: 2 },
+      ]);
+      await expectInSync('an import batch run again after a deadlock');
+    });
+
     it('two transactions subscribing one contact to two lists at once leave both lists on its row', async () => {
       const [x, y] = await Promise.all(
         ['Corrida X', 'Corrida Y'].map(async (name) => (await send('POST', '/api/lists', { name })).id as string),
