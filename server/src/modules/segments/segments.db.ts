@@ -137,8 +137,8 @@ export const SEGMENT_FIELD_SLOTS = 8;
 /**
  * Which custom field each `field_text_<slot>` / `field_number_<slot>` / `field_day_<slot>` column of the account's
  * segment rows holds (ADR 0045). A key takes the next free slot the first time a contact of the account carries it,
- * and keeps it: so a key without a slot only exists once every slot is taken, and it stays in the jsonb objects. Written only by the segment rows'
- * triggers (migration 0068).
+ * and keeps it: so a key without a slot only exists once every slot is taken, and it stays in the jsonb objects.
+ * Written only by the segment rows' triggers (migration 0068).
  */
 export const segmentFieldSlots = pgTable(
   'segment_field_slots',
