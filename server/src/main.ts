@@ -23,9 +23,26 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = pino({ level: config.LOG_LEVEL, base: { role } });
-  let runtime: Awaited<ReturnType<typeof startRuntime>>;
+  // The signals are handled from the start: the server answers /readyz as soon as it listens, a moment before
+  // startRuntime returns, and a SIGTERM in that moment killed the process with no exit code. A signal during the
+  // start-up stops the runtime once it has started.
+  const starting = startRuntime(config, role, logger);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const runtime = await starting.catch(() => null);
+    await runtime?.stop();
+    process.exit(0);
+  };
+  if (role !== 'migrate') {
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+  }
+  let runtime: Awaited<typeof starting>;
   try {
-    runtime = await startRuntime(config, role, logger);
+    runtime = await starting;
   } catch (error) {
     if (error instanceof DataDirInUseError) {
       console.error(error.message);
@@ -34,20 +51,7 @@ async function main(): Promise<void> {
     logger.fatal({ err: error }, 'start-up failed');
     process.exit(1);
   }
-  if (role === 'migrate') {
-    await runtime.stop();
-    return;
-  }
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await runtime.stop();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  if (role === 'migrate') await runtime.stop();
 }
 
 void main();
