@@ -100,8 +100,11 @@ async function dropIndexes(db: Db, table: string): Promise<string[]> {
  * The backfill statements of the migrations that build message_events' rollups, in migration order: first opens
  * (0034), segment engagement (0044: its opened/clicked facts and the folded campaigns), the report rollup (0045),
  * segment engagement's delivered fact (0047, from the sent messages) and ever_opened (0049, from the first opens),
- * the compaction (0051, a CLUSTER) and the contacts' segment rows (0066: every contact's row, then a CLUSTER) —
- * their INSERT … / WITH … / CLUSTER statements, read from the .sql files as the migrations run them. The seed runs 0050's (contact_field_values, the typed custom fields) after the
+ * the compaction (0051, a CLUSTER), the contacts' segment rows (0066: every contact's row, then a CLUSTER) and the
+ * custom fields' slots (0068: the most-carried keys get a slot, their values move from the jsonb to the slot
+ * columns) — their INSERT … / WITH … / UPDATE … / CLUSTER statements, read from the .sql files as the migrations run
+ * them. A CLUSTER runs once per table, after every other statement: 0068's UPDATE rewrites each row, so a compaction
+ * before it would be undone. The seed runs 0050's (contact_field_values, the typed custom fields) after the
  * contacts, whose insert trigger is off during their generation (on, it made the generation ~5× slower).
  */
 export function backfills(
@@ -113,21 +116,29 @@ export function backfills(
     '0049_segment_engagement_ever_opened.sql',
     '0051_segment_engagement_compact.sql',
     '0066_segment_rows.sql',
+    '0068_segment_field_slots.sql',
   ],
 ): [string, string][] {
   const out: [string, string][] = [];
+  const clusters = new Map<string, [string, string]>();
   for (const file of files) {
     const text = fs.readFileSync(new URL(`../server/drizzle/${file}`, import.meta.url), 'utf8');
     for (const part of text.split('--> statement-breakpoint')) {
-      const statement = part.replace(/^\s*(--[^\n]*\n\s*)*/, '').trim();
-      if (/^(INSERT|WITH|CLUSTER)\b/.test(statement)) out.push([file, statement.replace(/;\s*$/, '')]);
+      const statement = part
+        .replace(/^\s*(--[^\n]*\n\s*)*/, '')
+        .trim()
+        .replace(/;\s*$/, '');
+      const table = /^CLUSTER\s+(\S+)/.exec(statement)?.[1];
+      if (table) clusters.set(table, [file, statement]);
+      else if (/^(INSERT|WITH|UPDATE)\b/.test(statement)) out.push([file, statement]);
     }
   }
-  return out;
+  return [...out, ...clusters.values()];
 }
 
 /** The tables those backfills write (emptied before they run, as they were when their migrations ran). */
 const ROLLUPS = [
+  'segment_field_slots',
   'contact_first_opens',
   'segment_engagement',
   'segment_engagement_folds',
@@ -422,7 +433,9 @@ async function check(url: string): Promise<void> {
     await client.query('create temp table events as select * from message_events order by created_at, id');
     await client.query(`truncate message_events, ${ROLLUPS.join(', ')}`);
     // Every contact's segment row again (the contacts' triggers wrote them; the events merge into them).
-    for (const [, statement] of backfills(['0066_segment_rows.sql'])) await client.query(statement);
+    for (const [, statement] of backfills(['0066_segment_rows.sql', '0068_segment_field_slots.sql'])) {
+      await client.query(statement);
+    }
     const chunks = Number(process.env.BENCH_CHECK_CHUNKS ?? 10);
     const { rows } = await client.query('select count(*)::bigint as n from events');
     const n = Number(rows[0].n);

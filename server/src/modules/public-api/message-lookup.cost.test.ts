@@ -41,7 +41,24 @@ describe.each(DATABASE_KINDS)('the cost of a message list page on %s', (kind) =>
                  ${at(5000)}::timestamptz + (g || ' minutes')::interval
             from generate_series(1, 5000) g`,
     );
-    await queryRows(db, sql`analyze messages`);
+    // Then a campaign to 3,000 contacts: its messages come after the stream's in id order, as a campaign sent
+    // since the last API message would.
+    await queryRows(
+      db,
+      sql`insert into contacts (id, account_id, email, name, status)
+          select md5('c' || g)::uuid, ${accountId}::uuid, 'c' || g || '@destino.com.br', 'Pessoa ' || g, 'subscribed'
+            from generate_series(1, 3000) g`,
+    );
+    await queryRows(
+      db,
+      sql`with c as (insert into campaigns (uuid, created_by, name, subject, status)
+                     values (gen_random_uuid(), ${accountId}::uuid, 'Ofertas', 'Oi', 'sent') returning id)
+          insert into messages (campaign_id, account_id, contact_id, email, status, token, created_at)
+          select c.id, ${accountId}::uuid, md5('c' || g)::uuid, 'c' || g || '@destino.com.br', 'sent',
+                 md5('campanha' || g), ${at(0)}::timestamptz
+            from c, generate_series(1, 3000) g`,
+    );
+    await queryRows(db, sql`vacuum analyze messages`);
   });
 
   afterAll(async () => {
@@ -63,6 +80,19 @@ describe.each(DATABASE_KINDS)('the cost of a message list page on %s', (kind) =>
     expect(page.items.length).toBeGreaterThanOrEqual(29);
     expect(page.items.length).toBeLessThanOrEqual(31);
     expect(await rowsRead({ since: at(30), limit: 50 })).toBeLessThan(200);
+  });
+
+  it("walks the stream apart from the campaigns' messages, and past a window's newer messages inside the index", async () => {
+    const newest = await findMessagePage(db, accountId, 'live', { limit: 50 });
+    expect(newest.items).toHaveLength(50);
+    expect(newest.items[0]?.createdAt).toBe(at(1)); // the 5,000th is a test key's
+    expect(await rowsRead({ limit: 50 })).toBeLessThan(200);
+    // A window ending ~1,000 messages into the stream: 4,000 newer ones come first, newest first.
+    const old = await findMessagePage(db, accountId, 'live', { until: at(4000), limit: 50 });
+    expect(old.items).toHaveLength(50);
+    expect(old.items[0]?.createdAt).toBe(at(4001));
+    expect(old.items.every((m) => m.createdAt < at(4000) && !m.sandbox)).toBe(true);
+    expect(await rowsRead({ until: at(4000), limit: 50 })).toBeLessThan(200);
   });
 
   it("reads a recipient's messages and a test key's from their own ranges", async () => {
