@@ -402,14 +402,15 @@ describe.each(DATABASE_KINDS)('the cost of an extrato page on %s', (kind) => {
     database = await createTestDatabase(kind);
     db = database.db;
     accountId = (await createTestAccount(db)).id;
-    // 5,000 entries: transactional sends, and every 100th a campaign reserved, settled 50 entries later.
+    // 5,000 entries an hour apart up to now: transactional sends, and every 100th a campaign reserved, settled 50
+    // entries later.
     await queryRows(
       db,
       sql`insert into ledger_entries (account_id, amount_millis, kind, campaign_id, email_count, price_millis,
-                                      description, balance_after_millis)
+                                      description, balance_after_millis, created_at)
           select ${accountId}::uuid, case when k = 'release' then 400 else -4 end, k,
                  case when k <> 'send' or g % 100 = 52 then md5((g / 100)::text)::uuid end,
-                 1, 4, k, 1000000
+                 1, 4, k, 1000000, now() - (5000 - g) * interval '1 hour'
           from (select g, case g % 100 when 1 then 'reservation' when 51 then 'release' else 'send' end as k
                 from generate_series(1, 5000) g) s
           order by g`,
@@ -430,5 +431,22 @@ describe.each(DATABASE_KINDS)('the cost of an extrato page on %s', (kind) => {
       sql`select seq from ledger_entries where account_id = ${accountId} order by seq limit 1 offset 2500`,
     );
     expect(await ledgerRowsRead(db, { accountId, limit, cursor: Number(deep?.seq) })).toBeLessThan(10 * (limit + 1));
+  });
+
+  it('reads the first page of a period ending far in the past from its end, not through the newer entries', async () => {
+    // Up to the day of the 2,000th entry: ~3,000 newer entries come first, newest first.
+    const [day] = await queryRows<{ date: string }>(
+      db,
+      sql`select to_char(created_at at time zone ${DEFAULT_TIME_ZONE}, 'YYYY-MM-DD') as date from ledger_entries
+           where account_id = ${accountId} order by seq limit 1 offset 2000`,
+    );
+    const filter = { accountId, limit: 10, to: day?.date };
+    const page = await listStatementLines(db, filter);
+    expect(page.entries).toHaveLength(10);
+    expect(page.nextCursor).not.toBeNull();
+    const dates = page.entries.map((e) => e.createdAt.toLocaleDateString('en-CA', { timeZone: DEFAULT_TIME_ZONE }));
+    expect(dates[0]).toBe(day?.date);
+    expect(dates.every((date) => date <= (day?.date ?? ''))).toBe(true);
+    expect(await ledgerRowsRead(db, filter)).toBeLessThan(10 * (10 + 1));
   });
 });
