@@ -146,6 +146,12 @@ describe.each(DATABASE_KINDS)("the contact's segment row on %s", (kind) => {
         )
       )[0]?.n,
     );
+  /** The account's field slots, in slot order. */
+  const fieldSlotsOf = (accountId: string) =>
+    queryRows<{ key: string; slot: number }>(
+      db,
+      sql`select key, slot from segment_field_slots where account_id = ${accountId} order by slot`,
+    );
   const sorted = (...listIds: string[]) => [...listIds].sort();
   const engagementOf = (r: SegmentRow) => ({
     last_opened_campaign_id: r.last_opened_campaign_id,
@@ -523,11 +529,7 @@ describe.each(DATABASE_KINDS)("the contact's segment row on %s", (kind) => {
 
   it("an account's first eight custom fields get columns of their own; past them they stay in the jsonb, and counts read both", async () => {
     const c = await signUp(t, { verified: true });
-    const slotsOf = async () =>
-      queryRows<{ key: string; slot: number }>(
-        db,
-        sql`select key, slot from segment_field_slots where account_id = ${c.accountId} order by slot`,
-      );
+    const slotsOf = () => fieldSlotsOf(c.accountId);
     const rawTexts = async (contactId: string) =>
       (
         await queryRows<{
@@ -655,12 +657,7 @@ describe.each(DATABASE_KINDS)("the contact's segment row on %s", (kind) => {
         contact('corrida-um', 'primeiro'),
         contact('corrida-dois', 'segundo'),
       );
-      expect(
-        await queryRows(
-          db,
-          sql`select key, slot from segment_field_slots where account_id = ${c.accountId} order by slot`,
-        ),
-      ).toEqual([
+      expect(await fieldSlotsOf(c.accountId)).toEqual([
         { key: 'primeiro', slot: 1 },
         { key: 'segundo', slot: 2 },
       ]);
@@ -710,12 +707,7 @@ describe.each(DATABASE_KINDS)("the contact's segment row on %s", (kind) => {
         writer.release();
       }
       expect(await findImport(db, c.accountId, importId)).toMatchObject({ status: 'done', inserted: 1 });
-      expect(
-        await queryRows(
-          db,
-          sql`select key, slot from segment_field_slots where account_id = ${c.accountId} order by slot`,
-        ),
-      ).toEqual([
+      expect(await fieldSlotsOf(c.accountId)).toEqual([
         { key: 'loja', slot: 1 },
         { key: 'canal', slot: 2 },
       ]);
