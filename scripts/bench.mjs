@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * npm run bench [-- import send webhooks tracking api segments ab] — runs the benchmarks one after another (all by default), each in its
+ * npm run bench [-- import send webhooks tracking api segments history ab] — runs the benchmarks one after another (all by default), each in its
  * own process, so one's memory and CPU never colour another's figures. Each benchmark prints its own table;
  * docs/benchmarks.md records the figures and the exact command of each run. Benchmarks are never part of
  * `npm test`: timing has no place in pass/fail tests.
@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 
-const ALL = ['import', 'send', 'webhooks', 'tracking', 'api', 'segments', 'ab'];
+const ALL = ['import', 'send', 'webhooks', 'tracking', 'api', 'segments', 'history', 'ab'];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !ALL.includes(name));
 if (unknown.length > 0) {
