@@ -72,7 +72,8 @@ function select(where: SQL, limit: number): SQL {
  * The account's transactional stream (one per account; none until its first send), as a key of `mode` sees it: a
  * test key sees only the messages test keys sent (skip reason `sandbox`), a live key never sees them (ADR 0035).
  * A stream's messages have no contact: stated, it lets a list by recipient read messages_stream_recipient_idx, by
- * date messages_stream_created_idx, and a test key's list messages_sandbox_idx, instead of walking the stream's past.
+ * date messages_stream_created_idx, a live key's list messages_stream_walk_idx and a test key's messages_sandbox_idx,
+ * instead of walking every message of the account's past.
  */
 const streamOf = (accountId: string, mode: ApiKeyMode) =>
   sql`${streamIds(accountId, mode)} and m.account_id = ${accountId}::uuid`;
