@@ -71,9 +71,9 @@ function select(where: SQL, limit: number): SQL {
 /**
  * The account's transactional stream (one per account; none until its first send), as a key of `mode` sees it: a
  * test key sees only the messages test keys sent (skip reason `sandbox`), a live key never sees them (ADR 0035).
- * A stream's messages have no contact: stated, it lets a list by recipient read messages_stream_recipient_idx, by
- * date messages_stream_created_idx, a live key's list messages_stream_walk_idx and a test key's messages_sandbox_idx,
- * instead of walking every message of the account's past.
+ * A stream's messages have no contact: stated, it lets a list by recipient read messages_stream_recipient_idx, a
+ * live key's list (by date or not) messages_stream_walk_idx and a test key's messages_sandbox_idx, instead of walking
+ * every message of the account's past.
  */
 const streamOf = (accountId: string, mode: ApiKeyMode) =>
   sql`${streamIds(accountId, mode)} and m.account_id = ${accountId}::uuid`;
@@ -184,9 +184,9 @@ export async function findMessagePage(
   if (query.stream) row.push(sql`t.category = ${query.stream}`);
   const conditions = [streamOf(accountId, mode), ...walk, ...row];
   if (row.length === 0) {
-    // The page's ids first, from the stream's own columns only: an index-only walk (messages_stream_walk_idx for
-    // a live key, a date range of messages_stream_created_idx for a window with few messages), which the planner
-    // takes over walking messages_pkey through the campaigns' messages, however the stream's ids mix with theirs.
+    // The page's ids first, from the stream's own columns only: for a live key an index-only walk of
+    // messages_stream_walk_idx, which the planner takes over walking messages_pkey through the campaigns' messages,
+    // however the stream's ids mix with theirs.
     conditions.push(
       sql`m.id in (select m.id from messages m where ${sql.join([streamIds(accountId, mode), ...walk], sql` and `)}
                     order by m.id desc limit ${limit + 1})`,
