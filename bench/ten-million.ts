@@ -104,8 +104,9 @@ async function dropIndexes(db: Db, table: string): Promise<string[]> {
  * custom fields' slots (0068: the most-carried keys get a slot, their values move from the jsonb to the slot
  * columns) — their INSERT … / WITH … / UPDATE … / CLUSTER statements, read from the .sql files as the migrations run
  * them. A CLUSTER runs once per table, after every other statement: 0068's UPDATE rewrites each row, so a compaction
- * before it would be undone. The seed runs 0050's (contact_field_values, the typed custom fields) after the
- * contacts, whose insert trigger is off during their generation (on, it made the generation ~5× slower).
+ * before it would be undone. The seed runs 0050's (contact_field_values, the typed custom fields) and 0057's (the
+ * account's field keys, which the segment editor and compiler read) after the contacts, whose insert trigger —
+ * it writes both — is off during their generation (on, it made the generation ~5× slower).
  */
 export function backfills(
   files = [
@@ -356,8 +357,9 @@ async function seed(): Promise<void> {
     });
     await db.execute(sql`alter table contacts enable trigger contacts_field_values_insert`);
     await db.execute(sql`alter table contacts enable trigger contacts_segment_rows_insert`);
-    await timed('contact_field_values: backfill of 0050 and its index', async () => {
-      for (const [file, statement] of backfills(['0050_contact_field_values.sql'])) {
+    // The keys table (0057) is kept by the same trigger, so its backfill runs too.
+    await timed('contact_field_values and contact_field_keys: backfills of 0050 and 0057, the index', async () => {
+      for (const [file, statement] of backfills(['0050_contact_field_values.sql', '0057_contact_field_keys.sql'])) {
         await timed(`  ${file}: ${statement.replace(/\s+/g, ' ').slice(0, 60)}…`, () => db.execute(sql.raw(statement)));
       }
       for (const definition of fieldIndexes) await db.execute(sql.raw(definition));
