@@ -84,7 +84,16 @@ export function compileSegment(
   const top = onlyCondition(tree);
   const one = top.type === 'group' ? undefined : conditionSet(top, ctx);
   if (one) return { ...compiled, countSet: { set: one.set.query(), outside: one.outside } };
-  return readsContactAlone(tree) ? compiled : compileRows(tree, ctx);
+  return compileOnePass(tree, ctx);
+}
+
+/**
+ * The one pass over the account that a count makes of a tree that is not one set alone: the contacts when every
+ * condition reads the contact's own columns as they are, otherwise the contacts' segment rows. The preview's
+ * fallback reads it too, keeping the newest matches as it goes.
+ */
+export function compileOnePass(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {
+  return readsContactAlone(tree) ? compileJoined(tree, ctx) : compileRows(tree, ctx);
 }
 
 function compileJoined(tree: SegmentGroup, ctx: SegmentContext): CompiledSegment {

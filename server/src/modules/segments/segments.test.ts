@@ -410,7 +410,7 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
       expect(await count(subscribed)).toBeGreaterThan(0);
     });
 
-    it('a preview whose walk of the newest contacts runs past its budget is answered by the hashed plan: the same newest 20', async () => {
+    it('a preview whose walk of the newest contacts runs past its budget is answered from the segment rows: the same newest 20', async () => {
       const inVip = all({ type: 'list', operator: 'in', listId: vip });
       const expected = await previewSegment(db, a.accountId, inVip, recentSentCampaignIds);
       expect(expected.length).toBeGreaterThan(0);
@@ -418,8 +418,8 @@ describe.each(DATABASE_KINDS)('segments on %s', (kind) => {
       let pending: Promise<Array<{ id: string }>> | undefined;
       await whileContactsLocked(async (lockerPid) => {
         pending = previewSegment(db, a.accountId, inVip, recentSentCampaignIds, undefined, {}, 100);
-        // The walk waits behind the lock until its budget stops it; the hashed plan's read, its own tag, follows.
-        await until('the walk gives way to the hashed plan', async () => {
+        // The walk waits behind the lock until its budget stops it; the segment rows' read, its own tag, follows.
+        await until('the walk gives way to the segment rows', async () => {
           const waiting = await queryRows<{ tag: string }>(
             db,
             sql`select application_name as tag from pg_stat_activity

@@ -17,7 +17,13 @@ import { findAccount } from '../accounts/accounts.service';
 import { accountContactCountSql, CONTACT_COUNT_FOLD_AT, foldContactCounts } from '../contacts/contact-counts';
 import { findCustomFieldNamesAmong } from '../contacts/custom-field-names';
 import { findListSummaries } from '../lists/list-directory';
-import { type CompiledSegment, compileSegment, compileSegmentPredicate, type SegmentContext } from './compile-segment';
+import {
+  type CompiledSegment,
+  compileOnePass,
+  compileSegment,
+  compileSegmentPredicate,
+  type SegmentContext,
+} from './compile-segment';
 import { foldEngagement } from './segment-engagement';
 import { type SegmentRow, segmentFieldSlots, segments } from './segments.db';
 
@@ -315,8 +321,11 @@ export const PREVIEW_WALK_BUDGET_MS = 100;
  * give it) with nested loops on: the newest contacts are walked and each set probed by key until 20 match —
  * 1–50 ms where the hashed plan hashes every set whole and sorts every match (109–3,061 ms at 1M,
  * docs/benchmarks.md session 15). A sparse or empty segment makes that walk cover the account, so it gets
- * PREVIEW_WALK_BUDGET_MS and then the hashed plan answers, in the order that lets it sort in parallel (as does a
- * tree without sets: walked one contact at a time, an empty one read the whole index and every row).
+ * PREVIEW_WALK_BUDGET_MS. Then (and for a tree without sets: walked one contact at a time, an empty one read the
+ * whole index and every row) the count's one pass answers (compileOnePass: the segment rows, or the contacts when
+ * the tree reads only their own columns), keeping the 20 newest matches, then those contacts' rows are read —
+ * joining every match to its contact and sorting them all took 1–34 s at 10M contacts where the count took 1–4 s
+ * (docs/benchmarks.md, session 29).
  */
 export async function previewSegment(
   db: Db,
@@ -327,16 +336,16 @@ export async function previewSegment(
   editor: EditorReadOptions = {},
   walkBudgetMs = PREVIEW_WALK_BUDGET_MS,
 ): Promise<SegmentPreviewContact[]> {
-  const segment = await compileFor(db, accountId, tree, recentSentCampaigns, now);
-  const newest = (order: SQL) => sql`select c.id, c.email, c.name, c.status from ${segment.contacts} ${segment.joins}
-                                      where c.account_id = ${accountId} and ${segment.where}
-                                      order by ${order} limit ${PREVIEW_LIMIT}`;
+  const ctx = await segmentContextFor(db, accountId, [tree], recentSentCampaigns, now);
+  const segment = compileSegment(tree, ctx);
   if (segment.hasSets && walkBudgetMs < (editor.timeoutMs ?? Number.POSITIVE_INFINITY)) {
     try {
       return await readSegment<SegmentPreviewContact>(
         db,
         segment,
-        newest(sql`c.created_at desc nulls last, c.id desc nulls last`),
+        sql`select c.id, c.email, c.name, c.status from ${segment.contacts} ${segment.joins}
+             where c.account_id = ${accountId} and ${segment.where}
+             order by c.created_at desc nulls last, c.id desc nulls last limit ${PREVIEW_LIMIT}`,
         { abandon: editor.abandon, timeoutMs: walkBudgetMs, nestedLoops: true },
       );
     } catch (error) {
@@ -346,7 +355,17 @@ export async function previewSegment(
       }
     }
   }
-  return readSegment<SegmentPreviewContact>(db, segment, newest(sql`c.created_at desc, c.id desc`), editor);
+  const pass = compileOnePass(tree, ctx);
+  return readSegment<SegmentPreviewContact>(
+    db,
+    pass,
+    sql`select p.id, p.email, p.name, p.status from contacts p
+         where p.account_id = ${accountId}
+           and p.id in (select c.id from ${pass.contacts} ${pass.joins} where c.account_id = ${accountId} and ${pass.where}
+                         order by c.created_at desc, c.id desc limit ${PREVIEW_LIMIT})
+         order by p.created_at desc, p.id desc`,
+    editor,
+  );
 }
 
 /** 400 unless every id is a segment of the account (campaign audience). */
