@@ -17,35 +17,18 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { type Db, openDatabase, queryRows } from '../server/src/db/database';
 import { listStatementLines, type StatementFilter } from '../server/src/modules/billing/list-statement';
 import { findMessagePage } from '../server/src/modules/public-api/message-lookup';
+import { adminStatement, benchDatabaseUrl } from './bench-database';
 
 const STREAM = Number(process.env.BENCH_STREAM ?? 1_000_000);
 const CAMPAIGN_MESSAGES = Number(process.env.BENCH_CAMPAIGN_MESSAGES ?? 2_000_000);
 const LEDGER = Number(process.env.BENCH_LEDGER ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CAMPAIGNS = 20;
 const TIME_ZONE = 'America/Sao_Paulo';
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
-
-function urlOf(name: string): string {
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 async function seed(db: Db): Promise<void> {
   const [account] = await queryRows<{ id: string }>(
@@ -176,15 +159,16 @@ async function main(): Promise<void> {
   );
   const reuse = process.env.BENCH_REUSE_DB;
   const name = reuse ?? `bench_history_${randomBytes(4).toString('hex')}`;
-  if (!reuse) await admin(`create database ${name}`);
-  const database = await openDatabase({ kind: 'postgres', url: urlOf(name), poolSize: 1 });
+  if (!reuse) await adminStatement(`create database ${name}`);
+  const database = await openDatabase({ kind: 'postgres', url: benchDatabaseUrl(name), poolSize: 1 });
   try {
     await database.migrate();
     if (!reuse) await seed(database.db);
     await measure(database.db);
   } finally {
     await database.close();
-    if (!reuse && process.env.BENCH_KEEP_DB !== '1') await admin(`drop database if exists ${name} with (force)`);
+    if (!reuse && process.env.BENCH_KEEP_DB !== '1')
+      await adminStatement(`drop database if exists ${name} with (force)`);
     else console.log(`database ${name} kept (BENCH_REUSE_DB=${name} to measure it again)`);
   }
 }

@@ -19,7 +19,6 @@
  */
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import pino from 'pino';
 import { type Database, openDatabase, queryRows } from '../server/src/db/database';
 import { writeEngagementCounters } from '../server/src/modules/campaigns/campaign-records';
@@ -27,6 +26,7 @@ import { abVariantStats } from '../server/src/modules/reports/ab-report';
 import { campaignEventCounts } from '../server/src/modules/reports/reports';
 import { rawAbVariantCounts, rawCampaignEventCounts } from '../server/src/modules/reports/testing/raw-campaign-report';
 import { EventRecorder } from '../server/src/modules/tracking/event-recorder';
+import { adminStatement, benchDatabaseUrl } from './bench-database';
 import { seedSentCampaign } from './seed-sent-campaign';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000_000);
@@ -35,19 +35,8 @@ const LINKS = Number(process.env.BENCH_LINKS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const BATCH = Number(process.env.BENCH_BATCH ?? 2_000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CHUNK = 100_000;
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 /** user + system CPU of a local process in µs (Linux /proc; clock ticks of 10 ms). */
 function processCpuMicros(pid: number): number {
@@ -108,10 +97,8 @@ async function seed(db: Database['db']) {
 
 async function main(): Promise<void> {
   const dbName = `carteiro_bench_report_${process.pid}`;
-  await admin(`create database ${dbName}`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${dbName}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 });
+  await adminStatement(`create database ${dbName}`);
+  const database = await openDatabase({ kind: 'postgres', url: benchDatabaseUrl(dbName), poolSize: 1 });
   try {
     await database.migrate();
     const db = database.db;
@@ -200,7 +187,7 @@ async function main(): Promise<void> {
   } finally {
     await database.close();
     if (process.env.BENCH_KEEP_DB === '1') console.info(`kept database ${dbName}`);
-    else await admin(`drop database if exists ${dbName} with (force)`);
+    else await adminStatement(`drop database if exists ${dbName} with (force)`);
   }
 }
 

@@ -49,11 +49,11 @@ import { startCampaignSend } from '../server/src/modules/campaigns/start-campaig
 import { foldEngagement } from '../server/src/modules/segments/segment-engagement';
 import { trustSenderAddress } from '../server/src/modules/sender-identities/testing/trust-sender';
 import { creditAccount } from '../server/src/modules/sending/testing/send-fixtures';
+import { adminStatement, benchDatabaseUrl } from './bench-database';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000_000);
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 20);
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CHUNK = 1_000_000;
 const FROM = 'loja@loja.exemplo.com.br';
 
@@ -69,19 +69,6 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
   const result = await work();
   console.info(`${label}: ${fmt(performance.now() - start)} ms [load ${load()}]`);
   return result;
-}
-
-function urlOf(name: string): string {
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  await client.query(statement);
-  await client.end();
 }
 
 /** Drops the secondary indexes of a table (the primary key stays) and returns how to build them again. */
@@ -223,7 +210,7 @@ async function seedEvents(db: Db, name: string, accountId: string, bigId: string
     );
   }
   // One connection with an operator's settings for the rebuilds and backfills (the pool's stay at the defaults).
-  const operator = new pg.Client({ connectionString: urlOf(name) });
+  const operator = new pg.Client({ connectionString: benchDatabaseUrl(name) });
   await operator.connect();
   try {
     await operator.query(`set maintenance_work_mem = '1GB'`);
@@ -307,9 +294,9 @@ async function reportRollupByCampaign(operator: pg.Client, statement: string): P
 
 async function seed(): Promise<void> {
   const name = `bench_10m_${randomBytes(4).toString('hex')}`;
-  await admin(`create database ${name}`);
+  await adminStatement(`create database ${name}`);
   console.info(`database ${name} (kept; drop it with: BENCH_REUSE_DB=${name} npx tsx bench/ten-million.ts drop)`);
-  const database = await openDatabase({ kind: 'postgres', url: urlOf(name), poolSize: 2 });
+  const database = await openDatabase({ kind: 'postgres', url: benchDatabaseUrl(name), poolSize: 2 });
   const db = database.db;
   try {
     await database.migrate();
@@ -487,10 +474,10 @@ async function main(): Promise<void> {
   if (phase === 'seed') return seed();
   const name = process.env.BENCH_REUSE_DB;
   if (!name) throw new Error('BENCH_REUSE_DB=<database> is needed');
-  if (phase === 'drop') return admin(`drop database if exists ${name} with (force)`);
-  if (phase === 'check') return check(urlOf(name));
+  if (phase === 'drop') return adminStatement(`drop database if exists ${name} with (force)`);
+  if (phase === 'check') return check(benchDatabaseUrl(name));
   if (phase === 'events') {
-    const database = await openDatabase({ kind: 'postgres', url: urlOf(name), poolSize: 2 });
+    const database = await openDatabase({ kind: 'postgres', url: benchDatabaseUrl(name), poolSize: 2 });
     try {
       const [row] = await queryRows<{ account: string; big: string }>(
         database.db,
@@ -504,7 +491,7 @@ async function main(): Promise<void> {
     }
   }
   const { measure } = await import('./ten-million-measure');
-  await measure(urlOf(name));
+  await measure(benchDatabaseUrl(name));
 }
 
 main().catch((error) => {
