@@ -10,6 +10,8 @@
  * parent is the HTTP client (keep-alive; bench/lean-http.ts unless BENCH_CLIENT=node). The sink and the client
  * share the two cores with what they measure, so they are kept lean (docs/benchmarks.md, session 18).
  * 1. Campaign engine: a campaign of BENCH_CAMPAIGN_RECIPIENTS, from startCampaignSend to status sent.
+ * 1b. Warm-up: BENCH_WARMUP_SENDS (5,000) untimed single sends, their accepted/s and API CPU per step of 1,000
+ *    printed: the rows below measure a warm process, as a service that has been up for a while is.
  * 2. Single form: BENCH_SINGLE calls of POST /api/v1/messages, BENCH_HTTP_CONCURRENCY in flight: accepted/s,
  *    p50/p99 latency, and delivered/s (first call → last message recorded sent).
  *    2b. The single form again after BENCH_STREAM_HISTORY (200,000) done batches were added to the stream (a stream's
@@ -52,6 +54,11 @@ const CAMPAIGN_N = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 20_000);
 const HTTP_CONCURRENCY = Number(process.env.BENCH_HTTP_CONCURRENCY ?? 16);
 const ATTACHMENT_SENDS = Number(process.env.BENCH_ATTACHMENT_SENDS ?? 1000);
 const STREAM_HISTORY = Number(process.env.BENCH_STREAM_HISTORY ?? 200_000);
+/**
+ * Untimed single sends before phase 2, in steps of 1,000 whose rates are printed: the first thousands of sends after
+ * a start run on a cold API process (its send path not yet optimised by V8) and would otherwise be most of phase 2.
+ */
+const WARMUP_SENDS = Number(process.env.BENCH_WARMUP_SENDS ?? 5000);
 /** The single sends of phase 2b (the same messages as phase 2's). */
 const HISTORY_SENDS = STREAM_HISTORY > 0 ? SINGLE : 0;
 /** A 100 KB "nota fiscal" (random bytes behind a PDF header: incompressible, like a real scanned PDF). */
@@ -401,7 +408,7 @@ async function main(): Promise<void> {
     await creditAccount(
       database.db,
       account.id,
-      5 * (CAMPAIGN_N + SINGLE + HISTORY_SENDS + BATCHES * BATCH_SIZE + ATTACHMENT_SENDS) + 1000,
+      5 * (CAMPAIGN_N + WARMUP_SENDS + SINGLE + HISTORY_SENDS + BATCHES * BATCH_SIZE + ATTACHMENT_SENDS) + 1000,
     );
     const key = await createApiKey(database.db, account.id, 'bench', { name: 'Bench', scope: 'full' });
 
@@ -469,6 +476,29 @@ async function main(): Promise<void> {
     console.log(`        ${cpuPerCall(floorCpu, floorCpuAfter, SINGLE)}`);
     const perCall = (from: number, to: number) => ((to - from) / SINGLE).toFixed(2);
     console.log(`        API statements per call: ${perCall(floorStatements, await apiStatements(apiProcess))}`);
+
+    // 1b. The send path warmed up: the cold rate per step of 1,000, then the queue drained before phase 2.
+    if (WARMUP_SENDS > 0) {
+      const steps: string[] = [];
+      const apiCpuSteps: string[] = [];
+      for (let done = 0; done < WARMUP_SENDS; done += 1000) {
+        const n = Math.min(1000, WARMUP_SENDS - done);
+        const before = await cpu();
+        if (process.env.BENCH_PROFILE)
+          console.log(`warm-up step ${done} starts at ${process.hrtime.bigint() / 1000n} µs`);
+        const step = await load(n, HTTP_CONCURRENCY, (i) =>
+          post(apiPort as number, '/api/v1/messages', key.secret, messageBody(done + i)),
+        );
+        const after = await cpu();
+        steps.push(String(Math.round(n / step.seconds)));
+        apiCpuSteps.push(String(Math.round((((after?.api ?? 0) - (before?.api ?? 0)) * 1000) / n)));
+      }
+      await waitUntil(queuedLeft);
+      console.log(
+        `warm-up POST /api/v1/messages, untimed for the rows below: ${WARMUP_SENDS} calls from the API's start, ` +
+          `accepted/s per 1,000 ${steps.join(' → ')}; API CPU µs per call ${apiCpuSteps.join(' → ')}`,
+      );
+    }
 
     // 2. Single form.
     const sendEntries = async () => {
@@ -576,7 +606,7 @@ async function main(): Promise<void> {
                  (select sum(amount_millis) from ledger_entries where account_id = ${account.id}) as expected`,
     );
     console.log(
-      `check: ${check?.sent} transactional messages sent (expected ${SINGLE + HISTORY_SENDS + total + ATTACHMENT_SENDS}); balance ${check?.balance} = ledger sum ${check?.expected}`,
+      `check: ${check?.sent} transactional messages sent (expected ${WARMUP_SENDS + SINGLE + HISTORY_SENDS + total + ATTACHMENT_SENDS}); balance ${check?.balance} = ledger sum ${check?.expected}`,
     );
   } finally {
     for (const c of children) c.send({ type: 'exit' });
