@@ -491,7 +491,10 @@ async function main(): Promise<void> {
         );
         const after = await cpu();
         steps.push(String(Math.round(n / step.seconds)));
-        apiCpuSteps.push(String(Math.round((((after?.api ?? 0) - (before?.api ?? 0)) * 1000) / n)));
+        // No /proc (cpu() null): "n/a", as cpuPerCall says.
+        apiCpuSteps.push(
+          before && after ? String(Math.round((((after.api ?? 0) - (before.api ?? 0)) * 1000) / n)) : 'n/a',
+        );
       }
       await waitUntil(queuedLeft);
       console.log(
