@@ -2,8 +2,8 @@
 --
 -- An UPDATE of many contacts in one statement was quadratic: 0068's update trigger paired its old and new rows
 -- (the transition tables) by a join, under the function's settings that turn hash and merge joins off so that a
--- real table is probed by key — so each new row was compared with every old one: 2,000 contacts in 3.9 s, 8,000 in
--- 60 s (PostgreSQL 15, docs/benchmarks.md, session 31). Here the pairing touches only the transition tables, joined
+-- real table is probed by key — so each new row was compared with every old one: with this trigger alone, 2,000
+-- contacts in 2.2–2.4 s, 8,000 in 36–38 s (PostgreSQL 15, docs/benchmarks.md, session 31). Here the pairing touches only the transition tables, joined
 -- with nested loops off (a hash join whatever the plan cached from the statement's first, small call); the tables
 -- are probed by key in segment_rows_write, whose settings are its own.
 --
